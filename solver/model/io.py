@@ -1,0 +1,93 @@
+"""Reading and writing model files: exact round-trip, atomic writes.
+
+The document is kept as the user wrote it (no defaults filled in), so that
+``save_model(load_model(p))`` rewrites the same content.  Files are written in one
+canonical layout (2-space indent, keys in the order given), which the bundled
+examples use too.
+"""
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from .validate import ModelError, Problem, validate
+
+
+def dumps_model(doc: dict) -> str:
+    """The canonical text of a model document."""
+    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+
+
+def parse_model(text: str) -> dict:
+    """Parse and validate model text; raise :class:`ModelError` listing every problem."""
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ModelError([Problem("", f"invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}")]) from None
+    problems = validate(doc)
+    if problems:
+        raise ModelError(problems)
+    return doc
+
+
+def load_model(path: str | os.PathLike) -> dict:
+    """Load and validate a model file."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ModelError([Problem("", f"cannot read {path}: {exc.strerror}")]) from None
+    return parse_model(text)
+
+
+def atomic_write_text(path: str | os.PathLike, text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary file and a rename: never half a file."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def save_model(doc: dict, path: str | os.PathLike) -> None:
+    """Save a model document atomically in the canonical layout."""
+    atomic_write_text(path, dumps_model(doc))
+
+
+def model_with_defaults(doc: dict) -> dict:
+    """A copy of the document with every omitted field at its schema default."""
+    from .fields import with_defaults
+    from .schema import MODEL
+
+    return with_defaults(MODEL, doc)
+
+
+def examples_dir() -> Path:
+    """The folder of bundled example models."""
+    return Path(__file__).resolve().parents[2] / "resources" / "examples"
+
+
+def list_examples() -> list[tuple[str, Path, str]]:
+    """``(name, path, description)`` of every bundled example, sorted by name."""
+    out = []
+    for p in sorted(examples_dir().glob("*.json")):
+        try:
+            desc = json.loads(p.read_text(encoding="utf-8")).get("description", "")
+        except (OSError, json.JSONDecodeError):
+            desc = "(unreadable)"
+        out.append((p.stem, p, desc))
+    return out
+
+
+def read_json(path: str | os.PathLike) -> Any:
+    return json.loads(Path(path).read_text(encoding="utf-8"))

@@ -1,0 +1,423 @@
+"""The Flexmech model file, format version 1: every field described once.
+
+All quantities are SI (m, kg, s, N, rad).  Ids are readable strings that other
+entities refer to (``crank``, ``rod``, ``tip-floor``).  See ``docs/model-format.md``,
+which is generated from this module by ``python -m solver.model.docs``.
+"""
+from __future__ import annotations
+
+from .fields import Arr, Bool, Num, Obj, Str, Variant
+
+FORMAT = "flexmech"
+VERSION = 1
+
+
+def _id(what: str) -> Str:
+    return Str(f"unique id of this {what}", is_id=True)
+
+
+# --------------------------------------------------------------------- time functions
+TIME_FUNCTION = Variant(
+    help="a function of time f(t); loads multiply their components by it, drivers use it as angle, speed or displacement",
+    default_kind="constant",
+    kinds={
+        "constant": Obj({"value": Num("f(t) = value", default=1.0)}),
+        "ramp": Obj(
+            {
+                "t0": Num("start of the ramp", "s", default=0.0, ge=0),
+                "t1": Num("end of the ramp; f is held at v1 afterwards", "s", gt=0),
+                "v0": Num("value up to t0", default=0.0),
+                "v1": Num("value from t1 on", default=1.0),
+            },
+            required=("t1",),
+        ),
+        "linear": Obj({"rate": Num("f(t) = rate * t", "1/s")}, required=("rate",)),
+        "window": Obj(
+            {
+                "t_on": Num("f switches on at t_on", "s", default=0.0, ge=0),
+                "t_off": Num("f switches off at t_off", "s", gt=0),
+                "value": Num("value while on", default=1.0),
+            },
+            required=("t_off",),
+        ),
+        "table": Obj(
+            {
+                "t": Arr(Num("time", "s"), "times, increasing", min_items=2),
+                "v": Arr(Num("value"), "values at those times (linear in between, held outside)", min_items=2),
+            },
+            required=("t", "v"),
+        ),
+        "sine": Obj(
+            {
+                "amplitude": Num("amplitude", default=1.0),
+                "frequency": Num("frequency", "Hz", gt=0),
+                "phase": Num("phase", "rad", default=0.0),
+            },
+            required=("frequency",),
+        ),
+    },
+)
+
+# --------------------------------------------------------------------------- entities
+MATERIAL = Obj(
+    {
+        "id": _id("material"),
+        "E": Num("Young's modulus", "Pa", gt=0),
+        "density": Num("mass density", "kg/m^3", gt=0),
+        "poisson": Num("Poisson's ratio", default=0.3, gt=-1, lt=0.5),
+    },
+    help="an isotropic linear-elastic material",
+    required=("id", "E", "density"),
+)
+
+NODE = Obj(
+    {
+        "id": _id("node"),
+        "x": Num("x coordinate in the sketch (initial configuration)", "m"),
+        "y": Num("y coordinate in the sketch (initial configuration)", "m"),
+    },
+    help="a point of the sketch: link ends, joints, masses, loads and contacts sit on nodes",
+    required=("id", "x", "y"),
+)
+
+_MATERIAL_REF = Str("material of the link", ref="materials")
+SECTION = Variant(
+    help="cross-section of a flexible link: a shape and a material, or the per-length properties directly",
+    kinds={
+        "circle": Obj({"material": _MATERIAL_REF, "d": Num("diameter", "m", gt=0)}, required=("material", "d")),
+        "rectangle": Obj(
+            {
+                "material": _MATERIAL_REF,
+                "b": Num("width (out of the plane)", "m", gt=0),
+                "h": Num("height (in the plane of bending)", "m", gt=0),
+            },
+            required=("material", "b", "h"),
+        ),
+        "tube": Obj(
+            {
+                "material": _MATERIAL_REF,
+                "d_outer": Num("outer diameter", "m", gt=0),
+                "d_inner": Num("inner diameter", "m", ge=0),
+            },
+            required=("material", "d_outer", "d_inner"),
+        ),
+        "area": Obj(
+            {
+                "material": _MATERIAL_REF,
+                "A": Num("cross-section area", "m^2", gt=0),
+                "I": Num("second moment of area about the bending axis", "m^4", gt=0),
+                "c": Num("outer-fibre distance from the neutral axis", "m", gt=0),
+            },
+            required=("material", "A", "I"),
+        ),
+        "per_length": Obj(
+            {
+                "EA": Num("axial rigidity", "N", gt=0),
+                "EI": Num("flexural rigidity", "N m^2", gt=0),
+                "rhoA": Num("mass per unit length", "kg/m", gt=0),
+                "rhoI": Num("rotary inertia per unit length", "kg m", default=0.0, ge=0),
+                "c": Num("outer-fibre distance (for bending strain)", "m", gt=0),
+            },
+            required=("EA", "EI", "rhoA"),
+        ),
+    },
+)
+
+MESH = Variant(
+    help="how a flexible link is divided into corotational beam elements",
+    default_kind="uniform",
+    kinds={
+        "uniform": Obj({"elements": Num("number of equal beam elements", default=4, ge=1, integer=True)}),
+        "stations": Obj(
+            {
+                "stations": Arr(
+                    Num("station, as a fraction of the link length", ge=0, le=1),
+                    "element nodes along the link as fractions of its length, increasing, from 0 to 1 "
+                    "(put a node where a contact or a strain gauge is)",
+                    min_items=2,
+                )
+            },
+            required=("stations",),
+        ),
+    },
+)
+
+_LINK_NODES = Arr(Str("node", ref="nodes"), "the link's nodes; a flexible link has exactly its two end nodes", min_items=2)
+LINK = Variant(
+    help="a link of the mechanism: a rigid body, or a flexible beam meshed with corotational elements",
+    common={"id": _id("link"), "nodes": _LINK_NODES},
+    common_required=("id", "nodes"),
+    kinds={
+        "rigid": Obj(
+            {
+                "mass": Num("mass (default: from the section and material, else required)", "kg", gt=0),
+                "inertia": Num("moment of inertia about the centre of mass (default m L^2 / 12)", "kg m^2", ge=0),
+                "com": Obj(
+                    {
+                        "s": Num("position along the line from the first to the second node, fraction", default=0.5),
+                        "n": Num("offset to the left of that line", "m", default=0.0),
+                    },
+                    help="centre of mass in the link's frame (default: the middle of the first two nodes)",
+                ),
+                "section": SECTION,
+            }
+        ),
+        "flexible": Obj({"section": SECTION, "mesh": MESH}, required=("section",)),
+    },
+)
+
+JOINT = Variant(
+    help="a joint; links that share a node are pinned there unless a weld says otherwise",
+    common={"id": _id("joint"), "node": Str("node where the joint sits", ref="nodes")},
+    common_required=("id", "node"),
+    kinds={
+        "pin": Obj({"links": Arr(Str("link", ref="links"), "links pinned together (default: all at the node)")}),
+        "weld": Obj({"links": Arr(Str("link", ref="links"), "links welded together (same rotation)", min_items=2)}, required=("links",)),
+        "ground": Obj({}, help="pin to ground: the node's position is fixed, rotations are free"),
+        "fixed": Obj(
+            {"links": Arr(Str("link", ref="links"), "links clamped at the node (default: all at the node)")},
+            help="clamp to ground: position and the rotations of the links at the node are fixed",
+        ),
+        "slider": Obj(
+            {"angle": Num("direction of the guide line through the node's initial position, from +x", "rad", default=0.0)},
+            help="the node moves along a fixed straight guide",
+        ),
+        "clearance": Obj(
+            {
+                "links": Arr(Str("link", ref="links"), "journal link then bearing link", min_items=2),
+                "journal_radius": Num("journal radius", "m", gt=0),
+                "bearing_radius": Num("bearing radius (> journal radius)", "m", gt=0),
+                "length": Num("axial length of the joint", "m", gt=0),
+                "material": Str("material of journal and bearing", ref="materials"),
+                "law": Str("contact force law", enum=("hertz", "kelvin_voigt", "lankarani_nikravesh", "cylindrical"), default="lankarani_nikravesh"),
+                "restitution": Num("coefficient of restitution of the law", default=0.9, ge=0, le=1),
+                "friction": Num("friction coefficient", default=0.0, ge=0),
+            },
+            required=("links", "journal_radius", "bearing_radius", "length", "material"),
+            help="revolute joint with clearance (contact law across the gap)",
+        ),
+    },
+)
+
+MASS = Obj(
+    {
+        "id": _id("lumped mass"),
+        "node": Str("node carrying the mass", ref="nodes"),
+        "mass": Num("mass", "kg", ge=0),
+        "inertia": Num("rotary inertia (added to the rotation of the first link at the node)", "kg m^2", default=0.0, ge=0),
+    },
+    help="a lumped mass and rotary inertia at a node",
+    required=("id", "node", "mass"),
+)
+
+BODY = Obj(
+    {
+        "id": _id("free body"),
+        "kind": Str("point mass, or rigid body with rotary inertia", enum=("point", "rigid"), default="point"),
+        "x": Num("x of the centre of mass", "m"),
+        "y": Num("y of the centre of mass", "m"),
+        "angle": Num("initial orientation", "rad", default=0.0),
+        "mass": Num("mass", "kg", gt=0),
+        "inertia": Num("moment of inertia about the centre of mass", "kg m^2", default=0.0, ge=0),
+        "radius": Num("contact radius of the body (0: a point)", "m", default=0.0, ge=0),
+    },
+    help="a free body that belongs to no link (a striking mass, a free block)",
+    required=("id", "x", "y", "mass"),
+)
+
+DRIVER = Variant(
+    help="a prescribed motion as a function of time; its reaction force or torque is reported",
+    common={"id": _id("driver"), "function": TIME_FUNCTION},
+    common_required=("id", "function"),
+    kinds={
+        "angle": Obj(
+            {"link": Str("driven link", ref="links"), "pivot": Str("pivot node of the link", ref="nodes")},
+            required=("link", "pivot"),
+            help="the link's rotation from its sketched orientation is f(t) (counter-clockwise positive)",
+        ),
+        "speed": Obj(
+            {"link": Str("driven link", ref="links"), "pivot": Str("pivot node of the link", ref="nodes")},
+            required=("link", "pivot"),
+            help="the link's angular speed is f(t) (counter-clockwise positive)",
+        ),
+        "displacement": Obj(
+            {
+                "node": Str("driven node", ref="nodes"),
+                "direction": Str("driven coordinate", enum=("x", "y")),
+            },
+            required=("node", "direction"),
+            help="the node's displacement from its sketched position along x or y is f(t)",
+        ),
+    },
+)
+
+LOAD = Obj(
+    {
+        "id": _id("load"),
+        "node": Str("loaded node", ref="nodes"),
+        "link": Str("link whose rotation takes the torque (default: the first at the node)", ref="links"),
+        "fx": Num("force along x (times f(t))", "N", default=0.0),
+        "fy": Num("force along y (times f(t))", "N", default=0.0),
+        "torque": Num("torque, counter-clockwise (times f(t))", "N m", default=0.0),
+        "follower": Bool("the force turns with the link (components in the link frame)", default=False),
+        "function": TIME_FUNCTION,
+    },
+    help="a nodal force and torque, scaled by a function of time",
+    required=("id", "node"),
+)
+
+_XY = {"x": Num("x", "m", default=0.0), "y": Num("y", "m", default=0.0)}
+
+CONTACT_POINT = Obj(
+    {
+        "node": Str("contact node (of a link)", ref="nodes"),
+        "body": Str("or: the free body", ref="bodies"),
+    },
+    help="the point that strikes: a node of a link or a free body (give one)",
+)
+
+CONTACT_TARGET = Variant(
+    help="what the point strikes; the normal points out of the target, positive normal velocity separates",
+    kinds={
+        "ground_line": Obj(
+            dict(_XY, angle=Num("direction of the line from +x; the normal is its left side", "rad", default=0.0)),
+            help="an infinite fixed line through (x, y)",
+        ),
+        "ground_segment": Obj(
+            {
+                "x1": Num("start x", "m"), "y1": Num("start y", "m"),
+                "x2": Num("end x", "m"), "y2": Num("end y", "m"),
+            },
+            required=("x1", "y1", "x2", "y2"),
+            help="a fixed segment; the normal is the left side of start -> end",
+        ),
+        "link": Obj(
+            {
+                "link": Str("target link", ref="links"),
+                "side": Str("which side of the link is the contact surface", enum=("left", "right"), default="left"),
+            },
+            required=("link",),
+            help="anywhere along a segment of another link (rigid or flexible)",
+        ),
+        "node": Obj(
+            {
+                "node": Str("target node", ref="nodes"),
+                "angle": Num("direction of the contact normal, out of the target, from +x", "rad", default=0.0),
+            },
+            required=("node",),
+            help="a node of another link or a free body (candidate contact node pair)",
+        ),
+        "circle": Obj(
+            dict(_XY, radius=Num("radius", "m", gt=0), inside=Bool("the point moves inside the circle", default=False)),
+            required=("radius",),
+            help="a fixed circle",
+        ),
+    },
+)
+
+CONTACT_MODEL = Variant(
+    help="how the contact is resolved",
+    default_kind="impulse",
+    kinds={
+        "impulse": Obj({}, help="momentum balance with Routh's incremental method (thesis ch. 3)"),
+        "lagrange": Obj({}, help="Lagrange-multiplier contact with sliding and sticking (thesis ch. 4)"),
+        "compliant": Obj(
+            {
+                "law": Str("force law", enum=("hertz", "kelvin_voigt", "lankarani_nikravesh", "flores"), default="lankarani_nikravesh"),
+                "stiffness": Num("contact stiffness K", "N/m^n", gt=0),
+                "exponent": Num("exponent n of the penetration", default=1.5, gt=0),
+                "damping": Num("damping coefficient (Kelvin-Voigt)", "N s/m", default=0.0, ge=0),
+                "friction_velocity": Num("velocity of the regularised friction law", "m/s", default=1e-4, gt=0),
+            },
+            required=("stiffness",),
+            help="continuous contact force law (Flores et al. 2006)",
+        ),
+    },
+)
+
+CONTACT = Obj(
+    {
+        "id": _id("contact pair"),
+        "point": CONTACT_POINT,
+        "target": CONTACT_TARGET,
+        "mu_s": Num("static friction coefficient", default=0.0, ge=0),
+        "mu_d": Num("dynamic friction coefficient", default=0.0, ge=0),
+        "e": Num("coefficient of restitution", default=1.0, ge=0, le=1),
+        "law": Str("restitution law", enum=("newton", "poisson", "energetic"), default="energetic"),
+        "model": CONTACT_MODEL,
+    },
+    help="a contact pair: a point against a target, with friction and restitution",
+    required=("id", "point", "target"),
+)
+
+INITIAL_VELOCITY = Obj(
+    {
+        "node": Str("node", ref="nodes"),
+        "link": Str("or: every point of this link (rigid velocity field about its centroid)", ref="links"),
+        "body": Str("or: the free body", ref="bodies"),
+        "vx": Num("velocity along x", "m/s", default=0.0),
+        "vy": Num("velocity along y", "m/s", default=0.0),
+        "omega": Num("angular velocity, counter-clockwise", "rad/s", default=0.0),
+    },
+    help="an explicit initial velocity (give one of node, link, body)",
+)
+
+SOLVER = Obj(
+    {
+        "end_time": Num("simulated time", "s", gt=0, default=1.0),
+        "step": Num("time step", "s", gt=0, default=1e-3),
+        "output_interval": Num("time between stored frames (0: every step)", "s", default=0.0, ge=0),
+        "integrator": Str("time integrator", enum=("newmark", "generalized_alpha"), default="newmark"),
+        "tau": Num("Newmark tau (gamma); > 0.5 adds numerical damping", default=0.5, ge=0.5, le=1),
+        "nu": Num("Newmark nu (beta); default 0.25 (tau + 0.5)^2, thesis eq. (5.1)", ge=0, le=1),
+        "rho_inf": Num("generalized-alpha spectral radius at infinite frequency", default=0.9, ge=0, le=1),
+        "formulation": Str(
+            "element inertia and tangent: consistent (default) or as printed in the thesis",
+            enum=("consistent", "thesis"),
+            default="consistent",
+        ),
+        "tol_rel": Num("relative Newton tolerance on the out-of-balance force, thesis eq. (2.64)", default=1e-8, gt=0),
+        "tol_abs": Num("absolute Newton tolerance on the out-of-balance force", "N", default=1e-9, gt=0),
+        "max_iterations": Num("Newton iterations before the step is cut", default=25, ge=1, integer=True),
+        "max_step_cuts": Num("times a step may be halved before the run stops", default=8, ge=0, integer=True),
+        "modified_newton": Bool("reuse the factorised Jacobian while Newton converges", default=True),
+        "consistent_initial_velocity": Bool("start with velocities consistent with drivers and joints", default=True),
+    },
+    help="time integration settings",
+    default={},
+)
+
+MODEL = Obj(
+    {
+        "format": Str("always 'flexmech'", enum=(FORMAT,)),
+        "version": Num("file format version", integer=True, ge=1, le=VERSION),
+        "name": Str("model name", default=""),
+        "description": Str("one-line description", default=""),
+        "source": Str("where the example comes from", default=""),
+        "materials": Arr(MATERIAL, "materials", unique_ids=True, default=[]),
+        "nodes": Arr(NODE, "nodes", unique_ids=True, min_items=1),
+        "links": Arr(LINK, "links", unique_ids=True, default=[]),
+        "joints": Arr(JOINT, "joints", unique_ids=True, default=[]),
+        "masses": Arr(MASS, "lumped masses", unique_ids=True, default=[]),
+        "bodies": Arr(BODY, "free bodies", unique_ids=True, default=[]),
+        "drivers": Arr(DRIVER, "drivers", unique_ids=True, default=[]),
+        "loads": Arr(LOAD, "loads", unique_ids=True, default=[]),
+        "gravity": Obj({"x": Num("gravity along x", "m/s^2", default=0.0), "y": Num("gravity along y", "m/s^2", default=0.0)}, help="gravitational acceleration", default={}),
+        "damping": Obj(
+            {
+                "alpha": Num("Rayleigh mass coefficient, thesis eq. (2.45)", "1/s", default=0.0, ge=0),
+                "beta": Num("Rayleigh stiffness coefficient, thesis eq. (2.45)", "s", default=0.0, ge=0),
+            },
+            help="Rayleigh damping C = alpha M + beta K",
+            default={},
+        ),
+        "contacts": Arr(CONTACT, "contact pairs", unique_ids=True, default=[]),
+        "initial_velocities": Arr(INITIAL_VELOCITY, "explicit initial velocities", default=[]),
+        "solver": SOLVER,
+    },
+    help="a Flexmech model",
+    required=("format", "version", "nodes"),
+)
+
+#: collections whose items carry ids other fields may refer to
+COLLECTIONS = ("materials", "nodes", "links", "joints", "masses", "bodies", "drivers", "loads", "contacts")

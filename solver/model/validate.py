@@ -1,0 +1,232 @@
+"""Validation of a model document: schema rules, references, and what a schema cannot say.
+
+Every problem is a :class:`Problem` naming the exact path and the rule, e.g.
+``links[rod].section.d: must be > 0`` -- never a traceback.  List items that carry an
+``id`` are named by it (``links[rod]``), others by their index (``initial_velocities[0]``).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, Iterable
+
+import jsonschema
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import ValidationError
+
+from . import schema as S
+from .fields import Obj, Variant, field_at
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One problem with a model: where (a path) and what (the rule broken)."""
+
+    path: str
+    message: str
+    severity: str = "error"  # "error" | "warning" | "info"
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.message}" if self.path else self.message
+
+
+class ModelError(Exception):
+    """A model that cannot be used; ``problems`` lists every reason."""
+
+    def __init__(self, problems: list[Problem]):
+        self.problems = problems
+        super().__init__("\n".join(str(p) for p in problems))
+
+
+@lru_cache(maxsize=1)
+def model_json_schema() -> dict:
+    """The JSON Schema (draft 2020-12) of format version 1, derived from :mod:`.schema`."""
+    s = S.MODEL.json_schema()
+    s["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    s["title"] = "Flexmech model, format version 1"
+    return s
+
+
+def _make_validator(ids: dict[str, set[str]]) -> Draft202012Validator:
+    def x_ref(validator, collection, instance, schema):
+        if isinstance(instance, str) and instance not in ids.get(collection, set()):
+            yield ValidationError(f"no {collection[:-1] if collection.endswith('s') else collection} with id '{instance}'")
+
+    def x_unique_ids(validator, enabled, instance, schema):
+        if not enabled or not isinstance(instance, list):
+            return
+        seen: set[str] = set()
+        for i, item in enumerate(instance):
+            if isinstance(item, dict) and isinstance(item.get("id"), str):
+                if item["id"] in seen:
+                    err = ValidationError(f"duplicate id '{item['id']}'")
+                    err.path.appendleft("id")
+                    err.path.appendleft(i)
+                    yield err
+                seen.add(item["id"])
+
+    cls = jsonschema.validators.extend(
+        Draft202012Validator, {"x-ref": x_ref, "x-unique-ids": x_unique_ids}
+    )
+    return cls(model_json_schema())
+
+
+def collect_ids(doc: Any) -> dict[str, set[str]]:
+    """The ids defined in each collection of the document (what references may name)."""
+    ids: dict[str, set[str]] = {}
+    if not isinstance(doc, dict):
+        return ids
+    for coll in S.COLLECTIONS:
+        items = doc.get(coll)
+        if isinstance(items, list):
+            ids[coll] = {it["id"] for it in items if isinstance(it, dict) and isinstance(it.get("id"), str)}
+    return ids
+
+
+def format_path(doc: Any, keys: Iterable) -> str:
+    """``['links', 2, 'section', 'd']`` -> ``links[rod].section.d`` (ids where items have one)."""
+    out = ""
+    node = doc
+    for key in keys:
+        if isinstance(key, int):
+            label = str(key)
+            if isinstance(node, list) and key < len(node) and isinstance(node[key], dict):
+                item_id = node[key].get("id")
+                if isinstance(item_id, str) and item_id:
+                    label = item_id
+            out += f"[{label}]"
+            node = node[key] if isinstance(node, list) and key < len(node) else None
+        else:
+            out += f".{key}" if out else str(key)
+            node = node.get(key) if isinstance(node, dict) else None
+    return out
+
+
+_TYPE_NAMES = {"number": "a number", "integer": "an integer", "string": "a string",
+               "boolean": "true or false", "array": "a list", "object": "an object"}
+
+
+def _allowed_fields(doc: Any, keys: list) -> set[str]:
+    """Fields an object at ``keys`` may have, given its kind (from the field descriptions)."""
+    spec = field_at(S.MODEL, keys, doc)
+    if isinstance(spec, Obj):
+        return set(spec.fields)
+    if isinstance(spec, Variant):
+        inst = doc
+        for k in keys:
+            inst = inst[k]
+        kind = spec.kind_of(inst)
+        own = spec.kinds[kind].fields if kind in spec.kinds else {}
+        return {"kind", *spec.common, *own}
+    return set()
+
+
+def _rule(doc: Any, err: ValidationError) -> tuple[list, str] | None:
+    """Translate one jsonschema error into (path keys, rule text); None if it is a repeat."""
+    keys = list(err.absolute_path)
+    v = err.validator
+    if v == "required":
+        missing = err.message.split("'")[1]
+        return keys + [missing], "is required"
+    if v in ("additionalProperties", "unevaluatedProperties"):
+        # a failing kind branch leaves its fields "unevaluated": report only true strangers
+        extra = sorted(set(err.instance) - _allowed_fields(doc, keys)) if isinstance(err.instance, dict) else []
+        if not extra:
+            return None
+        return keys, "unknown field " + ", ".join(repr(x) for x in extra)
+    if v == "type":
+        want = err.validator_value
+        want = want if isinstance(want, str) else want[0]
+        return keys, f"must be {_TYPE_NAMES.get(want, want)}"
+    if v == "exclusiveMinimum":
+        return keys, f"must be > {err.validator_value:g}"
+    if v == "minimum":
+        return keys, f"must be >= {err.validator_value:g}"
+    if v == "exclusiveMaximum":
+        return keys, f"must be < {err.validator_value:g}"
+    if v == "maximum":
+        return keys, f"must be <= {err.validator_value:g}"
+    if v == "enum":
+        return keys, "must be one of " + " | ".join(str(x) for x in err.validator_value)
+    if v == "const":
+        return keys, f"must be {err.validator_value!r}"
+    if v == "minItems":
+        return keys, f"needs at least {err.validator_value} items"
+    if v == "minLength":
+        return keys, "must not be empty"
+    return keys, err.message
+
+
+def schema_problems(doc: Any) -> list[Problem]:
+    """Problems found by the declarative schema (types, ranges, references, unique ids)."""
+    validator = _make_validator(collect_ids(doc))
+    problems = []
+    for err in sorted(validator.iter_errors(doc), key=lambda e: list(map(str, e.absolute_path))):
+        rule = _rule(doc, err)
+        if rule is not None:
+            problems.append(Problem(format_path(doc, rule[0]), rule[1]))
+    # an error inside an if/then branch can be reported twice (branch and parent): keep one
+    return list(dict.fromkeys(problems))
+
+
+def semantic_problems(doc: dict) -> list[Problem]:
+    """Rules across fields that a schema cannot state (run only on schema-valid documents)."""
+    out: list[Problem] = []
+
+    def bad(keys: list, msg: str) -> None:
+        out.append(Problem(format_path(doc, keys), msg))
+
+    for i, link in enumerate(doc.get("links", [])):
+        if link.get("kind") == "flexible" and len(link["nodes"]) != 2:
+            bad(["links", i, "nodes"], "a flexible link has exactly two end nodes")
+        if len(set(link["nodes"])) != len(link["nodes"]):
+            bad(["links", i, "nodes"], "names the same node twice")
+        sec = link.get("section")
+        if sec and sec.get("kind") == "tube" and sec["d_inner"] >= sec["d_outer"]:
+            bad(["links", i, "section", "d_inner"], "must be < d_outer")
+        if link.get("kind") == "rigid" and "mass" not in link and "section" not in link:
+            bad(["links", i, "mass"], "is required (or give a section to derive it)")
+        mesh = link.get("mesh", {})
+        st = mesh.get("stations")
+        if st is not None and (st[0] != 0 or st[-1] != 1 or any(b <= a for a, b in zip(st, st[1:]))):
+            bad(["links", i, "mesh", "stations"], "must increase strictly from 0 to 1")
+    for i, j in enumerate(doc.get("joints", [])):
+        if j.get("kind") == "clearance" and j["bearing_radius"] <= j["journal_radius"]:
+            bad(["joints", i, "bearing_radius"], "must be > journal_radius")
+    link_nodes = {l["id"]: l["nodes"] for l in doc.get("links", [])}
+    for i, d in enumerate(doc.get("drivers", [])):
+        if "link" in d and d["pivot"] not in link_nodes.get(d["link"], []):
+            bad(["drivers", i, "pivot"], f"node '{d['pivot']}' is not a node of link '{d['link']}'")
+    for coll in ("drivers", "loads"):
+        for i, item in enumerate(doc.get(coll, [])):
+            fn = item.get("function", {})
+            if fn.get("kind") == "table":
+                t, v = fn["t"], fn["v"]
+                if len(t) != len(v):
+                    bad([coll, i, "function", "v"], "must have as many values as t has times")
+                if any(b <= a for a, b in zip(t, t[1:])):
+                    bad([coll, i, "function", "t"], "must increase strictly")
+            if fn.get("kind") in ("ramp", "window"):
+                lo, hi = ("t0", "t1") if fn["kind"] == "ramp" else ("t_on", "t_off")
+                if fn.get(hi, 0) <= fn.get(lo, 0):
+                    bad([coll, i, "function", hi], f"must be > {lo}")
+    for i, c in enumerate(doc.get("contacts", [])):
+        given = [k for k in ("node", "body") if k in c["point"]]
+        if len(given) != 1:
+            bad(["contacts", i, "point"], "give exactly one of node, body")
+        if c.get("mu_d", 0) > c.get("mu_s", c.get("mu_d", 0)):
+            bad(["contacts", i, "mu_d"], "must be <= mu_s")
+    for i, v in enumerate(doc.get("initial_velocities", [])):
+        if len([k for k in ("node", "link", "body") if k in v]) != 1:
+            bad(["initial_velocities", i], "give exactly one of node, link, body")
+    return out
+
+
+def validate(doc: Any) -> list[Problem]:
+    """All problems with a model document (empty when it is valid)."""
+    if not isinstance(doc, dict):
+        return [Problem("", "the model must be a JSON object")]
+    problems = schema_problems(doc)
+    if problems:
+        return problems
+    return semantic_problems(doc)
