@@ -1,0 +1,61 @@
+"""The solver's public API, used alike by the command line, the GUI and scripts.
+
+>>> from solver.api import load_model, simulate          # doctest: +SKIP
+>>> res = simulate(load_model("resources/examples/slider_crank_flexible.json"))  # doctest: +SKIP
+>>> res.meta["status"]                                   # doctest: +SKIP
+'completed'
+"""
+from __future__ import annotations
+
+from typing import Callable, Iterator
+
+from .errors import SolverError, UnsupportedFeature
+from .model.io import load_model, save_model
+from .results import Frame, Results
+
+__all__ = [
+    "load_model",
+    "save_model",
+    "simulate",
+    "iter_simulation",
+    "SolverError",
+    "UnsupportedFeature",
+    "Results",
+    "Frame",
+]
+
+
+def iter_simulation(model: dict, cancel: Callable[[], bool] | None = None) -> Iterator[Frame | Results]:
+    """Run ``model`` as a generator: yields each output :class:`Frame` as it is produced,
+    and finally the complete :class:`Results` (also when cancelled or failed: its
+    ``meta['status']`` is ``completed``, ``cancelled`` or ``failed`` with ``meta['message']``).
+
+    ``cancel`` is polled between steps.  Raises :class:`UnsupportedFeature` before
+    the first step when the model needs physics this version does not run.
+    """
+    from .simulation import run
+
+    yield from run(model, cancel=cancel)
+
+
+def simulate(
+    model: dict,
+    *,
+    progress: Callable[[float, float], None] | None = None,
+    cancel: Callable[[], bool] | None = None,
+    on_frame: Callable[[Frame], None] | None = None,
+) -> Results:
+    """Run ``model`` to its end time and return the :class:`Results`.
+
+    ``progress(t, t_end)`` is called after every output frame, ``on_frame(frame)``
+    with every frame, ``cancel()`` is polled between steps.
+    """
+    t_end = float(model.get("solver", {}).get("end_time", 1.0))
+    for item in iter_simulation(model, cancel=cancel):
+        if isinstance(item, Results):
+            return item
+        if on_frame is not None:
+            on_frame(item)
+        if progress is not None:
+            progress(item.time, t_end)
+    raise SolverError("the simulation ended without results")  # pragma: no cover
