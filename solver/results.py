@@ -23,6 +23,7 @@ ENERGY_KEYS = (
     "strain",
     "potential",
     "work_loads",
+    "work_drivers",
     "dissipated_damping",
     "dissipated_friction",
     "dissipated_restitution",
