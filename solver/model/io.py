@@ -27,6 +27,8 @@ def parse_model(text: str) -> dict:
         doc = json.loads(text)
     except json.JSONDecodeError as exc:
         raise ModelError([Problem("", f"invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}")]) from None
+    except RecursionError:
+        raise ModelError([Problem("", "invalid JSON: nested too deeply")]) from None
     problems = validate(doc)
     if problems:
         raise ModelError(problems)
@@ -40,6 +42,8 @@ def load_model(path: str | os.PathLike) -> dict:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise ModelError([Problem("", f"cannot read {path}: {exc.strerror}")]) from None
+    except UnicodeDecodeError as exc:
+        raise ModelError([Problem("", f"cannot read {path}: not UTF-8 text (byte {exc.start})")]) from None
     return parse_model(text)
 
 

@@ -6,6 +6,7 @@ Every problem is a :class:`Problem` naming the exact path and the rule, e.g.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Iterable
@@ -47,6 +48,13 @@ def model_json_schema() -> dict:
     return s
 
 
+# JSON has no NaN or Infinity, but Python's json module reads them: they are not numbers here
+_FINITE_NUMBERS = Draft202012Validator.TYPE_CHECKER.redefine(
+    "number",
+    lambda checker, x: Draft202012Validator.TYPE_CHECKER.is_type(x, "number") and math.isfinite(x),
+)
+
+
 def _make_validator(ids: dict[str, set[str]]) -> Draft202012Validator:
     def x_ref(validator, collection, instance, schema):
         if isinstance(instance, str) and instance not in ids.get(collection, set()):
@@ -66,7 +74,9 @@ def _make_validator(ids: dict[str, set[str]]) -> Draft202012Validator:
                 seen.add(item["id"])
 
     cls = jsonschema.validators.extend(
-        Draft202012Validator, {"x-ref": x_ref, "x-unique-ids": x_unique_ids}
+        Draft202012Validator,
+        {"x-ref": x_ref, "x-unique-ids": x_unique_ids},
+        type_checker=_FINITE_NUMBERS,
     )
     return cls(model_json_schema())
 
@@ -116,8 +126,9 @@ def _allowed_fields(doc: Any, keys: list) -> set[str]:
         for k in keys:
             inst = inst[k]
         kind = spec.kind_of(inst)
-        own = spec.kinds[kind].fields if kind in spec.kinds else {}
-        return {"kind", *spec.common, *own}
+        # a missing or unknown kind is reported on its own: accept the fields of every kind
+        kinds = [spec.kinds[kind]] if kind in spec.kinds else list(spec.kinds.values())
+        return {"kind", *spec.common, *(name for obj in kinds for name in obj.fields)}
     return set()
 
 
