@@ -29,6 +29,33 @@ ENERGY_KEYS = (
     "dissipated_restitution",
 )
 
+#: sign of each energy term in the balance ``total = T + U + V - W_loads - W_drivers + D``,
+#: constant in time for an exact solution (its drift measures the integration error)
+ENERGY_BALANCE_SIGNS = {
+    "kinetic": 1.0,
+    "strain": 1.0,
+    "potential": 1.0,
+    "work_loads": -1.0,
+    "work_drivers": -1.0,
+    "dissipated_damping": 1.0,
+    "dissipated_friction": 1.0,
+    "dissipated_restitution": 1.0,
+}
+
+#: standard keys of ``Frame.contact`` (units in the names, as in ``contacts.csv``): gap
+#: (m, negative = penetration), normal and tangential relative velocity (m/s, positive
+#: normal = separating), normal and tangential force (N), state (integer code into
+#: :data:`CONTACT_STATES`), normal and tangential impulse applied at this output time (N s)
+CONTACT_KEYS = ("gap_m", "v_n_m_s", "v_t_m_s", "F_n_N", "F_t_N", "state", "I_n_N_s", "I_t_N_s")
+
+#: contact states; ``Frame.contact["state"]`` holds their indices (0 = open)
+CONTACT_STATES = ("open", "slide", "stick")
+
+#: keys of an event dict with a fixed meaning: ``time_s`` (s), ``kind`` (``"impulse"``,
+#: ``"contact_start"``, ``"separation"``, ``"stick"``, ``"slip"``, ...) and ``contact``
+#: (the pair's id); further keys carry their unit in the name (``I_n_N_s``, ``v_n_pre_m_s``)
+EVENT_KEYS = ("time_s", "kind", "contact")
+
 
 @dataclass
 class Layout:
@@ -65,7 +92,7 @@ class Frame:
     driver_speed: np.ndarray  # (D,)
     driver_reaction: np.ndarray  # (D,) N m (or N)
     energy: dict[str, float]  # ENERGY_KEYS, J
-    contact: dict[str, np.ndarray] = field(default_factory=dict)  # per-contact arrays (C,)
+    contact: dict[str, np.ndarray] = field(default_factory=dict)  # CONTACT_KEYS (and more) -> (C,)
 
 
 @dataclass
@@ -85,7 +112,9 @@ class Results:
     layout: Layout
     frames: list[Frame] = field(default_factory=list)
     steps: list[StepRecord] = field(default_factory=list)
-    events: list[dict[str, Any]] = field(default_factory=list)
+    events: list[dict[str, Any]] = field(default_factory=list)  # see EVENT_KEYS
+    # status ('completed', 'cancelled', 'failed'), message, wall_time_s, and optionally
+    # model_sha256 (of the model file as read) and solver (the settings used)
     meta: dict[str, Any] = field(default_factory=dict)
 
     # ------------------------------------------------------------------ arrays
@@ -99,6 +128,15 @@ class Results:
 
     def energy(self, key: str) -> np.ndarray:
         return np.array([f.energy[key] for f in self.frames])
+
+    def total_energy(self) -> np.ndarray:
+        """The energy balance per frame (F,), J: see :data:`ENERGY_BALANCE_SIGNS`.
+
+        Terms a frame lacks count as zero.
+        """
+        return np.array(
+            [sum(sign * f.energy.get(k, 0.0) for k, sign in ENERGY_BALANCE_SIGNS.items()) for f in self.frames]
+        )
 
     def node_index(self, node: str) -> int:
         return self.layout.nodes.index(node)
