@@ -180,7 +180,9 @@ class Variant:
     unit = "-"
 
     def kind_of(self, instance: dict) -> str | None:
-        return instance.get("kind", self.default_kind)
+        """The instance's kind (None when it is missing or not a string, as in an invalid file)."""
+        kind = instance.get("kind", self.default_kind)
+        return kind if isinstance(kind, str) else None
 
     def json_schema(self) -> dict:
         kind_field = Str("which kind of entity this is", enum=tuple(self.kinds), default=self.default_kind)

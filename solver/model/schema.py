@@ -6,6 +6,8 @@ which is generated from this module by ``python -m solver.model.docs``.
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 from .fields import Arr, Bool, Num, Obj, Str, Variant
 
 FORMAT = "flexmech"
@@ -260,7 +262,7 @@ LOAD = Obj(
         "fy": Num("force along y (times f(t))", "N", default=0.0),
         "torque": Num("torque, counter-clockwise (times f(t))", "N m", default=0.0),
         "follower": Bool("the force turns with the link (components in the link frame)", default=False),
-        "function": TIME_FUNCTION,
+        "function": replace(TIME_FUNCTION, default={"kind": "constant", "value": 1.0}),
     },
     help="a nodal force and torque, scaled by a function of time",
     required=("id", "node"),

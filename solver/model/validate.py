@@ -48,6 +48,8 @@ def model_json_schema() -> dict:
     return s
 
 
+_SINGULAR = {"bodies": "body", "masses": "mass"}
+
 # JSON has no NaN or Infinity, but Python's json module reads them: they are not numbers here
 _FINITE_NUMBERS = Draft202012Validator.TYPE_CHECKER.redefine(
     "number",
@@ -58,7 +60,8 @@ _FINITE_NUMBERS = Draft202012Validator.TYPE_CHECKER.redefine(
 def _make_validator(ids: dict[str, set[str]]) -> Draft202012Validator:
     def x_ref(validator, collection, instance, schema):
         if isinstance(instance, str) and instance not in ids.get(collection, set()):
-            yield ValidationError(f"no {collection[:-1] if collection.endswith('s') else collection} with id '{instance}'")
+            what = _SINGULAR.get(collection, collection.removesuffix("s"))
+            yield ValidationError(f"no {what} with id '{instance}'")
 
     def x_unique_ids(validator, enabled, instance, schema):
         if not enabled or not isinstance(instance, list):

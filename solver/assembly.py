@@ -1,0 +1,211 @@
+"""Global forces and the Newton matrix of a compiled system.
+
+The out-of-balance force (thesis eq. 2.44 with the constraint reactions)
+
+    Psi = f_in(q, qdot, qddot) + C qdot + f(q) - F(t) + G^T lambda
+
+is assembled from all beam elements at once (one batched call, no loop over
+elements) plus the constant diagonal masses of lumped masses and rigid bodies.
+The Newton matrix is the saddle-point system
+
+    [ c_a M + c_v C_T + K_T    s G^T ] [ dq ]     [ Psi ]
+    [ s G                      0     ] [ dmu ] = -[ s g ]
+
+(eqs. 2.54-2.59 with constraints), ``lambda = s mu`` scaled for conditioning.
+It is stored on a fixed sparsity pattern: dense LU for small systems, sparse LU
+(SuperLU) for large ones.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import scipy.linalg as sla
+import scipy.sparse as sp
+import scipy.sparse.linalg as spla
+
+from .compile import System
+from .fem.beam import beam_state, deformation_rate_matrix, inertia, internal_force, strain_energy
+
+#: systems with more unknowns than this use the sparse LU
+DENSE_LIMIT = 160
+
+
+@dataclass
+class Forces:
+    """Global force vectors at one state (all (n,))."""
+
+    residual: np.ndarray  # Psi without the constraint reactions
+    internal: np.ndarray  # f(q)
+    external: np.ndarray  # F(t) including gravity
+    inertial: np.ndarray  # f_in
+    damping: np.ndarray  # C qdot
+
+
+class Assembly:
+    """Evaluates forces, energies and Newton matrices of a :class:`System`."""
+
+    def __init__(self, system: System):
+        self.sys = system
+        self.n = system.n
+        self.m = system.constraints.count
+        self.Mbar = system.beams.local_mass()
+        self.formulation = system.formulation
+        self._pattern()
+
+    # ------------------------------------------------------------------ loads
+    def external(self, q: np.ndarray, t: float) -> np.ndarray:
+        """Applied loads F(t) (gravity included), N and N m."""
+        F = self.sys.gravity.copy()
+        for ld in self.sys.loads:
+            f = ld.function.value(t)
+            fx, fy = ld.fx * f, ld.fy * f
+            if ld.follower and ld.dofs[2] >= 0:
+                a = q[ld.dofs[2]]
+                fx, fy = fx * np.cos(a) - fy * np.sin(a), fx * np.sin(a) + fy * np.cos(a)
+            F[ld.dofs[0]] += fx
+            F[ld.dofs[1]] += fy
+            if ld.dofs[2] >= 0:
+                F[ld.dofs[2]] += ld.torque * f
+        return F
+
+    # ------------------------------------------------------------------ forces
+    def forces(self, q: np.ndarray, v: np.ndarray, a: np.ndarray, t: float, *, blocks: tuple[float, float, float] | None = None):
+        """Forces at ``(q, v, a, t)``; with ``blocks=(c_a, c_v, c_k)`` also the Newton blocks.
+
+        The element block is ``c_a M + c_v (C_in + alpha M + beta B^T D0 B) + c_k (K_in + K_T)``
+        and ``diag`` the same combination of the constant diagonal masses.
+        """
+        s = self.sys
+        idx = s.elem_dofs
+        qe, ve, ae = q[idx], v[idx], a[idx]
+        st = beam_state(s.beams, qe)
+        f_int_e, K_e = internal_force(s.beams, st, self.formulation)
+        M_e, f_in_e, C_in_e, K_in_e = inertia(self.Mbar, st, ve, ae, self.formulation)
+        f_d_e = np.zeros_like(f_int_e)
+        D_e = None
+        if s.beta > 0.0:
+            D_e = deformation_rate_matrix(s.beams, st)
+            f_d_e = s.beta * np.einsum("eij,ej->ei", D_e, ve)
+        if s.alpha > 0.0:
+            f_d_e = f_d_e + s.alpha * np.einsum("eij,ej->ei", M_e, ve)
+        n = self.n
+        flat = idx.ravel()
+        internal = np.bincount(flat, weights=f_int_e.ravel(), minlength=n)
+        inertial = np.bincount(flat, weights=f_in_e.ravel(), minlength=n) + s.mass_diag * a
+        damping = np.bincount(flat, weights=f_d_e.ravel(), minlength=n) + s.alpha * s.mass_diag * v
+        external = self.external(q, t)
+        out = Forces(inertial + damping + internal - external, internal, external, inertial, damping)
+        if blocks is None:
+            return out
+        c_a, c_v, c_k = blocks
+        B = c_a * M_e + c_k * (K_e + K_in_e) + c_v * C_in_e
+        if D_e is not None:
+            B += c_v * s.beta * D_e
+        if s.alpha > 0.0:
+            B += c_v * s.alpha * M_e
+        diag = (c_a + c_v * s.alpha) * s.mass_diag
+        return out, B, diag
+
+    # ------------------------------------------------------------------ energies
+    def mass_matrix_elements(self, q: np.ndarray) -> np.ndarray:
+        st = beam_state(self.sys.beams, q[self.sys.elem_dofs])
+        zero = np.zeros((self.sys.beams.count, 6))
+        return inertia(self.Mbar, st, zero, zero, "thesis")[0]
+
+    def kinetic_energy(self, q: np.ndarray, v: np.ndarray) -> float:
+        """T = 1/2 qdot^T M qdot (eq. 2.31), J."""
+        ve = v[self.sys.elem_dofs]
+        Me = self.mass_matrix_elements(q)
+        return 0.5 * float(np.einsum("ei,eij,ej->", ve, Me, ve) + np.dot(self.sys.mass_diag * v, v))
+
+    def strain_energy(self, q: np.ndarray) -> float:
+        """U, J (eq. 2.16)."""
+        if not self.sys.beams.count:
+            return 0.0
+        st = beam_state(self.sys.beams, q[self.sys.elem_dofs])
+        return float(strain_energy(self.sys.beams, st, self.formulation).sum())
+
+    def potential_energy(self, q: np.ndarray) -> float:
+        """Gravitational potential from the sketched configuration, J."""
+        return -float(np.dot(self.sys.gravity, q - self.sys.q0))
+
+    def damping_matrix_product(self, q: np.ndarray, v: np.ndarray) -> float:
+        """Damping power qdot^T C qdot, W."""
+        s = self.sys
+        if s.alpha == 0.0 and s.beta == 0.0:
+            return 0.0
+        ve = v[s.elem_dofs]
+        st = beam_state(s.beams, q[s.elem_dofs])
+        P = 0.0
+        if s.beta > 0.0:
+            P += s.beta * float(np.einsum("ei,eij,ej->", ve, deformation_rate_matrix(s.beams, st), ve))
+        if s.alpha > 0.0:
+            P += s.alpha * (2.0 * self.kinetic_energy(q, v))
+        return P
+
+    # ------------------------------------------------------------------ matrices
+    def _pattern(self) -> None:
+        """Fixed sparsity pattern of the saddle-point matrix and its scatter map."""
+        s, n, m = self.sys, self.n, self.m
+        idx = s.elem_dofs
+        er = np.repeat(idx, 6, axis=1).ravel()
+        ec = np.tile(idx, (1, 6)).ravel()
+        dr = np.arange(n)
+        gr, gc = s.constraints.rows + n, s.constraints.cols
+        rows = np.concatenate([er, dr, gr, gc])
+        cols = np.concatenate([ec, dr, gc, gr])
+        self.size = n + m
+        lin = rows.astype(np.int64) * self.size + cols
+        uniq, self._scatter = np.unique(lin, return_inverse=True)
+        self._urows, self._ucols = uniq // self.size, uniq % self.size
+        self.sparse = self.size > DENSE_LIMIT
+        self._n_elem_entries = er.size
+        self._n_g = gr.size
+        if self.sparse:
+            order = np.lexsort((self._urows, self._ucols))
+            self._csc_order = order
+            self._csc_indices = self._urows[order].astype(np.int32)
+            counts = np.bincount(self._ucols, minlength=self.size)
+            self._csc_indptr = np.concatenate([[0], np.cumsum(counts)]).astype(np.int32)
+
+    def factorize(self, blocks: np.ndarray, diag: np.ndarray, G_vals: np.ndarray, scale: float) -> "Factor":
+        """LU factors of the saddle-point matrix with the given values."""
+        data = np.concatenate([blocks.ravel(), diag, scale * G_vals, scale * G_vals])
+        vals = np.bincount(self._scatter, weights=data, minlength=self._urows.size)
+        if self.sparse:
+            A = sp.csc_matrix((vals[self._csc_order], self._csc_indices, self._csc_indptr), shape=(self.size, self.size))
+            return Factor(spla.splu(A), None)
+        A = np.zeros((self.size, self.size))
+        A[self._urows, self._ucols] = vals
+        return Factor(None, sla.lu_factor(A, check_finite=False))
+
+
+class Factor:
+    """A factorised Newton matrix (sparse SuperLU or dense LU)."""
+
+    def __init__(self, sparse_lu, dense_lu):
+        self._sp = sparse_lu
+        self._dn = dense_lu
+
+    def solve(self, rhs: np.ndarray) -> np.ndarray:
+        if self._sp is not None:
+            return self._sp.solve(rhs)
+        return sla.lu_solve(self._dn, rhs, check_finite=False)
+
+
+def dense_matrices(asm: Assembly, q: np.ndarray, t: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+    """Global mass ``M`` (eq. 2.32) and tangent stiffness ``K_T`` at rest in configuration ``q``,
+    dense (n, n): for modal analysis and small static problems."""
+    n = asm.n
+    zero = np.zeros(n)
+    _f, Mb, Md = asm.forces(q, zero, zero, t, blocks=(1.0, 0.0, 0.0))
+    _f, Kb, _d = asm.forces(q, zero, zero, t, blocks=(0.0, 0.0, 1.0))
+    idx = asm.sys.elem_dofs
+    rows, cols = np.repeat(idx, 6, axis=1).ravel(), np.tile(idx, (1, 6)).ravel()
+    M = np.zeros((n, n))
+    K = np.zeros((n, n))
+    np.add.at(M, (rows, cols), Mb.ravel())
+    np.add.at(K, (rows, cols), Kb.ravel())
+    M[np.diag_indices(n)] += Md
+    return M, K

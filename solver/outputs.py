@@ -1,0 +1,135 @@
+"""From a solver state to an output :class:`~solver.results.Frame`.
+
+Strains at stations along each element come from the corotational deformations:
+the axial strain is the mean strain of the element (uniform extension, A.17 / the
+consistent mean strain), the curvature is the second derivative of the cubic
+shape (A.9), ``kappa(xi) = ((6 xi - 4) tb1 + (6 xi - 2) tb2) / L``, and the
+outer-fibre bending strain is ``-c kappa`` (A.3: the strain at ``y = +c``, the left
+side of the element).  The mid-span deflection of a flexible link is the distance of
+its mid-length point from the chord between its end nodes, divided by its length
+(thesis Ex. 4), positive to the left of the chord.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .assembly import Assembly
+from .fem.beam import beam_state, local_forces
+from .newmark import State
+from .results import STATIONS, Frame, Layout
+
+
+class OutputBuilder:
+    """Makes frames of one system; holds the energy ledger between them."""
+
+    def __init__(self, asm: Assembly):
+        self.asm = asm
+        s = asm.sys
+        self.sys = s
+        self.xi = np.array(STATIONS)
+        self.layout = Layout(
+            nodes=list(s.node_ids),
+            rotations=list(s.rot_slots),
+            elements=list(s.elem_info),
+            element_length=s.beams.L.copy(),
+            outer_fibre=s.elem_fibre.copy(),
+            flexible_links=[f.id for f in s.flex_links],
+            drivers=[d.id for d in s.drivers],
+        )
+        self._midspan = [self._midspan_locator(f) for f in s.flex_links]
+        self.ledger = {"work_loads": 0.0, "work_drivers": 0.0, "dissipated_damping": 0.0,
+                       "dissipated_friction": 0.0, "dissipated_restitution": 0.0}
+        self._last_powers: tuple[float, float, float] | None = None
+
+    def _midspan_locator(self, link) -> tuple[int, float]:
+        """(element, local coordinate) of the link's mid-length point."""
+        L = self.sys.beams.L[link.elements]
+        s = np.concatenate([[0.0], np.cumsum(L)])
+        half = 0.5 * s[-1]
+        k = int(np.clip(np.searchsorted(s, half, side="right") - 1, 0, len(L) - 1))
+        return int(link.elements[k]), float((half - s[k]) / L[k])
+
+    # ------------------------------------------------------------------ energy ledger
+    def powers(self, st: State) -> tuple[float, float, float]:
+        """Power of the loads, of the drivers and of damping, W."""
+        asm, s = self.asm, self.sys
+        p_loads = float(np.dot(asm.external(st.q, st.t) - s.gravity, st.v))
+        p_drv = sum(-st.lam[d.row] * st.v[d.dof] for d in s.drivers)
+        p_damp = asm.damping_matrix_product(st.q, st.v)
+        return p_loads, float(p_drv), p_damp
+
+    def advance_ledger(self, st: State, h: float) -> None:
+        """Trapezoidal integration of the powers over the step just taken."""
+        p = self.powers(st)
+        if self._last_powers is not None:
+            for key, p0, p1 in zip(("work_loads", "work_drivers", "dissipated_damping"), self._last_powers, p):
+                self.ledger[key] += 0.5 * h * (p0 + p1)
+        self._last_powers = p
+
+    # ------------------------------------------------------------------ frames
+    def frame(self, st: State) -> Frame:
+        s, asm = self.sys, self.asm
+        q, v, a = st.q, st.v, st.a
+        if self._last_powers is None:
+            self._last_powers = self.powers(st)
+        axial_N, axial_eps, bend_eps, bend_M, midspan = self._element_outputs(q)
+        drv_val = np.array([q[d.dof] - s.constraints.kinds[0].base[d.row] for d in s.drivers])
+        drv_rate = np.array([v[d.dof] for d in s.drivers])
+        drv_reac = np.array([-st.lam[d.row] for d in s.drivers])
+        energy = {
+            "kinetic": asm.kinetic_energy(q, v),
+            "strain": asm.strain_energy(q),
+            "potential": asm.potential_energy(q),
+            **self.ledger,
+        }
+        nd = s.node_dofs
+        return Frame(
+            time=st.t,
+            node_xy=q[nd].copy(),
+            node_v=v[nd].copy(),
+            node_a=a[nd].copy(),
+            rot=q[s.rot_dofs].copy(),
+            rot_v=v[s.rot_dofs].copy(),
+            rot_a=a[s.rot_dofs].copy(),
+            axial_force=axial_N,
+            axial_strain=axial_eps,
+            bending_strain=bend_eps,
+            bending_moment=bend_M,
+            midspan=midspan,
+            driver_angle=drv_val,
+            driver_speed=drv_rate,
+            driver_reaction=drv_reac,
+            energy=energy,
+        )
+
+    def _element_outputs(self, q: np.ndarray):
+        s = self.sys
+        beams = s.beams
+        E, S = beams.count, len(self.xi)
+        if E == 0:
+            z = np.zeros((0, S))
+            return z, z, z, z, np.zeros(0)
+        st = beam_state(beams, q[s.elem_dofs])
+        if s.formulation == "thesis":
+            eps = st.u / beams.L
+            N = beams.EA * eps
+        else:
+            N, _m1, _m2, eps = local_forces(beams, st)
+        xi = self.xi[None, :]
+        kappa = ((6 * xi - 4) * st.tb1[:, None] + (6 * xi - 2) * st.tb2[:, None]) / beams.L[:, None]
+        axial_N = np.repeat(N[:, None], S, axis=1)
+        axial_eps = np.repeat(eps[:, None], S, axis=1)
+        bend_M = beams.EI[:, None] * kappa
+        bend_eps = -s.elem_fibre[:, None] * kappa
+        mid = np.empty(len(s.flex_links))
+        for i, (link, (e, x)) in enumerate(zip(s.flex_links, self._midspan)):
+            L = beams.L[e]
+            v_loc = L * (x * (1 - x) ** 2 * st.tb1[e] + (-x * x + x**3) * st.tb2[e])  # (A.9) N3, N6
+            qe = q[s.elem_dofs[e]]
+            p = qe[:2] + x * (qe[3:5] - qe[:2]) + v_loc * np.array([-st.s[e], st.c[e]])
+            first = q[s.elem_dofs[link.elements[0], :2]]
+            last = q[s.elem_dofs[link.elements[-1], 3:5]]
+            chord = last - first
+            n = np.array([-chord[1], chord[0]]) / np.linalg.norm(chord)
+            mid[i] = float(np.dot(p - first, n)) / link.length
+        return axial_N, axial_eps, bend_eps, bend_M, mid

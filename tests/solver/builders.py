@@ -1,0 +1,51 @@
+"""Small model documents built in code for the physics tests."""
+from __future__ import annotations
+
+
+def beam_model(*, L=1.0, n=10, EA=1e6, EI=1e2, rhoA=1.0, rhoI=0.0, clamp=True, loads=(), angle=0.0, solver=None):
+    """A straight flexible beam from the origin, optionally clamped at the root."""
+    import math
+
+    doc = {
+        "format": "flexmech",
+        "version": 1,
+        "nodes": [
+            {"id": "root", "x": 0.0, "y": 0.0},
+            {"id": "tip", "x": L * math.cos(angle), "y": L * math.sin(angle)},
+        ],
+        "links": [
+            {
+                "id": "beam",
+                "kind": "flexible",
+                "nodes": ["root", "tip"],
+                "section": {"kind": "per_length", "EA": EA, "EI": EI, "rhoA": rhoA, "rhoI": rhoI, "c": 0.01},
+                "mesh": {"elements": n},
+            }
+        ],
+        "loads": [dict(ld, id=f"load{i}") for i, ld in enumerate(loads)],
+    }
+    if clamp:
+        doc["joints"] = [{"id": "clamp", "kind": "fixed", "node": "root"}]
+    if solver:
+        doc["solver"] = solver
+    return doc
+
+
+def rigid_slider_crank(r=0.15, l=0.3, omega=150.0, m_crank=0.1, m_rod=0.2, m_slider=0.1, steps_per_rev=400, revs=1.0):
+    """A rigid slider-crank (uniform bars) driven at constant speed."""
+    import math
+
+    rev = 2 * math.pi / omega
+    return {
+        "format": "flexmech",
+        "version": 1,
+        "nodes": [{"id": "O", "x": 0.0, "y": 0.0}, {"id": "A", "x": r, "y": 0.0}, {"id": "B", "x": r + l, "y": 0.0}],
+        "links": [
+            {"id": "crank", "kind": "rigid", "nodes": ["O", "A"], "mass": m_crank},
+            {"id": "rod", "kind": "rigid", "nodes": ["A", "B"], "mass": m_rod},
+        ],
+        "joints": [{"id": "O", "kind": "ground", "node": "O"}, {"id": "B", "kind": "slider", "node": "B"}],
+        "masses": [{"id": "slider", "node": "B", "mass": m_slider}],
+        "drivers": [{"id": "motor", "kind": "speed", "link": "crank", "pivot": "O", "function": {"kind": "constant", "value": omega}}],
+        "solver": {"end_time": revs * rev, "step": rev / steps_per_rev},
+    }
