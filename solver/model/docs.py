@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -56,7 +56,7 @@ def entities() -> list[Entity]:
         if top_level and isinstance(item, (Obj, Variant)):
             found.append(Entity(path, item, [f"{path}[]" if isinstance(spec, Arr) else path]))
         elif not top_level and isinstance(spec, Variant):
-            known = next((e for e in found if e.spec is spec), None)
+            known = next((e for e in found if _same_type(e.spec, spec)), None)
             if known is None:
                 found.append(Entity(path.rsplit(".", 1)[-1], spec, [path]))
             elif path not in known.used_at:
@@ -85,6 +85,14 @@ def entity_rows(spec: Obj | Variant) -> list[Row]:
         elif kind:
             same.kinds.append(kind)
     return rows
+
+
+def _same_type(a: Any, b: Any) -> bool:
+    """Whether two field descriptions document the same object type (defaults may differ)."""
+    if a is b:
+        return True
+    kinds = (Obj, Variant)
+    return isinstance(a, kinds) and type(a) is type(b) and replace(a, default=None) == replace(b, default=None)
 
 
 def _is_required(parent: Any, name: str, kind: str | None) -> bool:
@@ -186,7 +194,7 @@ def _header(with_kinds: bool) -> str:
 def _row_line(row: Row, found: list[Entity], with_kinds: bool, entity: Entity | None = None) -> str:
     f = row.spec
     item = f.item if isinstance(f, Arr) else f
-    nested = entity or next((e for e in found if e.spec is f), None)
+    nested = entity or next((e for e in found if _same_type(e.spec, f)), None)
     if nested is not None:
         link = f"[`{nested.name}`](#{nested.anchor})"
         type_name = f"list of {link}" if isinstance(f, Arr) else f"object, see {link}"

@@ -1,0 +1,33 @@
+"""Shared test set-up: Qt runs offscreen, and the bundled examples are at hand.
+
+``QT_QPA_PLATFORM`` is set before anything imports Qt, so GUI tests run on a
+machine without a screen; if Qt cannot load at all (system libraries missing), the
+run stops at once with the ``apt-get install`` line that fixes it.
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+from app.qt_check import require_qt  # noqa: E402  (after the platform is chosen)
+from solver.model.io import list_examples  # noqa: E402
+
+require_qt()
+
+EXAMPLE_PATHS = [path for _name, path, _desc in list_examples()]
+
+
+@pytest.fixture(scope="session")
+def examples() -> list[Path]:
+    """Paths of every bundled example model."""
+    return list(EXAMPLE_PATHS)
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """A test taking an ``example`` argument runs once per bundled example."""
+    if "example" in metafunc.fixturenames:
+        metafunc.parametrize("example", EXAMPLE_PATHS, ids=[p.stem for p in EXAMPLE_PATHS])
