@@ -19,7 +19,7 @@ import io
 import json
 import os
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -96,7 +96,8 @@ def write_results(results: Results, directory: str | os.PathLike) -> None:
         atomic_write_text(directory / name, text)
     summary = summarize(results)
     summary["files"] = {name: {"rows": text.count("\n") - 1, "sha256": _sha256(text)} for name, text in tables.items()}
-    atomic_write_text(directory / "summary.json", json.dumps(summary, indent=2, ensure_ascii=False, allow_nan=False) + "\n")
+    text = json.dumps(summary, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+    atomic_write_text(directory / "summary.json", text)
 
 
 def _tables(results: Results) -> dict[str, str]:
@@ -107,12 +108,10 @@ def _tables(results: Results) -> dict[str, str]:
     tables = {}
     for name, (label_columns, fields) in FRAME_TABLES.items():
         k = len(labels[name])
-        values = np.concatenate(
-            [np.array([getattr(f, field) for f in frames], dtype=float).reshape(len(frames), k, len(cols)) for field, cols in fields],
-            axis=2,
-        )
+        values = np.concatenate([_stack(frames, field, (k, len(cols))) for field, cols in fields], axis=2)
         columns = tuple(c for _, cols in fields for c in cols)
-        tables[name] = _table(("time_s", *label_columns, *columns), times, labels[name], values, (FLOAT,) * len(columns))
+        header = ("time_s", *label_columns, *columns)
+        tables[name] = _table(header, times, labels[name], values, (FLOAT,) * len(columns))
     tables["energy.csv"] = _energy_table(results, times)
     tables["contacts.csv"] = _contact_table(results, times)
     steps = results.steps
@@ -127,6 +126,11 @@ def _tables(results: Results) -> dict[str, str]:
     return tables
 
 
+def _stack(frames: list[Frame], field: str, shape: tuple[int, ...]) -> np.ndarray:
+    """The frames' ``field`` arrays as one float array (F, *shape)."""
+    return np.array([getattr(f, field) for f in frames], dtype=float).reshape((len(frames), *shape))
+
+
 def _table(header, times: np.ndarray, labels: list[tuple[str, ...]], values: np.ndarray, specs) -> str:
     """CSV text with one row per (frame, label row), formatted in one vectorised ``%``.
 
@@ -137,7 +141,8 @@ def _table(header, times: np.ndarray, labels: list[tuple[str, ...]], values: np.
         FLOAT + "".join("," + _csv_cell(c).replace("%", "%%") for c in label) + "".join("," + s for s in specs) + "\n"
         for label in labels
     ]
-    cells = np.concatenate([np.broadcast_to(times[:, None, None], values.shape[:2] + (1,)).astype(values.dtype), values], axis=2)
+    time_cells = np.broadcast_to(times[:, None, None], values.shape[:2] + (1,)).astype(values.dtype)
+    cells = np.concatenate([time_cells, values], axis=2)
     return ",".join(header) + "\n" + ("".join(rows) * len(times)) % tuple(cells.ravel().tolist())
 
 
@@ -314,12 +319,9 @@ def _peak(values: np.ndarray, times: np.ndarray) -> tuple[dict[str, float] | Non
 def _link_summary(results: Results, times: np.ndarray) -> dict[str, Any]:
     """Per flexible link: peak |mid-span deflection / length|, |axial strain|, |bending strain|."""
     layout, frames = results.layout, results.frames
-    n_f, n_e, n_s = len(frames), len(layout.elements), len(layout.stations)
-    midspan = np.array([f.midspan for f in frames], dtype=float).reshape(n_f, len(layout.flexible_links))
-    strains = {
-        name: np.array([getattr(f, name) for f in frames], dtype=float).reshape(n_f, n_e, n_s)
-        for name in ("axial_strain", "bending_strain")
-    }
+    n_e, n_s = len(layout.elements), len(layout.stations)
+    midspan = _stack(frames, "midspan", (len(layout.flexible_links),))
+    strains = {name: _stack(frames, name, (n_e, n_s)) for name in ("axial_strain", "bending_strain")}
     s0 = _element_offsets(layout)
     out = {}
     for j, link in enumerate(layout.flexible_links):
@@ -338,9 +340,13 @@ def _link_summary(results: Results, times: np.ndarray) -> dict[str, Any]:
 def _driver_summary(results: Results, times: np.ndarray) -> dict[str, Any]:
     """Per driver: its kind, the units of its columns and its peak |reaction|."""
     kinds = {d.get("id"): d.get("kind") for d in results.model.get("drivers", [])}
-    reaction = np.array([f.driver_reaction for f in results.frames], dtype=float).reshape(len(times), len(results.layout.drivers))
+    reaction = _stack(results.frames, "driver_reaction", (len(results.layout.drivers),))
     return {
-        d: {"kind": kinds.get(d), "units": DRIVER_UNITS.get(kinds.get(d)), "peak_reaction": _peak(reaction[:, j], times)[0]}
+        d: {
+            "kind": kinds.get(d),
+            "units": DRIVER_UNITS.get(kinds.get(d)),
+            "peak_reaction": _peak(reaction[:, j], times)[0],
+        }
         for j, d in enumerate(results.layout.drivers)
     }
 
@@ -456,34 +462,36 @@ def load_results(directory: str | os.PathLike) -> Results:
         )
     tables = {name: _read_table(directory, name, entry) for name, entry in summary["files"].items()}
     layout = _layout_from_json(summary["layout"])
-    times = np.array(tables["energy.csv"]["time_s"], dtype=float)
+    times = tables["energy.csv"].columns(["time_s"])[:, 0]
     n_f = len(times)
 
-    fields: dict[str, np.ndarray] = {}
     shapes = _field_shapes(layout)
+    fields = {}
     for name, (_, table_fields) in FRAME_TABLES.items():
+        values = tables[name].columns([c for _, cols in table_fields for c in cols])
+        start = 0
         for field, cols in table_fields:
-            column = np.column_stack([np.array(tables[name][c], dtype=float) for c in cols])
-            fields[field] = column.reshape((n_f, *shapes[field]))
-    energy = {k: np.array(tables["energy.csv"][k + "_J"], dtype=float) for k in summary["frame_keys"]["energy"]}
+            fields[field] = np.ascontiguousarray(values[:, start : start + len(cols)]).reshape((n_f, *shapes[field]))
+            start += len(cols)
+    energy_keys = summary["frame_keys"]["energy"]
+    energy = tables["energy.csv"].columns([k + "_J" for k in energy_keys])
     contact = _contacts_from_table(tables["contacts.csv"], summary["frame_keys"]["contact"], n_f, len(layout.contacts))
-
     frames = [
         Frame(
             time=float(times[i]),
             **{field: array[i] for field, array in fields.items()},
-            energy={k: float(v[i]) for k, v in energy.items()},
+            energy=dict(zip(energy_keys, energy[i].tolist())),
             contact={k: v[i] for k, v in contact.items()},
         )
         for i in range(n_f)
     ]
-    step_table = tables["steps.csv"]
     steps = [
-        StepRecord(time=float(t), step=float(h), newton_iterations=int(n))
-        for t, h, n in zip(step_table["time_s"], step_table["step_s"], step_table["newton_iterations"])
+        StepRecord(time=t, step=h, newton_iterations=int(n))
+        for t, h, n in tables["steps.csv"].columns(list(STEP_COLUMNS)).tolist()
     ]
     model = json.loads(_read(directory / "model.json"))
-    return Results(model=model, layout=layout, frames=frames, steps=steps, events=summary["events"], meta=summary["meta"])
+    events, meta = summary["events"], summary["meta"]
+    return Results(model=model, layout=layout, frames=frames, steps=steps, events=events, meta=meta)
 
 
 def _field_shapes(layout: Layout) -> dict[str, tuple[int, ...]]:
@@ -499,21 +507,43 @@ def _field_shapes(layout: Layout) -> dict[str, tuple[int, ...]]:
     }  # fmt: skip
 
 
-def _contacts_from_table(table: dict[str, tuple[str, ...]], keys: list[str], n_f: int, n_c: int) -> dict[str, np.ndarray]:
+def _contacts_from_table(table: _Csv, keys: list[str], n_f: int, n_c: int) -> dict[str, np.ndarray]:
     """Frame.contact arrays (F, C) per key; ``state`` back to codes into CONTACT_STATES."""
     out = {}
     for key in keys:
-        column = table[key]
-        if key == "state":
-            names, inverse = np.unique(np.array(column, dtype=str), return_inverse=True)
-            unknown = set(names.tolist()) - set(CONTACT_STATES)
-            if unknown:
-                raise ResultsFormatError(f"contacts.csv: unknown contact state(s) {sorted(unknown)}")
-            codes = np.array([CONTACT_STATES.index(s) for s in names.tolist()], dtype=int)
-            out[key] = codes[inverse].reshape(n_f, n_c)
-        else:
-            out[key] = np.array(column, dtype=float).reshape(n_f, n_c)
+        if key != "state":
+            out[key] = table.columns([key]).reshape(n_f, n_c)
+            continue
+        names, inverse = np.unique(table.columns([key], dtype=str), return_inverse=True)
+        unknown = set(names.tolist()) - set(CONTACT_STATES)
+        if unknown:
+            raise ResultsFormatError(f"contacts.csv: unknown contact state(s) {sorted(unknown)}")
+        codes = np.array([CONTACT_STATES.index(s) for s in names.tolist()], dtype=int)
+        out[key] = codes[inverse].reshape(n_f, n_c)
     return out
+
+
+class _Csv(NamedTuple):
+    """A CSV file's text, header and number of data rows."""
+
+    text: str
+    header: list[str]
+    rows: int
+
+    def columns(self, names: list[str], dtype: type = float) -> np.ndarray:
+        """The named columns as an array (rows, len(names)), parsed in C by ``np.loadtxt``."""
+        if not self.rows:
+            return np.empty((0, len(names)), dtype=dtype)
+        return np.loadtxt(
+            io.StringIO(self.text),
+            dtype=dtype,
+            delimiter=",",
+            skiprows=1,
+            usecols=[self.header.index(n) for n in names],
+            quotechar='"',
+            comments=None,
+            ndmin=2,
+        )
 
 
 def _read(path: Path) -> str:
@@ -523,11 +553,9 @@ def _read(path: Path) -> str:
         raise ResultsFormatError(f"cannot read {path}: {exc.strerror}") from None
 
 
-def _read_table(directory: Path, name: str, entry: dict[str, Any]) -> dict[str, tuple[str, ...]]:
-    """A CSV file's columns (cells as text) by header name, checked against its summary entry."""
+def _read_table(directory: Path, name: str, entry: dict[str, Any]) -> _Csv:
+    """A CSV file, checked against its ``summary.json`` entry."""
     text = _read(directory / name)
     if _sha256(text) != entry["sha256"]:
         raise ResultsFormatError(f"{directory / name}: not the file summary.json records (changed after writing?)")
-    rows = list(csv.reader(io.StringIO(text)))
-    header, body = rows[0], rows[1:]
-    return dict(zip(header, zip(*body))) if body else {c: () for c in header}
+    return _Csv(text, next(csv.reader(io.StringIO(text))), entry["rows"])

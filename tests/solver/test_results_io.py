@@ -138,6 +138,18 @@ def test_round_trip_is_exact(tmp_path):
     assert_results_equal(load_results(tmp_path / "run"), results)
 
 
+def test_round_trip_without_contacts_and_with_an_extra_energy_term(tmp_path):
+    results = make_results()
+    results.layout.contacts = []
+    for f in results.frames:
+        f.contact = {}
+        f.energy["work_gravity_field"] = 0.1 * f.time
+    write_results(results, tmp_path)
+    assert read_csv(tmp_path / "contacts.csv") == [["time_s", "contact", *CONTACT_KEYS]]
+    assert read_csv(tmp_path / "energy.csv")[0][-2:] == ["work_gravity_field_J", "total_J"]
+    assert_results_equal(load_results(tmp_path), results)
+
+
 def test_every_frame_field_is_written():
     written = {field for _, fields in FRAME_TABLES.values() for field, _ in fields}
     assert written | {"time", "energy", "contact"} == {f.name for f in dataclasses.fields(Frame)}
