@@ -126,7 +126,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
         try:
             results = api.simulate(model, progress=bar.update, cancel=cancel.requested)
         except api.UnsupportedFeature as exc:
-            _error(f"this model needs solver features not yet available: {exc}")
+            _error(str(exc))
             return EXIT_UNSUPPORTED
         except api.SolverError as exc:
             _error(f"the run failed: {exc}")

@@ -1,0 +1,202 @@
+"""Load -> save rewrites a model file unchanged: every bundled example, and generated models."""
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from solver.model.io import dumps_model, load_model, model_with_defaults, save_model
+from solver.model.validate import validate
+
+
+def test_example_round_trips_byte_exactly(example):
+    text = example.read_text(encoding="utf-8")
+    assert dumps_model(load_model(example)) == text
+
+
+def test_example_save_rewrites_the_same_bytes(example, tmp_path):
+    copy = tmp_path / example.name
+    save_model(load_model(example), copy)
+    assert copy.read_bytes() == example.read_bytes()
+
+
+# ----------------------------------------------------------------------------- generated models
+
+IDS = st.from_regex(r"[A-Za-z][A-Za-z0-9_-]{0,7}", fullmatch=True)
+REAL = st.floats(min_value=-1e6, max_value=1e6, allow_nan=False)
+POSITIVE = st.floats(min_value=0.0, exclude_min=True, max_value=1e12)
+NON_NEGATIVE = st.floats(min_value=0.0, max_value=1e6)
+FRACTION = st.floats(min_value=0.0, max_value=1.0)
+
+
+def _maybe(draw, obj: dict, key: str, strategy) -> None:
+    """Give ``obj[key]`` a drawn value, or leave the optional field out."""
+    if draw(st.booleans()):
+        obj[key] = draw(strategy)
+
+
+@st.composite
+def sections(draw, materials: list[str]) -> dict:
+    kind = draw(st.sampled_from(["circle", "rectangle", "tube", "area", "per_length"]))
+    sec: dict = {"kind": kind}
+    if kind != "per_length":
+        sec["material"] = draw(st.sampled_from(materials))
+    if kind == "circle":
+        sec["d"] = draw(POSITIVE)
+    elif kind == "rectangle":
+        sec.update(b=draw(POSITIVE), h=draw(POSITIVE))
+    elif kind == "tube":
+        d_outer = draw(st.floats(min_value=1e-6, max_value=1.0))
+        sec.update(d_outer=d_outer, d_inner=d_outer * draw(st.floats(min_value=0.0, max_value=0.99)))
+    elif kind == "area":
+        sec.update(A=draw(POSITIVE), I=draw(POSITIVE))
+        _maybe(draw, sec, "c", POSITIVE)
+    else:
+        sec.update(EA=draw(POSITIVE), EI=draw(POSITIVE), rhoA=draw(POSITIVE))
+        _maybe(draw, sec, "rhoI", NON_NEGATIVE)
+        _maybe(draw, sec, "c", POSITIVE)
+    return sec
+
+
+@st.composite
+def meshes(draw) -> dict:
+    if draw(st.booleans()):
+        mesh: dict = {}
+        _maybe(draw, mesh, "elements", st.integers(1, 40))
+        return mesh
+    inner = draw(st.lists(st.floats(min_value=0.0, max_value=1.0, exclude_min=True, exclude_max=True), max_size=5))
+    return {"kind": "stations", "stations": [0.0, *sorted(set(inner)), 1.0]}
+
+
+@st.composite
+def time_functions(draw) -> dict:
+    kind = draw(st.sampled_from(["constant", "ramp", "linear", "window", "table", "sine"]))
+    if kind == "constant":
+        fn: dict = {"kind": "constant"} if draw(st.booleans()) else {}
+        _maybe(draw, fn, "value", REAL)
+    elif kind == "ramp":
+        t0 = draw(st.floats(min_value=0.0, max_value=10.0))
+        fn = {"kind": "ramp", "t0": t0, "t1": t0 + draw(st.floats(min_value=1e-3, max_value=10.0)), "v1": draw(REAL)}
+    elif kind == "linear":
+        fn = {"kind": "linear", "rate": draw(REAL)}
+    elif kind == "window":
+        fn = {"kind": "window", "t_off": draw(st.floats(min_value=1e-3, max_value=10.0)), "value": draw(REAL)}
+    elif kind == "table":
+        times = sorted(draw(st.sets(st.floats(min_value=0.0, max_value=100.0), min_size=2, max_size=6)))
+        fn = {"kind": "table", "t": times, "v": draw(st.lists(REAL, min_size=len(times), max_size=len(times)))}
+    else:
+        fn = {"kind": "sine", "frequency": draw(POSITIVE)}
+        _maybe(draw, fn, "phase", REAL)
+    return fn
+
+
+@st.composite
+def models(draw) -> dict:
+    """A valid model: random nodes, materials, links, joints, masses, bodies, drivers, loads,
+    contacts and initial velocities whose references all name existing entities."""
+    node_ids = draw(st.lists(IDS, min_size=2, max_size=6, unique=True))
+    material_ids = draw(st.lists(IDS, min_size=1, max_size=3, unique=True))
+    link_ids = draw(st.lists(IDS, max_size=4, unique=True))
+    body_ids = draw(st.lists(IDS, max_size=2, unique=True))
+    doc: dict = {"format": "flexmech", "version": 1}
+    _maybe(draw, doc, "name", st.text(max_size=20))
+    _maybe(draw, doc, "description", st.text(max_size=40))
+
+    materials = []
+    for m in material_ids:
+        mat = {"id": m, "E": draw(POSITIVE), "density": draw(POSITIVE)}
+        _maybe(draw, mat, "poisson", st.floats(min_value=-0.99, max_value=0.49))
+        materials.append(mat)
+    doc["materials"] = materials
+    doc["nodes"] = [{"id": n, "x": draw(REAL), "y": draw(REAL)} for n in node_ids]
+
+    links = []
+    for lid in link_ids:
+        ends = draw(st.lists(st.sampled_from(node_ids), min_size=2, max_size=2, unique=True))
+        if draw(st.booleans()):
+            link = {"id": lid, "kind": "rigid", "nodes": ends, "mass": draw(POSITIVE)}
+            _maybe(draw, link, "inertia", NON_NEGATIVE)
+            _maybe(draw, link, "com", st.fixed_dictionaries({}, optional={"s": FRACTION, "n": REAL}))
+        else:
+            link = {"id": lid, "kind": "flexible", "nodes": ends, "section": draw(sections(material_ids))}
+            _maybe(draw, link, "mesh", meshes())
+        links.append(link)
+    doc["links"] = links
+
+    joints = []
+    for i, node in enumerate(draw(st.lists(st.sampled_from(node_ids), max_size=4))):
+        kind = draw(st.sampled_from(["ground", "slider", "pin", "fixed"]))
+        joint = {"id": f"j{i}", "kind": kind, "node": node}
+        if kind == "slider":
+            _maybe(draw, joint, "angle", REAL)
+        elif kind != "ground" and link_ids:
+            _maybe(draw, joint, "links", st.lists(st.sampled_from(link_ids), unique=True))
+        joints.append(joint)
+    doc["joints"] = joints
+
+    doc["masses"] = [
+        {"id": f"m{i}", "node": node, "mass": draw(NON_NEGATIVE)}
+        for i, node in enumerate(draw(st.lists(st.sampled_from(node_ids), max_size=3)))
+    ]
+    doc["bodies"] = [{"id": b, "x": draw(REAL), "y": draw(REAL), "mass": draw(POSITIVE)} for b in body_ids]
+
+    drivers = []
+    for i, link in enumerate(draw(st.lists(st.sampled_from(links), max_size=2)) if links else []):
+        kind = draw(st.sampled_from(["angle", "speed"]))
+        pivot = draw(st.sampled_from(link["nodes"]))
+        drivers.append({"id": f"d{i}", "kind": kind, "link": link["id"], "pivot": pivot, "function": draw(time_functions())})
+    doc["drivers"] = drivers
+
+    loads = []
+    for i, node in enumerate(draw(st.lists(st.sampled_from(node_ids), max_size=3))):
+        load = {"id": f"f{i}", "node": node}
+        _maybe(draw, load, "fx", REAL)
+        _maybe(draw, load, "torque", REAL)
+        _maybe(draw, load, "function", time_functions())
+        loads.append(load)
+    doc["loads"] = loads
+
+    contacts = []
+    for i, node in enumerate(draw(st.lists(st.sampled_from(node_ids), max_size=2))):
+        mu_s = draw(st.floats(min_value=0.0, max_value=2.0))
+        target = draw(
+            st.sampled_from(
+                [{"kind": "ground_line", "y": -1.0}, {"kind": "circle", "radius": 2.0, "inside": True}]
+                + [{"kind": "link", "link": lid} for lid in link_ids]
+                + [{"kind": "node", "node": n} for n in node_ids if n != node]
+            )
+        )
+        contact = {"id": f"c{i}", "point": {"node": node}, "target": target, "mu_s": mu_s,
+                   "mu_d": mu_s * draw(FRACTION), "e": draw(FRACTION)}
+        _maybe(draw, contact, "law", st.sampled_from(["newton", "poisson", "energetic"]))
+        _maybe(draw, contact, "model", st.sampled_from([{"kind": "lagrange"}, {"kind": "compliant", "stiffness": 1e9}]))
+        contacts.append(contact)
+    doc["contacts"] = contacts
+
+    owners = [("node", n) for n in node_ids] + [("link", lid) for lid in link_ids] + [("body", b) for b in body_ids]
+    doc["initial_velocities"] = [
+        {key: value, "vx": draw(REAL), "omega": draw(REAL)}
+        for key, value in draw(st.lists(st.sampled_from(owners), max_size=2))
+    ]
+    _maybe(draw, doc, "gravity", st.fixed_dictionaries({}, optional={"x": REAL, "y": REAL}))
+    _maybe(draw, doc, "solver", st.fixed_dictionaries(
+        {}, optional={"end_time": POSITIVE, "step": POSITIVE, "tau": st.floats(min_value=0.5, max_value=1.0)}
+    ))
+    return doc
+
+
+@settings(max_examples=75, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(doc=models())
+def test_generated_model_is_valid_and_round_trips(tmp_path_factory, doc):
+    assert [str(p) for p in validate(doc)] == []
+    path = tmp_path_factory.mktemp("model") / "model.json"
+    save_model(doc, path)
+    loaded = load_model(path)
+    assert loaded == doc
+    assert path.read_text(encoding="utf-8") == dumps_model(doc)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(doc=models())
+def test_defaults_keep_a_generated_model_valid(doc):
+    """What the solver reads (the file with every default filled in) is valid too."""
+    assert [str(p) for p in validate(model_with_defaults(doc))] == []

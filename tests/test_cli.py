@@ -1,0 +1,328 @@
+"""The ``flexmech`` command line: every command and every exit code.
+
+Most tests call :func:`app.cli.main` in-process with the solver or the GUI replaced;
+the end-to-end ones start ``python -m app.cli`` as a user would.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+import types
+from pathlib import Path
+
+import pytest
+
+from app import cli, qt_check
+from solver import api
+from solver.model.io import examples_dir, list_examples
+from solver.results import Results
+
+DEFAULT_EXAMPLE = examples_dir() / "slider_crank_flexible.json"
+
+
+def _cli(*args: str, timeout: float = 300) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "app.cli", *args], capture_output=True, text=True, timeout=timeout
+    )
+
+
+def _no_traceback(proc: subprocess.CompletedProcess) -> None:
+    assert "Traceback" not in proc.stdout + proc.stderr
+
+
+# ----------------------------------------------------------------------------- examples
+
+def test_examples_lists_every_bundled_example_with_its_description():
+    proc = _cli("examples")
+    assert proc.returncode == 0
+    lines = proc.stdout.splitlines()
+    for name, _path, description in list_examples():
+        assert any(line.startswith(name) and line.endswith(description) for line in lines), name
+    assert len(list_examples()) >= 5
+
+
+def test_help_lists_commands_and_exit_codes():
+    proc = _cli("--help")
+    assert proc.returncode == 0
+    for word in ("open", "run", "validate", "examples", "130"):
+        assert word in proc.stdout
+
+
+# ----------------------------------------------------------------------------- validate
+
+def test_validate_a_valid_model(example):
+    proc = _cli("validate", str(example))
+    assert proc.returncode == 0
+    assert proc.stdout == f"{example}: valid\n"
+
+
+def test_validate_accepts_an_example_name():
+    assert cli.main(["validate", "robot_arm"]) == cli.EXIT_OK
+
+
+def test_validate_an_invalid_model_lists_every_problem(tmp_path):
+    doc = json.loads(DEFAULT_EXAMPLE.read_text(encoding="utf-8"))
+    doc["links"][1]["section"]["d"] = -0.006
+    doc["masses"][0]["mass"] = "heavy"
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    proc = _cli("validate", str(path))
+    assert proc.returncode == 1
+    _no_traceback(proc)
+    assert proc.stdout.splitlines() == [
+        "links[rod].section.d: must be > 0",
+        "masses[slider].mass: must be a number",
+    ]
+
+
+def test_validate_a_missing_file(tmp_path):
+    proc = _cli("validate", str(tmp_path / "nothing.json"))
+    assert proc.returncode == 1
+    _no_traceback(proc)
+    assert "No such file or directory" in proc.stdout
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["validate"], ["run", str(DEFAULT_EXAMPLE)], ["simulate", "x.json"], ["examples", "--verbose"], ["open"]],
+    ids=["validate-no-file", "run-no-out", "unknown-command", "unknown-option", "open-no-file"],
+)
+def test_usage_errors_exit_2(argv, capsys):
+    with pytest.raises(SystemExit) as info:
+        cli.main(argv)
+    assert info.value.code == cli.EXIT_USAGE
+    assert "usage: flexmech" in capsys.readouterr().err
+
+
+def test_headless_commands_never_import_qt(tmp_path):
+    code = (
+        "import sys\n"
+        "from app.cli import main\n"
+        f"main(['validate', {str(DEFAULT_EXAMPLE)!r}])\n"
+        "main(['examples'])\n"
+        f"main(['run', {str(tmp_path / 'missing.json')!r}, '--out', {str(tmp_path / 'out')!r}])\n"
+        "qt = sorted(m for m in sys.modules if m.split('.')[0] in ('PySide6', 'pyqtgraph', 'app.gui'))\n"
+        "print(qt)\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines()[-1] == "[]"
+
+
+# ----------------------------------------------------------------------------- GUI
+
+@pytest.fixture
+def fake_gui(monkeypatch):
+    """Replace ``app.gui`` by a recorder; Qt is taken to be available."""
+    calls: list[str | None] = []
+
+    def launch(path: str | None) -> int:
+        calls.append(path)
+        return 0
+
+    monkeypatch.setitem(sys.modules, "app.gui", types.SimpleNamespace(launch=launch))
+    monkeypatch.setattr(qt_check, "qt_problem", lambda gui=False: None)
+    return calls
+
+
+def test_no_command_opens_the_default_example(fake_gui):
+    assert cli.main([]) == cli.EXIT_OK
+    assert fake_gui == [str(DEFAULT_EXAMPLE)]
+
+
+def test_open_a_file(fake_gui, tmp_path):
+    path = tmp_path / "model.json"
+    path.write_text(DEFAULT_EXAMPLE.read_text(encoding="utf-8"), encoding="utf-8")
+    assert cli.main(["open", str(path)]) == cli.EXIT_OK
+    assert fake_gui == [str(path)]
+
+
+def test_open_an_example_by_name(fake_gui):
+    assert cli.main(["open", "robot_arm"]) == cli.EXIT_OK
+    assert fake_gui == [str(examples_dir() / "robot_arm.json")]
+
+
+def test_open_a_missing_file(fake_gui, tmp_path, capsys):
+    assert cli.main(["open", str(tmp_path / "nothing.json")]) == cli.EXIT_INVALID
+    assert fake_gui == []
+    assert "no such file" in capsys.readouterr().err
+
+
+def test_gui_without_qt_libraries_names_the_apt_line(fake_gui, monkeypatch, capsys):
+    monkeypatch.setattr(qt_check, "qt_problem", lambda gui=False: qt_check._message("Qt cannot be loaded: libEGL.so.1"))
+    with pytest.raises(SystemExit) as info:
+        cli.main([])
+    assert info.value.code == 1
+    assert fake_gui == []
+    assert "apt-get install -y libegl1 libgl1" in capsys.readouterr().err
+
+
+# ----------------------------------------------------------------------------- Qt check
+
+def test_qt_loads_here():
+    assert qt_check.qt_problem() is None
+
+
+def test_missing_qt_library_gives_the_apt_command(monkeypatch, capsys):
+    import PySide6
+
+    monkeypatch.delattr(PySide6, "QtGui")
+    monkeypatch.setitem(sys.modules, "PySide6.QtGui", None)
+    with pytest.raises(SystemExit) as info:
+        qt_check.require_qt()
+    assert info.value.code == 1
+    err = capsys.readouterr().err
+    assert "Qt cannot be loaded" in err
+    assert qt_check.apt_command() in err
+    for package in ("libegl1", "libgl1", "libxkbcommon0", "libfontconfig1", "libdbus-1-3", "libxcb-cursor0"):
+        assert f" {package}" in err
+
+
+def test_window_needs_the_xcb_libraries(monkeypatch):
+    monkeypatch.setenv("QT_QPA_PLATFORM", "xcb")
+    monkeypatch.setattr(qt_check, "_loadable", lambda soname: soname != "libxcb-cursor.so.0")
+    problem = qt_check.qt_problem(gui=True)
+    assert problem is not None and "missing libxcb-cursor.so.0" in problem
+    monkeypatch.setenv("QT_QPA_PLATFORM", "offscreen")
+    assert qt_check.qt_problem(gui=True) is None
+
+
+# ----------------------------------------------------------------------------- run
+
+@pytest.fixture
+def written(monkeypatch):
+    """Record the results the CLI writes instead of writing them."""
+    calls: list[tuple[Results, Path]] = []
+    monkeypatch.setattr("solver.results_io.write_results", lambda results, directory: calls.append((results, directory)))
+    return calls
+
+
+def _results(status: str, message: str = "") -> Results:
+    return Results(model={}, layout=None, meta={"status": status, "message": message})
+
+
+def test_run_completed(monkeypatch, written, tmp_path, capsys):
+    def simulate(model, progress=None, cancel=None, on_frame=None):
+        for t in (0.0, 0.04, 0.0837758041):
+            progress(t, 0.0837758041)
+        return _results("completed")
+
+    monkeypatch.setattr(api, "simulate", simulate)
+    assert cli.main(["run", str(DEFAULT_EXAMPLE), "--out", str(tmp_path)]) == cli.EXIT_OK
+    assert [d for _r, d in written] == [tmp_path]
+    out, err = capsys.readouterr()
+    assert f"results written to {tmp_path}" in out
+    assert "100%" in err and "t = 0.08378 of 0.08378 s" in err
+
+
+def test_run_quiet_prints_nothing(monkeypatch, written, tmp_path, capsys):
+    def simulate(model, progress=None, cancel=None):
+        progress(1.0, 1.0)
+        return _results("completed")
+
+    monkeypatch.setattr(api, "simulate", simulate)
+    assert cli.main(["run", str(DEFAULT_EXAMPLE), "--out", str(tmp_path), "--quiet"]) == cli.EXIT_OK
+    assert capsys.readouterr() == ("", "")
+
+
+def test_run_an_invalid_model(tmp_path, written, capsys):
+    path = tmp_path / "bad.json"
+    path.write_text('{"format": "flexmech", "version": 1, "nodes": []}', encoding="utf-8")
+    assert cli.main(["run", str(path), "--out", str(tmp_path / "out")]) == cli.EXIT_INVALID
+    assert "nodes: needs at least 1 items" in capsys.readouterr().err
+    assert written == []
+
+
+def test_run_unsupported_feature_exits_3(monkeypatch, written, tmp_path, capsys):
+    def simulate(model, progress=None, cancel=None):
+        raise api.UnsupportedFeature("this model needs solver features not available yet: contact pairs")
+
+    monkeypatch.setattr(api, "simulate", simulate)
+    assert cli.main(["run", str(DEFAULT_EXAMPLE), "--out", str(tmp_path / "out")]) == cli.EXIT_UNSUPPORTED
+    assert "flexmech: this model needs solver features not available yet: contact pairs" in capsys.readouterr().err
+    assert written == []
+
+
+def test_run_solver_error_exits_4(monkeypatch, written, tmp_path, capsys):
+    def simulate(model, progress=None, cancel=None):
+        raise api.SolverError("the mass matrix is singular")
+
+    monkeypatch.setattr(api, "simulate", simulate)
+    assert cli.main(["run", str(DEFAULT_EXAMPLE), "--out", str(tmp_path)]) == cli.EXIT_FAILED
+    assert "the run failed: the mass matrix is singular" in capsys.readouterr().err
+
+
+def test_run_failed_writes_partial_results_and_exits_4(monkeypatch, written, tmp_path, capsys):
+    message = "stopped at t = 0.01 s: Newton did not converge"
+    monkeypatch.setattr(api, "simulate", lambda model, progress=None, cancel=None: _results("failed", message))
+    assert cli.main(["run", str(DEFAULT_EXAMPLE), "--out", str(tmp_path), "--quiet"]) == cli.EXIT_FAILED
+    assert [r.meta["status"] for r, _d in written] == ["failed"]
+    err = capsys.readouterr().err
+    assert message in err and "partial results written" in err
+
+
+def test_run_ctrl_c_cancels_writes_partial_results_and_exits_130(monkeypatch, written, tmp_path):
+    def simulate(model, progress=None, cancel=None):
+        os.kill(os.getpid(), signal.SIGINT)
+        deadline = time.monotonic() + 10
+        while not cancel() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        return _results("cancelled" if cancel() else "completed")
+
+    monkeypatch.setattr(api, "simulate", simulate)
+    assert cli.main(["run", str(DEFAULT_EXAMPLE), "--out", str(tmp_path), "--quiet"]) == cli.EXIT_CANCELLED
+    assert [r.meta["status"] for r, _d in written] == ["cancelled"]
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+# ----------------------------------------------------------------------------- end to end
+
+def _shortened(example: Path, tmp_path: Path, steps: int = 10) -> Path:
+    doc = json.loads(example.read_text(encoding="utf-8"))
+    solver = doc.setdefault("solver", {})
+    solver["end_time"] = steps * solver.get("step", 1e-3)
+    path = tmp_path / example.name
+    path.write_text(json.dumps(doc, indent=2), encoding="utf-8")
+    return path
+
+
+#: examples the solver cannot run yet (it reports a failed run, exit 4): remove when fixed
+NOT_YET_RUNNING = {"four_bar_flexible": "Newton does not converge in the first steps (solver issue)"}
+
+
+def test_run_every_example(example, tmp_path, request):
+    """A few steps of every bundled example: results, or a clear 'not yet available' (exit 3)."""
+    if example.stem in NOT_YET_RUNNING:
+        request.applymarker(pytest.mark.xfail(reason=NOT_YET_RUNNING[example.stem], strict=False))
+    out = tmp_path / "out"
+    proc = _cli("run", str(_shortened(example, tmp_path)), "--out", str(out))
+    _no_traceback(proc)
+    assert proc.returncode in (cli.EXIT_OK, cli.EXIT_UNSUPPORTED), proc.stderr[-2000:]
+    if proc.returncode == cli.EXIT_OK:
+        summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
+        assert summary["run"]["status"] == "completed"
+    else:
+        assert "not available" in proc.stderr and not out.exists()
+
+
+def test_ctrl_c_stops_a_real_run(tmp_path):
+    """SIGINT during a run: the solver stops at the next step and the partial results are written."""
+    out = tmp_path / "out"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "app.cli", "run", "robot_arm", "--out", str(out)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    seen = ""
+    while not re.search(r"t = (0\.0*[1-9]|[1-9])", seen) and proc.poll() is None:
+        seen += proc.stderr.read(1)
+    proc.send_signal(signal.SIGINT)
+    _stdout, stderr = proc.communicate(timeout=120)
+    assert proc.returncode == cli.EXIT_CANCELLED, stderr[-2000:]
+    assert "cancelled; partial results written" in stderr
+    summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
+    assert summary["run"]["status"] == "cancelled"
