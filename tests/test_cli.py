@@ -37,13 +37,15 @@ def _no_traceback(proc: subprocess.CompletedProcess) -> None:
 
 # ----------------------------------------------------------------------------- examples
 
-def test_examples_lists_every_bundled_example_with_its_description():
+def test_examples_lists_every_bundled_example_with_its_description(examples):
     proc = _cli("examples")
     assert proc.returncode == 0
     lines = proc.stdout.splitlines()
     for name, _path, description in list_examples():
         assert any(line.startswith(name) and line.endswith(description) for line in lines), name
-    assert len(list_examples()) >= 5
+    listed = {line.split()[0] for line in lines if line and not line.startswith("(")}
+    assert listed == {path.stem for path in examples}
+    assert len(examples) >= 5
 
 
 def test_help_lists_commands_and_exit_codes():
