@@ -111,7 +111,9 @@ def _cmd_examples(args: argparse.Namespace) -> int:
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
+    # the solver (numpy, scipy) is imported only by the command that runs it
     from solver import api
+    from solver.results_io import write_results
 
     path = _resolve(args.file)
     try:
@@ -131,8 +133,6 @@ def _cmd_run(args: argparse.Namespace) -> int:
         except api.SolverError as exc:
             _error(f"the run failed: {exc}")
             return EXIT_FAILED
-    from solver.results_io import write_results
-
     write_results(results, out)
     status = results.meta.get("status", "completed")
     if status == "cancelled":
