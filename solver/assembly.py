@@ -70,22 +70,24 @@ class Assembly:
         return F
 
     # ------------------------------------------------------------------ forces
-    def forces(self, q: np.ndarray, v: np.ndarray, a: np.ndarray, t: float, *, blocks: tuple[float, float, float] | None = None):
+    def forces(self, q: np.ndarray, v: np.ndarray, a: np.ndarray, t: float, *, blocks: tuple[float, float, float] | None = None, t_loads: float | None = None):
         """Forces at ``(q, v, a, t)``; with ``blocks=(c_a, c_v, c_k)`` also the Newton blocks.
 
         The element block is ``c_a M + c_v (C_in + alpha M + beta B^T D0 B) + c_k (K_in + K_T)``
         and ``diag`` the same combination of the constant diagonal masses.
+        Loads are evaluated at ``t_loads`` when given (the left limit at a breakpoint).
         """
         s = self.sys
         idx = s.elem_dofs
         qe, ve, ae = q[idx], v[idx], a[idx]
         st = beam_state(s.beams, qe)
-        f_int_e, K_e = internal_force(s.beams, st, self.formulation)
-        M_e, f_in_e, C_in_e, K_in_e = inertia(self.Mbar, st, ve, ae, self.formulation)
+        need = blocks is not None
+        f_int_e, K_e = internal_force(s.beams, st, self.formulation, tangent=need)
+        M_e, f_in_e, C_in_e, K_in_e = inertia(self.Mbar, st, ve, ae, self.formulation, derivatives=need)
         f_d_e = np.zeros_like(f_int_e)
         D_e = None
         if s.beta > 0.0:
-            D_e = deformation_rate_matrix(s.beams, st)
+            D_e = deformation_rate_matrix(s.beams, st)  # constant in a frame: cheap enough to rebuild
             f_d_e = s.beta * np.einsum("eij,ej->ei", D_e, ve)
         if s.alpha > 0.0:
             f_d_e = f_d_e + s.alpha * np.einsum("eij,ej->ei", M_e, ve)
@@ -94,7 +96,7 @@ class Assembly:
         internal = np.bincount(flat, weights=f_int_e.ravel(), minlength=n)
         inertial = np.bincount(flat, weights=f_in_e.ravel(), minlength=n) + s.mass_diag * a
         damping = np.bincount(flat, weights=f_d_e.ravel(), minlength=n) + s.alpha * s.mass_diag * v
-        external = self.external(q, t)
+        external = self.external(q, t if t_loads is None else t_loads)
         out = Forces(inertial + damping + internal - external, internal, external, inertial, damping)
         if blocks is None:
             return out
@@ -111,7 +113,7 @@ class Assembly:
     def mass_matrix_elements(self, q: np.ndarray) -> np.ndarray:
         st = beam_state(self.sys.beams, q[self.sys.elem_dofs])
         zero = np.zeros((self.sys.beams.count, 6))
-        return inertia(self.Mbar, st, zero, zero, "thesis")[0]
+        return inertia(self.Mbar, st, zero, zero, "thesis", derivatives=False)[0]
 
     def kinetic_energy(self, q: np.ndarray, v: np.ndarray) -> float:
         """T = 1/2 qdot^T M qdot (eq. 2.31), J."""

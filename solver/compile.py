@@ -77,6 +77,11 @@ class System:
     def formulation(self) -> str:
         return self.settings["formulation"]
 
+    def breakpoints(self) -> list[float]:
+        """Times where a load or a driver function jumps or kinks."""
+        fns = [ld.function for ld in self.loads] + [f for f in self.constraints.kinds[0].functions if f is not None]
+        return [t for f in fns for t in f.breakpoints()]
+
 
 def section_properties(section: dict, materials: dict) -> tuple[float, float, float, float, float]:
     """``(EA, EI, rhoA, rhoI, c)`` of a section (SI); ``c`` is nan when unknown."""
@@ -104,8 +109,6 @@ def unsupported_features(doc: dict) -> list[str]:
         out.append("contact pairs (frictional impact)")
     if any(j["kind"] == "clearance" for j in doc.get("joints", [])):
         out.append("clearance joints")
-    if doc.get("solver", {}).get("integrator") == "generalized_alpha":
-        out.append("the generalized-alpha integrator")
     return out
 
 
@@ -199,11 +202,11 @@ def compile_model(document: dict) -> System:
         node = j["node"]
         if j["kind"] in ("ground", "fixed"):
             for d in b.node_dof[node]:
-                dm.add(d, 0.0)
+                dm.add(d, b.q0[d])
         if j["kind"] == "fixed":
             links = j.get("links") or b.links_at(node)
             for d in sorted({b.slot_dof[(node, l)] for l in links}):
-                dm.add(d, 0.0)
+                dm.add(d, b.q0[d])
         if j["kind"] == "slider":
             a = j["angle"]
             bp_xy = b.xy[node]

@@ -52,29 +52,49 @@ def explicit_velocity(system: System) -> np.ndarray:
     return v
 
 
+def consistent_acceleration(asm: Assembly, q: np.ndarray, v: np.ndarray, t: float) -> tuple[np.ndarray, np.ndarray]:
+    """Accelerations and multipliers at ``(q, v, t)``: ``[M G^T; G 0] [a; lambda] = [-Psi(a=0); gamma]``."""
+    cons = asm.sys.constraints
+    fr, B, diag = asm.forces(q, v, np.zeros(asm.n), t, blocks=(1.0, 0.0, 0.0))
+    scale = newton_scale(B, diag)
+    rhs = np.concatenate([-fr.residual, scale * cons.gamma(q, v, t)])
+    x = asm.factorize(B, diag, cons.values(q), scale).solve(rhs)
+    return x[: asm.n], scale * x[asm.n :]
+
+
+def _velocity_correction(asm: Assembly, q: np.ndarray, v: np.ndarray, t: float, W: np.ndarray, diag: np.ndarray) -> np.ndarray:
+    """The change ``dv`` of least ``1/2 dv^T W dv`` that makes ``G (v + dv) = -g_t``."""
+    cons = asm.sys.constraints
+    scale = newton_scale(W, diag)
+    G = cons.jacobian_dense(q, asm.n)
+    rhs = np.concatenate([np.zeros(asm.n), scale * (cons.velocity_rhs(t) - G @ v)])
+    return asm.factorize(W, diag, cons.values(q), scale).solve(rhs)[: asm.n]
+
+
 def initial_state(asm: Assembly, t: float = 0.0) -> State:
     """Consistent ``(q, v, a, lambda)`` at the start of a run."""
     sys = asm.sys
-    cons = sys.constraints
-    n, m = asm.n, asm.m
     q = sys.q0.copy()
     v = explicit_velocity(sys)
-    zero = np.zeros(n)
-    G_vals = cons.values(q)
-    if sys.settings["consistent_initial_velocity"] and m:
+    zero = np.zeros(asm.n)
+    if sys.settings["consistent_initial_velocity"] and asm.m:
         _f, B, diag = asm.forces(q, zero, zero, t, blocks=(1.0, 0.0, 0.0))
-        mass_scale = newton_scale(B, diag)
         _f, K, _d = asm.forces(q, zero, zero, t, blocks=(0.0, 0.0, 1.0))
         stiff_scale = newton_scale(K, np.zeros(0)) if K.size else 0.0
-        eps = 1e-8 * stiff_scale / mass_scale if stiff_scale > 0 else 1.0
-        W = K + eps * B
-        scale = newton_scale(W, eps * diag)
-        G = cons.jacobian_dense(q, n)
-        rhs = np.concatenate([np.zeros(n), scale * (cons.velocity_rhs(t) - G @ v)])
-        x = asm.factorize(W, eps * diag, G_vals, scale).solve(rhs)
-        v = v + x[:n]
-    fr, B, diag = asm.forces(q, v, zero, t, blocks=(1.0, 0.0, 0.0))
-    scale = newton_scale(B, diag)
-    rhs = np.concatenate([-fr.residual, scale * cons.gamma(q, v, t)]) if m else -fr.residual
-    x = asm.factorize(B, diag, G_vals, scale).solve(rhs)
-    return State(t, q, v, x[:n], scale * x[n:])
+        eps = 1e-8 * stiff_scale / newton_scale(B, diag) if stiff_scale > 0 else 1.0
+        v = v + _velocity_correction(asm, q, v, t, K + eps * B, eps * diag)
+    a, lam = consistent_acceleration(asm, q, v, t)
+    return State(t, q, v, a, lam)
+
+
+def restart(asm: Assembly, s: State) -> State:
+    """Restart at a breakpoint: where a driver's rate jumps the constrained velocities
+    jump by an impulse (least kinetic-energy change, ``[M G^T; G 0]``), then the
+    accelerations and multipliers are made consistent with the loads after the jump."""
+    v = s.v
+    if asm.m:
+        zero = np.zeros(asm.n)
+        _f, B, diag = asm.forces(s.q, zero, zero, s.t, blocks=(1.0, 0.0, 0.0))
+        v = v + _velocity_correction(asm, s.q, v, s.t, B, diag)
+    a, lam = consistent_acceleration(asm, s.q, v, s.t)
+    return State(s.t, s.q, v, a, lam)

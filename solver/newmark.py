@@ -1,9 +1,17 @@
-"""Newmark time step with Newton-Raphson on the out-of-balance force (thesis §2.5).
+"""Newmark and generalized-alpha time steps with Newton-Raphson (thesis §2.5).
 
 Newmark relations (eqs. 2.49-2.50), written with the parameters (nu, tau):
 
     qddot_{N+1} = (q_{N+1} - q_N - h qdot_N - h^2 (1/2 - nu) qddot_N) / (nu h^2)
     qdot_{N+1}  = qdot_N + h ((1 - tau) qddot_N + tau qddot_{N+1})
+
+Numerical damping: tau > 0.5 with nu = 0.25 (tau + 0.5)^2 (eq. 5.1).  The
+generalized-alpha option (Chung & Hulbert 1993, in the form of Arnold & Bruls
+2007 for constrained systems) runs the same relations on a pseudo-acceleration
+``a~`` with ``(1 - alpha_m) a~_{N+1} + alpha_m a~_N = (1 - alpha_f) qddot_{N+1} +
+alpha_f qddot_N``, and keeps equilibrium and constraints at t_{N+1}; its
+parameters follow from the spectral radius at infinite frequency rho_inf.  With
+alpha_m = alpha_f = 0 it is Newmark.
 
 Newton iterates on ``q_{N+1}`` and the constraint multipliers with the matrix of
 eqs. (2.55)-(2.59) extended by the constraints (see :mod:`solver.assembly`); the
@@ -22,54 +30,78 @@ from .assembly import Assembly, Factor
 
 @dataclass
 class State:
-    """Positions, velocities, accelerations and multipliers at time t."""
+    """Positions, velocities, accelerations, multipliers (and the pseudo-acceleration) at t."""
 
     t: float
     q: np.ndarray
     v: np.ndarray
     a: np.ndarray
     lam: np.ndarray
+    a_pseudo: np.ndarray | None = None  # generalized-alpha a~ (equal to a for Newmark)
 
-    def copy(self) -> "State":
-        return State(self.t, self.q.copy(), self.v.copy(), self.a.copy(), self.lam.copy())
+    def __post_init__(self) -> None:
+        if self.a_pseudo is None:
+            self.a_pseudo = self.a.copy()
 
 
 class NewtonFailure(Exception):
     """Newton did not converge within the allowed iterations."""
 
 
+def integrator_parameters(settings: dict) -> tuple[float, float, float, float]:
+    """``(nu, tau, alpha_m, alpha_f)`` of the chosen integrator.
+
+    >>> integrator_parameters({"integrator": "generalized_alpha", "rho_inf": 1.0, "nu": 0.25, "tau": 0.5})
+    (0.25, 0.5, 0.5, 0.5)
+    """
+    if settings["integrator"] == "generalized_alpha":
+        rho = settings["rho_inf"]
+        alpha_m = (2 * rho - 1) / (rho + 1)
+        alpha_f = rho / (rho + 1)
+        tau = 0.5 + alpha_f - alpha_m
+        return 0.25 * (tau + 0.5) ** 2, tau, alpha_m, alpha_f
+    return settings["nu"], settings["tau"], 0.0, 0.0
+
+
 class NewmarkIntegrator:
-    """Advances a :class:`State` by one Newmark step."""
+    """Advances a :class:`State` by one Newmark (or generalized-alpha) step."""
 
     #: a reused Jacobian is kept while each iteration reduces the residual by this factor
     CONTRACTION = 0.25
 
     def __init__(self, asm: Assembly, settings: dict):
         self.asm = asm
-        self.nu = settings["nu"]
-        self.tau = settings["tau"]
+        self.nu, self.tau, self.alpha_m, self.alpha_f = integrator_parameters(settings)
         self.tol_rel = settings["tol_rel"]
         self.tol_abs = settings["tol_abs"]
         self.max_iter = settings["max_iterations"]
         self.modified = settings["modified_newton"]
         self._factor: Factor | None = None
         self._factor_h = None
+        self._scale = 1.0
         self.factorizations = 0
         # constraint tolerance: a length scale of the model
         self.tol_g = 1e-10 * max(1.0, float(np.abs(asm.sys.q0).max(initial=0.0)))
 
-    def step(self, s: State, h: float) -> tuple[State, int]:
-        """One step of size ``h``; returns the new state and the Newton iteration count."""
+    def step(self, s: State, h: float, breakpoint: float | None = None) -> tuple[State, int]:
+        """One step of size ``h``; returns the new state and the Newton iteration count.
+
+        A step that lands on a ``breakpoint`` ends exactly there and sees the loads'
+        values just before it (their left limit).
+        """
         asm, nu, tau = self.asm, self.nu, self.tau
+        am, af = self.alpha_m, self.alpha_f
         cons = asm.sys.constraints
         n = asm.n
-        t1 = s.t + h
-        c_a = 1.0 / (nu * h * h)
+        t1 = s.t + h if breakpoint is None else breakpoint
+        t_loads = None if breakpoint is None else np.nextafter(t1, -np.inf)
+        ratio = (1.0 - am) / (1.0 - af)  # d qddot / d a~
+        c_a = ratio / (nu * h * h)
         c_v = tau / (nu * h)
-        # predictor: constant acceleration (consistent with 2.49-2.50 for qddot_{N+1} = qddot_N)
-        a = s.a.copy()
-        q = s.q + h * s.v + 0.5 * h * h * s.a
-        v = s.v + h * s.a
+        # predictor: a~_{N+1} = a~_N
+        q = s.q + h * s.v + 0.5 * h * h * s.a_pseudo
+        v = s.v + h * s.a_pseudo
+        a = (s.a_pseudo - af * s.a) / (1.0 - af)
         lam = s.lam.copy()
         if self._factor_h != h:
             self._factor = None
@@ -78,9 +110,9 @@ class NewmarkIntegrator:
         for it in range(1, self.max_iter + 1):
             need_matrix = self._factor is None or not self.modified
             if need_matrix:
-                fr, blocks, diag = asm.forces(q, v, a, t1, blocks=(c_a, c_v, 1.0))
+                fr, blocks, diag = asm.forces(q, v, a, t1, blocks=(c_a, c_v, 1.0), t_loads=t_loads)
             else:
-                fr = asm.forces(q, v, a, t1)
+                fr = asm.forces(q, v, a, t1, t_loads=t_loads)
             G_vals = cons.values(q)
             reac = np.bincount(cons.cols, weights=G_vals * lam[cons.rows], minlength=n) if cons.count else 0.0
             psi = fr.residual + reac
@@ -89,18 +121,17 @@ class NewmarkIntegrator:
             r_norm = np.linalg.norm(psi)
             g_norm = np.abs(g).max(initial=0.0)
             if it > 1 and r_norm <= self.tol_rel * ref + self.tol_abs and g_norm <= self.tol_g:
-                return self._project(State(t1, q, v, a, lam), G_vals, h), it - 1
+                a_pseudo = s.a_pseudo + (q - s.q - h * s.v - 0.5 * h * h * s.a_pseudo) / (nu * h * h)
+                return self._project(State(t1, q, v, a, lam, a_pseudo), G_vals, h), it - 1
             if not need_matrix and prev_norm is not None and r_norm > self.CONTRACTION * prev_norm and not fresh:
-                fr, blocks, diag = asm.forces(q, v, a, t1, blocks=(c_a, c_v, 1.0))
+                fr, blocks, diag = asm.forces(q, v, a, t1, blocks=(c_a, c_v, 1.0), t_loads=t_loads)
                 need_matrix = True
             if need_matrix:
                 self._scale = newton_scale(blocks, diag)
                 self._factor = asm.factorize(blocks, diag, G_vals, self._scale)
                 self._factor_h = h
                 self.factorizations += 1
-                fresh = True
-            else:
-                fresh = False
+            fresh = need_matrix
             sc = self._scale
             x = self._factor.solve(-np.concatenate([psi, sc * g]))
             if not np.all(np.isfinite(x)):
@@ -139,6 +170,7 @@ class NewmarkIntegrator:
 
         da = self._factor.solve(np.concatenate([zeros, sc * (cons.gamma(s.q, s.v, s.t) - G_times(s.a))]))
         s.a = s.a + da[:n]
+        s.a_pseudo = s.a_pseudo + da[:n] * (1.0 - self.alpha_f) / (1.0 - self.alpha_m)
         s.lam = s.lam + self.nu * h * h * sc * da[n:]
         return s
 

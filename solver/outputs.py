@@ -50,21 +50,25 @@ class OutputBuilder:
         return int(link.elements[k]), float((half - s[k]) / L[k])
 
     # ------------------------------------------------------------------ energy ledger
-    def powers(self, st: State) -> tuple[float, float, float]:
-        """Power of the loads, of the drivers and of damping, W."""
+    def powers(self, st: State, t_loads: float | None = None) -> tuple[float, float, float]:
+        """Power of the loads, of the drivers and of damping, W (loads at ``t_loads`` if given)."""
         asm, s = self.asm, self.sys
-        p_loads = float(np.dot(asm.external(st.q, st.t) - s.gravity, st.v))
+        p_loads = float(np.dot(asm.external(st.q, st.t if t_loads is None else t_loads) - s.gravity, st.v))
         p_drv = sum(-st.lam[d.row] * st.v[d.dof] for d in s.drivers)
         p_damp = asm.damping_matrix_product(st.q, st.v)
         return p_loads, float(p_drv), p_damp
 
-    def advance_ledger(self, st: State, h: float) -> None:
+    def advance_ledger(self, st: State, h: float, t_loads: float | None = None) -> None:
         """Trapezoidal integration of the powers over the step just taken."""
-        p = self.powers(st)
+        p = self.powers(st, t_loads)
         if self._last_powers is not None:
             for key, p0, p1 in zip(("work_loads", "work_drivers", "dissipated_damping"), self._last_powers, p):
                 self.ledger[key] += 0.5 * h * (p0 + p1)
         self._last_powers = p
+
+    def restart_ledger(self, st: State) -> None:
+        """After a restart at a breakpoint the next step starts from the powers after the jump."""
+        self._last_powers = self.powers(st)
 
     # ------------------------------------------------------------------ frames
     def frame(self, st: State) -> Frame:

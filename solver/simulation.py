@@ -5,7 +5,10 @@ bar with it): it yields a :class:`~solver.results.Frame` at every output time an
 finally the :class:`~solver.results.Results`.  When Newton fails the step is halved
 (at most ``max_step_cuts`` times) and grown back after successes; when it still
 fails the run stops with a message naming the time and the cause, and the frames
-computed so far are kept.
+computed so far are kept.  Steps land exactly on the breakpoints of load and
+driver functions (the end of a ramp, the edges of a window), where the state is
+restarted consistently (:func:`solver.initial.restart`): the trapezoidal rule
+would otherwise carry an undamped velocity error from a kink in a prescribed motion.
 """
 from __future__ import annotations
 
@@ -13,9 +16,11 @@ import hashlib
 import time as wallclock
 from typing import Callable, Iterator
 
+import numpy as np
+
 from .assembly import Assembly
 from .compile import compile_model
-from .initial import initial_state
+from .initial import initial_state, restart
 from .model.io import dumps_model
 from .newmark import NewmarkIntegrator, NewtonFailure
 from .outputs import OutputBuilder
@@ -41,6 +46,7 @@ def run(model: dict, cancel: Callable[[], bool] | None = None) -> Iterator[Frame
     h0, t_end = settings["step"], settings["end_time"]
     dt_out = settings["output_interval"]
     state = initial_state(asm)
+    breakpoints = sorted({b for b in system.breakpoints() if 0.0 < b < t_end})
     first = out.frame(state)
     res.frames.append(first)
     yield first
@@ -53,10 +59,14 @@ def run(model: dict, cancel: Callable[[], bool] | None = None) -> Iterator[Frame
             status, message = "cancelled", f"cancelled at t = {state.t:.6g} s"
             break
         h_try = min(h, t_end - state.t)
+        ahead = [b for b in breakpoints if b > state.t + eps_t]
+        land = ahead[0] if ahead and ahead[0] <= state.t + h_try + eps_t else None
         cuts = 0
         while True:
             try:
-                new, iters = integ.step(state, h_try)
+                if land is not None:
+                    h_try = land - state.t
+                new, iters = integ.step(state, h_try, breakpoint=land)
                 break
             except NewtonFailure as exc:
                 cuts += 1
@@ -65,11 +75,17 @@ def run(model: dict, cancel: Callable[[], bool] | None = None) -> Iterator[Frame
                     message = f"stopped at t = {state.t:.6g} s: {exc}; step cut {cuts - 1} times down to {h_try:.3g} s"
                     break
                 h_try *= 0.5
+                land = None
         if status == "failed":
             break
-        state = new
-        res.steps.append(StepRecord(state.t, h_try, iters))
-        out.advance_ledger(state, h_try)
+        res.steps.append(StepRecord(new.t, h_try, iters))
+        if land is None:
+            state = new
+            out.advance_ledger(state, h_try)
+        else:
+            out.advance_ledger(new, h_try, t_loads=np.nextafter(land, -np.inf))
+            state = restart(asm, new)
+            out.restart_ledger(state)
         h = min(h0, 2 * h_try) if cuts else h0
         if dt_out <= 0 or state.t >= next_out - eps_t or state.t >= t_end - eps_t:
             frame = out.frame(state)

@@ -2,7 +2,9 @@
 
 A function is the model's ``function`` object (defaults filled in).  Speed drivers
 integrate it to an angle; angle drivers differentiate it for consistent initial
-velocities and accelerations.
+velocities and accelerations.  Functions are right-continuous (a window is on over
+``[t_on, t_off)``) and report their :meth:`~TimeFunction.breakpoints`, where the
+time loop lands a step and restarts with consistent velocities and accelerations.
 
 >>> f = TimeFunction({"kind": "ramp", "t0": 0.0, "t1": 2.0, "v0": 0.0, "v1": 1.0})
 >>> f.value(1.0), f.rate(1.0), f.integral(3.0)
@@ -21,7 +23,7 @@ class TimeFunction:
     def __init__(self, spec: dict):
         self.kind = spec.get("kind", "constant")
         self.spec = spec
-        if self.kind in ("ramp", "window", "table"):
+        if self.kind in ("ramp", "table"):
             t, v = self._knots()
             self._t, self._v = np.asarray(t, float), np.asarray(v, float)
             # integral at each knot (piecewise linear between knots, held outside)
@@ -32,13 +34,16 @@ class TimeFunction:
         s = self.spec
         if self.kind == "ramp":
             return [s["t0"], s["t1"]], [s["v0"], s["v1"]]
-        if self.kind == "window":
-            eps = 1e-12 * max(1.0, s["t_off"])
-            ton, toff = s["t_on"], s["t_off"]
-            if ton <= 0.0:  # on from the start: a step at t_off only
-                return [0.0, toff, toff + eps], [s["value"], s["value"], 0.0]
-            return [ton - eps, ton, toff, toff + eps], [0.0, s["value"], s["value"], 0.0]
         return list(s["t"]), list(s["v"])
+
+    def breakpoints(self) -> list[float]:
+        """Times where f or its rate jumps (kinks of ramps and tables, window edges)."""
+        s = self.spec
+        if self.kind == "window":
+            return [s["t_on"], s["t_off"]]
+        if self.kind in ("ramp", "table"):
+            return [float(t) for t in self._t]
+        return []
 
     def value(self, t: float) -> float:
         k, s = self.kind, self.spec
@@ -48,12 +53,14 @@ class TimeFunction:
             return s["rate"] * t
         if k == "sine":
             return s["amplitude"] * math.sin(2 * math.pi * s["frequency"] * t + s["phase"])
+        if k == "window":
+            return s["value"] if s["t_on"] <= t < s["t_off"] else 0.0
         return float(np.interp(t, self._t, self._v))
 
     def rate(self, t: float) -> float:
         """df/dt (right derivative at kinks)."""
         k, s = self.kind, self.spec
-        if k == "constant":
+        if k in ("constant", "window"):
             return 0.0
         if k == "linear":
             return s["rate"]
@@ -83,6 +90,8 @@ class TimeFunction:
         if k == "sine":
             w = 2 * math.pi * s["frequency"]
             return s["amplitude"] / w * (math.cos(s["phase"]) - math.cos(w * t + s["phase"]))
+        if k == "window":
+            return s["value"] * max(0.0, min(t, s["t_off"]) - s["t_on"])
         return self._integral_knots(t) - self._integral_knots(0.0)
 
     def _integral_knots(self, t: float) -> float:

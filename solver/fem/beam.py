@@ -183,12 +183,13 @@ def strain_energy(beams: BeamSet, st: BeamState, formulation: str) -> np.ndarray
     return 0.5 * beams.EA * L * eps**2 + bend
 
 
-def internal_force(beams: BeamSet, st: BeamState, formulation: str) -> tuple[np.ndarray, np.ndarray]:
+def internal_force(beams: BeamSet, st: BeamState, formulation: str, tangent: bool = True) -> tuple[np.ndarray, np.ndarray | None]:
     """Element internal forces (E, 6) and tangent stiffness (E, 6, 6).
 
     consistent: ``f = N r + M1 (e3 - z/l) + M2 (e6 - z/l)`` and
     ``K = B^T D B + N z z^T / l + (M1 + M2)(r z^T + z r^T) / l^2``.
     thesis: ``f = Q^T K_bar d_bar`` (2.39-2.40), ``K_T = Q^T K_bar Q`` (2.57).
+    Without ``tangent`` the stiffness is not computed (None).
     """
     if formulation == "thesis":
         T_s = beams.EA * st.u / beams.L  # (A.17)
@@ -197,8 +198,7 @@ def internal_force(beams: BeamSet, st: BeamState, formulation: str) -> tuple[np.
         d[:, 2], d[:, 3], d[:, 5] = st.tb1, st.u, st.tb2  # (2.65), origin at node 1
         Q = rotation_q(st)
         f = np.einsum("eji,ejk,ek->ei", Q, Kb, d)
-        K = np.einsum("eji,ejk,ekl->eil", Q, Kb, Q)
-        return f, K
+        return f, np.einsum("eji,ejk,ekl->eil", Q, Kb, Q) if tangent else None
     N, M1, M2, _ = local_forces(beams, st)
     E = beams.count
     B = np.empty((E, 3, 6))
@@ -208,6 +208,8 @@ def internal_force(beams: BeamSet, st: BeamState, formulation: str) -> tuple[np.
     B[:, 1, 2] += 1.0
     B[:, 2, 5] += 1.0
     f = N[:, None] * B[:, 0] + M1[:, None] * B[:, 1] + M2[:, None] * B[:, 2]
+    if not tangent:
+        return f, None
     D = local_tangent(beams, st, N)
     K = np.einsum("eai,eab,ebj->eij", B, D, B)
     z = st.zl * st.l[:, None]
@@ -252,21 +254,22 @@ def deformation_rate_matrix(beams: BeamSet, st: BeamState) -> np.ndarray:
 
 
 def inertia(
-    Mbar: np.ndarray, st: BeamState, ve: np.ndarray, ae: np.ndarray, formulation: str
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    Mbar: np.ndarray, st: BeamState, ve: np.ndarray, ae: np.ndarray, formulation: str, derivatives: bool = True
+) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, np.ndarray | None]:
     """Element mass ``M = Q^T M_bar Q`` (2.32), inertia force, and its derivatives.
 
     Returns ``(M, f_in, C_in, K_in)``: mass (E,6,6), inertia force (E,6),
     d f_in / d qdot (E,6,6) and the leading part of d f_in / d q (E,6,6).
     thesis: ``f_in = M qddot`` (2.34).  consistent:
     ``f_in = M qddot + bdot M_b qdot - 1/2 (qdot^T M_b qdot) dbeta/dq`` with
-    ``M_b = dM/dbeta`` and ``bdot = dbeta/dq . qdot``.
+    ``M_b = dM/dbeta`` and ``bdot = dbeta/dq . qdot``.  Without ``derivatives`` the
+    last two are None.
     """
     Q = rotation_q(st)
     M = np.einsum("eji,ejk,ekl->eil", Q, Mbar, Q)
     f = np.einsum("eij,ej->ei", M, ae)
     if formulation == "thesis":
-        return M, f, np.zeros_like(M), np.zeros_like(M)
+        return (M, f, np.zeros_like(M), np.zeros_like(M)) if derivatives else (M, f, None, None)
     dQ = rotation_q_derivative(st)
     Mb = np.einsum("eji,ejk,ekl->eil", dQ, Mbar, Q)
     Mb = Mb + Mb.transpose(0, 2, 1)
@@ -274,6 +277,8 @@ def inertia(
     Mbv = np.einsum("eij,ej->ei", Mb, ve)
     vMbv = np.einsum("ei,ei->e", ve, Mbv)
     f = f + bdot[:, None] * Mbv - 0.5 * vMbv[:, None] * st.zl
+    if not derivatives:
+        return M, f, None, None
     C = bdot[:, None, None] * Mb + Mbv[:, :, None] * st.zl[:, None, :] - st.zl[:, :, None] * Mbv[:, None, :]
     Mba = np.einsum("eij,ej->ei", Mb, ae)
     K = Mba[:, :, None] * st.zl[:, None, :]

@@ -71,7 +71,7 @@ def invariants(doc, res):
     s = asm.sys
     out = []
     for f in res.frames:
-        if f.time < 2.6 - 1e-9:  # the step that crosses t_off = 2.5 still carries part of the load
+        if f.time < 2.5 - 1e-9:
             continue
         q, v = np.zeros(s.n), np.zeros(s.n)
         q[s.node_dofs], v[s.node_dofs] = f.node_xy, f.node_v
@@ -100,11 +100,9 @@ def test_flying_beam_conserves_energy_and_momenta_at_second_order():
     example_step = load_model(examples_dir() / "flying_beam.json")["solver"]["step"]
     at_example = drifts[steps.index(example_step)]
     assert (at_example < 1e-3).all(), at_example
-    # (at least) second order: halving the step divides the drift of energy and
-    # angular momentum by 4 or more (measured: about 6 and 4)
-    for col in (0, 2):
-        ratios = drifts[:-1, col] / drifts[1:, col]
-        assert (ratios > 3.5).all(), (col, ratios)
+    # second order: the slope of log(drift) against log(step) (measured: 2.4, 2.0, 2.4)
+    order = np.polyfit(np.log(steps), np.log(drifts), 1)[0]
+    assert (order > 1.8).all(), order
 
 
 def test_thesis_form_drifts_where_the_consistent_one_does_not():
