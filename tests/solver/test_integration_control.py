@@ -1,0 +1,96 @@
+"""Time-loop control: numerical damping, generalized-alpha, step cutting, cancel, breakpoints."""
+import math
+
+import numpy as np
+import pytest
+
+import solver.newmark as newmark
+from solver.api import iter_simulation, simulate
+from solver.results import Frame, Results
+
+from .builders import beam_model, rigid_slider_crank
+
+
+def plucked_cantilever(**solver):
+    """A cantilever pushed by a tip force that is released at t = 0.05 s, then vibrating."""
+    settings = {"end_time": 1.0, "step": 2e-3, "output_interval": 0.01}
+    settings.update(solver)
+    return beam_model(
+        L=1.0, EI=100.0, EA=1e7, rhoA=2.0, n=6,
+        loads=[{"node": "tip", "fy": -1.0, "function": {"kind": "window", "t_on": 0.0, "t_off": 0.05}}],
+        solver=settings,
+    )
+
+
+def vibration_energy(res):
+    return res.energy("kinetic") + res.energy("strain")
+
+
+def test_trapezoidal_rule_keeps_vibration_energy():
+    E = vibration_energy(simulate(plucked_cantilever()))
+    free = E[10:]
+    assert np.ptp(free) < 1e-3 * free.mean()
+
+
+@pytest.mark.parametrize("solver", [{"tau": 0.6}, {"integrator": "generalized_alpha", "rho_inf": 0.5}])
+def test_numerical_damping_dissipates_high_frequencies(solver):
+    """tau > 0.5 with nu = 0.25 (tau + 0.5)^2 (eq. 5.1), or generalized-alpha with rho_inf < 1."""
+    damped_res = simulate(plucked_cantilever(step=1e-2, **solver))
+    damped = vibration_energy(damped_res)
+    assert damped_res.completed
+    assert damped[-1] < 0.99 * damped[10]
+
+
+def test_generalized_alpha_without_dissipation_matches_newmark_on_a_mechanism():
+    ref = simulate(rigid_slider_crank(steps_per_rev=1000))
+    ga = simulate(dict(rigid_slider_crank(steps_per_rev=1000), solver={**rigid_slider_crank(steps_per_rev=1000)["solver"], "integrator": "generalized_alpha", "rho_inf": 0.9}))
+    np.testing.assert_allclose(ga.stack("node_xy"), ref.stack("node_xy"), atol=1e-9)
+    tau_ref, tau_ga = ref.stack("driver_reaction")[:, 0], ga.stack("driver_reaction")[:, 0]
+    assert np.abs(tau_ga - tau_ref)[50:].max() < 5e-3 * np.abs(tau_ref).max()
+
+
+def test_newton_failure_cuts_the_step_then_stops_keeping_results(monkeypatch):
+    doc = rigid_slider_crank(steps_per_rev=200)
+    real_step = newmark.NewmarkIntegrator.step
+    tries = []
+
+    def failing(self, s, h, breakpoint=None):
+        if s.t > 0.01:
+            tries.append(h)
+            raise newmark.NewtonFailure("Newton did not converge in 25 iterations (out-of-balance 1e+06 N)")
+        return real_step(self, s, h, breakpoint)
+
+    monkeypatch.setattr(newmark.NewmarkIntegrator, "step", failing)
+    res = simulate(doc)
+    assert res.meta["status"] == "failed"
+    assert "stopped at t = 0.01" in res.meta["message"] and "Newton did not converge" in res.meta["message"]
+    assert len(tries) == doc.get("solver", {}).get("max_step_cuts", 8) + 1
+    assert tries[-1] == pytest.approx(tries[0] / 2 ** (len(tries) - 1))
+    assert res.time[-1] > 0.01 and len(res.frames) > 10
+
+
+def test_cancel_stops_between_steps_and_keeps_frames():
+    calls = {"n": 0}
+
+    def cancel():
+        calls["n"] += 1
+        return calls["n"] > 20
+
+    items = list(iter_simulation(rigid_slider_crank(), cancel=cancel))
+    res = items[-1]
+    assert isinstance(res, Results) and all(isinstance(f, Frame) for f in items[:-1])
+    assert res.meta["status"] == "cancelled"
+    assert len(res.frames) == len(items) - 1 >= 20
+
+
+def test_steps_land_on_breakpoints():
+    res = simulate(plucked_cantilever(step=0.003))
+    times = np.array([s.time for s in res.steps])
+    assert np.min(np.abs(times - 0.05)) < 1e-15
+
+
+def test_progress_callback_reports_simulated_time():
+    seen = []
+    simulate(rigid_slider_crank(revs=0.2), progress=lambda t, t_end: seen.append((t, t_end)))
+    assert seen[-1][0] == pytest.approx(seen[-1][1])
+    assert all(b[0] >= a[0] for a, b in zip(seen, seen[1:]))
