@@ -293,14 +293,8 @@ def _shortened(example: Path, tmp_path: Path, steps: int = 10) -> Path:
     return path
 
 
-#: examples the solver cannot run yet (it reports a failed run, exit 4): remove when fixed
-NOT_YET_RUNNING = {"four_bar_flexible": "Newton does not converge in the first steps (solver issue)"}
-
-
-def test_run_every_example(example, tmp_path, request):
+def test_run_every_example(example, tmp_path):
     """A few steps of every bundled example: results, or a clear 'not yet available' (exit 3)."""
-    if example.stem in NOT_YET_RUNNING:
-        request.applymarker(pytest.mark.xfail(reason=NOT_YET_RUNNING[example.stem], strict=False))
     out = tmp_path / "out"
     proc = _cli("run", str(_shortened(example, tmp_path)), "--out", str(out))
     _no_traceback(proc)
