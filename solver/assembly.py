@@ -20,12 +20,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-import scipy.linalg as sla
+from scipy.linalg.lapack import dgetrf as getrf, dgetrs as getrs
 import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
 from .compile import System
-from .fem.beam import beam_state, deformation_rate_matrix, inertia, internal_force, strain_energy
+from .fem.beam import FORMULATIONS, assemble_beams, deformation_rate_power, mass_matrices, strain_energies
 
 #: systems with more unknowns than this use the sparse LU
 DENSE_LIMIT = 160
@@ -49,8 +49,12 @@ class Assembly:
         self.sys = system
         self.n = system.n
         self.m = system.constraints.count
-        self.Mbar = system.beams.local_mass()
-        self.formulation = system.formulation
+        self.Mbar = np.ascontiguousarray(system.beams.local_mass())
+        self.secs = system.beams.sections()
+        self.form = FORMULATIONS[system.formulation]
+        E = system.beams.count
+        self._blocks = np.zeros((E, 6, 6))
+        self._no_blocks = np.zeros((E, 6, 6))
         self._pattern()
 
     # ------------------------------------------------------------------ loads
@@ -78,42 +82,26 @@ class Assembly:
         Loads are evaluated at ``t_loads`` when given (the left limit at a breakpoint).
         """
         s = self.sys
-        idx = s.elem_dofs
-        qe, ve, ae = q[idx], v[idx], a[idx]
-        st = beam_state(s.beams, qe)
-        need = blocks is not None
-        f_int_e, K_e = internal_force(s.beams, st, self.formulation, tangent=need)
-        M_e, f_in_e, C_in_e, K_in_e = inertia(self.Mbar, st, ve, ae, self.formulation, derivatives=need)
-        f_d_e = np.zeros_like(f_int_e)
-        D_e = None
-        if s.beta > 0.0:
-            D_e = deformation_rate_matrix(s.beams, st)  # constant in a frame: cheap enough to rebuild
-            f_d_e = s.beta * np.einsum("eij,ej->ei", D_e, ve)
-        if s.alpha > 0.0:
-            f_d_e = f_d_e + s.alpha * np.einsum("eij,ej->ei", M_e, ve)
         n = self.n
-        flat = idx.ravel()
-        internal = np.bincount(flat, weights=f_int_e.ravel(), minlength=n)
-        inertial = np.bincount(flat, weights=f_in_e.ravel(), minlength=n) + s.mass_diag * a
-        damping = np.bincount(flat, weights=f_d_e.ravel(), minlength=n) + s.alpha * s.mass_diag * v
+        internal = np.zeros(n)
+        inertial = s.mass_diag * a
+        damping = s.alpha * s.mass_diag * v
+        want = blocks is not None
+        c_a, c_v, c_k = blocks if want else (0.0, 0.0, 0.0)
+        B = self._blocks if want else self._no_blocks
+        assemble_beams(q, v, a, s.elem_dofs, self.secs, self.Mbar, self.form, s.alpha, s.beta, want,
+                       c_a, c_v, c_k, internal, inertial, damping, B)
         external = self.external(q, t if t_loads is None else t_loads)
         out = Forces(inertial + damping + internal - external, internal, external, inertial, damping)
-        if blocks is None:
+        if not want:
             return out
-        c_a, c_v, c_k = blocks
-        B = c_a * M_e + c_k * (K_e + K_in_e) + c_v * C_in_e
-        if D_e is not None:
-            B += c_v * s.beta * D_e
-        if s.alpha > 0.0:
-            B += c_v * s.alpha * M_e
         diag = (c_a + c_v * s.alpha) * s.mass_diag
-        return out, B, diag
+        return out, B.copy(), diag
 
     # ------------------------------------------------------------------ energies
     def mass_matrix_elements(self, q: np.ndarray) -> np.ndarray:
-        st = beam_state(self.sys.beams, q[self.sys.elem_dofs])
-        zero = np.zeros((self.sys.beams.count, 6))
-        return inertia(self.Mbar, st, zero, zero, "thesis", derivatives=False)[0]
+        """Element mass matrices in configuration q (eq. 2.32), (E, 6, 6)."""
+        return mass_matrices(q, self.sys.elem_dofs, self.secs, self.Mbar)
 
     def kinetic_energy(self, q: np.ndarray, v: np.ndarray) -> float:
         """T = 1/2 qdot^T M qdot (eq. 2.31), J."""
@@ -123,25 +111,18 @@ class Assembly:
 
     def strain_energy(self, q: np.ndarray) -> float:
         """U, J (eq. 2.16)."""
-        if not self.sys.beams.count:
-            return 0.0
-        st = beam_state(self.sys.beams, q[self.sys.elem_dofs])
-        return float(strain_energy(self.sys.beams, st, self.formulation).sum())
+        return float(strain_energies(q, self.sys.elem_dofs, self.secs, self.form).sum())
 
     def potential_energy(self, q: np.ndarray) -> float:
         """Gravitational potential from the sketched configuration, J."""
         return -float(np.dot(self.sys.gravity, q - self.sys.q0))
 
-    def damping_matrix_product(self, q: np.ndarray, v: np.ndarray) -> float:
-        """Damping power qdot^T C qdot, W."""
+    def damping_power(self, q: np.ndarray, v: np.ndarray) -> float:
+        """Power dissipated by Rayleigh damping, qdot^T C qdot, W."""
         s = self.sys
-        if s.alpha == 0.0 and s.beta == 0.0:
-            return 0.0
-        ve = v[s.elem_dofs]
-        st = beam_state(s.beams, q[s.elem_dofs])
         P = 0.0
         if s.beta > 0.0:
-            P += s.beta * float(np.einsum("ei,eij,ej->", ve, deformation_rate_matrix(s.beams, st), ve))
+            P += s.beta * deformation_rate_power(q, v, s.elem_dofs, self.secs)
         if s.alpha > 0.0:
             P += s.alpha * (2.0 * self.kinetic_energy(q, v))
         return P
@@ -178,13 +159,17 @@ class Assembly:
         if self.sparse:
             A = sp.csc_matrix((vals[self._csc_order], self._csc_indices, self._csc_indptr), shape=(self.size, self.size))
             return Factor(spla.splu(A), None)
-        A = np.zeros((self.size, self.size))
+        A = np.zeros((self.size, self.size), order="F")
         A[self._urows, self._ucols] = vals
-        return Factor(None, sla.lu_factor(A, check_finite=False))
+        lu, piv, info = getrf(A, overwrite_a=True)
+        if info > 0:
+            lu[info - 1, info - 1] = np.nan  # singular: solves give nan, Newton reports it
+        return Factor(None, (lu, piv))
 
 
 class Factor:
-    """A factorised Newton matrix (sparse SuperLU or dense LU)."""
+    """A factorised Newton matrix (sparse SuperLU, or dense LAPACK getrf called directly:
+    the checking wrappers cost more than the solve for small systems)."""
 
     def __init__(self, sparse_lu, dense_lu):
         self._sp = sparse_lu
@@ -193,7 +178,9 @@ class Factor:
     def solve(self, rhs: np.ndarray) -> np.ndarray:
         if self._sp is not None:
             return self._sp.solve(rhs)
-        return sla.lu_solve(self._dn, rhs, check_finite=False)
+        lu, piv = self._dn
+        x, _info = getrs(lu, piv, rhs)
+        return x
 
 
 def dense_matrices(asm: Assembly, q: np.ndarray, t: float = 0.0) -> tuple[np.ndarray, np.ndarray]:

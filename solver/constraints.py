@@ -17,7 +17,29 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from numba import njit
+
 from .timefn import TimeFunction
+
+
+@njit(cache=True)
+def _body_point_eval(q, nd, bd, arms, g, vals, gamma, v):
+    """Residual ``x_n - x_b - R(phi) r``, Jacobian values on the (1, -1, -dR r) pattern and
+    ``gamma = -R r phidot^2`` of every body-point constraint (``v`` may be empty)."""
+    for k in range(nd.shape[0]):
+        phi = q[bd[k, 2]]
+        c, s = np.cos(phi), np.sin(phi)
+        rx, ry = arms[k, 0], arms[k, 1]
+        Rx, Ry = c * rx - s * ry, s * rx + c * ry
+        g[2 * k] = q[nd[k, 0]] - q[bd[k, 0]] - Rx
+        g[2 * k + 1] = q[nd[k, 1]] - q[bd[k, 1]] - Ry
+        o = 6 * k
+        vals[o], vals[o + 1], vals[o + 2] = 1.0, -1.0, Ry  # -dR/dphi r = (Ry, -Rx)
+        vals[o + 3], vals[o + 4], vals[o + 5] = 1.0, -1.0, -Rx
+        if v.shape[0]:
+            w = v[bd[k, 2]]
+            gamma[2 * k] = -Rx * w * w
+            gamma[2 * k + 1] = -Ry * w * w
 
 
 @dataclass
@@ -42,9 +64,14 @@ class DofMotion:
         self._dofs = np.array(self.dofs, dtype=int)
         self._base = np.array(self.base, dtype=float)
         self._moving = [i for i, f in enumerate(self.functions) if f is not None]
+        self._cache_key: tuple[float, int] | None = None
+        self._ones = np.ones(self.count)
 
     def prescribed(self, t: float, order: int = 0) -> np.ndarray:
         """Prescribed displacement (order 0), velocity (1) or acceleration (2) of each row."""
+        key = (t, order)
+        if self._cache_key == key:
+            return self._cache
         out = np.zeros(self.count)
         for i in self._moving:
             f = self.functions[i]
@@ -52,6 +79,7 @@ class DofMotion:
                 out[i] = (f.integral(t), f.value(t), f.rate(t))[order]
             else:
                 out[i] = (f.value(t), f.rate(t), f.accel(t))[order]
+        self._cache_key, self._cache = key, out
         return out
 
     def residual(self, q: np.ndarray, t: float) -> np.ndarray:
@@ -61,7 +89,7 @@ class DofMotion:
         return np.arange(self.count), self._dofs
 
     def values(self, q: np.ndarray) -> np.ndarray:
-        return np.ones(self.count)
+        return self._ones
 
     def gamma(self, q: np.ndarray, v: np.ndarray, t: float) -> np.ndarray:
         return self.prescribed(t, 2)
@@ -91,15 +119,13 @@ class BodyPoint:
         self._b = np.array(self.body_dofs, dtype=int).reshape(-1, 3)
         self._r = np.array(self.arms, dtype=float).reshape(-1, 2)
 
-    def _rotated_arm(self, q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        phi = q[self._b[:, 2]]
-        c, s = np.cos(phi), np.sin(phi)
-        rx, ry = self._r[:, 0], self._r[:, 1]
-        return np.stack([c * rx - s * ry, s * rx + c * ry], axis=1), np.stack([-s * rx - c * ry, c * rx - s * ry], axis=1)
+    def _eval(self, q: np.ndarray, v: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        g, vals, gamma = np.empty(self.count), np.empty(3 * self.count), np.empty(self.count)
+        _body_point_eval(q, self._n, self._b, self._r, g, vals, gamma, np.empty(0) if v is None else v)
+        return g, vals, gamma
 
     def residual(self, q: np.ndarray, t: float) -> np.ndarray:
-        Rr, _ = self._rotated_arm(q)
-        return (q[self._n] - q[self._b[:, :2]] - Rr).ravel()
+        return self._eval(q)[0]
 
     def pattern(self) -> tuple[np.ndarray, np.ndarray]:
         k = len(self._n)
@@ -110,18 +136,10 @@ class BodyPoint:
         return rows, cols.ravel()
 
     def values(self, q: np.ndarray) -> np.ndarray:
-        _, dRr = self._rotated_arm(q)
-        k = len(self._n)
-        vals = np.empty((k, 2, 3))
-        vals[:, :, 0] = 1.0
-        vals[:, :, 1] = -1.0
-        vals[:, :, 2] = -dRr
-        return vals.ravel()
+        return self._eval(q)[1]
 
     def gamma(self, q: np.ndarray, v: np.ndarray, t: float) -> np.ndarray:
-        Rr, _ = self._rotated_arm(q)
-        w = v[self._b[:, 2]]
-        return (-Rr * (w * w)[:, None]).ravel()
+        return self._eval(q, v)[2]
 
     def velocity_rhs(self, t: float) -> np.ndarray:
         return np.zeros(self.count)
@@ -145,16 +163,18 @@ class SliderLine:
     def finalize(self) -> None:
         self._n = np.array(self.node_dofs, dtype=int).reshape(-1, 2)
         self._nrm = np.array(self.normals, dtype=float).reshape(-1, 2)
+        self._vals = self._nrm.ravel().copy()
         self._p = np.array(self.points, dtype=float).reshape(-1, 2)
 
     def residual(self, q: np.ndarray, t: float) -> np.ndarray:
-        return np.einsum("ki,ki->k", q[self._n] - self._p, self._nrm)
+        d = q[self._n] - self._p
+        return d[:, 0] * self._nrm[:, 0] + d[:, 1] * self._nrm[:, 1]
 
     def pattern(self) -> tuple[np.ndarray, np.ndarray]:
         return np.repeat(np.arange(self.count), 2), self._n.ravel()
 
     def values(self, q: np.ndarray) -> np.ndarray:
-        return self._nrm.ravel()
+        return self._vals
 
     def gamma(self, q: np.ndarray, v: np.ndarray, t: float) -> np.ndarray:
         return np.zeros(self.count)

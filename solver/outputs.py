@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from .assembly import Assembly
-from .fem.beam import beam_state, local_forces
+from .fem.beam import deformations
 from .newmark import State
 from .results import STATIONS, Frame, Layout
 
@@ -55,7 +55,7 @@ class OutputBuilder:
         asm, s = self.asm, self.sys
         p_loads = float(np.dot(asm.external(st.q, st.t if t_loads is None else t_loads) - s.gravity, st.v))
         p_drv = sum(-st.lam[d.row] * st.v[d.dof] for d in s.drivers)
-        p_damp = asm.damping_matrix_product(st.q, st.v)
+        p_damp = asm.damping_power(st.q, st.v)
         return p_loads, float(p_drv), p_damp
 
     def advance_ledger(self, st: State, h: float, t_loads: float | None = None) -> None:
@@ -113,14 +113,16 @@ class OutputBuilder:
         if E == 0:
             z = np.zeros((0, S))
             return z, z, z, z, np.zeros(0)
-        st = beam_state(beams, q[s.elem_dofs])
+        d = deformations(q, s.elem_dofs, self.asm.secs)
+        c, sn, u, tb1, tb2 = d[:, 0], d[:, 1], d[:, 3], d[:, 4], d[:, 5]
         if s.formulation == "thesis":
-            eps = st.u / beams.L
+            eps = u / beams.L  # (A.17)
             N = beams.EA * eps
         else:
-            N, _m1, _m2, eps = local_forces(beams, st)
+            N = d[:, 6]
+            eps = N / beams.EA
         xi = self.xi[None, :]
-        kappa = ((6 * xi - 4) * st.tb1[:, None] + (6 * xi - 2) * st.tb2[:, None]) / beams.L[:, None]
+        kappa = ((6 * xi - 4) * tb1[:, None] + (6 * xi - 2) * tb2[:, None]) / beams.L[:, None]
         axial_N = np.repeat(N[:, None], S, axis=1)
         axial_eps = np.repeat(eps[:, None], S, axis=1)
         bend_M = beams.EI[:, None] * kappa
@@ -128,9 +130,9 @@ class OutputBuilder:
         mid = np.empty(len(s.flex_links))
         for i, (link, (e, x)) in enumerate(zip(s.flex_links, self._midspan)):
             L = beams.L[e]
-            v_loc = L * (x * (1 - x) ** 2 * st.tb1[e] + (-x * x + x**3) * st.tb2[e])  # (A.9) N3, N6
+            v_loc = L * (x * (1 - x) ** 2 * tb1[e] + (-x * x + x**3) * tb2[e])  # (A.9) N3, N6
             qe = q[s.elem_dofs[e]]
-            p = qe[:2] + x * (qe[3:5] - qe[:2]) + v_loc * np.array([-st.s[e], st.c[e]])
+            p = qe[:2] + x * (qe[3:5] - qe[:2]) + v_loc * np.array([-sn[e], c[e]])
             first = q[s.elem_dofs[link.elements[0], :2]]
             last = q[s.elem_dofs[link.elements[-1], 3:5]]
             chord = last - first

@@ -1,4 +1,4 @@
-"""Corotational planar beam element, vectorised over all elements of a run.
+"""Corotational planar beam element, compiled and batched over all elements of a run.
 
 Element coordinates are inertial (thesis §2.1): ``q_e = [x1, y1, theta1, x2, y2, theta2]``
 with ``theta`` the rotation of the cross-section from the sketched configuration.
@@ -20,14 +20,21 @@ Two formulations are offered (``solver.formulation``):
     complete Lagrange term of ``T = 1/2 qdot^T M(beta) qdot`` (2.33):
     ``M qddot + Mdot qdot - dT/dq``, the two terms eq. (2.34) drops.
 
-Units: lengths m, forces N, moments N m, EA in N, EI in N m^2, rhoA in kg/m,
-rhoI in kg m.
+Every element quantity is computed once, by the compiled scalar kernels below
+(numba), and batched by compiled loops over the elements: the time loop makes one
+call per Newton iteration, and the analysis, output and test code use the same
+kernels.  Units: m, N, N m; EA in N, EI in N m^2, rhoA in kg/m, rhoI in kg m.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
+from numba import njit
+
+CONSISTENT, THESIS = 0, 1
+FORMULATIONS = {"consistent": CONSISTENT, "thesis": THESIS}
 
 
 @dataclass(frozen=True)
@@ -47,11 +54,8 @@ class BeamSet:
 
     def local_mass(self) -> np.ndarray:
         """Consistent local mass, translational (A.25) + rotary (A.26), shape (E, 6, 6)."""
-        L, m, r = self.L, self.rhoA, self.rhoI
-        E = self.count
-        M1 = np.zeros((E, 6, 6))
-        t = (m * L / 420.0)[:, None, None]
-        base = np.array(
+        L = self.L
+        trans = np.array(
             [
                 [140, 0, 0, 70, 0, 0],
                 [0, 156, 22, 0, 54, -13],
@@ -62,8 +66,7 @@ class BeamSet:
             ],
             dtype=float,
         )
-        M1 = t * base[None] * _length_powers(L)
-        geo = np.array(
+        rot = np.array(
             [
                 [0, 0, 0, 0, 0, 0],
                 [0, 36, 3, 0, -36, 3],
@@ -74,24 +77,14 @@ class BeamSet:
             ],
             dtype=float,
         )
-        M2 = (r / (30.0 * L))[:, None, None] * geo[None] * _length_powers(L)
+        powers = _length_powers(L)
+        M1 = (self.rhoA * L / 420.0)[:, None, None] * trans[None] * powers
+        M2 = (self.rhoI / (30.0 * L))[:, None, None] * rot[None] * powers
         return M1 + M2
 
-    def local_stiffness(self, T_s: np.ndarray) -> np.ndarray:
-        """Local stiffness K1 (A.15) + stress stiffness K2(T_s) (A.16), shape (E, 6, 6)."""
-        L, EA, EI = self.L, self.EA, self.EI
-        K = np.zeros((self.count, 6, 6))
-        a = EA / L
-        K[:, 0, 0] = K[:, 3, 3] = a
-        K[:, 0, 3] = K[:, 3, 0] = -a
-        bend = np.array([[12, 6, -12, 6], [6, 4, -6, 2], [-12, -6, 12, -6], [6, 2, -6, 4]], dtype=float)
-        geo = np.array([[36, 3, -36, 3], [3, 4, -3, -1], [-36, -3, 36, -3], [3, -1, -3, 4]], dtype=float)
-        idx = np.ix_([1, 2, 4, 5], [1, 2, 4, 5])
-        P = _length_powers(L)[:, 1:, 1:][:, [0, 1, 3, 4]][:, :, [0, 1, 3, 4]]
-        kb = (EI / L**3)[:, None, None] * bend[None] * P
-        kg = (T_s / (30.0 * L))[:, None, None] * geo[None] * P
-        K[:, idx[0], idx[1]] = kb + kg
-        return K
+    def sections(self) -> np.ndarray:
+        """(E, 4) array of L, EA, EI, beta0 for the kernels."""
+        return np.ascontiguousarray(np.stack([self.L, self.EA, self.EI, self.beta0], axis=1))
 
 
 def _length_powers(L: np.ndarray) -> np.ndarray:
@@ -100,186 +93,306 @@ def _length_powers(L: np.ndarray) -> np.ndarray:
     return L[:, None, None] ** (rot[:, None] + rot[None, :])[None]
 
 
-@dataclass
-class BeamState:
-    """Kinematics of every element at one configuration (all arrays over E)."""
+# ----------------------------------------------------------------------------- scalar kernels
+@njit(cache=True)
+def kinematics(q, L, beta0, r, zl):
+    """Chord and local deformations of one element; fills r = dl/dq and zl = dbeta/dq.
 
-    c: np.ndarray
-    s: np.ndarray
-    l: np.ndarray
-    u: np.ndarray  # extension l - L
-    tb1: np.ndarray  # end slopes relative to the chord
-    tb2: np.ndarray
-    r: np.ndarray  # (E, 6) dl/dq
-    zl: np.ndarray  # (E, 6) dbeta/dq
-
-
-def beam_state(beams: BeamSet, qe: np.ndarray) -> BeamState:
-    """Corotational kinematics from element coordinates ``qe`` (E, 6)."""
-    dx = qe[:, 3] - qe[:, 0]
-    dy = qe[:, 4] - qe[:, 1]
-    l = np.hypot(dx, dy)
-    c, s = dx / l, dy / l
-    L = beams.L
-    u = (l * l - L * L) / (l + L)
-    # slopes relative to the chord, wrapped (they are small; the rotations are not)
-    a1 = qe[:, 2] + beams.beta0
-    a2 = qe[:, 5] + beams.beta0
-    tb1 = np.arctan2(c * np.sin(a1) - s * np.cos(a1), c * np.cos(a1) + s * np.sin(a1))
-    tb2 = np.arctan2(c * np.sin(a2) - s * np.cos(a2), c * np.cos(a2) + s * np.sin(a2))
-    zero = np.zeros_like(c)
-    r = np.stack([-c, -s, zero, c, s, zero], axis=1)
-    zl = np.stack([s, -c, zero, -s, c, zero], axis=1) / l[:, None]
-    return BeamState(c, s, l, u, tb1, tb2, r, zl)
-
-
-def rotation_q(st: BeamState) -> np.ndarray:
-    """Element rotation-of-axes matrix Q (eq. 2.6 with A.1), shape (E, 6, 6)."""
-    E = st.c.shape[0]
-    Q = np.zeros((E, 6, 6))
-    for o in (0, 3):
-        Q[:, o, o] = st.c
-        Q[:, o, o + 1] = st.s
-        Q[:, o + 1, o] = -st.s
-        Q[:, o + 1, o + 1] = st.c
-        Q[:, o + 2, o + 2] = 1.0
-    return Q
-
-
-def rotation_q_derivative(st: BeamState) -> np.ndarray:
-    """dQ/dbeta, shape (E, 6, 6)."""
-    E = st.c.shape[0]
-    dQ = np.zeros((E, 6, 6))
-    for o in (0, 3):
-        dQ[:, o, o] = -st.s
-        dQ[:, o, o + 1] = st.c
-        dQ[:, o + 1, o] = -st.c
-        dQ[:, o + 1, o + 1] = -st.s
-    return dQ
-
-
-def local_forces(beams: BeamSet, st: BeamState) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Axial force N, end moments M1, M2 and mean axial strain of the consistent form.
-
-    Mean strain ``eps = u/L + (2 tb1^2 - tb1 tb2 + 2 tb2^2)/30``: the uniform
-    extension (A.17) plus the mean of ``1/2 (v')^2`` (A.3) for the cubic shape (A.9).
+    Returns ``(c, s, l, u, tb1, tb2)``; the slopes are wrapped (they are small, the
+    rotations are not).
     """
-    L = beams.L
-    t1, t2 = st.tb1, st.tb2
-    eps = st.u / L + (2 * t1 * t1 - t1 * t2 + 2 * t2 * t2) / 30.0
-    N = beams.EA * eps
-    M1 = beams.EI / L * (4 * t1 + 2 * t2) + N * L / 30.0 * (4 * t1 - t2)
-    M2 = beams.EI / L * (2 * t1 + 4 * t2) + N * L / 30.0 * (4 * t2 - t1)
+    dx = q[3] - q[0]
+    dy = q[4] - q[1]
+    l = math.hypot(dx, dy)
+    c = dx / l
+    s = dy / l
+    u = (l * l - L * L) / (l + L)
+    a1 = q[2] + beta0
+    a2 = q[5] + beta0
+    tb1 = math.atan2(c * math.sin(a1) - s * math.cos(a1), c * math.cos(a1) + s * math.sin(a1))
+    tb2 = math.atan2(c * math.sin(a2) - s * math.cos(a2), c * math.cos(a2) + s * math.sin(a2))
+    r[0], r[1], r[2], r[3], r[4], r[5] = -c, -s, 0.0, c, s, 0.0
+    zl[0], zl[1], zl[2], zl[3], zl[4], zl[5] = s / l, -c / l, 0.0, -s / l, c / l, 0.0
+    return c, s, l, u, tb1, tb2
+
+
+@njit(cache=True)
+def local_forces(EA, EI, L, u, t1, t2):
+    """Axial force N, end moments M1, M2 and mean strain of the consistent form.
+
+    Mean strain ``eps = u/L + (2 tb1^2 - tb1 tb2 + 2 tb2^2)/30``: the uniform extension
+    (A.17) plus the mean of ``1/2 (v')^2`` (A.3) for the cubic shape (A.9).
+    """
+    eps = u / L + (2.0 * t1 * t1 - t1 * t2 + 2.0 * t2 * t2) / 30.0
+    N = EA * eps
+    M1 = EI / L * (4.0 * t1 + 2.0 * t2) + N * L / 30.0 * (4.0 * t1 - t2)
+    M2 = EI / L * (2.0 * t1 + 4.0 * t2) + N * L / 30.0 * (4.0 * t2 - t1)
     return N, M1, M2, eps
 
 
-def strain_energy(beams: BeamSet, st: BeamState, formulation: str) -> np.ndarray:
-    """Strain energy per element, J (eq. 2.16 / A.5)."""
-    L, t1, t2 = beams.L, st.tb1, st.tb2
-    bend = beams.EI / L * (2 * t1 * t1 + 2 * t1 * t2 + 2 * t2 * t2)
-    if formulation == "thesis":
-        return 0.5 * beams.EA * st.u**2 / L + bend
-    _, _, _, eps = local_forces(beams, st)
-    return 0.5 * beams.EA * L * eps**2 + bend
+@njit(cache=True)
+def strain_energy_of(EA, EI, L, u, t1, t2, formulation):
+    """Strain energy of one element, J (eq. 2.16 / A.5)."""
+    bend = EI / L * (2.0 * t1 * t1 + 2.0 * t1 * t2 + 2.0 * t2 * t2)
+    if formulation == THESIS:
+        return 0.5 * EA * u * u / L + bend
+    eps = u / L + (2.0 * t1 * t1 - t1 * t2 + 2.0 * t2 * t2) / 30.0
+    return 0.5 * EA * L * eps * eps + bend
 
 
-def internal_force(beams: BeamSet, st: BeamState, formulation: str, tangent: bool = True) -> tuple[np.ndarray, np.ndarray | None]:
-    """Element internal forces (E, 6) and tangent stiffness (E, 6, 6).
+@njit(cache=True)
+def _rotation(c, s, Q, dQ):
+    """Q of eq. (2.6) with (A.1), and dQ/dbeta."""
+    for i in range(6):
+        for j in range(6):
+            Q[i, j] = 0.0
+            dQ[i, j] = 0.0
+    for o in (0, 3):
+        Q[o, o], Q[o, o + 1], Q[o + 1, o], Q[o + 1, o + 1], Q[o + 2, o + 2] = c, s, -s, c, 1.0
+        dQ[o, o], dQ[o, o + 1], dQ[o + 1, o], dQ[o + 1, o + 1] = -s, c, -c, -s
 
-    consistent: ``f = N r + M1 (e3 - z/l) + M2 (e6 - z/l)`` and
-    ``K = B^T D B + N z z^T / l + (M1 + M2)(r z^T + z r^T) / l^2``.
-    thesis: ``f = Q^T K_bar d_bar`` (2.39-2.40), ``K_T = Q^T K_bar Q`` (2.57).
-    Without ``tangent`` the stiffness is not computed (None).
+
+@njit(cache=True)
+def _thesis_stiffness(EA, EI, L, T_s, K):
+    """K_bar = K1 (A.15) + K2(T_s) (A.16) in the corotational frame."""
+    for i in range(6):
+        for j in range(6):
+            K[i, j] = 0.0
+    a = EA / L
+    K[0, 0] = a
+    K[3, 3] = a
+    K[0, 3] = -a
+    K[3, 0] = -a
+    b = EI / L**3
+    g = T_s / (30.0 * L)
+    idx = (1, 2, 4, 5)
+    bend = ((12.0, 6.0, -12.0, 6.0), (6.0, 4.0, -6.0, 2.0), (-12.0, -6.0, 12.0, -6.0), (6.0, 2.0, -6.0, 4.0))
+    geo = ((36.0, 3.0, -36.0, 3.0), (3.0, 4.0, -3.0, -1.0), (-36.0, -3.0, 36.0, -3.0), (3.0, -1.0, -3.0, 4.0))
+    rot = (0, 1, 0, 1)
+    for i in range(4):
+        for j in range(4):
+            p = L ** (rot[i] + rot[j])
+            K[idx[i], idx[j]] = (b * bend[i][j] + g * geo[i][j]) * p
+
+
+@njit(cache=True)
+def element_terms(q, v, a, sec, Mbar, formulation, alpha, beta, want, c_a, c_v, c_k, f_int, f_in, f_d, blk):
+    """Internal, inertia and damping forces of one element, and its Newton block.
+
+    consistent: ``f = N r + M1 (e3 - z/l) + M2 (e6 - z/l)``,
+    ``K = B^T D B + N z z^T / l + (M1 + M2)(r z^T + z r^T) / l^2``;
+    ``f_in = M a + bdot M_b v - 1/2 (v^T M_b v) dbeta/dq`` with ``M_b = dM/dbeta``.
+    thesis: ``f = Q^T K_bar d_bar`` (2.39-2.40), ``K_T = Q^T K_bar Q`` (2.57), ``f_in = M a``.
+    Damping (2.45): ``alpha M v + beta B^T D0 B v`` (deformation rates only).
+    With ``want`` the block ``c_a M + c_k (K_T + K_in) + c_v (C_in + alpha M + beta B^T D0 B)``
+    is written to ``blk``.
     """
-    if formulation == "thesis":
-        T_s = beams.EA * st.u / beams.L  # (A.17)
-        Kb = beams.local_stiffness(T_s)
-        d = np.zeros((beams.count, 6))
-        d[:, 2], d[:, 3], d[:, 5] = st.tb1, st.u, st.tb2  # (2.65), origin at node 1
-        Q = rotation_q(st)
-        f = np.einsum("eji,ejk,ek->ei", Q, Kb, d)
-        return f, np.einsum("eji,ejk,ekl->eil", Q, Kb, Q) if tangent else None
-    N, M1, M2, _ = local_forces(beams, st)
-    E = beams.count
-    B = np.empty((E, 3, 6))
-    B[:, 0] = st.r
-    B[:, 1] = -st.zl
-    B[:, 2] = -st.zl
-    B[:, 1, 2] += 1.0
-    B[:, 2, 5] += 1.0
-    f = N[:, None] * B[:, 0] + M1[:, None] * B[:, 1] + M2[:, None] * B[:, 2]
-    if not tangent:
-        return f, None
-    D = local_tangent(beams, st, N)
-    K = np.einsum("eai,eab,ebj->eij", B, D, B)
-    z = st.zl * st.l[:, None]
-    K += (N / st.l)[:, None, None] * z[:, :, None] * z[:, None, :]
-    rz = st.r[:, :, None] * z[:, None, :]
-    K += ((M1 + M2) / st.l**2)[:, None, None] * (rz + rz.transpose(0, 2, 1))
-    return f, K
+    L, EA, EI, beta0 = sec[0], sec[1], sec[2], sec[3]
+    r = np.empty(6)
+    zl = np.empty(6)
+    c, s, l, u, t1, t2 = kinematics(q, L, beta0, r, zl)
+    Bm = np.empty((3, 6))
+    for j in range(6):
+        Bm[0, j] = r[j]
+        Bm[1, j] = -zl[j]
+        Bm[2, j] = -zl[j]
+    Bm[1, 2] += 1.0
+    Bm[2, 5] += 1.0
+    Q = np.empty((6, 6))
+    dQ = np.empty((6, 6))
+    _rotation(c, s, Q, dQ)
+    K = np.zeros((6, 6))
+    # ---- internal force and tangent
+    if formulation == THESIS:
+        T_s = EA * u / L
+        Kb = np.empty((6, 6))
+        _thesis_stiffness(EA, EI, L, T_s, Kb)
+        d = np.zeros(6)
+        d[2], d[3], d[5] = t1, u, t2
+        fl = Kb @ d
+        for i in range(6):
+            acc = 0.0
+            for k in range(6):
+                acc += Q[k, i] * fl[k]
+            f_int[i] = acc
+        if want:
+            K[:, :] = Q.T @ Kb @ Q
+    else:
+        N, M1, M2, eps = local_forces(EA, EI, L, u, t1, t2)
+        for i in range(6):
+            f_int[i] = N * Bm[0, i] + M1 * Bm[1, i] + M2 * Bm[2, i]
+        if want:
+            g1 = (4.0 * t1 - t2) / 30.0
+            g2 = (4.0 * t2 - t1) / 30.0
+            D = np.empty((3, 3))
+            D[0, 0] = EA / L
+            D[0, 1] = D[1, 0] = EA * g1
+            D[0, 2] = D[2, 0] = EA * g2
+            D[1, 1] = 4.0 * EI / L + 4.0 * N * L / 30.0 + EA * L * g1 * g1
+            D[2, 2] = 4.0 * EI / L + 4.0 * N * L / 30.0 + EA * L * g2 * g2
+            D[1, 2] = D[2, 1] = 2.0 * EI / L - N * L / 30.0 + EA * L * g1 * g2
+            K[:, :] = Bm.T @ D @ Bm
+            fz = N / l
+            frz = (M1 + M2) / (l * l)
+            for i in range(6):
+                zi = zl[i] * l
+                for j in range(6):
+                    zj = zl[j] * l
+                    K[i, j] += fz * zi * zj + frz * (r[i] * zj + zi * r[j])
+    # ---- inertia (2.32, 2.34 / Lagrange)
+    M = Q.T @ Mbar @ Q
+    fa = M @ a
+    for i in range(6):
+        f_in[i] = fa[i]
+    Cin = np.zeros((6, 6))
+    Kin = np.zeros((6, 6))
+    if formulation == CONSISTENT:
+        Mb = dQ.T @ Mbar @ Q
+        Mb = Mb + Mb.T
+        bdot = 0.0
+        for i in range(6):
+            bdot += zl[i] * v[i]
+        Mbv = Mb @ v
+        vMbv = 0.0
+        for i in range(6):
+            vMbv += v[i] * Mbv[i]
+        for i in range(6):
+            f_in[i] += bdot * Mbv[i] - 0.5 * vMbv * zl[i]
+        if want:
+            Mba = Mb @ a
+            for i in range(6):
+                for j in range(6):
+                    Cin[i, j] = bdot * Mb[i, j] + Mbv[i] * zl[j] - zl[i] * Mbv[j]
+                    Kin[i, j] = Mba[i] * zl[j]
+    # ---- damping (2.45)
+    for i in range(6):
+        f_d[i] = 0.0
+    Cd = np.zeros((6, 6))
+    if beta > 0.0:
+        D0 = np.zeros((3, 3))
+        D0[0, 0] = EA / L
+        D0[1, 1] = D0[2, 2] = 4.0 * EI / L
+        D0[1, 2] = D0[2, 1] = 2.0 * EI / L
+        Cd = Bm.T @ D0 @ Bm
+        fdv = Cd @ v
+        for i in range(6):
+            f_d[i] += beta * fdv[i]
+    if alpha > 0.0:
+        Mv = M @ v
+        for i in range(6):
+            f_d[i] += alpha * Mv[i]
+    if want:
+        for i in range(6):
+            for j in range(6):
+                blk[i, j] = (
+                    c_a * M[i, j]
+                    + c_k * (K[i, j] + Kin[i, j])
+                    + c_v * (Cin[i, j] + alpha * M[i, j] + beta * Cd[i, j])
+                )
 
 
-def local_tangent(beams: BeamSet, st: BeamState, N: np.ndarray) -> np.ndarray:
-    """d(N, M1, M2)/d(u, tb1, tb2) of the consistent form, shape (E, 3, 3)."""
-    L, EA, EI = beams.L, beams.EA, beams.EI
-    t1, t2 = st.tb1, st.tb2
-    g1 = (4 * t1 - t2) / 30.0
-    g2 = (4 * t2 - t1) / 30.0
-    D = np.empty((beams.count, 3, 3))
-    D[:, 0, 0] = EA / L
-    D[:, 0, 1] = D[:, 1, 0] = EA * g1
-    D[:, 0, 2] = D[:, 2, 0] = EA * g2
-    D[:, 1, 1] = 4 * EI / L + 4 * N * L / 30.0 + EA * L * g1 * g1
-    D[:, 2, 2] = 4 * EI / L + 4 * N * L / 30.0 + EA * L * g2 * g2
-    D[:, 1, 2] = D[:, 2, 1] = 2 * EI / L - N * L / 30.0 + EA * L * g1 * g2
-    return D
+# ----------------------------------------------------------------------------- batched
+@njit(cache=True)
+def assemble_beams(q, v, a, dofs, secs, Mbars, formulation, alpha, beta, want, c_a, c_v, c_k,
+                   internal, inertial, damping, blocks):
+    """Add the forces of every element to the global vectors; fill the element blocks."""
+    E = dofs.shape[0]
+    qe = np.empty(6)
+    ve = np.empty(6)
+    ae = np.empty(6)
+    fi = np.empty(6)
+    fm = np.empty(6)
+    fd = np.empty(6)
+    for e in range(E):
+        for k in range(6):
+            d = dofs[e, k]
+            qe[k] = q[d]
+            ve[k] = v[d]
+            ae[k] = a[d]
+        element_terms(qe, ve, ae, secs[e], Mbars[e], formulation, alpha, beta, want, c_a, c_v, c_k, fi, fm, fd, blocks[e])
+        for k in range(6):
+            d = dofs[e, k]
+            internal[d] += fi[k]
+            inertial[d] += fm[k]
+            damping[d] += fd[k]
 
 
-def deformation_rate_matrix(beams: BeamSet, st: BeamState) -> np.ndarray:
-    """``B^T D0 B`` with the linear local stiffness D0: the stiffness-proportional Rayleigh
-    damping matrix (eq. 2.45) restricted to deformation rates, so rigid motion is not damped."""
-    L, EA, EI = beams.L, beams.EA, beams.EI
-    E = beams.count
-    B = np.empty((E, 3, 6))
-    B[:, 0] = st.r
-    B[:, 1] = -st.zl
-    B[:, 2] = -st.zl
-    B[:, 1, 2] += 1.0
-    B[:, 2, 5] += 1.0
-    D0 = np.zeros((E, 3, 3))
-    D0[:, 0, 0] = EA / L
-    D0[:, 1, 1] = D0[:, 2, 2] = 4 * EI / L
-    D0[:, 1, 2] = D0[:, 2, 1] = 2 * EI / L
-    return np.einsum("eai,eab,ebj->eij", B, D0, B)
+@njit(cache=True)
+def deformations(q, dofs, secs):
+    """(E, 9) per element: c, s, l, u, tb1, tb2 and N, M1, M2 of the consistent form."""
+    E = dofs.shape[0]
+    out = np.empty((E, 9))
+    qe = np.empty(6)
+    r = np.empty(6)
+    zl = np.empty(6)
+    for e in range(E):
+        for k in range(6):
+            qe[k] = q[dofs[e, k]]
+        L, EA, EI, beta0 = secs[e, 0], secs[e, 1], secs[e, 2], secs[e, 3]
+        c, s, l, u, t1, t2 = kinematics(qe, L, beta0, r, zl)
+        N, M1, M2, _eps = local_forces(EA, EI, L, u, t1, t2)
+        out[e, 0], out[e, 1], out[e, 2], out[e, 3], out[e, 4], out[e, 5] = c, s, l, u, t1, t2
+        out[e, 6], out[e, 7], out[e, 8] = N, M1, M2
+    return out
 
 
-def inertia(
-    Mbar: np.ndarray, st: BeamState, ve: np.ndarray, ae: np.ndarray, formulation: str, derivatives: bool = True
-) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, np.ndarray | None]:
-    """Element mass ``M = Q^T M_bar Q`` (2.32), inertia force, and its derivatives.
+@njit(cache=True)
+def strain_energies(q, dofs, secs, formulation):
+    """Strain energy of every element, J."""
+    E = dofs.shape[0]
+    out = np.empty(E)
+    qe = np.empty(6)
+    r = np.empty(6)
+    zl = np.empty(6)
+    for e in range(E):
+        for k in range(6):
+            qe[k] = q[dofs[e, k]]
+        L, EA, EI, beta0 = secs[e, 0], secs[e, 1], secs[e, 2], secs[e, 3]
+        _c, _s, _l, u, t1, t2 = kinematics(qe, L, beta0, r, zl)
+        out[e] = strain_energy_of(EA, EI, L, u, t1, t2, formulation)
+    return out
 
-    Returns ``(M, f_in, C_in, K_in)``: mass (E,6,6), inertia force (E,6),
-    d f_in / d qdot (E,6,6) and the leading part of d f_in / d q (E,6,6).
-    thesis: ``f_in = M qddot`` (2.34).  consistent:
-    ``f_in = M qddot + bdot M_b qdot - 1/2 (qdot^T M_b qdot) dbeta/dq`` with
-    ``M_b = dM/dbeta`` and ``bdot = dbeta/dq . qdot``.  Without ``derivatives`` the
-    last two are None.
-    """
-    Q = rotation_q(st)
-    M = np.einsum("eji,ejk,ekl->eil", Q, Mbar, Q)
-    f = np.einsum("eij,ej->ei", M, ae)
-    if formulation == "thesis":
-        return (M, f, np.zeros_like(M), np.zeros_like(M)) if derivatives else (M, f, None, None)
-    dQ = rotation_q_derivative(st)
-    Mb = np.einsum("eji,ejk,ekl->eil", dQ, Mbar, Q)
-    Mb = Mb + Mb.transpose(0, 2, 1)
-    bdot = np.einsum("ei,ei->e", st.zl, ve)
-    Mbv = np.einsum("eij,ej->ei", Mb, ve)
-    vMbv = np.einsum("ei,ei->e", ve, Mbv)
-    f = f + bdot[:, None] * Mbv - 0.5 * vMbv[:, None] * st.zl
-    if not derivatives:
-        return M, f, None, None
-    C = bdot[:, None, None] * Mb + Mbv[:, :, None] * st.zl[:, None, :] - st.zl[:, :, None] * Mbv[:, None, :]
-    Mba = np.einsum("eij,ej->ei", Mb, ae)
-    K = Mba[:, :, None] * st.zl[:, None, :]
-    return M, f, C, K
+
+@njit(cache=True)
+def mass_matrices(q, dofs, secs, Mbars):
+    """Element mass matrices ``M = Q^T M_bar Q`` (2.32) in configuration q, (E, 6, 6)."""
+    E = dofs.shape[0]
+    out = np.empty((E, 6, 6))
+    qe = np.empty(6)
+    r = np.empty(6)
+    zl = np.empty(6)
+    Q = np.empty((6, 6))
+    dQ = np.empty((6, 6))
+    for e in range(E):
+        for k in range(6):
+            qe[k] = q[dofs[e, k]]
+        c, s, _l, _u, _t1, _t2 = kinematics(qe, secs[e, 0], secs[e, 3], r, zl)
+        _rotation(c, s, Q, dQ)
+        out[e] = Q.T @ Mbars[e] @ Q
+    return out
+
+
+@njit(cache=True)
+def deformation_rate_power(q, v, dofs, secs):
+    """``sum qdot^T B^T D0 B qdot`` over the elements (the beta part of damping power), W/s."""
+    E = dofs.shape[0]
+    qe = np.empty(6)
+    ve = np.empty(6)
+    r = np.empty(6)
+    zl = np.empty(6)
+    total = 0.0
+    for e in range(E):
+        for k in range(6):
+            qe[k] = q[dofs[e, k]]
+            ve[k] = v[dofs[e, k]]
+        L, EA, EI, beta0 = secs[e, 0], secs[e, 1], secs[e, 2], secs[e, 3]
+        _c, _s, _l, _u, _t1, _t2 = kinematics(qe, L, beta0, r, zl)
+        du = 0.0
+        dt1 = ve[2]
+        dt2 = ve[5]
+        for k in range(6):
+            du += r[k] * ve[k]
+            dt1 -= zl[k] * ve[k]
+            dt2 -= zl[k] * ve[k]
+        total += EA / L * du * du + EI / L * (4.0 * dt1 * dt1 + 4.0 * dt1 * dt2 + 4.0 * dt2 * dt2)
+    return total
