@@ -101,7 +101,7 @@ class Assembly:
     # ------------------------------------------------------------------ energies
     def mass_matrix_elements(self, q: np.ndarray) -> np.ndarray:
         """Element mass matrices in configuration q (eq. 2.32), (E, 6, 6)."""
-        return mass_matrices(q, self.sys.elem_dofs, self.secs, self.Mbar)
+        return mass_matrices(q, self.sys.elem_dofs, self.secs, self.Mbar, self.form)
 
     def kinetic_energy(self, q: np.ndarray, v: np.ndarray) -> float:
         """T = 1/2 qdot^T M qdot (eq. 2.31), J."""

@@ -2,8 +2,9 @@
 
 Explicit velocities from the model are taken as given; with
 ``solver.consistent_initial_velocity`` the velocity field is then corrected by the
-smallest change, measured by the deformation-rate energy ``1/2 dv^T K_T dv`` (plus a
-vanishing kinetic term), that satisfies the velocity constraints ``G v = -g_t``.
+smallest change that satisfies the velocity constraints ``G v = -g_t``, measured by
+the dimensionless deformation rates of the beams, and among rigid motions by the
+kinetic energy.
 A mechanism driven at 150 rad/s therefore starts with its rigid velocity field,
 not at rest, and flexible links start without deformation rates.  The initial
 accelerations and multipliers solve ``[M G^T; G 0] [a; lambda] = [-Psi(a=0); gamma]``.
@@ -12,8 +13,11 @@ from __future__ import annotations
 
 import numpy as np
 
+import scipy.linalg as sla
+
 from .assembly import Assembly
 from .compile import System
+from .fem.beam import deformations
 from .newmark import State, newton_scale
 
 
@@ -52,6 +56,41 @@ def explicit_velocity(system: System) -> np.ndarray:
     return v
 
 
+def deformation_rates(asm: Assembly, q: np.ndarray) -> np.ndarray:
+    """Global matrix of the dimensionless deformation rates ``(udot/L, tb1dot, tb2dot)`` of
+    every beam (rows of B: r/L, e3 - z/l, e6 - z/l), (3E, n); zero for rigid motion."""
+    sysm = asm.sys
+    d = deformations(q, sysm.elem_dofs, asm.secs)
+    c, s, l, L = d[:, 0], d[:, 1], d[:, 2], sysm.beams.L
+    E = len(c)
+    zero = np.zeros(E)
+    B = np.empty((E, 3, 6))
+    B[:, 0] = np.stack([-c, -s, zero, c, s, zero], axis=1) / L[:, None]
+    zl = np.stack([s, -c, zero, -s, c, zero], axis=1) / l[:, None]
+    B[:, 1] = -zl
+    B[:, 2] = -zl
+    B[:, 1, 2] += 1.0
+    B[:, 2, 5] += 1.0
+    out = np.zeros((3 * E, asm.n))
+    rows = np.repeat(np.arange(3 * E).reshape(E, 3), 6, axis=1).reshape(E, 3, 6)
+    np.add.at(out, (rows, np.broadcast_to(sysm.elem_dofs[:, None, :], (E, 3, 6))), B)
+    return out
+
+
+def rigid_velocity_correction(asm: Assembly, q: np.ndarray, v: np.ndarray, t: float) -> np.ndarray:
+    """The change of ``v`` that meets ``G v = -g_t`` exactly with the smallest deformation
+    rates of the beams (zero when the mechanism can move rigidly) and is otherwise as
+    small as possible: ``dv = dv_p + N z`` with N the null space of G, z by least squares
+    (SVD; no regularisation, so a finely meshed link still starts exactly rigid)."""
+    cons = asm.sys.constraints
+    G = cons.jacobian_dense(q, asm.n)
+    dv_p = sla.lstsq(G, cons.velocity_rhs(t) - G @ v)[0]
+    N = sla.null_space(G)
+    Bd = deformation_rates(asm, q)
+    z = sla.lstsq(Bd @ N, -Bd @ (v + dv_p))[0] if Bd.size and N.size else np.zeros(N.shape[1])
+    return dv_p + N @ z
+
+
 def consistent_acceleration(asm: Assembly, q: np.ndarray, v: np.ndarray, t: float) -> tuple[np.ndarray, np.ndarray]:
     """Accelerations and multipliers at ``(q, v, t)``: ``[M G^T; G 0] [a; lambda] = [-Psi(a=0); gamma]``."""
     cons = asm.sys.constraints
@@ -76,13 +115,8 @@ def initial_state(asm: Assembly, t: float = 0.0) -> State:
     sys = asm.sys
     q = sys.q0.copy()
     v = explicit_velocity(sys)
-    zero = np.zeros(asm.n)
     if sys.settings["consistent_initial_velocity"] and asm.m:
-        _f, B, diag = asm.forces(q, zero, zero, t, blocks=(1.0, 0.0, 0.0))
-        _f, K, _d = asm.forces(q, zero, zero, t, blocks=(0.0, 0.0, 1.0))
-        stiff_scale = newton_scale(K, np.zeros(0)) if K.size else 0.0
-        eps = 1e-8 * stiff_scale / newton_scale(B, diag) if stiff_scale > 0 else 1.0
-        v = v + _velocity_correction(asm, q, v, t, K + eps * B, eps * diag)
+        v = v + rigid_velocity_correction(asm, q, v, t)
     a, lam = consistent_acceleration(asm, q, v, t)
     return State(t, q, v, a, lam)
 

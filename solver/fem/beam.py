@@ -16,9 +16,14 @@ Two formulations are offered (``solver.formulation``):
     The same strain energy (A.5, with the mean extension including the
     ``1/2 (v')^2`` term of A.3 so that the axial force and the stress stiffness
     A.16 come from one potential) differentiated exactly: ``f = B^T [N, M1, M2]``
-    and the full tangent with the rotating-frame terms.  The inertia force is the
-    complete Lagrange term of ``T = 1/2 qdot^T M(beta) qdot`` (2.33):
-    ``M qddot + Mdot qdot - dT/dq``, the two terms eq. (2.34) drops.
+    and the full tangent with the rotating-frame terms.  The inertia comes from the
+    exact kinetic energy (A.18) of the interpolated beam, whose points sit at
+    ``r(x) = r1 + R(beta) [x l/L, v(x)]`` with the cubic ``v`` of (A.9) in the
+    corotational frame: by Lagrange's equations (2.33) the inertia force is
+    ``int rhoA (dr/dq)^T r_ddot dx + int rhoI (dphi/dq)^T phi_ddot dx`` with the exact
+    accelerations of the points (4-point Gauss).  It keeps the terms eq. (2.34)
+    drops (so energy and momenta are conserved), it is exact for rigid motion, and
+    in the undeformed state its mass matrix is the thesis's (A.25 + A.26).
 
 Every element quantity is computed once, by the compiled scalar kernels below
 (numba), and batched by compiled loops over the elements: the time loop makes one
@@ -83,8 +88,8 @@ class BeamSet:
         return M1 + M2
 
     def sections(self) -> np.ndarray:
-        """(E, 4) array of L, EA, EI, beta0 for the kernels."""
-        return np.ascontiguousarray(np.stack([self.L, self.EA, self.EI, self.beta0], axis=1))
+        """(E, 6) array of L, EA, EI, beta0, rhoA, rhoI for the kernels."""
+        return np.ascontiguousarray(np.stack([self.L, self.EA, self.EI, self.beta0, self.rhoA, self.rhoI], axis=1))
 
 
 def _length_powers(L: np.ndarray) -> np.ndarray:
@@ -175,13 +180,115 @@ def _thesis_stiffness(EA, EI, L, T_s, K):
             K[idx[i], idx[j]] = (b * bend[i][j] + g * geo[i][j]) * p
 
 
+_GAUSS_X = np.array([0.0694318442029737, 0.3300094782075719, 0.6699905217924281, 0.9305681557970263])
+_GAUSS_W = np.array([0.1739274225687269, 0.3260725774312731, 0.3260725774312731, 0.1739274225687269])
+
+
+@njit(cache=True)
+def exact_inertia(q, v, a, L, beta0, rhoA, rhoI, f, M):
+    """Inertia force ``f`` and mass ``M`` of the exact kinetic energy of one element.
+
+    Points of the element: ``r(x) = r1 + R(beta) w(x)``, ``w = [x l/L, v(x)]``, with
+    ``v = N3 tb1 + N6 tb2`` (A.9) and section rotation ``phi = beta - beta0 + v'``.
+    ``f = sum_g W_g L (rhoA J^T r_ddot + rhoI Jphi phi_ddot)`` (Lagrange, 2.33, with
+    T of A.18) and ``M = sum_g W_g L (rhoA J^T J + rhoI Jphi Jphi^T)``.
+    """
+    r = np.empty(6)
+    zl = np.empty(6)
+    c, s, l, u, t1, t2 = kinematics(q, L, beta0, r, zl)
+    dx, dy = q[3] - q[0], q[4] - q[1]
+    ddx, ddy = v[3] - v[0], v[4] - v[1]
+    adx, ady = a[3] - a[0], a[4] - a[1]
+    bd = 0.0
+    ld = 0.0
+    for k in range(6):
+        bd += zl[k] * v[k]
+        ld += r[k] * v[k]
+    l2 = l * l
+    dd = dx * ddx + dy * ddy
+    bdd = (dx * ady - dy * adx) / l2 - 2.0 * bd * dd / l2
+    ldd = (dx * adx + dy * ady + ddx * ddx + ddy * ddy) / l - dd * dd / (l2 * l)
+    t1d, t2d = v[2] - bd, v[5] - bd
+    t1dd, t2dd = a[2] - bdd, a[5] - bdd
+    for i in range(6):
+        f[i] = 0.0
+        for j in range(6):
+            M[i, j] = 0.0
+    J = np.empty((2, 6))
+    Jp = np.empty(6)
+    for g in range(4):
+        xi = _GAUSS_X[g]
+        wg = _GAUSS_W[g] * L
+        x = xi * L
+        N3 = L * xi * (1.0 - xi) ** 2
+        N6 = L * (xi**3 - xi * xi)
+        N3p = (1.0 - xi) * (1.0 - 3.0 * xi)
+        N6p = xi * (3.0 * xi - 2.0)
+        w1 = x * l / L
+        w2 = N3 * t1 + N6 * t2
+        w1d = x * ld / L
+        w2d = N3 * t1d + N6 * t2d
+        w1dd = x * ldd / L
+        w2dd = N3 * t1dd + N6 * t2dd
+        # R w, R' w (R' = dR/dbeta), R wd, R' wd, R wdd
+        Rw0, Rw1 = c * w1 - s * w2, s * w1 + c * w2
+        Rpw0, Rpw1 = -s * w1 - c * w2, c * w1 - s * w2
+        Rpwd0, Rpwd1 = -s * w1d - c * w2d, c * w1d - s * w2d
+        Rwdd0, Rwdd1 = c * w1dd - s * w2dd, s * w1dd + c * w2dd
+        acc0 = a[0] + bdd * Rpw0 - bd * bd * Rw0 + 2.0 * bd * Rpwd0 + Rwdd0
+        acc1 = a[1] + bdd * Rpw1 - bd * bd * Rw1 + 2.0 * bd * Rpwd1 + Rwdd1
+        phidd = bdd + N3p * t1dd + N6p * t2dd
+        for j in range(6):
+            e3 = 1.0 if j == 2 else 0.0
+            e6 = 1.0 if j == 5 else 0.0
+            dw1 = x / L * r[j]
+            dw2 = N3 * (e3 - zl[j]) + N6 * (e6 - zl[j])
+            J[0, j] = Rpw0 * zl[j] + c * dw1 - s * dw2
+            J[1, j] = Rpw1 * zl[j] + s * dw1 + c * dw2
+            Jp[j] = zl[j] + N3p * (e3 - zl[j]) + N6p * (e6 - zl[j])
+        J[0, 0] += 1.0
+        J[1, 1] += 1.0
+        for i in range(6):
+            f[i] += wg * (rhoA * (J[0, i] * acc0 + J[1, i] * acc1) + rhoI * Jp[i] * phidd)
+            for j in range(6):
+                M[i, j] += wg * (rhoA * (J[0, i] * J[0, j] + J[1, i] * J[1, j]) + rhoI * Jp[i] * Jp[j])
+
+
+@njit(cache=True)
+def exact_inertia_derivatives(q, v, a, L, beta0, rhoA, rhoI, C, K):
+    """``C = d f_in / d qdot`` (exact: f_in is quadratic in qdot, so unit central
+    differences are exact) and ``K = d f_in / d q`` (central differences)."""
+    fp = np.empty(6)
+    fm = np.empty(6)
+    Mt = np.empty((6, 6))
+    for j in range(6):
+        vp = v.copy()
+        vm = v.copy()
+        vp[j] += 1.0
+        vm[j] -= 1.0
+        exact_inertia(q, vp, a, L, beta0, rhoA, rhoI, fp, Mt)
+        exact_inertia(q, vm, a, L, beta0, rhoA, rhoI, fm, Mt)
+        for i in range(6):
+            C[i, j] = 0.5 * (fp[i] - fm[i])
+        h = 1e-7 * (L if (j % 3) != 2 else 1.0)
+        qp = q.copy()
+        qm = q.copy()
+        qp[j] += h
+        qm[j] -= h
+        exact_inertia(qp, v, a, L, beta0, rhoA, rhoI, fp, Mt)
+        exact_inertia(qm, v, a, L, beta0, rhoA, rhoI, fm, Mt)
+        for i in range(6):
+            K[i, j] = (fp[i] - fm[i]) / (2.0 * h)
+
+
+
 @njit(cache=True)
 def element_terms(q, v, a, sec, Mbar, formulation, alpha, beta, want, c_a, c_v, c_k, f_int, f_in, f_d, blk):
     """Internal, inertia and damping forces of one element, and its Newton block.
 
     consistent: ``f = N r + M1 (e3 - z/l) + M2 (e6 - z/l)``,
     ``K = B^T D B + N z z^T / l + (M1 + M2)(r z^T + z r^T) / l^2``;
-    ``f_in = M a + bdot M_b v - 1/2 (v^T M_b v) dbeta/dq`` with ``M_b = dM/dbeta``.
+    inertia from :func:`exact_inertia`.
     thesis: ``f = Q^T K_bar d_bar`` (2.39-2.40), ``K_T = Q^T K_bar Q`` (2.57), ``f_in = M a``.
     Damping (2.45): ``alpha M v + beta B^T D0 B v`` (deformation rates only).
     With ``want`` the block ``c_a M + c_k (K_T + K_in) + c_v (C_in + alpha M + beta B^T D0 B)``
@@ -239,31 +346,19 @@ def element_terms(q, v, a, sec, Mbar, formulation, alpha, beta, want, c_a, c_v, 
                 for j in range(6):
                     zj = zl[j] * l
                     K[i, j] += fz * zi * zj + frz * (r[i] * zj + zi * r[j])
-    # ---- inertia (2.32, 2.34 / Lagrange)
-    M = Q.T @ Mbar @ Q
-    fa = M @ a
-    for i in range(6):
-        f_in[i] = fa[i]
+    # ---- inertia: thesis (2.32, 2.34) or exact (Lagrange with A.18)
     Cin = np.zeros((6, 6))
     Kin = np.zeros((6, 6))
-    if formulation == CONSISTENT:
-        Mb = dQ.T @ Mbar @ Q
-        Mb = Mb + Mb.T
-        bdot = 0.0
+    if formulation == THESIS:
+        M = Q.T @ Mbar @ Q
+        fa = M @ a
         for i in range(6):
-            bdot += zl[i] * v[i]
-        Mbv = Mb @ v
-        vMbv = 0.0
-        for i in range(6):
-            vMbv += v[i] * Mbv[i]
-        for i in range(6):
-            f_in[i] += bdot * Mbv[i] - 0.5 * vMbv * zl[i]
+            f_in[i] = fa[i]
+    else:
+        M = np.empty((6, 6))
+        exact_inertia(q, v, a, L, beta0, sec[4], sec[5], f_in, M)
         if want:
-            Mba = Mb @ a
-            for i in range(6):
-                for j in range(6):
-                    Cin[i, j] = bdot * Mb[i, j] + Mbv[i] * zl[j] - zl[i] * Mbv[j]
-                    Kin[i, j] = Mba[i] * zl[j]
+            exact_inertia_derivatives(q, v, a, L, beta0, sec[4], sec[5], Cin, Kin)
     # ---- damping (2.45)
     for i in range(6):
         f_d[i] = 0.0
@@ -354,11 +449,14 @@ def strain_energies(q, dofs, secs, formulation):
 
 
 @njit(cache=True)
-def mass_matrices(q, dofs, secs, Mbars):
-    """Element mass matrices ``M = Q^T M_bar Q`` (2.32) in configuration q, (E, 6, 6)."""
+def mass_matrices(q, dofs, secs, Mbars, formulation):
+    """Element mass matrices in configuration q, (E, 6, 6): ``Q^T M_bar Q`` (2.32) for the
+    thesis form, the exact mass of :func:`exact_inertia` for the consistent one."""
     E = dofs.shape[0]
     out = np.empty((E, 6, 6))
     qe = np.empty(6)
+    z6 = np.zeros(6)
+    f = np.empty(6)
     r = np.empty(6)
     zl = np.empty(6)
     Q = np.empty((6, 6))
@@ -366,9 +464,12 @@ def mass_matrices(q, dofs, secs, Mbars):
     for e in range(E):
         for k in range(6):
             qe[k] = q[dofs[e, k]]
-        c, s, _l, _u, _t1, _t2 = kinematics(qe, secs[e, 0], secs[e, 3], r, zl)
-        _rotation(c, s, Q, dQ)
-        out[e] = Q.T @ Mbars[e] @ Q
+        if formulation == THESIS:
+            c, s, _l, _u, _t1, _t2 = kinematics(qe, secs[e, 0], secs[e, 3], r, zl)
+            _rotation(c, s, Q, dQ)
+            out[e] = Q.T @ Mbars[e] @ Q
+        else:
+            exact_inertia(qe, z6, z6, secs[e, 0], secs[e, 3], secs[e, 4], secs[e, 5], f, out[e])
     return out
 
 
