@@ -25,6 +25,9 @@ import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
 from .compile import System
+from numba import njit
+
+from .constraints import constraint_eval
 from .fem.beam import FORMULATIONS, assemble_beams, deformation_rate_power, mass_matrices, strain_energies
 
 #: systems with more unknowns than this use the sparse LU
@@ -40,6 +43,30 @@ class Forces:
     external: np.ndarray  # F(t) including gravity
     inertial: np.ndarray  # f_in
     damping: np.ndarray  # C qdot
+
+
+@njit(cache=True)
+def newton_terms(q, v, a, lam, F_ext, mass_diag, alpha, beta, form, dofs, secs, Mbars, want, c_a, c_v, c_k, blocks,
+                 dm_dofs, dm_target, bp_n, bp_b, bp_r, sl_n, sl_nrm, sl_p, rows, cols, psi, g, vals):
+    """Out-of-balance force ``psi`` (with the reactions ``G^T lambda``), constraint residual
+    ``g`` and Jacobian values of one Newton iteration in one compiled call; returns
+    ``(reference force, |psi|, max |g|)`` for the convergence test (eq. 2.64)."""
+    n = q.shape[0]
+    internal = np.zeros(n)
+    inertial = mass_diag * a
+    damping = alpha * mass_diag * v
+    assemble_beams(q, v, a, dofs, secs, Mbars, form, alpha, beta, want, c_a, c_v, c_k, internal, inertial, damping, blocks)
+    constraint_eval(q, np.empty(0), dm_dofs, dm_target, dm_target, bp_n, bp_b, bp_r, sl_n, sl_nrm, sl_p, g, vals, g)
+    reac = np.zeros(n)
+    for k in range(rows.shape[0]):
+        reac[cols[k]] += vals[k] * lam[rows[k]]
+    for i in range(n):
+        psi[i] = inertial[i] + damping[i] + internal[i] - F_ext[i] + reac[i]
+    ref = max(np.linalg.norm(inertial), np.linalg.norm(internal), np.linalg.norm(F_ext), np.linalg.norm(reac))
+    g_max = 0.0
+    for i in range(g.shape[0]):
+        g_max = max(g_max, abs(g[i]))
+    return ref, np.linalg.norm(psi), g_max
 
 
 class Assembly:
@@ -58,6 +85,11 @@ class Assembly:
         self._pattern()
 
     # ------------------------------------------------------------------ loads
+    @property
+    def follower_loads(self) -> bool:
+        """Whether a load turns with the structure (then F depends on q)."""
+        return any(ld.follower for ld in self.sys.loads)
+
     def external(self, q: np.ndarray, t: float) -> np.ndarray:
         """Applied loads F(t) (gravity included), N and N m."""
         F = self.sys.gravity.copy()
@@ -97,6 +129,26 @@ class Assembly:
             return out
         diag = (c_a + c_v * s.alpha) * s.mass_diag
         return out, B.copy(), diag
+
+    def newton(self, q, v, a, lam, t, F_ext, blocks: tuple[float, float, float] | None = None):
+        """One Newton evaluation: ``(psi, g, G values, ref, |psi|, max|g|)`` and, with
+        ``blocks=(c_a, c_v, c_k)``, the element blocks and diagonal of the Newton matrix."""
+        s, cons = self.sys, self.sys.constraints
+        psi = np.empty(self.n)
+        g = np.empty(cons.count)
+        vals = np.empty(cons.rows.size)
+        want = blocks is not None
+        c_a, c_v, c_k = blocks if want else (0.0, 0.0, 0.0)
+        B = self._blocks if want else self._no_blocks
+        ref, r_norm, g_norm = newton_terms(
+            q, v, a, lam, F_ext, s.mass_diag, s.alpha, s.beta, self.form, s.elem_dofs, self.secs, self.Mbar,
+            want, c_a, c_v, c_k, B, cons.dm_dofs, cons.target(t), cons.bp_n, cons.bp_b, cons.bp_r,
+            cons.sl_n, cons.sl_nrm, cons.sl_p, cons.rows, cons.cols, psi, g, vals,
+        )
+        out = (psi, g, vals, ref, r_norm, g_norm)
+        if want:
+            return out + (B.copy(), (c_a + c_v * s.alpha) * s.mass_diag)
+        return out
 
     # ------------------------------------------------------------------ energies
     def mass_matrix_elements(self, q: np.ndarray) -> np.ndarray:

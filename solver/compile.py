@@ -79,7 +79,7 @@ class System:
 
     def breakpoints(self) -> list[float]:
         """Times where a load or a driver function jumps or kinks."""
-        fns = [ld.function for ld in self.loads] + [f for f in self.constraints.kinds[0].functions if f is not None]
+        fns = [ld.function for ld in self.loads] + [f for f in self.constraints.functions if f is not None]
         return [t for f in fns for t in f.breakpoints()]
 
 

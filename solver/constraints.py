@@ -1,53 +1,80 @@
-"""Holonomic constraints ``g(q, t) = 0`` of joints and drivers, vectorised by kind.
+"""Holonomic constraints ``g(q, t) = 0`` of joints and drivers.
 
 Three kinds cover the planar joints (thesis §2.4 f shares dofs where it can; what
 cannot be shared is constrained here, with Lagrange multipliers in the Newton system):
 
-* :class:`DofMotion` -- ``q_i - q_i0 - f(t) = 0``: ground pins and clamps (f = 0),
-  angle and speed drivers, prescribed nodal displacements.
-* :class:`BodyPoint` -- ``x_n - x_b - R(phi_b) r = 0``: a node attached to a rigid body.
-* :class:`SliderLine` -- ``n . (x_n - p) = 0``: a node on a straight guide.
+* dof motion -- ``q_i - q_i0 - f(t) = 0``: ground pins and clamps (f = 0), angle and
+  speed drivers, prescribed nodal displacements;
+* body point -- ``x_n - x_b - R(phi_b) r = 0``: a node attached to a rigid body;
+* slider -- ``n . (x_n - p) = 0``: a node on a straight guide.
 
-Each kind returns its residual, its Jacobian entries on a fixed sparsity pattern,
-and the right-hand side of the acceleration-level equation ``G a = gamma``.
+The builders collect them while a model is compiled; :class:`ConstraintSet` stacks
+them (rows: dof motions, body points, sliders) on a fixed sparsity pattern and
+evaluates residual, Jacobian values and the acceleration right-hand side ``gamma``
+(``G a = gamma``) with one compiled call, :func:`constraint_eval`, which the Newton
+kernel of the time loop uses as well.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
 import numpy as np
-
 from numba import njit
 
 from .timefn import TimeFunction
 
 
 @njit(cache=True)
-def _body_point_eval(q, nd, bd, arms, g, vals, gamma, v):
-    """Residual ``x_n - x_b - R(phi) r``, Jacobian values on the (1, -1, -dR r) pattern and
-    ``gamma = -R r phidot^2`` of every body-point constraint (``v`` may be empty)."""
-    for k in range(nd.shape[0]):
-        phi = q[bd[k, 2]]
+def constraint_eval(q, v, dm_dofs, dm_target, dm_acc, bp_n, bp_b, bp_r, sl_n, sl_nrm, sl_p, g, vals, gamma):
+    """Fill residual ``g``, Jacobian values ``vals`` (pattern of :class:`ConstraintSet`) and,
+    when ``v`` is not empty, ``gamma`` of every constraint.
+
+    dof motion: ``g = q_i - target``, value 1, gamma = prescribed acceleration;
+    body point: ``g = x_n - x_b - R r``, values (1, -1, -dR/dphi r), gamma = -R r phidot^2;
+    slider: ``g = n . (x_n - p)``, values n, gamma = 0.
+    """
+    k0 = dm_dofs.shape[0]
+    with_v = v.shape[0] > 0
+    for i in range(k0):
+        g[i] = q[dm_dofs[i]] - dm_target[i]
+        vals[i] = 1.0
+        if with_v:
+            gamma[i] = dm_acc[i]
+    row = k0
+    o = k0
+    for k in range(bp_n.shape[0]):
+        phi = q[bp_b[k, 2]]
         c, s = np.cos(phi), np.sin(phi)
-        rx, ry = arms[k, 0], arms[k, 1]
+        rx, ry = bp_r[k, 0], bp_r[k, 1]
         Rx, Ry = c * rx - s * ry, s * rx + c * ry
-        g[2 * k] = q[nd[k, 0]] - q[bd[k, 0]] - Rx
-        g[2 * k + 1] = q[nd[k, 1]] - q[bd[k, 1]] - Ry
-        o = 6 * k
-        vals[o], vals[o + 1], vals[o + 2] = 1.0, -1.0, Ry  # -dR/dphi r = (Ry, -Rx)
+        g[row] = q[bp_n[k, 0]] - q[bp_b[k, 0]] - Rx
+        g[row + 1] = q[bp_n[k, 1]] - q[bp_b[k, 1]] - Ry
+        vals[o], vals[o + 1], vals[o + 2] = 1.0, -1.0, Ry
         vals[o + 3], vals[o + 4], vals[o + 5] = 1.0, -1.0, -Rx
-        if v.shape[0]:
-            w = v[bd[k, 2]]
-            gamma[2 * k] = -Rx * w * w
-            gamma[2 * k + 1] = -Ry * w * w
+        if with_v:
+            w = v[bp_b[k, 2]]
+            gamma[row] = -Rx * w * w
+            gamma[row + 1] = -Ry * w * w
+        row += 2
+        o += 6
+    for k in range(sl_n.shape[0]):
+        nx, ny = sl_nrm[k, 0], sl_nrm[k, 1]
+        g[row] = (q[sl_n[k, 0]] - sl_p[k, 0]) * nx + (q[sl_n[k, 1]] - sl_p[k, 1]) * ny
+        vals[o], vals[o + 1] = nx, ny
+        if with_v:
+            gamma[row] = 0.0
+        row += 1
+        o += 2
 
 
 @dataclass
 class DofMotion:
+    """Builder of dof-motion rows; speed drivers integrate their function."""
+
     dofs: list[int] = field(default_factory=list)
     base: list[float] = field(default_factory=list)
     functions: list[TimeFunction | None] = field(default_factory=list)
-    integrate: list[bool] = field(default_factory=list)  # speed drivers: f is a rate
+    integrate: list[bool] = field(default_factory=list)
 
     def add(self, dof: int, base: float, fn: TimeFunction | None = None, integrate: bool = False) -> int:
         self.dofs.append(dof)
@@ -56,97 +83,25 @@ class DofMotion:
         self.integrate.append(integrate)
         return len(self.dofs) - 1
 
-    @property
-    def count(self) -> int:
-        return len(self.dofs)
-
-    def finalize(self) -> None:
-        self._dofs = np.array(self.dofs, dtype=int)
-        self._base = np.array(self.base, dtype=float)
-        self._moving = [i for i, f in enumerate(self.functions) if f is not None]
-        self._cache_key: tuple[float, int] | None = None
-        self._ones = np.ones(self.count)
-
-    def prescribed(self, t: float, order: int = 0) -> np.ndarray:
-        """Prescribed displacement (order 0), velocity (1) or acceleration (2) of each row."""
-        key = (t, order)
-        if self._cache_key == key:
-            return self._cache
-        out = np.zeros(self.count)
-        for i in self._moving:
-            f = self.functions[i]
-            if self.integrate[i]:
-                out[i] = (f.integral(t), f.value(t), f.rate(t))[order]
-            else:
-                out[i] = (f.value(t), f.rate(t), f.accel(t))[order]
-        self._cache_key, self._cache = key, out
-        return out
-
-    def residual(self, q: np.ndarray, t: float) -> np.ndarray:
-        return q[self._dofs] - self._base - self.prescribed(t)
-
-    def pattern(self) -> tuple[np.ndarray, np.ndarray]:
-        return np.arange(self.count), self._dofs
-
-    def values(self, q: np.ndarray) -> np.ndarray:
-        return self._ones
-
-    def gamma(self, q: np.ndarray, v: np.ndarray, t: float) -> np.ndarray:
-        return self.prescribed(t, 2)
-
-    def velocity_rhs(self, t: float) -> np.ndarray:
-        """``G v = -g_t``: the prescribed velocities."""
-        return self.prescribed(t, 1)
-
 
 @dataclass
 class BodyPoint:
+    """Builder of body-point constraints: arm ``r`` in the body frame, m."""
+
     node_dofs: list[tuple[int, int]] = field(default_factory=list)
     body_dofs: list[tuple[int, int, int]] = field(default_factory=list)
-    arms: list[tuple[float, float]] = field(default_factory=list)  # r in the body frame, m
+    arms: list[tuple[float, float]] = field(default_factory=list)
 
     def add(self, node_dofs: tuple[int, int], body_dofs: tuple[int, int, int], arm: tuple[float, float]) -> None:
         self.node_dofs.append(node_dofs)
         self.body_dofs.append(body_dofs)
         self.arms.append(arm)
 
-    @property
-    def count(self) -> int:
-        return 2 * len(self.node_dofs)
-
-    def finalize(self) -> None:
-        self._n = np.array(self.node_dofs, dtype=int).reshape(-1, 2)
-        self._b = np.array(self.body_dofs, dtype=int).reshape(-1, 3)
-        self._r = np.array(self.arms, dtype=float).reshape(-1, 2)
-
-    def _eval(self, q: np.ndarray, v: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        g, vals, gamma = np.empty(self.count), np.empty(3 * self.count), np.empty(self.count)
-        _body_point_eval(q, self._n, self._b, self._r, g, vals, gamma, np.empty(0) if v is None else v)
-        return g, vals, gamma
-
-    def residual(self, q: np.ndarray, t: float) -> np.ndarray:
-        return self._eval(q)[0]
-
-    def pattern(self) -> tuple[np.ndarray, np.ndarray]:
-        k = len(self._n)
-        rows = np.repeat(np.arange(2 * k), 3)
-        cols = np.empty((k, 2, 3), dtype=int)
-        cols[:, 0] = np.stack([self._n[:, 0], self._b[:, 0], self._b[:, 2]], axis=1)
-        cols[:, 1] = np.stack([self._n[:, 1], self._b[:, 1], self._b[:, 2]], axis=1)
-        return rows, cols.ravel()
-
-    def values(self, q: np.ndarray) -> np.ndarray:
-        return self._eval(q)[1]
-
-    def gamma(self, q: np.ndarray, v: np.ndarray, t: float) -> np.ndarray:
-        return self._eval(q, v)[2]
-
-    def velocity_rhs(self, t: float) -> np.ndarray:
-        return np.zeros(self.count)
-
 
 @dataclass
 class SliderLine:
+    """Builder of slider constraints: guide normal and a point of the guide."""
+
     node_dofs: list[tuple[int, int]] = field(default_factory=list)
     normals: list[tuple[float, float]] = field(default_factory=list)
     points: list[tuple[float, float]] = field(default_factory=list)
@@ -156,64 +111,86 @@ class SliderLine:
         self.normals.append(normal)
         self.points.append(point)
 
-    @property
-    def count(self) -> int:
-        return len(self.node_dofs)
-
-    def finalize(self) -> None:
-        self._n = np.array(self.node_dofs, dtype=int).reshape(-1, 2)
-        self._nrm = np.array(self.normals, dtype=float).reshape(-1, 2)
-        self._vals = self._nrm.ravel().copy()
-        self._p = np.array(self.points, dtype=float).reshape(-1, 2)
-
-    def residual(self, q: np.ndarray, t: float) -> np.ndarray:
-        d = q[self._n] - self._p
-        return d[:, 0] * self._nrm[:, 0] + d[:, 1] * self._nrm[:, 1]
-
-    def pattern(self) -> tuple[np.ndarray, np.ndarray]:
-        return np.repeat(np.arange(self.count), 2), self._n.ravel()
-
-    def values(self, q: np.ndarray) -> np.ndarray:
-        return self._vals
-
-    def gamma(self, q: np.ndarray, v: np.ndarray, t: float) -> np.ndarray:
-        return np.zeros(self.count)
-
-    def velocity_rhs(self, t: float) -> np.ndarray:
-        return np.zeros(self.count)
-
 
 class ConstraintSet:
-    """All constraints of a system stacked: rows of :class:`DofMotion`, then
-    :class:`BodyPoint`, then :class:`SliderLine`."""
+    """All constraints of a system stacked, with their fixed Jacobian pattern ``rows, cols``."""
 
-    def __init__(self, dof_motion: DofMotion, body_point: BodyPoint, slider: SliderLine):
-        self.kinds = [dof_motion, body_point, slider]
-        for k in self.kinds:
-            k.finalize()
-        self.offsets = np.cumsum([0] + [k.count for k in self.kinds])
-        self.count = int(self.offsets[-1])
-        rows, cols = [], []
-        for off, k in zip(self.offsets, self.kinds):
-            r, c = k.pattern()
-            rows.append(r + off)
-            cols.append(c)
-        self.rows = np.concatenate(rows).astype(int) if rows else np.zeros(0, int)
-        self.cols = np.concatenate(cols).astype(int) if cols else np.zeros(0, int)
+    def __init__(self, dm: DofMotion, bp: BodyPoint, sl: SliderLine):
+        self.dm_dofs = np.array(dm.dofs, dtype=np.int64)
+        self.dm_base = np.array(dm.base, dtype=float)
+        self.functions = dm.functions
+        self.integrate = dm.integrate
+        self._moving = [i for i, f in enumerate(dm.functions) if f is not None]
+        self.bp_n = np.array(bp.node_dofs, dtype=np.int64).reshape(-1, 2)
+        self.bp_b = np.array(bp.body_dofs, dtype=np.int64).reshape(-1, 3)
+        self.bp_r = np.array(bp.arms, dtype=float).reshape(-1, 2)
+        self.sl_n = np.array(sl.node_dofs, dtype=np.int64).reshape(-1, 2)
+        self.sl_nrm = np.array(sl.normals, dtype=float).reshape(-1, 2)
+        self.sl_p = np.array(sl.points, dtype=float).reshape(-1, 2)
+        k0, k1, k2 = len(self.dm_dofs), len(self.bp_n), len(self.sl_n)
+        self.count = k0 + 2 * k1 + k2
+        rows = [np.arange(k0)]
+        cols = [self.dm_dofs]
+        bp_rows = k0 + np.repeat(np.arange(2 * k1), 3)
+        bp_cols = np.empty((k1, 2, 3), dtype=np.int64)
+        bp_cols[:, 0] = np.stack([self.bp_n[:, 0], self.bp_b[:, 0], self.bp_b[:, 2]], axis=1)
+        bp_cols[:, 1] = np.stack([self.bp_n[:, 1], self.bp_b[:, 1], self.bp_b[:, 2]], axis=1)
+        rows += [bp_rows, k0 + 2 * k1 + np.repeat(np.arange(k2), 2)]
+        cols += [bp_cols.ravel(), self.sl_n.ravel()]
+        self.rows = np.concatenate(rows).astype(np.int64)
+        self.cols = np.concatenate(cols).astype(np.int64)
+        self._cache: dict[tuple[float, int], np.ndarray] = {}
+        self._empty = np.empty(0)
+
+    # ------------------------------------------------------------------ prescribed motion
+    def prescribed(self, t: float, order: int = 0) -> np.ndarray:
+        """Prescribed displacement (order 0), velocity (1) or acceleration (2) of the
+        dof-motion rows (0 for fixed dofs); speed drivers integrate their function."""
+        key = (t, order)
+        if key in self._cache:
+            return self._cache[key]
+        out = np.zeros(len(self.dm_dofs))
+        for i in self._moving:
+            f = self.functions[i]
+            if self.integrate[i]:
+                out[i] = (f.integral(t), f.value(t), f.rate(t))[order]
+            else:
+                out[i] = (f.value(t), f.rate(t), f.accel(t))[order]
+        if len(self._cache) > 16:
+            self._cache.clear()
+        self._cache[key] = out
+        return out
+
+    def target(self, t: float) -> np.ndarray:
+        """Values the dof-motion rows must take at t."""
+        return self.dm_base + self.prescribed(t)
+
+    # ------------------------------------------------------------------ evaluation
+    def evaluate(self, q: np.ndarray, t: float, v: np.ndarray | None = None):
+        """``(g, G values, gamma)`` at ``(q, t)``; gamma only when ``v`` is given."""
+        g = np.empty(self.count)
+        vals = np.empty(self.rows.size)
+        gamma = np.empty(self.count)
+        constraint_eval(q, self._empty if v is None else v, self.dm_dofs, self.target(t), self.prescribed(t, 2),
+                        self.bp_n, self.bp_b, self.bp_r, self.sl_n, self.sl_nrm, self.sl_p, g, vals, gamma)
+        return g, vals, gamma
 
     def residual(self, q: np.ndarray, t: float) -> np.ndarray:
-        return np.concatenate([k.residual(q, t) for k in self.kinds])
+        return self.evaluate(q, t)[0]
 
     def values(self, q: np.ndarray) -> np.ndarray:
-        return np.concatenate([k.values(q) for k in self.kinds])
+        return self.evaluate(q, 0.0)[1]
+
+    def gamma(self, q: np.ndarray, v: np.ndarray, t: float) -> np.ndarray:
+        return self.evaluate(q, t, v)[2]
 
     def jacobian_dense(self, q: np.ndarray, n: int) -> np.ndarray:
         G = np.zeros((self.count, n))
         np.add.at(G, (self.rows, self.cols), self.values(q))
         return G
 
-    def gamma(self, q: np.ndarray, v: np.ndarray, t: float) -> np.ndarray:
-        return np.concatenate([k.gamma(q, v, t) for k in self.kinds])
-
     def velocity_rhs(self, t: float) -> np.ndarray:
-        return np.concatenate([k.velocity_rhs(t) for k in self.kinds])
+        """``G v = -g_t``: the prescribed velocities of the dof-motion rows, 0 elsewhere."""
+        out = np.zeros(self.count)
+        out[: len(self.dm_dofs)] = self.prescribed(t, 1)
+        return out

@@ -91,7 +91,6 @@ class NewmarkIntegrator:
         """
         asm, nu, tau = self.asm, self.nu, self.tau
         am, af = self.alpha_m, self.alpha_f
-        cons = asm.sys.constraints
         n = asm.n
         t1 = s.t + h if breakpoint is None else breakpoint
         t_loads = None if breakpoint is None else np.nextafter(t1, -np.inf)
@@ -105,22 +104,18 @@ class NewmarkIntegrator:
         lam = s.lam.copy()
         if self._factor_h != h:
             self._factor = None
+        blocks_coeff = (c_a, c_v, 1.0)
+        follower = asm.follower_loads
+        F_ext = asm.external(q, t1 if t_loads is None else t_loads)
         prev_norm = None
         dq_norm = np.inf
         fresh = False
         for it in range(1, self.max_iter + 1):
             need_matrix = self._factor is None or not self.modified
-            if need_matrix:
-                fr, blocks, diag = asm.forces(q, v, a, t1, blocks=(c_a, c_v, 1.0), t_loads=t_loads)
-            else:
-                fr = asm.forces(q, v, a, t1, t_loads=t_loads)
-            G_vals = cons.values(q)
-            reac = np.bincount(cons.cols, weights=G_vals * lam[cons.rows], minlength=n) if cons.count else 0.0
-            psi = fr.residual + reac
-            g = cons.residual(q, t1)
-            ref = max(np.linalg.norm(fr.inertial), np.linalg.norm(fr.internal), np.linalg.norm(fr.external), np.linalg.norm(reac))
-            r_norm = np.linalg.norm(psi)
-            g_norm = np.abs(g).max(initial=0.0)
+            if follower and it > 1:
+                F_ext = asm.external(q, t1 if t_loads is None else t_loads)
+            terms = asm.newton(q, v, a, lam, t1, F_ext, blocks_coeff if need_matrix else None)
+            psi, g, G_vals, ref, r_norm, g_norm = terms[:6]
             # (2.64) on the out-of-balance force, or (when round-off in stiff systems keeps
             # the force above it) a correction that no longer moves the solution
             small = r_norm <= self.tol_rel * ref + self.tol_abs or dq_norm <= self.tol_g
@@ -128,9 +123,10 @@ class NewmarkIntegrator:
                 a_pseudo = s.a_pseudo + (q - s.q - h * s.v - 0.5 * h * h * s.a_pseudo) / (nu * h * h)
                 return self._project(State(t1, q, v, a, lam, a_pseudo), G_vals, h), it - 1
             if not need_matrix and prev_norm is not None and r_norm > self.CONTRACTION * prev_norm and not fresh:
-                fr, blocks, diag = asm.forces(q, v, a, t1, blocks=(c_a, c_v, 1.0), t_loads=t_loads)
+                terms = asm.newton(q, v, a, lam, t1, F_ext, blocks_coeff)
                 need_matrix = True
             if need_matrix:
+                blocks, diag = terms[6], terms[7]
                 self._scale = newton_scale(blocks, diag)
                 self._factor = asm.factorize(blocks, diag, G_vals, self._scale)
                 self._factor_h = h

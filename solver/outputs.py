@@ -77,7 +77,7 @@ class OutputBuilder:
         if self._last_powers is None:
             self._last_powers = self.powers(st)
         axial_N, axial_eps, bend_eps, bend_M, midspan = self._element_outputs(q)
-        drv_val = np.array([q[d.dof] - s.constraints.kinds[0].base[d.row] for d in s.drivers])
+        drv_val = np.array([q[d.dof] - s.constraints.dm_base[d.row] for d in s.drivers])
         drv_rate = np.array([v[d.dof] for d in s.drivers])
         drv_reac = np.array([-st.lam[d.row] for d in s.drivers])
         energy = {
