@@ -1,0 +1,29 @@
+"""Starting the desktop application."""
+from __future__ import annotations
+
+import sys
+
+from PySide6.QtWidgets import QApplication
+
+from .main_window import APP_NAME, MainWindow
+
+#: the bundled example the window shows when no file is given
+DEFAULT_EXAMPLE = "slider_crank_flexible"
+
+
+def launch(path: str | None) -> int:
+    """Open the main window on ``path`` (else on :data:`DEFAULT_EXAMPLE`), run the event loop.
+
+    Returns the event loop's exit code.  Window layout and recent files are kept in
+    the QSettings of organisation and application "Flexmech".
+    """
+    app = QApplication.instance() or QApplication(sys.argv)
+    app.setOrganizationName(APP_NAME)
+    app.setApplicationName(APP_NAME)
+    window = MainWindow()
+    window.show()
+    if path:
+        window.open_path(path)
+    else:
+        window.open_example(DEFAULT_EXAMPLE)
+    return app.exec()

@@ -1,0 +1,252 @@
+"""The main window: the sketch canvas, the model tree and the property view round one document.
+
+The window owns the :class:`~app.document.ModelDocument` and the
+:class:`~app.selection.Selection`; the views only listen to them.  File errors
+reach the user as message boxes that name every problem (``path: rule``), and a
+model that cannot be opened leaves the current one in place.
+"""
+from __future__ import annotations
+
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+
+from PySide6.QtCore import QByteArray, QSettings, Qt
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtWidgets import QDockWidget, QFileDialog, QLabel, QMainWindow, QMessageBox, QWidget
+
+from solver.model.io import list_examples, load_model, save_model
+from solver.model.validate import ModelError, Problem
+
+from .document import ModelDocument
+from .entities import EntityRef
+from .model_tree import ModelTree
+from .property_view import PropertyView
+from .pyside_fix import protect_none
+from .recent_files import RecentFiles
+from .selection import Selection
+from .sketch import SketchView
+
+protect_none()  # before the window makes its first Qt call: see app/pyside_fix.py
+
+APP_NAME = "Flexmech"
+FILE_FILTER = "Flexmech models (*.json);;All files (*)"
+DEFAULT_SIZE = (1200, 750)
+#: problems listed in a message box; the rest are counted
+MAX_LISTED_PROBLEMS = 25
+
+
+def problems_text(intro: str, problems: list[Problem]) -> str:
+    """``intro`` and one ``path: rule`` line per problem (the first few when there are many)."""
+    lines = [str(p) for p in problems[:MAX_LISTED_PROBLEMS]]
+    if len(problems) > MAX_LISTED_PROBLEMS:
+        lines.append(f"... and {len(problems) - MAX_LISTED_PROBLEMS} more")
+    return intro + "\n\n" + "\n".join(lines)
+
+
+class MainWindow(QMainWindow):
+    """Flexmech's main window; ``settings`` defaults to the application's QSettings."""
+
+    def __init__(self, settings: QSettings | None = None, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.settings = settings if settings is not None else QSettings(self)
+        self.recent = RecentFiles(self.settings)
+        self.document = ModelDocument(self)
+        self.selection = Selection(self)
+
+        self.sketch = SketchView()
+        self.setCentralWidget(self.sketch)
+        self.tree = ModelTree()
+        self.properties = PropertyView()
+        self.tree_dock = self._add_dock("Model", "model_tree_dock", self.tree)
+        self.property_dock = self._add_dock("Properties", "property_dock", self.properties)
+        self.splitDockWidget(self.tree_dock, self.property_dock, Qt.Orientation.Vertical)
+        self.resizeDocks([self.tree_dock], [340], Qt.Orientation.Horizontal)
+        self.resizeDocks([self.tree_dock, self.property_dock], [400, 300], Qt.Orientation.Vertical)
+        self.cursor_label = QLabel()
+        self.statusBar().addPermanentWidget(self.cursor_label)
+
+        self._build_menus()
+        self.document.replaced.connect(self._on_document_replaced)
+        self.document.path_changed.connect(self._update_title)
+        self.tree.selection_changed.connect(self.selection.replace)
+        self.selection.changed.connect(self._on_selection_changed)
+        self.sketch.cursor_moved.connect(self._show_cursor)
+        self._restore_layout()
+        self._update_title()
+
+    # ------------------------------------------------------------------ building
+    def _add_dock(self, title: str, name: str, widget: QWidget) -> QDockWidget:
+        dock = QDockWidget(title, self)
+        dock.setObjectName(name)  # saveState/restoreState find docks by name
+        dock.setWidget(widget)
+        self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, dock)
+        return dock
+
+    def _action(self, text: str, slot, shortcut=None, tip: str = "") -> QAction:
+        action = QAction(text, self)
+        if shortcut is not None:
+            action.setShortcut(QKeySequence(shortcut))
+        action.setStatusTip(tip)
+        action.setToolTip(tip or text.replace("&", "").rstrip("."))
+        action.triggered.connect(lambda _checked=False: slot())
+        return action
+
+    def _build_menus(self) -> None:
+        bar = self.menuBar()
+        file_menu = bar.addMenu("&File")
+        self.open_action = self._action("&Open…", self.open_dialog, QKeySequence.StandardKey.Open,
+                                        "Open a model file")
+        self.save_as_action = self._action("Save &As…", self.save_as, QKeySequence.StandardKey.SaveAs,
+                                           "Save the model to a new file")
+        self.quit_action = self._action("&Quit", self.close, QKeySequence.StandardKey.Quit, "Quit Flexmech")
+        file_menu.addAction(self.open_action)
+        self.recent_menu = file_menu.addMenu("Open &Recent")
+        file_menu.addAction(self.save_as_action)
+        file_menu.addSeparator()
+        file_menu.addAction(self.quit_action)
+        self._update_recent_menu()
+
+        view_menu = bar.addMenu("&View")
+        self.zoom_fit_action = self._action("&Zoom to Fit", self.sketch.zoom_to_fit, "Ctrl+0",
+                                            "Show the whole model")
+        view_menu.addAction(self.zoom_fit_action)
+        view_menu.addSeparator()
+        view_menu.addAction(self.tree_dock.toggleViewAction())
+        view_menu.addAction(self.property_dock.toggleViewAction())
+
+        examples_menu = bar.addMenu("&Examples")
+        examples_menu.setToolTipsVisible(True)
+        self.example_actions: dict[str, QAction] = {}
+        for name, _path, description in list_examples():
+            action = self._action(name, lambda n=name: self.open_example(n), tip=description)
+            examples_menu.addAction(action)
+            self.example_actions[name] = action
+
+        help_menu = bar.addMenu("&Help")
+        self.about_action = self._action("&About Flexmech", self.about, tip="Version and licence")
+        help_menu.addAction(self.about_action)
+
+    def _update_recent_menu(self) -> None:
+        self.recent_menu.clear()
+        paths = self.recent.paths()
+        for i, path in enumerate(paths, start=1):
+            action = self._action(f"&{i} {path.name}", lambda p=path: self.open_recent(p), tip=str(path))
+            self.recent_menu.addAction(action)
+        if paths:
+            self.recent_menu.addSeparator()
+            self.recent_menu.addAction(self._action("Clear Recent Files", self._clear_recent))
+        self.recent_menu.setEnabled(bool(paths))
+
+    # ------------------------------------------------------------------ files
+    def open_path(self, path: str | Path) -> bool:
+        """Open a model file; on problems, list them and keep the current model."""
+        path = Path(path)
+        try:
+            model = load_model(path)
+        except ModelError as exc:
+            self._show_problems(f"Cannot open {path.name}", f"{path} is not a usable Flexmech model:", exc.problems)
+            return False
+        self.document.replace(model, path.resolve())
+        self.recent.add(path)
+        self._update_recent_menu()
+        self.statusBar().showMessage(f"Opened {path}", 5000)
+        return True
+
+    def open_example(self, name: str) -> bool:
+        """Open a bundled example as a model without a file (Save As gives it one)."""
+        path = next(p for n, p, _d in list_examples() if n == name)
+        try:
+            model = load_model(path)
+        except ModelError as exc:
+            self._show_problems(f"Cannot open example {name}", f"The example {name} has problems:", exc.problems)
+            return False
+        self.document.replace(model, None)
+        self.statusBar().showMessage(f"Opened example {name}", 5000)
+        return True
+
+    def open_recent(self, path: Path) -> bool:
+        """Open a recent file; forget it if it no longer exists."""
+        if self.open_path(path):
+            return True
+        if not path.exists():
+            self.recent.remove(path)
+            self._update_recent_menu()
+        return False
+
+    def open_dialog(self) -> bool:
+        """Ask for a model file and open it."""
+        start = str(self.document.path.parent) if self.document.path else ""
+        name, _filter = QFileDialog.getOpenFileName(self, "Open Model", start, FILE_FILTER)
+        return self.open_path(name) if name else False
+
+    def save_as(self) -> bool:
+        """Ask for a file name and save the model there (atomically)."""
+        if self.document.is_empty:
+            return False
+        start = self.document.path or Path.home() / f"{self.document.title}.json"
+        name, _filter = QFileDialog.getSaveFileName(self, "Save Model As", str(start), FILE_FILTER)
+        if not name:
+            return False
+        path = Path(name) if Path(name).suffix else Path(name).with_suffix(".json")
+        try:
+            save_model(self.document.model, path)
+        except OSError as exc:
+            QMessageBox.critical(self, "Cannot save", f"Cannot save {path}:\n{exc.strerror or exc}")
+            return False
+        self.document.set_path(path.resolve())
+        self.recent.add(path)
+        self._update_recent_menu()
+        self.statusBar().showMessage(f"Saved {path}", 5000)
+        return True
+
+    def _clear_recent(self) -> None:
+        self.recent.clear()
+        self._update_recent_menu()
+
+    def _show_problems(self, title: str, intro: str, problems: list[Problem]) -> None:
+        QMessageBox.critical(self, title, problems_text(intro, problems))
+
+    def about(self) -> None:
+        try:
+            release = version("flexmech")
+        except PackageNotFoundError:
+            release = "(not installed)"
+        QMessageBox.about(
+            self, "About Flexmech",
+            f"<b>Flexmech</b> {release}<p>Planar flexible multibody dynamics with frictional impact: "
+            "sketch a mechanism, mesh its flexible links, simulate, plot.</p><p>MIT licence.</p>",
+        )
+
+    # ------------------------------------------------------------------ views
+    def _on_document_replaced(self) -> None:
+        self.selection.clear()
+        model = self.document.model
+        self.tree.show_model(model)
+        self.sketch.show_model(model)
+        self.properties.show_entity(model, None)
+
+    def _on_selection_changed(self, refs: tuple[EntityRef, ...]) -> None:
+        self.tree.select(refs)
+        self.sketch.highlight(refs)
+        self.properties.show_entity(self.document.model, self.selection.single)
+
+    def _update_title(self) -> None:
+        self.setWindowTitle(APP_NAME if self.document.is_empty else f"{APP_NAME} — {self.document.title}")
+        self.save_as_action.setEnabled(not self.document.is_empty)
+
+    def _show_cursor(self, x: float, y: float) -> None:
+        self.cursor_label.setText(f"x = {x:.4f} m   y = {y:.4f} m")
+
+    # ------------------------------------------------------------------ layout
+    def _restore_layout(self) -> None:
+        geometry = self.settings.value("main_window/geometry")
+        if not (isinstance(geometry, QByteArray) and self.restoreGeometry(geometry)):
+            self.resize(*DEFAULT_SIZE)
+        state = self.settings.value("main_window/state")
+        if isinstance(state, QByteArray):
+            self.restoreState(state)
+
+    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 (Qt override)
+        self.settings.setValue("main_window/geometry", self.saveGeometry())
+        self.settings.setValue("main_window/state", self.saveState())
+        super().closeEvent(event)

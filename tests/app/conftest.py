@@ -1,0 +1,129 @@
+"""Fixtures of the GUI tests: offscreen Qt, throw-away settings, a model of every kind."""
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import pytest  # noqa: E402
+from PySide6.QtCore import QSettings, QtMsgType  # noqa: E402
+from PySide6.QtWidgets import QMessageBox  # noqa: E402
+
+from app.main_window import MainWindow  # noqa: E402
+from solver.model.validate import validate  # noqa: E402
+
+#: Qt messages that say nothing about our code (the offscreen platform's limits)
+HARMLESS_QT_MESSAGES = ("This plugin does not support",)
+
+
+@pytest.fixture(autouse=True)
+def isolated_settings(tmp_path, qapp):
+    """Point every QSettings at a fresh folder, under a test-only organisation."""
+    names = qapp.organizationName(), qapp.applicationName()
+    qapp.setOrganizationName("FlexmechTests")
+    qapp.setApplicationName("FlexmechTests")
+    for fmt in (QSettings.Format.NativeFormat, QSettings.Format.IniFormat):
+        QSettings.setPath(fmt, QSettings.Scope.UserScope, str(tmp_path / "settings"))
+    yield
+    qapp.setOrganizationName(names[0])
+    qapp.setApplicationName(names[1])
+
+
+@pytest.fixture(autouse=True)
+def no_qt_warnings(qtlog):
+    """Fail a test that makes Qt warn."""
+    yield
+    bad = [r.message for r in qtlog.records
+           if r.type in (QtMsgType.QtWarningMsg, QtMsgType.QtCriticalMsg, QtMsgType.QtFatalMsg)
+           and not r.message.startswith(HARMLESS_QT_MESSAGES)]
+    assert not bad, f"Qt warned: {bad}"
+
+
+@pytest.fixture(autouse=True)
+def message_boxes(monkeypatch) -> list[tuple[str, str, str]]:
+    """Record ``(kind, title, text)`` of every static message box instead of showing it."""
+    shown: list[tuple[str, str, str]] = []
+
+    def recorder(kind: str):
+        def show(parent, title, text, *args, **kwargs):
+            shown.append((kind, title, text))
+            return QMessageBox.StandardButton.Ok
+        return show
+
+    for kind in ("critical", "warning", "information", "question", "about"):
+        monkeypatch.setattr(QMessageBox, kind, recorder(kind))
+    return shown
+
+
+@pytest.fixture
+def settings(tmp_path) -> QSettings:
+    return QSettings(str(tmp_path / "window.ini"), QSettings.Format.IniFormat)
+
+
+@pytest.fixture
+def window(qtbot, settings) -> MainWindow:
+    """A shown main window with its own settings file and no model open."""
+    w = MainWindow(settings)
+    qtbot.addWidget(w)
+    w.show()
+    qtbot.waitExposed(w)
+    return w
+
+
+@pytest.fixture
+def all_kinds_model() -> dict:
+    """A valid model with every kind of entity the canvas draws."""
+    model = {
+        "format": "flexmech",
+        "version": 1,
+        "name": "Every kind",
+        "materials": [{"id": "steel", "E": 2.0e11, "density": 7850.0}],
+        "nodes": [
+            {"id": "O", "x": 0.0, "y": 0.0},
+            {"id": "A", "x": 0.2, "y": 0.1},
+            {"id": "B", "x": 0.5, "y": 0.1},
+            {"id": "C", "x": 0.35, "y": 0.3},
+            {"id": "D", "x": 0.7, "y": 0.0},
+            {"id": "E", "x": 0.9, "y": 0.2},
+        ],
+        "links": [
+            {"id": "crank", "kind": "rigid", "nodes": ["O", "A"], "mass": 0.1},
+            {"id": "plate", "kind": "rigid", "nodes": ["A", "B", "C"], "mass": 0.3},
+            {"id": "beam", "kind": "flexible", "nodes": ["B", "D"],
+             "section": {"kind": "circle", "material": "steel", "d": 0.01}},
+            {"id": "arm", "kind": "flexible", "nodes": ["D", "E"],
+             "section": {"kind": "per_length", "EA": 1e6, "EI": 10.0, "rhoA": 1.0},
+             "mesh": {"kind": "stations", "stations": [0.0, 0.3, 0.5, 1.0]}},
+        ],
+        "joints": [
+            {"id": "O-ground", "kind": "ground", "node": "O"},
+            {"id": "A-pin", "kind": "pin", "node": "A"},
+            {"id": "B-weld", "kind": "weld", "node": "B", "links": ["plate", "beam"]},
+            {"id": "E-slide", "kind": "slider", "node": "E", "angle": 0.3},
+            {"id": "C-clamp", "kind": "fixed", "node": "C"},
+            {"id": "D-gap", "kind": "clearance", "node": "D", "links": ["beam", "arm"],
+             "journal_radius": 0.009, "bearing_radius": 0.01, "length": 0.02, "material": "steel"},
+        ],
+        "masses": [{"id": "m-B", "node": "B", "mass": 0.5}],
+        "bodies": [
+            {"id": "block", "x": 1.1, "y": 0.2, "mass": 1.0, "radius": 0.05},
+            {"id": "ball", "kind": "point", "x": 1.1, "y": 0.45, "mass": 0.2},
+        ],
+        "drivers": [
+            {"id": "motor", "kind": "angle", "link": "crank", "pivot": "O", "function": {"kind": "linear", "rate": -2.0}},
+            {"id": "push", "kind": "displacement", "node": "E", "direction": "y", "function": {"kind": "sine", "frequency": 2.0}},
+        ],
+        "loads": [
+            {"id": "tip-force", "node": "C", "fx": 10.0, "fy": -5.0},
+            {"id": "tip-torque", "node": "A", "torque": -3.0},
+        ],
+        "contacts": [
+            {"id": "floor", "point": {"body": "block"}, "target": {"kind": "ground_line", "y": -0.1}},
+            {"id": "wall", "point": {"node": "E"}, "target": {"kind": "ground_segment", "x1": 1.3, "y1": -0.1, "x2": 1.3, "y2": 0.5}},
+            {"id": "ring", "point": {"body": "ball"}, "target": {"kind": "circle", "x": 1.1, "y": 0.45, "radius": 0.12, "inside": True}},
+            {"id": "hit-beam", "point": {"node": "C"}, "target": {"kind": "link", "link": "beam"}},
+            {"id": "hit-node", "point": {"node": "A"}, "target": {"kind": "node", "node": "B"}},
+        ],
+    }
+    assert validate(model) == []
+    return model
