@@ -59,6 +59,55 @@ def link_angle(doc: dict, link: dict) -> float:
     return math.atan2(yb - ya, xb - xa)
 
 
+def leaving_angle(doc: dict, node: str, links: list[str] | None = None) -> float | None:
+    """Direction in which the first link at ``node`` (of ``links``, if given) leaves it."""
+    angles = _link_directions(doc, node, links)
+    return angles[0] if angles else None
+
+
+def _link_directions(doc: dict, node: str, links: list[str] | None = None) -> list[float]:
+    pos = node_positions(doc)
+    x, y = pos[node]
+    out = []
+    for link in doc.get("links", []):
+        if node in link["nodes"] and (links is None or link["id"] in links):
+            out += [math.atan2(pos[n][1] - y, pos[n][0] - x) for n in link["nodes"] if n != node]
+    return out
+
+
+#: where a node's label may go, in order of preference (rad from +x)
+LABEL_DIRECTIONS = tuple(math.radians(a) for a in (45, 135, -45, -135, 90, 0, 180, -90))
+
+
+def occupied_directions(doc: dict, node: str) -> list[float]:
+    """Directions in which something drawn leaves a node: links, ground symbols, guides, forces."""
+    taken = _link_directions(doc, node)
+    for joint in doc.get("joints", []):
+        if joint["node"] != node:
+            continue
+        if joint["kind"] == "ground":
+            taken.append(-math.pi / 2)
+        elif joint["kind"] == "fixed":
+            away = leaving_angle(doc, node, joint.get("links"))
+            taken.append(-math.pi / 2 if away is None else away + math.pi)
+        elif joint["kind"] == "slider":
+            taken += [joint.get("angle", 0.0), joint.get("angle", 0.0) + math.pi]
+    for load in doc.get("loads", []):
+        if load["node"] == node and (load.get("fx", 0.0) or load.get("fy", 0.0)):
+            taken.append(math.atan2(load.get("fy", 0.0), load.get("fx", 0.0)))
+    return taken
+
+
+def label_direction(doc: dict, node: str) -> float:
+    """The direction of :data:`LABEL_DIRECTIONS` farthest from everything drawn at ``node``."""
+    taken = occupied_directions(doc, node)
+
+    def clearance(d: float) -> float:
+        return min((abs((d - t + math.pi) % (2 * math.pi) - math.pi) for t in taken), default=math.pi)
+
+    return max(LABEL_DIRECTIONS, key=clearance)
+
+
 def circle_points(x: float, y: float, r: float, segments: int = 72) -> list[Point]:
     """A closed polyline approximating a circle."""
     return [(x + r * math.cos(a), y + r * math.sin(a))

@@ -96,23 +96,14 @@ def _link_items(doc: dict, link: dict) -> list[QGraphicsItem]:
     return items
 
 
-def _away_from(doc: dict, node: str, links: list[str] | None) -> float:
-    """Direction in which the first (named) link at ``node`` leaves it; up if none."""
-    pos = geo.node_positions(doc)
-    for link in doc.get("links", []):
-        if node in link["nodes"] and (links is None or link["id"] in links):
-            other = next(n for n in link["nodes"] if n != node)
-            return math.atan2(pos[other][1] - pos[node][1], pos[other][0] - pos[node][0])
-    return math.pi / 2
-
-
 def _joint_items(doc: dict, joint: dict) -> list[QGraphicsItem]:
     pt = geo.node_positions(doc)[joint["node"]]
     kind = joint["kind"]
     if kind == "ground":
         return [_glyph(sym.ground_pin(), pt, GROUND, "white")]
     if kind == "fixed":
-        return [_glyph(sym.clamp(_away_from(doc, joint["node"], joint.get("links"))), pt, GROUND)]
+        away = geo.leaving_angle(doc, joint["node"], joint.get("links"))
+        return [_glyph(sym.clamp(math.pi / 2 if away is None else away), pt, GROUND)]
     if kind == "slider":
         guide = _curve(geo.slider_guide(doc, joint), _pen(GROUND, 1.5, Qt.PenStyle.DashLine), Z_GUIDE)
         return [guide, _glyph(sym.slider_block(joint.get("angle", 0.0)), pt, GROUND, "#d5d8dc")]
@@ -200,7 +191,7 @@ def _label_clearance(doc: dict) -> dict[str, float]:
     for mass in doc.get("masses", []):
         need(mass["node"], 11)
     for joint in doc.get("joints", []):
-        if joint["kind"] in ("slider", "clearance"):
+        if joint["kind"] in ("slider", "clearance", "fixed"):
             need(joint["node"], 17)
     for driver in doc.get("drivers", []):
         need(driver.get("pivot") or driver["node"], DRIVER_RADIUS + 9)
@@ -221,7 +212,8 @@ def model_items(doc: dict) -> list[QGraphicsItem]:
     if pos:
         items.append(_scatter(list(pos.values()), "o", 9, _pen(LABEL, 1.5), "white", Z_NODE))
         clear = _label_clearance(doc)
-        items += [_label(node_id, pt, distance=clear.get(node_id, 7.0)) for node_id, pt in pos.items()]
+        items += [_label(node_id, pt, direction=geo.label_direction(doc, node_id), distance=clear.get(node_id, 7.0))
+                  for node_id, pt in pos.items()]
     masses = [pos[m["node"]] for m in doc.get("masses", [])]
     if masses:
         items.append(_scatter(masses, "s", 12, _pen(MASS), MASS, Z_MASS))

@@ -2,12 +2,13 @@
 from __future__ import annotations
 
 import doctest
+import math
 
 import pytest
 
 from app import entities, geometry, properties
 from app.entities import EntityRef, describe, find_entity
-from app.geometry import mesh_points, model_bounds, outline, view_bounds
+from app.geometry import label_direction, mesh_points, model_bounds, outline, view_bounds
 from app.properties import entity_rows, format_value
 from solver.model.io import examples_dir, load_model
 
@@ -72,3 +73,10 @@ def test_property_rows_carry_schema_units_and_defaults(slider_crank):
 def test_format_value():
     assert format_value(1.616e-10) == "1.616e-10"
     assert format_value([0.0, 0.5, 1.0]) == "0, 0.5, 1"
+
+
+def test_node_labels_go_where_nothing_else_is_drawn(slider_crank):
+    # O: crank to the right, ground symbol below -> up-left; B: rod left, slider guide -> up
+    assert math.degrees(label_direction(slider_crank, "O")) == pytest.approx(135)
+    assert math.degrees(label_direction(slider_crank, "B")) == pytest.approx(90)
+    assert math.degrees(label_direction({"nodes": [{"id": "N", "x": 0, "y": 0}]}, "N")) == pytest.approx(45)
