@@ -12,27 +12,20 @@ The Newton matrix is the saddle-point system
     [ s G                      0     ] [ dmu ] = -[ s g ]
 
 (eqs. 2.54-2.59 with constraints), ``lambda = s mu`` scaled for conditioning.
-It is stored on a fixed sparsity pattern: dense LU for small systems, sparse LU
-(SuperLU) for large ones.
+It is stored on a fixed sparsity pattern and factorised as a band matrix in reverse
+Cuthill-McKee order (:mod:`solver.banded`): cost linear in the number of elements.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.linalg.lapack import dgetrf as getrf, dgetrs as getrs
-import scipy.sparse as sp
-import scipy.sparse.linalg as spla
-
-from .compile import System
 from numba import njit
 
+from .banded import BandLU, BandPattern
 from .constraints import constraint_eval
+from .compile import System
 from .fem.beam import FORMULATIONS, assemble_beams, deformation_rate_power, mass_matrices, strain_energies
-
-#: systems with more unknowns than this use the sparse LU
-DENSE_LIMIT = 160
-
 
 @dataclass
 class Forces:
@@ -181,58 +174,19 @@ class Assembly:
 
     # ------------------------------------------------------------------ matrices
     def _pattern(self) -> None:
-        """Fixed sparsity pattern of the saddle-point matrix and its scatter map."""
+        """Fixed sparsity pattern of the saddle-point matrix, in band storage (RCM order)."""
         s, n, m = self.sys, self.n, self.m
         idx = s.elem_dofs
         er = np.repeat(idx, 6, axis=1).ravel()
         ec = np.tile(idx, (1, 6)).ravel()
         dr = np.arange(n)
         gr, gc = s.constraints.rows + n, s.constraints.cols
-        rows = np.concatenate([er, dr, gr, gc])
-        cols = np.concatenate([ec, dr, gc, gr])
         self.size = n + m
-        lin = rows.astype(np.int64) * self.size + cols
-        uniq, self._scatter = np.unique(lin, return_inverse=True)
-        self._urows, self._ucols = uniq // self.size, uniq % self.size
-        self.sparse = self.size > DENSE_LIMIT
-        self._n_elem_entries = er.size
-        self._n_g = gr.size
-        if self.sparse:
-            order = np.lexsort((self._urows, self._ucols))
-            self._csc_order = order
-            self._csc_indices = self._urows[order].astype(np.int32)
-            counts = np.bincount(self._ucols, minlength=self.size)
-            self._csc_indptr = np.concatenate([[0], np.cumsum(counts)]).astype(np.int32)
+        self.band = BandPattern(np.concatenate([er, dr, gr, gc]), np.concatenate([ec, dr, gc, gr]), self.size)
 
-    def factorize(self, blocks: np.ndarray, diag: np.ndarray, G_vals: np.ndarray, scale: float) -> "Factor":
+    def factorize(self, blocks: np.ndarray, diag: np.ndarray, G_vals: np.ndarray, scale: float) -> BandLU:
         """LU factors of the saddle-point matrix with the given values."""
-        data = np.concatenate([blocks.ravel(), diag, scale * G_vals, scale * G_vals])
-        vals = np.bincount(self._scatter, weights=data, minlength=self._urows.size)
-        if self.sparse:
-            A = sp.csc_matrix((vals[self._csc_order], self._csc_indices, self._csc_indptr), shape=(self.size, self.size))
-            return Factor(spla.splu(A), None)
-        A = np.zeros((self.size, self.size), order="F")
-        A[self._urows, self._ucols] = vals
-        lu, piv, info = getrf(A, overwrite_a=True)
-        if info > 0:
-            lu[info - 1, info - 1] = np.nan  # singular: solves give nan, Newton reports it
-        return Factor(None, (lu, piv))
-
-
-class Factor:
-    """A factorised Newton matrix (sparse SuperLU, or dense LAPACK getrf called directly:
-    the checking wrappers cost more than the solve for small systems)."""
-
-    def __init__(self, sparse_lu, dense_lu):
-        self._sp = sparse_lu
-        self._dn = dense_lu
-
-    def solve(self, rhs: np.ndarray) -> np.ndarray:
-        if self._sp is not None:
-            return self._sp.solve(rhs)
-        lu, piv = self._dn
-        x, _info = getrs(lu, piv, rhs)
-        return x
+        return BandLU(self.band, np.concatenate([blocks.ravel(), diag, scale * G_vals, scale * G_vals]))
 
 
 def dense_matrices(asm: Assembly, q: np.ndarray, t: float = 0.0) -> tuple[np.ndarray, np.ndarray]:

@@ -25,7 +25,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .assembly import Assembly, Factor
+from numba import njit
+
+from .assembly import Assembly, newton_terms
+from .banded import BandLU, band_solve
 
 
 @dataclass
@@ -63,6 +66,67 @@ def integrator_parameters(settings: dict) -> tuple[float, float, float, float]:
     return settings["nu"], settings["tau"], 0.0, 0.0
 
 
+CONVERGED, REFACTOR, DIVERGED, FOLLOWER = 0, 1, 2, 3
+
+
+@njit(cache=True)
+def newton_iterations(q, v, a, lam, F_ext, mass_diag, alpha, beta, form, dofs, secs, Mbars, no_blocks,
+                      dm_dofs, target, bp_n, bp_b, bp_r, sl_n, sl_nrm, sl_p, rows, cols, psi, g, vals,
+                      AB, kl, ku, ipiv, perm, scale, c_a, c_v, tol_rel, tol_abs, tol_g, max_iter, contraction,
+                      max_reuse, follower, counters, norms):
+    """Newton iterations with one factorised matrix, in place on ``q, v, a, lam``.
+
+    Returns CONVERGED; REFACTOR when the matrix should be rebuilt at the current state
+    (it does not contract by ``contraction`` any more, or ``max_reuse`` corrections were
+    made with it); FOLLOWER after a correction when loads follow the structure; or
+    DIVERGED after ``max_iter`` iterations.  ``counters`` = (iterations, corrections) and
+    ``norms`` = (last |psi|, last max|dq|) carry over between calls within a step.
+    """
+    n = q.shape[0]
+    m = g.shape[0]
+    rhs = np.empty(n + m)
+    x = np.empty(n + m)
+    used = 0
+    prev = np.inf
+    while counters[0] < max_iter:
+        counters[0] += 1
+        ref, r_norm, g_norm = newton_terms(q, v, a, lam, F_ext, mass_diag, alpha, beta, form, dofs, secs, Mbars,
+                                           False, 0.0, 0.0, 0.0, no_blocks, dm_dofs, target, bp_n, bp_b, bp_r,
+                                           sl_n, sl_nrm, sl_p, rows, cols, psi, g, vals)
+        norms[0] = r_norm
+        # (2.64) on the out-of-balance force, or (when round-off in stiff systems keeps
+        # the force above it) a correction that no longer moves the solution
+        small = r_norm <= tol_rel * ref + tol_abs or norms[1] <= tol_g
+        if counters[1] > 0 and small and g_norm <= tol_g:
+            return CONVERGED
+        if used >= max_reuse or (used > 0 and r_norm > contraction * prev):
+            counters[0] -= 1  # this evaluation is repeated with the new matrix
+            return REFACTOR
+        if not np.isfinite(r_norm):
+            return DIVERGED
+        for i in range(n):
+            rhs[i] = -psi[i]
+        for i in range(m):
+            rhs[n + i] = -scale * g[i]
+        band_solve(AB, kl, ku, ipiv, perm, rhs, x)
+        dq_max = 0.0
+        for i in range(n):
+            dq = x[i]
+            q[i] += dq
+            v[i] += c_v * dq  # (2.62)
+            a[i] += c_a * dq  # (2.63)
+            dq_max = max(dq_max, abs(dq))
+        for i in range(m):
+            lam[i] += scale * x[n + i]
+        norms[1] = dq_max
+        counters[1] += 1
+        used += 1
+        prev = r_norm
+        if follower:
+            return FOLLOWER
+    return DIVERGED
+
+
 class NewmarkIntegrator:
     """Advances a :class:`State` by one Newmark (or generalized-alpha) step."""
 
@@ -76,7 +140,7 @@ class NewmarkIntegrator:
         self.tol_abs = settings["tol_abs"]
         self.max_iter = settings["max_iterations"]
         self.modified = settings["modified_newton"]
-        self._factor: Factor | None = None
+        self._factor: BandLU | None = None
         self._factor_h = None
         self._scale = 1.0
         self.factorizations = 0
@@ -104,48 +168,43 @@ class NewmarkIntegrator:
         lam = s.lam.copy()
         if self._factor_h != h:
             self._factor = None
-        blocks_coeff = (c_a, c_v, 1.0)
         follower = asm.follower_loads
-        F_ext = asm.external(q, t1 if t_loads is None else t_loads)
-        prev_norm = None
-        dq_norm = np.inf
-        fresh = False
-        for it in range(1, self.max_iter + 1):
-            need_matrix = self._factor is None or not self.modified
-            if follower and it > 1:
-                F_ext = asm.external(q, t1 if t_loads is None else t_loads)
-            terms = asm.newton(q, v, a, lam, t1, F_ext, blocks_coeff if need_matrix else None)
-            psi, g, G_vals, ref, r_norm, g_norm = terms[:6]
-            # (2.64) on the out-of-balance force, or (when round-off in stiff systems keeps
-            # the force above it) a correction that no longer moves the solution
-            small = r_norm <= self.tol_rel * ref + self.tol_abs or dq_norm <= self.tol_g
-            if it > 1 and small and g_norm <= self.tol_g:
-                a_pseudo = s.a_pseudo + (q - s.q - h * s.v - 0.5 * h * h * s.a_pseudo) / (nu * h * h)
-                return self._project(State(t1, q, v, a, lam, a_pseudo), G_vals, h), it - 1
-            if not need_matrix and prev_norm is not None and r_norm > self.CONTRACTION * prev_norm and not fresh:
-                terms = asm.newton(q, v, a, lam, t1, F_ext, blocks_coeff)
-                need_matrix = True
-            if need_matrix:
-                blocks, diag = terms[6], terms[7]
+        t_f = t1 if t_loads is None else t_loads
+        sys_, cons = asm.sys, asm.sys.constraints
+        target = cons.target(t1)
+        psi, g, G_vals = np.empty(n), np.empty(cons.count), np.empty(cons.rows.size)
+        counters = np.zeros(2, dtype=np.int64)  # iterations done, corrections applied
+        norms = np.array([np.inf, np.inf])  # last |psi|, last max|dq|
+        while True:
+            F_ext = asm.external(q, t_f)
+            if self._factor is None or not self.modified:
+                *_t, blocks, diag = asm.newton(q, v, a, lam, t1, F_ext, (c_a, c_v, 1.0))
+                G_vals = _t[2]
                 self._scale = newton_scale(blocks, diag)
                 self._factor = asm.factorize(blocks, diag, G_vals, self._scale)
                 self._factor_h = h
                 self.factorizations += 1
-            fresh = need_matrix
-            sc = self._scale
-            x = self._factor.solve(-np.concatenate([psi, sc * g]))
-            if not np.all(np.isfinite(x)):
+            if self._factor.singular:
                 self._factor = None
                 raise NewtonFailure("the Newton matrix is singular (a mechanism locked or unconstrained?)")
-            dq = x[:n]
-            dq_norm = np.abs(dq).max(initial=0.0)
-            lam = lam + sc * x[n:]
-            q = q + dq
-            v = v + c_v * dq  # (2.62)
-            a = a + c_a * dq  # (2.63)
-            prev_norm = r_norm
-        self._factor = None
-        raise NewtonFailure(f"Newton did not converge in {self.max_iter} iterations (out-of-balance {r_norm:.3g} N)")
+            f = self._factor
+            status = newton_iterations(
+                q, v, a, lam, F_ext, sys_.mass_diag, sys_.alpha, sys_.beta, asm.form, sys_.elem_dofs, asm.secs,
+                asm.Mbar, asm._no_blocks, cons.dm_dofs, target, cons.bp_n, cons.bp_b, cons.bp_r, cons.sl_n,
+                cons.sl_nrm, cons.sl_p, cons.rows, cons.cols, psi, g, G_vals,
+                f.AB, f.p.kl, f.p.ku, f.ipiv, f.p.perm, self._scale, c_a, c_v,
+                self.tol_rel, self.tol_abs, self.tol_g, self.max_iter, self.CONTRACTION,
+                1 if not self.modified else self.max_iter, follower, counters, norms,
+            )
+            if status == CONVERGED:
+                a_pseudo = s.a_pseudo + (q - s.q - h * s.v - 0.5 * h * h * s.a_pseudo) / (nu * h * h)
+                return self._project(State(t1, q, v, a, lam, a_pseudo), G_vals, h), int(counters[1])
+            if status == DIVERGED:
+                self._factor = None
+                raise NewtonFailure(f"Newton did not converge in {self.max_iter} iterations (out-of-balance {norms[0]:.3g} N)")
+            if status == FOLLOWER:
+                continue  # new load vector at the updated configuration, same matrix
+            self._factor = None  # REFACTOR: the reused matrix no longer contracts
 
     def _project(self, s: State, G_vals: np.ndarray, h: float) -> State:
         """Project the accelerations onto the constraint manifold, ``G a = gamma``.

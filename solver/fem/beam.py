@@ -185,13 +185,13 @@ _GAUSS_W = np.array([0.1739274225687269, 0.3260725774312731, 0.3260725774312731,
 
 
 @njit(cache=True)
-def exact_inertia(q, v, a, L, beta0, rhoA, rhoI, f, M):
+def exact_inertia(q, v, a, L, beta0, rhoA, rhoI, f, M, want_mass=True):
     """Inertia force ``f`` and mass ``M`` of the exact kinetic energy of one element.
 
     Points of the element: ``r(x) = r1 + R(beta) w(x)``, ``w = [x l/L, v(x)]``, with
     ``v = N3 tb1 + N6 tb2`` (A.9) and section rotation ``phi = beta - beta0 + v'``.
     ``f = sum_g W_g L (rhoA J^T r_ddot + rhoI Jphi phi_ddot)`` (Lagrange, 2.33, with
-    T of A.18) and ``M = sum_g W_g L (rhoA J^T J + rhoI Jphi Jphi^T)``.
+    T of A.18) and, with ``want_mass``, ``M = sum_g W_g L (rhoA J^T J + rhoI Jphi Jphi^T)``.
     """
     r = np.empty(6)
     zl = np.empty(6)
@@ -250,8 +250,9 @@ def exact_inertia(q, v, a, L, beta0, rhoA, rhoI, f, M):
         J[1, 1] += 1.0
         for i in range(6):
             f[i] += wg * (rhoA * (J[0, i] * acc0 + J[1, i] * acc1) + rhoI * Jp[i] * phidd)
-            for j in range(6):
-                M[i, j] += wg * (rhoA * (J[0, i] * J[0, j] + J[1, i] * J[1, j]) + rhoI * Jp[i] * Jp[j])
+            if want_mass:
+                for j in range(6):
+                    M[i, j] += wg * (rhoA * (J[0, i] * J[0, j] + J[1, i] * J[1, j]) + rhoI * Jp[i] * Jp[j])
 
 
 @njit(cache=True)
@@ -266,8 +267,8 @@ def exact_inertia_derivatives(q, v, a, L, beta0, rhoA, rhoI, C, K):
         vm = v.copy()
         vp[j] += 1.0
         vm[j] -= 1.0
-        exact_inertia(q, vp, a, L, beta0, rhoA, rhoI, fp, Mt)
-        exact_inertia(q, vm, a, L, beta0, rhoA, rhoI, fm, Mt)
+        exact_inertia(q, vp, a, L, beta0, rhoA, rhoI, fp, Mt, False)
+        exact_inertia(q, vm, a, L, beta0, rhoA, rhoI, fm, Mt, False)
         for i in range(6):
             C[i, j] = 0.5 * (fp[i] - fm[i])
         h = 1e-7 * (L if (j % 3) != 2 else 1.0)
@@ -275,11 +276,14 @@ def exact_inertia_derivatives(q, v, a, L, beta0, rhoA, rhoI, C, K):
         qm = q.copy()
         qp[j] += h
         qm[j] -= h
-        exact_inertia(qp, v, a, L, beta0, rhoA, rhoI, fp, Mt)
-        exact_inertia(qm, v, a, L, beta0, rhoA, rhoI, fm, Mt)
+        exact_inertia(qp, v, a, L, beta0, rhoA, rhoI, fp, Mt, False)
+        exact_inertia(qm, v, a, L, beta0, rhoA, rhoI, fm, Mt, False)
         for i in range(6):
             K[i, j] = (fp[i] - fm[i]) / (2.0 * h)
 
+
+
+exact_tangent = False
 
 
 @njit(cache=True)
@@ -355,9 +359,9 @@ def element_terms(q, v, a, sec, Mbar, formulation, alpha, beta, want, c_a, c_v, 
         for i in range(6):
             f_in[i] = fa[i]
     else:
-        M = np.empty((6, 6))
-        exact_inertia(q, v, a, L, beta0, sec[4], sec[5], f_in, M)
-        if want:
+        M = np.zeros((6, 6))
+        exact_inertia(q, v, a, L, beta0, sec[4], sec[5], f_in, M, want or alpha > 0.0)
+        if want and exact_tangent:
             exact_inertia_derivatives(q, v, a, L, beta0, sec[4], sec[5], Cin, Kin)
     # ---- damping (2.45)
     for i in range(6):

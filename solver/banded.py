@@ -1,0 +1,141 @@
+"""Banded LU with partial pivoting for the Newton matrix (compiled).
+
+The saddle-point matrix of a planar mechanism is sparse and, once its unknowns are
+put in reverse Cuthill-McKee order, narrow-banded: a chain of beam elements gives a
+band of a few dofs however long it is, so a factorisation costs O(n kl (kl + ku))
+and a solve O(n (2 kl + ku)): linear in the number of elements.  The algorithm is
+LAPACK's dgbtf2 / dgbtrs (band storage ``AB[kv + i - j, j] = A[i, j]`` with
+``kv = kl + ku`` and ``kl`` extra rows for the fill-in of row interchanges), written
+out here so that the compiled Newton loop can call it without leaving machine code.
+"""
+from __future__ import annotations
+
+import numpy as np
+import scipy.sparse as sp
+from numba import njit
+from scipy.sparse.csgraph import reverse_cuthill_mckee
+
+
+class BandPattern:
+    """Where each entry of a fixed sparsity pattern goes in band storage after RCM ordering."""
+
+    def __init__(self, rows: np.ndarray, cols: np.ndarray, size: int):
+        self.size = size
+        graph = sp.csr_matrix((np.ones(rows.size), (rows, cols)), shape=(size, size))
+        graph = graph + graph.T + sp.identity(size, format="csr")
+        perm = reverse_cuthill_mckee(graph.tocsr(), symmetric_mode=True)
+        self.perm = np.ascontiguousarray(perm, dtype=np.int64)  # new position k holds old index perm[k]
+        self.inv = np.empty(size, dtype=np.int64)
+        self.inv[self.perm] = np.arange(size)
+        r, c = self.inv[rows], self.inv[cols]
+        self.kl = int(max(0, (r - c).max(initial=0)))
+        self.ku = int(max(0, (c - r).max(initial=0)))
+        kv = self.kl + self.ku
+        self.ldab = 2 * self.kl + self.ku + 1
+        self.band_row = np.ascontiguousarray(kv + r - c, dtype=np.int64)
+        self.band_col = np.ascontiguousarray(c, dtype=np.int64)
+
+
+@njit(cache=True)
+def band_fill(AB, band_row, band_col, vals):
+    """Zero ``AB`` and add ``vals`` at their band positions."""
+    AB[:, :] = 0.0
+    for k in range(vals.shape[0]):
+        AB[band_row[k], band_col[k]] += vals[k]
+
+
+@njit(cache=True)
+def gbtrf(AB, n, kl, ku, ipiv):
+    """LU factorisation with partial pivoting of a band matrix, in place (dgbtf2).
+    Returns 0, or j + 1 if the pivot of column j is exactly zero."""
+    kv = kl + ku
+    info = 0
+    ju = 0
+    for j in range(n):
+        km = min(kl, n - 1 - j)
+        jp = 0
+        best = abs(AB[kv, j])
+        for i in range(1, km + 1):
+            val = abs(AB[kv + i, j])
+            if val > best:
+                best = val
+                jp = i
+        ipiv[j] = j + jp
+        if AB[kv + jp, j] != 0.0:
+            ju = max(ju, min(j + ku + jp, n - 1))
+            if jp != 0:
+                for c in range(j, ju + 1):
+                    t = AB[kv + j - c, c]
+                    AB[kv + j - c, c] = AB[kv + j + jp - c, c]
+                    AB[kv + j + jp - c, c] = t
+            if km > 0:
+                piv = AB[kv, j]
+                for i in range(1, km + 1):
+                    AB[kv + i, j] /= piv
+                for c in range(j + 1, ju + 1):
+                    f = AB[kv + j - c, c]
+                    if f != 0.0:
+                        for i in range(1, km + 1):
+                            AB[kv + j + i - c, c] -= AB[kv + i, j] * f
+        elif info == 0:
+            info = j + 1
+    return info
+
+
+@njit(cache=True)
+def gbtrs(AB, n, kl, ku, ipiv, b):
+    """Solve ``A x = b`` in place with the factors of :func:`gbtrf` (dgbtrs)."""
+    kv = kl + ku
+    for j in range(n - 1):
+        lm = min(kl, n - 1 - j)
+        p = ipiv[j]
+        if p != j:
+            t = b[p]
+            b[p] = b[j]
+            b[j] = t
+        bj = b[j]
+        if bj != 0.0:
+            for i in range(1, lm + 1):
+                b[j + i] -= AB[kv + i, j] * bj
+    for j in range(n - 1, -1, -1):
+        b[j] /= AB[kv, j]
+        bj = b[j]
+        if bj != 0.0:
+            for i in range(max(0, j - kv), j):
+                b[i] -= AB[kv + i - j, j] * bj
+
+
+@njit(cache=True)
+def band_solve(AB, kl, ku, ipiv, perm, rhs, x):
+    """``x = A^-1 rhs`` for an RCM-ordered factorised matrix (rhs and x in original order)."""
+    n = rhs.shape[0]
+    b = np.empty(n)
+    for k in range(n):
+        b[k] = rhs[perm[k]]
+    gbtrs(AB, n, kl, ku, ipiv, b)
+    for k in range(n):
+        x[perm[k]] = b[k]
+
+
+class BandLU:
+    """A factorised matrix on a :class:`BandPattern`."""
+
+    def __init__(self, pattern: BandPattern, vals: np.ndarray):
+        self.p = pattern
+        n = pattern.size
+        self.AB = np.zeros((pattern.ldab, n))
+        self.ipiv = np.zeros(n, dtype=np.int64)
+        band_fill(self.AB, pattern.band_row, pattern.band_col, vals)
+        self.info = gbtrf(self.AB, n, pattern.kl, pattern.ku, self.ipiv)
+
+    @property
+    def singular(self) -> bool:
+        return self.info != 0
+
+    def solve(self, rhs: np.ndarray) -> np.ndarray:
+        x = np.empty_like(rhs)
+        if self.singular:
+            x[:] = np.nan
+            return x
+        band_solve(self.AB, self.p.kl, self.p.ku, self.ipiv, self.p.perm, np.ascontiguousarray(rhs, dtype=float), x)
+        return x
