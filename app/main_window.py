@@ -21,12 +21,10 @@ from .document import ModelDocument
 from .entities import EntityRef
 from .model_tree import ModelTree
 from .property_view import PropertyView
-from .pyside_fix import protect_none
 from .recent_files import RecentFiles
 from .selection import Selection
 from .sketch import SketchView
 
-protect_none()  # before the window makes its first Qt call: see app/pyside_fix.py
 
 APP_NAME = "Flexmech"
 FILE_FILTER = "Flexmech models (*.json);;All files (*)"
