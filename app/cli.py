@@ -1,6 +1,7 @@
 """The ``flexmech`` command: open the GUI, or run, validate and list models headless.
 
-The headless commands (``run``, ``validate``, ``examples``) never import Qt: they are
+The headless commands (``run``, ``static``, ``modes``, ``validate``, ``examples``) never
+import Qt: they are
 thin shells over :mod:`solver.api` and :mod:`solver.model.io`.  Exit codes are
 documented in ``docs/cli.md`` and listed in :data:`EXIT_CODES`.
 """
@@ -64,6 +65,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--quiet", action="store_true", help="no progress bar, only errors")
     p.set_defaults(command=_cmd_run)
 
+    p = sub.add_parser("static", help="static equilibrium under the model's loads and gravity")
+    p.add_argument("file", metavar="FILE", help="model file (.json)")
+    p.add_argument("--steps", type=int, default=10, help="load steps (default 10)")
+    p.add_argument("--time", type=float, default=0.0, help="time at which loads and drivers are taken (s)")
+    p.set_defaults(command=_cmd_static)
+
+    p = sub.add_parser("modes", help="natural frequencies about the sketched configuration")
+    p.add_argument("file", metavar="FILE", help="model file (.json)")
+    p.add_argument("--count", type=int, default=6, help="number of modes (default 6)")
+    p.add_argument("--damping", type=float, metavar="ZETA",
+                   help="also give Rayleigh alpha, beta with this damping ratio at the first two elastic modes")
+    p.set_defaults(command=_cmd_modes)
+
     p = sub.add_parser("validate", help="list every problem of a model file, one per line")
     p.add_argument("file", metavar="FILE", help="model file (.json)")
     p.set_defaults(command=_cmd_validate)
@@ -111,16 +125,12 @@ def _cmd_examples(args: argparse.Namespace) -> int:
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
-    # the solver (numpy, scipy) is imported only by the command that runs it
+    # the solver (numpy, scipy) is imported only by the commands that run it
     from solver import api
     from solver.results_io import write_results
 
-    path = _resolve(args.file)
-    try:
-        model = load_model(path)
-    except ModelError as exc:
-        for problem in exc.problems:
-            _error(str(problem))
+    model = _load_reporting(args.file)
+    if model is None:
         return EXIT_INVALID
     out = Path(args.out)
     end_time = float(model_with_defaults(model)["solver"]["end_time"])
@@ -146,7 +156,66 @@ def _cmd_run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _cmd_static(args: argparse.Namespace) -> int:
+    from solver import api
+
+    model = _load_reporting(args.file)
+    if model is None:
+        return EXIT_INVALID
+    try:
+        eq = api.static_equilibrium(model, load_steps=args.steps, time=args.time)
+    except api.SolverError as exc:
+        _error(str(exc))
+        return EXIT_UNSUPPORTED if isinstance(exc, api.UnsupportedFeature) else EXIT_FAILED
+    s = eq.asm.sys
+    print(f"static equilibrium in {len(eq.iterations)} load steps ({sum(eq.iterations)} Newton iterations)")
+    print(f"{'node':<16}{'x_m':>14}{'y_m':>14}{'ux_m':>14}{'uy_m':>14}")
+    for name, dofs in zip(s.node_ids, s.node_dofs):
+        x, y = eq.q[dofs]
+        x0, y0 = s.q0[dofs]
+        print(f"{name:<16}{x:>14.6g}{y:>14.6g}{x - x0:>14.6g}{y - y0:>14.6g}")
+    print(f"{'node':<16}{'link':<16}{'theta_rad':>14}")
+    for (name, link), dof in zip(s.rot_slots, s.rot_dofs):
+        print(f"{name:<16}{link:<16}{eq.q[dof]:>14.6g}")
+    return EXIT_OK
+
+
+def _cmd_modes(args: argparse.Namespace) -> int:
+    from solver import api
+
+    model = _load_reporting(args.file)
+    if model is None:
+        return EXIT_INVALID
+    try:
+        modes = api.natural_modes(model, count=args.count)
+    except api.SolverError as exc:
+        _error(str(exc))
+        return EXIT_UNSUPPORTED if isinstance(exc, api.UnsupportedFeature) else EXIT_FAILED
+    print(f"{'mode':>4}  {'frequency_Hz':>14}")
+    for k, f in enumerate(modes.frequencies, 1):
+        print(f"{k:>4}  {f:>14.6g}")
+    if args.damping is not None:
+        elastic = [f for f in modes.frequencies if f > 1e-6 * max(modes.frequencies.max(), 1e-30)]
+        if len(elastic) < 2:
+            _error("fewer than two elastic modes: cannot choose Rayleigh coefficients")
+            return EXIT_FAILED
+        alpha, beta = api.rayleigh_coefficients(elastic[0], elastic[1], args.damping)
+        print(f"Rayleigh damping for zeta = {args.damping:g} at {elastic[0]:.6g} Hz and {elastic[1]:.6g} Hz: "
+              f"alpha = {alpha:.6g} 1/s, beta = {beta:.6g} s")
+    return EXIT_OK
+
+
 # ----------------------------------------------------------------------------- helpers
+
+def _load_reporting(file: str) -> dict | None:
+    """The model at FILE, or None after printing its problems."""
+    try:
+        return load_model(_resolve(file))
+    except ModelError as exc:
+        for problem in exc.problems:
+            _error(str(problem))
+        return None
+
 
 def _resolve(file: str) -> Path:
     """FILE as given, or the bundled example of that name when no such file exists."""

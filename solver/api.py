@@ -10,14 +10,21 @@ from __future__ import annotations
 from typing import Callable, Iterator
 
 from .errors import SolverError, UnsupportedFeature
+from .modal import Modes, natural_modes, rayleigh_coefficients
 from .model.io import load_model, save_model
 from .results import Frame, Results
+from .static import Equilibrium, static_equilibrium
 
 __all__ = [
     "load_model",
     "save_model",
     "simulate",
     "iter_simulation",
+    "static_equilibrium",
+    "natural_modes",
+    "rayleigh_coefficients",
+    "Equilibrium",
+    "Modes",
     "SolverError",
     "UnsupportedFeature",
     "Results",

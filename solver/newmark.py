@@ -153,6 +153,13 @@ class NewmarkIntegrator:
         A step that lands on a ``breakpoint`` ends exactly there and sees the loads'
         values just before it (their left limit).
         """
+        try:
+            return self._step(s, h, breakpoint)
+        except ZeroDivisionError:
+            self._factor = None
+            raise NewtonFailure("an element collapsed to zero length during the Newton iterations") from None
+
+    def _step(self, s: State, h: float, breakpoint: float | None) -> tuple[State, int]:
         asm, nu, tau = self.asm, self.nu, self.tau
         am, af = self.alpha_m, self.alpha_f
         n = asm.n

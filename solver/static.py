@@ -52,15 +52,19 @@ def solve_static(asm: Assembly, *, load_steps: int = 10, time: float = 0.0, tol:
     for k in range(1, load_steps + 1):
         s = k / load_steps
         for it in range(1, max_iterations + 1):
-            fr, K, diag = asm.forces(q, zero, zero, time, blocks=(0.0, 0.0, 1.0))
+            try:
+                fr, K, diag = asm.forces(q, zero, zero, time, blocks=(0.0, 0.0, 1.0))
+            except ZeroDivisionError:
+                raise SolverError(f"an element collapsed to zero length at load factor {s:.3g}") from None
             F = s * fr.external
             G_vals = cons.values(q)
             reac = np.bincount(cons.cols, weights=G_vals * lam[cons.rows], minlength=n) if asm.m else 0.0
             psi = fr.internal - F + reac
             g = cons.residual(q, time)
             scale = newton_scale(K, diag)
-            x = asm.factorize(K, diag, G_vals, scale).solve(-np.concatenate([psi, scale * g]))
-            if not np.all(np.isfinite(x)):
+            lu = asm.factorize(K, diag, G_vals, scale)
+            x = lu.solve(-np.concatenate([psi, scale * g]))
+            if lu.singular or not np.all(np.isfinite(x)):
                 raise SolverError("the structure is not restrained against rigid motion: no static equilibrium")
             q += x[:n]
             lam += scale * x[n:]

@@ -322,3 +322,29 @@ def test_ctrl_c_stops_a_real_run(tmp_path):
     assert "cancelled; partial results written" in stderr
     summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
     assert summary["run"]["status"] == "cancelled"
+
+
+def test_modes_prints_frequencies_and_rayleigh_coefficients(capsys):
+    assert cli.main(["modes", "four_bar_flexible", "--count", "3", "--damping", "0.02"]) == cli.EXIT_OK
+    out = capsys.readouterr().out
+    freqs = [float(line.split()[1]) for line in out.splitlines()[1:4]]
+    assert freqs == sorted(freqs) and freqs[0] > 1.0
+    assert re.search(r"alpha = [0-9.e+-]+ 1/s, beta = [0-9.e+-]+ s", out)
+
+
+def test_static_prints_the_equilibrium(tmp_path, capsys):
+    doc = json.loads((cli.examples_dir() / "robot_arm.json").read_text())
+    doc["drivers"] = []
+    doc["joints"] = [{"id": "clamp", "kind": "fixed", "node": "root"}]
+    doc["loads"] = [{"id": "tip", "node": "tip", "fy": -1.0}]
+    path = tmp_path / "cantilever.json"
+    path.write_text(json.dumps(doc))
+    assert cli.main(["static", str(path)]) == cli.EXIT_OK
+    lines = capsys.readouterr().out.splitlines()
+    rows = {line.split()[0]: line.split() for line in lines[2:] if len(line.split()) == 5}
+    assert float(rows["tip"][4]) == pytest.approx(-1.0 * 10.0**3 / (3 * 1.0e3), rel=0.01)
+
+
+def test_static_of_a_free_structure_fails_cleanly(capsys):
+    assert cli.main(["static", "flying_beam"]) == cli.EXIT_FAILED
+    assert "not restrained" in capsys.readouterr().err
