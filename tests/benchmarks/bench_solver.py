@@ -1,0 +1,91 @@
+"""Solver benchmark: time per step, steps per second, Newton iterations per step.
+
+Run on demand (not part of the test suite)::
+
+    python tests/benchmarks/bench_solver.py            # all cases, fastest of 3 runs
+    python tests/benchmarks/bench_solver.py --quick    # one run per case
+
+Cases: the flexible slider-crank (thesis Ex. 4) with 8 rod elements at 1000 steps per
+revolution and with 64 and 256 elements at 2000 steps per revolution, two revolutions
+each (the issue's speed target), and the flying beam (Ex. 2).  When Exudyn is
+installed (``pip install exudyn==1.13.6``, kept out of the project's dependencies) the
+same slider-crank runs in Exudyn side by side (``exudyn_compare.py``) and the ratio is
+printed, because absolute times drift between machines.  A warm-up run first loads
+the compiled kernels, so the one-off compilation is not counted.
+"""
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+import time
+from pathlib import Path
+
+from solver.api import load_model, simulate
+from solver.model.io import examples_dir
+
+
+def slider_crank(elements: int, steps_per_rev: int, revs: float = 2.0) -> dict:
+    doc = load_model(examples_dir() / "slider_crank_flexible.json")
+    rev = 2 * math.pi / 150.0
+    doc["links"][1]["mesh"]["elements"] = elements
+    doc["solver"].update(step=rev / steps_per_rev, end_time=revs * rev, output_interval=revs * rev)
+    return doc
+
+
+def flying_beam() -> dict:
+    doc = load_model(examples_dir() / "flying_beam.json")
+    doc["solver"]["output_interval"] = doc["solver"]["end_time"]
+    return doc
+
+
+def measure(doc: dict, repeat: int) -> tuple[float, dict]:
+    """Fastest wall time of ``repeat`` runs, and the run's metadata."""
+    best, meta = math.inf, {}
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        res = simulate(doc)
+        best = min(best, time.perf_counter() - t0)
+        meta = res.meta
+    return best, meta
+
+
+def exudyn_time(elements: int, steps_per_rev: int, repeat: int) -> float | None:
+    """Exudyn's fastest wall time for the same slider-crank, or None without Exudyn."""
+    try:
+        import exudyn  # noqa: F401
+    except ImportError:
+        return None
+    sys.path.insert(0, str(Path(__file__).parent))
+    from exudyn_compare import exudyn_run
+
+    return min(exudyn_run(elements, steps_per_rev, record=False)[2] for _ in range(repeat))
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repeat", type=int, default=3, help="runs per case; the fastest counts")
+    ap.add_argument("--quick", action="store_true", help="one run per case")
+    args = ap.parse_args(argv)
+    repeat = 1 if args.quick else args.repeat
+    simulate(slider_crank(2, 10, revs=0.1))  # warm-up: load the compiled kernels
+    cases = [
+        ("slider-crank, 8 rod elements, 1000 steps/rev", slider_crank(8, 1000), (8, 1000)),
+        ("slider-crank, 64 rod elements, 2000 steps/rev", slider_crank(64, 2000), (64, 2000)),
+        ("slider-crank, 256 rod elements, 2000 steps/rev", slider_crank(256, 2000), (256, 2000)),
+        ("flying beam (Ex. 2), 5 elements", flying_beam(), None),
+    ]
+    print(f"{'case':<50}{'steps':>7}{'wall_s':>9}{'us/step':>9}{'steps/s':>9}{'Newton it/step':>16}"
+          f"{'Jacobians':>11}{'Exudyn_s':>10}{'ratio':>7}")
+    for label, doc, exu_case in cases:
+        wall, meta = measure(doc, repeat)
+        steps = meta["steps"]
+        exu = exudyn_time(*exu_case, repeat) if exu_case else None
+        exu_txt = f"{exu:>10.3f}{wall / exu:>7.2f}" if exu else f"{'-':>10}{'-':>7}"
+        print(f"{label:<50}{steps:>7}{wall:>9.3f}{wall / steps * 1e6:>9.0f}{steps / wall:>9.0f}"
+              f"{meta['newton_iterations_per_step']:>16.2f}{meta['factorizations']:>11}{exu_txt}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
