@@ -127,17 +127,12 @@ class BandLU:
         self.ipiv = np.zeros(n, dtype=np.int64)
         band_fill(self.AB, pattern.band_row, pattern.band_col, vals)
         self.info = gbtrf(self.AB, n, pattern.kl, pattern.ku, self.ipiv)
+        piv = np.abs(self.AB[pattern.kl + pattern.ku])
+        self.singular = bool(self.info != 0 or piv.min(initial=np.inf) < self.PIVOT_RATIO * piv.max(initial=0.0))
 
     #: pivots smaller than this fraction of the largest make the matrix numerically singular
     PIVOT_RATIO = 1e-14
 
-    @property
-    def singular(self) -> bool:
-        if self.info != 0:
-            return True
-        kv = self.p.kl + self.p.ku
-        piv = np.abs(self.AB[kv])
-        return bool(piv.min(initial=np.inf) < self.PIVOT_RATIO * piv.max(initial=0.0))
 
     def solve(self, rhs: np.ndarray) -> np.ndarray:
         x = np.empty_like(rhs)

@@ -28,6 +28,7 @@ import numpy as np
 from numba import njit
 
 from .assembly import Assembly, newton_terms
+from .constraints import constraint_eval
 from .banded import BandLU, band_solve
 
 
@@ -67,6 +68,30 @@ def integrator_parameters(settings: dict) -> tuple[float, float, float, float]:
 
 
 CONVERGED, REFACTOR, DIVERGED, FOLLOWER = 0, 1, 2, 3
+
+
+@njit(cache=True)
+def project_accelerations(q, v, a, a_pseudo, lam, dm_dofs, dm_acc, bp_n, bp_b, bp_r, sl_n, sl_nrm, sl_p,
+                          rows, cols, AB, kl, ku, ipiv, perm, scale, pseudo_ratio, lam_factor):
+    """In place: ``a += da`` with ``[S  s G^T; s G  0] [da; mu] = [0; s (gamma - G a)]``,
+    the pseudo-acceleration alike, and ``lambda += lam_factor s mu`` (see ``_project``)."""
+    n, m = q.shape[0], dm_dofs.shape[0] + 2 * bp_n.shape[0] + sl_n.shape[0]
+    g = np.empty(m)
+    vals = np.empty(rows.shape[0])
+    gamma = np.empty(m)
+    constraint_eval(q, v, dm_dofs, dm_acc, dm_acc, bp_n, bp_b, bp_r, sl_n, sl_nrm, sl_p, g, vals, gamma)
+    rhs = np.zeros(n + m)
+    for k in range(rows.shape[0]):
+        gamma[rows[k]] -= vals[k] * a[cols[k]]
+    for i in range(m):
+        rhs[n + i] = scale * gamma[i]
+    x = np.empty(n + m)
+    band_solve(AB, kl, ku, ipiv, perm, rhs, x)
+    for i in range(n):
+        a[i] += x[i]
+        a_pseudo[i] += x[i] * pseudo_ratio
+    for i in range(m):
+        lam[i] += lam_factor * scale * x[n + i]
 
 
 @njit(cache=True)
@@ -229,16 +254,12 @@ class NewmarkIntegrator:
         cons = self.asm.sys.constraints
         if not cons.count:
             return s
-        n, sc = self.asm.n, self._scale
-        zeros = np.zeros(n)
-
-        def G_times(x: np.ndarray) -> np.ndarray:
-            return np.bincount(cons.rows, weights=G_vals * x[cons.cols], minlength=cons.count)
-
-        da = self._factor.solve(np.concatenate([zeros, sc * (cons.gamma(s.q, s.v, s.t) - G_times(s.a))]))
-        s.a = s.a + da[:n]
-        s.a_pseudo = s.a_pseudo + da[:n] * (1.0 - self.alpha_f) / (1.0 - self.alpha_m)
-        s.lam = s.lam + self.nu * h * h * sc * da[n:]
+        f = self._factor
+        project_accelerations(
+            s.q, s.v, s.a, s.a_pseudo, s.lam, cons.dm_dofs, cons.prescribed(s.t, 2), cons.bp_n, cons.bp_b, cons.bp_r,
+            cons.sl_n, cons.sl_nrm, cons.sl_p, cons.rows, cons.cols, f.AB, f.p.kl, f.p.ku, f.ipiv, f.p.perm,
+            self._scale, (1.0 - self.alpha_f) / (1.0 - self.alpha_m), self.nu * h * h,
+        )
         return s
 
 
