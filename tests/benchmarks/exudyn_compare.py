@@ -8,8 +8,9 @@ in a scratch environment only::
     pip install exudyn==1.13.6
     python tests/benchmarks/exudyn_compare.py            # timings + a short comparison
     python tests/benchmarks/exudyn_compare.py --study    # mesh and step study (minutes)
-    python tests/benchmarks/exudyn_compare.py --study --rigid-v0 --gebeam --mesh 2,4,8,16,32 --no-timing
-        # + Flexmech with the rigid initial velocity given explicitly, + Exudyn's
+    python tests/benchmarks/exudyn_compare.py --study --rigid-v0 --no-rotary --gebeam --mesh 2,4,8,16,32 --no-timing
+        # + Flexmech with the rigid initial velocity given explicitly, + Flexmech without
+        #   rotary inertia (the cable's model) and converged runs of both codes, + Exudyn's
         #   geometrically exact 2D beam as a second check (the tables of docs/validation.md)
 
 The problem is ``resources/examples/slider_crank_flexible.json`` (geometry, section,
@@ -86,8 +87,10 @@ P = problem()
 
 # --------------------------------------------------------------------------- Flexmech
 def flexmech_run(n_el: int, steps_per_rev: int, formulation: str = "consistent", revs: float = 2.0,
-                 record: bool = True, rigid_initial_velocity: bool = False):
-    """Run Flexmech; returns (t, deflection/L, wall seconds, meta)."""
+                 record: bool = True, rigid_initial_velocity: bool = False, rotary_inertia: bool = True):
+    """Run Flexmech; returns (t, deflection/L, wall seconds, meta).  ``rotary_inertia=False``
+    gives the rod a ``per_length`` section with the same EA, EI, rhoA and rhoI = 0 (the
+    mechanical model of Exudyn's ANCF cable)."""
     from solver.api import simulate
 
     doc = copy.deepcopy(P["doc"])
@@ -97,6 +100,8 @@ def flexmech_run(n_el: int, steps_per_rev: int, formulation: str = "consistent",
     # every step when the curve is wanted; otherwise only the first and last frame
     doc["solver"]["output_interval"] = 0.0 if record else P["period"] * revs
     doc["solver"]["formulation"] = formulation
+    if not rotary_inertia:
+        doc["links"][1]["section"] = {"kind": "per_length", "EA": P["EA"], "EI": P["EI"], "rhoA": P["rhoA"], "rhoI": 0.0}
     if rigid_initial_velocity:
         # the rigid field given explicitly (link entries: rigid field about the link's centroid)
         vA = P["omega"] * P["L1"]
@@ -291,7 +296,7 @@ def timing(repeat: int) -> None:
               f"{ex_wall:9.3f} {ex[3]['residuals'] / n_steps:9.2f} {fm_wall / ex_wall:10.1f}")
 
 
-def study(rigid_iv: bool, gebeam: bool, meshes: tuple[int, ...] = (2, 4, 8, 16)) -> None:
+def study(rigid_iv: bool, gebeam: bool, meshes: tuple[int, ...] = (2, 4, 8, 16), no_rotary: bool = False) -> None:
     print("\nReference: Exudyn ANCFCable2D, 64 elements, 4000 steps/rev")
     tr, dr, _w, _s = exudyn_run(64, 4000)
     ref = (tr, dr)
@@ -308,6 +313,9 @@ def study(rigid_iv: bool, gebeam: bool, meshes: tuple[int, ...] = (2, 4, 8, 16))
             if rigid_iv:
                 t, d, _w, _m = flexmech_run(n_el, 1000, form, rigid_initial_velocity=True)
                 print(row(f"Flexmech {form} {n_el} el, rigid v0", t, d, ref, ref_peak))
+            if no_rotary:
+                t, d, _w, _m = flexmech_run(n_el, 1000, form, rotary_inertia=False)
+                print(row(f"Flexmech {form} {n_el} el, rhoI=0", t, d, ref, ref_peak))
         t, d, _w, _s = exudyn_run(n_el, 1000)
         print(row(f"Exudyn ANCF {n_el} el", t, d, ref, ref_peak))
         sys.stdout.flush()
@@ -321,6 +329,28 @@ def study(rigid_iv: bool, gebeam: bool, meshes: tuple[int, ...] = (2, 4, 8, 16))
         t, d, _w, _s = exudyn_run(8, spr)
         print(row(f"Exudyn ANCF {spr}/rev", t, d, ref, ref_peak))
         sys.stdout.flush()
+
+    if no_rotary:
+        print("\nConverged runs, 4000 steps/rev: Flexmech with and without rotary inertia, Exudyn ANCF")
+        print(HEADER)
+        for n_el in (32, 64):
+            for form in forms:
+                for rot in (True, False):
+                    t, d, _w, _m = flexmech_run(n_el, 4000, form, rotary_inertia=rot)
+                    print(row(f"Flexmech {form} {n_el} el{'' if rot else ', rhoI=0'}", t, d, ref, ref_peak))
+            sys.stdout.flush()
+        t, d, _w, _s = exudyn_run(32, 4000)
+        print(row("Exudyn ANCF 32 el", t, d, ref, ref_peak))
+
+        print("\nSame discretisation, 8 elements: max |d_Flexmech - d_Exudyn| over two revolutions")
+        for spr in (500, 1000):
+            te, de, _w, _s = exudyn_run(8, spr)
+            for form in forms:
+                for rot in (True, False):
+                    t, d, _w, _m = flexmech_run(8, spr, form, rotary_inertia=rot)
+                    label = f"{form} {spr}/rev{'' if rot else ', rhoI=0'}"
+                    print(f"  {label:<32s} {max_diff(t, d, (te, de)):.2e}")
+            sys.stdout.flush()
 
     if gebeam:
         print("\nSecond check: Exudyn ObjectBeamGeometricallyExact2D (linear, shear, rotary inertia), 1000 steps/rev")
@@ -338,6 +368,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="in the mesh study, also run Flexmech with the rigid initial velocity given explicitly")
     ap.add_argument("--gebeam", action="store_true",
                     help="in the study, also run Exudyn's geometrically exact 2D beam (16-128 elements)")
+    ap.add_argument("--no-rotary", action="store_true",
+                    help="in the study, also run Flexmech with rhoI = 0 (the cable's model), converged runs "
+                         "(32 and 64 elements, 4000 steps/rev) and the same-discretisation differences")
     ap.add_argument("--mesh", default="2,4,8,16", help="rod element counts of the mesh study (default 2,4,8,16)")
     ap.add_argument("--no-timing", action="store_true", help="skip the wall-time comparison")
     ap.add_argument("--repeat", type=int, default=1, help="timing runs per case (the fastest counts)")
@@ -355,7 +388,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.no_timing:
         timing(max(1, args.repeat))
     if args.study:
-        study(args.rigid_v0, args.gebeam, tuple(int(n) for n in args.mesh.split(",")))
+        study(args.rigid_v0, args.gebeam, tuple(int(n) for n in args.mesh.split(",")), args.no_rotary)
     else:
         print("\nShort comparison, 8 rod elements, 1000 steps per revolution (reference: Exudyn 32 el, 2000/rev)")
         tr, dr, _w, _s = exudyn_run(32, 2000)
