@@ -212,8 +212,9 @@ def exact_inertia(q, v, a, L, beta0, rhoA, rhoI, f, M, want_mass=True):
     t1dd, t2dd = a[2] - bdd, a[5] - bdd
     for i in range(6):
         f[i] = 0.0
-        for j in range(6):
-            M[i, j] = 0.0
+        if want_mass:
+            for j in range(6):
+                M[i, j] = 0.0
     J = np.empty((2, 6))
     Jp = np.empty(6)
     for g in range(4):
@@ -256,34 +257,16 @@ def exact_inertia(q, v, a, L, beta0, rhoA, rhoI, f, M, want_mass=True):
 
 
 @njit(cache=True)
-def exact_inertia_derivatives(q, v, a, L, beta0, rhoA, rhoI, C, K):
-    """``C = d f_in / d qdot`` (exact: f_in is quadratic in qdot, so unit central
-    differences are exact) and ``K = d f_in / d q`` (central differences)."""
-    fp = np.empty(6)
-    fm = np.empty(6)
-    Mt = np.empty((6, 6))
-    for j in range(6):
-        vp = v.copy()
-        vm = v.copy()
-        vp[j] += 1.0
-        vm[j] -= 1.0
-        exact_inertia(q, vp, a, L, beta0, rhoA, rhoI, fp, Mt, False)
-        exact_inertia(q, vm, a, L, beta0, rhoA, rhoI, fm, Mt, False)
-        for i in range(6):
-            C[i, j] = 0.5 * (fp[i] - fm[i])
-        h = 1e-7 * (L if (j % 3) != 2 else 1.0)
-        qp = q.copy()
-        qm = q.copy()
-        qp[j] += h
-        qm[j] -= h
-        exact_inertia(qp, v, a, L, beta0, rhoA, rhoI, fp, Mt, False)
-        exact_inertia(qm, v, a, L, beta0, rhoA, rhoI, fm, Mt, False)
-        for i in range(6):
-            K[i, j] = (fp[i] - fm[i]) / (2.0 * h)
-
-
-
-exact_tangent = False
+def deformation_rates_of(r, zl, v):
+    """Rates of the local deformations: extension ``r . v`` and end slopes ``v3 - zl . v``, ``v6 - zl . v``."""
+    du = 0.0
+    dt1 = v[2]
+    dt2 = v[5]
+    for k in range(6):
+        du += r[k] * v[k]
+        dt1 -= zl[k] * v[k]
+        dt2 -= zl[k] * v[k]
+    return du, dt1, dt2
 
 
 @njit(cache=True)
@@ -295,44 +278,54 @@ def element_terms(q, v, a, sec, Mbar, formulation, alpha, beta, want, c_a, c_v, 
     inertia from :func:`exact_inertia`.
     thesis: ``f = Q^T K_bar d_bar`` (2.39-2.40), ``K_T = Q^T K_bar Q`` (2.57), ``f_in = M a``.
     Damping (2.45): ``alpha M v + beta B^T D0 B v`` (deformation rates only).
-    With ``want`` the block ``c_a M + c_k (K_T + K_in) + c_v (C_in + alpha M + beta B^T D0 B)``
-    is written to ``blk``.
+    With ``want`` the block ``c_a M + c_k K_T + c_v (alpha M + beta B^T D0 B)`` is written
+    to ``blk``.  The derivatives of the inertia force with respect to the velocities and
+    positions (gyroscopic terms) are left out of the block: relative to ``c_a M`` they
+    are of order ``omega h`` and ``(omega h)^2``, so Newton still contracts by about
+    ``omega h`` per iteration.
     """
     L, EA, EI, beta0 = sec[0], sec[1], sec[2], sec[3]
     r = np.empty(6)
     zl = np.empty(6)
     c, s, l, u, t1, t2 = kinematics(q, L, beta0, r, zl)
-    Bm = np.empty((3, 6))
-    for j in range(6):
-        Bm[0, j] = r[j]
-        Bm[1, j] = -zl[j]
-        Bm[2, j] = -zl[j]
-    Bm[1, 2] += 1.0
-    Bm[2, 5] += 1.0
-    Q = np.empty((6, 6))
-    dQ = np.empty((6, 6))
-    _rotation(c, s, Q, dQ)
+    need_mass = want or alpha > 0.0
+    M = np.zeros((6, 6))
     K = np.zeros((6, 6))
-    # ---- internal force and tangent
     if formulation == THESIS:
-        T_s = EA * u / L
+        Q = np.empty((6, 6))
+        dQ = np.empty((6, 6))
+        _rotation(c, s, Q, dQ)
         Kb = np.empty((6, 6))
-        _thesis_stiffness(EA, EI, L, T_s, Kb)
+        _thesis_stiffness(EA, EI, L, EA * u / L, Kb)  # T_s from (A.17)
         d = np.zeros(6)
         d[2], d[3], d[5] = t1, u, t2
         fl = Kb @ d
+        M[:, :] = Q.T @ Mbar @ Q
         for i in range(6):
-            acc = 0.0
+            fi = 0.0
+            fa = 0.0
             for k in range(6):
-                acc += Q[k, i] * fl[k]
-            f_int[i] = acc
+                fi += Q[k, i] * fl[k]
+                fa += M[i, k] * a[k]
+            f_int[i] = fi
+            f_in[i] = fa
         if want:
             K[:, :] = Q.T @ Kb @ Q
     else:
-        N, M1, M2, eps = local_forces(EA, EI, L, u, t1, t2)
+        N, M1, M2, _eps = local_forces(EA, EI, L, u, t1, t2)
         for i in range(6):
-            f_int[i] = N * Bm[0, i] + M1 * Bm[1, i] + M2 * Bm[2, i]
+            f_int[i] = N * r[i] - (M1 + M2) * zl[i]
+        f_int[2] += M1
+        f_int[5] += M2
+        exact_inertia(q, v, a, L, beta0, sec[4], sec[5], f_in, M, need_mass)
         if want:
+            Bm = np.empty((3, 6))
+            for j in range(6):
+                Bm[0, j] = r[j]
+                Bm[1, j] = -zl[j]
+                Bm[2, j] = -zl[j]
+            Bm[1, 2] += 1.0
+            Bm[2, 5] += 1.0
             g1 = (4.0 * t1 - t2) / 30.0
             g2 = (4.0 * t2 - t1) / 30.0
             D = np.empty((3, 3))
@@ -350,44 +343,36 @@ def element_terms(q, v, a, sec, Mbar, formulation, alpha, beta, want, c_a, c_v, 
                 for j in range(6):
                     zj = zl[j] * l
                     K[i, j] += fz * zi * zj + frz * (r[i] * zj + zi * r[j])
-    # ---- inertia: thesis (2.32, 2.34) or exact (Lagrange with A.18)
-    Cin = np.zeros((6, 6))
-    Kin = np.zeros((6, 6))
-    if formulation == THESIS:
-        M = Q.T @ Mbar @ Q
-        fa = M @ a
-        for i in range(6):
-            f_in[i] = fa[i]
-    else:
-        M = np.zeros((6, 6))
-        exact_inertia(q, v, a, L, beta0, sec[4], sec[5], f_in, M, want or alpha > 0.0)
-        if want and exact_tangent:
-            exact_inertia_derivatives(q, v, a, L, beta0, sec[4], sec[5], Cin, Kin)
-    # ---- damping (2.45)
+    # ---- damping (2.45): beta B^T D0 B v on the deformation rates, alpha M v
     for i in range(6):
         f_d[i] = 0.0
-    Cd = np.zeros((6, 6))
+    du, dt1, dt2 = deformation_rates_of(r, zl, v)
     if beta > 0.0:
-        D0 = np.zeros((3, 3))
-        D0[0, 0] = EA / L
-        D0[1, 1] = D0[2, 2] = 4.0 * EI / L
-        D0[1, 2] = D0[2, 1] = 2.0 * EI / L
-        Cd = Bm.T @ D0 @ Bm
-        fdv = Cd @ v
+        Nd = beta * EA / L * du
+        M1d = beta * EI / L * (4.0 * dt1 + 2.0 * dt2)
+        M2d = beta * EI / L * (2.0 * dt1 + 4.0 * dt2)
         for i in range(6):
-            f_d[i] += beta * fdv[i]
+            f_d[i] += Nd * r[i] - (M1d + M2d) * zl[i]
+        f_d[2] += M1d
+        f_d[5] += M2d
     if alpha > 0.0:
-        Mv = M @ v
         for i in range(6):
-            f_d[i] += alpha * Mv[i]
+            acc = 0.0
+            for k in range(6):
+                acc += M[i, k] * v[k]
+            f_d[i] += alpha * acc
     if want:
+        # B^T D0 B from the rows of B: r/1 (axial), e3 - zl, e6 - zl
+        ka = EA / L
+        kb = EI / L
         for i in range(6):
+            b1i = (1.0 if i == 2 else 0.0) - zl[i]
+            b2i = (1.0 if i == 5 else 0.0) - zl[i]
             for j in range(6):
-                blk[i, j] = (
-                    c_a * M[i, j]
-                    + c_k * (K[i, j] + Kin[i, j])
-                    + c_v * (Cin[i, j] + alpha * M[i, j] + beta * Cd[i, j])
-                )
+                b1j = (1.0 if j == 2 else 0.0) - zl[j]
+                b2j = (1.0 if j == 5 else 0.0) - zl[j]
+                cd = ka * r[i] * r[j] + kb * (4.0 * b1i * b1j + 2.0 * b1i * b2j + 2.0 * b2i * b1j + 4.0 * b2i * b2j)
+                blk[i, j] = c_a * M[i, j] + c_k * K[i, j] + c_v * (alpha * M[i, j] + beta * cd)
 
 
 # ----------------------------------------------------------------------------- batched
@@ -492,12 +477,6 @@ def deformation_rate_power(q, v, dofs, secs):
             ve[k] = v[dofs[e, k]]
         L, EA, EI, beta0 = secs[e, 0], secs[e, 1], secs[e, 2], secs[e, 3]
         _c, _s, _l, _u, _t1, _t2 = kinematics(qe, L, beta0, r, zl)
-        du = 0.0
-        dt1 = ve[2]
-        dt2 = ve[5]
-        for k in range(6):
-            du += r[k] * ve[k]
-            dt1 -= zl[k] * ve[k]
-            dt2 -= zl[k] * ve[k]
+        du, dt1, dt2 = deformation_rates_of(r, zl, ve)
         total += EA / L * du * du + EI / L * (4.0 * dt1 * dt1 + 4.0 * dt1 * dt2 + 4.0 * dt2 * dt2)
     return total
