@@ -66,9 +66,12 @@ class OutputBuilder:
                 self.ledger[key] += 0.5 * h * (p0 + p1)
         self._last_powers = p
 
-    def restart_ledger(self, st: State) -> None:
-        """After a restart at a breakpoint the next step starts from the powers after the jump."""
-        self._last_powers = self.powers(st)
+    def restart_ledger(self, before: State, after: State) -> None:
+        """After a restart at a breakpoint: a jump of a prescribed velocity is an impulse of
+        the driver, whose work is the jump of kinetic energy (positions do not move); the
+        next step starts from the powers after the jump."""
+        self.ledger["work_drivers"] += self.asm.kinetic_energy(after.q, after.v) - self.asm.kinetic_energy(before.q, before.v)
+        self._last_powers = self.powers(after)
 
     # ------------------------------------------------------------------ frames
     def frame(self, st: State) -> Frame:

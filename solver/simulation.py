@@ -85,7 +85,7 @@ def run(model: dict, cancel: Callable[[], bool] | None = None) -> Iterator[Frame
         else:
             out.advance_ledger(new, h_try, t_loads=np.nextafter(land, -np.inf))
             state = restart(asm, new)
-            out.restart_ledger(state)
+            out.restart_ledger(new, state)
         h = min(h0, 2 * h_try) if cuts else h0
         if dt_out <= 0 or state.t >= next_out - eps_t or state.t >= t_end - eps_t:
             frame = out.frame(state)

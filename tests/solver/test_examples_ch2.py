@@ -27,6 +27,9 @@ def test_robot_arm_reaches_and_holds_1_5_rad():
     # held hub: the free vibration keeps its energy (no damping)
     E = (res.energy("kinetic") + res.energy("strain"))[after(res, 2.5)]
     assert np.ptp(E) < 2e-3 * E.mean()
+    # over the whole run, with the motor's work (and its impulse at the kink, t = 2.5)
+    balance = res.energy("kinetic") + res.energy("strain") - res.energy("work_drivers")
+    assert np.ptp(balance) < 1e-4 * res.energy("kinetic").max()
     assert 0.0 < np.abs(res.stack("midspan")[:, 0]).max() < 0.2
 
 
