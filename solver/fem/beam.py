@@ -185,18 +185,17 @@ _GAUSS_W = np.array([0.1739274225687269, 0.3260725774312731, 0.3260725774312731,
 
 
 @njit(cache=True)
-def exact_inertia(q, v, a, L, beta0, rhoA, rhoI, f, M, want_mass=True):
+def exact_inertia(v, a, L, rhoA, rhoI, kin, r, zl, f, M, want_mass):
     """Inertia force ``f`` and mass ``M`` of the exact kinetic energy of one element.
 
     Points of the element: ``r(x) = r1 + R(beta) w(x)``, ``w = [x l/L, v(x)]``, with
     ``v = N3 tb1 + N6 tb2`` (A.9) and section rotation ``phi = beta - beta0 + v'``.
     ``f = sum_g W_g L (rhoA J^T r_ddot + rhoI Jphi phi_ddot)`` (Lagrange, 2.33, with
     T of A.18) and, with ``want_mass``, ``M = sum_g W_g L (rhoA J^T J + rhoI Jphi Jphi^T)``.
+    ``kin, r, zl`` are what :func:`kinematics` returned and filled for the element.
     """
-    r = np.empty(6)
-    zl = np.empty(6)
-    c, s, l, u, t1, t2 = kinematics(q, L, beta0, r, zl)
-    dx, dy = q[3] - q[0], q[4] - q[1]
+    c, s, l, u, t1, t2 = kin
+    dx, dy = c * l, s * l
     ddx, ddy = v[3] - v[0], v[4] - v[1]
     adx, ady = a[3] - a[0], a[4] - a[1]
     bd = 0.0
@@ -287,7 +286,8 @@ def element_terms(q, v, a, sec, Mbar, formulation, alpha, beta, want, c_a, c_v, 
     L, EA, EI, beta0 = sec[0], sec[1], sec[2], sec[3]
     r = np.empty(6)
     zl = np.empty(6)
-    c, s, l, u, t1, t2 = kinematics(q, L, beta0, r, zl)
+    kin = kinematics(q, L, beta0, r, zl)
+    c, s, l, u, t1, t2 = kin
     need_mass = want or alpha > 0.0
     M = np.zeros((6, 6))
     K = np.zeros((6, 6))
@@ -317,7 +317,7 @@ def element_terms(q, v, a, sec, Mbar, formulation, alpha, beta, want, c_a, c_v, 
             f_int[i] = N * r[i] - (M1 + M2) * zl[i]
         f_int[2] += M1
         f_int[5] += M2
-        exact_inertia(q, v, a, L, beta0, sec[4], sec[5], f_in, M, need_mass)
+        exact_inertia(v, a, L, sec[4], sec[5], kin, r, zl, f_in, M, need_mass)
         if want:
             Bm = np.empty((3, 6))
             for j in range(6):
@@ -453,12 +453,12 @@ def mass_matrices(q, dofs, secs, Mbars, formulation):
     for e in range(E):
         for k in range(6):
             qe[k] = q[dofs[e, k]]
+        kin = kinematics(qe, secs[e, 0], secs[e, 3], r, zl)
         if formulation == THESIS:
-            c, s, _l, _u, _t1, _t2 = kinematics(qe, secs[e, 0], secs[e, 3], r, zl)
-            _rotation(c, s, Q, dQ)
+            _rotation(kin[0], kin[1], Q, dQ)
             out[e] = Q.T @ Mbars[e] @ Q
         else:
-            exact_inertia(qe, z6, z6, secs[e, 0], secs[e, 3], secs[e, 4], secs[e, 5], f, out[e])
+            exact_inertia(z6, z6, secs[e, 0], secs[e, 4], secs[e, 5], kin, r, zl, f, out[e], True)
     return out
 
 
