@@ -84,7 +84,9 @@ class Assembly:
         return any(ld.follower for ld in self.sys.loads)
 
     def external(self, q: np.ndarray, t: float) -> np.ndarray:
-        """Applied loads F(t) (gravity included), N and N m."""
+        """Applied loads F(t) (gravity included), N and N m (not to be modified in place)."""
+        if not self.sys.loads:
+            return self.sys.gravity
         F = self.sys.gravity.copy()
         for ld in self.sys.loads:
             f = ld.function.value(t)

@@ -37,6 +37,8 @@ class OutputBuilder:
             drivers=[d.id for d in s.drivers],
         )
         self._midspan = [self._midspan_locator(f) for f in s.flex_links]
+        self._driver_rows = np.array([d.row for d in s.drivers], dtype=int)
+        self._driver_dofs = np.array([d.dof for d in s.drivers], dtype=int)
         self.ledger = {"work_loads": 0.0, "work_drivers": 0.0, "dissipated_damping": 0.0,
                        "dissipated_friction": 0.0, "dissipated_restitution": 0.0}
         self._last_powers: tuple[float, float, float] | None = None
@@ -53,10 +55,12 @@ class OutputBuilder:
     def powers(self, st: State, t_loads: float | None = None) -> tuple[float, float, float]:
         """Power of the loads, of the drivers and of damping, W (loads at ``t_loads`` if given)."""
         asm, s = self.asm, self.sys
-        p_loads = float(np.dot(asm.external(st.q, st.t if t_loads is None else t_loads) - s.gravity, st.v))
-        p_drv = sum(-st.lam[d.row] * st.v[d.dof] for d in s.drivers)
+        p_loads = 0.0
+        if s.loads:
+            p_loads = float(np.dot(asm.external(st.q, st.t if t_loads is None else t_loads) - s.gravity, st.v))
+        p_drv = -float(np.dot(st.lam[self._driver_rows], st.v[self._driver_dofs]))
         p_damp = asm.damping_power(st.q, st.v)
-        return p_loads, float(p_drv), p_damp
+        return p_loads, p_drv, p_damp
 
     def advance_ledger(self, st: State, h: float, t_loads: float | None = None) -> None:
         """Trapezoidal integration of the powers over the step just taken."""
