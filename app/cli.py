@@ -165,8 +165,7 @@ def _cmd_static(args: argparse.Namespace) -> int:
     try:
         eq = api.static_equilibrium(model, load_steps=args.steps, time=args.time)
     except api.SolverError as exc:
-        _error(str(exc))
-        return EXIT_UNSUPPORTED if isinstance(exc, api.UnsupportedFeature) else EXIT_FAILED
+        return _solver_error(exc)
     s = eq.asm.sys
     print(f"static equilibrium in {len(eq.iterations)} load steps ({sum(eq.iterations)} Newton iterations)")
     print(f"{'node':<16}{'x_m':>14}{'y_m':>14}{'ux_m':>14}{'uy_m':>14}")
@@ -189,8 +188,7 @@ def _cmd_modes(args: argparse.Namespace) -> int:
     try:
         modes = api.natural_modes(model, count=args.count)
     except api.SolverError as exc:
-        _error(str(exc))
-        return EXIT_UNSUPPORTED if isinstance(exc, api.UnsupportedFeature) else EXIT_FAILED
+        return _solver_error(exc)
     print(f"{'mode':>4}  {'frequency_Hz':>14}")
     for k, f in enumerate(modes.frequencies, 1):
         print(f"{k:>4}  {f:>14.6g}")
@@ -206,6 +204,14 @@ def _cmd_modes(args: argparse.Namespace) -> int:
 
 
 # ----------------------------------------------------------------------------- helpers
+
+def _solver_error(exc: Exception) -> int:
+    """Print a solver error; its exit code (3 for a feature not available yet, else 4)."""
+    from solver.errors import UnsupportedFeature
+
+    _error(str(exc))
+    return EXIT_UNSUPPORTED if isinstance(exc, UnsupportedFeature) else EXIT_FAILED
+
 
 def _load_reporting(file: str) -> dict | None:
     """The model at FILE, or None after printing its problems."""

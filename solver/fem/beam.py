@@ -423,17 +423,10 @@ def deformations(q, dofs, secs):
 @njit(cache=True)
 def strain_energies(q, dofs, secs, formulation):
     """Strain energy of every element, J."""
-    E = dofs.shape[0]
-    out = np.empty(E)
-    qe = np.empty(6)
-    r = np.empty(6)
-    zl = np.empty(6)
-    for e in range(E):
-        for k in range(6):
-            qe[k] = q[dofs[e, k]]
-        L, EA, EI, beta0 = secs[e, 0], secs[e, 1], secs[e, 2], secs[e, 3]
-        _c, _s, _l, u, t1, t2 = kinematics(qe, L, beta0, r, zl)
-        out[e] = strain_energy_of(EA, EI, L, u, t1, t2, formulation)
+    d = deformations(q, dofs, secs)
+    out = np.empty(d.shape[0])
+    for e in range(d.shape[0]):
+        out[e] = strain_energy_of(secs[e, 1], secs[e, 2], secs[e, 0], d[e, 3], d[e, 4], d[e, 5], formulation)
     return out
 
 
