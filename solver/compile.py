@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .constraints import BodyPoint, ConstraintSet, DofMotion, SliderLine
+from .contact.pairs import ContactPair
 from .errors import UnsupportedFeature
 from .fem.beam import BeamSet
 from .model.io import model_with_defaults
@@ -68,6 +69,7 @@ class System:
     constraints: ConstraintSet
     drivers: list[Driver]
     flex_links: list[FlexLink]
+    contacts: list[ContactPair]
     alpha: float
     beta: float
     settings: dict
@@ -105,8 +107,10 @@ def section_properties(section: dict, materials: dict) -> tuple[float, float, fl
 def unsupported_features(doc: dict) -> list[str]:
     """What in the model this version of the solver cannot run yet."""
     out = []
-    if doc.get("contacts"):
-        out.append("contact pairs (frictional impact)")
+    models = {c.get("model", {}).get("kind", "impulse") for c in doc.get("contacts", [])}
+    for kind, what in (("lagrange", "the Lagrange-multiplier contact model"), ("compliant", "compliant contact force laws")):
+        if kind in models:
+            out.append(what)
     if any(j["kind"] == "clearance" for j in doc.get("joints", [])):
         out.append("clearance joints")
     return out
@@ -232,6 +236,7 @@ def compile_model(document: dict) -> System:
         rot = b.slot_dof.get((nd, ld["link"])) if "link" in ld else b.first_rotation(nd, missing=-1)
         loads.append(Load((*b.node_dof[nd], rot if rot is not None else -1), ld["fx"], ld["fy"], ld["torque"], TimeFunction(ld["function"]), ld["follower"]))
 
+    contacts = [_contact_pair(c, b, doc) for c in doc["contacts"]]
     slots = list(b.slot_dof)
     return System(
         doc=doc,
@@ -251,11 +256,30 @@ def compile_model(document: dict) -> System:
         constraints=constraints,
         drivers=drivers,
         flex_links=flex,
+        contacts=contacts,
         alpha=doc["damping"]["alpha"],
         beta=doc["damping"]["beta"],
         settings=settings,
         rigid_bodies=b.bodies,
     )
+
+
+def _contact_pair(c: dict, b: "_Builder", doc: dict) -> ContactPair:
+    """A contact pair's dofs and parameters."""
+    point = c["point"].get("node", c["point"].get("body"))
+    radius = next((bd["radius"] for bd in doc["bodies"] if bd["id"] == point), 0.0)
+    tgt = c["target"]
+    segments = np.zeros((0, 4), dtype=int)
+    if tgt["kind"] == "link":
+        link = tgt["link"]
+        chain = [(a, z) for (l, _k, a, z) in b.elem_nodes if l == link]
+        if not chain:  # a rigid link: the segment between its first two nodes
+            nodes = next(l["nodes"] for l in doc["links"] if l["id"] == link)
+            chain = [(nodes[0], nodes[1])]
+        segments = np.array([[*b.node_dof[a], *b.node_dof[z]] for a, z in chain], dtype=int)
+    target = b.node_dof[tgt["node"]] if tgt["kind"] == "node" else None
+    return ContactPair(c["id"], b.node_dof[point], radius, tgt["kind"], tgt, segments, target,
+                       c["mu_s"], c["mu_d"], c["e"], c["law"])
 
 
 class _Builder:

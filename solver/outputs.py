@@ -70,6 +70,14 @@ class OutputBuilder:
                 self.ledger[key] += 0.5 * h * (p0 + p1)
         self._last_powers = p
 
+    def book_impulses(self, impacts, after: State) -> None:
+        """Impulses at contacts: friction and the normal impulse do the work of the kinetic
+        energy jump (Routh's W_t and W_n); the next step starts from the powers after it."""
+        for r in impacts:
+            self.ledger["dissipated_friction"] -= r.W_t
+            self.ledger["dissipated_restitution"] -= r.W_n
+        self._last_powers = self.powers(after)
+
     def restart_ledger(self, before: State, after: State) -> None:
         """After a restart at a breakpoint: a jump of a prescribed velocity is an impulse of
         the driver, whose work is the jump of kinetic energy (positions do not move); the

@@ -22,9 +22,41 @@ from .assembly import Assembly
 from .compile import compile_model
 from .initial import initial_state, restart
 from .model.io import dumps_model
-from .newmark import NewmarkIntegrator, NewtonFailure
+from .contact.tracker import ContactTracker
+from .newmark import NewmarkIntegrator, NewtonFailure, State
 from .outputs import OutputBuilder
 from .results import Frame, Results, StepRecord
+
+#: contact-time estimates (eq. 3.4) tried before a step that passes a contact is accepted
+MAX_CONTACT_RETRIES = 12
+
+
+def _advance(integ: NewmarkIntegrator, s: State, h: float, land: float | None, max_cuts: int):
+    """One step from ``s``, halving it when Newton fails; ``(state, iterations, step, cut?)``."""
+    cuts = 0
+    while True:
+        try:
+            new, iters = integ.step(s, h if land is None else land - s.t, breakpoint=land)
+            return new, iters, new.t - s.t, cuts > 0
+        except NewtonFailure as exc:
+            cuts += 1
+            if cuts > max_cuts:
+                raise NewtonFailure(f"{exc}; step cut {cuts - 1} times down to {h:.3g} s") from None
+            h *= 0.5
+            land = None
+
+
+def _after_impulses(asm: Assembly, contacts: ContactTracker, out: OutputBuilder, s: State) -> State:
+    """Impulses at the pairs that are closed and approaching, booked in the energy ledger;
+    accelerations and multipliers restarted after a velocity jump."""
+    if not contacts.active:
+        return s
+    after, impacts = contacts.resolve(s)
+    if not impacts:
+        return after
+    after = restart(asm, after)
+    out.book_impulses(impacts, after)
+    return after
 
 
 def run(model: dict, cancel: Callable[[], bool] | None = None) -> Iterator[Frame | Results]:
@@ -43,13 +75,22 @@ def run(model: dict, cancel: Callable[[], bool] | None = None) -> Iterator[Frame
         elements=system.beams.count,
     )
     integ = NewmarkIntegrator(asm, settings)
+    contacts = ContactTracker(asm, settings)
+    res.layout.contacts = [p.id for p in contacts.pairs]
+    res.events = contacts.events
     h0, t_end = settings["step"], settings["end_time"]
     dt_out = settings["output_interval"]
-    state = initial_state(asm)
+    state = _after_impulses(asm, contacts, out, initial_state(asm))
     breakpoints = sorted({b for b in system.breakpoints() if 0.0 < b < t_end})
-    first = out.frame(state)
-    res.frames.append(first)
-    yield first
+
+    def frame_of(st: State) -> Frame:
+        frame = out.frame(st)
+        if contacts.active:
+            frame.contact = contacts.frame_data(st)
+        res.frames.append(frame)
+        return frame
+
+    yield frame_of(state)
     next_out = dt_out
     h = h0
     status, message = "completed", ""
@@ -58,25 +99,19 @@ def run(model: dict, cancel: Callable[[], bool] | None = None) -> Iterator[Frame
         if cancel is not None and cancel():
             status, message = "cancelled", f"cancelled at t = {state.t:.6g} s"
             break
-        h_try = min(h, t_end - state.t)
+        h_try = min(contacts.step_size(h), t_end - state.t)
         ahead = [b for b in breakpoints if b > state.t + eps_t]
         land = ahead[0] if ahead and ahead[0] <= state.t + h_try + eps_t else None
-        cuts = 0
-        while True:
-            try:
-                if land is not None:
-                    h_try = land - state.t
-                new, iters = integ.step(state, h_try, breakpoint=land)
-                break
-            except NewtonFailure as exc:
-                cuts += 1
-                if cuts > settings["max_step_cuts"]:
-                    status = "failed"
-                    message = f"stopped at t = {state.t:.6g} s: {exc}; step cut {cuts - 1} times down to {h_try:.3g} s"
+        try:
+            new, iters, h_try, cut = _advance(integ, state, h_try, land, settings["max_step_cuts"])
+            for _ in range(MAX_CONTACT_RETRIES):  # contact predictor, eq. (3.4)
+                t_ct = contacts.passed_contact(state, new)
+                if t_ct is None:
                     break
-                h_try *= 0.5
                 land = None
-        if status == "failed":
+                new, iters, h_try, cut = _advance(integ, state, t_ct - state.t, None, settings["max_step_cuts"])
+        except NewtonFailure as exc:
+            status, message = "failed", f"stopped at t = {state.t:.6g} s: {exc}"
             break
         res.steps.append(StepRecord(new.t, h_try, iters))
         if land is None:
@@ -86,11 +121,12 @@ def run(model: dict, cancel: Callable[[], bool] | None = None) -> Iterator[Frame
             out.advance_ledger(new, h_try, t_loads=np.nextafter(land, -np.inf))
             state = restart(asm, new)
             out.restart_ledger(new, state)
-        h = min(h0, 2 * h_try) if cuts else h0
+        if contacts.active:
+            state = _after_impulses(asm, contacts, out, state)
+            contacts.separations(state)
+        h = min(h0, 2 * h_try) if cut else h0
         if dt_out <= 0 or state.t >= next_out - eps_t or state.t >= t_end - eps_t:
-            frame = out.frame(state)
-            res.frames.append(frame)
-            yield frame
+            yield frame_of(state)
             while dt_out > 0 and next_out <= state.t + eps_t:
                 next_out += dt_out
     iters = [s.newton_iterations for s in res.steps]

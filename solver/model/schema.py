@@ -384,6 +384,11 @@ SOLVER = Obj(
         "max_step_cuts": Num("times a step may be halved before the run stops", default=8, ge=0, integer=True),
         "modified_newton": Bool("reuse the factorised Jacobian while Newton converges", default=True),
         "consistent_initial_velocity": Bool("start with velocities consistent with drivers and joints", default=True),
+        "contact_tol": Num("gap within which a contact is established, thesis TOL_imp (3.3)", "m", default=1e-6, gt=0),
+        "impact_step": Num(
+            "time step while in contact (0: 0.8 x the shortest wave transit of a flexible element, thesis eq. 3.5)",
+            "s", default=0.0, ge=0,
+        ),
     },
     help="time integration settings",
     default={},

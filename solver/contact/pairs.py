@@ -1,0 +1,109 @@
+"""Contact pairs: gap, contact frame and contact Jacobian (thesis §3.1, §3.3).
+
+A pair is a point (a node of a link, or a free body with its contact radius) and a
+target: a fixed line, segment or circle, a node (with a fixed normal direction: the
+thesis's candidate contact node pairs, eq. 3.1), or anywhere along a link's elements.
+The normal ``n`` points out of the target; the tangent is ``t = (n_y, -n_x)``; the gap is
+positive when open; ``v_n = n . (v_point - v_target)`` is positive when separating.
+
+``J`` (2, n) maps the generalised velocities to ``(v_n, v_t)`` and, transposed, a
+contact impulse ``(I_n, I_t)`` to generalised impulses (the thesis's ``[Q_imp]``,
+eqs. 3.12-3.19).
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class ContactGeometry:
+    """The state of a pair at a configuration."""
+
+    gap: float  # m, > 0 open
+    normal: np.ndarray  # (2,)
+    tangent: np.ndarray  # (2,)
+    J: np.ndarray  # (2, n)
+    reachable: bool  # False when the point is beside a segment target
+
+
+@dataclass
+class ContactPair:
+    """One contact pair of a compiled system (SI units)."""
+
+    id: str
+    point: tuple[int, int]  # x, y dofs of the striking point
+    radius: float
+    kind: str  # ground_line | ground_segment | circle | node | link
+    params: dict
+    segments: np.ndarray  # (S, 4) dofs (x1, y1, x2, y2) of a link target's segments (else empty)
+    target: tuple[int, int] | None  # dofs of a node target
+    mu_s: float
+    mu_d: float
+    e: float
+    law: str
+
+    def geometry(self, q: np.ndarray) -> ContactGeometry:
+        """Gap, contact frame and Jacobian at ``q``."""
+        n_dofs = q.shape[0]
+        p = q[list(self.point)]
+        J = np.zeros((2, n_dofs))
+        k, prm = self.kind, self.params
+        reachable = True
+        weights: list[tuple[tuple[int, int], float]] = [(self.point, 1.0)]
+        if k == "ground_line":
+            a = prm["angle"]
+            normal = np.array([-math.sin(a), math.cos(a)])
+            gap = float(normal @ (p - np.array([prm["x"], prm["y"]])))
+        elif k == "ground_segment":
+            p1, p2 = np.array([prm["x1"], prm["y1"]]), np.array([prm["x2"], prm["y2"]])
+            gap, normal, xi = _segment(p, p1, p2)
+            reachable = 0.0 <= xi <= 1.0
+        elif k == "circle":
+            c = np.array([prm["x"], prm["y"]])
+            d = p - c
+            dist = float(np.hypot(*d))
+            normal = d / dist if dist > 0 else np.array([0.0, 1.0])
+            if prm["inside"]:
+                normal, gap = -normal, prm["radius"] - dist
+            else:
+                gap = dist - prm["radius"]
+        elif k == "node":
+            a = prm["angle"]
+            normal = np.array([math.cos(a), math.sin(a)])
+            gap = float(normal @ (p - q[list(self.target)]))
+            weights.append((self.target, -1.0))
+        else:  # a link's segments: the one the point projects onto, nearest
+            best = None
+            for seg in self.segments:
+                p1, p2 = q[seg[:2]], q[seg[2:]]
+                g, nrm, xi = _segment(p, p1, p2)
+                if prm["side"] == "right":
+                    g, nrm = -g, -nrm
+                if 0.0 <= xi <= 1.0 and (best is None or abs(g) < abs(best[0])):
+                    best = (g, nrm, xi, seg)
+            if best is None:
+                gap, normal, reachable = math.inf, np.array([0.0, 1.0]), False
+            else:
+                gap, normal, xi, seg = best
+                weights += [((seg[0], seg[1]), -(1.0 - xi)), ((seg[2], seg[3]), -xi)]
+        gap -= self.radius
+        tangent = np.array([normal[1], -normal[0]])
+        for (dx, dy), w in weights:
+            J[0, dx] += w * normal[0]
+            J[0, dy] += w * normal[1]
+            J[1, dx] += w * tangent[0]
+            J[1, dy] += w * tangent[1]
+        return ContactGeometry(gap, normal, tangent, J, reachable)
+
+
+def _segment(p: np.ndarray, p1: np.ndarray, p2: np.ndarray) -> tuple[float, np.ndarray, float]:
+    """Signed distance of p from the line p1 -> p2 (left positive), its left normal, and the
+    position of p's projection along the segment (0 at p1, 1 at p2)."""
+    d = p2 - p1
+    length = float(np.hypot(*d))
+    u = d / length
+    normal = np.array([-u[1], u[0]])
+    return float(normal @ (p - p1)), normal, float(u @ (p - p1)) / length

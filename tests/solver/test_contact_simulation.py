@@ -1,0 +1,75 @@
+"""Contacts in the time loop: predictor, impulses with the joints held, event log, ledger."""
+import numpy as np
+import pytest
+
+from solver.api import load_model, simulate
+from solver.model.io import examples_dir
+from solver.results_io import load_results, write_results
+
+# LAJSS 2024, Table 1 (e = 0.82): post-impact (x_dot, y_dot, theta_dot), I_ne, I_te, dT
+TABLE_1 = {
+    "newton": ((0.9075, -0.0875, -2.5668), 0.9125, 0.3075, 0.010125),
+    "poisson": ((0.7968, -0.2720, -2.2537), 0.7280, 0.1968, -0.1139),
+    "energetic": ((0.8209, -0.2319, -2.3218), 0.7681, 0.2209, -0.0916),
+}
+
+
+def rod(law, e=0.82):
+    doc = load_model(examples_dir() / "rod_impact_rigid.json")
+    doc["contacts"][0].update(law=law, e=e)
+    return doc
+
+
+@pytest.mark.parametrize("law", sorted(TABLE_1))
+def test_rigid_rod_reproduces_table_1_through_the_simulation(law):
+    res = simulate(rod(law))
+    impulses = [e for e in res.events if e["kind"] == "impulse"]
+    assert len(impulses) == 1
+    ev = impulses[0]
+    qdot, I_n, I_t, dT = TABLE_1[law]
+    assert ev["type"] == "SCS"
+    assert ev["I_n_N_s"] == pytest.approx(I_n, abs=1e-4)
+    assert ev["I_t_N_s"] == pytest.approx(I_t, abs=1e-4)
+    assert ev["dT_J"] == pytest.approx(dT, abs=1e-4)
+    # the rod's centre-of-mass velocity and spin after the impulse (free flight, no gravity)
+    f = res.frames[-1]
+    B, A = f.node_v[res.node_index("B")], f.node_v[res.node_index("A")]
+    assert (A + B) / 2 == pytest.approx(qdot[:2], abs=1e-4)
+    assert f.rot_v[0] == pytest.approx(qdot[2], abs=1e-4)
+    # energy ledger: kinetic energy change = -(dissipated by restitution and friction)
+    T = res.energy("kinetic")
+    lost = res.energy("dissipated_friction") + res.energy("dissipated_restitution")
+    assert T[-1] - 0.5 * (0.6**2 + 1.0) == pytest.approx(-lost[-1], abs=1e-9)
+    assert res.energy("dissipated_friction")[-1] == pytest.approx(-ev["W_t_J"])
+
+
+def test_contact_predictor_finds_the_instant_of_contact():
+    """A free mass 0.01 m from a bar end at 0.1 m/s touches at t = 0.1 s exactly."""
+    res = simulate(load_model(examples_dir() / "bar_mass_impact.json"))
+    first = next(e for e in res.events if e["kind"] == "impulse")
+    assert first["time_s"] == pytest.approx(0.1, abs=1e-6)
+    assert first["v_n_pre_m_s"] == pytest.approx(-0.1, rel=1e-6)
+
+
+def test_elastic_impacts_keep_the_energy_of_the_bar_and_mass():
+    """e = 1 without friction: the impulses do no work; kinetic + strain energy is kept."""
+    res = simulate(load_model(examples_dir() / "bar_mass_impact.json"))
+    impulses = [e for e in res.events if e["kind"] == "impulse"]
+    assert len(impulses) > 5
+    assert max(abs(e["W_n_J"]) for e in impulses) < 1e-12
+    E = res.energy("kinetic") + res.energy("strain")
+    assert np.ptp(E) < 2e-3 * E[0]
+    assert res.energy("dissipated_restitution")[-1] == pytest.approx(0.0, abs=1e-12)
+
+
+def test_contact_outputs_and_event_log_are_written_and_read_back(tmp_path):
+    res = simulate(rod("energetic"))
+    write_results(res, tmp_path)
+    back = load_results(tmp_path)
+    assert back.layout.contacts == ["B-ground"]
+    assert [e["kind"] for e in back.events] == [e["kind"] for e in res.events]
+    ev = next(e for e in back.events if e["kind"] == "impulse")
+    for key in ("a", "b", "c", "I_nh_N_s", "I_nc_N_s", "I_ne_N_s", "mu_s", "mu_d", "e", "law", "e_achieved"):
+        assert key in ev
+    first = back.frames[0].contact
+    assert first["I_n_N_s"][0] == pytest.approx(ev["I_n_N_s"])
