@@ -1,0 +1,311 @@
+"""Impulse at one frictional contact point by Routh's incremental method: closed form.
+
+Source: Elkaranshawy & Bajaba, "Algebraic solutions and computational strategy for
+planar multibody systems subjected to impact with friction", LAJSS 21 (2024)
+(``002_…txt``; equation numbers below are theirs), cross-checked against the thesis
+ch. 3 (``000_…txt``, eqs. 3.21-3.77; the thesis writes P for the impulse).
+
+Conventions
+-----------
+* ``D`` (2 x 2, symmetric positive definite) is the Jacobian inertia ``J M^-1 J^T``
+  of eq. (5) with the rows of ``J`` ordered (normal, tangential), so in the paper's
+  notation ``D = [[a, c], [c, b]]``: ``a = D[0, 0]``, ``b = D[1, 1]``, ``c = D[0, 1]``.
+  Constraints (joints, drivers) are eliminated by the caller before forming ``D``.
+* ``n`` is the outward normal of the target; ``v_n > 0`` is separation, ``v_n0 < 0``
+  on impact. ``(I_n, I_t)`` is the impulse the target applies to the striking point,
+  ``I_n >= 0``; the generalised velocity jump is ``M^-1 J^T [I_n, I_t]`` (eq. 1) and the
+  contact velocity jump is ``D [I_n, I_t]`` (eq. 4).
+* ``t`` is either unit vector perpendicular to ``n``; the caller picks it, and ``v_t``,
+  ``I_t``, the second row of ``J`` and ``c`` all refer to it. Reversing ``t`` flips the
+  signs of ``c``, ``v_t0``, ``I_t`` and ``v_t`` and changes nothing else (a tested
+  symmetry). The rigid rod of the paper's §6 has ``n = +y``, ``t = +x`` (eq. 59).
+
+The normal impulse ``I_n`` is the time-like variable (eq. 8). Along it the contact
+velocities are piecewise linear: a first segment of slip in the initial direction
+``sigma_I = sign(v_t0)`` (eqs. 8-11) until ``v_t`` vanishes at ``I_nh`` (eq. 31), then
+either sticking (eqs. 12-18) when ``mu_s >= |c|/b`` or reverse slip (eqs. 20-23).
+The end of the impact follows from the restitution law (eqs. 24-26).
+
+Two slips of the paper are corrected here (derivations in ``docs/validation.md``):
+the critical coefficient of eq. (14), ``-c/b``, assumes ``sigma_I = +1``; in general
+sticking persists when ``mu_s >= |c|/b``, and a reverse slip goes in the direction
+``sign(c)``. The second term of eq. (44) carries a minus sign. Eq. (49) (Poisson,
+slip halting in restitution) is replaced by ``I_ne = (1 + e) I_nc``.
+
+The paper's ``zeta = 1 / (dv_n/dI_n)`` becomes infinite or negative when
+``mu_D |c| >= a``; the code therefore works with the slopes ``s = 1 / zeta`` and
+``t = 1 / epsilon`` and with trapezoid integrals of the linear segments, which are the
+paper's expressions (27)-(29), (36)-(43) multiplied out.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+LAWS = ("newton", "poisson", "energetic")
+KINDS = ("S", "SCS", "SRS", "SCD", "SRD", "stick")
+
+
+@dataclass(frozen=True)
+class ImpactResult:
+    """Outcome of one impulse. Impulses in N s, velocities in m/s (or the units of
+    ``J q_dot``), work and energy in J.
+
+    ``kind``: ``'S'`` slip throughout (also a contact that starts at rest and cannot
+    stick, so slips at once in the direction ``sign(c)``), ``'SCS'`` / ``'SRS'`` slip
+    stops in compression / restitution and the contact sticks, ``'SCD'`` / ``'SRD'`` slip
+    stops in compression / restitution and reverses, ``'stick'`` initially at rest and
+    sticking throughout.
+
+    ``I_nh`` is ``None`` when slip never stops, ``0.0`` for ``'stick'``. ``a, b, c`` are
+    the entries of ``D`` (eq. 5) so the Routh diagram can be redrawn later.
+
+    Beyond the integrator's interface: ``mu_c = |c|/b`` (the general form of eq. 14),
+    ``v_nh`` (eq. 32, ``None`` with ``I_nh``), ``I_np`` and ``I_nf`` (eqs. 33, 34: end of
+    compression and of impact had the initial slip continued; ``inf`` when it would
+    not, or when there is no initial slip), ``W_nc`` (work of the normal impulse in
+    compression, eq. 29) and ``path``: the breakpoints ``(I_n, I_t, v_n, v_t)`` of the
+    piecewise-linear history (start, slip stop, end of compression, end), by ``I_n``.
+    """
+
+    kind: str
+    I_n: float
+    I_t: float
+    v_n: float
+    v_t: float
+    v_n0: float
+    v_t0: float
+    I_nh: float | None
+    I_nc: float
+    I_ne: float
+    W_n: float
+    W_t: float
+    dT: float
+    e_achieved: float
+    a: float
+    b: float
+    c: float
+    mu_s: float
+    mu_d: float
+    e: float
+    law: str
+    mu_c: float = math.nan
+    v_nh: float | None = None
+    I_np: float = math.inf
+    I_nf: float = math.inf
+    W_nc: float = math.nan
+    path: tuple[tuple[float, float, float, float], ...] = ()
+
+    @property
+    def friction_dissipation(self) -> float:
+        """Energy dissipated by friction, ``-W_t >= 0`` (J)."""
+        return -self.W_t
+
+    @property
+    def restitution_dissipation(self) -> float:
+        """Energy dissipated by the normal impulse, ``-W_n`` (J); negative when the
+        law creates energy (Newton's law can)."""
+        return -self.W_n
+
+
+def check_inputs(D, v_n0, v_t0, mu_s, mu_d, e, law) -> tuple[float, float, float]:
+    """Validate the arguments of :func:`routh_impulse`; return ``(a, b, c)`` of eq. (5)."""
+    D = np.asarray(D, dtype=float)
+    if D.shape != (2, 2) or not np.all(np.isfinite(D)):
+        raise ValueError(f"D must be a finite 2x2 matrix, got shape {D.shape}")
+    a, b = float(D[0, 0]), float(D[1, 1])
+    c = 0.5 * float(D[0, 1] + D[1, 0])
+    scale = max(abs(a), abs(b), abs(c))
+    if abs(D[0, 1] - D[1, 0]) > 1e-12 * scale:
+        raise ValueError("D must be symmetric")
+    if not (a > 0.0 and b > 0.0 and a * b - c * c > 0.0):
+        raise ValueError("D must be positive definite")
+    if not (math.isfinite(v_n0) and v_n0 < 0.0):
+        raise ValueError(f"v_n0 must be negative (approaching), got {v_n0}")
+    if not math.isfinite(v_t0):
+        raise ValueError("v_t0 must be finite")
+    if not (0.0 <= mu_d <= mu_s < math.inf):
+        raise ValueError(f"need 0 <= mu_d <= mu_s, got mu_d={mu_d}, mu_s={mu_s}")
+    if not (0.0 <= e <= 1.0):
+        raise ValueError(f"e must lie in [0, 1], got {e}")
+    if law not in LAWS:
+        raise ValueError(f"law must be one of {LAWS}, got {law!r}")
+    return a, b, c
+
+
+def kinetic_energy_change(v_n0: float, v_t0: float, v_n: float, v_t: float,
+                          I_n: float, I_t: float) -> float:
+    """``T_e - T_i`` (eq. 57) from the contact quantities alone (J).
+
+    With ``T = 1/2 q_dot^T M q_dot`` and ``q_dot_e = q_dot_i + M^-1 J^T I`` (eq. 1),
+    ``dT = v_i . I + 1/2 I . D I = 1/2 (v_i + v_e) . I`` as ``v_e = v_i + D I`` (eq. 4);
+    the second form is the better conditioned when D is nearly singular.
+    """
+    return 0.5 * ((v_n0 + v_n) * I_n + (v_t0 + v_t) * I_t)
+
+
+def routh_impulse(D: np.ndarray, v_n0: float, v_t0: float, mu_s: float, mu_d: float,
+                  e: float, law: str) -> ImpactResult:
+    """Impulse at one contact point, closed form of §5 (eqs. 31-56) with the corrections
+    listed in the module docstring.
+
+    Parameters
+    ----------
+    D : (2, 2) array, symmetric positive definite, ``J M^-1 J^T`` (eq. 5), rows (n, t).
+    v_n0, v_t0 : contact velocity before impact, ``v_n0 < 0`` (m/s).
+    mu_s, mu_d : static and dynamic friction coefficients, ``0 <= mu_d <= mu_s``.
+    e : coefficient of restitution in ``[0, 1]``, read by ``law``.
+    law : ``'newton'`` (eq. 24, ``v_ne = -e v_n0``), ``'poisson'`` (eq. 25,
+        ``I_ne = (1 + e) I_nc``) or ``'energetic'`` (eq. 26, Stronge:
+        ``W_nR = -e^2 W_nc``).
+
+    Examples
+    --------
+    The rod of §6 (Table 1, energetic column):
+
+    >>> r = routh_impulse([[2.5, -1.5], [-1.5, 2.5]], -1.0, 0.6, 0.73, 0.7, 0.82, "energetic")
+    >>> r.kind, round(r.I_n, 4), round(r.I_t, 4), round(r.v_n, 4)
+    ('SCS', 0.7681, 0.2209, 0.589)
+    """
+    a, b, c = check_inputs(D, v_n0, v_t0, mu_s, mu_d, e, law)
+    v_n0, v_t0, mu_s, mu_d, e = float(v_n0), float(v_t0), float(mu_s), float(mu_d), float(e)
+    mu_c = abs(c) / b                   # eq. (14), valid for either initial direction
+    sticks = mu_s >= mu_c               # eq. (16)
+    inf = math.inf
+
+    # Segment A: slip in the initial direction sigma_I (eqs. 8, 10, 11).
+    if v_t0 != 0.0:
+        sig_I = math.copysign(1.0, v_t0)
+        s_A = a - mu_d * c * sig_I      # dv_n/dI_n = 1/zeta_I^s, eq. (10)
+        t_A = c - mu_d * b * sig_I      # dv_t/dI_n = 1/epsilon_I, eq. (11)
+        k_A = -mu_d * sig_I             # dI_t/dI_n, eq. (8)
+        I_nh = -v_t0 / t_A if v_t0 * t_A < 0.0 else inf     # eq. (31)
+        I_np = -v_n0 / s_A if s_A > 0.0 else inf            # eq. (33)
+        I_nf = (1.0 + e) * I_np                             # eqs. (34), (35)
+        sig_F = -sig_I                                       # eq. (23)
+    else:                               # initially at rest: segment A is empty
+        s_A = t_A = k_A = 0.0
+        I_nh, I_np, I_nf = 0.0, inf, inf
+        sig_F = math.copysign(1.0, c)
+    stopped_at_all = math.isfinite(I_nh)
+    v_nh = v_n0 + s_A * I_nh if stopped_at_all else inf    # eq. (32)
+
+    # Segment B, after v_t = 0: sticking (eqs. 13, 18) or reverse slip (eqs. 20-22).
+    if sticks:
+        s_B, t_B, k_B = a - c * c / b, 0.0, -c / b
+    else:
+        s_B = a - mu_d * c * sig_F
+        t_B = c - mu_d * b * sig_F
+        k_B = -mu_d * sig_F
+
+    # End of compression (v_n = 0) and the work of compression (eqs. 27-29).
+    comp_in_A = I_nh >= I_np
+    if comp_in_A:
+        I_nc = I_np                                         # eq. (40)
+        W_nc = -0.5 * v_n0 * v_n0 / s_A                     # eq. (42)
+    else:
+        I_nc = I_nh - v_nh / s_B                            # eq. (36)
+        W_nc = 0.5 * (v_n0 + v_nh) * I_nh - 0.5 * v_nh * v_nh / s_B   # eq. (38)
+
+    # End of impact from the restitution law.
+    if law == "newton":
+        v_ne = -e * v_n0                                    # eqs. (24), (48)
+        end_in_A = comp_in_A and v_ne <= v_nh
+        I_ne = (v_ne - v_n0) / s_A if end_in_A else I_nh + (v_ne - v_nh) / s_B  # (34), (54)
+    elif law == "poisson":
+        I_ne = (1.0 + e) * I_nc                             # eq. (25)
+        end_in_A = I_ne <= I_nh
+        v_ne = v_n0 + s_A * I_ne if end_in_A else v_nh + s_B * (I_ne - I_nh)   # eq. (54)
+    else:
+        W_nR = -e * e * W_nc                                # eq. (26)
+        if comp_in_A:
+            W_RA = 0.5 * v_nh * v_nh / s_A if stopped_at_all else inf   # eq. (43), 1st term
+            end_in_A = W_nR <= W_RA
+            if end_in_A:
+                v_ne = math.sqrt(2.0 * s_A * W_nR)          # eq. (35): -e v_n0
+            else:
+                v_ne = math.sqrt(v_nh * v_nh + 2.0 * s_B * (W_nR - W_RA))  # eqs. (43), (50)
+        else:
+            end_in_A = False
+            v_ne = math.sqrt(2.0 * s_B * W_nR)              # eqs. (39), (50)
+        I_ne = (v_ne - v_n0) / s_A if end_in_A else I_nh + (v_ne - v_nh) / s_B  # eq. (54)
+    if v_t0 == 0.0:
+        end_in_A = False
+
+    # Impulse type (§5 list, thesis Table 3.1).
+    if v_t0 == 0.0:
+        kind = "stick" if sticks else "S"
+    elif end_in_A:
+        kind = "S"
+    else:
+        kind = "S" + ("R" if comp_in_A else "C") + ("S" if sticks else "D")
+    slip_stops = kind in ("SCS", "SRS", "SCD", "SRD", "stick")
+
+    # Tangential impulse and velocity (eqs. 52, 53, 55).
+    if end_in_A:
+        I_te = k_A * I_ne
+        v_te = v_t0 + t_A * I_ne
+    else:
+        I_te = k_A * I_nh + k_B * (I_ne - I_nh)
+        v_te = t_B * (I_ne - I_nh)                          # 0 when sticking, eq. (52)
+
+    # Work of the normal impulse (eq. 28) and of friction (eqs. 30, 44; the second
+    # term of eq. 44 is -1/2 mu_D sigma_F epsilon_F v_te^2): trapezoids of the linear
+    # segments.
+    if end_in_A:
+        W_n = 0.5 * (v_n0 + v_ne) * I_ne
+        W_t = k_A * 0.5 * (v_t0 + v_te) * I_ne
+    else:
+        W_n = 0.5 * (v_n0 + v_nh) * I_nh + 0.5 * (v_nh + v_ne) * (I_ne - I_nh)
+        W_t = k_A * 0.5 * v_t0 * I_nh + k_B * 0.5 * v_te * (I_ne - I_nh)
+
+    dT = kinetic_energy_change(v_n0, v_t0, v_ne, v_te, I_ne, I_te)
+
+    # Breakpoints of the history, for the Routh diagram.
+    def at(I):
+        if I <= I_nh:
+            return (I, k_A * I, v_n0 + s_A * I, v_t0 + t_A * I)
+        return (I, k_A * I_nh + k_B * (I - I_nh), v_nh + s_B * (I - I_nh), t_B * (I - I_nh))
+
+    marks = {0.0: (0.0, 0.0, v_n0, v_t0), I_ne: (I_ne, I_te, v_ne, v_te)}
+    if slip_stops and I_nh > 0.0:
+        marks[I_nh] = (I_nh, k_A * I_nh, v_nh, 0.0)
+    p = at(I_nc)
+    marks[I_nc] = (p[0], p[1], 0.0, p[3])
+    path = tuple(marks[k] for k in sorted(marks))
+
+    return ImpactResult(
+        kind=kind, I_n=I_ne, I_t=I_te, v_n=v_ne, v_t=v_te, v_n0=v_n0, v_t0=v_t0,
+        I_nh=(I_nh if slip_stops else None), I_nc=I_nc, I_ne=I_ne, W_n=W_n, W_t=W_t, dT=dT,
+        e_achieved=-v_ne / v_n0, a=a, b=b, c=c, mu_s=mu_s, mu_d=mu_d, e=e, law=law,
+        mu_c=mu_c, v_nh=(v_nh if slip_stops else None), I_np=I_np, I_nf=I_nf, W_nc=W_nc,
+        path=path)
+
+
+@dataclass(frozen=True)
+class StickImpulse:
+    """The 'traditional' textbook solution (Whittaker, Kane & Levinson; paper §6)."""
+
+    I_n: float
+    I_t: float
+    v_n: float
+    dT: float
+    admissible: bool    # |I_t| <= mu_s I_n, the textbook's own check
+
+
+def traditional_stick_impulse(D, v_n0: float, v_t0: float, e: float, mu_s: float = math.inf) -> StickImpulse:
+    """Continuous sticking with Newton's law: solve ``D I = (v_ne - v_n0, 0 - v_t0)`` with
+    ``v_ne = -e v_n0`` (eqs. 4, 24 with ``v_te = 0``); ``dT`` by eq. (57).
+
+    >>> s = traditional_stick_impulse([[2.5, -1.5], [-1.5, 2.5]], -1.0, 0.6, 0.82, 0.73)
+    >>> round(s.dT, 6), s.admissible
+    (0.010125, True)
+    """
+    D = np.asarray(D, dtype=float)
+    v_ne = -e * v_n0
+    I_n, I_t = (float(x) for x in np.linalg.solve(D, [v_ne - v_n0, -v_t0]))
+    return StickImpulse(I_n=I_n, I_t=I_t, v_n=v_ne,
+                        dT=kinetic_energy_change(v_n0, v_t0, v_ne, 0.0, I_n, I_t),
+                        admissible=bool(abs(I_t) <= mu_s * I_n))
