@@ -101,3 +101,41 @@ def test_two_bars_striker_leaves_reversed():
     assert striker_velocity(res, doc) == pytest.approx(10.0, rel=0.05)
     separations = [e["time_s"] for e in res.events if e["kind"] == "separation"]
     assert separations[-1] == pytest.approx(1.2e-3, rel=0.06)
+
+
+def rod_floor(vx, mu):
+    doc = load_model(examples_dir() / "rod_floor_flexible.json")
+    doc["contacts"][0].update(mu_s=mu, mu_d=mu)
+    doc["initial_velocities"][0]["vx"] = vx
+    return simulate(doc)
+
+
+FIRST_CONTACT = 7.7e-3  # thesis 5.5: the tip leaves the floor after about 0.77e-2 s
+
+
+def early_impulses(res):
+    return [e for e in res.events if e["kind"] == "impulse" and e["time_s"] < FIRST_CONTACT]
+
+
+def test_rod_floor_sticks_with_mu_0_8():
+    """(v_n, v_t, mu) = (-1, 0, 0.8): friction is high enough to stop the slip (thesis 5.5)."""
+    res = rod_floor(0.0, 0.8)
+    assert res.completed
+    assert any(e["type"] in ("SCS", "SRS", "stick") for e in early_impulses(res))
+    assert res.energy("dissipated_friction")[-1] > 0.0
+
+
+def test_rod_floor_slips_throughout_with_mu_0_7():
+    """(v_n, v_t, mu) = (-1, -1, 0.7): the impulse needed to stop the slip is never reached
+    in the contact period; the tip keeps slipping in the negative direction (thesis 5.5)."""
+    res = rod_floor(-1.0, 0.7)
+    early = early_impulses(res)
+    assert early and all(e["type"] == "S" for e in early)
+    vt_tip = res.stack("node_v")[:, res.node_index("tip"), 0]
+    assert (vt_tip[res.time < FIRST_CONTACT] < 0).all()
+
+
+def test_rod_floor_frictionless_has_no_friction_work():
+    res = rod_floor(0.0, 0.0)
+    assert res.energy("dissipated_friction")[-1] == 0.0
+    assert abs(res.energy("dissipated_restitution")[-1]) < 1e-12  # e = 1, energetic law
