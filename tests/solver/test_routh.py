@@ -301,8 +301,9 @@ def test_flipping_t_mirrors_the_result():
 # -------------------------------------------------------------------- three laws
 
 def test_three_laws_on_one_case_and_the_newton_paradox():
-    """Same impact (slip stops in restitution and reverses): the laws disagree; Newton's
-    law creates energy, the energetic law dissipates only what friction and e take."""
+    """Same impact (slip stops in restitution and reverses, e = 1): the laws disagree;
+    Newton's normal impulse does positive work, Poisson's dissipates although e = 1, the
+    energetic law's does none. Then the paper's case, where Newton's law gains energy."""
     D, v_t0, mu_s, mu_d = ROD_D, 1.0, 0.5, 0.4
     out = {law: routh_impulse(D, -1.0, v_t0, mu_s, mu_d, 1.0, law) for law in LAWS}
     assert {r.kind for r in out.values()} == {"SRD"}
