@@ -139,3 +139,37 @@ def test_rod_floor_frictionless_has_no_friction_work():
     res = rod_floor(0.0, 0.0)
     assert res.energy("dissipated_friction")[-1] == 0.0
     assert abs(res.energy("dissipated_restitution")[-1]) < 1e-12  # e = 1, energetic law
+
+
+def pendulum(law):
+    doc = load_model(examples_dir() / "pendulum_impact.json")
+    doc["contacts"][0]["law"] = law
+    res = simulate(doc)
+    return next(e for e in res.events if e["kind"] == "impulse"), res
+
+
+def test_pendulum_arrives_with_the_energy_of_its_fall():
+    """Released horizontal with g = 10: omega^2 = 3 g cos(80 deg) / L at the surface."""
+    import math
+
+    ev, _res = pendulum("energetic")
+    omega = math.sqrt(3 * 10.0 * math.cos(math.radians(80)))
+    assert ev["v_n_pre_m_s"] == pytest.approx(-omega * math.sin(math.radians(80)), rel=1e-4)
+    assert ev["v_t_pre_m_s"] == pytest.approx(-omega * math.cos(math.radians(80)), rel=1e-4)
+
+
+@pytest.mark.parametrize("law", ["newton", "poisson", "energetic"])
+def test_pendulum_impact_reverses_sliding(law):
+    """Predebon section 7 / Pfeiffer & Glocker: with mu = 1, e = 1 the slip stops in
+    restitution and reverses (type SRD), so friction dissipates energy."""
+    ev, _res = pendulum(law)
+    assert ev["type"] == "SRD"
+    assert ev["W_t_J"] < 0
+    if law == "energetic":  # e = 1: the normal impulse does no net work; only friction dissipates
+        assert ev["W_n_J"] == pytest.approx(0.0, abs=1e-12)
+        assert ev["dT_J"] == pytest.approx(ev["W_t_J"], abs=1e-12)
+    if law == "newton":  # the velocity just reverses: no energy lost although friction worked
+        assert ev["dT_J"] == pytest.approx(0.0, abs=1e-9)
+        assert ev["W_n_J"] == pytest.approx(-ev["W_t_J"], abs=1e-9)
+    if law == "poisson":  # a non-frictional loss with e = 1
+        assert ev["W_n_J"] < -1e-3
