@@ -169,7 +169,8 @@ def test_pendulum_impact_reverses_sliding(law):
         assert ev["W_n_J"] == pytest.approx(0.0, abs=1e-12)
         assert ev["dT_J"] == pytest.approx(ev["W_t_J"], abs=1e-12)
     if law == "newton":  # the velocity just reverses: no energy lost although friction worked
-        assert ev["dT_J"] == pytest.approx(0.0, abs=1e-9)
-        assert ev["W_n_J"] == pytest.approx(-ev["W_t_J"], abs=1e-9)
+        # (to 1e-6 J of 0.87 J: the 1e-12 regularisation of the rank-1 D)
+        assert ev["dT_J"] == pytest.approx(0.0, abs=1e-6)
+        assert ev["W_n_J"] == pytest.approx(-ev["W_t_J"], abs=1e-6)
     if law == "poisson":  # a non-frictional loss with e = 1
         assert ev["W_n_J"] < -1e-3
