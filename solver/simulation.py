@@ -124,7 +124,7 @@ def run(model: dict, cancel: Callable[[], bool] | None = None) -> Iterator[Frame
         if contacts.active:
             state = _after_impulses(asm, contacts, out, state)
             contacts.separations(state)
-        h = min(h0, 2 * h_try) if cut else h0
+        h = min(h0, 2 * h_try)  # grow back gradually after cuts, contacts and breakpoints
         if dt_out <= 0 or state.t >= next_out - eps_t or state.t >= t_end - eps_t:
             yield frame_of(state)
             while dt_out > 0 and next_out <= state.t + eps_t:
