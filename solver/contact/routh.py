@@ -26,11 +26,13 @@ velocities are piecewise linear: a first segment of slip in the initial directio
 either sticking (eqs. 12-18) when ``mu_s >= |c|/b`` or reverse slip (eqs. 20-23).
 The end of the impact follows from the restitution law (eqs. 24-26).
 
-Two slips of the paper are corrected here (derivations in ``docs/validation.md``):
-the critical coefficient of eq. (14), ``-c/b``, assumes ``sigma_I = +1``; in general
-sticking persists when ``mu_s >= |c|/b``, and a reverse slip goes in the direction
-``sign(c)``. The second term of eq. (44) carries a minus sign. Eq. (49) (Poisson,
-slip halting in restitution) is replaced by ``I_ne = (1 + e) I_nc``.
+Slips of the paper corrected here (derivations in ``docs/validation.md``): the
+critical coefficient of eq. (14), ``-c/b``, and eq. (31) assume ``sigma_I = +1``; in
+general sticking persists when ``mu_s >= |c|/b``, a reverse slip goes in the direction
+``sign(c)``, and ``I_nh = -v_t0 / (c - mu_D b sigma_I)``. The second term of eq. (44)
+carries a minus sign. Eq. (49) (Poisson, slip halting in restitution) is replaced by
+``I_ne = (1 + e) I_nc``; in eqs. (49)-(50) ``zeta_F^s`` in the first ratio means
+``zeta_F`` (``zeta_F^ns`` when sticking).
 
 The paper's ``zeta = 1 / (dv_n/dI_n)`` becomes infinite or negative when
 ``mu_D |c| >= a``; the code therefore works with the slopes ``s = 1 / zeta`` and
@@ -181,7 +183,7 @@ def routh_impulse(D: np.ndarray, v_n0: float, v_t0: float, mu_s: float, mu_d: fl
         s_A = a - mu_d * c * sig_I      # dv_n/dI_n = 1/zeta_I^s, eq. (10)
         t_A = c - mu_d * b * sig_I      # dv_t/dI_n = 1/epsilon_I, eq. (11)
         k_A = -mu_d * sig_I             # dI_t/dI_n, eq. (8)
-        I_nh = -v_t0 / t_A if v_t0 * t_A < 0.0 else inf     # eq. (31)
+        I_nh = -v_t0 / t_A if sig_I * t_A < 0.0 else inf     # eq. (31), corrected
         I_np = -v_n0 / s_A if s_A > 0.0 else inf            # eq. (33)
         I_nf = (1.0 + e) * I_np                             # eqs. (34), (35)
         sig_F = -sig_I                                       # eq. (23)

@@ -56,6 +56,10 @@ class _Stepper:
             return -self.mu_d * mode[1]
         return -self.D[1, 0] / self.D[1, 1]   # dv_t = D[1,0] dI_n + D[1,1] dI_t = 0
 
+    def rate_t(self, mode) -> float:
+        """``dv_t / dI_n`` in ``mode``."""
+        return self.D[1, 0] + self.D[1, 1] * self.ratio(mode)
+
     def advance(self, s: _State, mode, h: float) -> _State:
         k = self.ratio(mode)
         dv_n = (self.D[0, 0] + self.D[0, 1] * k) * h
@@ -75,8 +79,7 @@ class _Stepper:
         if abs(self.ratio(("stick",))) <= self.mu_s:
             return ("stick",)
         for sigma in (1.0, -1.0):
-            growth = self.D[1, 0] + self.D[1, 1] * self.ratio(("slip", sigma))
-            if sigma * growth > 0.0:
+            if sigma * self.rate_t(("slip", sigma)) > 0.0:
                 return ("slip", sigma)
         raise AssertionError("no consistent friction mode")  # impossible for SPD D
 
@@ -128,7 +131,9 @@ def _integrate(D, v_n0, v_t0, mu_s, mu_d, e, law, switching=True, max_steps=100_
             locate(lambda x: x.v_n, "compression")
         else:
             locate(end_value, "end")
-        if switching and mode[0] == "slip" and mode[1] * s.v_t > 0.0:
+        if switching and mode[0] == "slip" and mode[1] * st.rate_t(mode) < 0.0:
+            # a decelerating slip: it stops where v_t reaches 0 (at once if it is
+            # there already, e.g. together with the end of compression)
             locate(lambda x: -mode[1] * x.v_t, "slip_stop")
         if not events:
             s = trial
