@@ -196,7 +196,7 @@ def test_rotating_beam_strikes_the_stop_in_several_contact_periods():
     periods = 1 + int((np.diff(t_imp) > 5e-3).sum())
     assert periods >= 2
     E = res.energy("kinetic") + res.energy("strain") + res.energy("potential")
-    assert E.max() <= E[0] + 1e-9
+    assert E.max() <= E[0] + 1e-4 * res.energy("kinetic").max()  # to the integration error
     gauge = [k for k, (link, idx, *_n) in enumerate(res.layout.elements) if link == "beam" and idx == 9][0]
     strain = res.stack("bending_strain")[:, gauge, 0]  # station 0 of element 9: 0.46 m from the axis
     assert np.abs(strain).max() > 1e-4
