@@ -33,8 +33,8 @@ def slider_crank(elements: int, steps_per_rev: int, revs: float = 2.0) -> dict:
     return doc
 
 
-def flying_beam() -> dict:
-    doc = load_model(examples_dir() / "flying_beam.json")
+def example(name: str) -> dict:
+    doc = load_model(examples_dir() / f"{name}.json")
     doc["solver"]["output_interval"] = doc["solver"]["end_time"]
     return doc
 
@@ -73,7 +73,9 @@ def main(argv: list[str] | None = None) -> int:
         ("slider-crank, 8 rod elements, 1000 steps/rev", slider_crank(8, 1000), (8, 1000)),
         ("slider-crank, 64 rod elements, 2000 steps/rev", slider_crank(64, 2000), (64, 2000)),
         ("slider-crank, 256 rod elements, 2000 steps/rev", slider_crank(256, 2000), (256, 2000)),
-        ("flying beam (Ex. 2), 5 elements", flying_beam(), None),
+        ("flying beam (Ex. 2), 5 elements", example("flying_beam"), None),
+        ("rod striking the floor (5.5), impacts", example("rod_floor_flexible"), None),
+        ("rotating beam on a stop (5.2), impacts", example("rotating_beam_stop"), None),
     ]
     print(f"{'case':<50}{'steps':>7}{'wall_s':>9}{'us/step':>9}{'steps/s':>9}{'Newton it/step':>16}"
           f"{'Jacobians':>11}{'Exudyn_s':>10}{'ratio':>7}")
