@@ -71,6 +71,22 @@ CONVERGED, REFACTOR, DIVERGED, FOLLOWER = 0, 1, 2, 3
 
 
 @njit(cache=True)
+def newmark_predict(q0, v0, a0, ap0, h, af, q, v, a):
+    """Predictor ``a~_{N+1} = a~_N`` through (2.49)-(2.50): q, v, a of the first iterate."""
+    for i in range(q0.shape[0]):
+        q[i] = q0[i] + h * v0[i] + 0.5 * h * h * ap0[i]
+        v[i] = v0[i] + h * ap0[i]
+        a[i] = (ap0[i] - af * a0[i]) / (1.0 - af)
+
+
+@njit(cache=True)
+def newmark_pseudo_acceleration(q0, v0, ap0, q, h, nu, out):
+    """``a~_{N+1}`` from the converged ``q_{N+1}`` (eq. 2.49 on the pseudo-acceleration)."""
+    for i in range(q0.shape[0]):
+        out[i] = ap0[i] + (q[i] - q0[i] - h * v0[i] - 0.5 * h * h * ap0[i]) / (nu * h * h)
+
+
+@njit(cache=True)
 def project_accelerations(q, v, a, a_pseudo, lam, dm_dofs, dm_acc, bp_n, bp_b, bp_r, sl_n, sl_nrm, sl_p,
                           rows, cols, AB, kl, ku, ipiv, perm, scale, pseudo_ratio, lam_factor):
     """In place: ``a += da`` with ``[S  s G^T; s G  0] [da; mu] = [0; s (gamma - G a)]``,
@@ -169,6 +185,9 @@ class NewmarkIntegrator:
         self._factor_h = None
         self._scale = 1.0
         self.factorizations = 0
+        self._follower = asm.follower_loads
+        cons = asm.sys.constraints
+        self._psi, self._g, self._G_vals = np.empty(asm.n), np.empty(cons.count), np.empty(cons.rows.size)
         # constraint tolerance: a length scale of the model
         self.tol_g = 1e-10 * max(1.0, float(np.abs(asm.sys.q0).max(initial=0.0)))
 
@@ -193,18 +212,16 @@ class NewmarkIntegrator:
         ratio = (1.0 - am) / (1.0 - af)  # d qddot / d a~
         c_a = ratio / (nu * h * h)
         c_v = tau / (nu * h)
-        # predictor: a~_{N+1} = a~_N
-        q = s.q + h * s.v + 0.5 * h * h * s.a_pseudo
-        v = s.v + h * s.a_pseudo
-        a = (s.a_pseudo - af * s.a) / (1.0 - af)
+        q, v, a = np.empty(n), np.empty(n), np.empty(n)
+        newmark_predict(s.q, s.v, s.a, s.a_pseudo, h, af, q, v, a)
         lam = s.lam.copy()
         if self._factor_h != h:
             self._factor = None
-        follower = asm.follower_loads
+        follower = self._follower
         t_f = t1 if t_loads is None else t_loads
         sys_, cons = asm.sys, asm.sys.constraints
         target = cons.target(t1)
-        psi, g, G_vals = np.empty(n), np.empty(cons.count), np.empty(cons.rows.size)
+        psi, g, G_vals = self._psi, self._g, self._G_vals
         counters = np.zeros(2, dtype=np.int64)  # iterations done, corrections applied
         norms = np.array([np.inf, np.inf])  # last |psi|, last max|dq|
         while True:
@@ -229,7 +246,8 @@ class NewmarkIntegrator:
                 1 if not self.modified else self.max_iter, follower, counters, norms,
             )
             if status == CONVERGED:
-                a_pseudo = s.a_pseudo + (q - s.q - h * s.v - 0.5 * h * h * s.a_pseudo) / (nu * h * h)
+                a_pseudo = np.empty(n)
+                newmark_pseudo_acceleration(s.q, s.v, s.a_pseudo, q, h, nu, a_pseudo)
                 return self._project(State(t1, q, v, a, lam, a_pseudo), G_vals, h), int(counters[1])
             if status == DIVERGED:
                 self._factor = None

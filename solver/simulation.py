@@ -100,8 +100,9 @@ def run(model: dict, cancel: Callable[[], bool] | None = None) -> Iterator[Frame
             status, message = "cancelled", f"cancelled at t = {state.t:.6g} s"
             break
         h_try = min(contacts.step_size(h), t_end - state.t)
-        ahead = [b for b in breakpoints if b > state.t + eps_t]
-        land = ahead[0] if ahead and ahead[0] <= state.t + h_try + eps_t else None
+        while breakpoints and breakpoints[0] <= state.t + eps_t:
+            breakpoints.pop(0)
+        land = breakpoints[0] if breakpoints and breakpoints[0] <= state.t + h_try + eps_t else None
         try:
             new, iters, h_try, cut = _advance(integ, state, h_try, land, settings["max_step_cuts"])
             for _ in range(MAX_CONTACT_RETRIES):  # contact predictor, eq. (3.4)
