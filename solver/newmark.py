@@ -184,6 +184,7 @@ class NewmarkIntegrator:
         self._factor: BandLU | None = None
         self._factor_h = None
         self._scale = 1.0
+        self._scale_h: float | None = None
         self.factorizations = 0
         self._follower = asm.follower_loads
         cons = asm.sys.constraints
@@ -229,7 +230,8 @@ class NewmarkIntegrator:
             if self._factor is None or not self.modified:
                 *_t, blocks, diag = asm.newton(q, v, a, lam, t1, F_ext, (c_a, c_v, 1.0))
                 G_vals = _t[2]
-                self._scale = newton_scale(blocks, diag)
+                if self._scale_h != h:  # the diagonal's size is set by M / (nu h^2): once per step size
+                    self._scale, self._scale_h = newton_scale(blocks, diag), h
                 self._factor = asm.factorize(blocks, diag, G_vals, self._scale)
                 self._factor_h = h
                 self.factorizations += 1

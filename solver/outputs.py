@@ -58,8 +58,8 @@ class OutputBuilder:
         p_loads = 0.0
         if s.loads:
             p_loads = float(np.dot(asm.external(st.q, st.t if t_loads is None else t_loads) - s.gravity, st.v))
-        p_drv = -float(np.dot(st.lam[self._driver_rows], st.v[self._driver_dofs]))
-        p_damp = asm.damping_power(st.q, st.v)
+        p_drv = -float(np.dot(st.lam[self._driver_rows], st.v[self._driver_dofs])) if s.drivers else 0.0
+        p_damp = asm.damping_power(st.q, st.v) if (s.alpha > 0.0 or s.beta > 0.0) else 0.0
         return p_loads, p_drv, p_damp
 
     def advance_ledger(self, st: State, h: float, t_loads: float | None = None) -> None:
