@@ -139,27 +139,24 @@ class ConstraintSet:
         cols += [bp_cols.ravel(), self.sl_n.ravel()]
         self.rows = np.concatenate(rows).astype(np.int64)
         self.cols = np.concatenate(cols).astype(np.int64)
-        self._cache: dict[tuple[float, int], np.ndarray] = {}
+        self._cache_t: float | None = None  # the time of the prescribed motion cached in _cache
+        self._cache = np.zeros((3, len(self.dm_dofs)))
         self._empty = np.empty(0)
 
     # ------------------------------------------------------------------ prescribed motion
     def prescribed(self, t: float, order: int = 0) -> np.ndarray:
         """Prescribed displacement (order 0), velocity (1) or acceleration (2) of the
         dof-motion rows (0 for fixed dofs); speed drivers integrate their function."""
-        key = (t, order)
-        if key in self._cache:
-            return self._cache[key]
-        out = np.zeros(len(self.dm_dofs))
-        for i in self._moving:
-            f = self.functions[i]
-            if self.integrate[i]:
-                out[i] = (f.integral(t), f.value(t), f.rate(t))[order]
-            else:
-                out[i] = (f.value(t), f.rate(t), f.accel(t))[order]
-        if len(self._cache) > 16:
-            self._cache.clear()
-        self._cache[key] = out
-        return out
+        if t != self._cache_t:
+            motion = np.zeros((3, len(self.dm_dofs)))
+            for i in self._moving:
+                f = self.functions[i]
+                if self.integrate[i]:
+                    motion[:, i] = f.integral(t), f.value(t), f.rate(t)
+                else:
+                    motion[:, i] = f.value(t), f.rate(t), f.accel(t)
+            self._cache_t, self._cache = t, motion
+        return self._cache[order]
 
     def target(self, t: float) -> np.ndarray:
         """Values the dof-motion rows must take at t."""
