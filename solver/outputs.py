@@ -62,6 +62,23 @@ class OutputBuilder:
         p_damp = asm.damping_power(st.q, st.v) if (s.alpha > 0.0 or s.beta > 0.0) else 0.0
         return p_loads, p_drv, p_damp
 
+    def energy_terms(self, st: State) -> tuple[float, float, float]:
+        """Kinetic, strain and gravitational potential energy, J."""
+        asm = self.asm
+        return asm.kinetic_energy(st.q, st.v), asm.strain_energy(st.q), asm.potential_energy(st.q)
+
+    def spurious_growth(self, old: State, new: State, ratio: float = 0.05) -> bool:
+        """Whether the mechanical energy grew over a step by more than ``ratio`` of the energies
+        in play, beyond the work of loads and drivers: the mark of a spurious root of the
+        Newmark equations (after an impulse the velocity-dependent inertia can offer one far
+        from the start)."""
+        h = new.t - old.t
+        p0, p1 = self.powers(old), self.powers(new)
+        work = 0.5 * h * (p0[0] + p0[1] + p1[0] + p1[1])
+        e0, e1 = self.energy_terms(old), self.energy_terms(new)
+        scale = sum(abs(x) for x in e0 + e1) + abs(work)
+        return sum(e1) - sum(e0) - work > ratio * max(scale, 1e-30)
+
     def advance_ledger(self, st: State, h: float, t_loads: float | None = None) -> None:
         """Trapezoidal integration of the powers over the step just taken."""
         p = self.powers(st, t_loads)

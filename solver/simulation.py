@@ -31,12 +31,16 @@ from .results import Frame, Results, StepRecord
 MAX_CONTACT_RETRIES = 12
 
 
-def _advance(integ: NewmarkIntegrator, s: State, h: float, land: float | None, max_cuts: int):
-    """One step from ``s``, halving it when Newton fails; ``(state, iterations, step, cut?)``."""
+def _advance(integ: NewmarkIntegrator, s: State, h: float, land: float | None, max_cuts: int,
+             guard: OutputBuilder | None = None):
+    """One step from ``s``, halving it when Newton fails (or, with a ``guard``, when the
+    energy jumps: a spurious root); ``(state, iterations, step, cut?)``."""
     cuts = 0
     while True:
         try:
             new, iters = integ.step(s, h if land is None else land - s.t, breakpoint=land)
+            if guard is not None and guard.spurious_growth(s, new):
+                raise NewtonFailure("the energy jumped in one step (a spurious root of the Newmark equations)")
             return new, iters, new.t - s.t, cuts > 0
         except NewtonFailure as exc:
             cuts += 1
@@ -82,6 +86,7 @@ def run(model: dict, cancel: Callable[[], bool] | None = None) -> Iterator[Frame
     dt_out = settings["output_interval"]
     state = _after_impulses(asm, contacts, out, initial_state(asm))
     breakpoints = sorted({b for b in system.breakpoints() if 0.0 < b < t_end})
+    guard = out if contacts.active else None  # impulses make velocity jumps: watch for spurious roots
 
     def frame_of(st: State) -> Frame:
         frame = out.frame(st)
@@ -104,13 +109,13 @@ def run(model: dict, cancel: Callable[[], bool] | None = None) -> Iterator[Frame
             breakpoints.pop(0)
         land = breakpoints[0] if breakpoints and breakpoints[0] <= state.t + h_try + eps_t else None
         try:
-            new, iters, h_try, cut = _advance(integ, state, h_try, land, settings["max_step_cuts"])
+            new, iters, h_try, cut = _advance(integ, state, h_try, land, settings["max_step_cuts"], guard)
             for _ in range(MAX_CONTACT_RETRIES):  # contact predictor, eq. (3.4)
                 t_ct = contacts.passed_contact(state, new)
                 if t_ct is None:
                     break
                 land = None
-                new, iters, h_try, cut = _advance(integ, state, t_ct - state.t, None, settings["max_step_cuts"])
+                new, iters, h_try, cut = _advance(integ, state, t_ct - state.t, None, settings["max_step_cuts"], guard)
         except NewtonFailure as exc:
             status, message = "failed", f"stopped at t = {state.t:.6g} s: {exc}"
             break
