@@ -186,6 +186,7 @@ class NewmarkIntegrator:
         self._scale = 1.0
         self._scale_h: float | None = None
         self.factorizations = 0
+        self.evaluations = 0  # residual evaluations (what Exudyn counts as Newton steps)
         self._follower = asm.follower_loads
         cons = asm.sys.constraints
         self._psi, self._g, self._G_vals = np.empty(asm.n), np.empty(cons.count), np.empty(cons.rows.size)
@@ -225,6 +226,7 @@ class NewmarkIntegrator:
         psi, g, G_vals = self._psi, self._g, self._G_vals
         counters = np.zeros(2, dtype=np.int64)  # iterations done, corrections applied
         norms = np.array([np.inf, np.inf])  # last |psi|, last max|dq|
+        done = 0
         while True:
             F_ext = asm.external(q, t_f)
             if self._factor is None or not self.modified:
@@ -247,6 +249,8 @@ class NewmarkIntegrator:
                 self.tol_rel, self.tol_abs, self.tol_g, self.max_iter, self.CONTRACTION,
                 1 if not self.modified else self.max_iter, follower, counters, norms,
             )
+            self.evaluations += int(counters[0]) - done
+            done = int(counters[0])
             if status == CONVERGED:
                 a_pseudo = np.empty(n)
                 newmark_pseudo_acceleration(s.q, s.v, s.a_pseudo, q, h, nu, a_pseudo)

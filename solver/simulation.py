@@ -144,5 +144,6 @@ def run(model: dict, cancel: Callable[[], bool] | None = None) -> Iterator[Frame
         newton_iterations=int(sum(iters)),
         newton_iterations_per_step=(sum(iters) / len(iters)) if iters else 0.0,
         factorizations=integ.factorizations,
+        residual_evaluations_per_step=integ.evaluations / max(len(res.steps), 1),
     )
     yield res

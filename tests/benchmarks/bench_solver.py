@@ -78,14 +78,15 @@ def main(argv: list[str] | None = None) -> int:
         ("rotating beam on a stop (5.2), impacts", example("rotating_beam_stop"), None),
     ]
     print(f"{'case':<50}{'steps':>7}{'wall_s':>9}{'us/step':>9}{'steps/s':>9}{'Newton it/step':>16}"
-          f"{'Jacobians':>11}{'Exudyn_s':>10}{'ratio':>7}")
+          f"{'residuals/step':>16}{'Jacobians':>11}{'Exudyn_s':>10}{'ratio':>7}")
     for label, doc, exu_case in cases:
         wall, meta = measure(doc, repeat)
         steps = meta["steps"]
         exu = exudyn_time(*exu_case, repeat) if exu_case else None
         exu_txt = f"{exu:>10.3f}{wall / exu:>7.2f}" if exu else f"{'-':>10}{'-':>7}"
         print(f"{label:<50}{steps:>7}{wall:>9.3f}{wall / steps * 1e6:>9.0f}{steps / wall:>9.0f}"
-              f"{meta['newton_iterations_per_step']:>16.2f}{meta['factorizations']:>11}{exu_txt}")
+              f"{meta['newton_iterations_per_step']:>16.2f}{meta['residual_evaluations_per_step']:>16.2f}"
+              f"{meta['factorizations']:>11}{exu_txt}")
     return 0
 
 
