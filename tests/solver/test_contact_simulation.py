@@ -200,3 +200,53 @@ def test_rotating_beam_strikes_the_stop_in_several_contact_periods():
     gauge = [k for k, (link, idx, *_n) in enumerate(res.layout.elements) if link == "beam" and idx == 9][0]
     strain = res.stack("bending_strain")[:, gauge, 0]  # station 0 of element 9: 0.46 m from the axis
     assert np.abs(strain).max() > 1e-4
+
+
+def test_bar_mass_peak_contact_force_within_15_percent_of_wave_theory():
+    """Thesis 5.1.1: wave theory 0.2135 N at 0.2 s after contact (the reflected wave)."""
+    res = simulate(load_model(examples_dir() / "bar_mass_impact.json"))
+    F = np.array([f.contact["F_n_N"][0] for f in res.frames])
+    assert F.max() == pytest.approx(0.2135, rel=0.15)
+    assert res.time[F.argmax()] == pytest.approx(0.1 + 0.2, abs=0.05)
+
+
+def falling_stone(target, y0=0.5, **contact):
+    return {
+        "format": "flexmech", "version": 1,
+        "nodes": [{"id": "a", "x": -0.5, "y": 0.0}, {"id": "b", "x": 0.5, "y": 0.0}],
+        "bodies": [{"id": "stone", "x": 0.1, "y": y0, "mass": 0.01}],
+        "joints": [{"id": "ga", "kind": "ground", "node": "a"}, {"id": "gb", "kind": "ground", "node": "b"}],
+        "gravity": {"y": -10.0},
+        "contacts": [dict({"id": "hit", "point": {"body": "stone"}, "target": target, "e": 1.0, "law": "newton"}, **contact)],
+        "solver": {"end_time": 0.4, "step": 1e-3},
+    }
+
+
+def test_a_stone_falling_on_a_flexible_link_strikes_it_and_sets_it_vibrating():
+    doc = falling_stone({"kind": "link", "link": "beam"})
+    doc["links"] = [{"id": "beam", "kind": "flexible", "nodes": ["a", "b"], "mesh": {"elements": 6},
+                     "section": {"kind": "per_length", "EA": 1e6, "EI": 50.0, "rhoA": 1.0, "rhoI": 0.0}}]
+    doc["joints"] = [{"id": "ca", "kind": "fixed", "node": "a"}, {"id": "cb", "kind": "fixed", "node": "b"}]
+    res = simulate(doc)
+    first = next(e for e in res.events if e["kind"] == "impulse")
+    assert first["time_s"] == pytest.approx(np.sqrt(2 * 0.5 / 10.0), abs=2e-3)  # free fall of 0.5 m
+    # relative to the beam, which sags and vibrates under its own weight meanwhile
+    assert first["v_n_pre_m_s"] == pytest.approx(-np.sqrt(2 * 10.0 * 0.5), rel=0.02)
+    assert res.energy("strain").max() > 0.0  # the struck beam deforms
+
+
+def test_a_point_beside_a_ground_segment_falls_past_it():
+    past = simulate(falling_stone({"kind": "ground_segment", "x1": 0.2, "y1": 0.0, "x2": 0.6, "y2": 0.0}))
+    assert past.completed and not [e for e in past.events if e["kind"] == "impulse"]
+    hit = simulate(falling_stone({"kind": "ground_segment", "x1": -0.2, "y1": 0.0, "x2": 0.6, "y2": 0.0}))
+    ev = next(e for e in hit.events if e["kind"] == "impulse")
+    assert ev["v_n_post_m_s"] == pytest.approx(-ev["v_n_pre_m_s"], rel=1e-9)  # Newton, e = 1
+
+
+def test_a_point_inside_a_circle_bounces_off_its_wall():
+    doc = falling_stone({"kind": "circle", "x": 0.1, "y": 0.5, "radius": 0.3, "inside": True})
+    res = simulate(doc)
+    ev = next(e for e in res.events if e["kind"] == "impulse")
+    y_hit = res.stack("node_xy")[np.searchsorted(res.time, ev["time_s"]), res.node_index("stone"), 1]
+    assert y_hit == pytest.approx(0.2, abs=1e-3)  # the bottom of the circle
+    assert ev["v_n_post_m_s"] > 0
