@@ -10,15 +10,25 @@ from __future__ import annotations
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
+import shiboken6
 from PySide6.QtCore import QByteArray, QSettings, Qt
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
-from PySide6.QtWidgets import QDockWidget, QFileDialog, QLabel, QMainWindow, QMessageBox, QWidget
+from PySide6.QtWidgets import (
+    QDockWidget,
+    QFileDialog,
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QUndoView,
+    QWidget,
+)
 
 from solver.model.io import list_examples, load_model, save_model
 from solver.model.validate import ModelError, Problem
 
+from .commands import RemoveEntities
 from .document import ModelDocument
-from .entities import EntityRef
+from .entities import EntityRef, find_entity
 from .model_tree import ModelTree
 from .property_view import PropertyView
 from .recent_files import RecentFiles
@@ -58,6 +68,11 @@ class MainWindow(QMainWindow):
         self.tree_dock = self._add_dock("Model", "model_tree_dock", self.tree)
         self.property_dock = self._add_dock("Properties", "property_dock", self.properties)
         self.splitDockWidget(self.tree_dock, self.property_dock, Qt.Orientation.Vertical)
+        self.history = QUndoView(self.document.undo_stack)
+        self.history.setEmptyLabel("<opened>")
+        self.history_dock = self._add_dock("History", "history_dock", self.history)
+        self.tabifyDockWidget(self.property_dock, self.history_dock)
+        self.property_dock.raise_()
         self.resizeDocks([self.tree_dock], [340], Qt.Orientation.Horizontal)
         self.resizeDocks([self.tree_dock, self.property_dock], [400, 300], Qt.Orientation.Vertical)
         self.cursor_label = QLabel()
@@ -66,6 +81,8 @@ class MainWindow(QMainWindow):
         self._build_menus()
         self.document.replaced.connect(self._on_document_replaced)
         self.document.path_changed.connect(self._update_title)
+        self.document.changed.connect(self._on_document_changed)
+        self.document.undo_stack.cleanChanged.connect(self._on_clean_changed)
         self.tree.selection_changed.connect(self.selection.replace)
         self.selection.changed.connect(self._on_selection_changed)
         self.sketch.cursor_moved.connect(self._show_cursor)
@@ -104,6 +121,19 @@ class MainWindow(QMainWindow):
         file_menu.addAction(self.quit_action)
         self._update_recent_menu()
 
+        edit_menu = bar.addMenu("&Edit")
+        stack = self.document.undo_stack
+        self.undo_action = stack.createUndoAction(self, "&Undo")
+        self.undo_action.setShortcut(QKeySequence.StandardKey.Undo)
+        self.redo_action = stack.createRedoAction(self, "&Redo")
+        self.redo_action.setShortcut(QKeySequence.StandardKey.Redo)
+        self.delete_action = self._action("&Delete", self.delete_selection, QKeySequence.StandardKey.Delete,
+                                          "Delete the selected entities and what refers to them")
+        edit_menu.addAction(self.undo_action)
+        edit_menu.addAction(self.redo_action)
+        edit_menu.addSeparator()
+        edit_menu.addAction(self.delete_action)
+
         view_menu = bar.addMenu("&View")
         self.zoom_fit_action = self._action("&Zoom to Fit", self.sketch.zoom_to_fit, "Ctrl+0",
                                             "Show the whole model")
@@ -111,6 +141,7 @@ class MainWindow(QMainWindow):
         view_menu.addSeparator()
         view_menu.addAction(self.tree_dock.toggleViewAction())
         view_menu.addAction(self.property_dock.toggleViewAction())
+        view_menu.addAction(self.history_dock.toggleViewAction())
 
         examples_menu = bar.addMenu("&Examples")
         examples_menu.setToolTipsVisible(True)
@@ -223,13 +254,39 @@ class MainWindow(QMainWindow):
         self.sketch.show_model(model)
         self.properties.show_entity(model, None)
 
+    def _on_document_changed(self) -> None:
+        """An undo command changed the model: redraw, and drop selected entities that are gone."""
+        model = self.document.model
+        alive = tuple(ref for ref in self.selection.refs if find_entity(model, ref) is not None)
+        self.tree.show_model(model)
+        self.sketch.redraw(model, alive)
+        if alive != self.selection.refs:
+            self.selection.replace(alive)
+        else:
+            self.tree.select(alive)
+            self.properties.show_entity(model, self.selection.single)
+
+    def delete_selection(self) -> None:
+        """Delete the selected entities (and what refers to them) as one undoable command."""
+        if self.selection.refs:
+            self.document.push(RemoveEntities(self.document, list(self.selection.refs)))
+
     def _on_selection_changed(self, refs: tuple[EntityRef, ...]) -> None:
         self.tree.select(refs)
         self.sketch.highlight(refs)
         self.properties.show_entity(self.document.model, self.selection.single)
 
+    def _on_clean_changed(self, _clean: bool) -> None:
+        # the stack also says so while it is destroyed with the window: nothing to show then
+        if shiboken6.isValid(self.document.undo_stack):
+            self._update_title()
+
     def _update_title(self) -> None:
-        self.setWindowTitle(APP_NAME if self.document.is_empty else f"{APP_NAME} — {self.document.title}")
+        if self.document.is_empty:
+            self.setWindowTitle(APP_NAME)
+        else:
+            star = "*" if self.document.is_modified else ""
+            self.setWindowTitle(f"{APP_NAME} — {self.document.title}{star}")
         self.save_as_action.setEnabled(not self.document.is_empty)
 
     def _show_cursor(self, x: float, y: float) -> None:

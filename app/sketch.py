@@ -42,13 +42,19 @@ class SketchView(pg.PlotWidget):
 
     def show_model(self, model: dict) -> None:
         """Draw ``model`` instead of what was drawn, and zoom to fit it."""
+        self.redraw(model)
+        self.zoom_to_fit()
+
+    def redraw(self, model: dict, refs: tuple[EntityRef, ...] = ()) -> None:
+        """Draw ``model`` (after an edit) with halos round ``refs``, keeping the view where it is."""
         for item in self._items + self._halos:
             self.removeItem(item)
         self._model, self._halos = model, []
         self._items = model_items(model)
         for item in self._items:
             self.addItem(item, ignoreBounds=True)
-        self.zoom_to_fit()
+        if refs:
+            self.highlight(refs)
 
     def highlight(self, refs: tuple[EntityRef, ...]) -> None:
         """Put a halo under each entity in ``refs`` (and remove the previous halos)."""
