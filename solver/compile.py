@@ -17,7 +17,7 @@ import numpy as np
 
 from .constraints import BodyPoint, ConstraintSet, DofMotion, SliderLine
 from .contact.pairs import ContactPair
-from .errors import UnsupportedFeature
+from .errors import SolverError, UnsupportedFeature
 from .fem.beam import BeamSet
 from .model.io import model_with_defaults
 from .timefn import TimeFunction
@@ -236,6 +236,7 @@ def compile_model(document: dict) -> System:
         rot = b.slot_dof.get((nd, ld["link"])) if "link" in ld else b.first_rotation(nd, missing=-1)
         loads.append(Load((*b.node_dof[nd], rot if rot is not None else -1), ld["fx"], ld["fy"], ld["torque"], TimeFunction(ld["function"]), ld["follower"]))
 
+    _check_every_dof_is_held(b, mass, elem_dofs, constraints)
     contacts = [_contact_pair(c, b, doc) for c in doc["contacts"]]
     slots = list(b.slot_dof)
     return System(
@@ -262,6 +263,17 @@ def compile_model(document: dict) -> System:
         settings=settings,
         rigid_bodies=b.bodies,
     )
+
+
+def _check_every_dof_is_held(b: "_Builder", mass: np.ndarray, elem_dofs: np.ndarray, constraints: ConstraintSet) -> None:
+    """A node without mass that belongs to no element and no joint makes the system singular."""
+    held = set(elem_dofs.ravel().tolist()) | set(constraints.cols.tolist()) | set(np.flatnonzero(mass > 0).tolist())
+    loose = [name for name, dofs in b.node_dof.items() if not set(dofs) <= held]
+    if loose:
+        raise SolverError(
+            "node(s) " + ", ".join(f"'{n}'" for n in loose) + " have no mass and belong to no link or joint: "
+            "attach them, give them a mass, or delete them"
+        )
 
 
 def _contact_pair(c: dict, b: "_Builder", doc: dict) -> ContactPair:

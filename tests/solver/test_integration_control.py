@@ -94,3 +94,12 @@ def test_progress_callback_reports_simulated_time():
     simulate(rigid_slider_crank(revs=0.2), progress=lambda t, t_end: seen.append((t, t_end)))
     assert seen[-1][0] == pytest.approx(seen[-1][1])
     assert all(b[0] >= a[0] for a, b in zip(seen, seen[1:]))
+
+
+def test_a_loose_massless_node_is_reported_before_the_run():
+    from solver.errors import SolverError
+
+    doc = {"format": "flexmech", "version": 1, "nodes": [{"id": "lost", "x": 0.0, "y": 0.0}],
+           "bodies": [{"id": "stone", "x": 0.0, "y": 1.0, "mass": 1.0}], "solver": {"end_time": 0.1, "step": 0.01}}
+    with pytest.raises(SolverError, match="'lost' have no mass and belong to no link or joint"):
+        simulate(doc)
