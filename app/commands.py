@@ -74,11 +74,14 @@ class SetFields(_DocumentCommand):
             edits.restore(doc, undo)
 
 
-def set_field(document: ModelDocument, ref: EntityRef, keys: list, value: Any) -> SetFields:
-    """Set ``keys`` (e.g. ``["section", "d"]``) of the entity ``ref``: "Set links[rod].section.d"."""
+def set_field(document: ModelDocument, ref: EntityRef, keys: list, value: Any, text: str | None = None) -> SetFields:
+    """Set ``keys`` (e.g. ``["section", "d"]``) of the entity ``ref``: "Set links[rod].section.d".
+
+    Empty ``keys`` replace the whole entity.
+    """
     index = _index(document.model, ref)
-    path = ".".join(str(k) for k in keys)
-    return SetFields(document, [([ref.collection, index, *keys], value)], f"Set {ref}.{path}")
+    path = "".join(f".{k}" for k in keys)
+    return SetFields(document, [([ref.collection, index, *keys], value)], text or f"Set {ref}{path}")
 
 
 class MoveNodes(SetFields):

@@ -26,8 +26,9 @@ from PySide6.QtWidgets import (
 from solver.model.io import list_examples, load_model, save_model
 from solver.model.validate import ModelError, Problem
 
-from .commands import RemoveEntities
+from .commands import RemoveEntities, set_field, toggle_link_kind
 from .document import ModelDocument
+from .edits import get_value
 from .entities import EntityRef, find_entity
 from .model_tree import ModelTree
 from .property_view import PropertyView
@@ -84,6 +85,8 @@ class MainWindow(QMainWindow):
         self.document.changed.connect(self._on_document_changed)
         self.document.undo_stack.cleanChanged.connect(self._on_clean_changed)
         self.tree.selection_changed.connect(self.selection.replace)
+        self.properties.edit_planned.connect(self.apply_edit)
+        self.properties.edit_refused.connect(lambda message: self.statusBar().showMessage(message, 8000))
         self.selection.changed.connect(self._on_selection_changed)
         self.sketch.cursor_moved.connect(self._show_cursor)
         self._restore_layout()
@@ -265,6 +268,19 @@ class MainWindow(QMainWindow):
         else:
             self.tree.select(alive)
             self.properties.show_entity(model, self.selection.single)
+
+    def apply_edit(self, ref: EntityRef, keys: list, value: object) -> None:
+        """Push a checked property edit as an undo command (a link's kind as its own command)."""
+        index, _item = find_entity(self.document.model, ref)
+        if get_value(self.document.model, [ref.collection, index, *keys]) == value:
+            return  # nothing changes: no history entry
+        if keys:
+            self.document.push(set_field(self.document, ref, keys, value))
+        elif ref.collection == "links":
+            if value.get("kind") != find_entity(self.document.model, ref)[1].get("kind"):
+                self.document.push(toggle_link_kind(self.document, ref.id))
+        else:
+            self.document.push(set_field(self.document, ref, keys, value, text=f"Set {ref}.kind"))
 
     def delete_selection(self) -> None:
         """Delete the selected entities (and what refers to them) as one undoable command."""

@@ -25,6 +25,7 @@ class PropertyRow:
     unit: str
     help: str
     is_default: bool
+    keys: tuple[str, ...] = ()
 
 
 def format_value(value: Any) -> str:
@@ -78,6 +79,7 @@ def _rows(item_spec: Any, filled: dict, given: dict | None, prefix: list) -> lis
             unit=spec.unit if isinstance(spec, Num) else "",
             help=_help(item_spec, spec, parent, key),
             is_default=not (isinstance(given, dict) and key in given),
+            keys=tuple(keys),
         ))
     return rows
 

@@ -1,0 +1,109 @@
+"""Reading quantities typed by the user: ``6 mm``, ``0.006``, ``71 GPa``, ``2.7 g/cm^3``, ``90 deg``.
+
+Plain Python, no Qt.  Values are converted to the SI unit of the field (the unit the
+schema gives, e.g. ``m`` or ``kg/m^3``); a bare number is taken as already SI.  A
+unit is a product of factors like ``N``, ``mm^2`` or ``s^-1`` separated by spaces,
+``*`` or ``/``; each factor is a unit with an optional SI prefix and exponent.  The
+dimensions (m, kg, s) must match the field's, so ``6 kg`` is refused for a length.
+
+>>> parse_quantity("6 mm", "m")
+0.006
+>>> parse_quantity("0.006", "m")
+0.006
+>>> parse_quantity("2.7 g/cm^3", "kg/m^3")
+2700.0
+>>> parse_quantity("71 GPa", "Pa")
+71000000000.0
+"""
+from __future__ import annotations
+
+import math
+import re
+
+#: units known by symbol: (factor to SI, exponents of (m, kg, s))
+UNITS: dict[str, tuple[float, tuple[int, int, int]]] = {
+    "m": (1.0, (1, 0, 0)),
+    "g": (1e-3, (0, 1, 0)),
+    "t": (1e3, (0, 1, 0)),
+    "s": (1.0, (0, 0, 1)),
+    "min": (60.0, (0, 0, 1)),
+    "h": (3600.0, (0, 0, 1)),
+    "Hz": (1.0, (0, 0, -1)),
+    "N": (1.0, (1, 1, -2)),
+    "Pa": (1.0, (-1, 1, -2)),
+    "J": (1.0, (2, 1, -2)),
+    "W": (1.0, (2, 1, -3)),
+    "rad": (1.0, (0, 0, 0)),
+    "deg": (math.pi / 180.0, (0, 0, 0)),
+    "°": (math.pi / 180.0, (0, 0, 0)),
+    "rpm": (2.0 * math.pi / 60.0, (0, 0, -1)),
+    "1": (1.0, (0, 0, 0)),
+    "-": (1.0, (0, 0, 0)),
+}
+
+PREFIXES: dict[str, float] = {
+    "G": 1e9, "M": 1e6, "k": 1e3, "h": 1e2, "d": 1e-1, "c": 1e-2, "m": 1e-3,
+    "u": 1e-6, "µ": 1e-6, "μ": 1e-6, "n": 1e-9,
+}
+
+_NUMBER = re.compile(r"^\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*(.*?)\s*$")
+_FACTOR = re.compile(r"^([^\^]+?)(?:\^([-+]?\d+))?$")
+
+
+class UnitError(ValueError):
+    """Text that is not a quantity in the wanted unit; the message says why."""
+
+
+def _symbol(token: str) -> tuple[float, tuple[int, int, int]]:
+    if token in UNITS:
+        return UNITS[token]
+    if len(token) > 1 and token[0] in PREFIXES and token[1:] in UNITS:
+        factor, dims = UNITS[token[1:]]
+        return PREFIXES[token[0]] * factor, dims
+    raise UnitError(f"unknown unit '{token}'")
+
+
+def parse_unit(text: str) -> tuple[float, tuple[int, int, int]]:
+    """``(factor to SI, dimensions)`` of a unit expression such as ``kg m^2`` or ``N s/m``.
+
+    >>> parse_unit("mm^2")
+    (1e-06, (2, 0, 0))
+    """
+    factor, dims = 1.0, [0, 0, 0]
+    text = text.replace("·", " ").replace("*", " ").replace("/", " / ").strip()
+    sign = 1
+    for token in text.split():
+        if token == "/":
+            sign = -1
+            continue
+        match = _FACTOR.match(token)
+        if not match:
+            raise UnitError(f"cannot read the unit '{token}'")
+        f, d = _symbol(match.group(1))
+        power = sign * int(match.group(2) or 1)
+        factor *= f ** power
+        dims = [a + power * b for a, b in zip(dims, d)]
+    return factor, (dims[0], dims[1], dims[2])
+
+
+def parse_quantity(text: str, unit: str) -> float:
+    """The value of ``text`` in the SI unit ``unit`` (``-`` for a pure number).
+
+    Raises :class:`UnitError` for text that is no number or has the wrong dimension.
+    Fields whose unit this module cannot read (``N/m^n``) accept bare numbers only.
+    """
+    match = _NUMBER.match(text)
+    if not match:
+        raise UnitError("must be a number")
+    value, typed = float(match.group(1)), match.group(2)
+    if not typed:
+        return value
+    try:
+        want_factor, want_dims = parse_unit(unit or "-")
+    except UnitError:
+        raise UnitError(f"give a number in {unit}") from None
+    factor, dims = parse_unit(typed)
+    if dims != want_dims:
+        raise UnitError(f"'{typed}' is not a unit of {unit or 'a pure number'}")
+    result = value * factor / want_factor
+    return float(f"{result:.15g}")  # 6 mm -> 0.006, not 0.006000000000000001

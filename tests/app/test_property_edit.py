@@ -1,0 +1,191 @@
+"""The editable property panel: units, ranges from the schema, choices, check boxes, undo."""
+from __future__ import annotations
+
+import doctest
+import re
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QComboBox, QLineEdit
+
+from app import field_edit, units
+from app.entities import EntityRef
+from app.field_edit import EditError, editor_for, plan
+from app.units import UnitError, parse_quantity
+from solver.model.validate import validate
+
+ROD = EntityRef("links", "rod")
+
+
+@pytest.mark.parametrize("module", [units, field_edit])
+def test_docstring_examples(module):
+    assert doctest.testmod(module).failed == 0
+
+
+@pytest.mark.parametrize("text, unit, value", [
+    ("6 mm", "m", 0.006), ("0.006", "m", 0.006), ("6mm", "m", 0.006), ("1e-3 km", "m", 1.0),
+    ("71 GPa", "Pa", 71e9), ("2.7 g/cm^3", "kg/m^3", 2700.0), ("90 deg", "rad", 1.5707963267949),
+    ("3000 rpm", "rad/s", 314.159265358979), ("5 N mm", "N m", 0.005), ("20 mm^4", "m^4", 2e-11),
+    ("-9.81 m/s^2", "m/s^2", -9.81), ("1.5 kg m^2", "kg m^2", 1.5), ("10 ms", "s", 0.01), ("2 kHz", "Hz", 2000.0),
+])
+def test_quantities_are_read_in_si(text, unit, value):
+    assert parse_quantity(text, unit) == pytest.approx(value, rel=1e-12)
+
+
+@pytest.mark.parametrize("text, unit, message", [
+    ("abc", "m", "must be a number"), ("6 kg", "m", "'kg' is not a unit of m"),
+    ("6 furlong", "m", "unknown unit 'furlong'"), ("3 mm", "N/m^n", "give a number in N/m^n"),
+])
+def test_bad_quantities_are_refused(text, unit, message):
+    with pytest.raises(UnitError, match=re.escape(message)):
+        parse_quantity(text, unit)
+
+
+@pytest.fixture
+def crank(all_kinds_model):
+    return all_kinds_model
+
+
+def test_plan_reads_units_and_checks_the_schema_range(all_kinds_model):
+    beam = EntityRef("links", "beam")
+    assert plan(all_kinds_model, beam, ["section", "d"], "6 mm") == (["section", "d"], 0.006)
+    assert plan(all_kinds_model, beam, ["section", "d"], "0.006") == (["section", "d"], 0.006)
+    with pytest.raises(EditError, match="^must be > 0$"):
+        plan(all_kinds_model, beam, ["section", "d"], "-1 mm")
+    with pytest.raises(EditError, match="^must be an integer$"):
+        plan(all_kinds_model, beam, ["mesh", "elements"], "2.5")
+    with pytest.raises(EditError, match="^must be >= 1$"):
+        plan(all_kinds_model, beam, ["mesh", "elements"], "0")
+    contact = EntityRef("contacts", "floor")
+    with pytest.raises(EditError, match="^must be <= 1$"):
+        plan(all_kinds_model, contact, ["e"], "1.5")
+
+
+def test_the_range_messages_are_the_validators(all_kinds_model):
+    import copy
+    bad = copy.deepcopy(all_kinds_model)
+    bad["links"][2]["section"]["d"] = -0.001
+    assert [p.message for p in validate(bad)] == ["must be > 0"]
+
+
+def test_plan_refuses_what_validate_refuses(all_kinds_model):
+    # mu_d > mu_s is a cross-field rule of the validator, not a range
+    all_kinds_model["contacts"][0]["mu_s"] = 0.2
+    with pytest.raises(EditError, match="must be <= mu_s"):
+        plan(all_kinds_model, EntityRef("contacts", "floor"), ["mu_d"], "0.3")
+    with pytest.raises(EditError, match="no node with id 'Q'"):
+        plan(all_kinds_model, EntityRef("joints", "A-pin"), ["node"], "Q")
+
+
+def test_editors_come_from_the_schema(all_kinds_model):
+    doc = all_kinds_model
+    assert editor_for(doc, EntityRef("links", "beam"), ["kind"]).options == ("rigid", "flexible")
+    assert editor_for(doc, EntityRef("links", "beam"), ["section", "material"]).options == ("steel",)
+    assert editor_for(doc, EntityRef("contacts", "floor"), ["law"]).options == ("newton", "poisson", "energetic")
+    assert editor_for(doc, EntityRef("contacts", "ring"), ["target", "inside"]).kind == "check"
+    assert editor_for(doc, EntityRef("joints", "A-pin"), ["node"]).options == tuple(sorted("OABCDE"))
+    assert editor_for(doc, EntityRef("loads", "tip-force"), ["link"]).options[0] == ""  # optional: may be left out
+    assert editor_for(doc, EntityRef("nodes", "A"), ["id"]).kind == "none"
+    assert editor_for(doc, EntityRef("nodes", "A"), ["x"]).kind == "text"
+
+
+def test_changing_a_kind_keeps_the_fields_that_still_apply(all_kinds_model):
+    keys, value = plan(all_kinds_model, EntityRef("joints", "A-pin"), ["kind"], "ground")
+    assert (keys, value) == ([], {"kind": "ground", "id": "A-pin", "node": "A"})
+    with pytest.raises(EditError, match="is required"):
+        plan(all_kinds_model, EntityRef("links", "beam"), ["section", "kind"], "rectangle")
+
+
+# ---------------------------------------------------------------- the panel in the window
+def select_rod(window):
+    window.open_example("slider_crank_flexible")
+    window.selection.replace((ROD,))
+    return window.properties
+
+
+def value_of(view, field):
+    return view.table.item(view.row_of(field), 1).text()
+
+
+def test_typing_a_value_with_a_unit_becomes_an_undoable_command(qtbot, window):
+    view = select_rod(window)
+    table = view.table
+    row = view.row_of("section.d")
+    table.setFocus()
+    table.setCurrentCell(row, 1)
+    qtbot.keyClick(table, Qt.Key.Key_F2)  # F2 opens the editor on the current value
+    editor = table.findChild(QLineEdit)
+    assert editor is not None and editor.text() == "0.006"
+    qtbot.keyClick(editor, Qt.Key.Key_Escape)
+    qtbot.keyClicks(table, "8")  # typing opens it too, with what was typed
+    editor = table.focusWidget()
+    assert isinstance(editor, QLineEdit)
+    qtbot.keyClicks(editor, " mm")
+    assert editor.text() == "8 mm"
+    qtbot.keyClick(editor, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: value_of(view, "section.d") == "0.008")
+    assert window.document.model["links"][1]["section"]["d"] == 0.008
+    assert window.undo_action.text() == "&Undo Set links[rod].section.d"
+    assert window.windowTitle().endswith("*")
+    window.undo_action.trigger()
+    assert value_of(view, "section.d") == "0.006"
+
+
+def test_an_invalid_entry_is_refused_with_the_schema_message(qtbot, window):
+    view = select_rod(window)
+    before = window.document.model["links"][1]["section"]["d"]
+    assert not view.commit_field("section.d", "-2 mm")
+    row = view.row_of("section.d")
+    assert view.error_at(row) == "must be > 0"
+    assert "must be > 0" in view.table.item(row, 1).toolTip()
+    assert view.table.item(row, 1).background().color() == field_edit_error_colour()
+    assert window.statusBar().currentMessage() == "section.d: must be > 0"
+    assert window.document.model["links"][1]["section"]["d"] == before
+    assert window.document.undo_stack.count() == 0
+    assert not view.commit_field("mesh.elements", "3.5")
+    assert view.error_at(view.row_of("mesh.elements")) == "must be an integer"
+
+
+def field_edit_error_colour():
+    from app.property_view import ERROR_BACKGROUND
+    return ERROR_BACKGROUND
+
+
+def test_choices_are_combo_boxes_of_existing_ids(qtbot, window):
+    view = select_rod(window)
+    table = view.table
+    row = view.row_of("section.material")
+    table.setCurrentCell(row, 1)
+    table.editItem(table.item(row, 1))
+    combo = table.findChild(QComboBox)
+    assert [combo.itemText(i) for i in range(combo.count())] == sorted(
+        m["id"] for m in window.document.model["materials"])
+
+
+def test_link_kind_toggle_is_one_command(qtbot, window):
+    view = select_rod(window)
+    assert view.commit_field("kind", "rigid")
+    link = window.document.model["links"][1]
+    assert link["kind"] == "rigid" and "mesh" not in link
+    assert window.undo_action.text() == "&Undo Make link rod rigid"
+    assert validate(window.document.model) == []
+    window.undo_action.trigger()
+    assert window.document.model["links"][1]["kind"] == "flexible"
+
+
+def test_check_boxes_edit_booleans(qtbot, window, all_kinds_model):
+    window.document.replace(all_kinds_model, None)
+    ring = EntityRef("contacts", "ring")
+    window.selection.replace((ring,))
+    view = window.properties
+    cell = view.table.item(view.row_of("target.inside"), 1)
+    assert cell.checkState() == Qt.CheckState.Checked
+    cell.setCheckState(Qt.CheckState.Unchecked)
+    qtbot.waitUntil(lambda: window.document.model["contacts"][2]["target"]["inside"] is False)
+    assert window.undo_action.text() == "&Undo Set contacts[ring].target.inside"
+
+
+def test_entering_the_same_value_adds_no_history(window):
+    view = select_rod(window)
+    assert view.commit_field("section.d", "6 mm")
+    assert window.document.undo_stack.count() == 0
