@@ -17,7 +17,7 @@ import numpy as np
 
 from .constraints import BodyPoint, ConstraintSet, DofMotion, SliderLine
 from .contact.pairs import ContactPair
-from .errors import SolverError, UnsupportedFeature
+from .errors import UnsupportedFeature
 from .fem.beam import BeamSet
 from .model.io import model_with_defaults
 from .timefn import TimeFunction
@@ -228,6 +228,8 @@ def compile_model(document: dict) -> System:
         drivers.append(Driver(d["id"], d["kind"], row, dof))
     for node_dofs, body_dofs, arm in b.attachments:
         bp.add(node_dofs, body_dofs, arm)
+    for dof in _loose_dofs(b, mass, elem_dofs, dm, bp, sl):
+        dm.add(dof, b.q0[dof])  # a sketch point that nothing carries stays where it is
     constraints = ConstraintSet(dm, bp, sl)
 
     loads = []
@@ -236,7 +238,6 @@ def compile_model(document: dict) -> System:
         rot = b.slot_dof.get((nd, ld["link"])) if "link" in ld else b.first_rotation(nd, missing=-1)
         loads.append(Load((*b.node_dof[nd], rot if rot is not None else -1), ld["fx"], ld["fy"], ld["torque"], TimeFunction(ld["function"]), ld["follower"]))
 
-    _check_every_dof_is_held(b, mass, elem_dofs, constraints)
     contacts = [_contact_pair(c, b, doc) for c in doc["contacts"]]
     slots = list(b.slot_dof)
     return System(
@@ -265,15 +266,11 @@ def compile_model(document: dict) -> System:
     )
 
 
-def _check_every_dof_is_held(b: "_Builder", mass: np.ndarray, elem_dofs: np.ndarray, constraints: ConstraintSet) -> None:
-    """A node without mass that belongs to no element and no joint makes the system singular."""
-    held = set(elem_dofs.ravel().tolist()) | set(constraints.cols.tolist()) | set(np.flatnonzero(mass > 0).tolist())
-    loose = [name for name, dofs in b.node_dof.items() if not set(dofs) <= held]
-    if loose:
-        raise SolverError(
-            "node(s) " + ", ".join(f"'{n}'" for n in loose) + " have no mass and belong to no link or joint: "
-            "attach them, give them a mass, or delete them"
-        )
+def _loose_dofs(b: "_Builder", mass: np.ndarray, elem_dofs: np.ndarray, dm: DofMotion, bp: BodyPoint, sl: SliderLine) -> list[int]:
+    """Position dofs of nodes without mass that belong to no element and no joint."""
+    held = set(elem_dofs.ravel().tolist()) | set(dm.dofs) | set(np.flatnonzero(mass > 0).tolist())
+    held |= {d for pair in bp.node_dofs for d in pair} | {d for pair in sl.node_dofs for d in pair}
+    return [d for dofs in b.node_dof.values() for d in dofs if d not in held]
 
 
 def _contact_pair(c: dict, b: "_Builder", doc: dict) -> ContactPair:

@@ -96,10 +96,11 @@ def test_progress_callback_reports_simulated_time():
     assert all(b[0] >= a[0] for a, b in zip(seen, seen[1:]))
 
 
-def test_a_loose_massless_node_is_reported_before_the_run():
-    from solver.errors import SolverError
-
-    doc = {"format": "flexmech", "version": 1, "nodes": [{"id": "lost", "x": 0.0, "y": 0.0}],
-           "bodies": [{"id": "stone", "x": 0.0, "y": 1.0, "mass": 1.0}], "solver": {"end_time": 0.1, "step": 0.01}}
-    with pytest.raises(SolverError, match="'lost' have no mass and belong to no link or joint"):
-        simulate(doc)
+def test_a_sketch_point_that_nothing_carries_stays_put():
+    """A node without mass, link or joint (a reference point) is held where it is drawn."""
+    doc = {"format": "flexmech", "version": 1, "nodes": [{"id": "mark", "x": 0.3, "y": 0.2}],
+           "bodies": [{"id": "stone", "x": 0.0, "y": 1.0, "mass": 1.0}], "gravity": {"y": -10.0},
+           "solver": {"end_time": 0.1, "step": 0.01}}
+    res = simulate(doc)
+    assert res.completed
+    assert res.stack("node_xy")[:, res.node_index("mark")] == pytest.approx(np.array([[0.3, 0.2]] * len(res.frames)))
