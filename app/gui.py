@@ -14,6 +14,9 @@ DEFAULT_EXAMPLE = "slider_crank_flexible"
 def launch(path: str | None) -> int:
     """Open the main window on ``path`` (else on :data:`DEFAULT_EXAMPLE`), run the event loop.
 
+    When a crashed session left unsaved changes and the user restores them, the
+    window shows those instead.
+
     Returns the event loop's exit code.  Window layout and recent files are kept in
     the QSettings of organisation and application "Flexmech".
     """
@@ -22,7 +25,9 @@ def launch(path: str | None) -> int:
     app.setApplicationName(APP_NAME)
     window = MainWindow()
     window.show()
-    if path:
+    if window.recovered:  # the user goes on with what a crashed session left
+        window.statusBar().showMessage("Restored unsaved changes", 5000)
+    elif path:
         window.open_path(path)
     else:
         window.open_example(DEFAULT_EXAMPLE)

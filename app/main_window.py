@@ -11,7 +11,7 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 import shiboken6
-from PySide6.QtCore import QByteArray, QSettings, Qt
+from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QDockWidget,
@@ -33,6 +33,7 @@ from .entities import EntityRef, find_entity
 from .model_tree import ModelTree
 from .property_view import PropertyView
 from .recent_files import RecentFiles
+from .recovery import RecoveryFile
 from .selection import Selection
 from .sketch import SketchView
 
@@ -42,6 +43,13 @@ FILE_FILTER = "Flexmech models (*.json);;All files (*)"
 DEFAULT_SIZE = (1200, 750)
 #: problems listed in a message box; the rest are counted
 MAX_LISTED_PROBLEMS = 25
+#: seconds between autosaves of a modified model (QSettings "autosave/interval_s" overrides)
+AUTOSAVE_INTERVAL_S = 60
+
+
+def new_model() -> dict:
+    """The document File > New starts from: no entities yet."""
+    return {"format": "flexmech", "version": 1, "name": "", "nodes": []}
 
 
 def problems_text(intro: str, problems: list[Problem]) -> str:
@@ -59,6 +67,7 @@ class MainWindow(QMainWindow):
         super().__init__(parent)
         self.settings = settings if settings is not None else QSettings(self)
         self.recent = RecentFiles(self.settings)
+        self.recovery = RecoveryFile()
         self.document = ModelDocument(self)
         self.selection = Selection(self)
 
@@ -91,6 +100,12 @@ class MainWindow(QMainWindow):
         self.sketch.cursor_moved.connect(self._show_cursor)
         self._restore_layout()
         self._update_title()
+        self.autosave_timer = QTimer(self)
+        self.autosave_timer.setInterval(int(float(self.settings.value("autosave/interval_s", AUTOSAVE_INTERVAL_S)) * 1000))
+        self.autosave_timer.timeout.connect(self.autosave)
+        self.autosave_timer.start()
+        #: True when the window started on a model recovered after a crash
+        self.recovered = self.offer_recovery()
 
     # ------------------------------------------------------------------ building
     def _add_dock(self, title: str, name: str, widget: QWidget) -> QDockWidget:
@@ -112,6 +127,9 @@ class MainWindow(QMainWindow):
     def _build_menus(self) -> None:
         bar = self.menuBar()
         file_menu = bar.addMenu("&File")
+        self.new_action = self._action("&New", self.new_document, QKeySequence.StandardKey.New, "Start a new model")
+        self.save_action = self._action("&Save", self.save, QKeySequence.StandardKey.Save, "Save the model")
+        file_menu.addAction(self.new_action)
         self.open_action = self._action("&Open…", self.open_dialog, QKeySequence.StandardKey.Open,
                                         "Open a model file")
         self.save_as_action = self._action("Save &As…", self.save_as, QKeySequence.StandardKey.SaveAs,
@@ -119,6 +137,7 @@ class MainWindow(QMainWindow):
         self.quit_action = self._action("&Quit", self.close, QKeySequence.StandardKey.Quit, "Quit Flexmech")
         file_menu.addAction(self.open_action)
         self.recent_menu = file_menu.addMenu("Open &Recent")
+        file_menu.addAction(self.save_action)
         file_menu.addAction(self.save_as_action)
         file_menu.addSeparator()
         file_menu.addAction(self.quit_action)
@@ -170,8 +189,32 @@ class MainWindow(QMainWindow):
         self.recent_menu.setEnabled(bool(paths))
 
     # ------------------------------------------------------------------ files
+    def maybe_save(self) -> bool:
+        """Offer to save unsaved changes; False when the user cancels (or the save fails)."""
+        if self.document.is_empty or not self.document.is_modified:
+            return True
+        buttons = QMessageBox.StandardButton
+        answer = QMessageBox.warning(
+            self, "Unsaved changes", f"Save the changes to {self.document.title}?",
+            buttons.Save | buttons.Discard | buttons.Cancel, buttons.Save,
+        )
+        if answer == buttons.Save:
+            return self.save()
+        return answer == buttons.Discard
+
+    def new_document(self) -> bool:
+        """Start a new, empty model (after offering to save the current one)."""
+        if not self.maybe_save():
+            return False
+        self.document.replace(new_model(), None)
+        self.recovery.remove()
+        return True
+
     def open_path(self, path: str | Path) -> bool:
-        """Open a model file; on problems, list them and keep the current model."""
+        """Open a model file (after offering to save); on problems, list them and keep the current model."""
+        return self.maybe_save() and self._open_file(path)
+
+    def _open_file(self, path: str | Path) -> bool:
         path = Path(path)
         try:
             model = load_model(path)
@@ -179,6 +222,7 @@ class MainWindow(QMainWindow):
             self._show_problems(f"Cannot open {path.name}", f"{path} is not a usable Flexmech model:", exc.problems)
             return False
         self.document.replace(model, path.resolve())
+        self.recovery.remove()
         self.recent.add(path)
         self._update_recent_menu()
         self.statusBar().showMessage(f"Opened {path}", 5000)
@@ -186,6 +230,8 @@ class MainWindow(QMainWindow):
 
     def open_example(self, name: str) -> bool:
         """Open a bundled example as a model without a file (Save As gives it one)."""
+        if not self.maybe_save():
+            return False
         path = next(p for n, p, _d in list_examples() if n == name)
         try:
             model = load_model(path)
@@ -193,6 +239,7 @@ class MainWindow(QMainWindow):
             self._show_problems(f"Cannot open example {name}", f"The example {name} has problems:", exc.problems)
             return False
         self.document.replace(model, None)
+        self.recovery.remove()
         self.statusBar().showMessage(f"Opened example {name}", 5000)
         return True
 
@@ -206,10 +253,18 @@ class MainWindow(QMainWindow):
         return False
 
     def open_dialog(self) -> bool:
-        """Ask for a model file and open it."""
+        """Ask for a model file and open it (after offering to save the current one)."""
+        if not self.maybe_save():
+            return False
         start = str(self.document.path.parent) if self.document.path else ""
         name, _filter = QFileDialog.getOpenFileName(self, "Open Model", start, FILE_FILTER)
-        return self.open_path(name) if name else False
+        return self._open_file(name) if name else False
+
+    def save(self) -> bool:
+        """Save the model to its file (atomically); Save As when it has none."""
+        if self.document.path is None:
+            return self.save_as()
+        return self._write(self.document.path)
 
     def save_as(self) -> bool:
         """Ask for a file name and save the model there (atomically)."""
@@ -220,15 +275,53 @@ class MainWindow(QMainWindow):
         if not name:
             return False
         path = Path(name) if Path(name).suffix else Path(name).with_suffix(".json")
+        return self._write(path)
+
+    def _write(self, path: Path) -> bool:
         try:
             save_model(self.document.model, path)
         except OSError as exc:
             QMessageBox.critical(self, "Cannot save", f"Cannot save {path}:\n{exc.strerror or exc}")
             return False
-        self.document.set_path(path.resolve())
+        self.document.mark_saved()
+        self.recovery.remove()
+        if self.document.path != path.resolve():
+            self.document.set_path(path.resolve())
         self.recent.add(path)
         self._update_recent_menu()
         self.statusBar().showMessage(f"Saved {path}", 5000)
+        return True
+
+    def autosave(self) -> None:
+        """Write a modified model to the recovery file (and drop the file when nothing is unsaved)."""
+        if self.document.is_empty or not self.document.is_modified:
+            self.recovery.remove()
+            return
+        try:
+            self.recovery.write(self.document.model, self.document.path)
+        except OSError as exc:
+            self.statusBar().showMessage(f"Autosave failed: {exc.strerror or exc}", 8000)
+
+    def offer_recovery(self) -> bool:
+        """Offer to restore what a crashed session left in the recovery file; True if restored."""
+        recovered = self.recovery.read()
+        if recovered is None or self.recovery.is_stale(recovered):
+            self.recovery.remove()
+            return False
+        name = recovered.model.get("name") or (recovered.source.name if recovered.source else "an unsaved model")
+        buttons = QMessageBox.StandardButton
+        answer = QMessageBox.question(
+            self, "Recover unsaved work",
+            f"Flexmech did not close cleanly. Restore the unsaved changes to {name}?",
+            buttons.Yes | buttons.No, buttons.Yes,
+        )
+        if answer != buttons.Yes:
+            self.recovery.remove()
+            return False
+        self.document.replace(recovered.model, recovered.source)
+        self.document.mark_modified()
+        self._update_title()
+        self.statusBar().showMessage("Restored unsaved changes", 5000)
         return True
 
     def _clear_recent(self) -> None:
@@ -304,6 +397,7 @@ class MainWindow(QMainWindow):
             star = "*" if self.document.is_modified else ""
             self.setWindowTitle(f"{APP_NAME} — {self.document.title}{star}")
         self.save_as_action.setEnabled(not self.document.is_empty)
+        self.save_action.setEnabled(not self.document.is_empty)
 
     def _show_cursor(self, x: float, y: float) -> None:
         self.cursor_label.setText(f"x = {x:.4f} m   y = {y:.4f} m")
@@ -318,6 +412,11 @@ class MainWindow(QMainWindow):
             self.restoreState(state)
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 (Qt override)
+        if not self.maybe_save():
+            event.ignore()
+            return
+        self.autosave_timer.stop()
+        self.recovery.remove()
         self.settings.setValue("main_window/geometry", self.saveGeometry())
         self.settings.setValue("main_window/state", self.saveState())
         super().closeEvent(event)

@@ -127,3 +127,11 @@ def all_kinds_model() -> dict:
     }
     assert validate(model) == []
     return model
+
+
+@pytest.fixture(autouse=True)
+def isolated_recovery(tmp_path, monkeypatch):
+    """Keep every window's recovery file in the test's own folder."""
+    folder = tmp_path / "recovery"
+    monkeypatch.setattr("app.recovery.recovery_dir", lambda: folder)
+    return folder
