@@ -181,6 +181,8 @@ class NewmarkIntegrator:
         self.tol_abs = settings["tol_abs"]
         self.max_iter = settings["max_iterations"]
         self.modified = settings["modified_newton"]
+        # constraint tolerance: a length scale of the model
+        self.tol_g = 1e-10 * max(1.0, float(np.abs(asm.sys.q0).max(initial=0.0)))
         self._factor: BandLU | None = None
         self._factor_h = None
         self._scale = 1.0
@@ -189,9 +191,14 @@ class NewmarkIntegrator:
         self.evaluations = 0  # residual evaluations (what Exudyn counts as Newton steps)
         self._follower = asm.follower_loads
         cons = asm.sys.constraints
+        sys_ = asm.sys
+        # the arguments of newton_iterations that do not change during a run
+        self._system_args = (sys_.mass_diag, sys_.alpha, sys_.beta, asm.form, sys_.elem_dofs, asm.secs, asm.Mbar,
+                             asm._no_blocks, cons.dm_dofs)
+        self._constraint_args = (cons.bp_n, cons.bp_b, cons.bp_r, cons.sl_n, cons.sl_nrm, cons.sl_p, cons.rows, cons.cols)
+        self._control_args = (self.tol_rel, self.tol_abs, self.tol_g, self.max_iter, self.CONTRACTION,
+                              self.max_iter if self.modified else 1, self._follower)
         self._psi, self._g, self._G_vals = np.empty(asm.n), np.empty(cons.count), np.empty(cons.rows.size)
-        # constraint tolerance: a length scale of the model
-        self.tol_g = 1e-10 * max(1.0, float(np.abs(asm.sys.q0).max(initial=0.0)))
 
     def step(self, s: State, h: float, breakpoint: float | None = None) -> tuple[State, int]:
         """One step of size ``h``; returns the new state and the Newton iteration count.
@@ -219,10 +226,8 @@ class NewmarkIntegrator:
         lam = s.lam.copy()
         if self._factor_h != h:
             self._factor = None
-        follower = self._follower
         t_f = t1 if t_loads is None else t_loads
-        sys_, cons = asm.sys, asm.sys.constraints
-        target = cons.target(t1)
+        target = asm.sys.constraints.target(t1)
         psi, g, G_vals = self._psi, self._g, self._G_vals
         counters = np.zeros(2, dtype=np.int64)  # iterations done, corrections applied
         norms = np.array([np.inf, np.inf])  # last |psi|, last max|dq|
@@ -242,12 +247,8 @@ class NewmarkIntegrator:
                 raise NewtonFailure("the Newton matrix is singular (a mechanism locked or unconstrained?)")
             f = self._factor
             status = newton_iterations(
-                q, v, a, lam, F_ext, sys_.mass_diag, sys_.alpha, sys_.beta, asm.form, sys_.elem_dofs, asm.secs,
-                asm.Mbar, asm._no_blocks, cons.dm_dofs, target, cons.bp_n, cons.bp_b, cons.bp_r, cons.sl_n,
-                cons.sl_nrm, cons.sl_p, cons.rows, cons.cols, psi, g, G_vals,
-                f.AB, f.p.kl, f.p.ku, f.ipiv, f.p.perm, self._scale, c_a, c_v,
-                self.tol_rel, self.tol_abs, self.tol_g, self.max_iter, self.CONTRACTION,
-                1 if not self.modified else self.max_iter, follower, counters, norms,
+                q, v, a, lam, F_ext, *self._system_args, target, *self._constraint_args, psi, g, G_vals,
+                f.AB, f.p.kl, f.p.ku, f.ipiv, f.p.perm, self._scale, c_a, c_v, *self._control_args, counters, norms,
             )
             self.evaluations += int(counters[0]) - done
             done = int(counters[0])
