@@ -31,6 +31,7 @@ from .document import ModelDocument
 from .edits import get_value
 from .entities import EntityRef, find_entity
 from .model_tree import ModelTree
+from .problems_view import ProblemsView
 from .property_view import PropertyView
 from .recent_files import RecentFiles
 from .recovery import RecoveryFile
@@ -78,6 +79,9 @@ class MainWindow(QMainWindow):
         self.tree_dock = self._add_dock("Model", "model_tree_dock", self.tree)
         self.property_dock = self._add_dock("Properties", "property_dock", self.properties)
         self.splitDockWidget(self.tree_dock, self.property_dock, Qt.Orientation.Vertical)
+        self.problems = ProblemsView()
+        self.problems_dock = self._add_dock("Problems", "problems_dock", self.problems)
+        self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.problems_dock)
         self.history = QUndoView(self.document.undo_stack)
         self.history.setEmptyLabel("<opened>")
         self.history_dock = self._add_dock("History", "history_dock", self.history)
@@ -94,6 +98,7 @@ class MainWindow(QMainWindow):
         self.document.changed.connect(self._on_document_changed)
         self.document.undo_stack.cleanChanged.connect(self._on_clean_changed)
         self.tree.selection_changed.connect(self.selection.replace)
+        self.problems.entity_clicked.connect(lambda ref: self.selection.replace((ref,)))
         self.properties.edit_planned.connect(self.apply_edit)
         self.properties.edit_refused.connect(lambda message: self.statusBar().showMessage(message, 8000))
         self.selection.changed.connect(self._on_selection_changed)
@@ -160,10 +165,14 @@ class MainWindow(QMainWindow):
         self.zoom_fit_action = self._action("&Zoom to Fit", self.sketch.zoom_to_fit, "Ctrl+0",
                                             "Show the whole model")
         view_menu.addAction(self.zoom_fit_action)
+        self.check_action = self._action("&Check Model", self.check_model, "F7",
+                                         "List the model's problems and degrees of freedom")
+        view_menu.addAction(self.check_action)
         view_menu.addSeparator()
         view_menu.addAction(self.tree_dock.toggleViewAction())
         view_menu.addAction(self.property_dock.toggleViewAction())
         view_menu.addAction(self.history_dock.toggleViewAction())
+        view_menu.addAction(self.problems_dock.toggleViewAction())
 
         examples_menu = bar.addMenu("&Examples")
         examples_menu.setToolTipsVisible(True)
@@ -349,6 +358,7 @@ class MainWindow(QMainWindow):
         self.tree.show_model(model)
         self.sketch.show_model(model)
         self.properties.show_entity(model, None)
+        self.problems.show_problems(model)
 
     def _on_document_changed(self) -> None:
         """An undo command changed the model: redraw, and drop selected entities that are gone."""
@@ -356,6 +366,7 @@ class MainWindow(QMainWindow):
         alive = tuple(ref for ref in self.selection.refs if find_entity(model, ref) is not None)
         self.tree.show_model(model)
         self.sketch.redraw(model, alive)
+        self.problems.show_problems(model)
         if alive != self.selection.refs:
             self.selection.replace(alive)
         else:
@@ -374,6 +385,12 @@ class MainWindow(QMainWindow):
                 self.document.push(toggle_link_kind(self.document, ref.id))
         else:
             self.document.push(set_field(self.document, ref, keys, value, text=f"Set {ref}.kind"))
+
+    def check_model(self) -> None:
+        """Run the model checks now and show the problems panel."""
+        self.problems.show_problems(self.document.model)
+        self.problems_dock.show()
+        self.problems_dock.raise_()
 
     def delete_selection(self) -> None:
         """Delete the selected entities (and what refers to them) as one undoable command."""

@@ -1,0 +1,164 @@
+"""Model checks for the problems panel: the validator's problems plus what cannot run.
+
+Plain Python, no Qt.  :func:`model_problems` lists
+
+* every problem of :func:`solver.model.validate.validate` (errors);
+* warnings for models that validate but cannot run as meant: a driven link that is
+  also clamped, a node both driven and fixed, two drivers on one link, a contact
+  pair whose point can never reach its target;
+* the mechanism's degrees of freedom by a Grübler count of its rigid-body motion, as
+  information: free-flying and impacting models are legitimately unconstrained.
+
+>>> doc = {"format": "flexmech", "version": 1,
+...        "nodes": [{"id": "O", "x": 0, "y": 0}, {"id": "A", "x": 1, "y": 0}],
+...        "links": [{"id": "bar", "kind": "rigid", "nodes": ["O", "A"], "mass": 1.0}],
+...        "joints": [{"id": "pin", "kind": "ground", "node": "O"}]}
+>>> gruebler_count(doc)
+(1, 0)
+"""
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+
+from solver.model.validate import Problem, validate
+
+from .entities import EntityRef, find_entity
+
+#: target kinds fixed in space
+FIXED_TARGETS = ("ground_line", "ground_segment", "circle")
+_SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
+_ENTITY_PATH = re.compile(r"^([a-z_]+)\[([^\]]+)\]")
+
+
+def _links_at(doc: dict) -> dict[str, list[str]]:
+    at: dict[str, list[str]] = defaultdict(list)
+    for link in doc.get("links", []):
+        for node in link["nodes"]:
+            at[node].append(link["id"])
+    return at
+
+
+def _clamped_links(doc: dict) -> dict[str, str]:
+    """Link id -> id of a fixed joint that clamps its rotation."""
+    at = _links_at(doc)
+    out = {}
+    for joint in doc.get("joints", []):
+        if joint.get("kind") == "fixed":
+            for link in joint.get("links") or at[joint["node"]]:
+                out.setdefault(link, joint["id"])
+    return out
+
+
+def _grounded_nodes(doc: dict) -> dict[str, str]:
+    """Node id -> id of a ground or fixed joint that holds it in place."""
+    return {j["node"]: j["id"] for j in doc.get("joints", []) if j.get("kind") in ("ground", "fixed")}
+
+
+def gruebler_count(doc: dict) -> tuple[int, int]:
+    """``(mobility, drivers)``: rigid-body freedoms minus joint constraints, and the number of drivers.
+
+    Links count 3 each (flexible ones as if rigid), rigid free bodies 3, point bodies
+    and nodes on no link 2.  Links sharing a node are pinned (2 each beyond the
+    first); a ground joint takes 2, a fixed joint 2 plus 1 per clamped link, a
+    slider 1, a weld 1 per link beyond the first; a clearance joint frees the pin it
+    replaces (2).
+    """
+    at = _links_at(doc)
+    freedoms = 3 * len(doc.get("links", []))
+    freedoms += sum(3 if b.get("kind") == "rigid" else 2 for b in doc.get("bodies", []))
+    freedoms += 2 * sum(1 for n in doc.get("nodes", []) if not at.get(n["id"]))
+    constraints = sum(2 * (len(links) - 1) for links in at.values() if links)
+    for joint in doc.get("joints", []):
+        kind = joint.get("kind", "")
+        if kind == "ground":
+            constraints += 2
+        elif kind == "fixed":
+            constraints += 2 + len(joint.get("links") or at[joint["node"]])
+        elif kind == "slider":
+            constraints += 1
+        elif kind == "weld":
+            constraints += len(joint["links"]) - 1
+        elif kind == "clearance":
+            constraints -= 2
+    return freedoms - constraints, len(doc.get("drivers", []))
+
+
+def driver_problems(doc: dict) -> list[Problem]:
+    """Drivers that fight a joint or another driver."""
+    out = []
+    clamped, grounded = _clamped_links(doc), _grounded_nodes(doc)
+    driven: dict[str, str] = {}
+    for d in doc.get("drivers", []):
+        where = f"drivers[{d['id']}]"
+        if "link" in d:
+            if d["link"] in clamped:
+                out.append(Problem(where, f"link '{d['link']}' is clamped by joint '{clamped[d['link']]}' "
+                                          "and cannot also be driven", "warning"))
+            if d["link"] in driven:
+                out.append(Problem(where, f"link '{d['link']}' is already driven by '{driven[d['link']]}'", "warning"))
+            driven.setdefault(d["link"], d["id"])
+        elif d.get("node") in grounded:
+            out.append(Problem(where, f"node '{d['node']}' is held by joint '{grounded[d['node']]}' "
+                                      "and cannot also be driven", "warning"))
+    return out
+
+
+def contact_problems(doc: dict) -> list[Problem]:
+    """Contact pairs whose point can never reach the target."""
+    out = []
+    grounded = _grounded_nodes(doc)
+    link_nodes = {link["id"]: link["nodes"] for link in doc.get("links", [])}
+    for c in doc.get("contacts", []):
+        where = f"contacts[{c['id']}]"
+        node, target = c["point"].get("node"), c["target"]
+        kind = target["kind"]
+        if node is not None and kind == "node" and target["node"] == node:
+            out.append(Problem(where, "the point and the target are the same node", "warning"))
+        elif node is not None and kind == "link" and node in link_nodes.get(target["link"], []):
+            out.append(Problem(where, f"node '{node}' belongs to the target link '{target['link']}'", "warning"))
+        elif node in grounded and (kind in FIXED_TARGETS or (kind == "node" and target["node"] in grounded)):
+            out.append(Problem(where, f"neither node '{node}' (held by joint '{grounded[node]}') "
+                                      "nor the target can move", "warning"))
+    return out
+
+
+def mobility_problems(doc: dict) -> list[Problem]:
+    """The degrees of freedom as information, a warning when the count finds redundant constraints."""
+    mobility, drivers = gruebler_count(doc)
+    free = mobility - drivers
+    flexible = any(link.get("kind") == "flexible" for link in doc.get("links", []))
+    text = f"degrees of freedom (Grübler count of the rigid motion): {mobility}"
+    if drivers:
+        text += f", {free} after {drivers} driver{'s' if drivers > 1 else ''}"
+    if flexible:
+        text += "; flexible links add elastic freedoms"
+    out = [Problem("", text, "info")]
+    if free < 0:
+        out.append(Problem("", f"the count finds {-free} more constraint{'s' if free < -1 else ''} than freedoms: "
+                               "redundant constraints or conflicting drivers", "warning"))
+    return out
+
+
+def model_problems(doc: dict) -> list[Problem]:
+    """Everything the problems panel lists: validation errors first, then warnings, then information."""
+    problems = validate(doc)
+    if problems:
+        return problems
+    found = driver_problems(doc) + contact_problems(doc) + mobility_problems(doc)
+    return sorted(found, key=lambda p: _SEVERITY_ORDER[p.severity])
+
+
+def entity_of(doc: dict, path: str) -> EntityRef | None:
+    """The entity a problem's path names (``links[rod].section.d`` -> links[rod]), if it exists.
+
+    >>> entity_of({"links": [{"id": "rod"}]}, "links[rod].section.d")
+    EntityRef(collection='links', id='rod')
+    >>> entity_of({"links": [{"id": "rod"}]}, "initial_velocities[0]") is None
+    True
+    """
+    match = _ENTITY_PATH.match(path)
+    if match is None:
+        return None
+    ref = EntityRef(match.group(1), match.group(2))
+    return ref if find_entity(doc, ref) is not None else None

@@ -1,0 +1,110 @@
+"""The problems panel: validation errors, what cannot run, degrees of freedom; clicking selects."""
+from __future__ import annotations
+
+import copy
+import doctest
+
+import pytest
+from PySide6.QtCore import Qt
+
+from app import model_checks
+from app.commands import set_field
+from app.entities import EntityRef
+from app.field_edit import plan
+from app.model_checks import gruebler_count, model_problems
+from solver.model.io import list_examples, load_model
+
+EXAMPLES = {name: path for name, path, _desc in list_examples()}
+
+
+def test_docstring_examples():
+    assert doctest.testmod(model_checks).failed == 0
+
+
+@pytest.mark.parametrize("name", sorted(EXAMPLES))
+def test_every_example_has_only_information(name):
+    problems = model_problems(load_model(EXAMPLES[name]))
+    assert [p.severity for p in problems] == ["info"]
+    assert problems[0].message.startswith("degrees of freedom")
+
+
+@pytest.mark.parametrize("name, mobility, drivers", [
+    ("slider_crank_flexible", 1, 1), ("four_bar_flexible", 1, 1), ("pendulum_impact", 1, 0),
+    ("slider_crank_block", 3, 1), ("two_link_flight", 4, 0), ("rotating_beam_stop", 1, 0),
+    ("bar_mass_impact", 2, 0),
+])
+def test_gruebler_count_of_the_examples(name, mobility, drivers):
+    assert gruebler_count(load_model(EXAMPLES[name])) == (mobility, drivers)
+
+
+def messages(doc, severity="warning"):
+    return [str(p) for p in model_problems(doc) if p.severity == severity]
+
+
+def test_a_driven_link_that_is_clamped_is_a_warning(all_kinds_model):
+    doc = copy.deepcopy(all_kinds_model)
+    doc["joints"][4] = {"id": "C-clamp", "kind": "fixed", "node": "O"}  # clamps the driven crank
+    assert "drivers[motor]: link 'crank' is clamped by joint 'C-clamp' and cannot also be driven" in messages(doc)
+
+
+def test_two_drivers_on_one_link_and_a_driven_grounded_node(all_kinds_model):
+    doc = copy.deepcopy(all_kinds_model)
+    doc["drivers"].append({"id": "motor2", "kind": "speed", "link": "crank", "pivot": "O", "function": {"value": 1.0}})
+    doc["drivers"].append({"id": "shake", "kind": "displacement", "node": "O", "direction": "x", "function": {"value": 0.0}})
+    found = messages(doc)
+    assert "drivers[motor2]: link 'crank' is already driven by 'motor'" in found
+    assert "drivers[shake]: node 'O' is held by joint 'O-ground' and cannot also be driven" in found
+
+
+def test_unreachable_contact_targets(all_kinds_model):
+    doc = copy.deepcopy(all_kinds_model)
+    doc["contacts"] += [
+        {"id": "self", "point": {"node": "B"}, "target": {"kind": "node", "node": "B"}},
+        {"id": "own-link", "point": {"node": "D"}, "target": {"kind": "link", "link": "beam"}},
+        {"id": "stuck", "point": {"node": "O"}, "target": {"kind": "ground_line", "y": -1.0}},
+    ]
+    found = messages(doc)
+    assert "contacts[self]: the point and the target are the same node" in found
+    assert "contacts[own-link]: node 'D' belongs to the target link 'beam'" in found
+    assert "contacts[stuck]: neither node 'O' (held by joint 'O-ground') nor the target can move" in found
+    assert not any(m.startswith("contacts[floor]") for m in found)
+
+
+def test_over_constrained_count_is_a_warning():
+    doc = load_model(EXAMPLES["slider_crank_flexible"])
+    doc["joints"].append({"id": "A-ground", "kind": "ground", "node": "A"})
+    assert messages(doc) == ["the count finds 2 more constraints than freedoms: redundant constraints or conflicting drivers"]
+
+
+def test_validation_errors_come_first_and_alone():
+    doc = load_model(EXAMPLES["slider_crank_flexible"])
+    doc["links"][1]["section"]["d"] = -1.0
+    assert [str(p) for p in model_problems(doc)] == ["links[rod].section.d: must be > 0"]
+
+
+def test_the_panel_lists_problems_and_clicking_one_selects_its_entity(qtbot, window, all_kinds_model):
+    doc = copy.deepcopy(all_kinds_model)
+    doc["contacts"].append({"id": "self", "point": {"node": "B"}, "target": {"kind": "node", "node": "B"}})
+    window.document.replace(doc, None)
+    rows = window.problems.rows()
+    assert rows[0] == ("warning", "contacts[self]", "the point and the target are the same node")
+    assert rows[-1][0] == "info" and rows[-1][1] == "model"
+    assert window.problems.ref_at(len(rows) - 1) is None
+    window.check_action.trigger()
+    assert window.problems_dock.isVisible()
+    item = window.problems.topLevelItem(0)
+    rect = window.problems.visualItemRect(item)
+    qtbot.mouseClick(window.problems.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    assert window.selection.refs == (EntityRef("contacts", "self"),)
+    assert "contacts[self]" in window.properties.title.text()
+
+
+def test_the_panel_follows_edits(window):
+    window.open_example("slider_crank_flexible")
+    assert [r[0] for r in window.problems.rows()] == ["info"]
+    slider = EntityRef("joints", "B-slider")
+    keys, value = plan(window.document.model, slider, ["kind"], "ground")
+    window.document.push(set_field(window.document, slider, keys, value))
+    assert window.problems.rows()[0][:2] == ("warning", "model")
+    window.undo_action.trigger()
+    assert [r[0] for r in window.problems.rows()] == ["info"]
