@@ -175,6 +175,12 @@ class ReplaceEntity(_DocumentCommand):
         doc[self.ref.collection][index] = old
 
 
+def rename_entity(document: ModelDocument, ref: EntityRef, new_id: str) -> SetFields:
+    """Give an entity a new id and update every reference to it: "Rename node A to P"."""
+    changes = edits.rename_changes(document.model, ref.collection, ref.id, new_id)
+    return SetFields(document, changes, f"Rename {singular(ref.collection)} {ref.id} to {new_id}")
+
+
 def toggle_link_kind(document: ModelDocument, link_id: str) -> ReplaceEntity:
     """"Make link rod rigid" / "Make link rod flexible"."""
     ref = EntityRef("links", link_id)

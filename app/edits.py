@@ -108,6 +108,41 @@ def iter_references(doc: dict, collection: str, index: int) -> Iterator[tuple[st
     yield from walk(item, [])
 
 
+def reference_paths(doc: dict, collection: str, entity_id: str) -> list[list]:
+    """Key paths of every field that names the entity ``collection[entity_id]``.
+
+    >>> doc = {"nodes": [{"id": "A", "x": 0, "y": 0}], "joints": [{"id": "j", "kind": "ground", "node": "A"}]}
+    >>> reference_paths(doc, "nodes", "A")
+    [['joints', 0, 'node']]
+    """
+    paths = []
+    for coll in REFERRING:
+        for i, item in enumerate(doc.get(coll, [])):
+            for keys in _string_paths(item, []):
+                value = get_value(item, keys)
+                spec = field_at(MODEL, [coll, i, *keys], doc)
+                if value == entity_id and isinstance(spec, Str) and spec.ref == collection:
+                    paths.append([coll, i, *keys])
+    return paths
+
+
+def _string_paths(value: Any, keys: list) -> Iterator[list]:
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from _string_paths(v, keys + [k])
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from _string_paths(v, keys + [i])
+    elif isinstance(value, str):
+        yield keys
+
+
+def rename_changes(doc: dict, collection: str, old_id: str, new_id: str) -> list[tuple[list, str]]:
+    """``(keys, new_id)`` for the entity's id and every reference to it."""
+    index = next(i for i, item in enumerate(doc.get(collection, [])) if item.get("id") == old_id)
+    return [([collection, index, "id"], new_id)] + [(keys, new_id) for keys in reference_paths(doc, collection, old_id)]
+
+
 def dependents(doc: dict, collection: str, entity_id: str) -> list[tuple[str, int]]:
     """``(collection, index)`` of the entity and of everything that refers to it, transitively.
 

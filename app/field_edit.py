@@ -59,9 +59,9 @@ def field_spec(doc: dict, ref: EntityRef, keys: list) -> Any:
 
 
 def editor_for(doc: dict, ref: EntityRef, keys: list) -> Editor:
-    """The editor of field ``keys`` of ``ref``; ids are not edited here (renaming is its own command)."""
+    """The editor of field ``keys`` of ``ref``."""
     spec = field_spec(doc, ref, keys)
-    if keys == ["id"] or spec is None:
+    if spec is None:
         return Editor("none")
     if isinstance(spec, Variant):
         return Editor("choice", tuple(spec.kinds))
@@ -145,7 +145,13 @@ def check_edit(doc: dict, ref: EntityRef, keys: list, value: Any) -> None:
     """Raise :class:`EditError` if setting ``keys`` of ``ref`` to ``value`` adds a problem to the model."""
     index = _item_spec(doc, ref)[0]
     trial = copy.deepcopy(doc)
-    edits.set_value(trial, [ref.collection, index, *keys], value)
+    if keys == ["id"]:  # a new id renames the references too
+        if value != ref.id and find_entity(doc, EntityRef(ref.collection, value)) is not None:
+            raise EditError(f"duplicate id '{value}'")
+        for path, new in edits.rename_changes(doc, ref.collection, ref.id, value):
+            edits.set_value(trial, path, new)
+    else:
+        edits.set_value(trial, [ref.collection, index, *keys], value)
     before = set(validate(doc))
     new = [p for p in validate(trial) if p not in before]
     if new:

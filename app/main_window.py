@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 from solver.model.io import list_examples, load_model, save_model
 from solver.model.validate import ModelError, Problem
 
-from .commands import RemoveEntities, set_field, toggle_link_kind
+from .commands import RemoveEntities, rename_entity, set_field, toggle_link_kind
 from .document import ModelDocument
 from .edits import get_value
 from .entities import EntityRef, find_entity
@@ -378,7 +378,11 @@ class MainWindow(QMainWindow):
         index, _item = find_entity(self.document.model, ref)
         if get_value(self.document.model, [ref.collection, index, *keys]) == value:
             return  # nothing changes: no history entry
-        if keys:
+        if keys == ["id"]:
+            renamed = tuple(EntityRef(r.collection, value) if r == ref else r for r in self.selection.refs)
+            self.document.push(rename_entity(self.document, ref, value))
+            self.selection.replace(renamed)
+        elif keys:
             self.document.push(set_field(self.document, ref, keys, value))
         elif ref.collection == "links":
             if value.get("kind") != find_entity(self.document.model, ref)[1].get("kind"):

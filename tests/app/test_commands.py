@@ -201,3 +201,16 @@ def test_an_edit_keeps_the_selection_and_refreshes_the_properties(window):
     assert values["section.d"] == "0.008"
     assert window.selection.refs == (ref,)
     assert window.tree.item_for(ref).isSelected()
+
+
+def test_rename_updates_every_reference_and_undo_restores(document):
+    cmd = commands.rename_entity(document, EntityRef("nodes", "B"), "hinge")
+    assert cmd.text() == "Rename node B to hinge"
+    _before, after = undo_redo_round_trip(document, cmd)
+    assert validate(after) == []
+    text = repr(after)
+    assert "'B'" not in text and after["links"][1]["nodes"] == ["A", "hinge", "C"]
+    assert after["contacts"][4]["target"]["node"] == "hinge"
+    cmd = commands.rename_entity(document, EntityRef("links", "beam"), "girder")
+    _before, after = undo_redo_round_trip(document, cmd)
+    assert validate(after) == [] and after["joints"][2]["links"] == ["plate", "girder"]

@@ -85,7 +85,7 @@ def test_editors_come_from_the_schema(all_kinds_model):
     assert editor_for(doc, EntityRef("contacts", "ring"), ["target", "inside"]).kind == "check"
     assert editor_for(doc, EntityRef("joints", "A-pin"), ["node"]).options == tuple(sorted("OABCDE"))
     assert editor_for(doc, EntityRef("loads", "tip-force"), ["link"]).options[0] == ""  # optional: may be left out
-    assert editor_for(doc, EntityRef("nodes", "A"), ["id"]).kind == "none"
+    assert editor_for(doc, EntityRef("nodes", "A"), ["id"]).kind == "text"  # renames the references too
     assert editor_for(doc, EntityRef("nodes", "A"), ["x"]).kind == "text"
 
 
@@ -189,3 +189,27 @@ def test_entering_the_same_value_adds_no_history(window):
     view = select_rod(window)
     assert view.commit_field("section.d", "6 mm")
     assert window.document.undo_stack.count() == 0
+
+
+def test_double_click_opens_the_editor(qtbot, window):
+    view = select_rod(window)
+    table = view.table
+    cell = table.visualItemRect(table.item(view.row_of("section.d"), 1)).center()
+    qtbot.mouseClick(table.viewport(), Qt.MouseButton.LeftButton, pos=cell)
+    qtbot.mouseDClick(table.viewport(), Qt.MouseButton.LeftButton, pos=cell)
+    editor = table.findChild(QLineEdit)
+    assert editor is not None and editor.isVisible() and editor.text() == "0.006"
+    editor.selectAll()
+    qtbot.keyClicks(editor, "5e-3")
+    qtbot.keyClick(editor, Qt.Key.Key_Enter)
+    qtbot.waitUntil(lambda: window.document.model["links"][1]["section"]["d"] == 0.005)
+
+
+def test_renaming_in_the_panel_renames_references_and_keeps_the_selection(window):
+    view = select_rod(window)
+    assert view.commit_field("id", "conrod")
+    assert window.selection.refs == (EntityRef("links", "conrod"),)
+    assert window.undo_action.text() == "&Undo Rename link rod to conrod"
+    assert validate(window.document.model) == []
+    assert not view.commit_field("id", "crank")
+    assert view.error_at(view.row_of("id")) == "duplicate id 'crank'"
