@@ -1,6 +1,4 @@
 """Newmark dynamics: closed-form kinematics, inverse dynamics, invariants of free flight."""
-import math
-
 import numpy as np
 import pytest
 
@@ -37,7 +35,6 @@ def test_driver_torque_matches_inverse_dynamics():
         # kinetic energy / (1/2 omega^2) from the exact kinematics
         phi = np.arcsin(r * np.sin(th) / l)  # rod angle below the x axis
         dphi = r * np.cos(th) / (l * np.cos(phi))  # d phi / d theta
-        xA, yA = r * np.cos(th), r * np.sin(th)
         vA = np.array([-r * np.sin(th), r * np.cos(th)])
         vB = -r * np.sin(th) - l * np.sin(phi) * dphi
         vG = np.array([(vA[0] + vB) / 2, vA[1] / 2])
@@ -137,7 +134,7 @@ def test_consistent_inertia_is_exact_for_a_rigidly_spinning_element():
     the consistent loads of the centripetal accelerations, and they balance no strain."""
     from solver.fem.beam import FORMULATIONS, element_terms
 
-    L, w = 0.15, 75.0
+    w = 75.0
     doc = {"format": "flexmech", "version": 1, "nodes": [{"id": "a", "x": 0.1, "y": 0.2}, {"id": "b", "x": 0.25, "y": 0.2}],
            "links": [{"id": "e", "kind": "flexible", "nodes": ["a", "b"], "mesh": {"elements": 1},
                       "section": {"kind": "per_length", "EA": 1e6, "EI": 10.0, "rhoA": 2.0, "rhoI": 0.0}}]}

@@ -1,6 +1,4 @@
 """Time-loop control: numerical damping, generalized-alpha, step cutting, cancel, breakpoints."""
-import math
-
 import numpy as np
 import pytest
 
