@@ -312,12 +312,13 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage(f"Autosave failed: {exc.strerror or exc}", 8000)
 
     def offer_recovery(self) -> bool:
-        """Offer to restore what a crashed session left in the recovery file; True if restored."""
-        recovered = self.recovery.read()
-        if recovered is None or self.recovery.is_stale(recovered):
-            self.recovery.remove()
+        """Offer to restore what a crashed session left in a recovery file; True if restored."""
+        leftovers = self.recovery.leftovers()
+        if not leftovers:
             return False
-        name = recovered.model.get("name") or (recovered.source.name if recovered.source else "an unsaved model")
+        recovered = leftovers[0]  # the newest; older ones are offered at the next start
+        model = recovered.model
+        name = model.get("name") or (recovered.source.name if recovered.source else "an unsaved model")
         buttons = QMessageBox.StandardButton
         answer = QMessageBox.question(
             self, "Recover unsaved work",
@@ -325,10 +326,12 @@ class MainWindow(QMainWindow):
             buttons.Yes | buttons.No, buttons.Yes,
         )
         if answer != buttons.Yes:
-            self.recovery.remove()
+            self.recovery.discard(recovered)
             return False
-        self.document.replace(recovered.model, recovered.source)
+        self.document.replace(model, recovered.source)
         self.document.mark_modified()
+        self.autosave()  # the work is now this window's: keep it safe before dropping the leftover
+        self.recovery.discard(recovered)
         self._update_title()
         self.statusBar().showMessage("Restored unsaved changes", 5000)
         return True
@@ -437,7 +440,7 @@ class MainWindow(QMainWindow):
             event.ignore()
             return
         self.autosave_timer.stop()
-        self.recovery.remove()
+        self.recovery.close()
         self.settings.setValue("main_window/geometry", self.saveGeometry())
         self.settings.setValue("main_window/state", self.saveState())
         super().closeEvent(event)

@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox
 from app.commands import set_field
 from app.entities import EntityRef
 from app.main_window import MainWindow
+from app.recovery import RecoveryFile
 from solver.model.io import list_examples, load_model
 
 EXAMPLES = {name: path for name, path, _desc in list_examples()}
@@ -165,8 +166,10 @@ def crash_with_unsaved_changes(qtbot, tmp_path, settings):
     edit(crashed, 0.0075)
     crashed.autosave()
     model = json.loads(json.dumps(crashed.document.model))
-    crashed.document.mark_saved()  # so that the fixture's clean-up closes it without asking
     crashed.autosave_timer.stop()
+    crashed.recovery.abandon()  # the process is gone: its lock with it
+    crashed.recovery = RecoveryFile(tmp_path / "elsewhere")  # nothing of the crash is touched again
+    crashed.document.mark_saved()  # so that the fixture's clean-up closes it without asking
     return path, model
 
 
@@ -186,6 +189,33 @@ def test_recovery_restores_an_interrupted_session(qtbot, monkeypatch, tmp_path, 
     restarted.save()
     assert load_model(path) == model
     assert not restarted.recovery.path.exists()
+    assert list(restarted.recovery.folder.glob("*.json")) == []
+
+
+def test_a_running_window_is_not_taken_for_a_crash(qtbot, monkeypatch, tmp_path, settings):
+    running = MainWindow(settings)
+    qtbot.addWidget(running)
+    open_copy(running, tmp_path)
+    edit(running)
+    running.autosave()
+    asked = []
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: asked.append(a) or Button.Yes)
+    second = MainWindow(settings)
+    qtbot.addWidget(second)
+    assert asked == [] and not second.recovered
+    assert running.recovery.path.exists()
+    second.close()
+    assert running.recovery.path.exists()  # closing one window leaves the other's work alone
+    running.document.mark_saved()
+
+
+def test_an_unreadable_leftover_is_dropped(qtbot, isolated_recovery, settings):
+    isolated_recovery.mkdir(parents=True, exist_ok=True)
+    junk = isolated_recovery / "recovery-junk.json"
+    junk.write_text("{ not json", encoding="utf-8")
+    w = MainWindow(settings)
+    qtbot.addWidget(w)
+    assert not w.recovered and not junk.exists()
 
 
 def test_declining_recovery_drops_the_file(qtbot, monkeypatch, tmp_path, settings):
@@ -195,7 +225,7 @@ def test_declining_recovery_drops_the_file(qtbot, monkeypatch, tmp_path, setting
     qtbot.addWidget(restarted)
     assert not restarted.recovered
     assert restarted.document.is_empty
-    assert not restarted.recovery.path.exists()
+    assert list(restarted.recovery.folder.glob("*.json")) == []
 
 
 def test_recovery_older_than_the_saved_file_is_not_offered(qtbot, monkeypatch, tmp_path, settings):
@@ -207,6 +237,7 @@ def test_recovery_older_than_the_saved_file_is_not_offered(qtbot, monkeypatch, t
     restarted = MainWindow(settings)
     qtbot.addWidget(restarted)
     assert asked == [] and not restarted.recovered
+    assert list(restarted.recovery.folder.glob("*.json")) == []  # the stale file is dropped
 
 
 def test_launch_offers_recovery_instead_of_the_default_example(qtbot, monkeypatch, tmp_path, settings):
@@ -220,3 +251,17 @@ def test_launch_offers_recovery_instead_of_the_default_example(qtbot, monkeypatc
     qtbot.addWidget(windows[0])
     assert windows[0].document.model == model
     windows[0].document.mark_saved()
+
+
+def test_a_recovery_file_written_by_hand_is_offered(qtbot, monkeypatch, isolated_recovery, settings):
+    model = load_model(EXAMPLES["pendulum_impact"])
+    model["name"] = "Pendulum, edited"
+    isolated_recovery.mkdir(parents=True, exist_ok=True)
+    (isolated_recovery / "recovery-crashed.json").write_text(
+        json.dumps({"recovery_of": None, "model": model}), encoding="utf-8")
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: Button.Yes)
+    w = MainWindow(settings)
+    qtbot.addWidget(w)
+    assert w.recovered and w.document.model == model and w.document.path is None
+    assert w.windowTitle() == "Flexmech — Pendulum, edited*"
+    w.document.mark_saved()
