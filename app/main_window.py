@@ -64,11 +64,13 @@ def problems_text(intro: str, problems: list[Problem]) -> str:
 class MainWindow(QMainWindow):
     """Flexmech's main window; ``settings`` defaults to the application's QSettings."""
 
-    def __init__(self, settings: QSettings | None = None, parent: QWidget | None = None):
+    def __init__(self, settings: QSettings | None = None, parent: QWidget | None = None,
+                 recovery_dir: Path | None = None):
         super().__init__(parent)
         self.settings = settings if settings is not None else QSettings(self)
         self.recent = RecentFiles(self.settings)
-        self.recovery = RecoveryFile()
+        #: this window's autosave file; ``recovery_dir`` defaults to the application data folder
+        self.recovery = RecoveryFile(recovery_dir)
         self.document = ModelDocument(self)
         self.selection = Selection(self)
 
