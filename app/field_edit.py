@@ -14,11 +14,12 @@ from typing import Any
 
 from solver.model.io import model_with_defaults
 from solver.model.fields import Arr, Bool, Num, Str, Variant, field_at
-from solver.model.schema import MODEL
+from solver.model.schema import MODEL, SECTION
 from solver.model.validate import collect_ids, validate
 
 from . import edits
 from .entities import EntityRef, find_entity
+from .section_presets import convert_section
 from .units import UnitError, parse_quantity
 
 #: the choice that leaves an optional reference out (the field takes its default)
@@ -133,6 +134,8 @@ def planned_change(doc: dict, ref: EntityRef, keys: list, value: Any) -> tuple[l
         link = doc["links"][index]
         return [], (edits.toggled_link(doc, link) if value != link.get("kind") else copy.deepcopy(link))
     obj = edits.get_value(doc, [ref.collection, index, *keys[:-1]])
+    if spec is SECTION:
+        return keys[:-1], convert_section(doc, obj, value)
     kept = set(spec.common) | set(spec.kinds[value].fields)
     new = {"kind": value}
     new.update({k: copy.deepcopy(v) for k, v in obj.items() if k in kept})

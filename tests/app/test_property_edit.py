@@ -8,7 +8,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QLineEdit
 
-from app import field_edit, units
+from app import field_edit, section_presets, units
 from app.entities import EntityRef
 from app.field_edit import EditError, editor_for, plan
 from app.units import UnitError, parse_quantity
@@ -17,7 +17,7 @@ from solver.model.validate import validate
 ROD = EntityRef("links", "rod")
 
 
-@pytest.mark.parametrize("module", [units, field_edit])
+@pytest.mark.parametrize("module", [units, field_edit, section_presets])
 def test_docstring_examples(module):
     assert doctest.testmod(module).failed == 0
 
@@ -92,8 +92,23 @@ def test_editors_come_from_the_schema(all_kinds_model):
 def test_changing_a_kind_keeps_the_fields_that_still_apply(all_kinds_model):
     keys, value = plan(all_kinds_model, EntityRef("joints", "A-pin"), ["kind"], "ground")
     assert (keys, value) == ([], {"kind": "ground", "id": "A-pin", "node": "A"})
-    with pytest.raises(EditError, match="is required"):
-        plan(all_kinds_model, EntityRef("links", "beam"), ["section", "kind"], "rectangle")
+    with pytest.raises(EditError, match="is required"):  # a ramp needs its end time
+        plan(all_kinds_model, EntityRef("drivers", "motor"), ["function", "kind"], "ramp")
+
+
+@pytest.mark.parametrize("kind", ["circle", "rectangle", "tube", "area", "per_length"])
+def test_a_section_changes_shape_keeping_size_or_properties(all_kinds_model, kind):
+    from solver.compile import section_properties
+    beam = EntityRef("links", "beam")
+    keys, value = plan(all_kinds_model, beam, ["section", "kind"], kind)
+    assert keys == ["section"] and value["kind"] == kind
+    materials = {m["id"]: m for m in all_kinds_model["materials"]}
+    old = section_properties(all_kinds_model["links"][2]["section"], materials)
+    new = section_properties(value, materials)
+    if kind in ("circle", "area", "per_length"):  # the same round section, described another way
+        assert new == pytest.approx(old, rel=1e-9)
+    else:
+        assert new[4] == pytest.approx(old[4])  # same outer size
 
 
 # ---------------------------------------------------------------- the panel in the window
