@@ -209,13 +209,16 @@ def exact_inertia(v, a, L, rhoA, rhoI, kin, r, zl, f, M, want_mass):
     ldd = (dx * adx + dy * ady + ddx * ddx + ddy * ddy) / l - dd * dd / (l2 * l)
     t1d, t2d = v[2] - bd, v[5] - bd
     t1dd, t2dd = a[2] - bdd, a[5] - bdd
-    for i in range(6):
-        f[i] = 0.0
-        if want_mass:
+    if want_mass:
+        for i in range(6):
             for j in range(6):
                 M[i, j] = 0.0
-    J = np.empty((2, 6))
-    Jp = np.empty(6)
+        J = np.empty((2, 6))
+        Jp = np.empty(6)
+    # f_j = sum_g W_g (rhoA J_j . acc + rhoI Jphi_j phidd), with the columns of J made of
+    # node 1's translation, R' w (dbeta/dq_j) and R (x/L dl/dq_j, N3 dtb1/dq_j + N6 dtb2/dq_j):
+    # the sums over the Gauss points reduce to the scalars below
+    s_x = s_y = s_b = s_r = s_3 = s_6 = 0.0
     for g in range(4):
         xi = _GAUSS_X[g]
         wg = _GAUSS_W[g] * L
@@ -230,7 +233,7 @@ def exact_inertia(v, a, L, rhoA, rhoI, kin, r, zl, f, M, want_mass):
         w2d = N3 * t1d + N6 * t2d
         w1dd = x * ldd / L
         w2dd = N3 * t1dd + N6 * t2dd
-        # R w, R' w (R' = dR/dbeta), R wd, R' wd, R wdd
+        # R w, R' w (R' = dR/dbeta), R' wd, R wdd
         Rw0, Rw1 = c * w1 - s * w2, s * w1 + c * w2
         Rpw0, Rpw1 = -s * w1 - c * w2, c * w1 - s * w2
         Rpwd0, Rpwd1 = -s * w1d - c * w2d, c * w1d - s * w2d
@@ -238,21 +241,34 @@ def exact_inertia(v, a, L, rhoA, rhoI, kin, r, zl, f, M, want_mass):
         acc0 = a[0] + bdd * Rpw0 - bd * bd * Rw0 + 2.0 * bd * Rpwd0 + Rwdd0
         acc1 = a[1] + bdd * Rpw1 - bd * bd * Rw1 + 2.0 * bd * Rpwd1 + Rwdd1
         phidd = bdd + N3p * t1dd + N6p * t2dd
-        for j in range(6):
-            e3 = 1.0 if j == 2 else 0.0
-            e6 = 1.0 if j == 5 else 0.0
-            dw1 = x / L * r[j]
-            dw2 = N3 * (e3 - zl[j]) + N6 * (e6 - zl[j])
-            J[0, j] = Rpw0 * zl[j] + c * dw1 - s * dw2
-            J[1, j] = Rpw1 * zl[j] + s * dw1 + c * dw2
-            Jp[j] = zl[j] + N3p * (e3 - zl[j]) + N6p * (e6 - zl[j])
-        J[0, 0] += 1.0
-        J[1, 1] += 1.0
-        for i in range(6):
-            f[i] += wg * (rhoA * (J[0, i] * acc0 + J[1, i] * acc1) + rhoI * Jp[i] * phidd)
-            if want_mass:
+        ma0, ma1, mp = wg * rhoA * acc0, wg * rhoA * acc1, wg * rhoI * phidd
+        s_x += ma0
+        s_y += ma1
+        s_b += ma0 * Rpw0 + ma1 * Rpw1 + mp
+        s_r += (c * ma0 + s * ma1) * x / L
+        lt = -s * ma0 + c * ma1
+        s_3 += lt * N3 + mp * N3p
+        s_6 += lt * N6 + mp * N6p
+        if want_mass:
+            for j in range(6):
+                e3 = 1.0 if j == 2 else 0.0
+                e6 = 1.0 if j == 5 else 0.0
+                dw1 = x / L * r[j]
+                dw2 = N3 * (e3 - zl[j]) + N6 * (e6 - zl[j])
+                J[0, j] = Rpw0 * zl[j] + c * dw1 - s * dw2
+                J[1, j] = Rpw1 * zl[j] + s * dw1 + c * dw2
+                Jp[j] = zl[j] + N3p * (e3 - zl[j]) + N6p * (e6 - zl[j])
+            J[0, 0] += 1.0
+            J[1, 1] += 1.0
+            for i in range(6):
                 for j in range(6):
                     M[i, j] += wg * (rhoA * (J[0, i] * J[0, j] + J[1, i] * J[1, j]) + rhoI * Jp[i] * Jp[j])
+    for j in range(6):
+        f[j] = s_b * zl[j] + s_r * r[j] - (s_3 + s_6) * zl[j]
+    f[0] += s_x
+    f[1] += s_y
+    f[2] += s_3
+    f[5] += s_6
 
 
 @njit(cache=True)
