@@ -139,9 +139,44 @@ def planned_change(doc: dict, ref: EntityRef, keys: list, value: Any) -> tuple[l
     kept = set(spec.common) | set(spec.kinds[value].fields)
     new = {"kind": value}
     new.update({k: copy.deepcopy(v) for k, v in obj.items() if k in kept})
+    for name in spec.kinds[value].required:
+        if name not in new:
+            new[name] = starter_value(doc, spec.kinds[value].fields[name])
     if "kind" not in obj and value == spec.default_kind:
         del new["kind"]
     return keys[:-1], new
+
+
+def starter_value(doc: dict, spec: Any) -> Any:
+    """A value for a required field the user has not given yet (a new kind's), to be edited next.
+
+    Numbers start at 1 (or the bound of their range), lists of numbers at ``[0, 1]``,
+    references at the first id(s) of their collection.
+
+    >>> starter_value({}, Num("t1", "s", gt=0)), starter_value({}, Num("n", ge=2))
+    (1.0, 2.0)
+    """
+    if isinstance(spec, Num):
+        value = 1.0
+        if spec.ge is not None and value < spec.ge:
+            value = float(spec.ge)
+        if spec.le is not None and value > spec.le:
+            value = float(spec.le)
+        return int(value) if spec.integer else value
+    if isinstance(spec, Arr):
+        if isinstance(spec.item, Num):
+            return [0.0, 1.0]
+        if isinstance(spec.item, Str) and spec.item.ref:
+            return sorted(collect_ids(doc).get(spec.item.ref, ()))[:spec.min_items]
+        return []
+    if isinstance(spec, Str):
+        if spec.ref:
+            ids = sorted(collect_ids(doc).get(spec.ref, ()))
+            return ids[0] if ids else ""
+        return spec.enum[0] if spec.enum else ""
+    if isinstance(spec, Bool):
+        return False
+    return {}
 
 
 def check_edit(doc: dict, ref: EntityRef, keys: list, value: Any) -> None:

@@ -92,8 +92,16 @@ def test_editors_come_from_the_schema(all_kinds_model):
 def test_changing_a_kind_keeps_the_fields_that_still_apply(all_kinds_model):
     keys, value = plan(all_kinds_model, EntityRef("joints", "A-pin"), ["kind"], "ground")
     assert (keys, value) == ([], {"kind": "ground", "id": "A-pin", "node": "A"})
-    with pytest.raises(EditError, match="is required"):  # a ramp needs its end time
-        plan(all_kinds_model, EntityRef("drivers", "motor"), ["function", "kind"], "ramp")
+    # a new kind's required fields start at a value the user edits next
+    assert plan(all_kinds_model, EntityRef("drivers", "motor"), ["function", "kind"], "ramp") == (
+        ["function"], {"kind": "ramp", "t1": 1.0})
+    assert plan(all_kinds_model, EntityRef("contacts", "floor"), ["target", "kind"], "link") == (
+        ["target"], {"kind": "link", "link": "arm"})
+    keys, table = plan(all_kinds_model, EntityRef("drivers", "motor"), ["function", "kind"], "table")
+    assert table == {"kind": "table", "t": [0.0, 1.0], "v": [0.0, 1.0]}
+    # what still breaks a rule is refused with the validator's words
+    with pytest.raises(EditError, match="must be > journal_radius"):
+        plan(all_kinds_model, EntityRef("joints", "A-pin"), ["kind"], "clearance")
 
 
 @pytest.mark.parametrize("kind", ["circle", "rectangle", "tube", "area", "per_length"])
