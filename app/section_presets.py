@@ -13,8 +13,6 @@ from __future__ import annotations
 
 import math
 
-from solver.compile import section_properties
-
 #: inner diameter of a tube made from a solid shape, as a fraction of the outer one
 TUBE_BORE = 0.8
 #: outer size when the old section gives none, m
@@ -55,6 +53,8 @@ def convert_section(doc: dict, section: dict, kind: str) -> dict:
         known = section.get("kind") == "per_length" or section.get("material") in materials
         if not known:
             return out  # nothing to take the properties from: the user fills them in
+        from solver.compile import section_properties  # deferred: the compiler loads the numeric kernels
+
         EA, EI, rhoA, rhoI, c = section_properties(section, materials)
         if kind == "area":
             if material is None:
