@@ -1,9 +1,12 @@
-"""The main window: the sketch canvas, the model tree and the property view round one document.
+"""The main window: the sketch canvas, model tree, property panel, problems and history round one document.
 
 The window owns the :class:`~app.document.ModelDocument` and the
-:class:`~app.selection.Selection`; the views only listen to them.  File errors
+:class:`~app.selection.Selection`; the views only listen to them, and every edit is
+an undo command pushed on the document (Edit menu: Undo, Redo, Delete).  File errors
 reach the user as message boxes that name every problem (``path: rule``), and a
-model that cannot be opened leaves the current one in place.
+model that cannot be opened leaves the current one in place.  Unsaved changes are
+guarded: the title shows ``*``, New / Open / Close ask to save, and a modified model
+is autosaved to a recovery file that the next start offers after a crash.
 """
 from __future__ import annotations
 
