@@ -61,6 +61,8 @@ class _ValueDelegate(QStyledItemDelegate):
 
     def setModelData(self, editor: QWidget, model: Any, index: QModelIndex) -> None:  # noqa: N802
         text = editor.currentText() if isinstance(editor, QComboBox) else editor.text()
+        if text == index.data(Qt.ItemDataRole.EditRole):
+            return  # left as shown (which may be rounded): nothing to change
         row = index.row()
         # commit after the editor has closed: a successful edit rebuilds the table
         QTimer.singleShot(0, lambda: self.view.commit(row, text))

@@ -236,3 +236,18 @@ def test_renaming_in_the_panel_renames_references_and_keeps_the_selection(window
     assert validate(window.document.model) == []
     assert not view.commit_field("id", "crank")
     assert view.error_at(view.row_of("id")) == "duplicate id 'crank'"
+
+
+def test_leaving_an_editor_unchanged_changes_nothing(qtbot, window):
+    window.open_example("slider_crank_flexible")
+    window.document.model["masses"][0]["mass"] = 0.033377851123456  # more digits than shown
+    window.selection.replace((EntityRef("masses", "slider"),))
+    view = window.properties
+    table = view.table
+    table.setFocus()
+    table.setCurrentCell(view.row_of("mass"), 1)
+    qtbot.keyClick(table, Qt.Key.Key_F2)
+    qtbot.keyClick(table.focusWidget(), Qt.Key.Key_Return)
+    qtbot.wait(10)
+    assert window.document.model["masses"][0]["mass"] == 0.033377851123456
+    assert window.document.undo_stack.count() == 0
