@@ -34,8 +34,14 @@ SHOTS = {
 
 
 def render(example: str, selected: EntityRef, out: Path, settings: QSettings) -> None:
-    """Save a screenshot of the main window showing ``example`` with ``selected`` selected."""
-    window = MainWindow(settings)
+    """Save a screenshot of the main window showing ``example`` with ``selected`` selected
+    (with a throw-away recovery folder, so no leftover autosave asks to be restored)."""
+    with tempfile.TemporaryDirectory() as recovery:
+        _render(example, selected, out, settings, Path(recovery))
+
+
+def _render(example: str, selected: EntityRef, out: Path, settings: QSettings, recovery: Path) -> None:
+    window = MainWindow(settings, recovery_dir=recovery)
     window.resize(*SIZE)
     window.show()
     window.open_example(example)
