@@ -1,0 +1,113 @@
+"""Run a simulation in a worker thread and report back through signals carrying plain data.
+
+:class:`RunWorker` drives :func:`solver.api.iter_simulation` on its own copy of the
+model.  It keeps every frame in :attr:`RunWorker.frames` but sends the GUI at most
+:data:`MAX_FRAME_RATE` frames (and progress reports) a second; the last frame always
+goes out.  :meth:`RunWorker.cancel` sets a flag the solver polls between steps.
+:func:`start_run` moves a worker onto a fresh :class:`~PySide6.QtCore.QThread` that
+quits and cleans up after the run.
+
+The solver holds the GIL in its compiled kernels; the worker gives it up for a moment
+after each output frame (``time.sleep(0)``) so the event loop keeps running.
+"""
+from __future__ import annotations
+
+import copy
+import threading
+import time
+
+from PySide6.QtCore import QObject, QThread, Signal, Slot
+
+from solver.api import iter_simulation
+from solver.results import Frame, Results
+
+#: frames (and progress reports) sent to the GUI per second, at most
+MAX_FRAME_RATE = 30.0
+
+
+class RunWorker(QObject):
+    """Simulates a copy of ``model``; all signals carry plain Python / numpy data."""
+
+    #: a :class:`~solver.results.Frame` (throttled)
+    frame = Signal(object)
+    #: simulated time t (s), end time (s), steps per second of wall time, estimated seconds left
+    progress = Signal(float, float, float, float)
+    #: the :class:`~solver.results.Results` of a completed or cancelled run
+    finished = Signal(object)
+    #: the solver's message and the partial :class:`~solver.results.Results` (None when none)
+    failed = Signal(str, object)
+
+    def __init__(self, model: dict, parent: QObject | None = None):
+        super().__init__(parent)
+        self.model = copy.deepcopy(model)
+        self.t_end = float(self.model.get("solver", {}).get("end_time", 1.0))
+        #: every frame computed so far (the worker's thread appends)
+        self.frames: list[Frame] = []
+        self._cancel = threading.Event()
+        #: steps taken so far (the solver polls the cancel flag once before each step)
+        self.steps = 0
+
+    def cancel(self) -> None:
+        """Ask the run to stop at the next step (safe from any thread)."""
+        self._cancel.set()
+
+    @property
+    def cancel_requested(self) -> bool:
+        return self._cancel.is_set()
+
+    def _poll_cancel(self) -> bool:
+        self.steps += 1
+        return self._cancel.is_set()
+
+    @Slot()
+    def run(self) -> None:
+        """Run to the end (or cancel or failure) and emit ``finished`` or ``failed`` once."""
+        started = time.perf_counter()
+        interval = 1.0 / MAX_FRAME_RATE
+        last_sent = -interval
+        pending: Frame | None = None
+        try:
+            for item in iter_simulation(self.model, cancel=self._poll_cancel):
+                if isinstance(item, Results):
+                    if pending is not None:
+                        self._send(pending, started)
+                    if item.meta.get("status") == "failed":
+                        self.failed.emit(str(item.meta.get("message", "the run failed")), item)
+                    else:
+                        self.finished.emit(item)
+                    return
+                self.frames.append(item)
+                now = time.perf_counter()
+                if now - last_sent >= interval:
+                    self._send(item, started)
+                    last_sent = now
+                    pending = None
+                else:
+                    pending = item
+                time.sleep(0)  # let the GUI thread take the GIL between frames
+        except Exception as exc:  # noqa: BLE001 (every error of a run reaches the user)
+            self.failed.emit(str(exc) or type(exc).__name__, None)
+            return
+        self.failed.emit("the simulation ended without results", None)  # pragma: no cover
+
+    def _send(self, item: Frame, started: float) -> None:
+        self.frame.emit(item)
+        wall = max(time.perf_counter() - started, 1e-9)
+        t = float(item.time)
+        eta = max(wall * (self.t_end - t) / t, 0.0) if t > 0 else float("nan")
+        self.progress.emit(t, self.t_end, self.steps / wall, eta)
+
+
+def start_run(model: dict, parent: QObject | None = None) -> tuple[QThread, RunWorker]:
+    """A worker for ``model`` moved to a new thread (not started yet: connect to the
+    worker's signals, then ``thread.start()``); the thread quits after the run and
+    both are deleted later."""
+    thread = QThread(parent)
+    worker = RunWorker(model)
+    worker.moveToThread(thread)
+    thread.started.connect(worker.run)
+    worker.finished.connect(thread.quit)
+    worker.failed.connect(thread.quit)
+    thread.finished.connect(worker.deleteLater)
+    thread.finished.connect(thread.deleteLater)
+    return thread, worker
