@@ -31,13 +31,20 @@ KEY_ROLE = Qt.ItemDataRole.UserRole
 
 
 class PlottedSeries(NamedTuple):
-    """One drawn curve: its label, abscissa and ordinate series and arrays."""
+    """One drawn curve: its label, abscissa and ordinate series and arrays, and the
+    run it belongs to when several runs are compared (empty otherwise)."""
 
     label: str
     x_series: Series
     y_series: Series
     x: np.ndarray
     y: np.ndarray
+    run: str = ""
+
+    @property
+    def column(self) -> str:
+        """CSV column name of ``y``: the series' column, after the run's name if any."""
+        return f"{self.run}: {self.y_series.column}" if self.run else self.y_series.column
 
 
 def frame_index_at(times: np.ndarray, t: float) -> int:
