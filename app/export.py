@@ -19,6 +19,7 @@ import os
 from pathlib import Path
 from typing import Callable
 
+import imageio.v2
 import imageio.v3 as iio
 import numpy as np
 import pyqtgraph as pg
@@ -153,16 +154,26 @@ def export_animation(
             "MP4 export needs the optional package imageio-ffmpeg (pip install imageio-ffmpeg); "
             "GIF export works without it.")
     times = frame_times(t_start, t_end, real_time_factor, fps)
-    frames = []
+    if suffix == ".gif":
+        with iio.imopen(path, "w", plugin="pillow", extension=".gif") as gif:
+            _render_frames(render, times, lambda frame: gif.write(frame, duration=1000.0 / fps, loop=0), progress)
+    else:
+        with imageio.v2.get_writer(path, format="FFMPEG", fps=fps, macro_block_size=1) as video:
+            _render_frames(render, times, video.append_data, progress)
+    return len(times)
+
+
+def _render_frames(render: Callable[[float], QImage], times: np.ndarray, write: Callable[[np.ndarray], object],
+                   progress: Callable[[int, int], None] | None) -> None:
+    """Render the frame at each of ``times`` and ``write`` it as an RGB array, every
+    frame in the size of the first."""
+    size = None
     for k, t in enumerate(times):
         image = render(float(t))
-        if frames and (image.width(), image.height()) != (frames[0].shape[1], frames[0].shape[0]):
-            image = image.scaled(frames[0].shape[1], frames[0].shape[0])
-        frames.append(image_array(image))
+        if size is None:
+            size = image.size()
+        elif image.size() != size:
+            image = image.scaled(size)
+        write(image_array(image))
         if progress is not None:
             progress(k + 1, len(times))
-    if suffix == ".gif":
-        iio.imwrite(path, np.stack(frames), extension=".gif", plugin="pillow", duration=1000.0 / fps, loop=0)
-    else:
-        iio.imwrite(path, np.stack(frames), extension=".mp4", plugin="FFMPEG", fps=fps, macro_block_size=1)
-    return len(frames)

@@ -4,6 +4,7 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
+import imageio.v2
 import imageio.v3 as iio
 import numpy as np
 import pytest
@@ -126,7 +127,8 @@ def test_mp4_with_the_codec(tmp_path):
         return image
 
     assert export_animation(render, tmp_path / "a.mp4", 0.0, 1.0, fps=10) == 11
-    assert len(iio.imread(tmp_path / "a.mp4", index=None, plugin="FFMPEG")) == 11
+    with imageio.v2.get_reader(tmp_path / "a.mp4", format="FFMPEG") as video:
+        assert video.count_frames() == 11
 
 
 def test_bundle_replays_without_solving(dock, bar_mass, tmp_path):
