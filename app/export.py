@@ -47,16 +47,21 @@ def write_series_csv(series: list[PlottedSeries], path: str | os.PathLike) -> No
 
     Consecutive curves with the same abscissa share its column (``time_s``, then
     ``contact.striker-end.F_n_N``, ...); a curve with another abscissa brings its own
-    column.  Columns of different lengths are padded with empty cells.
+    column.  Curves of a compared run carry its label (``μ = 0.7: node.B.vy_m_s``), and
+    so does an abscissa column only that run uses.  Columns of different lengths are
+    padded with empty cells.
     """
-    columns: list[tuple[str, np.ndarray]] = []
-    last_x: tuple[str, np.ndarray] | None = None
+    groups: list[list[PlottedSeries]] = []
     for s in series:
-        if last_x is None or last_x[0] != s.x_series.key or not np.array_equal(last_x[1], s.x):
-            last_x = (s.x_series.key, s.x)
-            name = s.x_series.column
-            columns.append((f"{s.run}: {name}" if s.run else name, s.x))
-        columns.append((s.column, s.y))
+        if not groups or groups[-1][0].x_series.key != s.x_series.key or not np.array_equal(groups[-1][0].x, s.x):
+            groups.append([])
+        groups[-1].append(s)
+    columns: list[tuple[str, np.ndarray]] = []
+    for group in groups:
+        runs = {s.run for s in group}
+        x_name = group[0].x_series.column
+        columns.append((f"{group[0].run}: {x_name}" if len(runs) == 1 and group[0].run else x_name, group[0].x))
+        columns += [(s.column, s.y) for s in group]
     rows = max((len(values) for _, values in columns), default=0)
     with open(path, "w", newline="", encoding="utf-8") as f:
         writer = csv.writer(f, lineterminator="\n")
