@@ -188,8 +188,7 @@ class PlotPanel(QWidget):
                 self._add_curve(key)
         self._check_tree(keys)
         self.plot.setLabel("bottom", self._axes[self._x_key].title if self._axes else "")
-        units = {self._series[k].unit for k in keys}
-        self.plot.setLabel("left", units.pop() if len(units) == 1 else "")
+        self.plot.setLabel("left", _y_label([self._series[k] for k in keys]))
         self.set_time(self._time)
 
     def selected_series(self) -> list[str]:
@@ -350,8 +349,10 @@ class PlotsDock(QDockWidget):
     Slots
     -----
     set_results(results)
-        Show a run (complete or partial, its layout is needed); applies the default
-        preset the first time and whenever the run's layout differs.
+        Show a run (complete or partial); applies the default preset the first time and
+        whenever the run's layout differs.  For a run just started, pass
+        ``Results(model, solver.api.output_layout(model))`` (no frames yet), then the
+        frames as they come, then the final ``Results`` (the panels stay).
     append_frames(frames)
         Frames the running solver produced since the last call (≤ 30 per second).
     set_time(t)
@@ -447,6 +448,14 @@ class PlotsDock(QDockWidget):
             if panel is not source:
                 panel.set_time(t)
         self.time_scrubbed.emit(t)
+
+
+def _y_label(series: list[Series]) -> str:
+    """The ordinate's label: the one series' title, else the unit all share, else none."""
+    if len(series) == 1:
+        return series[0].title
+    units = {s.unit for s in series}
+    return units.pop() if len(units) == 1 and "-" not in units else ""
 
 
 def _names(results: Results) -> tuple:

@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QApplication, QToolButton
 
 from app.plot_series import catalogue, outer_fibre_strain, presets, x_axes
 from app.plots import PlotPanel, PlotsDock, frame_index_at
-from solver.api import load_model, simulate
+from solver.api import load_model, output_layout, simulate
 from solver.results import Results
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "resources" / "examples"
@@ -93,14 +93,21 @@ def test_panels_are_added_and_removed(dock, qtbot):
 
 
 def test_growing_run_extends_the_curves(qtbot, bar_mass):
-    partial = Results(model=bar_mass.model, layout=bar_mass.layout, frames=bar_mass.frames[:10])
+    started = Results(model=bar_mass.model, layout=output_layout(bar_mass.model))
     dock = PlotsDock()
     qtbot.addWidget(dock)
-    dock.set_results(partial)
-    for start in range(10, len(bar_mass.frames), 40):
+    dock.set_results(started)    # a run just started: its layout, no frames yet
+    dock.panels[0].set_series(["contact/striker-end/F_n", "node/striker/ux", "energy/total"])
+    for start in range(0, len(bar_mass.frames), 40):
         dock.append_frames(bar_mass.frames[start:start + 40])
+    growing = dock.plotted()
     dock.set_results(bar_mass)   # the complete run at the end keeps the panels
     complete = dock.plotted()
+    assert [c.y_series.key for c in complete] == ["contact/striker-end/F_n", "node/striker/ux", "energy/total"]
+    for grown, whole in zip(growing, complete, strict=True):
+        np.testing.assert_array_equal(grown.x, whole.x)
+        np.testing.assert_array_equal(grown.y, whole.y)
+    partial = Results(model=bar_mass.model, layout=bar_mass.layout, frames=bar_mass.frames[:10])
     dock.set_results(partial)
     dock.append_frames(bar_mass.frames[10:])
     for grown, whole in zip(dock.plotted(), complete):
