@@ -198,10 +198,6 @@ class PlotPanel(QWidget):
         """Keys of the drawn series, in drawing order."""
         return list(self._curves)
 
-    @property
-    def x_key(self) -> str:
-        return self._x_key
-
     def plotted(self) -> list[PlottedSeries]:
         """The drawn curves' data (copies), for tests and for exporting the plotted series."""
         x_series = self._axes.get(self._x_key)

@@ -8,7 +8,7 @@ import pytest
 from PySide6.QtCore import Qt
 
 from app.events_view import COLUMNS, EventsView, cell_text
-from app.routh_diagram import RouthDiagram, routh_geometry
+from app.routh_diagram import RouthDiagram
 from solver.api import load_model, simulate
 from solver.results import Results
 

@@ -102,10 +102,10 @@ def test_short_gif_of_the_scrubbed_plot(dock, bar_mass, tmp_path):
         return panel.plot.grab().toImage()
 
     done = []
-    count = export_animation(render, tmp_path / "impact.gif", 0.0, bar_mass.time[-1], real_time_factor=0.05,
+    count = export_animation(render, tmp_path / "impact.gif", 0.0, bar_mass.time[-1], real_time_factor=0.5,
                              fps=10, progress=lambda k, n: done.append((k, n)))
     frames = iio.imread(tmp_path / "impact.gif", index=None)
-    assert count == len(frames) == len(frame_times(0.0, bar_mass.time[-1], 0.05, 10)) == done[-1][0] == done[-1][1]
+    assert count == len(frames) == len(frame_times(0.0, bar_mass.time[-1], 0.5, 10)) == done[-1][0] == done[-1][1] > 5
     size = panel.plot.grab().size()
     assert frames.shape[1:3] == (size.height(), size.width())
 
