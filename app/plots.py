@@ -16,8 +16,8 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
-    QComboBox, QDockWidget, QGraphicsItem, QHBoxLayout, QLabel, QLineEdit, QPushButton, QSplitter, QToolButton,
-    QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget,
+    QComboBox, QDockWidget, QGraphicsItem, QHBoxLayout, QLabel, QLineEdit, QPushButton, QSizePolicy, QSplitter,
+    QToolButton, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget,
 )
 
 from solver.results import Frame, Results
@@ -112,8 +112,11 @@ class PlotPanel(QWidget):
         self.cursor.setZValue(10)
         self.plot.addItem(self.cursor, ignoreBounds=True)
         self.cursor.sigDragged.connect(self._cursor_dragged)
+        self.plot.setDownsampling(auto=True, mode="peak")   # long runs: keep the impact peaks
         self.readout = QLabel()
         self.readout.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        # a long readout must not widen the dock: it is cut, and whole in its tooltip
+        self.readout.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
 
         side = QWidget()
         side_layout = QVBoxLayout(side)
@@ -232,12 +235,17 @@ class PlotPanel(QWidget):
         self.cursor.blockSignals(True)
         self.cursor.setValue(x)
         self.cursor.blockSignals(False)
-        self.readout.setText(self._readout(i))
+        self._show_readout(i)
 
     def values_at(self, t: float) -> dict[str, float]:
         """Every drawn series' value at time ``t`` (the frame :func:`frame_index_at` picks)."""
         i = frame_index_at(self._times, t)
         return {k: float(y[i]) for k, (_, _, y) in self._curves.items()}
+
+    def _show_readout(self, i: int) -> None:
+        text = self._readout(i)
+        self.readout.setText(text)
+        self.readout.setToolTip(text)
 
     def _readout(self, i: int) -> str:
         parts = [f"t = {self._times[i]:.6g} s"]
@@ -259,7 +267,7 @@ class PlotPanel(QWidget):
             x, _ = series_xy(self._frames, self._axes[self._x_key], self._axes[self._x_key])
             i = int(np.nanargmin(np.abs(x - pos)))
         self._time = float(self._times[i])
-        self.readout.setText(self._readout(i))
+        self._show_readout(i)
         self.time_scrubbed.emit(self._time)
 
     # ------------------------------------------------------------- widgets

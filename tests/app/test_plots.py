@@ -162,5 +162,11 @@ def test_driver_angle_abscissa_and_presets():
     np.testing.assert_array_equal(curve.y, results.stack("midspan")[:, 0])
     t = results.time[len(results.time) // 2]
     dock.set_time(t)
-    assert dock.panels[0].cursor.value() == results.frames[frame_index_at(results.time, t)].driver_angle[0]
+    panel = dock.panels[0]
+    assert panel.cursor.value() == results.frames[frame_index_at(results.time, t)].driver_angle[0]
+    scrubbed = []
+    dock.time_scrubbed.connect(scrubbed.append)
+    panel.cursor.setValue(curve.x[100] + 1e-9)       # as a drag does, then the drag's signal
+    panel.cursor.sigDragged.emit(panel.cursor)
+    assert scrubbed == [results.time[100]]           # the frame whose angle is nearest
     dock.deleteLater()
