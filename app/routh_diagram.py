@@ -33,7 +33,7 @@ class RouthGeometry:
 
     ``path`` (k, 2) the impulse history (I_n, I_t) from the origin to the end,
     ``friction`` {label: (2, 2) segment}, ``sticking`` and ``compression`` (2, 2)
-    segments across the plotted range, ``compression_end`` (I_nc, I_t there), ``end``
+    segments, all clipped to the plotted box (empty (0, 2) where they miss it), ``compression_end`` (I_nc, I_t there), ``end``
     the event's stored (I_n, I_t), ``slip_stop`` (I_nh, I_t there) or None.
     """
 
@@ -63,20 +63,40 @@ def routh_geometry(event: dict[str, Any]) -> RouthGeometry:
     impact = routh_impulse(np.array([[a, c], [c, b]]), v_n0, v_t0, mu_s, mu_d, float(event["e"]), event["law"])
     path = np.array([(p[0], p[1]) for p in impact.path])
     n_max = 1.2 * max(impact.I_ne, float(event["I_n_N_s"]))
-    t_max = max(np.abs(path[:, 1]).max(), mu_s * n_max, 0.2 * n_max)
+    t_max = 1.5 * max(np.abs(path[:, 1]).max(), 0.1 * n_max)
+    box = (0.0, n_max, -t_max, t_max)
     I_n = np.array([0.0, n_max])
-    friction = {f"±μD = {mu_d:g}": np.column_stack([I_n, mu_d * I_n])}
+    friction = {f"±μD = {mu_d:g}": clip_segment(np.column_stack([I_n, mu_d * I_n]), box)}
     if mu_s > mu_d:
-        friction[f"±μs = {mu_s:g}"] = np.column_stack([I_n, mu_s * I_n])
-    sticking = np.column_stack([I_n, -(v_t0 + c * I_n) / b])
-    I_t = np.array([-t_max, t_max])
-    compression = np.column_stack([-(v_n0 + c * I_t) / a, I_t])
+        friction[f"±μs = {mu_s:g}"] = clip_segment(np.column_stack([I_n, mu_s * I_n]), box)
+    far = 10.0 * max(n_max, t_max)      # long enough to cross the box, then clipped to it
+    sticking = clip_segment(np.array([[-far, -(v_t0 - c * far) / b], [far, -(v_t0 + c * far) / b]]), box)
+    compression = clip_segment(np.array([[-(v_n0 - c * far) / a, -far], [-(v_n0 + c * far) / a, far]]), box)
     at_nc = np.interp(impact.I_nc, path[:, 0], path[:, 1])
     slip_stop = None
     if impact.I_nh is not None and impact.I_nh > 0.0:
         slip_stop = (impact.I_nh, float(np.interp(impact.I_nh, path[:, 0], path[:, 1])))
     return RouthGeometry(impact, path, friction, sticking, compression, (impact.I_nc, float(at_nc)),
                          (float(event["I_n_N_s"]), float(event["I_t_N_s"])), slip_stop)
+
+
+def clip_segment(segment: np.ndarray, box: tuple[float, float, float, float]) -> np.ndarray:
+    """The part of ``segment`` (2, 2) inside ``box`` = (x0, x1, y0, y1) (Liang-Barsky);
+    an empty (0, 2) array when it misses the box."""
+    (x, y), (x2, y2) = segment
+    dx, dy = x2 - x, y2 - y
+    lo, hi = 0.0, 1.0
+    for p, q in ((-dx, x - box[0]), (dx, box[1] - x), (-dy, y - box[2]), (dy, box[3] - y)):
+        if p == 0.0:
+            if q < 0.0:
+                return np.empty((0, 2))
+        elif p < 0.0:
+            lo = max(lo, q / p)
+        else:
+            hi = min(hi, q / p)
+    if lo > hi:
+        return np.empty((0, 2))
+    return np.array([[x + lo * dx, y + lo * dy], [x + hi * dx, y + hi * dy]])
 
 
 class RouthDiagram(pg.PlotWidget):
@@ -92,7 +112,7 @@ class RouthDiagram(pg.PlotWidget):
         self.showGrid(x=True, y=True, alpha=0.3)
         self.setLabel("bottom", "normal impulse I_n (N s)")
         self.setLabel("left", "tangential impulse I_t (N s)")
-        self.addLegend(offset=(10, 10))
+        self.addLegend(offset=(10, 10), brush=(255, 255, 255, 200))
         self._message = pg.TextItem(anchor=(0.5, 0.5), color="#666")
         self.clear_diagram()
 

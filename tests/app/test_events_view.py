@@ -8,7 +8,7 @@ import pytest
 from PySide6.QtCore import Qt
 
 from app.events_view import COLUMNS, EventsView, cell_text
-from app.routh_diagram import RouthDiagram
+from app.routh_diagram import RouthDiagram, clip_segment
 from solver.api import load_model, simulate
 from solver.results import Results
 
@@ -87,3 +87,11 @@ def test_routh_lines_of_the_rod_of_the_paper(qtbot, rod):
     assert I_th == pytest.approx(-np.sign(event["v_t_pre_m_s"]) * event["mu_d"] * I_nh)
     assert event["v_t_pre_m_s"] + c * I_nh + b * I_th == pytest.approx(0.0, abs=1e-12)
     assert set(g.friction) == {f"±μD = {event['mu_d']:g}", f"±μs = {event['mu_s']:g}"}
+
+
+def test_lines_are_clipped_to_the_diagram():
+    box = (0.0, 1.0, -1.0, 1.0)
+    np.testing.assert_allclose(clip_segment(np.array([[-1.0, 0.5], [3.0, 0.5]]), box), [[0.0, 0.5], [1.0, 0.5]])
+    np.testing.assert_allclose(clip_segment(np.array([[0.5, -3.0], [0.5, 3.0]]), box), [[0.5, -1.0], [0.5, 1.0]])
+    np.testing.assert_allclose(clip_segment(np.array([[-1.0, -2.0], [2.0, 4.0]]), box), [[0.0, 0.0], [0.5, 1.0]])
+    assert clip_segment(np.array([[2.0, 0.0], [3.0, 5.0]]), box).shape == (0, 2)
