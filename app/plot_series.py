@@ -39,7 +39,7 @@ STRAIN_KINDS = ("axial", "bending", "outer")
 
 #: CSV suffix of each unit (the results files' convention: ``vx_m_s``, ``ax_m_s2``)
 UNIT_SUFFIX = {"-": "", "s": "s", "m": "m", "m/s": "m_s", "m/s^2": "m_s2", "N": "N", "N m": "N_m",
-               "J": "J", "rad": "rad", "rad/s": "rad_s"}
+               "J": "J", "rad": "rad", "deg": "deg", "rad/s": "rad_s"}
 
 
 @dataclass(frozen=True)
@@ -98,13 +98,17 @@ def outer_fibre_strain(axial: np.ndarray, bending: np.ndarray) -> np.ndarray:
 
 # ---------------------------------------------------------------- catalogue
 def x_axes(results: Results) -> dict[str, Series]:
-    """Abscissae: ``time`` and each driver's value (angle in rad, or displacement in m)."""
+    """Abscissae: ``time`` and each driver's value (angle in rad, or displacement in m);
+    an angle also in degrees (``driver/<id>/angle``), as the thesis plots against crank angle."""
     axes = {"time": Series("time", "time", "s", "time", lambda f: f.time)}
     for j, driver in enumerate(results.layout.drivers):
         unit = _driver_units(results, driver)["value"]
         axes[f"driver/{driver}/value"] = Series(
             f"driver/{driver}/value", f"{driver} {'angle' if unit == 'rad' else 'displacement'}", unit, "drivers",
             lambda f, j=j: f.driver_angle[j])
+        if unit == "rad":
+            axes[f"driver/{driver}/angle"] = Series(f"driver/{driver}/angle", f"{driver} angle", "deg", "drivers",
+                                                  lambda f, j=j: np.degrees(f.driver_angle[j]))
     return axes
 
 
@@ -187,18 +191,18 @@ def presets(results: Results) -> dict[str, list[Panel]]:
     default (:func:`default_preset`).
 
     * mid-span deflection / length of each flexible link against the first driver's
-      angle (the flexible slider-crank and four-bar of thesis ch. 2),
+      angle in degrees (the flexible slider-crank and four-bar of thesis ch. 2),
     * contact normal and tangential force against time, one plot per pair (bar-mass
       and rod impacts, ch. 3-4),
     * the energy ledger and its balance against time,
-    * driver torque against its angle,
+    * driver torque against its angle (degrees),
     * outer-fibre strain at the middle station of each flexible link's middle element
       against time.
     """
     layout = results.layout
     out: dict[str, list[Panel]] = {}
     if layout.flexible_links and layout.drivers:
-        x = f"driver/{layout.drivers[0]}/value"
+        x = _angle_axis(results, layout.drivers[0])
         out["mid-span deflection vs driver angle"] = [
             Panel(x, (f"midspan/{link}",)) for link in layout.flexible_links]
     if layout.contacts:
@@ -208,13 +212,18 @@ def presets(results: Results) -> dict[str, list[Panel]]:
         out["mid-span deflection vs time"] = [Panel("time", tuple(f"midspan/{k}" for k in layout.flexible_links))]
     out["energy ledger"] = [Panel("time", tuple(f"energy/{k}" for k in ENERGY_KEYS) + ("energy/total",))]
     if layout.drivers:
-        out["driver torque"] = [Panel(f"driver/{d}/value", (f"driver/{d}/reaction",)) for d in layout.drivers]
+        out["driver torque"] = [Panel(_angle_axis(results, d), (f"driver/{d}/reaction",)) for d in layout.drivers]
     middles = _middle_elements(results)
     if middles:
         xi = layout.stations[len(layout.stations) // 2]
         out["outer-fibre strain at mid-link"] = [
             Panel("time", tuple(f"strain/{link}/{k}/{xi:g}/outer" for link, k in middles))]
     return out
+
+
+def _angle_axis(results: Results, driver: str) -> str:
+    """The abscissa key of ``driver``'s value: in degrees for an angle."""
+    return f"driver/{driver}/angle" if _driver_units(results, driver)["value"] == "rad" else f"driver/{driver}/value"
 
 
 def default_preset(results: Results) -> str:

@@ -239,6 +239,8 @@ class PlotPanel(QWidget):
 
     def values_at(self, t: float) -> dict[str, float]:
         """Every drawn series' value at time ``t`` (the frame :func:`frame_index_at` picks)."""
+        if not len(self._times):
+            return {}
         i = frame_index_at(self._times, t)
         return {k: float(y[i]) for k, (_, _, y) in self._curves.items()}
 

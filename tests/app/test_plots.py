@@ -153,17 +153,20 @@ def test_driver_angle_abscissa_and_presets():
     results = simulate(load_model(EXAMPLES / "slider_crank_flexible.json"))
     names = presets(results)
     assert next(iter(names)) == "mid-span deflection vs driver angle"
-    (x_key,) = [k for k in x_axes(results) if k != "time"]
+    assert list(x_axes(results)) == ["time", "driver/motor/value", "driver/motor/angle"]
     dock = PlotsDock()
     dock.set_results(results)
     (curve,) = dock.plotted()
-    assert curve.x_series.key == x_key and curve.x_series.unit == "rad"
-    np.testing.assert_array_equal(curve.x, results.stack("driver_angle")[:, 0])
+    assert curve.x_series.key == "driver/motor/angle" and curve.x_series.column == "driver.motor.angle_deg"
+    np.testing.assert_allclose(curve.x, np.degrees(results.stack("driver_angle")[:, 0]), rtol=1e-15)
     np.testing.assert_array_equal(curve.y, results.stack("midspan")[:, 0])
+    panel = dock.panels[0]
+    panel.set_x_axis("driver/motor/value")
+    np.testing.assert_array_equal(panel.plotted()[0].x, results.stack("driver_angle")[:, 0])
     t = results.time[len(results.time) // 2]
     dock.set_time(t)
-    panel = dock.panels[0]
     assert panel.cursor.value() == results.frames[frame_index_at(results.time, t)].driver_angle[0]
+    curve = panel.plotted()[0]
     scrubbed = []
     dock.time_scrubbed.connect(scrubbed.append)
     panel.cursor.setValue(curve.x[100] + 1e-9)       # as a drag does, then the drag's signal
