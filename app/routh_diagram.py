@@ -31,10 +31,11 @@ ROUTH_KEYS = ("a", "b", "c", "mu_s", "mu_d", "e", "law", "v_n_pre_m_s", "v_t_pre
 class RouthGeometry:
     """Everything a Routh diagram shows, impulses in N s.
 
-    ``path`` (k, 2) the impulse history (I_n, I_t) from the origin to the end,
+    ``path`` (k, 2) the impulse history (I_n, I_t) from the origin to the end;
     ``friction`` {label: (2, 2) segment}, ``sticking`` and ``compression`` (2, 2)
-    segments, all clipped to the plotted box (empty (0, 2) where they miss it), ``compression_end`` (I_nc, I_t there), ``end``
-    the event's stored (I_n, I_t), ``slip_stop`` (I_nh, I_t there) or None.
+    segments, all clipped to the plotted box (empty (0, 2) where they miss it);
+    ``compression_end`` (I_nc, I_t there); ``end`` the event's stored (I_n, I_t);
+    ``slip_stop`` (I_nh, I_t there) or None.
     """
 
     impact: ImpactResult
