@@ -168,6 +168,38 @@ def newton_iterations(q, v, a, lam, F_ext, mass_diag, alpha, beta, form, dofs, s
     return DIVERGED
 
 
+@njit(cache=True)
+def converge_step(q0, v0, ap0, h, nu, ap, dm_acc, pseudo_ratio, lam_factor,
+                  q, v, a, lam, F_ext, mass_diag, alpha, beta, form, dofs, secs, Mbars, no_blocks,
+                  dm_dofs, target, bp_n, bp_b, bp_r, sl_n, sl_nrm, sl_p, rows, cols, psi, g, vals,
+                  AB, kl, ku, ipiv, perm, scale, c_a, c_v, tol_rel, tol_abs, tol_g, max_iter, contraction,
+                  max_reuse, follower, counters, norms):
+    """:func:`newton_iterations`, and once they converge the pseudo-acceleration ``ap`` of
+    the step (eq. 2.49) and the projection of the accelerations onto ``G a = gamma``
+    (:func:`project_accelerations`), in one compiled call.
+
+    Position constraints hold after Newton, but with the trapezoidal rule the
+    acceleration error they leave is undamped and makes the multipliers (joint
+    reactions, driver torques) oscillate from step to step.  One solve with the
+    factorised Newton matrix ``S`` (no new factorisation) enforces the
+    acceleration-level constraint in the metric of ``S`` (as in index-3 methods with
+    projections, Bayo & Ledesma 1996); the multipliers take the matching correction
+    ``dlambda = nu h^2 s mu`` (``lam_factor``) so that ``M a + G^T lambda`` is unchanged
+    to O(h^2).  Velocities are not projected: that would cost the scheme its
+    second-order energy behaviour.
+    """
+    status = newton_iterations(q, v, a, lam, F_ext, mass_diag, alpha, beta, form, dofs, secs, Mbars, no_blocks,
+                               dm_dofs, target, bp_n, bp_b, bp_r, sl_n, sl_nrm, sl_p, rows, cols, psi, g, vals,
+                               AB, kl, ku, ipiv, perm, scale, c_a, c_v, tol_rel, tol_abs, tol_g, max_iter,
+                               contraction, max_reuse, follower, counters, norms)
+    if status == CONVERGED:
+        newmark_pseudo_acceleration(q0, v0, ap0, q, h, nu, ap)
+        if g.shape[0] > 0:
+            project_accelerations(q, v, a, ap, lam, dm_dofs, dm_acc, bp_n, bp_b, bp_r, sl_n, sl_nrm, sl_p,
+                                  rows, cols, AB, kl, ku, ipiv, perm, scale, pseudo_ratio, lam_factor)
+    return status
+
+
 class NewmarkIntegrator:
     """Advances a :class:`State` by one Newmark (or generalized-alpha) step."""
 
@@ -227,7 +259,11 @@ class NewmarkIntegrator:
         if self._factor_h != h:
             self._factor = None
         t_f = t1 if t_loads is None else t_loads
-        target = asm.sys.constraints.target(t1)
+        cons = asm.sys.constraints
+        target = cons.target(t1)
+        dm_acc = cons.prescribed(t1, 2)
+        pseudo_ratio = (1.0 - af) / (1.0 - am)
+        a_pseudo = np.empty(n)
         psi, g, G_vals = self._psi, self._g, self._G_vals
         counters = np.zeros(2, dtype=np.int64)  # iterations done, corrections applied
         norms = np.array([np.inf, np.inf])  # last |psi|, last max|dq|
@@ -246,46 +282,21 @@ class NewmarkIntegrator:
                 self._factor = None
                 raise NewtonFailure("the Newton matrix is singular (a mechanism locked or unconstrained?)")
             f = self._factor
-            status = newton_iterations(
+            status = converge_step(
+                s.q, s.v, s.a_pseudo, h, nu, a_pseudo, dm_acc, pseudo_ratio, nu * h * h,
                 q, v, a, lam, F_ext, *self._system_args, target, *self._constraint_args, psi, g, G_vals,
                 f.AB, f.p.kl, f.p.ku, f.ipiv, f.p.perm, self._scale, c_a, c_v, *self._control_args, counters, norms,
             )
             self.evaluations += int(counters[0]) - done
             done = int(counters[0])
             if status == CONVERGED:
-                a_pseudo = np.empty(n)
-                newmark_pseudo_acceleration(s.q, s.v, s.a_pseudo, q, h, nu, a_pseudo)
-                return self._project(State(t1, q, v, a, lam, a_pseudo), G_vals, h), int(counters[1])
+                return State(t1, q, v, a, lam, a_pseudo), int(counters[1])
             if status == DIVERGED:
                 self._factor = None
                 raise NewtonFailure(f"Newton did not converge in {self.max_iter} iterations (out-of-balance {norms[0]:.3g} N)")
             if status == FOLLOWER:
                 continue  # new load vector at the updated configuration, same matrix
             self._factor = None  # REFACTOR: the reused matrix no longer contracts
-
-    def _project(self, s: State, G_vals: np.ndarray, h: float) -> State:
-        """Project the accelerations onto the constraint manifold, ``G a = gamma``.
-
-        Position constraints hold after Newton, but with the trapezoidal rule the
-        acceleration error they leave is undamped and makes the multipliers (joint
-        reactions, driver torques) oscillate from step to step.  One solve with the
-        factorised Newton matrix ``S`` (no new factorisation) enforces the
-        acceleration-level constraint in the metric of ``S`` (as in index-3 methods with
-        projections, Bayo & Ledesma 1996); the multipliers take the matching
-        correction ``dlambda = nu h^2 s mu`` so that ``M a + G^T lambda`` is unchanged
-        to O(h^2).  Velocities are not projected: that would cost the scheme its
-        second-order energy behaviour.
-        """
-        cons = self.asm.sys.constraints
-        if not cons.count:
-            return s
-        f = self._factor
-        project_accelerations(
-            s.q, s.v, s.a, s.a_pseudo, s.lam, cons.dm_dofs, cons.prescribed(s.t, 2), cons.bp_n, cons.bp_b, cons.bp_r,
-            cons.sl_n, cons.sl_nrm, cons.sl_p, cons.rows, cons.cols, f.AB, f.p.kl, f.p.ku, f.ipiv, f.p.perm,
-            self._scale, (1.0 - self.alpha_f) / (1.0 - self.alpha_m), self.nu * h * h,
-        )
-        return s
 
 
 def newton_scale(blocks: np.ndarray, diag: np.ndarray) -> float:
