@@ -27,7 +27,7 @@ import numpy as np
 
 from numba import njit
 
-from .assembly import Assembly, newton_terms
+from .assembly import Assembly, newton_factorize, newton_terms
 from .constraints import constraint_eval
 from .banded import BandLU, band_solve
 
@@ -218,6 +218,8 @@ class NewmarkIntegrator:
         # constraint tolerance: a length scale of the model
         self.tol_g = 1e-10 * max(1.0, float(np.abs(asm.sys.q0).max(initial=0.0)))
         self._factor: BandLU | None = None
+        self._AB: np.ndarray | None = None  # band storage the factors are written to
+        self._ipiv: np.ndarray | None = None
         self._factor_h = None
         self._scale = 1.0
         self._scale_h: float | None = None
@@ -273,13 +275,7 @@ class NewmarkIntegrator:
         while True:
             F_ext = asm.external(q, t_f)
             if self._factor is None or not self.modified:
-                *_t, blocks, diag = asm.newton(q, v, a, lam, t1, F_ext, (c_a, c_v, 1.0))
-                G_vals = _t[2]
-                if self._scale_h != h:  # the diagonal's size is set by M / (nu h^2): once per step size
-                    self._scale, self._scale_h = newton_scale(blocks, diag), h
-                self._factor = asm.factorize(blocks, diag, G_vals, self._scale)
-                self._factor_h = h
-                self.factorizations += 1
+                self._refactor(q, v, a, lam, F_ext, c_a, c_v, target, psi, g, G_vals, h)
             if self._factor.singular:
                 self._factor = None
                 raise NewtonFailure("the Newton matrix is singular (a mechanism locked or unconstrained?)")
@@ -300,9 +296,21 @@ class NewmarkIntegrator:
                 continue  # new load vector at the updated configuration, same matrix
             self._factor = None  # REFACTOR: the reused matrix no longer contracts
 
-
-def newton_scale(blocks: np.ndarray, diag: np.ndarray) -> float:
-    """Typical size of a diagonal entry: scales the constraint rows of the Newton matrix."""
-    d = np.concatenate([np.abs(np.einsum("eii->ei", blocks)).ravel(), np.abs(diag)])
-    d = d[d > 0]
-    return float(np.exp(np.mean(np.log(d)))) if d.size else 1.0
+    def _refactor(self, q, v, a, lam, F_ext, c_a, c_v, target, psi, g, G_vals, h) -> None:
+        """Factorise the Newton matrix at the current iterate into the integrator's band
+        storage; the constraint rows' scale is set once per step size (the diagonal's
+        size is set by ``M / (nu h^2)``)."""
+        band = self.asm.band
+        if self._AB is None:
+            self._AB = np.empty((band.ldab, band.size))
+            self._ipiv = np.empty(band.size, dtype=np.int64)
+        scale = self._scale if self._scale_h == h else 0.0
+        self._scale, singular = newton_factorize(
+            q, v, a, lam, F_ext, *self._system_args[:-2], c_a, c_v, self.asm._blocks, *self._system_args[-1:], target,
+            *self._constraint_args, psi, g, G_vals, scale, band.band_row, band.band_col, self._AB, band.kl, band.ku,
+            self._ipiv, BandLU.PIVOT_RATIO,
+        )
+        self._scale_h = h
+        self._factor = BandLU(band, self._AB, self._ipiv, singular)
+        self._factor_h = h
+        self.factorizations += 1
