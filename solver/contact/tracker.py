@@ -56,7 +56,7 @@ class ContactTracker:
 
     def step_size(self, h: float) -> float:
         """The impact step while any pair is closed (eq. 3.5), else ``h``."""
-        return min(h, self.impact_step) if self.closed.any() else h
+        return min(h, self.impact_step) if self.pairs and self.closed.any() else h
 
     # ------------------------------------------------------------------ predictor
     def passed_contact(self, old: State, new: State) -> float | None:
