@@ -96,6 +96,8 @@ def run(model: dict, cancel: Callable[[], bool] | None = None) -> Iterator[Frame
         return frame
 
     yield frame_of(state)
+    # cost of contact: steps taken while a pair is closed (impact steps, eq. 3.5) and impulse solves
+    impact = {"impact_steps": 0, "impact_steps_wall_s": 0.0, "impulses": 0, "impulses_wall_s": 0.0}
     next_out = dt_out
     h = h0
     status, message = "completed", ""
@@ -104,6 +106,8 @@ def run(model: dict, cancel: Callable[[], bool] | None = None) -> Iterator[Frame
         if cancel is not None and cancel():
             status, message = "cancelled", f"cancelled at t = {state.t:.6g} s"
             break
+        in_contact = contacts.active and bool(contacts.closed.any())
+        step_started = wallclock.perf_counter()
         h_try = min(contacts.step_size(h), t_end - state.t)
         while breakpoints and breakpoints[0] <= state.t + eps_t:
             breakpoints.pop(0)
@@ -128,8 +132,17 @@ def run(model: dict, cancel: Callable[[], bool] | None = None) -> Iterator[Frame
             state = restart(asm, new)
             out.restart_ledger(new, state)
         if contacts.active:
+            impulse_started = wallclock.perf_counter()
+            count = len(contacts.events)
             state = _after_impulses(asm, contacts, out, state)
             contacts.separations(state)
+            solved = sum(1 for e in contacts.events[count:] if e["kind"] == "impulse")
+            if solved:
+                impact["impulses"] += solved
+                impact["impulses_wall_s"] += wallclock.perf_counter() - impulse_started
+            if in_contact:
+                impact["impact_steps"] += 1
+                impact["impact_steps_wall_s"] += wallclock.perf_counter() - step_started
         h = min(h0, 2 * h_try)  # grow back gradually after cuts, contacts and breakpoints
         if dt_out <= 0 or state.t >= next_out - eps_t or state.t >= t_end - eps_t:
             yield frame_of(state)
@@ -145,5 +158,6 @@ def run(model: dict, cancel: Callable[[], bool] | None = None) -> Iterator[Frame
         newton_iterations_per_step=(sum(iters) / len(iters)) if iters else 0.0,
         factorizations=integ.factorizations,
         residual_evaluations_per_step=integ.evaluations / max(len(res.steps), 1),
+        **impact,
     )
     yield res

@@ -7,7 +7,9 @@ Run on demand (not part of the test suite)::
 
 Cases: the flexible slider-crank (thesis Ex. 4) with 8 rod elements at 1000 steps per
 revolution and with 64 and 256 elements at 2000 steps per revolution, two revolutions
-each (the issue's speed target), and the flying beam (Ex. 2).  When Exudyn is
+each (the issue's speed target), the flying beam (Ex. 2) and the impact examples, for
+which the cost of an impact step (a step taken while a pair is closed, eq. 3.5) and of
+an impulse solve is printed from the run's metadata.  When Exudyn is
 installed (``pip install exudyn==1.13.6``, kept out of the project's dependencies) the
 same slider-crank runs in Exudyn side by side (``exudyn_compare.py``) and the ratio is
 printed, because absolute times drift between machines.  A warm-up run first loads
@@ -76,9 +78,12 @@ def main(argv: list[str] | None = None) -> int:
         ("flying beam (Ex. 2), 5 elements", example("flying_beam"), None),
         ("rod striking the floor (5.5), impacts", example("rod_floor_flexible"), None),
         ("rotating beam on a stop (5.2), impacts", example("rotating_beam_stop"), None),
+        ("bar struck by a mass (5.1.1), impacts", example("bar_mass_impact"), None),
+        ("two bars (5.1.2), impacts", example("two_bars_impact"), None),
     ]
     print(f"{'case':<50}{'steps':>7}{'wall_s':>9}{'us/step':>9}{'steps/s':>9}{'Newton it/step':>16}"
           f"{'residuals/step':>16}{'Jacobians':>11}{'Exudyn_s':>10}{'ratio':>7}")
+    impacts = []
     for label, doc, exu_case in cases:
         wall, meta = measure(doc, repeat)
         steps = meta["steps"]
@@ -87,6 +92,13 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{label:<50}{steps:>7}{wall:>9.3f}{wall / steps * 1e6:>9.0f}{steps / wall:>9.0f}"
               f"{meta['newton_iterations_per_step']:>16.2f}{meta['residual_evaluations_per_step']:>16.2f}"
               f"{meta['factorizations']:>11}{exu_txt}")
+        if meta.get("impulses"):
+            impacts.append((label, meta))
+    print(f"\n{'contact cost (last run)':<50}{'impact steps':>14}{'us/impact step':>16}{'impulses':>10}{'us/impulse':>12}")
+    for label, meta in impacts:
+        n_imp, n_steps = meta["impulses"], meta["impact_steps"]
+        print(f"{label:<50}{n_steps:>14}{meta['impact_steps_wall_s'] / max(n_steps, 1) * 1e6:>16.0f}"
+              f"{n_imp:>10}{meta['impulses_wall_s'] / n_imp * 1e6:>12.0f}")
     return 0
 
 
