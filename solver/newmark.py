@@ -90,7 +90,7 @@ def newmark_pseudo_acceleration(q0, v0, ap0, q, h, nu, out):
 def project_accelerations(q, v, a, a_pseudo, lam, dm_dofs, dm_acc, bp_n, bp_b, bp_r, sl_n, sl_nrm, sl_p,
                           rows, cols, AB, kl, ku, ipiv, perm, scale, pseudo_ratio, lam_factor):
     """In place: ``a += da`` with ``[S  s G^T; s G  0] [da; mu] = [0; s (gamma - G a)]``,
-    the pseudo-acceleration alike, and ``lambda += lam_factor s mu`` (see ``_project``)."""
+    the pseudo-acceleration alike, and ``lambda += lam_factor s mu`` (see :func:`converge_step`)."""
     n, m = q.shape[0], dm_dofs.shape[0] + 2 * bp_n.shape[0] + sl_n.shape[0]
     g = np.empty(m)
     vals = np.empty(rows.shape[0])
