@@ -39,6 +39,7 @@ from .property_view import PropertyView
 from .recent_files import RecentFiles
 from .recovery import RecoveryFile
 from .selection import Selection
+from .simulation_ui import SimulationUi
 from .sketch import SketchView
 
 
@@ -98,6 +99,7 @@ class MainWindow(QMainWindow):
         self.statusBar().addPermanentWidget(self.cursor_label)
 
         self._build_menus()
+        self.simulation = SimulationUi(self)
         self.document.replaced.connect(self._on_document_replaced)
         self.document.path_changed.connect(self._update_title)
         self.document.changed.connect(self._on_document_changed)

@@ -116,6 +116,7 @@ class RunController(QObject):
 
     @Slot()
     def _on_thread_finished(self) -> None:
+        self.wait()  # the thread has left its event loop: this returns at once
         self._thread = self._worker = None
 
     def wait(self) -> None:

@@ -5,7 +5,7 @@ model.  It keeps every frame in :attr:`RunWorker.frames` but sends the GUI at mo
 :data:`MAX_FRAME_RATE` frames (and progress reports) a second; the last frame always
 goes out.  :meth:`RunWorker.cancel` sets a flag the solver polls between steps.
 :func:`start_run` moves a worker onto a fresh :class:`~PySide6.QtCore.QThread` that
-quits and cleans up after the run.
+quits after the run; the caller owns both.
 
 The solver holds the GIL in its compiled kernels; the worker gives it up for a moment
 after each output frame (``time.sleep(0)``) so the event loop keeps running.  The one
@@ -139,14 +139,14 @@ class RunWorker(QObject):
 
 def start_run(model: dict, parent: QObject | None = None) -> tuple[QThread, RunWorker]:
     """A worker for ``model`` moved to a new thread (not started yet: connect to the
-    worker's signals, then ``thread.start()``); the thread quits after the run and
-    both are deleted later."""
+    worker's signals, then ``thread.start()``); the thread quits after the run.  The
+    caller owns both: it drops them once the thread has finished and been waited for
+    (deleting a QThread from ``finished`` with ``deleteLater`` can race the thread's
+    last moments and crash)."""
     thread = QThread(parent)
     worker = RunWorker(model)
     worker.moveToThread(thread)
     thread.started.connect(worker.run)
     worker.finished.connect(thread.quit)
     worker.failed.connect(thread.quit)
-    thread.finished.connect(worker.deleteLater)
-    thread.finished.connect(thread.deleteLater)
     return thread, worker

@@ -1,0 +1,53 @@
+"""The run's progress in the status bar: a bar of simulated time, steps per second and
+the time left, with a Cancel button beside it."""
+from __future__ import annotations
+
+import math
+
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QToolButton, QWidget
+
+#: steps of the progress bar
+RESOLUTION = 1000
+
+
+def progress_text(t: float, t_end: float, steps_per_s: float, eta: float) -> str:
+    """``t = 0.12 / 0.6 s · 950 steps/s · 3 s left`` (no estimate before the first step).
+
+    >>> progress_text(0.12, 0.6, 950.4, 3.2)
+    't = 0.12 / 0.6 s · 950 steps/s · 3 s left'
+    """
+    left = f"{eta:.0f} s left" if math.isfinite(eta) else "estimating"
+    return f"t = {t:.4g} / {t_end:.4g} s · {steps_per_s:.0f} steps/s · {left}"
+
+
+class RunStatus(QWidget):
+    """Progress of a run; hidden when no run goes on.  ``cancel_action`` is the button's action."""
+
+    def __init__(self, cancel_action: QAction, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.bar = QProgressBar()
+        self.bar.setRange(0, RESOLUTION)
+        self.bar.setTextVisible(False)
+        self.bar.setMaximumWidth(160)
+        self.label = QLabel()
+        self.cancel_button = QToolButton()
+        self.cancel_button.setDefaultAction(cancel_action)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.bar)
+        layout.addWidget(self.label)
+        layout.addWidget(self.cancel_button)
+        self.setVisible(False)
+
+    def started(self) -> None:
+        self.bar.setValue(0)
+        self.label.setText("starting")
+        self.setVisible(True)
+
+    def show_progress(self, t: float, t_end: float, steps_per_s: float, eta: float) -> None:
+        self.bar.setValue(round(RESOLUTION * min(max(t / t_end, 0.0), 1.0)) if t_end > 0 else 0)
+        self.label.setText(progress_text(t, t_end, steps_per_s, eta))
+
+    def ended(self) -> None:
+        self.setVisible(False)
