@@ -85,9 +85,13 @@ def set_field(document: ModelDocument, ref: EntityRef, keys: list, value: Any, t
 
 
 class MoveNodes(SetFields):
-    """Move nodes to new positions; successive moves of the same nodes merge (one drag, one entry)."""
+    """Move nodes to new positions; successive moves of the same nodes merge (one drag, one entry).
 
-    def __init__(self, document: ModelDocument, positions: dict[str, tuple[float, float]]):
+    Moves merge only if they carry the same ``drag`` number, so two drags of one node
+    are two entries.
+    """
+
+    def __init__(self, document: ModelDocument, positions: dict[str, tuple[float, float]], drag: int = 0):
         doc = document.model
         changes = []
         for node_id, (x, y) in positions.items():
@@ -97,12 +101,13 @@ class MoveNodes(SetFields):
         text = f"Move node {ids[0]}" if len(ids) == 1 else f"Move {len(ids)} nodes"
         super().__init__(document, changes, text)
         self.node_ids = frozenset(ids)
+        self.drag = drag
 
     def id(self) -> int:  # noqa: A003 (Qt override)
         return MOVE_ID
 
     def mergeWith(self, other: QUndoCommand) -> bool:  # noqa: N802 (Qt override)
-        if not isinstance(other, MoveNodes) or other.node_ids != self.node_ids:
+        if not isinstance(other, MoveNodes) or (other.node_ids, other.drag) != (self.node_ids, self.drag):
             return False
         self.changes = other.changes  # keep our own undo data: the positions before the first move
         return True

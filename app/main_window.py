@@ -34,12 +34,16 @@ from .document import ModelDocument
 from .edits import get_value
 from .entities import EntityRef, find_entity
 from .model_tree import ModelTree
+from .none_guard import guard_none
 from .problems_view import ProblemsView
 from .property_view import PropertyView
 from .recent_files import RecentFiles
 from .recovery import RecoveryFile
 from .selection import Selection
 from .sketch import SketchView
+from .tools.base import ToolContext
+from .tools.controller import ToolController
+from .tools.toolbar import TOOLS, ToolBar
 
 
 APP_NAME = "Flexmech"
@@ -70,6 +74,7 @@ class MainWindow(QMainWindow):
     def __init__(self, settings: QSettings | None = None, parent: QWidget | None = None,
                  recovery_dir: Path | None = None):
         super().__init__(parent)
+        guard_none()
         self.settings = settings if settings is not None else QSettings(self)
         self.recent = RecentFiles(self.settings)
         #: this window's autosave file; ``recovery_dir`` defaults to the application data folder
@@ -98,6 +103,7 @@ class MainWindow(QMainWindow):
         self.statusBar().addPermanentWidget(self.cursor_label)
 
         self._build_menus()
+        self._build_tools()
         self.document.replaced.connect(self._on_document_replaced)
         self.document.path_changed.connect(self._update_title)
         self.document.changed.connect(self._on_document_changed)
@@ -190,6 +196,13 @@ class MainWindow(QMainWindow):
         help_menu = bar.addMenu("&Help")
         self.about_action = self._action("&About Flexmech", self.about, tip="Version and licence")
         help_menu.addAction(self.about_action)
+
+    def _build_tools(self) -> None:
+        """The canvas tools and their tool bar (prompts go to the status bar)."""
+        context = ToolContext(self.document, self.selection, self.sketch, self.statusBar().showMessage)
+        self.tools = ToolController(context, TOOLS, self)
+        self.tool_bar = ToolBar(self.tools, self)
+        self.addToolBar(Qt.ToolBarArea.TopToolBarArea, self.tool_bar)
 
     def _update_recent_menu(self) -> None:
         self.recent_menu.clear()

@@ -84,6 +84,23 @@ def _rows(item_spec: Any, filled: dict, given: dict | None, prefix: list) -> lis
     return rows
 
 
+def _with_omitted_variants(item_spec: Any, item: dict) -> dict:
+    """``item`` with each omitted object that has a default kind (a flexible link's mesh) added empty.
+
+    Its fields then show at their defaults, ready to edit.
+    """
+    if isinstance(item_spec, Variant):
+        kind = item_spec.kind_of(item)
+        fields = dict(item_spec.common, **(item_spec.kinds[kind].fields if kind in item_spec.kinds else {}))
+    else:
+        fields = item_spec.fields
+    out = dict(item)
+    for name, spec in fields.items():
+        if name not in out and isinstance(spec, Variant) and spec.default_kind is not None:
+            out[name] = {}
+    return out
+
+
 def entity_rows(doc: dict, ref: EntityRef) -> list[PropertyRow]:
     """Every field of the entity ``ref`` names, defaults included (empty if it has none)."""
     found = find_entity(doc, ref)
@@ -91,7 +108,7 @@ def entity_rows(doc: dict, ref: EntityRef) -> list[PropertyRow]:
         return []
     index, item = found
     item_spec = field_at(MODEL, [ref.collection, index], doc)
-    return _rows(item_spec, with_defaults(item_spec, item), item, [])
+    return _rows(item_spec, with_defaults(item_spec, _with_omitted_variants(item_spec, item)), item, [])
 
 
 def entity_help(doc: dict, ref: EntityRef) -> str:

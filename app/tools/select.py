@@ -1,0 +1,106 @@
+"""Select / move and Delete.
+
+Select: click an entity to select it (Shift toggles it in the selection), drag on
+empty canvas for a rubber band (Shift adds what it encloses), drag a node to move it
+and the other selected nodes -- links follow live, and the whole drag is one undo
+entry.  Delete: click an entity to delete it with what refers to it.
+"""
+from __future__ import annotations
+
+import itertools
+
+from .. import geometry as geo
+from .. import picking
+from ..commands import MoveNodes, RemoveEntities
+from ..entities import EntityRef
+from ..sketch_items import preview_rect
+from .base import DRAG_PX, CanvasEvent, Tool
+
+#: what a click can select, in order of preference
+SELECTABLE = ("nodes", "bodies", "links", "contacts")
+
+_drags = itertools.count(1)
+
+
+class SelectTool(Tool):
+    name = "select"
+    text = "Select"
+    shortcut = "S"
+    tip = "Select: click or drag a rubber band (Shift adds); drag nodes to move them"
+
+    def __init__(self, context):
+        super().__init__(context)
+        self._start: CanvasEvent | None = None
+        self._moving: dict[str, geo.Point] = {}  # node -> where it was when the drag began
+        self._grabbed: str | None = None
+        self._drag_id = 0
+        self._banding = False
+
+    def hover(self, event: CanvasEvent) -> EntityRef | None:
+        return picking.pick(self.context.model, event.pos, event.tol, SELECTABLE)
+
+    def press(self, event: CanvasEvent) -> None:
+        selection = self.context.selection
+        self._start = event
+        ref = picking.pick(self.context.model, event.pos, event.tol, SELECTABLE)
+        if ref is None:
+            self._banding = True
+            return
+        if event.shift:
+            refs = selection.refs
+            selection.replace(tuple(r for r in refs if r != ref) if ref in refs else refs + (ref,))
+            return
+        if ref not in selection.refs:
+            selection.replace((ref,))
+        if ref.collection == "nodes":
+            positions = geo.node_positions(self.context.model)
+            self._grabbed = ref.id
+            self._moving = {r.id: positions[r.id] for r in selection.refs if r.collection == "nodes"}
+            self._drag_id = next(_drags)
+
+    def move(self, event: CanvasEvent, dragging: bool) -> None:
+        if not dragging or self._start is None:
+            return
+        if self._banding:
+            self.context.view.show_preview([preview_rect(self._start.pos, event.pos)])
+        elif self._grabbed and self._start.pixels_to(event) > DRAG_PX:
+            self._move_nodes(event)
+
+    def _move_nodes(self, event: CanvasEvent) -> None:
+        step = self.context.view.grid_step()
+        x0, y0 = self._moving[self._grabbed]
+        x, y = picking.snap_to_grid(event.pos, step)
+        dx, dy = x - x0, y - y0
+        target = {n: (px + dx, py + dy) for n, (px, py) in self._moving.items()}
+        now = geo.node_positions(self.context.model)
+        if any(now[n] != p for n, p in target.items()):
+            self.push(MoveNodes(self.context.document, target, drag=self._drag_id))
+
+    def release(self, event: CanvasEvent) -> None:
+        if self._banding and self._start is not None:
+            self.context.view.show_preview([])
+            inside = tuple(picking.in_rect(self.context.model, self._start.pos, event.pos))
+            if self._start.pixels_to(event) <= DRAG_PX:
+                inside = ()  # a click on empty canvas
+            refs = self.context.selection.refs + inside if event.shift else inside
+            self.context.selection.replace(refs)
+        self.cancel()
+
+    def cancel(self) -> None:
+        self._start, self._grabbed, self._moving, self._banding = None, None, {}, False
+        super().cancel()
+
+
+class DeleteTool(Tool):
+    name = "delete"
+    text = "Delete"
+    shortcut = "X"
+    tip = "Delete: click an entity to delete it and what refers to it"
+
+    def hover(self, event: CanvasEvent) -> EntityRef | None:
+        return picking.pick(self.context.model, event.pos, event.tol, SELECTABLE)
+
+    def press(self, event: CanvasEvent) -> None:
+        ref = picking.pick(self.context.model, event.pos, event.tol, SELECTABLE)
+        if ref is not None:
+            self.push(RemoveEntities(self.context.document, [ref]))
