@@ -51,6 +51,7 @@ class SketchView(pg.PlotWidget):
         self._space_down = False
         self._tool_drag = False
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.viewport().setMouseTracking(True)  # hover: moves without a button reach the tool
         plot = self.getPlotItem()
         plot.setAspectLocked(True, ratio=1.0)
         plot.showGrid(x=True, y=True, alpha=0.25)

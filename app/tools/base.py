@@ -191,12 +191,13 @@ class PickTool(Tool):
                 return
             pick = Pick(ref, _anchor(self.context.model, ref, event.pos))
         self.done.append(pick)
-        if len(self.done) == len(self.picks):
-            picks, self.done = self.done, []
-            self._pressed = None
-            self.context.view.show_preview([])
-            self.finish(picks)
-        self.context.message(self.prompt())
+        if len(self.done) < len(self.picks):
+            self.context.message(self.prompt())
+            return
+        picks, self.done = self.done, []
+        self._pressed = None
+        self.context.view.show_preview([])
+        self.finish(picks)  # which may say why it made nothing
 
     def accepts(self, ref: EntityRef) -> bool:
         """Whether the entity picked may be this click's pick (default: yes)."""
