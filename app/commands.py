@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtGui import QUndoCommand
 
 from . import edits
-from .entities import EntityRef, find_entity
+from .entities import EntityRef, entity_path, find_entity
 
 if TYPE_CHECKING:
     from .document import ModelDocument
@@ -79,9 +79,11 @@ def set_field(document: ModelDocument, ref: EntityRef, keys: list, value: Any, t
 
     Empty ``keys`` replace the whole entity.
     """
-    index = _index(document.model, ref)
-    path = "".join(f".{k}" for k in keys)
-    return SetFields(document, [([ref.collection, index, *keys], value)], text or f"Set {ref}{path}")
+    path = entity_path(document.model, ref)
+    if path is None:
+        raise KeyError(f"the model has no {ref}")
+    dotted = "".join(f".{k}" for k in keys)
+    return SetFields(document, [([*path, *keys], value)], text or f"Set {ref}{dotted}")
 
 
 class MoveNodes(SetFields):

@@ -32,9 +32,8 @@ from solver.model.validate import ModelError, Problem
 from .commands import RemoveEntities, rename_entity, set_field, toggle_link_kind
 from .document import ModelDocument
 from .edits import get_value
-from .entities import EntityRef, find_entity
+from .entities import SETTINGS, EntityRef, entity_path, find_entity
 from .model_tree import ModelTree
-from .none_guard import guard_none
 from .problems_view import ProblemsView
 from .property_view import PropertyView
 from .recent_files import RecentFiles
@@ -74,7 +73,6 @@ class MainWindow(QMainWindow):
     def __init__(self, settings: QSettings | None = None, parent: QWidget | None = None,
                  recovery_dir: Path | None = None):
         super().__init__(parent)
-        guard_none()
         self.settings = settings if settings is not None else QSettings(self)
         self.recent = RecentFiles(self.settings)
         #: this window's autosave file; ``recovery_dir`` defaults to the application data folder
@@ -384,7 +382,7 @@ class MainWindow(QMainWindow):
     def _on_document_changed(self) -> None:
         """An undo command changed the model: redraw, and drop selected entities that are gone."""
         model = self.document.model
-        alive = tuple(ref for ref in self.selection.refs if find_entity(model, ref) is not None)
+        alive = tuple(ref for ref in self.selection.refs if entity_path(model, ref) is not None)
         self.tree.show_model(model)
         self.sketch.redraw(model, alive)
         self.problems.show_problems(model)
@@ -396,8 +394,7 @@ class MainWindow(QMainWindow):
 
     def apply_edit(self, ref: EntityRef, keys: list, value: object) -> None:
         """Push a checked property edit as an undo command (a link's kind as its own command)."""
-        index, _item = find_entity(self.document.model, ref)
-        if get_value(self.document.model, [ref.collection, index, *keys]) == value:
+        if get_value(self.document.model, [*entity_path(self.document.model, ref), *keys]) == value:
             return  # nothing changes: no history entry
         if keys == ["id"]:
             renamed = tuple(EntityRef(r.collection, value) if r == ref else r for r in self.selection.refs)
@@ -419,8 +416,9 @@ class MainWindow(QMainWindow):
 
     def delete_selection(self) -> None:
         """Delete the selected entities (and what refers to them) as one undoable command."""
-        if self.selection.refs:
-            self.document.push(RemoveEntities(self.document, list(self.selection.refs)))
+        refs = [ref for ref in self.selection.refs if ref.collection != SETTINGS]
+        if refs:
+            self.document.push(RemoveEntities(self.document, refs))
 
     def _on_selection_changed(self, refs: tuple[EntityRef, ...]) -> None:
         self.tree.select(refs)

@@ -45,6 +45,13 @@ class CanvasUser:
     def drag(self, a: tuple[float, float], b: tuple[float, float], shift: bool = False) -> None:
         self.drag_pixels(self.pixel(*a), self.pixel(*b), shift)
 
+    def click_tree(self, ref) -> None:
+        """Click an entity's row in the model tree."""
+        tree = self.window.tree
+        item = tree.item_for(ref)
+        tree.scrollToItem(item)
+        self.qtbot.mouseClick(tree.viewport(), LEFT, pos=tree.visualItemRect(item).center())
+
     def type_field(self, field: str, text: str) -> None:
         """Type ``text`` into the property panel's ``field`` and press Enter; wait for the edit."""
         view = self.window.properties

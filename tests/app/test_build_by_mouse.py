@@ -1,8 +1,9 @@
 """Done-when test of the canvas tools: the flexible slider-crank struck by a free block, built by mouse.
 
 The model of ``resources/examples/slider_crank_block.json`` is drawn with the tools
-(chosen by their shortcuts), its numbers typed into the property panel, saved with
-File > Save As and compared with the example; reopened, it compares again.
+(chosen by their shortcuts), its numbers, name and solver settings typed into the
+property panel, saved with File > Save As and compared with the example; reopened,
+it compares again.
 """
 from __future__ import annotations
 
@@ -12,12 +13,10 @@ import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QFileDialog
 
+from app.entities import MODEL_SETTINGS, SOLVER_SETTINGS
 from solver.model.io import list_examples
 
 from .canvas_user import CanvasUser
-
-#: fields of the whole model (not entities) the panel cannot edit yet
-MODEL_SETTINGS = ("name", "description", "source", "solver")
 
 
 def example() -> dict:
@@ -34,10 +33,6 @@ def same(a, b) -> bool:
     if isinstance(a, (int, float)) and isinstance(b, (int, float)) and not isinstance(a, bool):
         return b == pytest.approx(a, rel=1e-9, abs=1e-12)
     return a == b
-
-
-def entities(model: dict) -> dict:
-    return {k: v for k, v in model.items() if k not in MODEL_SETTINGS}
 
 
 def build_slider_crank_block(qtbot, window) -> None:
@@ -102,6 +97,14 @@ def build_slider_crank_block(qtbot, window) -> None:
     user.drag_pixels(start, start - QPoint(150, 0))  # 0.1 m/s per pixel, to the left
     user.key(Qt.Key.Key_Escape)
 
+    expected = example()
+    user.click_tree(MODEL_SETTINGS)
+    for field in ("name", "description", "source"):
+        user.type_field(field, expected[field])
+    user.click_tree(SOLVER_SETTINGS)
+    for field, value in expected["solver"].items():
+        user.type_field(field, repr(value))
+
 
 def save_as(window, monkeypatch, path) -> None:
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *args, **kwargs: (str(path), ""))
@@ -112,7 +115,7 @@ def test_the_slider_crank_with_a_free_block_is_built_by_mouse(qtbot, window, mon
     build_slider_crank_block(qtbot, window)
     saved = tmp_path / "built.json"
     save_as(window, monkeypatch, saved)
-    assert same(entities(json.loads(saved.read_text())), entities(example()))
+    assert same(json.loads(saved.read_text()), example())
 
 
 def test_the_built_model_reopens_the_same(qtbot, window, monkeypatch, tmp_path):
@@ -122,5 +125,5 @@ def test_the_built_model_reopens_the_same(qtbot, window, monkeypatch, tmp_path):
     assert window.open_path(saved)
     again = tmp_path / "again.json"
     save_as(window, monkeypatch, again)
-    assert same(entities(json.loads(again.read_text())), entities(example()))
-    assert same(entities(window.document.model), entities(example()))
+    assert same(json.loads(again.read_text()), example())
+    assert same(window.document.model, example())
