@@ -200,7 +200,7 @@ class MainWindow(QMainWindow):
         context = ToolContext(self.document, self.selection, self.sketch, self.statusBar().showMessage)
         self.tools = ToolController(context, TOOLS, self)
         self.tool_bar = ToolBar(self.tools, self)
-        self.addToolBar(Qt.ToolBarArea.TopToolBarArea, self.tool_bar)
+        self.addToolBar(Qt.ToolBarArea.RightToolBarArea, self.tool_bar)
 
     def _update_recent_menu(self) -> None:
         self.recent_menu.clear()

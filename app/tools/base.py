@@ -16,7 +16,7 @@ from PySide6.QtGui import QUndoCommand
 
 from .. import geometry as geo
 from .. import picking
-from ..commands import AddEntity
+from ..commands import AddEntity, singular
 from ..document import ModelDocument
 from ..entities import EntityRef
 from ..selection import Selection
@@ -118,7 +118,7 @@ class Tool:
             self.push(AddEntity(self.context.document, *entities[0], text=text))
             return
         last_collection, last = entities[-1]
-        stack.beginMacro(text or AddEntity(self.context.document, last_collection, last).text())
+        stack.beginMacro(text or f"Add {singular(last_collection)} {last.get('id', '')}".rstrip())
         for collection, item in entities:
             self.push(AddEntity(self.context.document, collection, item))
         stack.endMacro()

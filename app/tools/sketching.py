@@ -39,15 +39,15 @@ class LinkTool(PickTool):
         if picks[0].point == picks[1].point:
             self.context.message("A link needs two different ends")
             return
-        doc = {key: list(value) if isinstance(value, list) else value for key, value in self.context.model.items()}
+        nodes = list(self.context.model.get("nodes", []))  # with the new ones, so that ids do not repeat
         added: list[tuple[str, dict]] = []
         ends = []
         for pick in picks:
             if pick.ref is not None:
                 ends.append(pick.ref.id)
                 continue
-            node = new_node(doc, *pick.point)
-            doc["nodes"] = doc.get("nodes", []) + [node]  # so that the next new node gets the next id
+            node = new_node({"nodes": nodes}, *pick.point)
+            nodes.append(node)
             added.append(("nodes", node))
             ends.append(node["id"])
         link = new_link(self.context.model, *ends)

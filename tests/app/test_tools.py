@@ -303,8 +303,8 @@ def test_the_tool_bar_is_kept_with_the_layout(qtbot, settings):
     from app.main_window import MainWindow
     first = MainWindow(settings)
     qtbot.addWidget(first)
-    first.addToolBar(Qt.ToolBarArea.LeftToolBarArea, first.tool_bar)
+    first.addToolBar(Qt.ToolBarArea.TopToolBarArea, first.tool_bar)
     first.close()
     second = MainWindow(settings)
     qtbot.addWidget(second)
-    assert second.toolBarArea(second.tool_bar) == Qt.ToolBarArea.LeftToolBarArea
+    assert second.toolBarArea(second.tool_bar) == Qt.ToolBarArea.TopToolBarArea
