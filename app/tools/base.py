@@ -37,7 +37,8 @@ class CanvasEvent:
 
     ``pos`` is where the cursor is (m); ``snapped`` where a new point would go (on a
     node within the snap radius, else on the grid) and ``node`` that node's id;
-    ``tol`` is the pick radius in m and ``mpp`` the metres per screen pixel.
+    ``tol`` is the pick radius in m, ``mpp`` the metres per screen pixel and ``grid``
+    the spacing points snap to (None: grid snapping is off).
     """
 
     pos: geo.Point
@@ -46,6 +47,7 @@ class CanvasEvent:
     shift: bool
     tol: float
     mpp: float
+    grid: float | None
 
     def pixels_to(self, other: CanvasEvent) -> float:
         """Screen distance (px) between two events."""

@@ -52,7 +52,7 @@ class ToolController(QObject):
         mpp = view.metres_per_pixel()
         step = view.grid_step() if self.snap_to_grid else None
         snapped, node = picking.snap(self.context.model, point, SNAP_PX * mpp, step)
-        return CanvasEvent(point, snapped, node, shift, PICK_PX * mpp, mpp)
+        return CanvasEvent(point, snapped, node, shift, PICK_PX * mpp, mpp, step)
 
     # PointerHandler of the canvas
     def press(self, point: geo.Point, shift: bool) -> None:

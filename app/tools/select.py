@@ -67,9 +67,8 @@ class SelectTool(Tool):
             self._move_nodes(event)
 
     def _move_nodes(self, event: CanvasEvent) -> None:
-        step = self.context.view.grid_step()
         x0, y0 = self._moving[self._grabbed]
-        x, y = picking.snap_to_grid(event.pos, step)
+        x, y = picking.snap_to_grid(event.pos, event.grid) if event.grid else event.pos
         dx, dy = x - x0, y - y0
         target = {n: (px + dx, py + dy) for n, (px, py) in self._moving.items()}
         now = geo.node_positions(self.context.model)

@@ -19,6 +19,16 @@ class CanvasUser:
         self.window = window
         self.view = window.sketch
 
+    def show(self, x0: float, x1: float, grid: float) -> None:
+        """Show x from ``x0`` to ``x1`` m round y = 0, zoomed in until the grid is ``grid`` m."""
+        box = self.view.getViewBox()
+        for _ in range(10):
+            box.setRange(xRange=(x0, x1), yRange=(-0.01, 0.01), padding=0)
+            if self.view.grid_step() <= grid:
+                break
+            x0, x1 = x0 + 0.05 * (x1 - x0), x1 - 0.05 * (x1 - x0)
+        assert self.view.grid_step() == grid
+
     def pixel(self, x: float, y: float) -> QPoint:
         return self.view.to_pixel(x, y)
 

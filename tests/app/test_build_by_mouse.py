@@ -38,8 +38,7 @@ def same(a, b) -> bool:
 def build_slider_crank_block(qtbot, window) -> None:
     user = CanvasUser(qtbot, window)
     window.new_action.trigger()
-    window.sketch.getViewBox().setRange(xRange=(-0.05, 0.65), yRange=(-0.05, 0.05), padding=0)
-    assert window.sketch.grid_step() == 0.01  # points snap to the centimetre
+    user.show(-0.05, 0.65, grid=0.01)  # points snap to the centimetre
 
     window.tool_bar.material_action.trigger()
     user.type_field("id", "steel")

@@ -36,9 +36,9 @@ def small_model() -> dict:
 @pytest.fixture
 def user(qtbot, window) -> CanvasUser:
     window.document.replace(small_model(), None)
-    window.sketch.getViewBox().setRange(xRange=(-0.1, 0.5), yRange=(-0.05, 0.05), padding=0)
-    assert window.sketch.grid_step() == 0.01
-    return CanvasUser(qtbot, window)
+    user = CanvasUser(qtbot, window)
+    user.show(-0.1, 0.5, grid=0.01)
+    return user
 
 
 def tool_key(window, name: str) -> Qt.Key:
