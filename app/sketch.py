@@ -13,7 +13,7 @@ from typing import Protocol
 
 import pyqtgraph as pg
 from PySide6.QtCore import QPoint, QPointF, Qt, Signal
-from PySide6.QtGui import QKeyEvent, QMouseEvent
+from PySide6.QtGui import QFocusEvent, QKeyEvent, QMouseEvent
 from PySide6.QtWidgets import QGraphicsItem, QWidget
 
 from . import geometry as geo
@@ -35,7 +35,10 @@ class PointerHandler(Protocol):
 
 
 class SketchView(pg.PlotWidget):
-    """Draws a model document; emits ``cursor_moved(x, y)`` in m as the mouse moves."""
+    """Draws a model document; emits ``cursor_moved(x, y)`` in m as the mouse moves.
+
+    Left-button events go to :attr:`handler` (unless Space is held: then they pan).
+    """
 
     cursor_moved = Signal(float, float)
 
@@ -159,6 +162,10 @@ class SketchView(pg.PlotWidget):
         if event.key() == Qt.Key.Key_Space and not event.isAutoRepeat():
             self._space_down = False
         super().keyReleaseEvent(event)
+
+    def focusOutEvent(self, event: QFocusEvent) -> None:  # noqa: N802 (Qt override)
+        self._space_down = False  # its release may go to another widget
+        super().focusOutEvent(event)
 
     @staticmethod
     def _shift(event: QMouseEvent) -> bool:

@@ -1,9 +1,10 @@
 """Select / move and Delete.
 
-Select: click an entity to select it (Shift toggles it in the selection), drag on
-empty canvas for a rubber band (Shift adds what it encloses), drag a node to move it
-and the other selected nodes -- links follow live, and the whole drag is one undo
-entry.  Delete: click an entity to delete it with what refers to it.
+Select: click an entity to select it (Shift toggles it in the selection); click the
+same spot again to go through what is attached there (a node's links, joints, masses,
+loads...); drag on empty canvas for a rubber band (Shift adds what it encloses); drag
+a node to move it (with the other selected nodes, if it is selected) -- links follow
+live, and the whole drag is one undo entry.  Delete: click an entity to delete it with what refers to it.
 """
 from __future__ import annotations
 
@@ -35,6 +36,8 @@ class SelectTool(Tool):
         self._grabbed: str | None = None
         self._drag_id = 0
         self._banding = False
+        self._stack: list[EntityRef] = []  # what is at the spot pressed, for clicks that cycle
+        self._selected_on_press = False
 
     def hover(self, event: CanvasEvent) -> EntityRef | None:
         return picking.pick(self.context.model, event.pos, event.tol, SELECTABLE)
@@ -50,12 +53,15 @@ class SelectTool(Tool):
             refs = selection.refs
             selection.replace(tuple(r for r in refs if r != ref) if ref in refs else refs + (ref,))
             return
-        if ref not in selection.refs:
+        self._stack = picking.stack_at(self.context.model, event.pos, event.tol, SELECTABLE)
+        self._selected_on_press = selection.single not in self._stack and ref not in selection.refs
+        if self._selected_on_press:
             selection.replace((ref,))
         if ref.collection == "nodes":
             positions = geo.node_positions(self.context.model)
+            together = [r.id for r in selection.refs if r.collection == "nodes"] if ref in selection.refs else []
             self._grabbed = ref.id
-            self._moving = {r.id: positions[r.id] for r in selection.refs if r.collection == "nodes"}
+            self._moving = {n: positions[n] for n in together or [ref.id]}
             self._drag_id = next(_drags)
 
     def move(self, event: CanvasEvent, dragging: bool) -> None:
@@ -76,6 +82,11 @@ class SelectTool(Tool):
             self.push(MoveNodes(self.context.document, target, drag=self._drag_id))
 
     def release(self, event: CanvasEvent) -> None:
+        clicked = self._start is not None and self._start.pixels_to(event) <= DRAG_PX
+        single = self.context.selection.single
+        if clicked and not self._selected_on_press and single in self._stack:
+            following = self._stack[(self._stack.index(single) + 1) % len(self._stack)]
+            self.context.selection.replace((following,))
         if self._banding and self._start is not None:
             self.context.view.show_preview([])
             inside = tuple(picking.in_rect(self.context.model, self._start.pos, event.pos))
@@ -87,6 +98,7 @@ class SelectTool(Tool):
 
     def cancel(self) -> None:
         self._start, self._grabbed, self._moving, self._banding = None, None, {}, False
+        self._stack, self._selected_on_press = [], False
         super().cancel()
 
 

@@ -308,3 +308,17 @@ def test_the_tool_bar_is_kept_with_the_layout(qtbot, settings):
     second = MainWindow(settings)
     qtbot.addWidget(second)
     assert second.toolBarArea(second.tool_bar) == Qt.ToolBarArea.TopToolBarArea
+
+
+def test_clicking_one_spot_again_goes_through_what_is_attached_there(user):
+    window = user.window
+    user.key(Qt.Key.Key_G)
+    user.click(*A)
+    user.key(Qt.Key.Key_Escape)
+    seen = []
+    for _ in range(5):
+        user.click(*A)
+        seen.append(str(window.selection.single))
+    assert seen == ["nodes[A]", "links[crank]", "links[rod]", "joints[ground1]", "nodes[A]"]
+    user.drag(A, (0.1, 0.03))  # a drag moves the node whatever is selected there
+    assert window.document.model["nodes"][1] == {"id": "A", "x": 0.1, "y": 0.03}
