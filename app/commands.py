@@ -90,26 +90,27 @@ class MoveNodes(SetFields):
     """Move nodes to new positions; successive moves of the same nodes merge (one drag, one entry).
 
     Moves merge only if they carry the same ``drag`` number, so two drags of one node
-    are two entries.
+    are two entries.  ``collection="bodies"`` moves free bodies (their x, y) instead.
     """
 
-    def __init__(self, document: ModelDocument, positions: dict[str, tuple[float, float]], drag: int = 0):
+    def __init__(self, document: ModelDocument, positions: dict[str, tuple[float, float]], drag: int = 0,
+                 collection: str = "nodes"):
         doc = document.model
         changes = []
         for node_id, (x, y) in positions.items():
-            i = _index(doc, EntityRef("nodes", node_id))
-            changes += [(["nodes", i, "x"], float(x)), (["nodes", i, "y"], float(y))]
+            i = _index(doc, EntityRef(collection, node_id))
+            changes += [([collection, i, "x"], float(x)), ([collection, i, "y"], float(y))]
         ids = list(positions)
-        text = f"Move node {ids[0]}" if len(ids) == 1 else f"Move {len(ids)} nodes"
+        text = f"Move {singular(collection)} {ids[0]}" if len(ids) == 1 else f"Move {len(ids)} {collection}"
         super().__init__(document, changes, text)
-        self.node_ids = frozenset(ids)
+        self.moved = frozenset((collection, i) for i in ids)
         self.drag = drag
 
     def id(self) -> int:  # noqa: A003 (Qt override)
         return MOVE_ID
 
     def mergeWith(self, other: QUndoCommand) -> bool:  # noqa: N802 (Qt override)
-        if not isinstance(other, MoveNodes) or (other.node_ids, other.drag) != (self.node_ids, self.drag):
+        if not isinstance(other, MoveNodes) or (other.moved, other.drag) != (self.moved, self.drag):
             return False
         self.changes = other.changes  # keep our own undo data: the positions before the first move
         return True

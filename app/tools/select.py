@@ -3,8 +3,9 @@
 Select: click an entity to select it (Shift toggles it in the selection); click the
 same spot again to go through what is attached there (a node's links, joints, masses,
 loads...); drag on empty canvas for a rubber band (Shift adds what it encloses); drag
-a node to move it (with the other selected nodes, if it is selected) -- links follow
-live, and the whole drag is one undo entry.  Delete: click an entity to delete it with what refers to it.
+a node or free body to move it (with the other selected ones, if it is selected) --
+links follow live, and the whole drag is one undo entry.  Delete: click an entity to
+delete it with what refers to it.
 """
 from __future__ import annotations
 
@@ -27,13 +28,13 @@ class SelectTool(Tool):
     name = "select"
     text = "Select"
     shortcut = "S"
-    tip = "Select: click or drag a rubber band (Shift adds); drag nodes to move them"
+    tip = "Select: click (again: what is attached there) or drag a rubber band (Shift adds); drag nodes and bodies to move them"
 
     def __init__(self, context):
         super().__init__(context)
         self._start: CanvasEvent | None = None
         self._moving: dict[str, geo.Point] = {}  # node -> where it was when the drag began
-        self._grabbed: str | None = None
+        self._grabbed: EntityRef | None = None
         self._drag_id = 0
         self._banding = False
         self._stack: list[EntityRef] = []  # what is at the spot pressed, for clicks that cycle
@@ -57,10 +58,10 @@ class SelectTool(Tool):
         self._selected_on_press = selection.single not in self._stack and ref not in selection.refs
         if self._selected_on_press:
             selection.replace((ref,))
-        if ref.collection == "nodes":
-            positions = geo.node_positions(self.context.model)
-            together = [r.id for r in selection.refs if r.collection == "nodes"] if ref in selection.refs else []
-            self._grabbed = ref.id
+        if ref.collection in ("nodes", "bodies"):
+            positions = _positions(self.context.model, ref.collection)
+            together = [r.id for r in selection.refs if r.collection == ref.collection] if ref in selection.refs else []
+            self._grabbed = ref
             self._moving = {n: positions[n] for n in together or [ref.id]}
             self._drag_id = next(_drags)
 
@@ -73,13 +74,14 @@ class SelectTool(Tool):
             self._move_nodes(event)
 
     def _move_nodes(self, event: CanvasEvent) -> None:
-        x0, y0 = self._moving[self._grabbed]
+        collection = self._grabbed.collection
+        x0, y0 = self._moving[self._grabbed.id]
         x, y = picking.snap_to_grid(event.pos, event.grid) if event.grid else event.pos
         dx, dy = x - x0, y - y0
         target = {n: (px + dx, py + dy) for n, (px, py) in self._moving.items()}
-        now = geo.node_positions(self.context.model)
+        now = _positions(self.context.model, collection)
         if any(now[n] != p for n, p in target.items()):
-            self.push(MoveNodes(self.context.document, target, drag=self._drag_id))
+            self.push(MoveNodes(self.context.document, target, drag=self._drag_id, collection=collection))
 
     def release(self, event: CanvasEvent) -> None:
         clicked = self._start is not None and self._start.pixels_to(event) <= DRAG_PX
@@ -100,6 +102,13 @@ class SelectTool(Tool):
         self._start, self._grabbed, self._moving, self._banding = None, None, {}, False
         self._stack, self._selected_on_press = [], False
         super().cancel()
+
+
+def _positions(doc: dict, collection: str) -> dict[str, geo.Point]:
+    """Where the nodes (or the free bodies) are, by id."""
+    if collection == "nodes":
+        return geo.node_positions(doc)
+    return {body["id"]: (body["x"], body["y"]) for body in doc.get("bodies", [])}
 
 
 class DeleteTool(Tool):

@@ -322,3 +322,13 @@ def test_clicking_one_spot_again_goes_through_what_is_attached_there(user):
     assert seen == ["nodes[A]", "links[crank]", "links[rod]", "joints[ground1]", "nodes[A]"]
     user.drag(A, (0.1, 0.03))  # a drag moves the node whatever is selected there
     assert window.document.model["nodes"][1] == {"id": "A", "x": 0.1, "y": 0.03}
+
+
+def test_a_free_body_is_dragged_like_a_node(user):
+    window = user.window
+    user.drag(BLOCK, (0.42, 0.0))
+    body = window.document.model["bodies"][0]
+    assert (body["x"], body["y"]) == (0.42, 0.0)
+    assert window.document.undo_stack.text(0) == "Move body blk"
+    window.undo_action.trigger()
+    assert window.document.model == small_model()
