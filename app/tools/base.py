@@ -131,11 +131,12 @@ class Tool:
 
 
 class PickTool(Tool):
-    """A tool that collects one click per entry of :attr:`picks`, then :meth:`finish` es.
+    """A tool that collects one click per entry of :attr:`picks`, then calls :meth:`finish`.
 
-    Each entry is :data:`POINT` (any point, snapped) or a tuple of collections the
-    click must hit (``("nodes",)``, ``("links",)``); :attr:`prompts` says what each
-    click is for.
+    Each entry is :data:`POINT` (any point, snapped), :data:`FREE` (the cursor's point,
+    not snapped) or a tuple of collections the click must hit (``("nodes",)``,
+    ``("links",)``); :attr:`prompts` says what each click is for.  A click that hits
+    nothing suitable is refused with the prompt in the status bar.
     """
 
     picks: tuple = ()
