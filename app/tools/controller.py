@@ -33,6 +33,12 @@ class ToolController(QObject):
         self.snap_to_grid = True
         self._dragging = False
         context.view.handler = self
+        context.document.replaced.connect(self._on_replaced)
+
+    def _on_replaced(self) -> None:
+        """Another model was opened: what a tool had picked belongs to the old one."""
+        self.tool.cancel()
+        self._dragging = False
 
     def set_tool(self, name: str) -> None:
         """Make ``name`` the active tool (cancelling what the previous one was doing)."""

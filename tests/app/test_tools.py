@@ -332,3 +332,14 @@ def test_a_free_body_is_dragged_like_a_node(user):
     assert window.document.undo_stack.text(0) == "Move body blk"
     window.undo_action.trigger()
     assert window.document.model == small_model()
+
+
+def test_opening_another_model_drops_a_tool_action_under_way(user):
+    window = user.window
+    user.key(Qt.Key.Key_L)
+    user.click(*B)
+    window.document.replace(small_model(), None)
+    user.click(0.2, 0.03)
+    assert window.document.undo_stack.count() == 0  # the click starts a new link
+    user.click(0.25, 0.03)
+    assert window.document.model["links"][-1]["nodes"] == ["N1", "N2"]
