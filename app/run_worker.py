@@ -8,7 +8,13 @@ goes out.  :meth:`RunWorker.cancel` sets a flag the solver polls between steps.
 quits and cleans up after the run.
 
 The solver holds the GIL in its compiled kernels; the worker gives it up for a moment
-after each output frame (``time.sleep(0)``) so the event loop keeps running.
+after each output frame (``time.sleep(0)``) so the event loop keeps running.  The one
+long holds were two: the first call of each compiled kernel (loading it from numba's
+cache, about 50 ms for the Newton kernel), so :func:`warm_up` loads them all once on
+a background thread when the window opens; and OpenBLAS's own threads spin-waiting
+inside the dense least squares of the initial state (0.5 s on two busy cores, with
+the GIL held), so runs use one BLAS thread (:func:`single_blas_thread`): the solver's
+dense algebra is small and its big systems are solved by its own banded kernels.
 """
 from __future__ import annotations
 
@@ -17,12 +23,44 @@ import threading
 import time
 
 from PySide6.QtCore import QObject, QThread, Signal, Slot
+from threadpoolctl import threadpool_limits
 
-from solver.api import iter_simulation
+from solver.api import iter_simulation, load_model, simulate
+from solver.model.io import examples_dir
 from solver.results import Frame, Results
 
 #: frames (and progress reports) sent to the GUI per second, at most
 MAX_FRAME_RATE = 30.0
+
+
+#: the example whose first steps load every compiled kernel (flexible links, contact)
+WARM_UP_EXAMPLE = "bar_mass_impact"
+_warm_up_lock = threading.Lock()
+_warm_up_thread: threading.Thread | None = None
+
+
+def single_blas_thread() -> None:
+    """Make BLAS / LAPACK single-threaded in this process (see the module docstring)."""
+    threadpool_limits(limits=1, user_api="blas")
+
+
+def _load_kernels() -> None:
+    single_blas_thread()
+    model = load_model(examples_dir() / f"{WARM_UP_EXAMPLE}.json")
+    step = model["solver"]["step"]
+    model["solver"].update(end_time=3 * step, output_interval=3 * step)
+    simulate(model)
+
+
+def warm_up() -> threading.Thread:
+    """Load the solver's compiled kernels on a daemon thread (once per process; later
+    calls return the same thread), so the first run holds the GIL no longer than any other."""
+    global _warm_up_thread
+    with _warm_up_lock:
+        if _warm_up_thread is None:
+            _warm_up_thread = threading.Thread(target=_load_kernels, name="flexmech-warm-up", daemon=True)
+            _warm_up_thread.start()
+        return _warm_up_thread
 
 
 class RunWorker(QObject):
@@ -66,6 +104,7 @@ class RunWorker(QObject):
         interval = 1.0 / MAX_FRAME_RATE
         last_sent = -interval
         pending: Frame | None = None
+        single_blas_thread()
         try:
             for item in iter_simulation(self.model, cancel=self._poll_cancel):
                 if isinstance(item, Results):

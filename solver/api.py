@@ -12,7 +12,7 @@ from typing import Callable, Iterator
 from .errors import SolverError, UnsupportedFeature
 from .modal import Modes, natural_modes, rayleigh_coefficients
 from .model.io import load_model, save_model
-from .results import Frame, Results
+from .results import Frame, Layout, Results
 from .static import Equilibrium, static_equilibrium
 
 __all__ = [
@@ -20,6 +20,7 @@ __all__ = [
     "save_model",
     "simulate",
     "iter_simulation",
+    "output_layout",
     "static_equilibrium",
     "natural_modes",
     "rayleigh_coefficients",
@@ -29,6 +30,7 @@ __all__ = [
     "UnsupportedFeature",
     "Results",
     "Frame",
+    "Layout",
 ]
 
 
@@ -43,6 +45,20 @@ def iter_simulation(model: dict, cancel: Callable[[], bool] | None = None) -> It
     from .simulation import run
 
     yield from run(model, cancel=cancel)
+
+
+def output_layout(model: dict) -> Layout:
+    """The :class:`Layout` a run of ``model`` will have (node, element and contact
+    names of its frames), known before the first step: a viewer can draw frames as
+    they arrive.  Raises like :func:`iter_simulation` on a model that cannot run."""
+    from .assembly import Assembly
+    from .compile import compile_model
+    from .outputs import OutputBuilder
+
+    system = compile_model(model)
+    layout = OutputBuilder(Assembly(system)).layout
+    layout.contacts = [pair.id for pair in system.contacts]
+    return layout
 
 
 def simulate(

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from .banded import BandLU, BandPattern
+from .banded import BandLU, BandPattern, band_factorize
 from .constraints import constraint_eval
 from .compile import System
 from .fem.beam import FORMULATIONS, assemble_beams, deformation_rate_power, mass_matrices, strain_energies
@@ -60,6 +60,56 @@ def newton_terms(q, v, a, lam, F_ext, mass_diag, alpha, beta, form, dofs, secs, 
     for i in range(g.shape[0]):
         g_max = max(g_max, abs(g[i]))
     return ref, np.linalg.norm(psi), g_max
+
+
+@njit(cache=True)
+def newton_scale(blocks, diag):
+    """Typical size of a diagonal entry (geometric mean of the nonzero ones): scales the
+    constraint rows of the Newton matrix."""
+    acc = 0.0
+    count = 0
+    for e in range(blocks.shape[0]):
+        for i in range(blocks.shape[1]):
+            d = abs(blocks[e, i, i])
+            if d > 0.0:
+                acc += np.log(d)
+                count += 1
+    for i in range(diag.shape[0]):
+        d = abs(diag[i])
+        if d > 0.0:
+            acc += np.log(d)
+            count += 1
+    return np.exp(acc / count) if count else 1.0
+
+
+@njit(cache=True)
+def matrix_values(blocks, diag, G_vals, scale):
+    """The saddle-point matrix's values in pattern order: blocks, diagonal, ``s G``, ``s G^T``."""
+    nb, nd, ng = blocks.size, diag.shape[0], G_vals.shape[0]
+    vals = np.empty(nb + nd + 2 * ng)
+    vals[:nb] = blocks.ravel()
+    vals[nb:nb + nd] = diag
+    for k in range(ng):
+        vals[nb + nd + k] = scale * G_vals[k]
+        vals[nb + nd + ng + k] = scale * G_vals[k]
+    return vals
+
+
+@njit(cache=True)
+def newton_factorize(q, v, a, lam, F_ext, mass_diag, alpha, beta, form, dofs, secs, Mbars, c_a, c_v, blocks,
+                     dm_dofs, dm_target, bp_n, bp_b, bp_r, sl_n, sl_nrm, sl_p, rows, cols, psi, g, vals,
+                     scale, band_row, band_col, AB, kl, ku, ipiv, pivot_ratio):
+    """The Newton matrix at ``(q, v, a)`` (:func:`newton_terms` with the blocks
+    ``c_a M + c_v C_T + K_T``), factorised in place into ``AB, ipiv``, in one compiled
+    call; ``scale <= 0`` asks for a new :func:`newton_scale`.  Returns ``(scale, singular)``."""
+    newton_terms(q, v, a, lam, F_ext, mass_diag, alpha, beta, form, dofs, secs, Mbars, True, c_a, c_v, 1.0, blocks,
+                 dm_dofs, dm_target, bp_n, bp_b, bp_r, sl_n, sl_nrm, sl_p, rows, cols, psi, g, vals)
+    diag = (c_a + c_v * alpha) * mass_diag
+    if scale <= 0.0:
+        scale = newton_scale(blocks, diag)
+    singular = band_factorize(AB, band_row, band_col, matrix_values(blocks, diag, vals, scale), kl, ku, ipiv,
+                              pivot_ratio)
+    return scale, singular
 
 
 class Assembly:
@@ -125,26 +175,6 @@ class Assembly:
         diag = (c_a + c_v * s.alpha) * s.mass_diag
         return out, B.copy(), diag
 
-    def newton(self, q, v, a, lam, t, F_ext, blocks: tuple[float, float, float] | None = None):
-        """One Newton evaluation: ``(psi, g, G values, ref, |psi|, max|g|)`` and, with
-        ``blocks=(c_a, c_v, c_k)``, the element blocks and diagonal of the Newton matrix."""
-        s, cons = self.sys, self.sys.constraints
-        psi = np.empty(self.n)
-        g = np.empty(cons.count)
-        vals = np.empty(cons.rows.size)
-        want = blocks is not None
-        c_a, c_v, c_k = blocks if want else (0.0, 0.0, 0.0)
-        B = self._blocks if want else self._no_blocks
-        ref, r_norm, g_norm = newton_terms(
-            q, v, a, lam, F_ext, s.mass_diag, s.alpha, s.beta, self.form, s.elem_dofs, self.secs, self.Mbar,
-            want, c_a, c_v, c_k, B, cons.dm_dofs, cons.target(t), cons.bp_n, cons.bp_b, cons.bp_r,
-            cons.sl_n, cons.sl_nrm, cons.sl_p, cons.rows, cons.cols, psi, g, vals,
-        )
-        out = (psi, g, vals, ref, r_norm, g_norm)
-        if want:
-            return out + (B.copy(), (c_a + c_v * s.alpha) * s.mass_diag)
-        return out
-
     # ------------------------------------------------------------------ energies
     def mass_matrix_elements(self, q: np.ndarray) -> np.ndarray:
         """Element mass matrices in configuration q (eq. 2.32), (E, 6, 6)."""
@@ -188,7 +218,7 @@ class Assembly:
 
     def factorize(self, blocks: np.ndarray, diag: np.ndarray, G_vals: np.ndarray, scale: float) -> BandLU:
         """LU factors of the saddle-point matrix with the given values."""
-        return BandLU(self.band, np.concatenate([blocks.ravel(), diag, scale * G_vals, scale * G_vals]))
+        return BandLU.of(self.band, matrix_values(blocks, diag, G_vals, scale))
 
 
 def dense_matrices(asm: Assembly, q: np.ndarray, t: float = 0.0) -> tuple[np.ndarray, np.ndarray]:

@@ -83,6 +83,21 @@ def gbtrf(AB, n, kl, ku, ipiv):
 
 
 @njit(cache=True)
+def band_factorize(AB, band_row, band_col, vals, kl, ku, ipiv, pivot_ratio):
+    """Fill ``AB`` with ``vals`` and factorise it in place; True when the matrix is
+    (numerically) singular: a zero pivot, or one below ``pivot_ratio`` of the largest."""
+    band_fill(AB, band_row, band_col, vals)
+    n = AB.shape[1]
+    info = gbtrf(AB, n, kl, ku, ipiv)
+    lo, hi = np.inf, 0.0
+    for j in range(n):
+        piv = abs(AB[kl + ku, j])
+        lo = min(lo, piv)
+        hi = max(hi, piv)
+    return info != 0 or lo < pivot_ratio * hi
+
+
+@njit(cache=True)
 def gbtrs(AB, n, kl, ku, ipiv, b):
     """Solve ``A x = b`` in place with the factors of :func:`gbtrf` (dgbtrs)."""
     kv = kl + ku
@@ -120,19 +135,23 @@ def band_solve(AB, kl, ku, ipiv, perm, rhs, x):
 class BandLU:
     """A factorised matrix on a :class:`BandPattern`."""
 
-    def __init__(self, pattern: BandPattern, vals: np.ndarray):
-        self.p = pattern
-        n = pattern.size
-        self.AB = np.zeros((pattern.ldab, n))
-        self.ipiv = np.zeros(n, dtype=np.int64)
-        band_fill(self.AB, pattern.band_row, pattern.band_col, vals)
-        self.info = gbtrf(self.AB, n, pattern.kl, pattern.ku, self.ipiv)
-        piv = np.abs(self.AB[pattern.kl + pattern.ku])
-        self.singular = bool(self.info != 0 or piv.min(initial=np.inf) < self.PIVOT_RATIO * piv.max(initial=0.0))
-
     #: pivots smaller than this fraction of the largest make the matrix numerically singular
     PIVOT_RATIO = 1e-14
 
+    def __init__(self, pattern: BandPattern, AB: np.ndarray, ipiv: np.ndarray, singular: bool):
+        self.p = pattern
+        self.AB = AB
+        self.ipiv = ipiv
+        self.singular = singular
+
+    @classmethod
+    def of(cls, pattern: BandPattern, vals: np.ndarray) -> "BandLU":
+        """The factors of the matrix with ``vals`` on ``pattern``."""
+        AB = np.empty((pattern.ldab, pattern.size))
+        ipiv = np.empty(pattern.size, dtype=np.int64)
+        singular = band_factorize(AB, pattern.band_row, pattern.band_col, vals, pattern.kl, pattern.ku, ipiv,
+                                  cls.PIVOT_RATIO)
+        return cls(pattern, AB, ipiv, singular)
 
     def solve(self, rhs: np.ndarray) -> np.ndarray:
         x = np.empty_like(rhs)

@@ -15,10 +15,10 @@ import numpy as np
 
 import scipy.linalg as sla
 
-from .assembly import Assembly
+from .assembly import Assembly, newton_scale
 from .compile import System
 from .fem.beam import deformations
-from .newmark import State, newton_scale
+from .newmark import State
 
 
 def explicit_velocity(system: System) -> np.ndarray:

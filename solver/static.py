@@ -11,10 +11,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .assembly import Assembly
+from .assembly import Assembly, newton_scale
 from .compile import compile_model
 from .errors import SolverError
-from .newmark import newton_scale
 
 
 @dataclass

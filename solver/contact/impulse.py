@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..assembly import Assembly
-from ..newmark import State, newton_scale
+from ..assembly import Assembly, newton_scale
+from ..newmark import State
 from .pairs import ContactGeometry, ContactPair
 from .routh import ImpactResult, routh_impulse
 

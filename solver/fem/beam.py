@@ -299,14 +299,19 @@ def element_terms(q, v, a, sec, Mbar, formulation, alpha, beta, want, c_a, c_v, 
     are of order ``omega h`` and ``(omega h)^2``, so Newton still contracts by about
     ``omega h`` per iteration.
     """
+    _element_terms(q, v, a, sec, Mbar, formulation, alpha, beta, want, c_a, c_v, c_k, f_int, f_in, f_d, blk,
+                   np.empty(6), np.empty(6), np.empty((6, 6)), np.empty((6, 6)))
+
+
+@njit(cache=True)
+def _element_terms(q, v, a, sec, Mbar, formulation, alpha, beta, want, c_a, c_v, c_k, f_int, f_in, f_d, blk,
+                   r, zl, M, K):
+    """:func:`element_terms` with work arrays ``r, zl`` (6) and ``M, K`` (6, 6) supplied by
+    the caller (the batched loop allocates them once, not per element and iteration)."""
     L, EA, EI, beta0 = sec[0], sec[1], sec[2], sec[3]
-    r = np.empty(6)
-    zl = np.empty(6)
     kin = kinematics(q, L, beta0, r, zl)
     c, s, l, u, t1, t2 = kin
     need_mass = want or alpha > 0.0
-    M = np.zeros((6, 6))
-    K = np.zeros((6, 6))
     if formulation == THESIS:
         Q = np.empty((6, 6))
         dQ = np.empty((6, 6))
@@ -403,13 +408,18 @@ def assemble_beams(q, v, a, dofs, secs, Mbars, formulation, alpha, beta, want, c
     fi = np.empty(6)
     fm = np.empty(6)
     fd = np.empty(6)
+    r = np.empty(6)
+    zl = np.empty(6)
+    M = np.empty((6, 6))
+    K = np.empty((6, 6))
     for e in range(E):
         for k in range(6):
             d = dofs[e, k]
             qe[k] = q[d]
             ve[k] = v[d]
             ae[k] = a[d]
-        element_terms(qe, ve, ae, secs[e], Mbars[e], formulation, alpha, beta, want, c_a, c_v, c_k, fi, fm, fd, blocks[e])
+        _element_terms(qe, ve, ae, secs[e], Mbars[e], formulation, alpha, beta, want, c_a, c_v, c_k, fi, fm, fd,
+                       blocks[e], r, zl, M, K)
         for k in range(6):
             d = dofs[e, k]
             internal[d] += fi[k]

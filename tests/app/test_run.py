@@ -1,33 +1,103 @@
-"""The run worker: a simulation on its own thread reports frames, progress and results."""
+"""Runs in a worker thread: frames, progress, completion, cancel and failure reach the GUI thread."""
 from __future__ import annotations
 
-from app.run_worker import start_run
+from PySide6.QtCore import QTimer
+
+from app.run_controller import CANCELLED, COMPLETED, FAILED, RunController
 from solver.model.io import list_examples, load_model
 
 EXAMPLES = {name: path for name, path, _desc in list_examples()}
+#: generous: runs share two cores with other work
+RUN_TIMEOUT_MS = 120_000
 
 
-def run_to_end(qtbot, model: dict):
-    """Start a worker on ``model`` and wait for its thread to finish; what it sent."""
-    thread, worker = start_run(model)
-    sent = {"frames": [], "progress": [], "finished": [], "failed": [], "thread_done": []}
-    # collected from the worker's thread (list appends are atomic); checked from the GUI thread
-    worker.frame.connect(sent["frames"].append)
-    worker.progress.connect(lambda *args: sent["progress"].append(args))
-    worker.finished.connect(sent["finished"].append)
-    worker.failed.connect(lambda message, partial: sent["failed"].append((message, partial)))
-    thread.finished.connect(lambda: sent["thread_done"].append(True))
-    thread.start()
-    qtbot.waitUntil(lambda: bool(sent["thread_done"]), timeout=120_000)
-    return worker, sent
+class Recorder:
+    """Collects what a controller reports (plain methods: called in the GUI thread)."""
+
+    def __init__(self, controller: RunController):
+        self.progress: list[tuple[float, float, float, float]] = []
+        self.frame_counts: list[int] = []
+        self.ended: list[object] = []
+        controller.progress.connect(self.on_progress)
+        controller.frames_changed.connect(self.frame_counts.append)
+        controller.run_ended.connect(self.ended.append)
+
+    def on_progress(self, *args) -> None:
+        self.progress.append(args)
 
 
-def test_worker_runs_bar_mass_to_completion(qtbot):
-    worker, sent = run_to_end(qtbot, load_model(EXAMPLES["bar_mass_impact"]))
-    assert sent["failed"] == []
-    (results,) = sent["finished"]
-    assert results.completed
-    assert len(results.frames) == len(worker.frames) > 1
-    assert sent["frames"] and sent["frames"][-1].time == results.frames[-1].time
-    t, t_end, steps_per_s, _eta = sent["progress"][-1]
+def test_controller_runs_bar_mass_to_completion(qtbot):
+    controller = RunController()
+    seen = Recorder(controller)
+    controller.start(load_model(EXAMPLES["bar_mass_impact"]))
+    assert controller.running
+    qtbot.waitUntil(lambda: not controller.running, timeout=RUN_TIMEOUT_MS)
+    controller.wait()
+    assert controller.state == COMPLETED
+    results = controller.results
+    assert results.completed and seen.ended == [results]
+    assert len(controller.frames) == len(results.frames) > 1
+    assert controller.layout.nodes == results.layout.nodes
+    t, t_end, steps_per_s, _eta = seen.progress[-1]
     assert t == t_end and steps_per_s > 0
+    assert seen.frame_counts[-1] == len(results.frames)
+
+
+class Ticker:
+    """Counts the ticks of a timer in the GUI thread: the event loop kept running."""
+
+    def __init__(self):
+        self.ticks = 0
+        self.timer = QTimer()
+        self.timer.setInterval(5)
+        self.timer.timeout.connect(self.tick)
+
+    def tick(self) -> None:
+        self.ticks += 1
+
+
+def long_slider_crank() -> dict:
+    model = load_model(EXAMPLES["slider_crank_flexible"])
+    model["solver"]["end_time"] *= 200  # about a minute of solving: cancelled long before
+    return model
+
+
+def test_cancel_keeps_the_frames_and_the_ui_responsive(qtbot):
+    controller = RunController()
+    ticker = Ticker()
+    controller.start(long_slider_crank())
+    ticker.timer.start()
+    qtbot.waitUntil(lambda: len(controller.frames) > 30, timeout=RUN_TIMEOUT_MS)
+    ticks_during_run = ticker.ticks
+    controller.cancel()
+    qtbot.waitUntil(lambda: not controller.running, timeout=RUN_TIMEOUT_MS)
+    controller.wait()
+    ticker.timer.stop()
+    assert ticks_during_run > 3
+    assert controller.state == CANCELLED
+    results = controller.results
+    assert results.meta["status"] == "cancelled" and "cancelled at t =" in controller.message
+    assert len(results.frames) > 30 and controller.frames is results.frames
+    assert results.frames[-1].time < long_slider_crank()["solver"]["end_time"]
+
+
+def test_failed_run_reports_time_and_cause_and_keeps_partial_results(qtbot, monkeypatch):
+    from solver.newmark import NewmarkIntegrator, NewtonFailure
+
+    original = NewmarkIntegrator.step
+
+    def failing_step(self, s, h, breakpoint=None):
+        if s.t >= 0.25:
+            raise NewtonFailure("Newton did not converge (test)")
+        return original(self, s, h, breakpoint)
+
+    monkeypatch.setattr(NewmarkIntegrator, "step", failing_step)
+    controller = RunController()
+    controller.start(load_model(EXAMPLES["bar_mass_impact"]))
+    qtbot.waitUntil(lambda: not controller.running, timeout=RUN_TIMEOUT_MS)
+    controller.wait()
+    assert controller.state == FAILED
+    assert "stopped at t = 0.25" in controller.message and "Newton did not converge (test)" in controller.message
+    partial = controller.results
+    assert partial.meta["status"] == "failed" and len(partial.frames) > 10
+    assert partial.frames[-1].time < 0.26

@@ -1,0 +1,69 @@
+"""Compare runs: one series of two runs overlaid, labelled by run."""
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from app.compare import CompareView, common_keys, compare_series
+from app.export import write_series_csv
+from solver.api import load_model, simulate
+from solver.results import Results
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "resources" / "examples"
+
+
+def rod_with_friction(mu: float) -> Results:
+    """The rigid rod of the LAJSS paper striking the ground with friction coefficient ``mu``."""
+    model = copy.deepcopy(load_model(EXAMPLES / "rod_impact_rigid.json"))
+    model["contacts"][0].update(mu_s=mu, mu_d=mu)
+    return simulate(model)
+
+
+@pytest.fixture(scope="module")
+def runs() -> list[tuple[str, Results]]:
+    return [("μ = 0.7", rod_with_friction(0.7)), ("μ = 0.95", rod_with_friction(0.95))]
+
+
+def test_two_runs_overlaid_in_one_plot(qtbot, runs):
+    view = CompareView()
+    qtbot.addWidget(view)
+    view.set_runs(runs)
+    view.set_x_axis("time")
+    view.set_series("node/B/vx")
+    curves = view.plotted()
+    assert [c.run for c in curves] == ["μ = 0.7", "μ = 0.95"]
+    for curve, (_, results) in zip(curves, runs):
+        np.testing.assert_array_equal(curve.x, results.time)
+        np.testing.assert_array_equal(curve.y, results.stack("node_v")[:, results.node_index("B"), 0])
+    assert not np.allclose(curves[0].y, curves[1].y)      # friction changed the rebound
+    drawn = view.plot.getPlotItem().listDataItems()
+    assert [d.name() for d in drawn] == ["μ = 0.7", "μ = 0.95"]
+    for d, curve in zip(drawn, curves):
+        np.testing.assert_array_equal(d.getData()[1], curve.y)
+
+
+def test_choosing_another_series_keeps_both_runs(qtbot, runs):
+    view = CompareView()
+    qtbot.addWidget(view)
+    view.set_runs(runs)
+    assert view.series_combo.currentData() == "contact/B-ground/F_n"     # the default preset's first series
+    view.series_combo.setCurrentIndex(view.series_combo.findData("energy/dissipated_friction"))
+    view.series_combo.activated.emit(view.series_combo.currentIndex())
+    assert [c.y_series.key for c in view.plotted()] == ["energy/dissipated_friction"] * 2
+    view.set_runs(runs[:1])                                             # the choice survives new runs
+    assert [c.y_series.key for c in view.plotted()] == ["energy/dissipated_friction"]
+
+
+def test_compared_series_export_with_run_labels(runs, tmp_path):
+    write_series_csv(compare_series(runs, "time", "node/B/vy"), tmp_path / "compare.csv")
+    header = (tmp_path / "compare.csv").read_text(encoding="utf-8").splitlines()[0]
+    assert header == "time_s,μ = 0.7: node.B.vy_m_s,μ = 0.95: node.B.vy_m_s"    # same times: one time column
+
+
+def test_common_keys_are_those_every_run_has(runs):
+    bar = simulate(load_model(EXAMPLES / "pendulum_impact.json"))
+    x_keys, y_keys = common_keys([runs[0], ("pendulum", bar)])
+    assert x_keys == ["time"] and "energy/kinetic" in y_keys and "contact/B-ground/F_n" not in y_keys

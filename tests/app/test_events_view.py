@@ -1,0 +1,97 @@
+"""The impact events panel: the event table and the Routh diagram of the selected impulse."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PySide6.QtCore import Qt
+
+from app.events_view import COLUMNS, EventsView, cell_text
+from app.routh_diagram import RouthDiagram, clip_segment
+from solver.api import load_model, simulate
+from solver.results import Results
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "resources" / "examples"
+
+
+@pytest.fixture(scope="module")
+def pendulum() -> Results:
+    return simulate(load_model(EXAMPLES / "pendulum_impact.json"))
+
+
+@pytest.fixture(scope="module")
+def rod() -> Results:
+    return simulate(load_model(EXAMPLES / "rod_impact_rigid.json"))
+
+
+@pytest.fixture
+def view(qtbot, pendulum) -> EventsView:
+    v = EventsView()
+    qtbot.addWidget(v)
+    v.resize(900, 400)
+    v.show()
+    qtbot.waitExposed(v)
+    v.set_results(pendulum)
+    return v
+
+
+def test_table_rows_match_the_event_log(view, pendulum):
+    assert view.table.rowCount() == len(pendulum.events) > 0
+    for row, event in enumerate(pendulum.events):
+        assert view.row_texts(row) == [cell_text(event, key, fmt) for _, key, fmt in COLUMNS]
+        assert float(view.row_texts(row)[0]) == pytest.approx(event["time_s"], rel=1e-5)
+        assert view.row_texts(row)[2] == event["kind"]
+    impulse = next(r for r, e in enumerate(pendulum.events) if e["kind"] == "impulse")
+    assert float(view.row_texts(impulse)[4]) == pytest.approx(pendulum.events[impulse]["I_n_N_s"], rel=1e-4)
+
+
+def test_clicking_an_impulse_row_emits_its_time_and_draws_its_routh_diagram(view, qtbot, pendulum):
+    row = next(r for r, e in enumerate(pendulum.events) if e["kind"] == "impulse")
+    event = pendulum.events[row]
+    rect = view.table.visualRect(view.table.model().index(row, 1))
+    with qtbot.waitSignal(view.time_selected) as blocker:
+        qtbot.mouseClick(view.table.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    assert blocker.args == [event["time_s"]]
+    drawn = view.diagram.routh
+    assert drawn is not None
+    np.testing.assert_allclose(drawn.path[-1], (event["I_n_N_s"], event["I_t_N_s"]), rtol=1e-12, atol=1e-15)
+    assert drawn.end == (event["I_n_N_s"], event["I_t_N_s"])
+    assert drawn.compression_end[0] == pytest.approx(event["I_nc_N_s"], rel=1e-12)
+    curves = view.diagram.getPlotItem().listDataItems()
+    path = next(c for c in curves if c.name() == "impulse path")
+    np.testing.assert_array_equal(np.column_stack(path.getData()), drawn.path)
+
+
+def test_other_events_clear_the_diagram(view, qtbot, pendulum):
+    row = next(r for r, e in enumerate(pendulum.events) if e["kind"] == "separation")
+    with qtbot.waitSignal(view.time_selected):
+        view.select_event(row)
+    assert view.diagram.routh is None
+
+
+def test_routh_lines_of_the_rod_of_the_paper(qtbot, rod):
+    """The rod of the LAJSS paper §6: slip stops in compression and the contact sticks (SCS)."""
+    event = next(e for e in rod.events if e["kind"] == "impulse")
+    diagram = RouthDiagram()
+    qtbot.addWidget(diagram)
+    assert diagram.show_event(event)
+    g = diagram.routh
+    assert g.impact.kind == event["type"] == "SCS"
+    a, b, c = event["a"], event["b"], event["c"]
+    for I_n, I_t in g.sticking:            # v_t = v_t0 + c I_n + b I_t = 0 along the sticking line
+        assert event["v_t_pre_m_s"] + c * I_n + b * I_t == pytest.approx(0.0, abs=1e-12)
+    for I_n, I_t in g.compression:         # v_n = 0 along the line of maximum compression
+        assert event["v_n_pre_m_s"] + a * I_n + c * I_t == pytest.approx(0.0, abs=1e-12)
+    I_nh, I_th = g.slip_stop               # slip along the limiting friction line until it stops
+    assert I_th == pytest.approx(-np.sign(event["v_t_pre_m_s"]) * event["mu_d"] * I_nh)
+    assert event["v_t_pre_m_s"] + c * I_nh + b * I_th == pytest.approx(0.0, abs=1e-12)
+    assert set(g.friction) == {f"±μD = {event['mu_d']:g}", f"±μs = {event['mu_s']:g}"}
+
+
+def test_lines_are_clipped_to_the_diagram():
+    box = (0.0, 1.0, -1.0, 1.0)
+    np.testing.assert_allclose(clip_segment(np.array([[-1.0, 0.5], [3.0, 0.5]]), box), [[0.0, 0.5], [1.0, 0.5]])
+    np.testing.assert_allclose(clip_segment(np.array([[0.5, -3.0], [0.5, 3.0]]), box), [[0.5, -1.0], [0.5, 1.0]])
+    np.testing.assert_allclose(clip_segment(np.array([[-1.0, -2.0], [2.0, 4.0]]), box), [[0.0, 0.0], [0.5, 1.0]])
+    assert clip_segment(np.array([[2.0, 0.0], [3.0, 5.0]]), box).shape == (0, 2)

@@ -1,0 +1,144 @@
+"""Export: plotted series CSV, plot images, animations, the results bundle."""
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+import imageio.v2
+import imageio.v3 as iio
+import numpy as np
+import pytest
+from PySide6.QtGui import QColor, QImage
+
+from app import export
+from app.export import VideoCodecMissing, export_animation, export_plot, frame_times, image_array, write_series_csv
+from app.plots import PlotsDock
+from solver.api import load_model, simulate
+from solver.results import Results
+from solver.results_io import load_results, write_results
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "resources" / "examples"
+
+
+@pytest.fixture(scope="module")
+def bar_mass() -> Results:
+    return simulate(load_model(EXAMPLES / "bar_mass_impact.json"))
+
+
+@pytest.fixture
+def dock(qtbot, bar_mass) -> PlotsDock:
+    d = PlotsDock()
+    qtbot.addWidget(d)
+    d.resize(500, 400)
+    d.show()
+    qtbot.waitExposed(d)
+    d.set_results(bar_mass)
+    return d
+
+
+def read_csv(path: Path) -> tuple[list[str], np.ndarray]:
+    with open(path, newline="", encoding="utf-8") as f:
+        rows = list(csv.reader(f))
+    return rows[0], np.array([[float(c) if c else np.nan for c in row] for row in rows[1:]])
+
+
+def test_plotted_series_csv_reads_back_equal(dock, bar_mass, tmp_path):
+    dock.add_panel("time", ["energy/kinetic"])
+    write_series_csv(dock.plotted(), tmp_path / "plotted.csv")
+    header, values = read_csv(tmp_path / "plotted.csv")
+    assert header == ["time_s", "contact.striker-end.F_n_N", "contact.striker-end.F_t_N", "energy.kinetic_J"]
+    np.testing.assert_array_equal(values[:, 0], bar_mass.time)
+    np.testing.assert_array_equal(values[:, 1], [f.contact["F_n_N"][0] for f in bar_mass.frames])
+    np.testing.assert_array_equal(values[:, 3], bar_mass.energy("kinetic"))
+
+
+def test_curves_with_other_abscissae_bring_their_own_columns(dock, bar_mass, tmp_path):
+    partial = Results(model=bar_mass.model, layout=bar_mass.layout, frames=bar_mass.frames[:7])
+    other = PlotsDock()
+    other.set_results(partial)
+    curves = [*dock.plotted()[:1], *other.plotted()[:1]]
+    curves[1] = curves[1]._replace(run="first frames")
+    write_series_csv(curves, tmp_path / "two.csv")
+    header, values = read_csv(tmp_path / "two.csv")
+    assert header == ["time_s", "contact.striker-end.F_n_N",
+                      "first frames: time_s", "first frames: contact.striker-end.F_n_N"]
+    assert np.isnan(values[7:, 2:]).all() and len(values) == len(bar_mass.frames)
+    np.testing.assert_array_equal(values[:7, 3], values[:7, 1])
+    other.deleteLater()
+
+
+@pytest.mark.parametrize("suffix, magic", [(".png", b"\x89PNG"), (".svg", b"<?xml")])
+def test_plot_images_are_written(dock, tmp_path, suffix, magic):
+    path = tmp_path / ("plot" + suffix)
+    export_plot(dock.panels[0].plot, path, width=400)
+    assert path.read_bytes().startswith(magic)
+    if suffix == ".svg":
+        assert "<path" in path.read_text() or "<polyline" in path.read_text()
+    with pytest.raises(ValueError, match="png or .svg"):
+        export_plot(dock.panels[0].plot, tmp_path / "plot.jpg")
+
+
+def test_frame_times_at_a_slow_motion_factor():
+    times = frame_times(0.1, 0.102, 1e-3, 25.0)     # 2 ms of impact in 2 s of video
+    assert len(times) == 51
+    np.testing.assert_allclose(np.diff(times), 4e-5)
+    assert times[0] == 0.1 and times[-1] == pytest.approx(0.102)
+
+
+def test_image_array_reads_pixels():
+    image = QImage(3, 2, QImage.Format.Format_ARGB32)
+    image.fill(QColor(10, 20, 30))
+    image.setPixelColor(2, 1, QColor(200, 100, 50))
+    pixels = image_array(image)
+    assert pixels.shape == (2, 3, 3)
+    assert pixels[0, 0].tolist() == [10, 20, 30] and pixels[1, 2].tolist() == [200, 100, 50]
+
+
+def test_short_gif_of_the_scrubbed_plot(dock, bar_mass, tmp_path):
+    panel = dock.panels[0]
+
+    def render(t: float) -> QImage:
+        panel.set_time(t)
+        return panel.plot.grab().toImage()
+
+    done = []
+    count = export_animation(render, tmp_path / "impact.gif", 0.0, bar_mass.time[-1], real_time_factor=0.5,
+                             fps=10, progress=lambda k, n: done.append((k, n)))
+    frames = iio.imread(tmp_path / "impact.gif", index=None)
+    assert count == len(frames) == len(frame_times(0.0, bar_mass.time[-1], 0.5, 10)) == done[-1][0] == done[-1][1] > 5
+    size = panel.plot.grab().size()
+    assert frames.shape[1:3] == (size.height(), size.width())
+
+
+def test_mp4_without_the_codec_says_so_and_renders_nothing(monkeypatch, tmp_path):
+    monkeypatch.setattr(export, "video_codec_available", lambda: False)
+    rendered = []
+    with pytest.raises(VideoCodecMissing, match="imageio-ffmpeg.*GIF export works"):
+        export_animation(rendered.append, tmp_path / "a.mp4", 0.0, 1.0)
+    assert rendered == [] and not (tmp_path / "a.mp4").exists()
+
+
+def test_mp4_with_the_codec(tmp_path):
+    pytest.importorskip("imageio_ffmpeg")
+    image = QImage(64, 48, QImage.Format.Format_RGB32)
+
+    def render(t: float) -> QImage:
+        image.fill(QColor(int(255 * t), 0, 0))
+        return image
+
+    assert export_animation(render, tmp_path / "a.mp4", 0.0, 1.0, fps=10) == 11
+    with imageio.v2.get_reader(tmp_path / "a.mp4", format="FFMPEG") as video:
+        assert video.count_frames() == 11
+
+
+def test_bundle_replays_without_solving(dock, bar_mass, tmp_path):
+    """The results bundle is a results folder: reopened, it plots the same curves."""
+    write_results(bar_mass, tmp_path / "bundle")
+    assert (tmp_path / "bundle" / "model.json").exists()
+    reopened = load_results(tmp_path / "bundle")
+    again = PlotsDock()
+    again.set_results(reopened)
+    for a, b in zip(again.plotted(), dock.plotted(), strict=True):
+        np.testing.assert_array_equal(a.x, b.x)
+        np.testing.assert_array_equal(a.y, b.y)
+    again.deleteLater()

@@ -1,0 +1,175 @@
+"""The plots dock: series from a run, presets, growing runs, the shared time cursor."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
+from PySide6.QtGui import QMouseEvent
+from PySide6.QtWidgets import QApplication, QToolButton
+
+from app.plot_series import catalogue, outer_fibre_strain, presets, x_axes
+from app.plots import PlotPanel, PlotsDock, frame_index_at
+from solver.api import load_model, output_layout, simulate
+from solver.results import Results
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "resources" / "examples"
+
+
+@pytest.fixture(scope="module")
+def bar_mass() -> Results:
+    return simulate(load_model(EXAMPLES / "bar_mass_impact.json"))
+
+
+@pytest.fixture
+def dock(qtbot, bar_mass) -> PlotsDock:
+    d = PlotsDock()
+    qtbot.addWidget(d)
+    d.resize(700, 600)
+    d.show()
+    qtbot.waitExposed(d)
+    d.set_results(bar_mass)
+    return d
+
+
+def contact_force(results: Results, t: float) -> float:
+    """The solver's normal force of the first contact pair in the frame shown at ``t``."""
+    i = frame_index_at(results.time, t)
+    return float(results.frames[i].contact["F_n_N"][0])
+
+
+def test_default_preset_plots_the_contact_force_the_solver_computed(dock, bar_mass):
+    assert dock.preset_combo.currentText() == "contact forces vs time"
+    (panel,) = dock.panels
+    assert panel.selected_series() == ["contact/striker-end/F_n", "contact/striker-end/F_t"]
+    force = dock.plotted()[0]
+    np.testing.assert_array_equal(force.x, bar_mass.time)
+    np.testing.assert_array_equal(force.y, [f.contact["F_n_N"][0] for f in bar_mass.frames])
+    t = bar_mass.time[np.argmax(force.y)]
+    dock.set_time(t)
+    assert panel.cursor.value() == t
+    assert panel.values_at(t)["contact/striker-end/F_n"] == contact_force(bar_mass, t) > 0.0
+    assert f"{contact_force(bar_mass, t):.6g} N" in panel.readout.text()
+
+
+def test_checking_a_series_in_the_tree_draws_it(dock, bar_mass):
+    panel = dock.panels[0]
+    panel.filter_edit.setText("end vx")
+    item = panel.series_item("node/end/vx")
+    assert not item.isHidden() and panel.series_item("node/end/vy").isHidden()
+    item.setCheckState(0, Qt.CheckState.Checked)
+    assert panel.selected_series()[-1] == "node/end/vx"
+    np.testing.assert_array_equal(panel.plotted()[-1].y, bar_mass.stack("node_v")[:, bar_mass.node_index("end"), 0])
+    panel.series_item("contact/striker-end/F_t").setCheckState(0, Qt.CheckState.Unchecked)
+    assert panel.selected_series() == ["contact/striker-end/F_n", "node/end/vx"]
+    assert len(panel.plot.getPlotItem().legend.items) == 2
+
+
+def test_displacement_is_measured_from_the_first_frame(bar_mass):
+    series = catalogue(bar_mass)["node/striker/ux"]
+    panel = PlotPanel()
+    panel.set_results(bar_mass)
+    panel.set_series([series.key])
+    xy = bar_mass.stack("node_xy")[:, bar_mass.node_index("striker"), 0]
+    np.testing.assert_allclose(panel.plotted()[0].y, xy - xy[0], rtol=0, atol=1e-15)
+    panel.deleteLater()
+
+
+def test_outer_fibre_strain_is_the_larger_fibre_strain():
+    axial, bending = np.array([1.0, -1.0, 2.0, -2.0]), np.array([0.5, 0.5, -3.0, -3.0])
+    expected = [max(a + b, a - b, key=abs) for a, b in zip(axial, bending)]
+    np.testing.assert_array_equal(outer_fibre_strain(axial, bending), expected)
+
+
+def test_panels_are_added_and_removed(dock, qtbot):
+    panel = dock.add_panel("time", ["energy/kinetic", "energy/strain"])
+    assert len(dock.panels) == 2 and panel.selected_series() == ["energy/kinetic", "energy/strain"]
+    (close,) = [b for b in panel.findChildren(QToolButton) if b.text() == "✕"]
+    qtbot.mouseClick(close, Qt.MouseButton.LeftButton)
+    assert len(dock.panels) == 1 and panel not in dock.panels
+    dock.apply_preset("energy ledger")
+    assert [p.selected_series()[0] for p in dock.panels] == ["energy/kinetic"]
+
+
+def test_growing_run_extends_the_curves(qtbot, bar_mass):
+    started = Results(model=bar_mass.model, layout=output_layout(bar_mass.model))
+    dock = PlotsDock()
+    qtbot.addWidget(dock)
+    dock.set_results(started)    # a run just started: its layout, no frames yet
+    dock.panels[0].set_series(["contact/striker-end/F_n", "node/striker/ux", "energy/total"])
+    for start in range(0, len(bar_mass.frames), 40):
+        dock.append_frames(bar_mass.frames[start:start + 40])
+    growing = dock.plotted()
+    dock.set_results(bar_mass)   # the complete run at the end keeps the panels
+    complete = dock.plotted()
+    assert [c.y_series.key for c in complete] == ["contact/striker-end/F_n", "node/striker/ux", "energy/total"]
+    for grown, whole in zip(growing, complete, strict=True):
+        np.testing.assert_array_equal(grown.x, whole.x)
+        np.testing.assert_array_equal(grown.y, whole.y)
+    partial = Results(model=bar_mass.model, layout=bar_mass.layout, frames=bar_mass.frames[:10])
+    dock.set_results(partial)
+    dock.append_frames(bar_mass.frames[10:])
+    for grown, whole in zip(dock.plotted(), complete):
+        np.testing.assert_array_equal(grown.x, whole.x)
+        np.testing.assert_array_equal(grown.y, whole.y)
+
+
+def drag(widget, start: QPoint, end: QPoint) -> None:
+    """Press the left button at ``start``, move in steps to ``end``, release."""
+    QApplication.sendEvent(widget, QMouseEvent(QEvent.Type.MouseButtonPress, QPointF(start), QPointF(start),
+                                               Qt.MouseButton.LeftButton, Qt.MouseButton.LeftButton,
+                                               Qt.KeyboardModifier.NoModifier))
+    for k in range(1, 6):
+        p = QPointF(start + (end - start) * (k / 5))
+        QApplication.sendEvent(widget, QMouseEvent(QEvent.Type.MouseMove, p, p, Qt.MouseButton.NoButton,
+                                                   Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier))
+    QApplication.sendEvent(widget, QMouseEvent(QEvent.Type.MouseButtonRelease, QPointF(end), QPointF(end),
+                                               Qt.MouseButton.LeftButton, Qt.MouseButton.NoButton,
+                                               Qt.KeyboardModifier.NoModifier))
+
+
+def test_dragging_the_time_cursor_scrubs(dock, qtbot, bar_mass):
+    second = dock.add_panel("time", ["energy/kinetic"])
+    panel = dock.panels[0]
+    dock.set_time(0.05)
+    view = panel.plot
+    vb = panel.plot.getPlotItem().vb
+
+    def to_view(t: float) -> QPoint:
+        y = vb.viewRange()[1][0] * 0.5 + vb.viewRange()[1][1] * 0.5
+        return view.mapFromScene(vb.mapViewToScene(QPointF(t, y)))
+
+    scrubbed = []
+    dock.time_scrubbed.connect(scrubbed.append)
+    drag(view.viewport(), to_view(0.05), to_view(0.15))
+    assert len(scrubbed) > 1 and scrubbed == sorted(scrubbed)
+    t = scrubbed[-1]
+    assert 0.14 < t < 0.16 and t in bar_mass.time
+    assert second.cursor.value() == t
+
+
+def test_driver_angle_abscissa_and_presets():
+    results = simulate(load_model(EXAMPLES / "slider_crank_flexible.json"))
+    names = presets(results)
+    assert next(iter(names)) == "mid-span deflection vs driver angle"
+    assert list(x_axes(results)) == ["time", "driver/motor/value", "driver/motor/angle"]
+    dock = PlotsDock()
+    dock.set_results(results)
+    (curve,) = dock.plotted()
+    assert curve.x_series.key == "driver/motor/angle" and curve.x_series.column == "driver.motor.angle_deg"
+    np.testing.assert_allclose(curve.x, np.degrees(results.stack("driver_angle")[:, 0]), rtol=1e-15)
+    np.testing.assert_array_equal(curve.y, results.stack("midspan")[:, 0])
+    panel = dock.panels[0]
+    panel.set_x_axis("driver/motor/value")
+    np.testing.assert_array_equal(panel.plotted()[0].x, results.stack("driver_angle")[:, 0])
+    t = results.time[len(results.time) // 2]
+    dock.set_time(t)
+    assert panel.cursor.value() == results.frames[frame_index_at(results.time, t)].driver_angle[0]
+    curve = panel.plotted()[0]
+    scrubbed = []
+    dock.time_scrubbed.connect(scrubbed.append)
+    panel.cursor.setValue(curve.x[100] + 1e-9)       # as a drag does, then the drag's signal
+    panel.cursor.sigDragged.emit(panel.cursor)
+    assert scrubbed == [results.time[100]]           # the frame whose angle is nearest
+    dock.deleteLater()
