@@ -40,6 +40,7 @@ from numba import njit
 
 CONSISTENT, THESIS = 0, 1
 FORMULATIONS = {"consistent": CONSISTENT, "thesis": THESIS}
+TWO_PI = 2.0 * math.pi
 
 
 @dataclass(frozen=True)
@@ -100,6 +101,12 @@ def _length_powers(L: np.ndarray) -> np.ndarray:
 
 # ----------------------------------------------------------------------------- scalar kernels
 @njit(cache=True)
+def _wrap(angle):
+    """``angle`` brought into [-pi, pi] (one rounding instead of sines and an arctangent)."""
+    return angle - TWO_PI * math.floor(angle / TWO_PI + 0.5)
+
+
+@njit(cache=True)
 def kinematics(q, L, beta0, r, zl):
     """Chord and local deformations of one element; fills r = dl/dq and zl = dbeta/dq.
 
@@ -112,10 +119,9 @@ def kinematics(q, L, beta0, r, zl):
     c = dx / l
     s = dy / l
     u = (l * l - L * L) / (l + L)
-    a1 = q[2] + beta0
-    a2 = q[5] + beta0
-    tb1 = math.atan2(c * math.sin(a1) - s * math.cos(a1), c * math.cos(a1) + s * math.sin(a1))
-    tb2 = math.atan2(c * math.sin(a2) - s * math.cos(a2), c * math.cos(a2) + s * math.sin(a2))
+    beta = math.atan2(dy, dx)
+    tb1 = _wrap(q[2] + beta0 - beta)
+    tb2 = _wrap(q[5] + beta0 - beta)
     r[0], r[1], r[2], r[3], r[4], r[5] = -c, -s, 0.0, c, s, 0.0
     zl[0], zl[1], zl[2], zl[3], zl[4], zl[5] = s / l, -c / l, 0.0, -s / l, c / l, 0.0
     return c, s, l, u, tb1, tb2
