@@ -12,6 +12,9 @@ from PySide6.QtCore import QSettings, QtMsgType  # noqa: E402
 from PySide6.QtWidgets import QMessageBox  # noqa: E402
 
 from app.main_window import MainWindow  # noqa: E402
+from solver.api import load_model, simulate  # noqa: E402
+from solver.model.io import examples_dir  # noqa: E402
+from solver.results import Results  # noqa: E402
 from solver.model.validate import validate  # noqa: E402
 
 #: Qt messages that say nothing about our code (the offscreen platform's limits)
@@ -163,3 +166,35 @@ def isolated_recovery(tmp_path, monkeypatch):
     folder = tmp_path / "recovery"
     monkeypatch.setattr("app.recovery.recovery_dir", lambda: folder)
     return folder
+
+
+@pytest.fixture(scope="session")
+def example_results():
+    """``get(name)``: the results of a bundled example, simulated once per test session
+    (widgets only read them)."""
+    cache: dict[str, Results] = {}
+
+    def get(name: str) -> Results:
+        if name not in cache:
+            cache[name] = simulate(load_model(examples_dir() / f"{name}.json"))
+        return cache[name]
+
+    return get
+
+
+@pytest.fixture(scope="session")
+def bar_mass(example_results) -> Results:
+    return example_results("bar_mass_impact")
+
+
+@pytest.fixture
+def shown(qtbot):
+    """``show(widget, width, height)``: the widget shown at that size (closed after the test)."""
+    def show(widget, width: int, height: int):
+        qtbot.addWidget(widget)
+        widget.resize(width, height)
+        widget.show()
+        qtbot.waitExposed(widget)
+        return widget
+
+    return show
