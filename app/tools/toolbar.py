@@ -19,6 +19,7 @@ from .constraints import DriverTool, GroundTool, PinTool, SliderTool, WeldTool
 from .contacts import CircleTool, ContactTool, GroundLineTool, SegmentTool
 from .controller import ToolController
 from .forces import LoadTool, MassTool, VelocityTool
+from .icons import tool_icon
 from .select import DeleteTool, SelectTool
 from .sketching import BodyTool, LinkTool, NodeTool
 
@@ -35,6 +36,7 @@ class ToolBar(QToolBar):
     def __init__(self, controller: ToolController, parent: QWidget | None = None):
         super().__init__("Tools", parent)
         self.setObjectName("tool_bar")  # saveState/restoreState find it by name
+        self.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
         self.controller = controller
         view = controller.context.view
         self.group = QActionGroup(self)
@@ -43,6 +45,7 @@ class ToolBar(QToolBar):
         for name, tool in controller.tools.items():
             action = self._canvas_action(tool.text, tool.shortcut, f"{tool.tip} ({tool.shortcut})")
             action.setCheckable(True)
+            action.setIcon(tool_icon(name))
             action.triggered.connect(lambda _checked=False, n=name: controller.set_tool(n))
             self.group.addAction(action)
             self.addAction(action)

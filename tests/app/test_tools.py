@@ -343,3 +343,11 @@ def test_opening_another_model_drops_a_tool_action_under_way(user):
     assert window.document.undo_stack.count() == 0  # the click starts a new link
     user.click(0.25, 0.03)
     assert window.document.model["links"][-1]["nodes"] == ["N1", "N2"]
+
+
+def test_every_tool_has_an_icon(window):
+    for name, action in window.tool_bar.actions_by_name.items():
+        image = action.icon().pixmap(32, 32).toImage()
+        assert not action.icon().isNull(), name
+        painted = sum(image.pixelColor(x, y).alpha() > 0 for x in range(32) for y in range(32))
+        assert painted > 20, name
