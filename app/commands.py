@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtGui import QUndoCommand
 
 from . import edits
-from .entities import EntityRef, find_entity
+from .entities import EntityRef, entity_path, find_entity
 
 if TYPE_CHECKING:
     from .document import ModelDocument
@@ -79,30 +79,38 @@ def set_field(document: ModelDocument, ref: EntityRef, keys: list, value: Any, t
 
     Empty ``keys`` replace the whole entity.
     """
-    index = _index(document.model, ref)
-    path = "".join(f".{k}" for k in keys)
-    return SetFields(document, [([ref.collection, index, *keys], value)], text or f"Set {ref}{path}")
+    path = entity_path(document.model, ref)
+    if path is None:
+        raise KeyError(f"the model has no {ref}")
+    dotted = "".join(f".{k}" for k in keys)
+    return SetFields(document, [([*path, *keys], value)], text or f"Set {ref}{dotted}")
 
 
 class MoveNodes(SetFields):
-    """Move nodes to new positions; successive moves of the same nodes merge (one drag, one entry)."""
+    """Move nodes to new positions; successive moves of the same nodes merge (one drag, one entry).
 
-    def __init__(self, document: ModelDocument, positions: dict[str, tuple[float, float]]):
+    Moves merge only if they carry the same ``drag`` number, so two drags of one node
+    are two entries.  ``collection="bodies"`` moves free bodies (their x, y) instead.
+    """
+
+    def __init__(self, document: ModelDocument, positions: dict[str, tuple[float, float]], drag: int = 0,
+                 collection: str = "nodes"):
         doc = document.model
         changes = []
         for node_id, (x, y) in positions.items():
-            i = _index(doc, EntityRef("nodes", node_id))
-            changes += [(["nodes", i, "x"], float(x)), (["nodes", i, "y"], float(y))]
+            i = _index(doc, EntityRef(collection, node_id))
+            changes += [([collection, i, "x"], float(x)), ([collection, i, "y"], float(y))]
         ids = list(positions)
-        text = f"Move node {ids[0]}" if len(ids) == 1 else f"Move {len(ids)} nodes"
+        text = f"Move {singular(collection)} {ids[0]}" if len(ids) == 1 else f"Move {len(ids)} {collection}"
         super().__init__(document, changes, text)
-        self.node_ids = frozenset(ids)
+        self.moved = frozenset((collection, i) for i in ids)
+        self.drag = drag
 
     def id(self) -> int:  # noqa: A003 (Qt override)
         return MOVE_ID
 
     def mergeWith(self, other: QUndoCommand) -> bool:  # noqa: N802 (Qt override)
-        if not isinstance(other, MoveNodes) or other.node_ids != self.node_ids:
+        if not isinstance(other, MoveNodes) or (other.moved, other.drag) != (self.moved, self.drag):
             return False
         self.changes = other.changes  # keep our own undo data: the positions before the first move
         return True

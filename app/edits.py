@@ -19,6 +19,8 @@ from typing import Any, Iterator
 from solver.model.fields import Str, field_at
 from solver.model.schema import COLLECTIONS, MODEL
 
+from .entities import EntityRef, find_entity
+
 
 class _Missing:
     """The value of a field the document does not have."""
@@ -150,10 +152,8 @@ def dependents(doc: dict, collection: str, entity_id: str) -> list[tuple[str, in
     Sorted by collection then index.
     """
     doomed: set[tuple[str, str]] = {(collection, entity_id)}
-    positions: set[tuple[str, int]] = set()
-    for i, item in enumerate(doc.get(collection, [])):
-        if item.get("id") == entity_id:
-            positions.add((collection, i))
+    found = find_entity(doc, EntityRef(collection, entity_id))
+    positions: set[tuple[str, int]] = {(collection, found[0])} if found else set()
     changed = True
     while changed:
         changed = False

@@ -3,6 +3,9 @@
 Plain Python, no Qt: the tree, the canvas and the property view all address an
 entity by an :class:`EntityRef` -- the collection it lives in and its id -- never by
 a list index, so a reference stays valid while other entities are added or removed.
+An initial velocity, which has no id, goes by the id of the node, link or body it
+starts; the model's own fields (name, gravity...) and the solver settings are the
+two entities of the pseudo-collection :data:`SETTINGS`.
 
 >>> doc = {"nodes": [{"id": "O", "x": 0.0, "y": 0.0}]}
 >>> find_entity(doc, EntityRef("nodes", "O"))
@@ -25,7 +28,13 @@ GROUPS: tuple[tuple[str, str], ...] = (
     ("Drivers", "drivers"),
     ("Loads", "loads"),
     ("Contacts", "contacts"),
+    ("Initial velocities", "initial_velocities"),
 )
+
+#: the pseudo-collection of the model's own fields and of the solver settings
+SETTINGS = "settings"
+#: the model's own fields shown as the ``settings[model]`` entity
+MODEL_FIELDS = ("name", "description", "source", "gravity", "damping")
 
 
 @dataclass(frozen=True)
@@ -39,17 +48,45 @@ class EntityRef:
         return f"{self.collection}[{self.id}]"
 
 
+MODEL_SETTINGS = EntityRef(SETTINGS, "model")
+SOLVER_SETTINGS = EntityRef(SETTINGS, "solver")
+
+
+def entity_id(collection: str, item: dict) -> str:
+    """The id an entity goes by: its own, or for an initial velocity its node's, link's or body's.
+
+    >>> entity_id("initial_velocities", {"body": "block", "vx": -15.0})
+    'block'
+    """
+    if collection == "initial_velocities":
+        return item.get("node") or item.get("link") or item.get("body") or ""
+    return item["id"]
+
+
 def entity_refs(doc: dict, collection: str) -> list[EntityRef]:
     """References to every entity of one collection, in document order."""
-    return [EntityRef(collection, item["id"]) for item in doc.get(collection, [])]
+    return [EntityRef(collection, entity_id(collection, item)) for item in doc.get(collection, [])]
 
 
 def find_entity(doc: dict, ref: EntityRef) -> tuple[int, dict] | None:
     """``(index, item)`` of the entity ``ref`` names, or None if the document has none."""
     for index, item in enumerate(doc.get(ref.collection, [])):
-        if item.get("id") == ref.id:
+        if entity_id(ref.collection, item) == ref.id:
             return index, item
     return None
+
+
+def entity_path(doc: dict, ref: EntityRef) -> list | None:
+    """Keys of the entity in the document: ``["links", 1]``; ``[]`` for the model's own
+    fields and ``["solver"]`` for the solver settings; None if there is no such entity.
+
+    >>> entity_path({"links": [{"id": "crank"}, {"id": "rod"}]}, EntityRef("links", "rod"))
+    ['links', 1]
+    """
+    if ref.collection == SETTINGS:
+        return {"model": [], "solver": ["solver"]}.get(ref.id)
+    found = find_entity(doc, ref)
+    return None if found is None else [ref.collection, found[0]]
 
 
 def _num(value: float) -> str:
@@ -76,4 +113,7 @@ def describe(collection: str, item: dict) -> str:
     if collection == "contacts":
         point = item["point"].get("node") or item["point"].get("body")
         return f"{point} against {item['target']['kind']}"
+    if collection == "initial_velocities":
+        parts = [f"{key} = {_num(item[key])}" for key in ("vx", "vy", "omega") if item.get(key)]
+        return ", ".join(parts) or "at rest"
     return kind

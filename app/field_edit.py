@@ -18,7 +18,7 @@ from solver.model.schema import MODEL, SECTION
 from solver.model.validate import collect_ids, validate
 
 from . import edits
-from .entities import EntityRef, find_entity
+from .entities import EntityRef, entity_path, find_entity
 from .section_presets import convert_section
 from .units import UnitError, parse_quantity
 
@@ -38,25 +38,26 @@ class Editor:
     options: tuple[str, ...] = ()
 
 
-def _item_spec(doc: dict, ref: EntityRef) -> tuple[int, Any]:
-    found = find_entity(doc, ref)
-    if found is None:
+def _item_spec(doc: dict, ref: EntityRef) -> tuple[list, Any]:
+    """The entity's path in the document and the schema's description of it."""
+    path = entity_path(doc, ref)
+    if path is None:
         raise EditError(f"the model has no {ref}")
-    return found[0], field_at(MODEL, [ref.collection, found[0]], doc)
+    return path, field_at(MODEL, path, doc) if path else MODEL
 
 
 def field_spec(doc: dict, ref: EntityRef, keys: list) -> Any:
     """The schema's description of field ``keys`` of entity ``ref`` (a kind field gets its Variant)."""
-    index, spec = _item_spec(doc, ref)
-    if keys and edits.get_value(doc, [ref.collection, index, *keys]) is edits.MISSING:
+    path, spec = _item_spec(doc, ref)
+    if keys and edits.get_value(doc, [*path, *keys]) is edits.MISSING:
         # a field inside an omitted object (mesh.elements): find it in a copy that has the object
         doc = model_with_defaults(doc)
-        edits.set_value(doc, [ref.collection, index, *keys], None)
+        edits.set_value(doc, [*path, *keys], None)
     if keys and keys[-1] == "kind":
-        parent = field_at(MODEL, [ref.collection, index, *keys[:-1]], doc) if len(keys) > 1 else spec
+        parent = field_at(MODEL, [*path, *keys[:-1]], doc) if len(keys) > 1 else spec
         if isinstance(parent, Variant):
             return parent
-    return field_at(MODEL, [ref.collection, index, *keys], doc)
+    return field_at(MODEL, [*path, *keys], doc)
 
 
 def editor_for(doc: dict, ref: EntityRef, keys: list) -> Editor:
@@ -72,7 +73,7 @@ def editor_for(doc: dict, ref: EntityRef, keys: list) -> Editor:
         return Editor("choice", tuple(spec.enum))
     if isinstance(spec, Str) and spec.ref:
         ids = tuple(sorted(collect_ids(doc).get(spec.ref, ())))
-        required = edits.get_value(doc, [ref.collection, _item_spec(doc, ref)[0], *keys]) is not edits.MISSING
+        required = edits.get_value(doc, [*_item_spec(doc, ref)[0], *keys]) is not edits.MISSING
         return Editor("choice", ids if required else (NO_CHOICE,) + ids)
     return Editor("text")
 
@@ -129,11 +130,11 @@ def planned_change(doc: dict, ref: EntityRef, keys: list, value: Any) -> tuple[l
     spec = field_spec(doc, ref, keys)
     if not isinstance(spec, Variant):
         return keys, value
-    index = _item_spec(doc, ref)[0]
+    path = _item_spec(doc, ref)[0]
     if ref.collection == "links" and keys == ["kind"]:
-        link = doc["links"][index]
+        link = edits.get_value(doc, path)
         return [], (edits.toggled_link(doc, link) if value != link.get("kind") else copy.deepcopy(link))
-    obj = edits.get_value(doc, [ref.collection, index, *keys[:-1]])
+    obj = edits.get_value(doc, [*path, *keys[:-1]])
     if spec is SECTION:
         return keys[:-1], convert_section(doc, obj, value)
     kept = set(spec.common) | set(spec.kinds[value].fields)
@@ -181,7 +182,7 @@ def starter_value(doc: dict, spec: Any) -> Any:
 
 def check_edit(doc: dict, ref: EntityRef, keys: list, value: Any) -> None:
     """Raise :class:`EditError` if setting ``keys`` of ``ref`` to ``value`` adds a problem to the model."""
-    index = _item_spec(doc, ref)[0]
+    path = _item_spec(doc, ref)[0]
     trial = copy.deepcopy(doc)
     if keys == ["id"]:  # a new id renames the references too
         if value != ref.id and find_entity(doc, EntityRef(ref.collection, value)) is not None:
@@ -189,7 +190,7 @@ def check_edit(doc: dict, ref: EntityRef, keys: list, value: Any) -> None:
         for path, new in edits.rename_changes(doc, ref.collection, ref.id, value):
             edits.set_value(trial, path, new)
     else:
-        edits.set_value(trial, [ref.collection, index, *keys], value)
+        edits.set_value(trial, [*path, *keys], value)
     before = set(validate(doc))
     new = [p for p in validate(trial) if p not in before]
     if new:

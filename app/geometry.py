@@ -225,6 +225,10 @@ def outline(doc: dict, ref: EntityRef) -> Outline:
             link = find_entity(doc, EntityRef("links", item["link"]))[1]
             return Outline(points=[pos[item["pivot"]]], polylines=[link_polyline(doc, link)])
         return Outline(points=[pos[item["node"]]])
+    if coll == "initial_velocities":
+        owner = next(EntityRef(c, item[k]) for k, c in (("node", "nodes"), ("link", "links"), ("body", "bodies"))
+                     if k in item)
+        return outline(doc, owner)
     if coll == "contacts":
         shape = _target_outline(doc, item["target"])
         shape.points.append(contact_point(doc, item))

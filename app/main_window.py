@@ -32,7 +32,7 @@ from solver.model.validate import ModelError, Problem
 from .commands import RemoveEntities, rename_entity, set_field, toggle_link_kind
 from .document import ModelDocument
 from .edits import get_value
-from .entities import EntityRef, find_entity
+from .entities import SETTINGS, EntityRef, entity_path, find_entity
 from .model_tree import ModelTree
 from .problems_view import ProblemsView
 from .property_view import PropertyView
@@ -41,6 +41,9 @@ from .recovery import RecoveryFile
 from .selection import Selection
 from .simulation_ui import SimulationUi
 from .sketch import SketchView
+from .tools.base import ToolContext
+from .tools.controller import ToolController
+from .tools.toolbar import TOOLS, ToolBar
 
 
 APP_NAME = "Flexmech"
@@ -99,6 +102,7 @@ class MainWindow(QMainWindow):
         self.statusBar().addPermanentWidget(self.cursor_label)
 
         self._build_menus()
+        self._build_tools()
         self.simulation = SimulationUi(self)
         self.document.replaced.connect(self._on_document_replaced)
         self.document.path_changed.connect(self._update_title)
@@ -192,6 +196,13 @@ class MainWindow(QMainWindow):
         help_menu = bar.addMenu("&Help")
         self.about_action = self._action("&About Flexmech", self.about, tip="Version and licence")
         help_menu.addAction(self.about_action)
+
+    def _build_tools(self) -> None:
+        """The canvas tools and their tool bar (prompts go to the status bar)."""
+        context = ToolContext(self.document, self.selection, self.sketch, self.statusBar().showMessage)
+        self.tools = ToolController(context, TOOLS, self)
+        self.tool_bar = ToolBar(self.tools, self)
+        self.addToolBar(Qt.ToolBarArea.RightToolBarArea, self.tool_bar)
 
     def _update_recent_menu(self) -> None:
         self.recent_menu.clear()
@@ -373,7 +384,7 @@ class MainWindow(QMainWindow):
     def _on_document_changed(self) -> None:
         """An undo command changed the model: redraw, and drop selected entities that are gone."""
         model = self.document.model
-        alive = tuple(ref for ref in self.selection.refs if find_entity(model, ref) is not None)
+        alive = tuple(ref for ref in self.selection.refs if entity_path(model, ref) is not None)
         self.tree.show_model(model)
         self.sketch.redraw(model, alive)
         self.problems.show_problems(model)
@@ -385,8 +396,7 @@ class MainWindow(QMainWindow):
 
     def apply_edit(self, ref: EntityRef, keys: list, value: object) -> None:
         """Push a checked property edit as an undo command (a link's kind as its own command)."""
-        index, _item = find_entity(self.document.model, ref)
-        if get_value(self.document.model, [ref.collection, index, *keys]) == value:
+        if get_value(self.document.model, [*entity_path(self.document.model, ref), *keys]) == value:
             return  # nothing changes: no history entry
         if keys == ["id"]:
             renamed = tuple(EntityRef(r.collection, value) if r == ref else r for r in self.selection.refs)
@@ -408,8 +418,9 @@ class MainWindow(QMainWindow):
 
     def delete_selection(self) -> None:
         """Delete the selected entities (and what refers to them) as one undoable command."""
-        if self.selection.refs:
-            self.document.push(RemoveEntities(self.document, list(self.selection.refs)))
+        refs = [ref for ref in self.selection.refs if ref.collection != SETTINGS]
+        if refs:
+            self.document.push(RemoveEntities(self.document, refs))
 
     def _on_selection_changed(self, refs: tuple[EntityRef, ...]) -> None:
         self.tree.select(refs)

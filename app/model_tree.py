@@ -1,11 +1,11 @@
-"""The model tree: every entity of the document, grouped by kind."""
+"""The model tree: the model's settings, then every entity of the document, grouped by kind."""
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QAbstractItemView, QTreeWidget, QTreeWidgetItem, QWidget
 
-from .entities import GROUPS, EntityRef, describe
+from .entities import GROUPS, MODEL_SETTINGS, SETTINGS, SOLVER_SETTINGS, EntityRef, describe, entity_id
 
 REF_ROLE = Qt.ItemDataRole.UserRole
 
@@ -37,19 +37,31 @@ class ModelTree(QTreeWidget):
         self._groups = {}
         bold = QFont(self.font())
         bold.setBold(True)
+        settings = self._group("Settings", SETTINGS, "", bold)
+        if model:
+            self._child(settings, MODEL_SETTINGS, model.get("name") or "model name, gravity, damping")
+            self._child(settings, SOLVER_SETTINGS, "time step, end time, integrator")
         for title, collection in GROUPS:
             items = model.get(collection, [])
-            group = QTreeWidgetItem(self, [title, str(len(items))])
-            group.setFlags(Qt.ItemFlag.ItemIsEnabled)
-            group.setFont(0, bold)
+            group = self._group(title, collection, str(len(items)), bold)
             for entity in items:
-                child = QTreeWidgetItem(group, [entity["id"], describe(collection, entity)])
-                child.setData(0, REF_ROLE, EntityRef(collection, entity["id"]))
-                child.setToolTip(1, child.text(1))
-            group.setExpanded(True)
-            self._groups[collection] = group
+                self._child(group, EntityRef(collection, entity_id(collection, entity)), describe(collection, entity))
+        self.expandAll()
         self.resizeColumnToContents(0)
         self._syncing = False
+
+    def _group(self, title: str, collection: str, count: str, font: QFont) -> QTreeWidgetItem:
+        group = QTreeWidgetItem(self, [title, count])
+        group.setFlags(Qt.ItemFlag.ItemIsEnabled)
+        group.setFont(0, font)
+        self._groups[collection] = group
+        return group
+
+    @staticmethod
+    def _child(group: QTreeWidgetItem, ref: EntityRef, details: str) -> None:
+        child = QTreeWidgetItem(group, [ref.id, details])
+        child.setData(0, REF_ROLE, ref)
+        child.setToolTip(1, details)
 
     def group(self, collection: str) -> QTreeWidgetItem:
         """The top-level item of a collection (``"links"``)."""

@@ -13,7 +13,8 @@ from typing import Any
 from solver.model.fields import Num, Variant, field_at, with_defaults
 from solver.model.schema import MODEL
 
-from .entities import EntityRef, find_entity
+from .edits import MISSING, get_value
+from .entities import MODEL_FIELDS, MODEL_SETTINGS, EntityRef, entity_path
 
 
 @dataclass(frozen=True)
@@ -81,26 +82,60 @@ def _rows(item_spec: Any, filled: dict, given: dict | None, prefix: list) -> lis
             is_default=not (isinstance(given, dict) and key in given),
             keys=tuple(keys),
         ))
+    for key, spec in _fields(parent, node).items():
+        if key not in node and isinstance(spec, Num):  # optional, no default: shown empty, to be set
+            rows.append(PropertyRow(".".join(prefix + [key]), "", spec.unit, f"{_help(item_spec, spec, parent, key)} -- not set",
+                                    True, tuple(prefix + [key])))
     return rows
+
+
+def _fields(spec: Any, obj: dict) -> dict:
+    """The schema's fields of an object (a variant's common fields and its kind's)."""
+    if isinstance(spec, Variant):
+        kind = spec.kind_of(obj)
+        return dict(spec.common, **(spec.kinds[kind].fields if kind in spec.kinds else {}))
+    return getattr(spec, "fields", {})
+
+
+def _with_omitted_variants(item_spec: Any, item: dict) -> dict:
+    """``item`` with each omitted object that has a default kind (a flexible link's mesh) added empty.
+
+    Its fields then show at their defaults, ready to edit.
+    """
+    out = dict(item)
+    for name, spec in _fields(item_spec, item).items():
+        if name not in out and isinstance(spec, Variant) and spec.default_kind is not None:
+            out[name] = {}
+    return out
+
+
+def _entity(doc: dict, ref: EntityRef) -> tuple[Any, dict] | None:
+    """The schema's description of the entity and the entity (settings the file omits: empty)."""
+    path = entity_path(doc, ref)
+    if path is None:
+        return None
+    item = get_value(doc, path)
+    return field_at(MODEL, path, doc) if path else MODEL, ({} if item is MISSING else item)
 
 
 def entity_rows(doc: dict, ref: EntityRef) -> list[PropertyRow]:
     """Every field of the entity ``ref`` names, defaults included (empty if it has none)."""
-    found = find_entity(doc, ref)
+    found = _entity(doc, ref)
     if found is None:
         return []
-    index, item = found
-    item_spec = field_at(MODEL, [ref.collection, index], doc)
-    return _rows(item_spec, with_defaults(item_spec, item), item, [])
+    item_spec, item = found
+    rows = _rows(item_spec, with_defaults(item_spec, _with_omitted_variants(item_spec, item)), item, [])
+    if ref == MODEL_SETTINGS:
+        rows = [row for row in rows if row.keys[0] in MODEL_FIELDS]
+    return rows
 
 
 def entity_help(doc: dict, ref: EntityRef) -> str:
     """The schema's one-line description of the kind of entity ``ref`` names."""
-    found = find_entity(doc, ref)
+    found = _entity(doc, ref)
     if found is None:
         return ""
-    index, item = found
-    spec = field_at(MODEL, [ref.collection, index], doc)
+    spec, item = found
     if isinstance(spec, Variant):
         kind = spec.kind_of(item)
         kind_help = spec.kinds[kind].help if kind in spec.kinds else ""

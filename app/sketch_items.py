@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QGraphicsEllipseItem, QGraphicsItem
 
 from . import geometry as geo
 from . import symbols as sym
+from .entities import EntityRef
 
 # colours of the sketch
 RIGID = "#2c3e50"
@@ -26,8 +27,11 @@ BODY = "#7f8c8d"
 LOAD = "#c0392b"
 DRIVER = "#1e8449"
 CONTACT = "#8d5b2d"
+VELOCITY = "#d35400"
 LABEL = "#202020"
 HIGHLIGHT = QColor(255, 150, 0, 130)
+HOVER = QColor(0, 150, 255, 110)
+PREVIEW = "#0a84ff"
 
 # radii (px) of the curved arrows of drivers and torques
 DRIVER_RADIUS, TORQUE_RADIUS = 15, 22
@@ -153,6 +157,20 @@ def _load_items(doc: dict, load: dict) -> list[QGraphicsItem]:
     return items
 
 
+def _velocity_items(doc: dict, velocity: dict) -> list[QGraphicsItem]:
+    """A dashed arrow along a node's or free body's initial velocity."""
+    vx, vy = velocity.get("vx", 0.0), velocity.get("vy", 0.0)
+    if "node" in velocity:
+        pt = geo.node_positions(doc)[velocity["node"]]
+    elif "body" in velocity:
+        pt = geo.outline(doc, EntityRef("bodies", velocity["body"])).points[0]
+    else:
+        return []  # a link's velocity field: nothing to anchor an arrow to
+    if not (vx or vy):
+        return []
+    return [_glyph(sym.arrow(math.atan2(vy, vx)), pt, VELOCITY, width=2, style=Qt.PenStyle.DashLine)]
+
+
 def _contact_items(doc: dict, contact: dict) -> list[QGraphicsItem]:
     """The striking point's marker and the fixed target, labelled on its contact side.
 
@@ -225,12 +243,30 @@ def model_items(doc: dict) -> list[QGraphicsItem]:
         items += _load_items(doc, load)
     for contact in doc.get("contacts", []):
         items += _contact_items(doc, contact)
+    for velocity in doc.get("initial_velocities", []):
+        items += _velocity_items(doc, velocity)
     return items
 
 
-def highlight_items(shape: geo.Outline) -> list[QGraphicsItem]:
+def highlight_items(shape: geo.Outline, color: QColor = HIGHLIGHT, width: float = 12) -> list[QGraphicsItem]:
     """Halos under the points and polylines of a selected entity."""
-    items = [_curve(line, _pen(HIGHLIGHT, 12), Z_HALO) for line in shape.polylines]
+    items = [_curve(line, _pen(color, width), Z_HALO) for line in shape.polylines]
     if shape.points:
-        items.append(_scatter(shape.points, "o", 26, pg.mkPen(None), HIGHLIGHT, Z_HALO))
+        items.append(_scatter(shape.points, "o", 2 * width + 2, pg.mkPen(None), color, Z_HALO))
     return items
+
+
+def hover_items(shape: geo.Outline) -> list[QGraphicsItem]:
+    """A thinner, blue halo under the entity the cursor is over."""
+    return highlight_items(shape, HOVER, 8)
+
+
+def preview_line(pts: list[geo.Point]) -> QGraphicsItem:
+    """A dashed polyline a tool draws while the user picks its points."""
+    return _curve(pts, _pen(PREVIEW, 1.5, Qt.PenStyle.DashLine), Z_LABEL)
+
+
+def preview_rect(corner1: geo.Point, corner2: geo.Point) -> QGraphicsItem:
+    """The rubber band of a rectangle selection."""
+    (x1, y1), (x2, y2) = corner1, corner2
+    return preview_line([(x1, y1), (x2, y1), (x2, y2), (x1, y2), (x1, y1)])

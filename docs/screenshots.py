@@ -30,6 +30,7 @@ SIZE = (1200, 750)
 SHOTS = {
     "main_window.png": ("slider_crank_flexible", EntityRef("links", "rod")),
     "four_bar.png": ("four_bar_flexible", EntityRef("links", "coupler")),
+    "free_block.png": ("slider_crank_block", EntityRef("initial_velocities", "block")),
 }
 
 

@@ -1,37 +1,28 @@
 """The impact events panel: the event table and the Routh diagram of the selected impulse."""
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 from PySide6.QtCore import Qt
 
 from app.events_view import COLUMNS, EventsView, cell_text
 from app.routh_diagram import RouthDiagram, clip_segment
-from solver.api import load_model, simulate
 from solver.results import Results
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "resources" / "examples"
+
+@pytest.fixture(scope="module")
+def pendulum(example_results) -> Results:
+    return example_results("pendulum_impact")
 
 
 @pytest.fixture(scope="module")
-def pendulum() -> Results:
-    return simulate(load_model(EXAMPLES / "pendulum_impact.json"))
-
-
-@pytest.fixture(scope="module")
-def rod() -> Results:
-    return simulate(load_model(EXAMPLES / "rod_impact_rigid.json"))
+def rod(example_results) -> Results:
+    return example_results("rod_impact_rigid")
 
 
 @pytest.fixture
-def view(qtbot, pendulum) -> EventsView:
-    v = EventsView()
-    qtbot.addWidget(v)
-    v.resize(900, 400)
-    v.show()
-    qtbot.waitExposed(v)
+def view(shown, pendulum) -> EventsView:
+    v = shown(EventsView(), 900, 400)
     v.set_results(pendulum)
     return v
 

@@ -13,25 +13,13 @@ from PySide6.QtGui import QColor, QImage
 from app import export
 from app.export import VideoCodecMissing, export_animation, export_plot, frame_times, image_array, write_series_csv
 from app.plots import PlotsDock
-from solver.api import load_model, simulate
 from solver.results import Results
 from solver.results_io import load_results, write_results
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "resources" / "examples"
-
-
-@pytest.fixture(scope="module")
-def bar_mass() -> Results:
-    return simulate(load_model(EXAMPLES / "bar_mass_impact.json"))
-
 
 @pytest.fixture
-def dock(qtbot, bar_mass) -> PlotsDock:
-    d = PlotsDock()
-    qtbot.addWidget(d)
-    d.resize(500, 400)
-    d.show()
-    qtbot.waitExposed(d)
+def dock(shown, bar_mass) -> PlotsDock:
+    d = shown(PlotsDock(), 500, 400)
     d.set_results(bar_mass)
     return d
 

@@ -7,7 +7,7 @@ import pytest
 from PySide6.QtCore import QPoint, QSettings, Qt
 from PySide6.QtWidgets import QFileDialog
 
-from app.entities import GROUPS, EntityRef
+from app.entities import GROUPS, EntityRef, entity_refs
 from app.main_window import MainWindow
 from app.sketch_items import Z_HALO
 from solver.model.io import dumps_model, list_examples, load_model
@@ -49,7 +49,7 @@ def test_every_example_opens(window, message_boxes, name):
         assert group.text(0) == title
         assert group.childCount() == len(model.get(collection, []))
         assert group.text(1) == str(group.childCount())
-        assert [group.child(i).text(0) for i in range(group.childCount())] == [e["id"] for e in model.get(collection, [])]
+        assert [group.child(i).text(0) for i in range(group.childCount())] == [r.id for r in entity_refs(model, collection)]
     assert window.sketch.getPlotItem().items, "nothing drawn"
     assert window.save_as_action.isEnabled()
 

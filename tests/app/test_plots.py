@@ -17,18 +17,9 @@ from solver.results import Results
 EXAMPLES = Path(__file__).resolve().parents[2] / "resources" / "examples"
 
 
-@pytest.fixture(scope="module")
-def bar_mass() -> Results:
-    return simulate(load_model(EXAMPLES / "bar_mass_impact.json"))
-
-
 @pytest.fixture
-def dock(qtbot, bar_mass) -> PlotsDock:
-    d = PlotsDock()
-    qtbot.addWidget(d)
-    d.resize(700, 600)
-    d.show()
-    qtbot.waitExposed(d)
+def dock(shown, bar_mass) -> PlotsDock:
+    d = shown(PlotsDock(), 700, 600)
     d.set_results(bar_mass)
     return d
 

@@ -251,3 +251,44 @@ def test_leaving_an_editor_unchanged_changes_nothing(qtbot, window):
     qtbot.wait(10)
     assert window.document.model["masses"][0]["mass"] == 0.033377851123456
     assert window.document.undo_stack.count() == 0
+
+
+def test_model_and_solver_settings_are_edited_in_the_panel(window):
+    from app.entities import MODEL_SETTINGS, SOLVER_SETTINGS
+    window.open_example("slider_crank_flexible")
+    assert window.tree.item_for(MODEL_SETTINGS) is not None
+    window.selection.replace((MODEL_SETTINGS,))
+    view = window.properties
+    assert [view.table.item(r, 0).text() for r in range(view.table.rowCount())][:3] == ["name", "description", "source"]
+    assert view.commit_field("name", "Crank")
+    assert window.document.model["name"] == "Crank"
+    assert window.windowTitle().startswith("Flexmech — Crank")
+    assert view.commit_field("gravity.y", "-9.81")
+    assert window.document.model["gravity"] == {"y": -9.81}
+    window.selection.replace((SOLVER_SETTINGS,))
+    assert value_of(view, "nu") == ""  # optional, no default: shown empty
+    assert view.commit_field("nu", "0.3")
+    assert window.document.model["solver"]["nu"] == 0.3
+    assert view.commit_field("step", "0.5 ms")
+    assert window.document.model["solver"]["step"] == 0.0005
+    assert window.undo_action.text() == "&Undo Set settings[solver].step"
+    assert not view.commit_field("tau", "0.4")
+    window.delete_action.trigger()  # settings cannot be deleted
+    assert "solver" in window.document.model
+
+
+def test_an_initial_velocity_is_listed_by_what_it_starts_and_edited(window):
+    window.open_example("slider_crank_block")
+    ref = EntityRef("initial_velocities", "block")
+    assert window.tree.item_for(ref) is not None
+    window.selection.replace((ref,))
+    view = window.properties
+    assert value_of(view, "vx") == "-15"
+    assert view.commit_field("vx", "-12 m/s")
+    assert window.document.model["initial_velocities"] == [{"body": "block", "vx": -12.0}]
+    window.delete_action.trigger()
+    assert window.document.model["initial_velocities"] == []
+    window.undo_action.trigger()
+    window.selection.replace((EntityRef("bodies", "block"),))
+    window.delete_action.trigger()  # the body takes its velocity and contact with it
+    assert window.document.model["initial_velocities"] == [] and window.document.model["contacts"] == []

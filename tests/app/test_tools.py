@@ -1,0 +1,353 @@
+"""Each canvas tool, driven by synthetic mouse and key events: what it creates, Esc, undo."""
+from __future__ import annotations
+
+import doctest
+import math
+
+import pytest
+from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
+from PySide6.QtGui import QMouseEvent, QWheelEvent
+from PySide6.QtWidgets import QApplication
+
+from app import new_entities, picking
+from app.entities import EntityRef
+from solver.model.validate import validate
+
+from .canvas_user import CanvasUser
+
+O, A, B, BLOCK = (0.0, 0.0), (0.1, 0.0), (0.3, 0.0), (0.4, 0.1)
+
+
+@pytest.mark.parametrize("module", [picking, new_entities])
+def test_docstring_examples(module):
+    assert doctest.testmod(module).failed == 0
+
+
+def small_model() -> dict:
+    return {
+        "format": "flexmech", "version": 1, "name": "tools",
+        "nodes": [{"id": "O", "x": 0.0, "y": 0.0}, {"id": "A", "x": 0.1, "y": 0.0}, {"id": "B", "x": 0.3, "y": 0.0}],
+        "links": [{"id": "crank", "kind": "rigid", "nodes": ["O", "A"], "mass": 0.1},
+                  {"id": "rod", "kind": "rigid", "nodes": ["A", "B"], "mass": 0.2}],
+        "bodies": [{"id": "blk", "kind": "point", "x": 0.4, "y": 0.1, "mass": 1.0}],
+    }
+
+
+@pytest.fixture
+def user(qtbot, window) -> CanvasUser:
+    window.document.replace(small_model(), None)
+    user = CanvasUser(qtbot, window)
+    user.show(-0.1, 0.5, grid=0.01)
+    return user
+
+
+def tool_key(window, name: str) -> Qt.Key:
+    return Qt.Key(window.tool_bar.actions_by_name[name].shortcut()[0].key())
+
+
+def velocity_drag(user):
+    start = user.pixel(*BLOCK)
+    user.drag_pixels(start, start + QPoint(100, 0))  # 0.1 m/s per pixel
+
+
+# tool, what the user does, collection, the entity expected, undo text
+CASES = [
+    ("node", lambda u: u.click(0.2, 0.03), "nodes", {"id": "N1", "x": 0.2, "y": 0.03}, "Add node N1"),
+    ("link", lambda u: (u.click(*O), u.click(0.2, 0.03)), "links",
+     {"id": "link1", "kind": "rigid", "nodes": ["O", "N1"], "mass": 1.0}, "Add link link1"),
+    ("ground", lambda u: u.click(*A), "joints", {"id": "ground1", "kind": "ground", "node": "A"}, "Add joint ground1"),
+    ("pin", lambda u: u.click(*A), "joints", {"id": "pin1", "kind": "pin", "node": "A"}, "Add joint pin1"),
+    ("weld", lambda u: u.click(*A), "joints", {"id": "weld1", "kind": "weld", "node": "A", "links": ["crank", "rod"]},
+     "Add joint weld1"),
+    ("slider", lambda u: (u.click(*B), u.click(0.3, 0.04)), "joints",
+     {"id": "slider1", "kind": "slider", "node": "B", "angle": 1.570796}, "Add joint slider1"),
+    ("mass", lambda u: u.click(*B), "masses", {"id": "mass1", "node": "B", "mass": 1.0}, "Add mass mass1"),
+    ("driver", lambda u: (u.click(0.05, 0.0), u.click(*O)), "drivers",
+     {"id": "motor1", "kind": "speed", "link": "crank", "pivot": "O", "function": {"kind": "constant", "value": 1.0}},
+     "Add driver motor1"),
+    ("load", lambda u: u.drag(B, (0.3, -0.04)), "loads", {"id": "load1", "node": "B", "fy": -1.0}, "Add load load1"),
+    ("body", lambda u: u.click(0.2, -0.03), "bodies",
+     {"id": "body1", "kind": "point", "x": 0.2, "y": -0.03, "mass": 1.0}, "Add body body1"),
+    ("velocity", velocity_drag, "initial_velocities", {"body": "blk", "vx": 10.0},
+     "Add initial velocity of body blk"),
+    ("contact", lambda u: (u.click(*BLOCK), u.click(*B)), "contacts",
+     {"id": "contact1", "point": {"body": "blk"}, "target": {"kind": "node", "node": "B", "angle": 0.785398},
+      "mu_s": 0.0, "mu_d": 0.0, "e": 1.0, "law": "energetic", "model": {"kind": "impulse"}}, "Add contact contact1"),
+    ("contact", lambda u: (u.click(*BLOCK), u.click(0.2, 0.0)), "contacts",
+     {"id": "contact1", "point": {"body": "blk"}, "target": {"kind": "link", "link": "rod"},
+      "mu_s": 0.0, "mu_d": 0.0, "e": 1.0, "law": "energetic", "model": {"kind": "impulse"}}, "Add contact contact1"),
+    ("ground_line", lambda u: (u.click(*BLOCK), u.drag((0.0, -0.04), (0.2, -0.04))), "contacts",
+     {"id": "contact1", "point": {"body": "blk"}, "target": {"kind": "ground_line", "x": 0.0, "y": -0.04, "angle": 0.0},
+      "mu_s": 0.0, "mu_d": 0.0, "e": 1.0, "law": "energetic", "model": {"kind": "impulse"}}, "Add contact contact1"),
+    ("ground_segment", lambda u: (u.click(*B), u.drag((0.35, -0.04), (0.45, -0.04))), "contacts",
+     {"id": "contact1", "point": {"node": "B"},
+      "target": {"kind": "ground_segment", "x1": 0.35, "y1": -0.04, "x2": 0.45, "y2": -0.04},
+      "mu_s": 0.0, "mu_d": 0.0, "e": 1.0, "law": "energetic", "model": {"kind": "impulse"}}, "Add contact contact1"),
+    ("circle", lambda u: (u.click(*BLOCK), u.drag((0.2, 0.04), (0.25, 0.04))), "contacts",
+     {"id": "contact1", "point": {"body": "blk"}, "target": {"kind": "circle", "x": 0.2, "y": 0.04, "radius": 0.05},
+      "mu_s": 0.0, "mu_d": 0.0, "e": 1.0, "law": "energetic", "model": {"kind": "impulse"}}, "Add contact contact1"),
+]
+
+
+@pytest.mark.parametrize("tool, act, collection, expected, text", CASES, ids=[c[0] + str(i) for i, c in enumerate(CASES)])
+def test_each_tool_creates_its_entity_as_one_undoable_command(user, tool, act, collection, expected, text):
+    window = user.window
+    before = window.document.model.get(collection, [])[:]
+    user.key(tool_key(window, tool))
+    assert window.tool_bar.actions_by_name[tool].isChecked()
+    act(user)
+    model = window.document.model
+    assert model[collection][-1] == expected
+    assert validate(model) == []
+    stack = window.document.undo_stack
+    assert stack.count() == 1 and stack.text(0) == text
+    if "id" in expected:
+        assert window.selection.refs == (EntityRef(collection, expected["id"]),)
+    window.undo_action.trigger()
+    assert window.document.model.get(collection, []) == before
+    assert window.document.model == small_model()
+
+
+@pytest.mark.parametrize("tool, first", [("link", O), ("slider", B), ("driver", (0.05, 0.0)), ("load", B),
+                                         ("contact", BLOCK), ("ground_line", BLOCK), ("velocity", BLOCK)])
+def test_esc_cancels_a_tool_half_way_and_returns_to_select(user, tool, first):
+    window = user.window
+    user.key(tool_key(window, tool))
+    user.click(*first)
+    user.key(Qt.Key.Key_Escape)
+    assert window.tools.tool.name == "select" and window.tool_bar.actions_by_name["select"].isChecked()
+    user.click(0.2, 0.04)
+    assert window.document.undo_stack.count() == 0
+    assert window.sketch._preview == []
+
+
+def test_tools_are_chosen_from_the_tool_bar_too(user):
+    window = user.window
+    window.tool_bar.actions_by_name["node"].trigger()
+    assert window.tools.tool.name == "node"
+    user.click(0.2, 0.02)
+    assert window.document.model["nodes"][-1]["id"] == "N1"
+
+
+def test_a_link_ends_on_a_node_within_the_snap_radius_and_new_points_on_the_grid(user):
+    window = user.window
+    user.key(Qt.Key.Key_L)
+    near_a = user.view.to_model(user.pixel(*A) + QPoint(4, -3))
+    user.click(*near_a)
+    user.click(0.1234, 0.0271)
+    link = window.document.model["links"][-1]
+    assert link["nodes"] == ["A", "N1"]
+    assert window.document.model["nodes"][-1] == {"id": "N1", "x": 0.12, "y": 0.03}
+    window.tool_bar.snap_action.setChecked(False)
+    user.click(0.2234, 0.0271)
+    user.click(0.0, 0.0)
+    x = window.document.model["nodes"][-1]["x"]
+    assert x != 0.22 and x == pytest.approx(0.2234, abs=2 * user.view.metres_per_pixel())
+
+
+def test_a_weld_needs_two_links(user):
+    user.key(Qt.Key.Key_W)
+    user.click(*B)
+    assert user.window.document.undo_stack.count() == 0
+    assert user.window.statusBar().currentMessage() == "A weld needs two links at B"
+
+
+def test_delete_tool_removes_an_entity_and_its_dependents(user):
+    window = user.window
+    user.key(Qt.Key.Key_X)
+    user.click(*B)
+    assert [n["id"] for n in window.document.model["nodes"]] == ["O", "A"]
+    assert [link["id"] for link in window.document.model["links"]] == ["crank"]
+    assert window.document.undo_stack.text(0) == "Delete node B"
+    window.undo_action.trigger()
+    assert window.document.model == small_model()
+
+
+# ---------------------------------------------------------------- select and move
+def test_rubber_band_selects_and_shift_adds(user):
+    window = user.window
+    user.drag((-0.02, -0.02), (0.15, 0.02))
+    assert set(window.selection.refs) == {EntityRef("nodes", "O"), EntityRef("nodes", "A"), EntityRef("links", "crank")}
+    user.click(*B, shift=True)
+    assert EntityRef("nodes", "B") in window.selection.refs
+    user.drag((0.35, 0.05), (0.45, 0.15), shift=True)
+    assert EntityRef("bodies", "blk") in window.selection.refs and len(window.selection.refs) == 5
+    user.click(*B, shift=True)  # shift-click toggles
+    assert EntityRef("nodes", "B") not in window.selection.refs
+    user.click(0.2, 0.045)  # a click on empty canvas clears
+    assert window.selection.refs == ()
+
+
+def test_clicking_selects_in_tree_and_property_panel(user):
+    window = user.window
+    user.click(0.2, 0.0)
+    assert window.selection.refs == (EntityRef("links", "rod"),)
+    assert window.tree.selectedItems()[0].text(0) == "rod"
+    assert window.properties.ref == EntityRef("links", "rod")
+
+
+def test_dragging_a_node_moves_its_links_live_and_undoes_in_one_step(user):
+    window = user.window
+    user.drag(B, (0.32, 0.04))
+    model = window.document.model
+    assert (model["nodes"][2]["x"], model["nodes"][2]["y"]) == (0.32, 0.04)
+    stack = window.document.undo_stack
+    assert stack.count() == 1 and stack.text(0) == "Move node B"
+    user.drag((0.32, 0.04), (0.35, 0.04))  # a second drag is a second entry
+    assert stack.count() == 2
+    window.undo_action.trigger()
+    window.undo_action.trigger()
+    assert window.document.model == small_model()
+
+
+def test_dragging_a_selected_node_moves_all_selected_nodes(user):
+    window = user.window
+    user.drag((-0.02, -0.02), (0.15, 0.02))  # O and A
+    user.drag(A, (0.1, 0.03))
+    nodes = {n["id"]: (n["x"], n["y"]) for n in window.document.model["nodes"]}
+    assert nodes == {"O": (0.0, 0.03), "A": (0.1, 0.03), "B": (0.3, 0.0)}
+    assert window.document.undo_stack.text(0) == "Move 2 nodes"
+
+
+def test_left_drag_on_empty_canvas_does_not_pan(user):
+    before = user.view.getViewBox().viewRange()
+    user.drag((0.2, 0.04), (0.25, -0.02))
+    assert user.view.getViewBox().viewRange() == before
+
+
+def hover(view, pixel: QPoint) -> None:
+    """A mouse move with no button down (QTest's moves reach the widget only while a button is down)."""
+    event = QMouseEvent(QEvent.Type.MouseMove, QPointF(pixel), QPointF(view.viewport().mapToGlobal(pixel)),
+                        Qt.MouseButton.NoButton, Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier)
+    QApplication.sendEvent(view.viewport(), event)
+
+
+def test_hovering_outlines_what_a_click_would_pick(user):
+    hover(user.view, user.pixel(*B))
+    assert user.view._hover
+    hover(user.view, user.pixel(0.2, 0.045))
+    assert not user.view._hover
+    user.key(Qt.Key.Key_D)  # the slider tool picks nodes only
+    hover(user.view, user.pixel(0.2, 0.0))
+    assert not user.view._hover
+    hover(user.view, user.pixel(*B))
+    assert user.view._hover
+
+
+# ---------------------------------------------------------------- view
+def test_middle_drag_and_space_drag_pan(user):
+    view = user.view
+    (x0, _x1), _y = view.getViewBox().viewRange()
+    start = user.pixel(0.2, 0.0)
+    viewport = view.viewport()
+    user.qtbot.mousePress(viewport, Qt.MouseButton.MiddleButton, pos=start)
+    for dx in (20, 40, 60):
+        user.qtbot.mouseMove(viewport, start + QPoint(dx, 0))
+    user.qtbot.mouseRelease(viewport, Qt.MouseButton.MiddleButton, pos=start + QPoint(60, 0))
+    (x1, _), _y = view.getViewBox().viewRange()
+    assert x1 == pytest.approx(x0 - 60 * view.metres_per_pixel(), rel=0.05)
+    view.setFocus()
+    user.qtbot.keyPress(view, Qt.Key.Key_Space)
+    user.drag_pixels(start, start + QPoint(60, 0))
+    user.qtbot.keyRelease(view, Qt.Key.Key_Space)
+    (x2, _), _y = view.getViewBox().viewRange()
+    assert x2 == pytest.approx(x1 - 60 * view.metres_per_pixel(), rel=0.05)
+    assert user.window.document.undo_stack.count() == 0
+
+
+def wheel(view, pixel: QPoint, steps: int) -> None:
+    event = QWheelEvent(QPointF(pixel), QPointF(view.viewport().mapToGlobal(pixel)), QPoint(0, 0),
+                        QPoint(0, 120 * steps), Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier,
+                        Qt.ScrollPhase.NoScrollPhase, False)
+    QApplication.sendEvent(view.viewport(), event)
+
+
+@pytest.mark.parametrize("steps", [1, -2])
+def test_wheel_zoom_keeps_the_point_under_the_cursor(user, steps):
+    view = user.view
+    pixel = user.pixel(0.3, 0.02)
+    under = view.to_model(pixel)
+    size = view.metres_per_pixel()
+    wheel(view, pixel, steps)
+    assert (view.metres_per_pixel() < size) == (steps > 0)
+    after = view.to_model(pixel)
+    assert math.dist(under, after) <= 1.5 * max(size, view.metres_per_pixel())
+
+
+def test_the_grid_spacing_follows_the_zoom(user):
+    view = user.view
+    fine = view.grid_step()
+    view.getViewBox().setRange(xRange=(-1.0, 5.0), yRange=(-0.5, 0.5), padding=0)
+    assert view.grid_step() == pytest.approx(10 * fine)
+
+
+def test_mesh_preview_follows_the_element_count(user):
+    window = user.window
+    window.selection.replace((EntityRef("links", "rod"),))
+    user.type_field("kind", "flexible")
+    user.type_field("mesh.elements", "6")
+    assert len(ticks(window)) == 5
+    user.type_field("mesh.elements", "3")
+    assert len(ticks(window)) == 2
+
+
+def ticks(window) -> list:
+    from pyqtgraph import ScatterPlotItem
+    from app.sketch_items import FLEXIBLE
+    scatters = [i for i in window.sketch._items if isinstance(i, ScatterPlotItem)
+                and i.opts["pen"].color().name() == FLEXIBLE]
+    return [p for s in scatters for p in s.data]
+
+
+def test_the_tool_bar_is_kept_with_the_layout(qtbot, settings):
+    from app.main_window import MainWindow
+    first = MainWindow(settings)
+    qtbot.addWidget(first)
+    first.addToolBar(Qt.ToolBarArea.TopToolBarArea, first.tool_bar)
+    first.close()
+    second = MainWindow(settings)
+    qtbot.addWidget(second)
+    assert second.toolBarArea(second.tool_bar) == Qt.ToolBarArea.TopToolBarArea
+
+
+def test_clicking_one_spot_again_goes_through_what_is_attached_there(user):
+    window = user.window
+    user.key(Qt.Key.Key_G)
+    user.click(*A)
+    user.key(Qt.Key.Key_Escape)
+    seen = []
+    for _ in range(5):
+        user.click(*A)
+        seen.append(str(window.selection.single))
+    assert seen == ["nodes[A]", "links[crank]", "links[rod]", "joints[ground1]", "nodes[A]"]
+    user.drag(A, (0.1, 0.03))  # a drag moves the node whatever is selected there
+    assert window.document.model["nodes"][1] == {"id": "A", "x": 0.1, "y": 0.03}
+
+
+def test_a_free_body_is_dragged_like_a_node(user):
+    window = user.window
+    user.drag(BLOCK, (0.42, 0.0))
+    body = window.document.model["bodies"][0]
+    assert (body["x"], body["y"]) == (0.42, 0.0)
+    assert window.document.undo_stack.text(0) == "Move body blk"
+    window.undo_action.trigger()
+    assert window.document.model == small_model()
+
+
+def test_opening_another_model_drops_a_tool_action_under_way(user):
+    window = user.window
+    user.key(Qt.Key.Key_L)
+    user.click(*B)
+    window.document.replace(small_model(), None)
+    user.click(0.2, 0.03)
+    assert window.document.undo_stack.count() == 0  # the click starts a new link
+    user.click(0.25, 0.03)
+    assert window.document.model["links"][-1]["nodes"] == ["N1", "N2"]
+
+
+def test_every_tool_has_an_icon(window):
+    for name, action in window.tool_bar.actions_by_name.items():
+        image = action.icon().pixmap(32, 32).toImage()
+        assert not action.icon().isNull(), name
+        painted = sum(image.pixelColor(x, y).alpha() > 0 for x in range(32) for y in range(32))
+        assert painted > 20, name
