@@ -39,6 +39,7 @@ from .property_view import PropertyView
 from .recent_files import RecentFiles
 from .recovery import RecoveryFile
 from .selection import Selection
+from .results_ui import ResultsUi
 from .simulation_ui import SimulationUi
 from .sketch import SketchView
 from .tools.base import ToolContext
@@ -89,8 +90,8 @@ class MainWindow(QMainWindow):
         self.property_dock = self._add_dock("Properties", "property_dock", self.properties)
         self.splitDockWidget(self.tree_dock, self.property_dock, Qt.Orientation.Vertical)
         self.problems = ProblemsView()
-        self.problems_dock = self._add_dock("Problems", "problems_dock", self.problems)
-        self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.problems_dock)
+        self.problems_dock = self._add_dock("Problems", "problems_dock", self.problems,
+                                            Qt.DockWidgetArea.BottomDockWidgetArea)
         self.history = QUndoView(self.document.undo_stack)
         self.history.setEmptyLabel("<opened>")
         self.history_dock = self._add_dock("History", "history_dock", self.history)
@@ -104,6 +105,7 @@ class MainWindow(QMainWindow):
         self._build_menus()
         self._build_tools()
         self.simulation = SimulationUi(self)
+        self.results_ui = ResultsUi(self)
         self.document.replaced.connect(self._on_document_replaced)
         self.document.path_changed.connect(self._update_title)
         self.document.changed.connect(self._on_document_changed)
@@ -124,11 +126,12 @@ class MainWindow(QMainWindow):
         self.recovered = self.offer_recovery()
 
     # ------------------------------------------------------------------ building
-    def _add_dock(self, title: str, name: str, widget: QWidget) -> QDockWidget:
+    def _add_dock(self, title: str, name: str, widget: QWidget,
+                  area: Qt.DockWidgetArea = Qt.DockWidgetArea.LeftDockWidgetArea) -> QDockWidget:
         dock = QDockWidget(title, self)
         dock.setObjectName(name)  # saveState/restoreState find docks by name
         dock.setWidget(widget)
-        self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, dock)
+        self.addDockWidget(area, dock)
         return dock
 
     def _action(self, text: str, slot, shortcut=None, tip: str = "") -> QAction:

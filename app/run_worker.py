@@ -22,7 +22,7 @@ import copy
 import threading
 import time
 
-from PySide6.QtCore import QObject, QThread, Signal, Slot
+from PySide6.QtCore import QObject, Qt, QThread, Signal, Slot
 from threadpoolctl import threadpool_limits
 
 from solver.api import iter_simulation, load_model, simulate
@@ -147,6 +147,8 @@ def start_run(model: dict, parent: QObject | None = None) -> tuple[QThread, RunW
     worker = RunWorker(model)
     worker.moveToThread(thread)
     thread.started.connect(worker.run)
-    worker.finished.connect(thread.quit)
-    worker.failed.connect(thread.quit)
+    # directly from the worker's thread: the GUI thread may be blocked waiting for it
+    # (closing the window mid-run), so a queued quit would never arrive
+    worker.finished.connect(thread.quit, Qt.ConnectionType.DirectConnection)
+    worker.failed.connect(thread.quit, Qt.ConnectionType.DirectConnection)
     return thread, worker

@@ -100,11 +100,21 @@ class SimulationUi(QObject):
         return True
 
     def _on_run_started(self, layout) -> None:
-        self.layer.set_run(self.run_model, layout)
-        self.layer.set_size(geo.model_size(self.run_model))
-        self._update_traces()
+        self._show(self.run_model, layout)
         self.playback.set_frames(self.runs.frames, growing=True)
         self.status.started()
+
+    def show_run(self, results) -> None:
+        """Play back finished results (opened from a results folder) without solving."""
+        self.stop()
+        self.run_model = results.model
+        self._show(results.model, results.layout)
+        self.playback.set_frames(results.frames, results.events)
+
+    def _show(self, model: dict, layout) -> None:
+        self.layer.set_run(model, layout)
+        self.layer.set_size(geo.model_size(model))
+        self._update_traces()
 
     def _on_frames_changed(self, _count: int) -> None:
         self.playback.frames_grew()
@@ -113,6 +123,8 @@ class SimulationUi(QObject):
         running = self.runs.running
         self.run_action.setEnabled(not running)
         self.cancel_action.setEnabled(state == "running")
+        # Esc cancels the run; the canvas tools' Esc would make the key ambiguous meanwhile
+        self.window.tool_bar.escape_action.setEnabled(not running)
 
     def _on_run_ended(self, results) -> None:
         self.status.ended()

@@ -1,0 +1,174 @@
+"""The simulation half of the main window, driven like a user: F5 runs, Esc cancels,
+the slider scrubs, plots follow playback, File > Export writes CSV, GIF and bundles."""
+from __future__ import annotations
+
+import csv
+
+import imageio.v3 as iio
+import numpy as np
+import pytest
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtWidgets import QFileDialog
+
+from app.entities import EntityRef
+from app.run_controller import CANCELLED, COMPLETED, FAILED
+from solver.model.io import examples_dir, load_model, save_model
+
+#: generous: runs share two cores with other work
+RUN_TIMEOUT_MS = 120_000
+
+
+def run_with_f5(qtbot, window) -> None:
+    """Press F5 and wait for the run to end."""
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)  # shortcuts go to the active window
+    qtbot.keyClick(window, Qt.Key.Key_F5)
+    assert window.simulation.runs.state != "idle"
+    qtbot.waitUntil(lambda: not window.simulation.runs.running, timeout=RUN_TIMEOUT_MS)
+    window.simulation.runs.wait()
+
+
+@pytest.fixture
+def bar_mass_run(qtbot, window):
+    """The bar-mass example opened from the Examples menu and run with F5."""
+    window.example_actions["bar_mass_impact"].trigger()
+    run_with_f5(qtbot, window)
+    assert window.simulation.runs.state == COMPLETED
+    return window
+
+
+def save_dialog_returns(monkeypatch, path) -> None:
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(path), ""))
+
+
+def test_run_scrub_and_the_plotted_contact_force_is_the_solvers(bar_mass_run):
+    window = bar_mass_run
+    results = window.simulation.runs.results
+    slider = window.simulation.bar.slider
+    index = int(np.argmax([f.contact["F_n_N"][0] for f in results.frames]))  # the peak, at about 0.3 s
+    slider.setValue(index)  # the user drags the slider there
+    t = results.frames[index].time
+    assert window.simulation.playback.time == pytest.approx(t)
+    panel = window.results_ui.plots.panels[0]
+    plotted = panel.values_at(t)
+    force_key = next(k for k in plotted if k.endswith("/F_n"))
+    assert plotted[force_key] == pytest.approx(results.frames[index].contact["F_n_N"][0], rel=1e-12)
+    assert plotted[force_key] > 0.1
+    assert panel.cursor.value() == pytest.approx(t)  # the plots' time cursor followed
+
+
+def test_the_plotted_series_export_as_csv_and_read_back(bar_mass_run, monkeypatch, tmp_path):
+    window = bar_mass_run
+    save_dialog_returns(monkeypatch, tmp_path / "forces.csv")
+    window.results_ui.export_series_action.trigger()
+    with open(tmp_path / "forces.csv", newline="", encoding="utf-8") as f:
+        rows = list(csv.reader(f))
+    header, data = rows[0], np.array(rows[1:], dtype=float)
+    assert header[0] == "time_s" and any("N" in h for h in header[1:])
+    curves = window.results_ui.plots.plotted()
+    np.testing.assert_allclose(data[:, 0], curves[0].x)
+    np.testing.assert_allclose(data[:, 1], curves[0].y)
+
+
+def test_a_short_gif_is_exported(bar_mass_run, monkeypatch, tmp_path):
+    window = bar_mass_run
+    window.simulation.bar.speed.setCurrentIndex(window.simulation.bar.speed.findData(1.0))
+    save_dialog_returns(monkeypatch, tmp_path / "impact.gif")
+    window.results_ui.export_animation_action.trigger()
+    frames = iio.imread(tmp_path / "impact.gif", index=None)
+    duration = window.simulation.playback.times[-1] - window.simulation.playback.times[0]
+    assert frames.shape[0] == pytest.approx(duration * 25, abs=2)
+    assert frames.shape[1] > 100 and frames.shape[2] > 100
+
+
+def test_a_results_bundle_reopens_for_playback_without_solving(bar_mass_run, monkeypatch, tmp_path):
+    window = bar_mass_run
+    frames = len(window.simulation.runs.results.frames)
+    monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *a, **k: str(tmp_path / "bundle"))
+    window.results_ui.export_results_action.trigger()
+    window.new_document()
+    assert window.simulation.playback.count == 0
+    window.results_ui.open_results_action.trigger()
+    assert window.document.model["name"] == "Bar struck by a rigid mass"
+    assert window.simulation.playback.count == frames
+    assert window.results_ui.events.table.rowCount() == len(window.simulation.runs.results.events)
+
+
+def test_selecting_an_impulse_in_the_events_table_moves_playback_there(bar_mass_run, qtbot):
+    window = bar_mass_run
+    view = window.results_ui.events
+    row = next(r for r, e in enumerate(window.results_ui.results.events) if e["kind"] == "impulse" and r > 3)
+    view.select_event(row)
+    assert window.simulation.playback.time == pytest.approx(window.results_ui.results.events[row]["time_s"])
+
+
+class Ticker:
+    """Counts the ticks of a timer in the GUI thread: the event loop kept running."""
+
+    def __init__(self):
+        self.ticks = 0
+        self.timer = QTimer()
+        self.timer.setInterval(5)
+        self.timer.timeout.connect(self.tick)
+
+    def tick(self) -> None:
+        self.ticks += 1
+
+
+def test_esc_cancels_a_long_run_and_keeps_its_frames_while_the_ui_kept_working(qtbot, window, tmp_path):
+    model = load_model(examples_dir() / "slider_crank_flexible.json")
+    model["solver"]["end_time"] *= 200  # minutes of solving: cancelled long before
+    path = tmp_path / "long.json"
+    save_model(model, path)
+    window.open_path(path)
+    ticker = Ticker()
+    ticker.timer.start()
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)
+    qtbot.keyClick(window, Qt.Key.Key_F5)
+    runs = window.simulation.runs
+    # a starved event loop would not tick while the solver runs
+    qtbot.waitUntil(lambda: len(runs.frames) > 30 and ticker.ticks > 10 and runs.running, timeout=RUN_TIMEOUT_MS)
+    window.sketch.setFocus()  # Esc on the canvas too: it must reach the run, not the tools
+    qtbot.keyClick(window.sketch, Qt.Key.Key_Escape)
+    qtbot.waitUntil(lambda: not runs.running, timeout=RUN_TIMEOUT_MS)
+    runs.wait()
+    ticker.timer.stop()
+    assert runs.state == CANCELLED and len(runs.results.frames) > 30
+    assert window.simulation.playback.count == len(runs.results.frames)
+    assert window.tool_bar.escape_action.isEnabled()
+
+
+def test_a_failed_run_shows_time_and_cause_and_keeps_the_frames(qtbot, window, monkeypatch, message_boxes):
+    from solver.newmark import NewmarkIntegrator, NewtonFailure
+
+    original = NewmarkIntegrator.step
+
+    def failing_step(self, s, h, breakpoint=None):
+        if s.t >= 0.25:
+            raise NewtonFailure("Newton did not converge (test)")
+        return original(self, s, h, breakpoint)
+
+    monkeypatch.setattr(NewmarkIntegrator, "step", failing_step)
+    window.example_actions["bar_mass_impact"].trigger()
+    run_with_f5(qtbot, window)
+    assert window.simulation.runs.state == FAILED
+    kind, _title, text = message_boxes[-1]
+    assert kind == "warning" and "stopped at t = 0.25" in text and "Newton did not converge (test)" in text
+    assert window.simulation.playback.count > 10
+    assert window.simulation.playback.times[-1] < 0.26
+    assert window.results_ui.export_series_action.isEnabled()
+
+
+def test_two_runs_with_different_friction_are_overlaid_in_compare(qtbot, window):
+    window.example_actions["rod_impact_rigid"].trigger()
+    contact = EntityRef("contacts", window.document.model["contacts"][0]["id"])
+    for mu in (0.7, 0.95):
+        window.apply_edit(contact, ["mu_s"], mu)  # what the property panel does
+        window.apply_edit(contact, ["mu_d"], mu)
+        run_with_f5(qtbot, window)
+    compare = window.results_ui.compare
+    assert len(compare.runs) == 2
+    labels = {curve.run for curve in compare.plotted()}
+    assert len(labels) == 2
+
