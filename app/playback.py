@@ -200,4 +200,7 @@ class PlaybackController(QObject):
                 self._show(self.count - 1, end)
                 self.pause()
                 return
-        self._show(frame_at(self.times, t), t)
+        index = frame_at(self.times, t)
+        if t >= self.time and index < self.index:
+            index = self.index  # the cursor was at an event between frames: don't step back
+        self._show(index, t)

@@ -1,0 +1,219 @@
+"""GUI benchmark: event-loop stalls during a run, cancel latency, playback frame rate.
+
+Run on demand (not part of the test suite), offscreen unless a display is chosen::
+
+    python tests/benchmarks/bench_gui.py            # all three
+    python tests/benchmarks/bench_gui.py --quick    # fewer cancels, one playback pass
+
+Figures (issue 6, goals in brackets):
+
+* **stalls**: a 1 ms timer in the GUI thread records the gaps between its ticks while
+  :class:`~app.run_controller.RunController` runs the flexible slider-crank with 64 rod
+  elements in its worker thread; the worst gap and the 99th percentile (< 50 ms), for
+  a first run started as the controller is made (its kernels still loading in the
+  background: one stall of some 50-80 ms) and for later runs;
+* **cancel latency**: wall time from ``cancel()`` to ``run_ended`` for cancels at
+  random moments of a long run, mean and worst (< 0.5 s);
+* **playback**: frames per second of :meth:`~app.playback_items.PlaybackLayer.show_frame`
+  plus a real paint of the canvas (``viewport().repaint()``) over every frame of a
+  200-element slider-crank, plain and with strain colours, 100× exaggeration and a
+  trace (>= 60 fps).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+import numpy as np  # noqa: E402
+from PySide6.QtCore import QEventLoop, QSettings, Qt, QTimer  # noqa: E402
+from PySide6.QtWidgets import QApplication  # noqa: E402
+
+from solver.api import load_model, simulate  # noqa: E402
+from solver.model.io import examples_dir  # noqa: E402
+
+STALL_GOAL_MS, CANCEL_GOAL_S, FPS_GOAL = 50.0, 0.5, 60.0
+
+
+def slider_crank(elements: int, end_factor: float = 1.0) -> dict:
+    """The flexible slider-crank example with ``elements`` rod elements, its end time scaled."""
+    doc = load_model(examples_dir() / "slider_crank_flexible.json")
+    doc["links"][1]["mesh"]["elements"] = elements
+    doc["solver"]["end_time"] *= end_factor
+    return doc
+
+
+class GapMeter:
+    """A 1 ms timer in the GUI thread that records the wall time between its ticks, ms."""
+
+    def __init__(self):
+        self.gaps: list[float] = []
+        #: when each gap ended, s since start()
+        self.at: list[float] = []
+        self._last = self._start = 0.0
+        self.timer = QTimer()
+        self.timer.setTimerType(Qt.TimerType.PreciseTimer)
+        self.timer.setInterval(1)
+        self.timer.timeout.connect(self._tick)
+
+    def start(self) -> None:
+        self.gaps.clear()
+        self.at.clear()
+        self._last = self._start = time.perf_counter()
+        self.timer.start()
+
+    def stop(self) -> None:
+        self.timer.stop()
+
+    def _tick(self) -> None:
+        now = time.perf_counter()
+        self.gaps.append(1e3 * (now - self._last))
+        self.at.append(now - self._start)
+        self._last = now
+
+
+def wait_for_end(controller, timeout_s: float = 600.0) -> None:
+    """Run the event loop until ``controller``'s run ends and its thread is done with."""
+    loop = QEventLoop()
+    controller.run_ended.connect(loop.quit)
+    QTimer.singleShot(int(1e3 * timeout_s), loop.quit)
+    if controller.running:
+        loop.exec()
+    controller.run_ended.disconnect(loop.quit)
+    settle(controller)
+
+
+def settle(controller) -> None:
+    """Wait for the run's thread and deliver its queued ``finished``, so that the
+    controller lets go of the thread before the next run starts (a pending
+    ``finished`` of the previous thread would otherwise clear the next run's)."""
+    controller.wait()
+    QApplication.processEvents()
+
+
+def bench_stalls(elements: int = 64) -> None:
+    from app.run_controller import RunController
+
+    controller = RunController()  # starts loading the kernels in a thread (warm_up)
+    print(f"stalls, slider-crank {elements} elements, gaps of a 1 ms timer in the GUI thread:")
+    measure_stalls(controller, elements, "first run at once (kernels still loading)")
+    for _ in range(2):
+        measure_stalls(controller, elements, "later run")
+
+
+def measure_stalls(controller, elements: int, label: str) -> None:
+    model = slider_crank(elements)
+    meter = GapMeter()
+    marks = {}
+    controller.run_ended.connect(lambda _r: marks.setdefault("ended", time.perf_counter()))
+    meter.start()
+    t0 = time.perf_counter()
+    controller.start(model)
+    wait_for_end(controller)
+    meter.stop()
+    controller.run_ended.disconnect()
+    gaps = np.array(meter.gaps)
+    worst, p99 = float(gaps.max()), float(np.percentile(gaps, 99))
+    worst_at = sorted(zip(meter.gaps, meter.at), reverse=True)[:3]
+    print(f"  {label}: {len(controller.frames)} frames, run {marks['ended'] - t0:.2f} s, {len(gaps)} ticks; "
+          f"worst gap {worst:.1f} ms, 99th percentile {p99:.1f} ms, median {np.median(gaps):.2f} ms "
+          f"(goal < {STALL_GOAL_MS:.0f} ms: {'met' if worst < STALL_GOAL_MS else 'NOT met'}); "
+          "largest ending at " + ", ".join(f"{at:.2f} s" for _g, at in worst_at))
+
+
+def bench_cancel(cancels: int, seed: int = 6) -> None:
+    from app.run_controller import RunController
+
+    rng = random.Random(seed)
+    controller = RunController()
+    latencies = []
+    for _ in range(cancels):
+        controller.start(slider_crank(64, end_factor=200.0))  # minutes of solving: always cancelled
+        cancelled_at = []
+
+        def cancel() -> None:
+            cancelled_at.append(time.perf_counter())
+            controller.cancel()
+
+        QTimer.singleShot(int(rng.uniform(200, 2000)), cancel)
+        loop = QEventLoop()
+        ended_at = []
+        controller.run_ended.connect(lambda _r: (ended_at.append(time.perf_counter()), loop.quit()))
+        loop.exec()
+        controller.run_ended.disconnect()
+        settle(controller)
+        latencies.append(ended_at[0] - cancelled_at[0])
+    lat = np.array(latencies)
+    print(f"cancel latency over {cancels} cancels at random moments (0.2-2 s into a 64-element run):")
+    print(f"  mean {lat.mean():.3f} s, worst {lat.max():.3f} s "
+          f"(goal < {CANCEL_GOAL_S} s: {'met' if lat.max() < CANCEL_GOAL_S else 'NOT met'})")
+
+
+def bench_playback(elements: int = 200, passes: int = 2) -> None:
+    import app.recovery
+    from app import geometry as geo
+    from app.main_window import MainWindow
+
+    folder = Path(tempfile.mkdtemp(prefix="flexmech-bench-"))
+    app.recovery.recovery_dir = lambda: folder / "recovery"
+    model = slider_crank(elements)
+    t0 = time.perf_counter()
+    results = simulate(model)
+    print(f"playback, slider-crank {elements} elements: {len(results.frames)} frames "
+          f"(solved in {time.perf_counter() - t0:.1f} s)")
+    window = MainWindow(QSettings(str(folder / "window.ini"), QSettings.Format.IniFormat))
+    window.resize(1280, 800)
+    window.show()
+    QApplication.processEvents()
+    window.document.replace(model, None)
+    sim = window.simulation
+    sim.layer.set_run(model, results.layout)
+    sim.layer.set_size(geo.model_size(model))
+    sim.playback.set_frames(results.frames, results.events)
+    frames = results.frames
+    viewport = window.sketch.viewport()
+
+    def fps(label: str) -> None:
+        best = 0.0
+        for _ in range(passes):
+            t0 = time.perf_counter()
+            for i, frame in enumerate(frames):
+                sim.layer.show_frame(frame, i, frames)
+                viewport.repaint()
+            best = max(best, len(frames) / (time.perf_counter() - t0))
+        print(f"  {label}: {best:.0f} frames/s (goal >= {FPS_GOAL:.0f}: {'met' if best >= FPS_GOAL else 'NOT met'})")
+
+    fps("plain")
+    sim.layer.set_strain_mode("combined")
+    sim.layer.set_exaggeration(100.0)
+    sim.layer.set_traced([model["links"][1]["nodes"][0]])
+    fps("strain colours, ×100, one trace")
+    window.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--quick", action="store_true", help="fewer cancels, one playback pass")
+    parser.add_argument("--only", choices=("stalls", "cancel", "playback"), help="one figure only")
+    args = parser.parse_args()
+    qapp = QApplication.instance() or QApplication(sys.argv)
+    qapp.setOrganizationName("FlexmechBench")
+    qapp.setApplicationName("FlexmechBench")
+    print(f"platform {qapp.platformName()}, {os.cpu_count()} cores")
+    if args.only in (None, "stalls"):
+        bench_stalls()
+    if args.only in (None, "cancel"):
+        bench_cancel(3 if args.quick else 8)
+    if args.only in (None, "playback"):
+        bench_playback(passes=1 if args.quick else 2)
+
+
+if __name__ == "__main__":
+    main()
