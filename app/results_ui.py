@@ -17,7 +17,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEvent, QObject, Qt, QTimer
+from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox
 
@@ -34,6 +34,8 @@ if TYPE_CHECKING:
 
 #: runs kept for comparison (the oldest is dropped)
 MAX_COMPARED_RUNS = 6
+#: height of the bottom docks (plots, problems, events) in a new layout, px
+PLOTS_HEIGHT = 340
 #: frames per second of an exported animation
 ANIMATION_FPS = 25.0
 
@@ -53,6 +55,9 @@ class ResultsUi(QObject):
         self._fed = 0  # frames of the running run handed to the plots
 
         bottom = Qt.DockWidgetArea.BottomDockWidgetArea
+        # the bottom docks span the window's width: room for plots against time
+        window.setCorner(Qt.Corner.BottomLeftCorner, bottom)
+        window.setCorner(Qt.Corner.BottomRightCorner, bottom)
         self.plots = PlotsDock(window)
         window.addDockWidget(bottom, self.plots)
         window.splitDockWidget(window.problems_dock, self.plots, Qt.Orientation.Horizontal)
@@ -61,10 +66,10 @@ class ResultsUi(QObject):
         self.compare = CompareView()
         self.compare_dock = window._add_dock("Compare runs", "compare_dock", self.compare, bottom)
         if window.settings.value("main_window/state") is None:
-            # tabbed once the window is shown: tab groups made before (other than the
+            # tabbed as the window is shown: tab groups made before (other than the
             # first) leave a stray copy of their tab bar in Qt 6.11
             window.installEventFilter(self)
-        window.resizeDocks([self.plots], [280], Qt.Orientation.Vertical)
+        window.resizeDocks([self.plots], [PLOTS_HEIGHT], Qt.Orientation.Vertical)
         self.view_actions = [dock.toggleViewAction() for dock in (self.plots, self.events_dock, self.compare_dock)]
 
         self.open_results_action = window._action("Open &Results…", self.open_results_dialog,
@@ -92,7 +97,7 @@ class ResultsUi(QObject):
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt override)
         if watched is self.window and event.type() == QEvent.Type.Show:
             self.window.removeEventFilter(self)
-            QTimer.singleShot(0, self._tabify)
+            self._tabify()
         return False
 
     def _tabify(self) -> None:
@@ -100,7 +105,8 @@ class ResultsUi(QObject):
         window.tabifyDockWidget(window.problems_dock, self.events_dock)
         window.tabifyDockWidget(window.problems_dock, self.compare_dock)
         window.problems_dock.raise_()
-        window.resizeDocks([window.problems_dock, self.plots], [5, 6], Qt.Orientation.Horizontal)
+        window.resizeDocks([window.problems_dock, self.plots], [5, 7], Qt.Orientation.Horizontal)
+        window.resizeDocks([self.plots], [PLOTS_HEIGHT], Qt.Orientation.Vertical)
 
     def _add_menus(self) -> None:
         window = self.window

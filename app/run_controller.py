@@ -66,6 +66,7 @@ class RunController(QObject):
         subclass) when it cannot start, and RuntimeError while another run goes on."""
         if self.running:
             raise RuntimeError("a run is already going on")
+        self.wait()  # the previous run's thread, if its finished signal is still queued
         layout = output_layout(model)
         thread, worker = start_run(model)
         worker.frame.connect(self._on_frame)
@@ -116,6 +117,8 @@ class RunController(QObject):
 
     @Slot()
     def _on_thread_finished(self) -> None:
+        if self.sender() is not self._thread:
+            return  # an earlier run's thread, finishing after the next run started
         self.wait()  # the thread has left its event loop: this returns at once
         self._thread = self._worker = None
 

@@ -17,6 +17,8 @@ from __future__ import annotations
 import copy
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtWidgets import QMenu, QMessageBox
 
@@ -110,8 +112,16 @@ class SimulationUi(QObject):
         self.run_model = results.model
         self._show(results.model, results.layout)
         self.playback.set_frames(results.frames, results.events)
+        self._set_motion_bounds(results.frames)
+
+    def _set_motion_bounds(self, frames) -> None:
+        if frames:
+            xy = np.concatenate([f.node_xy for f in frames])
+            lo, hi = xy.min(axis=0), xy.max(axis=0)
+            self.window.sketch.set_motion_bounds((float(lo[0]), float(hi[0]), float(lo[1]), float(hi[1])))
 
     def _show(self, model: dict, layout) -> None:
+        self.window.sketch.set_sketch_faded(True)
         self.layer.set_run(model, layout)
         self.layer.set_size(geo.model_size(model))
         self._update_traces()
@@ -129,6 +139,7 @@ class SimulationUi(QObject):
     def _on_run_ended(self, results) -> None:
         self.status.ended()
         frames = results.frames if results is not None else self.runs.frames
+        self._set_motion_bounds(frames)
         self.playback.finish(frames, results.events if results is not None else [])
         state, message = self.runs.state, self.runs.message
         bar = self.window.statusBar()
@@ -155,6 +166,8 @@ class SimulationUi(QObject):
         self.stop()
         self.playback.set_frames([])
         self.layer.clear()
+        self.window.sketch.set_sketch_faded(False)
+        self.window.sketch.set_motion_bounds(None)
 
     def stop(self) -> None:
         """Cancel a run going on and wait for its thread."""

@@ -20,6 +20,8 @@ from . import geometry as geo
 from .entities import EntityRef
 from .sketch_items import highlight_items, hover_items, model_items
 
+#: opacity of the sketch under a run's playback
+FADED_OPACITY = 0.3
 #: margin around the model on zoom-to-fit, as a fraction of its size
 FIT_PADDING = 0.12
 
@@ -46,6 +48,8 @@ class SketchView(pg.PlotWidget):
         super().__init__(parent, background="w")
         self._model: dict = {}
         self._items: list[QGraphicsItem] = []
+        self._sketch_opacity = 1.0
+        self._motion_bounds: tuple[float, float, float, float] | None = None
         self._halos: list[QGraphicsItem] = []
         self._hover: list[QGraphicsItem] = []
         self._preview: list[QGraphicsItem] = []
@@ -79,9 +83,16 @@ class SketchView(pg.PlotWidget):
         self._model, self._halos, self._hover = model, [], []
         self._items = model_items(model)
         for item in self._items:
+            item.setOpacity(self._sketch_opacity)
             self.addItem(item, ignoreBounds=True)
         if refs:
             self.highlight(refs)
+
+    def set_sketch_faded(self, faded: bool) -> None:
+        """Draw the sketch faint (while a run's frames are played over it) or normally."""
+        self._sketch_opacity = FADED_OPACITY if faded else 1.0
+        for item in self._items:
+            item.setOpacity(self._sketch_opacity)
 
     def highlight(self, refs: tuple[EntityRef, ...]) -> None:
         """Put a halo under each entity in ``refs`` (and remove the previous halos)."""
@@ -171,9 +182,16 @@ class SketchView(pg.PlotWidget):
     def _shift(event: QMouseEvent) -> bool:
         return bool(event.modifiers() & Qt.KeyboardModifier.ShiftModifier)
 
+    def set_motion_bounds(self, bounds: tuple[float, float, float, float] | None) -> None:
+        """Where a run's frames went (xmin, xmax, ymin, ymax), m: zoom-to-fit takes it in."""
+        self._motion_bounds = bounds
+
     def zoom_to_fit(self) -> None:
-        """Show the whole model with a margin round it."""
+        """Show the whole model, and the motion of the run played over it, with a margin."""
         xmin, xmax, ymin, ymax = geo.view_bounds(self._model)
+        if self._motion_bounds is not None:
+            mx0, mx1, my0, my1 = self._motion_bounds
+            xmin, xmax, ymin, ymax = min(xmin, mx0), max(xmax, mx1), min(ymin, my0), max(ymax, my1)
         pad = FIT_PADDING * max(xmax - xmin, ymax - ymin, geo.model_size(self._model))
         self.getViewBox().setRange(xRange=(xmin - pad, xmax + pad), yRange=(ymin - pad, ymax + pad), padding=0)
 

@@ -3,8 +3,13 @@
     python docs/screenshots.py              # offscreen, every shot below
     xvfb-run -a python docs/screenshots.py  # the same under a real X server
 
-Each shot opens a bundled example, selects one entity (so the canvas shows a
-highlight and the property view has content) and saves ``window.grab()`` as PNG in
+The editing shots open a bundled example and select one entity (so the canvas shows
+a highlight and the property view has content).  The run shots open an example, run
+it (F5's path, in the worker thread) and stop playback at a telling moment: the
+impact examples just after their largest impulse (deformed shape, contact state and
+force arrow, plots), the chapter-2 examples in motion at their largest mid-span
+deflection, with the strain colours on and the deflection exaggerated where it is
+too small to see.  Each is ``window.grab()`` saved as PNG in
 ``docs/screenshots/``.  Settings go to a throw-away folder, so the user's saved
 window layout does not leak into the pictures.
 """
@@ -13,11 +18,13 @@ from __future__ import annotations
 import os
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 if "DISPLAY" not in os.environ and "WAYLAND_DISPLAY" not in os.environ:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
+import numpy as np  # noqa: E402
 from PySide6.QtCore import QSettings  # noqa: E402 (after choosing the platform)
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
@@ -26,12 +33,32 @@ from app.main_window import MainWindow  # noqa: E402
 
 OUT_DIR = Path(__file__).resolve().parent / "screenshots"
 SIZE = (1200, 750)
+#: the run shots are larger: canvas, plots and the playback bar side by side
+RUN_SIZE = (1400, 900)
 #: file name -> (example, entity selected in the shot)
 SHOTS = {
     "main_window.png": ("slider_crank_flexible", EntityRef("links", "rod")),
     "four_bar.png": ("four_bar_flexible", EntityRef("links", "coupler")),
     "free_block.png": ("slider_crank_block", EntityRef("initial_velocities", "block")),
 }
+
+#: run shots: file name -> (example, deflection exaggeration, strain colouring)
+RUN_SHOTS = {
+    "run_rod_impact_rigid.png": ("rod_impact_rigid", 1.0, ""),
+    "run_pendulum_impact.png": ("pendulum_impact", 1.0, ""),
+    "run_bar_mass_impact.png": ("bar_mass_impact", 1.0, "axial"),
+    "run_two_bars_impact.png": ("two_bars_impact", 1.0, "axial"),
+    "run_rod_floor_flexible.png": ("rod_floor_flexible", 10.0, "combined"),
+    "run_rotating_beam_stop.png": ("rotating_beam_stop", 10.0, "bending"),
+    "run_slider_crank_block.png": ("slider_crank_block", 10.0, "combined"),
+    "run_robot_arm.png": ("robot_arm", 10.0, "bending"),
+    "run_flying_beam.png": ("flying_beam", 1.0, "combined"),
+    "run_two_link_flight.png": ("two_link_flight", 1.0, "combined"),
+    "run_slider_crank_flexible.png": ("slider_crank_flexible", 10.0, "combined"),
+    "run_four_bar_flexible.png": ("four_bar_flexible", 10.0, "combined"),
+}
+#: the longest a shot's run may take, s
+RUN_TIMEOUT_S = 300
 
 
 def render(example: str, selected: EntityRef, out: Path, settings: QSettings) -> None:
@@ -53,17 +80,62 @@ def _render(example: str, selected: EntityRef, out: Path, settings: QSettings, r
     window.close()
 
 
-def main() -> int:
+def shot_time(results) -> float:
+    """The moment a run shot shows: just after the largest impulse, else at the largest
+    mid-span deflection, else in the middle of the run."""
+    frames = results.frames
+    impulses = [e for e in results.events if e["kind"] == "impulse"]
+    if impulses:
+        return max(impulses, key=lambda e: abs(e["I_n_N_s"]))["time_s"]
+    if results.layout.flexible_links:
+        deflection = [float(np.abs(f.midspan).max()) for f in frames]
+        return frames[int(np.argmax(deflection))].time
+    return frames[len(frames) // 2].time
+
+
+def render_run(example: str, exaggeration: float, strain: str, out: Path, settings: QSettings) -> None:
+    """Run ``example`` in the window and save it at :func:`shot_time`."""
+    with tempfile.TemporaryDirectory() as recovery:
+        window = MainWindow(settings, recovery_dir=Path(recovery))
+        window.resize(*RUN_SIZE)
+        window.show()
+        window.open_example(example)
+        simulation = window.simulation
+        simulation.run()
+        started = time.monotonic()
+        while simulation.runs.running and time.monotonic() - started < RUN_TIMEOUT_S:
+            QApplication.processEvents()
+            time.sleep(0.01)
+        simulation.runs.wait()
+        QApplication.processEvents()
+        bar = simulation.bar
+        bar.exaggeration.setCurrentIndex(bar.exaggeration.findData(exaggeration))
+        bar.strain.setCurrentIndex(bar.strain.findData(strain))
+        simulation.playback.set_time(shot_time(simulation.runs.results))
+        window.sketch.zoom_to_fit()
+        for _ in range(5):
+            QApplication.processEvents()
+        window.grab().save(str(out))
+        window.close()
+
+
+def main(argv: list[str]) -> int:
     app = QApplication.instance() or QApplication(sys.argv)
     OUT_DIR.mkdir(exist_ok=True)
+    only = set(argv)
     with tempfile.TemporaryDirectory() as tmp:
         settings = QSettings(str(Path(tmp) / "settings.ini"), QSettings.Format.IniFormat)
         for name, (example, selected) in SHOTS.items():
-            render(example, selected, OUT_DIR / name, settings)
-            print(OUT_DIR / name)
+            if not only or example in only:
+                render(example, selected, OUT_DIR / name, settings)
+                print(OUT_DIR / name)
+        for name, (example, exaggeration, strain) in RUN_SHOTS.items():
+            if not only or example in only:
+                render_run(example, exaggeration, strain, OUT_DIR / name, settings)
+                print(OUT_DIR / name)
     app.processEvents()
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))

@@ -195,7 +195,9 @@ def test_dock_layout_and_geometry_persist(qtbot, tmp_path):
     qtbot.addWidget(first)
     first.show()
     qtbot.waitExposed(first)
-    first.resize(700, 500)  # within the offscreen screen (800 x 600): restoreGeometry clamps to it
+    # within the offscreen screen (800 x 600; restoreGeometry clamps to it) and above the
+    # window's minimum width (about 760 px with the playback bar)
+    first.resize(790, 520)
     first.property_dock.hide()
     first.close()
 
@@ -203,7 +205,7 @@ def test_dock_layout_and_geometry_persist(qtbot, tmp_path):
     qtbot.addWidget(second)
     second.show()
     qtbot.waitExposed(second)
-    assert (second.width(), second.height()) == (700, 500)
+    assert (second.width(), second.height()) == (790, 520)
     assert second.property_dock.isHidden()
     assert not second.tree_dock.isHidden()
 
