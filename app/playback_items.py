@@ -33,8 +33,9 @@ STRAIN_MODES = {"No strain colour": "", "Axial strain": "axial", "Bending strain
 STATE_COLOURS = ("#2e86c1", "#e67e22", "#c0392b")
 TRACE = "#8e44ad"
 FORCE = "#d35400"
-#: strain colour bar: colour map and number of colours
-COLOUR_MAP, COLOURS = "CET-D1", 64
+#: strain colour bar: colour map (blue, grey at zero strain so unstrained links stay
+#: visible on the white canvas, red) and number of colours
+COLOUR_MAP, COLOURS = "CET-D8", 64
 #: the longest force arrow as a fraction of the model's size
 ARROW_FRACTION = 0.25
 #: link pen width, px

@@ -8,7 +8,7 @@ import sys
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import pytest  # noqa: E402
-from PySide6.QtCore import QSettings, QtMsgType  # noqa: E402
+from PySide6.QtCore import QSettings, QtMsgType, QTimer  # noqa: E402
 from PySide6.QtWidgets import QMessageBox  # noqa: E402
 
 from app.main_window import MainWindow  # noqa: E402
@@ -198,3 +198,43 @@ def shown(qtbot):
         return widget
 
     return show
+
+
+class Ticker:
+    """Counts the ticks of a 5 ms timer in the GUI thread: whether the event loop kept running."""
+
+    def __init__(self):
+        self.ticks = 0
+        self.timer = QTimer()
+        self.timer.setInterval(5)
+        self.timer.timeout.connect(self.tick)
+
+    def tick(self) -> None:
+        self.ticks += 1
+
+
+@pytest.fixture
+def ticker():
+    """A started :class:`Ticker`, stopped after the test."""
+    t = Ticker()
+    t.timer.start()
+    yield t
+    t.timer.stop()
+
+
+@pytest.fixture
+def newton_fails_at(monkeypatch):
+    """``fail(t)``: from simulated time ``t`` on, every Newmark step fails as Newton would."""
+    from solver.newmark import NewmarkIntegrator, NewtonFailure
+
+    original = NewmarkIntegrator.step
+
+    def fail(t_fail: float) -> None:
+        def failing_step(self, s, h, breakpoint=None):
+            if s.t >= t_fail:
+                raise NewtonFailure("Newton did not converge (test)")
+            return original(self, s, h, breakpoint)
+
+        monkeypatch.setattr(NewmarkIntegrator, "step", failing_step)
+
+    return fail

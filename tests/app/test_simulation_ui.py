@@ -7,7 +7,7 @@ import csv
 import imageio.v3 as iio
 import numpy as np
 import pytest
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFileDialog
 
 from app.entities import EntityRef
@@ -102,27 +102,12 @@ def test_selecting_an_impulse_in_the_events_table_moves_playback_there(bar_mass_
     assert window.simulation.playback.time == pytest.approx(window.results_ui.results.events[row]["time_s"])
 
 
-class Ticker:
-    """Counts the ticks of a timer in the GUI thread: the event loop kept running."""
-
-    def __init__(self):
-        self.ticks = 0
-        self.timer = QTimer()
-        self.timer.setInterval(5)
-        self.timer.timeout.connect(self.tick)
-
-    def tick(self) -> None:
-        self.ticks += 1
-
-
-def test_esc_cancels_a_long_run_and_keeps_its_frames_while_the_ui_kept_working(qtbot, window, tmp_path):
+def test_esc_cancels_a_long_run_and_keeps_its_frames_while_the_ui_kept_working(qtbot, window, tmp_path, ticker):
     model = load_model(examples_dir() / "slider_crank_flexible.json")
     model["solver"]["end_time"] *= 200  # minutes of solving: cancelled long before
     path = tmp_path / "long.json"
     save_model(model, path)
     window.open_path(path)
-    ticker = Ticker()
-    ticker.timer.start()
     window.activateWindow()
     qtbot.waitUntil(window.isActiveWindow)
     qtbot.keyClick(window, Qt.Key.Key_F5)
@@ -133,23 +118,13 @@ def test_esc_cancels_a_long_run_and_keeps_its_frames_while_the_ui_kept_working(q
     qtbot.keyClick(window.sketch, Qt.Key.Key_Escape)
     qtbot.waitUntil(lambda: not runs.running, timeout=RUN_TIMEOUT_MS)
     runs.wait()
-    ticker.timer.stop()
     assert runs.state == CANCELLED and len(runs.results.frames) > 30
     assert window.simulation.playback.count == len(runs.results.frames)
     assert window.tool_bar.escape_action.isEnabled()
 
 
-def test_a_failed_run_shows_time_and_cause_and_keeps_the_frames(qtbot, window, monkeypatch, message_boxes):
-    from solver.newmark import NewmarkIntegrator, NewtonFailure
-
-    original = NewmarkIntegrator.step
-
-    def failing_step(self, s, h, breakpoint=None):
-        if s.t >= 0.25:
-            raise NewtonFailure("Newton did not converge (test)")
-        return original(self, s, h, breakpoint)
-
-    monkeypatch.setattr(NewmarkIntegrator, "step", failing_step)
+def test_a_failed_run_shows_time_and_cause_and_keeps_the_frames(qtbot, window, newton_fails_at, message_boxes):
+    newton_fails_at(0.25)
     window.example_actions["bar_mass_impact"].trigger()
     run_with_f5(qtbot, window)
     assert window.simulation.runs.state == FAILED
