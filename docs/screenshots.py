@@ -7,7 +7,7 @@ The editing shots open a bundled example and select one entity (so the canvas sh
 a highlight and the property view has content).  The run shots open an example, run
 it (F5's path, in the worker thread) and stop playback at a telling moment: the
 impact examples just after their largest impulse (deformed shape, contact state and
-force arrow, plots), the chapter-2 examples in motion at their largest mid-span
+force arrow, plots, the impulse's row and Routh diagram in the events tab), the chapter-2 examples in motion at their largest mid-span
 deflection, with the strain colours on and the deflection exaggerated where it is
 too small to see.  Each is ``window.grab()`` saved as PNG in
 ``docs/screenshots/``.  Settings go to a throw-away folder, so the user's saved
@@ -19,6 +19,7 @@ import os
 import sys
 import tempfile
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 if "DISPLAY" not in os.environ and "WAYLAND_DISPLAY" not in os.environ:
@@ -61,23 +62,32 @@ RUN_SHOTS = {
 RUN_TIMEOUT_S = 300
 
 
-def render(example: str, selected: EntityRef, out: Path, settings: QSettings) -> None:
-    """Save a screenshot of the main window showing ``example`` with ``selected`` selected
-    (with a throw-away recovery folder, so no leftover autosave asks to be restored)."""
+@contextmanager
+def example_window(example: str, size: tuple[int, int], settings: QSettings):
+    """A shown main window with ``example`` open (and a throw-away recovery folder, so no
+    leftover autosave asks to be restored); closed afterwards."""
     with tempfile.TemporaryDirectory() as recovery:
-        _render(example, selected, out, settings, Path(recovery))
+        window = MainWindow(settings, recovery_dir=Path(recovery))
+        window.resize(*size)
+        window.show()
+        window.open_example(example)
+        try:
+            yield window
+        finally:
+            window.close()
 
 
-def _render(example: str, selected: EntityRef, out: Path, settings: QSettings, recovery: Path) -> None:
-    window = MainWindow(settings, recovery_dir=recovery)
-    window.resize(*SIZE)
-    window.show()
-    window.open_example(example)
-    window.selection.replace((selected,))
+def save_shot(window: MainWindow, out: Path) -> None:
     for _ in range(5):
         QApplication.processEvents()
     window.grab().save(str(out))
-    window.close()
+
+
+def render(example: str, selected: EntityRef, out: Path, settings: QSettings) -> None:
+    """Save a screenshot of the main window showing ``example`` with ``selected`` selected."""
+    with example_window(example, SIZE, settings) as window:
+        window.selection.replace((selected,))
+        save_shot(window, out)
 
 
 def shot_time(results) -> float:
@@ -95,11 +105,7 @@ def shot_time(results) -> float:
 
 def render_run(example: str, exaggeration: float, strain: str, out: Path, settings: QSettings) -> None:
     """Run ``example`` in the window and save it at :func:`shot_time`."""
-    with tempfile.TemporaryDirectory() as recovery:
-        window = MainWindow(settings, recovery_dir=Path(recovery))
-        window.resize(*RUN_SIZE)
-        window.show()
-        window.open_example(example)
+    with example_window(example, RUN_SIZE, settings) as window:
         simulation = window.simulation
         simulation.run()
         started = time.monotonic()
@@ -111,12 +117,15 @@ def render_run(example: str, exaggeration: float, strain: str, out: Path, settin
         bar = simulation.bar
         bar.exaggeration.setCurrentIndex(bar.exaggeration.findData(exaggeration))
         bar.strain.setCurrentIndex(bar.strain.findData(strain))
-        simulation.playback.set_time(shot_time(simulation.runs.results))
+        results = simulation.runs.results
+        simulation.playback.set_time(shot_time(results))
+        impulses = [i for i, e in enumerate(results.events) if e["kind"] == "impulse"]
+        if impulses:  # its row in the events table, with its Routh diagram
+            largest = max(impulses, key=lambda i: abs(results.events[i]["I_n_N_s"]))
+            window.results_ui.events_dock.raise_()
+            window.results_ui.events.select_event(largest)
         window.sketch.zoom_to_fit()
-        for _ in range(5):
-            QApplication.processEvents()
-        window.grab().save(str(out))
-        window.close()
+        save_shot(window, out)
 
 
 def main(argv: list[str]) -> int:
