@@ -29,8 +29,8 @@ import numpy as np  # noqa: E402
 from PySide6.QtCore import QSettings  # noqa: E402 (after choosing the platform)
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
-from app.entities import EntityRef  # noqa: E402
-from app.main_window import MainWindow  # noqa: E402
+from app.document.entities import EntityRef  # noqa: E402
+from app.shell.main_window import MainWindow  # noqa: E402
 
 OUT_DIR = Path(__file__).resolve().parent / "screenshots"
 SIZE = (1200, 750)

@@ -10,10 +10,11 @@ from __future__ import annotations
 from typing import Callable, Iterator
 
 from .errors import SolverError, UnsupportedFeature
-from .modal import Modes, natural_modes, rayleigh_coefficients
+from .analysis.modal import Modes, natural_modes, rayleigh_coefficients
 from .model.io import load_model, save_model
-from .results import Frame, Layout, Results
-from .static import Equilibrium, static_equilibrium
+from .results.files import ResultsFormatError, load_results, write_results
+from .results.frames import Frame, Layout, Results
+from .analysis.static import Equilibrium, static_equilibrium
 
 __all__ = [
     "load_model",
@@ -31,6 +32,9 @@ __all__ = [
     "Results",
     "Frame",
     "Layout",
+    "write_results",
+    "load_results",
+    "ResultsFormatError",
 ]
 
 
@@ -42,7 +46,7 @@ def iter_simulation(model: dict, cancel: Callable[[], bool] | None = None) -> It
     ``cancel`` is polled between steps.  Raises :class:`UnsupportedFeature` before
     the first step when the model needs physics this version does not run.
     """
-    from .simulation import run
+    from .integration.time_loop import run
 
     yield from run(model, cancel=cancel)
 
@@ -51,9 +55,9 @@ def output_layout(model: dict) -> Layout:
     """The :class:`Layout` a run of ``model`` will have (node, element and contact
     names of its frames), known before the first step: a viewer can draw frames as
     they arrive.  Raises like :func:`iter_simulation` on a model that cannot run."""
-    from .assembly import Assembly
-    from .compile import compile_model
-    from .outputs import OutputBuilder
+    from .system.assembly import Assembly
+    from .system.compile import compile_model
+    from .results.outputs import OutputBuilder
 
     system = compile_model(model)
     layout = OutputBuilder(Assembly(system)).layout

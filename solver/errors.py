@@ -7,3 +7,7 @@ class SolverError(Exception):
 
 class UnsupportedFeature(SolverError):
     """The model uses physics this version of the solver does not run yet."""
+
+
+class ResultsFormatError(ValueError):
+    """A folder that is not a complete, unmodified results folder this version reads."""

@@ -13,7 +13,7 @@ import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from app.qt_check import require_qt  # noqa: E402  (after the platform is chosen)
+from app.shell.qt_check import require_qt  # noqa: E402  (after the platform is chosen)
 from solver.model.io import list_examples  # noqa: E402
 
 require_qt()

@@ -1,7 +1,7 @@
 """The ``flexmech`` command line: every command and every exit code.
 
-Most tests call :func:`app.cli.main` in-process with the solver or the GUI replaced;
-the end-to-end ones start ``python -m app.cli`` as a user would.
+Most tests call :func:`app.shell.cli.main` in-process with the solver or the GUI replaced;
+the end-to-end ones start ``python -m app.shell.cli`` as a user would.
 """
 from __future__ import annotations
 
@@ -17,17 +17,17 @@ from pathlib import Path
 
 import pytest
 
-from app import cli, qt_check
+from app.shell import cli, qt_check
 from solver import api
 from solver.model.io import examples_dir, list_examples
-from solver.results import Results
+from solver.results.frames import Results
 
 DEFAULT_EXAMPLE = examples_dir() / "slider_crank_flexible.json"
 
 
 def _cli(*args: str, timeout: float = 300) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "app.cli", *args], capture_output=True, text=True, timeout=timeout
+        [sys.executable, "-m", "app.shell.cli", *args], capture_output=True, text=True, timeout=timeout
     )
 
 
@@ -104,11 +104,11 @@ def test_usage_errors_exit_2(argv, capsys):
 def test_headless_commands_never_import_qt(tmp_path):
     code = (
         "import sys\n"
-        "from app.cli import main\n"
+        "from app.shell.cli import main\n"
         f"main(['validate', {str(DEFAULT_EXAMPLE)!r}])\n"
         "main(['examples'])\n"
         f"main(['run', {str(tmp_path / 'missing.json')!r}, '--out', {str(tmp_path / 'out')!r}])\n"
-        "qt = sorted(m for m in sys.modules if m.split('.')[0] in ('PySide6', 'pyqtgraph', 'app.gui'))\n"
+        "qt = sorted(m for m in sys.modules if m.split('.')[0] in ('PySide6', 'pyqtgraph', 'app.shell.gui'))\n"
         "print(qt)\n"
     )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
@@ -120,14 +120,14 @@ def test_headless_commands_never_import_qt(tmp_path):
 
 @pytest.fixture
 def fake_gui(monkeypatch):
-    """Replace ``app.gui`` by a recorder; Qt is taken to be available."""
+    """Replace ``app.shell.gui`` by a recorder; Qt is taken to be available."""
     calls: list[str | None] = []
 
     def launch(path: str | None) -> int:
         calls.append(path)
         return 0
 
-    monkeypatch.setitem(sys.modules, "app.gui", types.SimpleNamespace(launch=launch))
+    monkeypatch.setitem(sys.modules, "app.shell.gui", types.SimpleNamespace(launch=launch))
     monkeypatch.setattr(qt_check, "qt_problem", lambda gui=False: None)
     return calls
 
@@ -200,7 +200,7 @@ def test_window_needs_the_xcb_libraries(monkeypatch):
 def written(monkeypatch):
     """Record the results the CLI writes instead of writing them."""
     calls: list[tuple[Results, Path]] = []
-    monkeypatch.setattr("solver.results_io.write_results", lambda results, directory: calls.append((results, directory)))
+    monkeypatch.setattr("solver.results.files.write_results", lambda results, directory: calls.append((results, directory)))
     return calls
 
 
@@ -310,7 +310,7 @@ def test_ctrl_c_stops_a_real_run(tmp_path):
     """SIGINT during a run: the solver stops at the next step and the partial results are written."""
     out = tmp_path / "out"
     proc = subprocess.Popen(
-        [sys.executable, "-m", "app.cli", "run", "robot_arm", "--out", str(out)],
+        [sys.executable, "-m", "app.shell.cli", "run", "robot_arm", "--out", str(out)],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )
     seen = ""

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..assembly import Assembly, newton_scale
-from ..newmark import State
-from .pairs import ContactGeometry, ContactPair
+from ..system.assembly import Assembly, newton_scale
+from ..system.state import State
+from ..system.contact_pairs import ContactGeometry, ContactPair
 from .routh import ImpactResult, routh_impulse
 
 

@@ -24,11 +24,11 @@ import math
 
 import numpy as np
 
-from ..assembly import Assembly
-from ..newmark import State
-from ..results import CONTACT_STATES
+from ..system.assembly import Assembly
+from ..system.state import State
+from ..results.frames import CONTACT_STATES
 from .impulse import apply_impulse
-from .pairs import ContactPair
+from ..system.contact_pairs import ContactPair
 from .routh import ImpactResult
 
 STICK_KINDS = ("SCS", "SRS", "stick")

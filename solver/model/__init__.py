@@ -1,0 +1,7 @@
+"""The model file: its fields (:mod:`.fields`, :mod:`.schema`), validation with the
+path of every problem (:mod:`.validate`), reading, writing and defaults (:mod:`.io`),
+and the generated reference ``docs/model-format.md`` (:mod:`.docs`).
+
+Imports nothing else of the solver: the GUI's property panel and the validator read
+these descriptions without loading the numeric code.
+"""

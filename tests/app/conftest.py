@@ -11,10 +11,10 @@ import pytest  # noqa: E402
 from PySide6.QtCore import QSettings, QtMsgType, QTimer  # noqa: E402
 from PySide6.QtWidgets import QMessageBox  # noqa: E402
 
-from app.main_window import MainWindow  # noqa: E402
+from app.shell.main_window import MainWindow  # noqa: E402
 from solver.api import load_model, simulate  # noqa: E402
 from solver.model.io import examples_dir  # noqa: E402
-from solver.results import Results  # noqa: E402
+from solver.results.frames import Results  # noqa: E402
 from solver.model.validate import validate  # noqa: E402
 
 #: Qt messages that say nothing about our code (the offscreen platform's limits)
@@ -164,7 +164,7 @@ def all_kinds_model() -> dict:
 def isolated_recovery(tmp_path, monkeypatch):
     """Keep every window's recovery file in the test's own folder."""
     folder = tmp_path / "recovery"
-    monkeypatch.setattr("app.recovery.recovery_dir", lambda: folder)
+    monkeypatch.setattr("app.shell.recovery.recovery_dir", lambda: folder)
     return folder
 
 
@@ -225,7 +225,7 @@ def ticker():
 @pytest.fixture
 def newton_fails_at(monkeypatch):
     """``fail(t)``: from simulated time ``t`` on, every Newmark step fails as Newton would."""
-    from solver.newmark import NewmarkIntegrator, NewtonFailure
+    from solver.integration.newmark import NewmarkIntegrator, NewtonFailure
 
     original = NewmarkIntegrator.step
 

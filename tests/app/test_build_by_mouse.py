@@ -13,7 +13,7 @@ import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QFileDialog
 
-from app.entities import MODEL_SETTINGS, SOLVER_SETTINGS
+from app.document.entities import MODEL_SETTINGS, SOLVER_SETTINGS
 from solver.model.io import list_examples
 
 from .canvas_user import CanvasUser

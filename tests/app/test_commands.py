@@ -7,10 +7,10 @@ import doctest
 import pytest
 from PySide6.QtGui import QKeySequence
 
-from app import commands, edits
-from app.commands import AddEntity, MoveNodes, RemoveEntities, set_field, toggle_link_kind
-from app.document import ModelDocument
-from app.entities import EntityRef
+from app.document import commands, edits
+from app.document.commands import AddEntity, MoveNodes, RemoveEntities, set_field, toggle_link_kind
+from app.document.model_document import ModelDocument
+from app.document.entities import EntityRef
 from solver.model.io import list_examples, load_model
 from solver.model.validate import validate
 

@@ -7,10 +7,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from app.compare import CompareView, common_keys, compare_series
-from app.export import write_series_csv
+from app.results.compare import CompareView, common_keys, compare_series
+from app.results.export import write_series_csv
 from solver.api import load_model, simulate
-from solver.results import Results
+from solver.results.frames import Results
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "resources" / "examples"
 

@@ -5,9 +5,9 @@ import numpy as np
 import pytest
 from PySide6.QtCore import Qt
 
-from app.events_view import COLUMNS, EventsView, cell_text
-from app.routh_diagram import RouthDiagram, clip_segment
-from solver.results import Results
+from app.results.events_view import COLUMNS, EventsView, cell_text
+from app.results.routh_diagram import RouthDiagram, clip_segment
+from solver.results.frames import Results
 
 
 @pytest.fixture(scope="module")

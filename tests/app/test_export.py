@@ -10,11 +10,11 @@ import numpy as np
 import pytest
 from PySide6.QtGui import QColor, QImage
 
-from app import export
-from app.export import VideoCodecMissing, export_animation, export_plot, frame_times, image_array, write_series_csv
-from app.plots import PlotsDock
-from solver.results import Results
-from solver.results_io import load_results, write_results
+from app.results import export
+from app.results.export import VideoCodecMissing, export_animation, export_plot, frame_times, image_array, write_series_csv
+from app.results.plots import PlotsDock
+from solver.results.frames import Results
+from solver.results.files import load_results, write_results
 
 
 @pytest.fixture

@@ -7,10 +7,10 @@ import os
 import pytest
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
-from app.commands import set_field
-from app.entities import EntityRef
-from app.main_window import MainWindow
-from app.recovery import RecoveryFile
+from app.document.commands import set_field
+from app.document.entities import EntityRef
+from app.shell.main_window import MainWindow
+from app.shell.recovery import RecoveryFile
 from solver.model.io import list_examples, load_model
 
 EXAMPLES = {name: path for name, path, _desc in list_examples()}
@@ -241,7 +241,7 @@ def test_recovery_older_than_the_saved_file_is_not_offered(qtbot, monkeypatch, t
 
 
 def test_launch_offers_recovery_instead_of_the_default_example(qtbot, monkeypatch, tmp_path, settings):
-    from app import gui
+    from app.shell import gui
     _path, model = crash_with_unsaved_changes(qtbot, tmp_path, settings)
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: Button.Yes)
     windows = []

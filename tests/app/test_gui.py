@@ -7,8 +7,8 @@ from PySide6.QtCore import QTimer
 from PySide6.QtGui import QPainterPath
 from PySide6.QtWidgets import QApplication
 
-from app.gui import launch
-from app.main_window import MainWindow
+from app.shell.gui import launch
+from app.shell.main_window import MainWindow
 from solver.model.io import examples_dir
 
 

@@ -7,9 +7,9 @@ import pytest
 from PySide6.QtCore import QPoint, QSettings, Qt
 from PySide6.QtWidgets import QFileDialog
 
-from app.entities import GROUPS, EntityRef, entity_refs
-from app.main_window import MainWindow
-from app.sketch_items import Z_HALO
+from app.document.entities import GROUPS, EntityRef, entity_refs
+from app.shell.main_window import MainWindow
+from app.canvas.items import Z_HALO
 from solver.model.io import dumps_model, list_examples, load_model
 
 EXAMPLES = {name: path for name, path, _desc in list_examples()}

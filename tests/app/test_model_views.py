@@ -6,10 +6,13 @@ import math
 
 import pytest
 
-from app import entities, geometry, properties
-from app.entities import EntityRef, describe, find_entity
-from app.geometry import label_direction, mesh_points, model_bounds, outline, view_bounds
-from app.properties import entity_rows, format_value
+from app.document import entities
+from app.canvas import geometry
+
+from app.panels import properties
+from app.document.entities import EntityRef, describe, find_entity
+from app.canvas.geometry import label_direction, mesh_points, model_bounds, outline, view_bounds
+from app.panels.properties import entity_rows, format_value
 from solver.model.io import examples_dir, load_model
 
 

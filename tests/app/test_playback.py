@@ -3,7 +3,7 @@ the canvas draws for the frame shown (deformed links, strain colours, contact fo
 arrows, traces, the time text).
 
 Results of the bundled examples are computed once per session and handed to the
-playback controller the way :class:`~app.simulation_ui.SimulationUi` does after a run;
+playback controller the way :class:`~app.shell.simulation_ui.SimulationUi` does after a run;
 one test runs a model with F5 and checks that the animation starts before the run ends.
 Bounds on time are generous (two shared cores): orders of magnitude, never tight timings.
 """
@@ -15,9 +15,9 @@ import numpy as np
 import pytest
 from PySide6.QtCore import QPoint, Qt
 
-from app import geometry as geo
-from app.entities import EntityRef
-from app.playback import CONTACT_EVENT_KINDS
+from app.canvas import geometry as geo
+from app.document.entities import EntityRef
+from app.playback.controller import CONTACT_EVENT_KINDS
 
 #: generous: runs and timers share two cores with other work
 RUN_TIMEOUT_MS = 120_000
@@ -166,7 +166,7 @@ def test_step_pauses_playback(qtbot, big_window, bar_mass):
 
 def test_slider_scrubs_the_frames(qtbot, big_window, bar_mass):
     sim = play_results(big_window, "bar_mass_impact", bar_mass)
-    playback, bar, slider = sim.playback, sim.bar, sim.bar.slider
+    playback, slider = sim.playback, sim.bar.slider
     assert slider.minimum() == 0 and slider.maximum() == len(bar_mass.frames) - 1
     slider.setFocus()
     qtbot.keyClick(slider, Qt.Key.Key_End)

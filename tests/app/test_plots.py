@@ -9,10 +9,10 @@ from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
 from PySide6.QtGui import QMouseEvent
 from PySide6.QtWidgets import QApplication, QToolButton
 
-from app.plot_series import catalogue, outer_fibre_strain, presets, x_axes
-from app.plots import PlotPanel, PlotsDock, frame_index_at
+from app.results.series import catalogue, outer_fibre_strain, presets, x_axes
+from app.results.plots import PlotPanel, PlotsDock, frame_index_at
 from solver.api import load_model, output_layout, simulate
-from solver.results import Results
+from solver.results.frames import Results
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "resources" / "examples"
 

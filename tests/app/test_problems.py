@@ -7,11 +7,11 @@ import doctest
 import pytest
 from PySide6.QtCore import Qt
 
-from app import model_checks
-from app.commands import set_field
-from app.entities import EntityRef
-from app.field_edit import plan
-from app.model_checks import gruebler_count, model_problems
+from app.document import checks as model_checks
+from app.document.commands import set_field
+from app.document.entities import EntityRef
+from app.panels.field_edit import plan
+from app.document.checks import gruebler_count, model_problems
 from solver.model.io import list_examples, load_model
 
 EXAMPLES = {name: path for name, path, _desc in list_examples()}

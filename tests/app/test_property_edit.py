@@ -8,10 +8,11 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QLineEdit
 
-from app import field_edit, section_presets, units
-from app.entities import EntityRef
-from app.field_edit import EditError, editor_for, plan
-from app.units import UnitError, parse_quantity
+from app.panels import field_edit
+from app.document import section_presets, units
+from app.document.entities import EntityRef
+from app.panels.field_edit import EditError, editor_for, plan
+from app.document.units import UnitError, parse_quantity
 from solver.model.validate import validate
 
 ROD = EntityRef("links", "rod")
@@ -106,7 +107,7 @@ def test_changing_a_kind_keeps_the_fields_that_still_apply(all_kinds_model):
 
 @pytest.mark.parametrize("kind", ["circle", "rectangle", "tube", "area", "per_length"])
 def test_a_section_changes_shape_keeping_size_or_properties(all_kinds_model, kind):
-    from solver.compile import section_properties
+    from solver.system.compile import section_properties
     beam = EntityRef("links", "beam")
     keys, value = plan(all_kinds_model, beam, ["section", "kind"], kind)
     assert keys == ["section"] and value["kind"] == kind
@@ -170,7 +171,7 @@ def test_an_invalid_entry_is_refused_with_the_schema_message(qtbot, window):
 
 
 def field_edit_error_colour():
-    from app.property_view import ERROR_BACKGROUND
+    from app.panels.property_view import ERROR_BACKGROUND
     return ERROR_BACKGROUND
 
 
@@ -254,7 +255,7 @@ def test_leaving_an_editor_unchanged_changes_nothing(qtbot, window):
 
 
 def test_model_and_solver_settings_are_edited_in_the_panel(window):
-    from app.entities import MODEL_SETTINGS, SOLVER_SETTINGS
+    from app.document.entities import MODEL_SETTINGS, SOLVER_SETTINGS
     window.open_example("slider_crank_flexible")
     assert window.tree.item_for(MODEL_SETTINGS) is not None
     window.selection.replace((MODEL_SETTINGS,))

@@ -1,7 +1,7 @@
 """Runs in a worker thread: frames, progress, completion, cancel and failure reach the GUI thread."""
 from __future__ import annotations
 
-from app.run_controller import CANCELLED, COMPLETED, FAILED, RunController
+from app.running.controller import CANCELLED, COMPLETED, FAILED, RunController
 from solver.model.io import list_examples, load_model
 
 EXAMPLES = {name: path for name, path, _desc in list_examples()}

@@ -10,8 +10,8 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFileDialog
 
-from app.entities import EntityRef
-from app.run_controller import CANCELLED, COMPLETED, FAILED
+from app.document.entities import EntityRef
+from app.running.controller import CANCELLED, COMPLETED, FAILED
 from solver.model.io import examples_dir, load_model, save_model
 
 #: generous: runs share two cores with other work

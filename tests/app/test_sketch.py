@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from app.entities import GROUPS, EntityRef, entity_refs
-from app.sketch_items import Z_HALO
+from app.document.entities import GROUPS, EntityRef, entity_refs
+from app.canvas.items import Z_HALO
 
 
 def test_every_entity_is_listed_and_can_be_selected(window, all_kinds_model):

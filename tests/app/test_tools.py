@@ -9,8 +9,9 @@ from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
 from PySide6.QtGui import QMouseEvent, QWheelEvent
 from PySide6.QtWidgets import QApplication
 
-from app import new_entities, picking
-from app.entities import EntityRef
+from app.document import new_entities
+from app.canvas import picking
+from app.document.entities import EntityRef
 from solver.model.validate import validate
 
 from .canvas_user import CanvasUser
@@ -293,14 +294,14 @@ def test_mesh_preview_follows_the_element_count(user):
 
 def ticks(window) -> list:
     from pyqtgraph import ScatterPlotItem
-    from app.sketch_items import FLEXIBLE
+    from app.canvas.items import FLEXIBLE
     scatters = [i for i in window.sketch._items if isinstance(i, ScatterPlotItem)
                 and i.opts["pen"].color().name() == FLEXIBLE]
     return [p for s in scatters for p in s.data]
 
 
 def test_the_tool_bar_is_kept_with_the_layout(qtbot, settings):
-    from app.main_window import MainWindow
+    from app.shell.main_window import MainWindow
     first = MainWindow(settings)
     qtbot.addWidget(first)
     first.addToolBar(Qt.ToolBarArea.TopToolBarArea, first.tool_bar)

@@ -8,13 +8,13 @@ Run on demand (not part of the test suite), offscreen unless a display is chosen
 Figures (issue 6, goals in brackets):
 
 * **stalls**: a 1 ms timer in the GUI thread records the gaps between its ticks while
-  :class:`~app.run_controller.RunController` runs the flexible slider-crank with 64 rod
+  :class:`~app.running.controller.RunController` runs the flexible slider-crank with 64 rod
   elements in its worker thread; the worst gap and the 99th percentile (< 50 ms), for
   a first run started as the controller is made (its kernels still loading in the
   background: one stall of some 50-80 ms) and for later runs;
 * **cancel latency**: wall time from ``cancel()`` to ``run_ended`` for cancels at
   random moments of a long run, mean and worst (< 0.5 s);
-* **playback**: frames per second of :meth:`~app.playback_items.PlaybackLayer.show_frame`
+* **playback**: frames per second of :meth:`~app.playback.layer.PlaybackLayer.show_frame`
   plus a real paint of the canvas (``viewport().repaint()``) over every frame of a
   200-element slider-crank, plain and with strain colours, 100× exaggeration and a
   trace (>= 60 fps).
@@ -99,7 +99,7 @@ def settle(controller) -> None:
 
 
 def bench_stalls(elements: int = 64) -> None:
-    from app.run_controller import RunController
+    from app.running.controller import RunController
 
     controller = RunController()  # starts loading the kernels in a thread (warm_up)
     print(f"stalls, slider-crank {elements} elements, gaps of a 1 ms timer in the GUI thread:")
@@ -129,7 +129,7 @@ def measure_stalls(controller, elements: int, label: str) -> None:
 
 
 def bench_cancel(cancels: int, seed: int = 6) -> None:
-    from app.run_controller import RunController
+    from app.running.controller import RunController
 
     rng = random.Random(seed)
     controller = RunController()
@@ -157,12 +157,12 @@ def bench_cancel(cancels: int, seed: int = 6) -> None:
 
 
 def bench_playback(elements: int = 200, passes: int = 2) -> None:
-    import app.recovery
-    from app import geometry as geo
-    from app.main_window import MainWindow
+    import app.shell.recovery
+    from app.canvas import geometry as geo
+    from app.shell.main_window import MainWindow
 
     folder = Path(tempfile.mkdtemp(prefix="flexmech-bench-"))
-    app.recovery.recovery_dir = lambda: folder / "recovery"
+    app.shell.recovery.recovery_dir = lambda: folder / "recovery"
     model = slider_crank(elements)
     t0 = time.perf_counter()
     results = simulate(model)

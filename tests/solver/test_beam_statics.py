@@ -4,11 +4,11 @@ import math
 import numpy as np
 import pytest
 
-from solver.assembly import Assembly
-from solver.compile import compile_model
+from solver.system.assembly import Assembly
+from solver.system.compile import compile_model
 from solver.fem.beam import FORMULATIONS, deformations, element_terms
-from solver.modal import natural_modes
-from solver.static import static_equilibrium
+from solver.analysis.modal import natural_modes
+from solver.analysis.static import static_equilibrium
 
 from .builders import beam_model
 

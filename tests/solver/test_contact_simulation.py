@@ -4,7 +4,7 @@ import pytest
 
 from solver.api import load_model, simulate
 from solver.model.io import examples_dir
-from solver.results_io import load_results, write_results
+from solver.results.files import load_results, write_results
 
 # LAJSS 2024, Table 1 (e = 0.82): post-impact (x_dot, y_dot, theta_dot), I_ne, I_te, dT
 TABLE_1 = {
@@ -102,8 +102,8 @@ def test_contact_outputs_and_event_log_are_written_and_read_back(tmp_path):
 
 def striker_velocity(res, doc):
     """x-velocity of the striker bar's centre of mass (momentum of its consistent mass / mass)."""
-    from solver.assembly import Assembly
-    from solver.compile import compile_model
+    from solver.system.assembly import Assembly
+    from solver.system.compile import compile_model
 
     asm = Assembly(compile_model(doc))
     s = asm.sys

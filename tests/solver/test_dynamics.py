@@ -3,8 +3,8 @@ import numpy as np
 import pytest
 
 from solver.api import load_model, simulate
-from solver.assembly import Assembly
-from solver.compile import compile_model
+from solver.system.assembly import Assembly
+from solver.system.compile import compile_model
 from solver.model.io import examples_dir
 
 from .builders import rigid_slider_crank
@@ -113,7 +113,7 @@ def test_thesis_form_drifts_where_the_consistent_one_does_not():
 def test_driven_mechanism_starts_with_the_rigid_velocity_field(elements):
     """Slider-crank at 150 rad/s from the collinear position: the rod turns at -75 rad/s
     about B at every node, however fine the mesh."""
-    from solver.initial import initial_state
+    from solver.system.initial import initial_state
 
     doc = load_model(examples_dir() / "slider_crank_flexible.json")
     doc["links"][1]["mesh"]["elements"] = elements

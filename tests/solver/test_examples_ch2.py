@@ -39,8 +39,8 @@ def test_free_flight_momentum_equals_the_applied_impulse(name, impulse):
     to the Newton tolerance)."""
     res = run(name)
     i = np.flatnonzero(after(res, 2.5))
-    from solver.assembly import Assembly
-    from solver.compile import compile_model
+    from solver.system.assembly import Assembly
+    from solver.system.compile import compile_model
 
     asm = Assembly(compile_model(load_model(examples_dir() / f"{name}.json")))
     s = asm.sys

@@ -2,9 +2,9 @@
 import numpy as np
 import pytest
 
-import solver.newmark as newmark
+import solver.integration.newmark as newmark
 from solver.api import iter_simulation, simulate
-from solver.results import Frame, Results
+from solver.results.frames import Frame, Results
 
 from .builders import beam_model, rigid_slider_crank
 

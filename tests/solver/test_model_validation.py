@@ -128,7 +128,7 @@ def _write(tmp_path: Path, name: str, data: bytes) -> Path:
 
 def _run_validate(path: Path) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "app.cli", "validate", str(path)], capture_output=True, text=True, timeout=120
+        [sys.executable, "-m", "app.shell.cli", "validate", str(path)], capture_output=True, text=True, timeout=120
     )
 
 

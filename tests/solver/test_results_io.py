@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from solver.model.io import dumps_model
-from solver.results import (
+from solver.results.frames import (
     CONTACT_KEYS,
     ENERGY_BALANCE_SIGNS,
     ENERGY_KEYS,
@@ -21,7 +21,8 @@ from solver.results import (
     Results,
     StepRecord,
 )
-from solver.results_io import FRAME_TABLES, ResultsFormatError, load_results, summarize, write_results
+from solver.results.files import ResultsFormatError, load_results, summarize, write_results
+from solver.results.tables import FRAME_TABLES
 
 TIMES = np.round(np.arange(7) * 0.1, 12)
 TIP = 'tip, "B" 100%'  # a node id that needs CSV quoting and %-escaping

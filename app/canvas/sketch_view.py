@@ -1,0 +1,201 @@
+"""The sketch canvas: the model drawn in metres on an equal-aspect metric grid.
+
+Middle-drag (or Space + left-drag) pans and the wheel zooms about the cursor
+(pyqtgraph's ViewBox); the grid's spacing follows the zoom (1, 2, 5 x 10^n m).  The
+left button belongs to the canvas tools: the view hands its presses, moves and
+releases, in model coordinates, to a :class:`PointerHandler` (the tool controller
+of :mod:`app.canvas.tools`).  The canvas redraws from the document when it changes and
+highlights the selection, the entity under the cursor and a tool's preview.
+"""
+from __future__ import annotations
+
+from typing import Protocol
+
+import pyqtgraph as pg
+from PySide6.QtCore import QPoint, QPointF, Qt, Signal
+from PySide6.QtGui import QFocusEvent, QKeyEvent, QMouseEvent
+from PySide6.QtWidgets import QGraphicsItem, QWidget
+
+from . import geometry as geo
+from ..document.entities import EntityRef
+from .items import highlight_items, hover_items, model_items
+
+#: opacity of the sketch under a run's playback
+FADED_OPACITY = 0.3
+#: margin around the model on zoom-to-fit, as a fraction of its size
+FIT_PADDING = 0.12
+
+
+class PointerHandler(Protocol):
+    """Receives the canvas' left-button events and hover moves at model points (m)."""
+
+    def press(self, point: geo.Point, shift: bool) -> None: ...
+
+    def move(self, point: geo.Point, shift: bool) -> None: ...
+
+    def release(self, point: geo.Point, shift: bool) -> None: ...
+
+
+class SketchView(pg.PlotWidget):
+    """Draws a model document; emits ``cursor_moved(x, y)`` in m as the mouse moves.
+
+    Left-button events go to :attr:`handler` (unless Space is held: then they pan).
+    """
+
+    cursor_moved = Signal(float, float)
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent, background="w")
+        self._model: dict = {}
+        self._items: list[QGraphicsItem] = []
+        self._sketch_opacity = 1.0
+        self._motion_bounds: tuple[float, float, float, float] | None = None
+        self._halos: list[QGraphicsItem] = []
+        self._hover: list[QGraphicsItem] = []
+        self._preview: list[QGraphicsItem] = []
+        #: who gets the left button's events (None: the canvas only displays)
+        self.handler: PointerHandler | None = None
+        self._space_down = False
+        self._tool_drag = False
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.viewport().setMouseTracking(True)  # hover: moves without a button reach the tool
+        plot = self.getPlotItem()
+        plot.setAspectLocked(True, ratio=1.0)
+        plot.showGrid(x=True, y=True, alpha=0.25)
+        plot.hideButtons()
+        plot.setMenuEnabled(False)
+        for side, name in (("bottom", "x"), ("left", "y")):
+            axis = plot.getAxis(side)
+            axis.setLabel(name, units="m")
+            axis.setPen("#606060")
+            axis.setTextPen("#303030")
+        self.scene().sigMouseMoved.connect(self._on_mouse_moved)
+
+    def show_model(self, model: dict) -> None:
+        """Draw ``model`` instead of what was drawn, and zoom to fit it."""
+        self.redraw(model)
+        self.zoom_to_fit()
+
+    def redraw(self, model: dict, refs: tuple[EntityRef, ...] = ()) -> None:
+        """Draw ``model`` (after an edit) with halos round ``refs``, keeping the view where it is."""
+        for item in self._items + self._halos + self._hover:
+            self.removeItem(item)
+        self._model, self._halos, self._hover = model, [], []
+        self._items = model_items(model)
+        for item in self._items:
+            item.setOpacity(self._sketch_opacity)
+            self.addItem(item, ignoreBounds=True)
+        if refs:
+            self.highlight(refs)
+
+    def set_sketch_faded(self, faded: bool) -> None:
+        """Draw the sketch faint (while a run's frames are played over it) or normally."""
+        self._sketch_opacity = FADED_OPACITY if faded else 1.0
+        for item in self._items:
+            item.setOpacity(self._sketch_opacity)
+
+    def highlight(self, refs: tuple[EntityRef, ...]) -> None:
+        """Put a halo under each entity in ``refs`` (and remove the previous halos)."""
+        for item in self._halos:
+            self.removeItem(item)
+        self._halos = [h for ref in refs for h in highlight_items(geo.outline(self._model, ref))]
+        for item in self._halos:
+            self.addItem(item, ignoreBounds=True)
+
+    def show_hover(self, ref: EntityRef | None) -> None:
+        """Outline the entity under the cursor (None: nothing)."""
+        self._replace_overlay("_hover", hover_items(geo.outline(self._model, ref)) if ref else [])
+
+    def show_preview(self, items: list[QGraphicsItem]) -> None:
+        """Show a tool's preview items (a rubber band, the link being drawn) instead of the previous ones."""
+        self._replace_overlay("_preview", items)
+
+    def _replace_overlay(self, name: str, items: list[QGraphicsItem]) -> None:
+        for item in getattr(self, name):
+            self.removeItem(item)
+        setattr(self, name, items)
+        for item in items:
+            self.addItem(item, ignoreBounds=True)
+
+    # ------------------------------------------------------------------ coordinates
+    def to_model(self, pixel: QPointF | QPoint) -> geo.Point:
+        """The model point (m) at a position in the viewport (px)."""
+        p = self.getViewBox().mapSceneToView(self.mapToScene(QPoint(round(pixel.x()), round(pixel.y()))))
+        return (p.x(), p.y())
+
+    def to_pixel(self, x: float, y: float) -> QPoint:
+        """The viewport position (px) of the model point ``(x, y)`` m."""
+        return self.mapFromScene(self.getViewBox().mapViewToScene(QPointF(x, y)))
+
+    def metres_per_pixel(self) -> float:
+        """The size of one screen pixel in the model (m)."""
+        return float(self.getViewBox().viewPixelSize()[0])
+
+    def grid_step(self) -> float:
+        """Spacing (m) of the finest grid lines drawn at this zoom: what points snap to."""
+        axis = self.getPlotItem().getAxis("bottom")
+        (x0, x1), _y = self.getViewBox().viewRange()
+        levels = axis.tickValues(x0, x1, self.getViewBox().width())
+        return float(levels[-1][0]) if levels else self.metres_per_pixel()
+
+    # ------------------------------------------------------------------ events
+    def _passes_to_tool(self, event: QMouseEvent) -> bool:
+        return self.handler is not None and event.button() == Qt.MouseButton.LeftButton and not self._space_down
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802 (Qt override)
+        self.setFocus(Qt.FocusReason.MouseFocusReason)
+        if self._passes_to_tool(event):
+            self._tool_drag = True
+            self.handler.press(self.to_model(event.position()), self._shift(event))
+            event.accept()
+            return
+        super().mousePressEvent(event)
+
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:  # noqa: N802 (Qt override)
+        super().mouseMoveEvent(event)  # pans while the middle button is down; reports the cursor
+        if self.handler is not None and not self._space_down:
+            self.handler.move(self.to_model(event.position()), self._shift(event))
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:  # noqa: N802 (Qt override)
+        if self._tool_drag and event.button() == Qt.MouseButton.LeftButton:
+            self._tool_drag = False
+            self.handler.release(self.to_model(event.position()), self._shift(event))
+            event.accept()
+            return
+        super().mouseReleaseEvent(event)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 (Qt override)
+        if event.key() == Qt.Key.Key_Space and not event.isAutoRepeat():
+            self._space_down = True  # Space + left-drag pans
+        super().keyPressEvent(event)
+
+    def keyReleaseEvent(self, event: QKeyEvent) -> None:  # noqa: N802 (Qt override)
+        if event.key() == Qt.Key.Key_Space and not event.isAutoRepeat():
+            self._space_down = False
+        super().keyReleaseEvent(event)
+
+    def focusOutEvent(self, event: QFocusEvent) -> None:  # noqa: N802 (Qt override)
+        self._space_down = False  # its release may go to another widget
+        super().focusOutEvent(event)
+
+    @staticmethod
+    def _shift(event: QMouseEvent) -> bool:
+        return bool(event.modifiers() & Qt.KeyboardModifier.ShiftModifier)
+
+    def set_motion_bounds(self, bounds: tuple[float, float, float, float] | None) -> None:
+        """Where a run's frames went (xmin, xmax, ymin, ymax), m: zoom-to-fit takes it in."""
+        self._motion_bounds = bounds
+
+    def zoom_to_fit(self) -> None:
+        """Show the whole model, and the motion of the run played over it, with a margin."""
+        xmin, xmax, ymin, ymax = geo.view_bounds(self._model)
+        if self._motion_bounds is not None:
+            mx0, mx1, my0, my1 = self._motion_bounds
+            xmin, xmax, ymin, ymax = min(xmin, mx0), max(xmax, mx1), min(ymin, my0), max(ymax, my1)
+        pad = FIT_PADDING * max(xmax - xmin, ymax - ymin, geo.model_size(self._model))
+        self.getViewBox().setRange(xRange=(xmin - pad, xmax + pad), yRange=(ymin - pad, ymax + pad), padding=0)
+
+    def _on_mouse_moved(self, scene_pos: QPointF) -> None:
+        if self.getViewBox().sceneBoundingRect().contains(scene_pos):
+            p = self.getViewBox().mapSceneToView(scene_pos)
+            self.cursor_moved.emit(p.x(), p.y())

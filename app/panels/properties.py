@@ -1,0 +1,143 @@
+"""The rows of the property view: every field of an entity with its value, unit and help.
+
+Plain Python, no Qt.  Units, help texts and defaults come from the schema's field
+descriptions (:mod:`solver.model.schema`), never from a list kept here, so the
+property view, the validator and the format docs cannot disagree.  Fields the file
+leaves out are shown at their default and marked as such.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from solver.model.fields import Num, Variant, field_at, with_defaults
+from solver.model.schema import MODEL
+
+from ..document.edits import MISSING, get_value
+from ..document.entities import MODEL_FIELDS, MODEL_SETTINGS, EntityRef, entity_path
+
+
+@dataclass(frozen=True)
+class PropertyRow:
+    """One field of an entity, e.g. ``section.d = 0.006 m``."""
+
+    field: str
+    value: str
+    unit: str
+    help: str
+    is_default: bool
+    keys: tuple[str, ...] = ()
+
+
+def format_value(value: Any) -> str:
+    """A field value as text: numbers to 10 significant digits, lists comma-separated.
+
+    >>> format_value(0.0333778511), format_value(71e9), format_value(["A", "B"]), format_value(True)
+    ('0.0333778511', '7.1e+10', 'A, B', 'true')
+    """
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return f"{value:.10g}"
+    if isinstance(value, list):
+        return ", ".join(format_value(v) for v in value)
+    return str(value)
+
+
+def _ordered(obj: dict) -> list[str]:
+    """Keys with ``id`` and ``kind`` first, the rest in document order."""
+    first = [k for k in ("id", "kind") if k in obj]
+    return first + [k for k in obj if k not in first]
+
+
+def _help(item_spec: Any, spec: Any, parent: Any, key: str) -> str:
+    if key == "kind" and isinstance(parent, Variant):
+        kinds = " | ".join(parent.kinds)
+        return f"{parent.help} -- one of {kinds}" if parent is not item_spec else f"one of {kinds}"
+    if spec is None:
+        return ""
+    rng = spec.range_text()
+    return f"{spec.help} ({rng})" if rng else spec.help
+
+
+def _rows(item_spec: Any, filled: dict, given: dict | None, prefix: list) -> list[PropertyRow]:
+    rows = []
+    parent = field_at(item_spec, prefix, filled) if prefix else item_spec
+    node = filled
+    for key in prefix:
+        node = node[key]
+    for key in _ordered(node):
+        keys = prefix + [key]
+        value = node[key]
+        own = given.get(key) if isinstance(given, dict) else None
+        if isinstance(value, dict):
+            rows += _rows(item_spec, filled, own, keys)
+            continue
+        spec = field_at(item_spec, keys, filled)
+        rows.append(PropertyRow(
+            field=".".join(keys),
+            value=format_value(value),
+            unit=spec.unit if isinstance(spec, Num) else "",
+            help=_help(item_spec, spec, parent, key),
+            is_default=not (isinstance(given, dict) and key in given),
+            keys=tuple(keys),
+        ))
+    for key, spec in _fields(parent, node).items():
+        if key not in node and isinstance(spec, Num):  # optional, no default: shown empty, to be set
+            rows.append(PropertyRow(".".join(prefix + [key]), "", spec.unit, f"{_help(item_spec, spec, parent, key)} -- not set",
+                                    True, tuple(prefix + [key])))
+    return rows
+
+
+def _fields(spec: Any, obj: dict) -> dict:
+    """The schema's fields of an object (a variant's common fields and its kind's)."""
+    if isinstance(spec, Variant):
+        kind = spec.kind_of(obj)
+        return dict(spec.common, **(spec.kinds[kind].fields if kind in spec.kinds else {}))
+    return getattr(spec, "fields", {})
+
+
+def _with_omitted_variants(item_spec: Any, item: dict) -> dict:
+    """``item`` with each omitted object that has a default kind (a flexible link's mesh) added empty.
+
+    Its fields then show at their defaults, ready to edit.
+    """
+    out = dict(item)
+    for name, spec in _fields(item_spec, item).items():
+        if name not in out and isinstance(spec, Variant) and spec.default_kind is not None:
+            out[name] = {}
+    return out
+
+
+def _entity(doc: dict, ref: EntityRef) -> tuple[Any, dict] | None:
+    """The schema's description of the entity and the entity (settings the file omits: empty)."""
+    path = entity_path(doc, ref)
+    if path is None:
+        return None
+    item = get_value(doc, path)
+    return field_at(MODEL, path, doc) if path else MODEL, ({} if item is MISSING else item)
+
+
+def entity_rows(doc: dict, ref: EntityRef) -> list[PropertyRow]:
+    """Every field of the entity ``ref`` names, defaults included (empty if it has none)."""
+    found = _entity(doc, ref)
+    if found is None:
+        return []
+    item_spec, item = found
+    rows = _rows(item_spec, with_defaults(item_spec, _with_omitted_variants(item_spec, item)), item, [])
+    if ref == MODEL_SETTINGS:
+        rows = [row for row in rows if row.keys[0] in MODEL_FIELDS]
+    return rows
+
+
+def entity_help(doc: dict, ref: EntityRef) -> str:
+    """The schema's one-line description of the kind of entity ``ref`` names."""
+    found = _entity(doc, ref)
+    if found is None:
+        return ""
+    spec, item = found
+    if isinstance(spec, Variant):
+        kind = spec.kind_of(item)
+        kind_help = spec.kinds[kind].help if kind in spec.kinds else ""
+        return kind_help or spec.help
+    return spec.help

@@ -1,0 +1,195 @@
+"""The property panel: the selected entity's fields (field, value, unit), editable from the schema.
+
+Double-click a value (or start typing) to edit it; Enter commits.  Numbers accept units
+(``6 mm``), choices (kinds, enumerations, ids of other entities) are combo boxes and
+flags are check boxes.  The panel never changes the model: an entry that passes
+:func:`app.panels.field_edit.plan` is announced by ``edit_planned(ref, keys, value)`` for the
+window to push as an undo command; a refused one turns its cell red, with the
+reason in the tooltip and in ``edit_refused(message)``.
+"""
+from __future__ import annotations
+
+import html
+from typing import Any
+
+from PySide6.QtCore import QModelIndex, Qt, QTimer, Signal
+from PySide6.QtGui import QColor, QFont
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ..document.entities import EntityRef
+from .field_edit import EditError, Editor, editor_for, plan
+from .properties import PropertyRow, entity_help, entity_rows
+
+DEFAULT_COLOUR = QColor("#808080")
+ERROR_BACKGROUND = QColor("#ffc8c8")
+VALUE_COLUMN = 1
+
+
+class _ValueDelegate(QStyledItemDelegate):
+    """Line edits and combo boxes for the value column; what is entered goes to the view, not the cell."""
+
+    def __init__(self, view: PropertyView):
+        super().__init__(view.table)
+        self.view = view
+
+    def createEditor(self, parent: QWidget, option: QStyleOptionViewItem, index: QModelIndex) -> QWidget:  # noqa: N802
+        editor = self.view.editor_at(index.row())
+        if editor.kind == "choice":
+            combo = QComboBox(parent)
+            combo.addItems(list(editor.options))
+            return combo
+        return QLineEdit(parent)
+
+    def setEditorData(self, editor: QWidget, index: QModelIndex) -> None:  # noqa: N802
+        text = index.data(Qt.ItemDataRole.EditRole) or ""
+        if isinstance(editor, QComboBox):
+            editor.setCurrentIndex(max(editor.findText(text), 0))
+        else:
+            editor.setText(text)
+
+    def setModelData(self, editor: QWidget, model: Any, index: QModelIndex) -> None:  # noqa: N802
+        text = editor.currentText() if isinstance(editor, QComboBox) else editor.text()
+        if text == index.data(Qt.ItemDataRole.EditRole):
+            return  # left as shown (which may be rounded): nothing to change
+        row = index.row()
+        # commit after the editor has closed: a successful edit rebuilds the table
+        QTimer.singleShot(0, lambda: self.view.commit(row, text))
+
+
+class PropertyView(QWidget):
+    """Shows every field of one entity; fields left at their default are grey and italic."""
+
+    #: an accepted entry: (entity, keys of the field to set, value in SI units)
+    edit_planned = Signal(object, list, object)
+    #: a refused entry: why
+    edit_refused = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.title = QLabel()
+        self.title.setWordWrap(True)
+        self.title.setContentsMargins(4, 4, 4, 2)
+        self.table = QTableWidget(0, 3)
+        self.table.setHorizontalHeaderLabels(["Field", "Value", "Unit"])
+        self.table.setEditTriggers(
+            QAbstractItemView.EditTrigger.DoubleClicked
+            | QAbstractItemView.EditTrigger.EditKeyPressed
+            | QAbstractItemView.EditTrigger.AnyKeyPressed
+        )
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectItems)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setItemDelegateForColumn(VALUE_COLUMN, _ValueDelegate(self))
+        self.table.verticalHeader().hide()
+        self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 6)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.title)
+        layout.addWidget(self.table)
+        self._model: dict = {}
+        self._ref: EntityRef | None = None
+        self._rows: list[PropertyRow] = []
+        self._editors: list[Editor] = []
+        self._filling = False
+        self.table.itemChanged.connect(self._on_item_changed)
+        self.show_entity({}, None)
+
+    @property
+    def ref(self) -> EntityRef | None:
+        """The entity shown."""
+        return self._ref
+
+    def show_entity(self, model: dict, ref: EntityRef | None) -> None:
+        """Show the fields of ``ref`` in ``model``; a hint when nothing is selected."""
+        self._model, self._ref = model, ref
+        self._rows = entity_rows(model, ref) if ref is not None else []
+        self._editors = [editor_for(model, ref, list(row.keys)) for row in self._rows]
+        if ref is None:
+            self.title.setText("<i>Select an entity in the model tree.</i>")
+        else:
+            self.title.setText(f"<b>{html.escape(str(ref))}</b><br>{html.escape(entity_help(model, ref))}")
+        self._filling = True
+        self.table.setRowCount(len(self._rows))
+        italic = QFont(self.table.font())
+        italic.setItalic(True)
+        for r, (row, editor) in enumerate(zip(self._rows, self._editors)):
+            cells = [QTableWidgetItem(row.field), QTableWidgetItem(row.value), QTableWidgetItem(row.unit)]
+            for c, cell in enumerate(cells):
+                tip = row.help + (" -- default" if row.is_default else "")
+                cell.setToolTip(tip)
+                flags = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+                if c == VALUE_COLUMN and editor.kind in ("text", "choice"):
+                    flags |= Qt.ItemFlag.ItemIsEditable
+                if c == VALUE_COLUMN and editor.kind == "check":
+                    flags |= Qt.ItemFlag.ItemIsUserCheckable
+                    cell.setCheckState(Qt.CheckState.Checked if row.value == "true" else Qt.CheckState.Unchecked)
+                cell.setFlags(flags)
+                if row.is_default:
+                    cell.setForeground(DEFAULT_COLOUR)
+                    cell.setFont(italic)
+                self.table.setItem(r, c, cell)
+        self._filling = False
+
+    def row_of(self, field: str) -> int:
+        """The row showing ``field`` (``"section.d"``)."""
+        return next(r for r, row in enumerate(self._rows) if row.field == field)
+
+    def editor_at(self, row: int) -> Editor:
+        """How the field in ``row`` is edited."""
+        return self._editors[row]
+
+    def commit(self, row: int, entry: Any) -> bool:
+        """Check what was entered in ``row`` (text, a choice or a flag); announce it or refuse it."""
+        if self._ref is None or not 0 <= row < len(self._rows):
+            return False
+        keys = list(self._rows[row].keys)
+        try:
+            keys, value = plan(self._model, self._ref, keys, entry)
+        except EditError as exc:
+            self._show_error(row, str(exc))
+            return False
+        self.edit_planned.emit(self._ref, keys, value)
+        return True
+
+    def commit_field(self, field: str, entry: Any) -> bool:
+        """:meth:`commit` by field name (``"section.d"``)."""
+        return self.commit(self.row_of(field), entry)
+
+    def error_at(self, row: int) -> str | None:
+        """The message of a refused entry shown in ``row``, if any."""
+        cell = self.table.item(row, VALUE_COLUMN)
+        return cell.data(Qt.ItemDataRole.UserRole) if cell is not None else None
+
+    def _show_error(self, row: int, message: str) -> None:
+        cell = self.table.item(row, VALUE_COLUMN)
+        self._filling = True
+        cell.setBackground(ERROR_BACKGROUND)
+        cell.setToolTip(f"Refused: {message}")
+        cell.setData(Qt.ItemDataRole.UserRole, message)
+        if self._editors[row].kind == "check":  # the box goes back to what the model says
+            cell.setCheckState(Qt.CheckState.Checked if self._rows[row].value == "true" else Qt.CheckState.Unchecked)
+        self._filling = False
+        self.edit_refused.emit(f"{self._rows[row].field}: {message}")
+
+    def _on_item_changed(self, item: QTableWidgetItem) -> None:
+        if self._filling or item.column() != VALUE_COLUMN or self._editors[item.row()].kind != "check":
+            return
+        row = item.row()
+        checked = item.checkState() == Qt.CheckState.Checked
+        QTimer.singleShot(0, lambda: self.commit(row, checked))
+

@@ -1,0 +1,110 @@
+"""Compare runs: the same series of several runs overlaid in one plot, labelled by run
+(for example the bar-mass impact at μ = 0.7 against μ = 0.95)."""
+from __future__ import annotations
+
+import pyqtgraph as pg
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget
+
+from solver.results.frames import Results
+
+from .series import catalogue, presets, series_xy, x_axes
+from .plots import COLOURS, PlottedSeries
+
+
+def compare_series(runs: list[tuple[str, Results]], x_key: str, y_key: str) -> list[PlottedSeries]:
+    """``y_key`` against ``x_key`` for each ``(label, results)`` run that has both."""
+    out = []
+    for label, results in runs:
+        axes, series = x_axes(results), catalogue(results)
+        if x_key in axes and y_key in series:
+            x, y = series_xy(results.frames, axes[x_key], series[y_key])
+            out.append(PlottedSeries(f"{label}: {series[y_key].title}", axes[x_key], series[y_key], x, y, label))
+    return out
+
+
+def common_keys(runs: list[tuple[str, Results]]) -> tuple[list[str], list[str]]:
+    """Abscissa keys and series keys every run offers, in the first run's order."""
+    if not runs:
+        return [], []
+    axes = [set(x_axes(r)) for _, r in runs]
+    series = [set(catalogue(r)) for _, r in runs]
+    first = runs[0][1]
+    return ([k for k in x_axes(first) if all(k in a for a in axes)],
+            [k for k in catalogue(first) if all(k in s for s in series)])
+
+
+class CompareView(QWidget):
+    """One plot overlaying a series of several runs, a curve per run in its legend.
+
+    Slots
+    -----
+    set_runs(runs)
+        ``[(label, results), ...]``; offers the series and abscissae all runs share and
+        keeps the chosen ones where it can (else the first run's default preset's first).
+    set_series(key), set_x_axis(key)
+        Choose what is compared.
+
+    :meth:`plotted` returns the drawn curves (``PlottedSeries.run`` is the run's label),
+    ready for :func:`app.results.export.write_series_csv`.
+    """
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.runs: list[tuple[str, Results]] = []
+        self._curves: list[PlottedSeries] = []
+        self.series_combo = QComboBox()
+        self.x_combo = QComboBox()
+        self.series_combo.activated.connect(lambda _: self._redraw())
+        self.x_combo.activated.connect(lambda _: self._redraw())
+        self.plot = pg.PlotWidget(background="w")
+        self.plot.showGrid(x=True, y=True, alpha=0.3)
+        self.plot.addLegend(offset=(-10, 10))
+        bar = QHBoxLayout()
+        bar.addWidget(QLabel("Series:"))
+        bar.addWidget(self.series_combo, 2)
+        bar.addWidget(QLabel("x:"))
+        bar.addWidget(self.x_combo, 1)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(2, 2, 2, 2)
+        layout.addLayout(bar)
+        layout.addWidget(self.plot, 1)
+
+    def set_runs(self, runs: list[tuple[str, Results]]) -> None:
+        chosen_y, chosen_x = self.series_combo.currentData(), self.x_combo.currentData()
+        self.runs = list(runs)
+        x_keys, y_keys = common_keys(self.runs)
+        if chosen_y not in y_keys and self.runs:
+            first_panel = next(iter(presets(self.runs[0][1]).values()))[0]
+            chosen_x, chosen_y = first_panel.x, first_panel.series[0]
+        self._fill(self.x_combo, x_keys, x_axes(self.runs[0][1]) if self.runs else {}, chosen_x)
+        self._fill(self.series_combo, y_keys, catalogue(self.runs[0][1]) if self.runs else {}, chosen_y)
+        self._redraw()
+
+    def set_series(self, key: str) -> None:
+        self.series_combo.setCurrentIndex(self.series_combo.findData(key))
+        self._redraw()
+
+    def set_x_axis(self, key: str) -> None:
+        self.x_combo.setCurrentIndex(self.x_combo.findData(key))
+        self._redraw()
+
+    def plotted(self) -> list[PlottedSeries]:
+        return list(self._curves)
+
+    @staticmethod
+    def _fill(combo: QComboBox, keys: list[str], series: dict, chosen: str | None) -> None:
+        combo.clear()
+        for key in keys:
+            combo.addItem(series[key].title, key)
+        combo.setCurrentIndex(max(combo.findData(chosen), 0))
+
+    def _redraw(self) -> None:
+        self.plot.getPlotItem().clear()
+        x_key, y_key = self.x_combo.currentData(), self.series_combo.currentData()
+        self._curves = compare_series(self.runs, x_key, y_key) if x_key and y_key else []
+        for k, curve in enumerate(self._curves):
+            self.plot.plot(curve.x, curve.y, pen=pg.mkPen(COLOURS[k % len(COLOURS)], width=1.5), name=curve.run)
+        if self._curves:
+            self.plot.setLabel("bottom", self._curves[0].x_series.title)
+            self.plot.setLabel("left", self._curves[0].y_series.title)
+        self.plot.getPlotItem().enableAutoRange()

@@ -1,0 +1,473 @@
+"""The plots dock: several pyqtgraph plots of a run's series, with a time cursor shared
+with playback.
+
+:class:`PlotPanel` is one plot: a series tree (checkable, grouped, filterable), an
+abscissa chooser (time or a driver's value), the curves, a movable vertical time
+cursor and a readout of every curve's value at the cursor.  :class:`PlotsDock` stacks
+panels (add / remove), applies the presets of :func:`app.results.series.presets` and
+forwards the cursor.  Both take a :class:`~solver.results.frames.Results` (possibly partial)
+and grow with :meth:`append_frames` while a run is going.
+"""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QComboBox, QDockWidget, QGraphicsItem, QHBoxLayout, QLabel, QLineEdit, QPushButton, QSizePolicy, QSplitter,
+    QToolButton, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget,
+)
+
+from solver.results.frames import Frame, Results
+
+from .series import Panel, Series, catalogue, default_preset, presets, series_xy, x_axes
+
+#: pen colours of successive curves in a plot
+COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf")
+
+KEY_ROLE = Qt.ItemDataRole.UserRole
+
+
+class PlottedSeries(NamedTuple):
+    """One drawn curve: its label, abscissa and ordinate series and arrays, and the
+    run it belongs to when several runs are compared (empty otherwise)."""
+
+    label: str
+    x_series: Series
+    y_series: Series
+    x: np.ndarray
+    y: np.ndarray
+    run: str = ""
+
+    @property
+    def column(self) -> str:
+        """CSV column name of ``y``: the series' column, after the run's name if any."""
+        return f"{self.run}: {self.y_series.column}" if self.run else self.y_series.column
+
+
+def frame_index_at(times: np.ndarray, t: float) -> int:
+    """Index of the last frame at or before ``t`` (the first frame before the start):
+    after an impulse, frames sharing its time show the state after it."""
+    return max(int(np.searchsorted(times, t, side="right")) - 1, 0)
+
+
+class PlotPanel(QWidget):
+    """One plot of chosen series against time or a driver's value.
+
+    Signals
+    -------
+    time_scrubbed(float)
+        The user dragged the time cursor; carries the time (s) of the frame under it.
+    remove_requested()
+        The user pressed the panel's close button.
+
+    Slots
+    -----
+    set_results(results), append_frames(frames), set_time(t), set_x_axis(key),
+    set_series(keys), autoscale().
+    """
+
+    time_scrubbed = Signal(float)
+    remove_requested = Signal()
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self._results: Results | None = None
+        self._frames: list[Frame] = []
+        self._series: dict[str, Series] = {}
+        self._axes: dict[str, Series] = {}
+        self._x_key = "time"
+        self._times = np.empty(0)
+        self._curves: dict[str, tuple[pg.PlotDataItem, np.ndarray, np.ndarray]] = {}
+        self._time = 0.0
+
+        self.x_combo = QComboBox()
+        self.x_combo.setToolTip("Abscissa")
+        self.x_combo.currentIndexChanged.connect(lambda _: self.set_x_axis(self.x_combo.currentData()))
+        self.filter_edit = QLineEdit()
+        self.filter_edit.setPlaceholderText("filter series")
+        self.filter_edit.setClearButtonEnabled(True)
+        self.filter_edit.textChanged.connect(self._filter_tree)
+        autoscale = QToolButton(text="Autoscale")
+        autoscale.clicked.connect(self.autoscale)
+        close = QToolButton(text="✕")
+        close.setToolTip("Remove this plot")
+        close.clicked.connect(self.remove_requested)
+
+        self.tree = QTreeWidget()
+        self.tree.setHeaderHidden(True)
+        self.tree.itemChanged.connect(self._item_changed)
+
+        self.plot = pg.PlotWidget(background="w")
+        self.plot.showGrid(x=True, y=True, alpha=0.3)
+        for side in ("left", "bottom"):
+            # the axes paint the grid over the whole view: cache them as pixmaps, or every
+            # cursor move replays their grid (5-10 ms a frame instead of 1-2 ms)
+            self.plot.getPlotItem().getAxis(side).setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+        self.plot.addLegend(offset=(-10, 10))
+        self.cursor = pg.InfiniteLine(angle=90, movable=True, pen=pg.mkPen("#444", width=1.5),
+                                      hoverPen=pg.mkPen("#000", width=3))
+        self.cursor.setZValue(10)
+        self.plot.addItem(self.cursor, ignoreBounds=True)
+        self.cursor.sigDragged.connect(self._cursor_dragged)
+        self.plot.setDownsampling(auto=True, mode="peak")   # long runs: keep the impact peaks
+        self.readout = QLabel()
+        self.readout.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        # a long readout must not widen the dock: it is cut, and whole in its tooltip
+        self.readout.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+
+        side = QWidget()
+        side_layout = QVBoxLayout(side)
+        side_layout.setContentsMargins(0, 0, 0, 0)
+        side_layout.addWidget(self.filter_edit)
+        side_layout.addWidget(self.tree)
+        main = QWidget()
+        main_layout = QVBoxLayout(main)
+        main_layout.setContentsMargins(0, 0, 0, 0)
+        main_layout.addWidget(self.plot, 1)
+        main_layout.addWidget(self.readout)
+        splitter = QSplitter()
+        splitter.addWidget(side)
+        splitter.addWidget(main)
+        splitter.setStretchFactor(1, 1)
+        splitter.setSizes([160, 480])
+
+        top = QHBoxLayout()
+        top.addWidget(QLabel("x:"))
+        top.addWidget(self.x_combo, 1)
+        top.addWidget(autoscale)
+        top.addWidget(close)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(2, 2, 2, 2)
+        layout.addLayout(top)
+        layout.addWidget(splitter, 1)
+
+    # ------------------------------------------------------------------ data
+    def set_results(self, results: Results) -> None:
+        """Show ``results`` (complete or partial), keeping the chosen abscissa and series
+        where the new run has them."""
+        chosen = self.selected_series()
+        self._results = results
+        self._frames = list(results.frames)
+        self._series = catalogue(results)
+        self._axes = x_axes(results)
+        self._fill_x_combo()
+        self._fill_tree()
+        self._times = np.array([f.time for f in self._frames], dtype=float)
+        self._clear_curves()
+        self.set_series([k for k in chosen if k in self._series])
+
+    def append_frames(self, frames: list[Frame]) -> None:
+        """Extend every curve by ``frames`` (the next frames of the run being shown)."""
+        if self._results is None or not frames:
+            return
+        first = self._frames[0] if self._frames else frames[0]
+        self._frames.extend(frames)
+        self._times = np.concatenate([self._times, [f.time for f in frames]])
+        x_series = self._axes[self._x_key]
+        for key, (curve, x, y) in self._curves.items():
+            dx, dy = series_xy(frames, x_series, self._series[key], first)
+            x, y = np.concatenate([x, dx]), np.concatenate([y, dy])
+            self._curves[key] = (curve, x, y)
+            curve.setData(x, y)
+        self.set_time(self._time)
+
+    def set_x_axis(self, key: str) -> None:
+        """Plot against ``key`` (``time`` or ``driver/<id>/value``)."""
+        if key is None or key == self._x_key or key not in self._axes:
+            return
+        self._x_key = key
+        self.x_combo.setCurrentIndex(self.x_combo.findData(key))
+        keys = self.selected_series()
+        self._clear_curves()
+        self.set_series(keys)
+
+    def set_series(self, keys) -> None:
+        """Draw exactly the series ``keys`` (in this order); unknown keys are ignored."""
+        keys = [k for k in keys if k in self._series]
+        for key in [k for k in self._curves if k not in keys]:
+            self.plot.removeItem(self._curves.pop(key)[0])
+        for key in keys:
+            if key not in self._curves:
+                self._add_curve(key)
+        self._check_tree(keys)
+        self.plot.setLabel("bottom", self._axes[self._x_key].title if self._axes else "")
+        self.plot.setLabel("left", _y_label([self._series[k] for k in keys]))
+        self.set_time(self._time)
+
+    def selected_series(self) -> list[str]:
+        """Keys of the drawn series, in drawing order."""
+        return list(self._curves)
+
+    def plotted(self) -> list[PlottedSeries]:
+        """The drawn curves' data (copies), for tests and for exporting the plotted series."""
+        x_series = self._axes.get(self._x_key)
+        return [PlottedSeries(self._series[k].title, x_series, self._series[k], x.copy(), y.copy())
+                for k, (_, x, y) in self._curves.items()]
+
+    def autoscale(self) -> None:
+        """Fit both axes to the curves (and keep following them as they grow)."""
+        self.plot.getPlotItem().enableAutoRange()
+
+    def _add_curve(self, key: str) -> None:
+        series = self._series[key]
+        x, y = series_xy(self._frames, self._axes[self._x_key], series)
+        pen = pg.mkPen(COLOURS[len(self._curves) % len(COLOURS)], width=1)
+        curve = self.plot.plot(x, y, pen=pen, name=series.title)
+        self._curves[key] = (curve, x, y)
+
+    def _clear_curves(self) -> None:
+        for curve, _, _ in self._curves.values():
+            self.plot.removeItem(curve)
+        self._curves.clear()
+
+    # ---------------------------------------------------------------- cursor
+    def set_time(self, t: float) -> None:
+        """Move the time cursor to time ``t`` (s) and update the readout."""
+        self._time = float(t)
+        if not len(self._times):
+            self.readout.setText("")
+            return
+        i = frame_index_at(self._times, t)
+        x = t if self._x_key == "time" else self._axes[self._x_key].value(self._frames[i])
+        self.cursor.blockSignals(True)
+        self.cursor.setValue(x)
+        self.cursor.blockSignals(False)
+        self._show_readout(i)
+
+    def values_at(self, t: float) -> dict[str, float]:
+        """Every drawn series' value at time ``t`` (the frame :func:`frame_index_at` picks)."""
+        if not len(self._times):
+            return {}
+        i = frame_index_at(self._times, t)
+        return {k: float(y[i]) for k, (_, _, y) in self._curves.items()}
+
+    def _show_readout(self, i: int) -> None:
+        text = self._readout(i)
+        self.readout.setText(text)
+        self.readout.setToolTip(text)
+
+    def _readout(self, i: int) -> str:
+        parts = [f"t = {self._times[i]:.6g} s"]
+        if self._x_key != "time":
+            x_series = self._axes[self._x_key]
+            parts.append(f"{x_series.label} = {x_series.value(self._frames[i]):.6g} {x_series.unit}")
+        parts += [f"{self._series[k].label} = {y[i]:.6g}" + ("" if self._series[k].unit == "-" else
+                                                              f" {self._series[k].unit}")
+                  for k, (_, _, y) in self._curves.items()]
+        return "   ".join(parts)
+
+    def _cursor_dragged(self) -> None:
+        if not len(self._times):
+            return
+        pos = self.cursor.value()
+        if self._x_key == "time":
+            i = frame_index_at(self._times, pos)
+        else:
+            x, _ = series_xy(self._frames, self._axes[self._x_key], self._axes[self._x_key])
+            i = int(np.nanargmin(np.abs(x - pos)))
+        self._time = float(self._times[i])
+        self._show_readout(i)
+        self.time_scrubbed.emit(self._time)
+
+    # ------------------------------------------------------------- widgets
+    def _fill_x_combo(self) -> None:
+        self.x_combo.blockSignals(True)
+        self.x_combo.clear()
+        for key, series in self._axes.items():
+            self.x_combo.addItem(series.title, key)
+        if self._x_key not in self._axes:
+            self._x_key = "time"
+        self.x_combo.setCurrentIndex(self.x_combo.findData(self._x_key))
+        self.x_combo.blockSignals(False)
+
+    def _fill_tree(self) -> None:
+        self.tree.blockSignals(True)
+        self.tree.clear()
+        groups: dict[str, QTreeWidgetItem] = {}
+        for key, series in self._series.items():
+            group = groups.get(series.group)
+            if group is None:
+                group = groups[series.group] = QTreeWidgetItem(self.tree, [series.group])
+                group.setFlags(group.flags() & ~Qt.ItemFlag.ItemIsUserCheckable)
+            item = QTreeWidgetItem(group, [series.title])
+            item.setData(0, KEY_ROLE, key)
+            item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
+            item.setCheckState(0, Qt.CheckState.Unchecked)
+        self.tree.blockSignals(False)
+        self._filter_tree(self.filter_edit.text())
+
+    def series_item(self, key: str) -> QTreeWidgetItem | None:
+        """The tree item of series ``key`` (for tests and keyboard navigation)."""
+        for i in range(self.tree.topLevelItemCount()):
+            group = self.tree.topLevelItem(i)
+            for j in range(group.childCount()):
+                if group.child(j).data(0, KEY_ROLE) == key:
+                    return group.child(j)
+        return None
+
+    def _check_tree(self, keys: list[str]) -> None:
+        self.tree.blockSignals(True)
+        chosen = set(keys)
+        for i in range(self.tree.topLevelItemCount()):
+            group = self.tree.topLevelItem(i)
+            for j in range(group.childCount()):
+                item = group.child(j)
+                checked = item.data(0, KEY_ROLE) in chosen
+                item.setCheckState(0, Qt.CheckState.Checked if checked else Qt.CheckState.Unchecked)
+                if checked:
+                    group.setExpanded(True)
+        self.tree.blockSignals(False)
+
+    def _item_changed(self, item: QTreeWidgetItem, column: int) -> None:
+        key = item.data(0, KEY_ROLE)
+        if key is None:
+            return
+        keys = self.selected_series()
+        if item.checkState(0) == Qt.CheckState.Checked and key not in keys:
+            keys.append(key)
+        elif item.checkState(0) == Qt.CheckState.Unchecked and key in keys:
+            keys.remove(key)
+        self.set_series(keys)
+
+    def _filter_tree(self, text: str) -> None:
+        words = text.lower().split()
+        for i in range(self.tree.topLevelItemCount()):
+            group = self.tree.topLevelItem(i)
+            shown = 0
+            for j in range(group.childCount()):
+                item = group.child(j)
+                hide = not all(w in item.text(0).lower() or w in group.text(0).lower() for w in words)
+                item.setHidden(hide)
+                shown += not hide
+            group.setHidden(shown == 0)
+            if words:
+                group.setExpanded(True)
+
+
+class PlotsDock(QDockWidget):
+    """A dock of several :class:`PlotPanel` s, a preset chooser and an "Add plot" button.
+
+    Signals
+    -------
+    time_scrubbed(float)
+        A panel's time cursor was dragged to this time (s): scrub playback there.
+
+    Slots
+    -----
+    set_results(results)
+        Show a run (complete or partial); applies the default preset the first time and
+        whenever the run's layout differs.  For a run just started, pass
+        ``Results(model, solver.api.output_layout(model))`` (no frames yet), then the
+        frames as they come, then the final ``Results`` (the panels stay).
+    append_frames(frames)
+        Frames the running solver produced since the last call (≤ 30 per second).
+    set_time(t)
+        Move every panel's time cursor (playback's current time, s).
+
+    Functions: :meth:`add_panel`, :meth:`remove_panel`, :meth:`apply_preset`,
+    :attr:`panels`, :meth:`plotted` (every drawn curve's data).
+    """
+
+    time_scrubbed = Signal(float)
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__("Plots", parent)
+        self.setObjectName("plots_dock")
+        self._results: Results | None = None
+        self._time = 0.0
+        self.panels: list[PlotPanel] = []
+
+        self.preset_combo = QComboBox()
+        self.preset_combo.setToolTip("Thesis-style plot presets for this run")
+        self.preset_combo.activated.connect(lambda _: self.apply_preset(self.preset_combo.currentText()))
+        add = QPushButton("Add plot")
+        add.clicked.connect(lambda: self.add_panel())
+        bar = QHBoxLayout()
+        bar.addWidget(QLabel("Preset:"))
+        bar.addWidget(self.preset_combo, 1)
+        bar.addWidget(add)
+        self.splitter = QSplitter(Qt.Orientation.Vertical)
+        body = QWidget()
+        layout = QVBoxLayout(body)
+        layout.setContentsMargins(2, 2, 2, 2)
+        layout.addLayout(bar)
+        layout.addWidget(self.splitter, 1)
+        self.setWidget(body)
+
+    def set_results(self, results: Results) -> None:
+        layout_changed = self._results is None or _names(self._results) != _names(results)
+        self._results = results
+        self.preset_combo.clear()
+        self.preset_combo.addItems(list(presets(results)))
+        if layout_changed:
+            self.apply_preset(default_preset(results))
+        else:
+            for panel in self.panels:
+                panel.set_results(results)
+
+    def append_frames(self, frames: list[Frame]) -> None:
+        for panel in self.panels:
+            panel.append_frames(frames)
+
+    def set_time(self, t: float) -> None:
+        self._time = float(t)
+        for panel in self.panels:
+            panel.set_time(t)
+
+    def add_panel(self, x: str = "time", series=()) -> PlotPanel:
+        """A new plot at the bottom, of ``series`` against ``x``."""
+        panel = PlotPanel()
+        panel.time_scrubbed.connect(lambda t: self._scrubbed(panel, t))
+        panel.remove_requested.connect(lambda: self.remove_panel(panel))
+        self.splitter.addWidget(panel)
+        self.panels.append(panel)
+        if self._results is not None:
+            panel.set_results(self._results)
+            panel.set_x_axis(x)
+            panel.set_series(series)
+            panel.set_time(self._time)
+        return panel
+
+    def remove_panel(self, panel: PlotPanel) -> None:
+        self.panels.remove(panel)
+        panel.setParent(None)
+        panel.deleteLater()
+
+    def apply_preset(self, name: str) -> None:
+        """Replace the panels by those of preset ``name`` (see :func:`app.results.series.presets`)."""
+        if self._results is None:
+            return
+        panels: list[Panel] = presets(self._results)[name]
+        for panel in list(self.panels):
+            self.remove_panel(panel)
+        for x, series in panels:
+            self.add_panel(x, series)
+        self.preset_combo.setCurrentText(name)
+
+    def plotted(self) -> list[PlottedSeries]:
+        """Every panel's drawn curves, top to bottom."""
+        return [s for panel in self.panels for s in panel.plotted()]
+
+    def _scrubbed(self, source: PlotPanel, t: float) -> None:
+        self._time = t
+        for panel in self.panels:
+            if panel is not source:
+                panel.set_time(t)
+        self.time_scrubbed.emit(t)
+
+
+def _y_label(series: list[Series]) -> str:
+    """The ordinate's label: the one series' title, else the unit all share, else none."""
+    if len(series) == 1:
+        return series[0].title
+    units = {s.unit for s in series}
+    return units.pop() if len(units) == 1 and "-" not in units else ""
+
+
+def _names(results: Results) -> tuple:
+    """What a run's series are named after: its layout's ids."""
+    layout = results.layout
+    return (layout.nodes, layout.elements, layout.stations, layout.flexible_links, layout.drivers, layout.contacts)

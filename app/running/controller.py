@@ -1,0 +1,129 @@
+"""The GUI thread's side of a run: starts a :class:`~app.running.worker.RunWorker`, holds
+what it sent, and says what state the run is in.
+
+Every worker signal is connected to a slot of :class:`RunController`, a QObject that
+lives in the GUI thread, so Qt queues the calls into the event loop (no lambdas run
+on the worker's thread).  The frames of the run are the worker's own list (it
+appends, the GUI reads: safe under the GIL), so playback can show every frame
+computed so far, not only the throttled ones that were sent; at the end they are the
+frames of the :class:`~solver.results.frames.Results`.
+
+States: ``idle`` (no run yet), ``running``, ``cancelling``, then ``completed``,
+``cancelled`` or ``failed``.
+"""
+from __future__ import annotations
+
+from PySide6.QtCore import QObject, QThread, Signal, Slot
+
+from solver.api import output_layout
+from solver.results.frames import Frame, Layout, Results
+
+from .worker import RunWorker, start_run, warm_up
+
+IDLE, RUNNING, CANCELLING, COMPLETED, CANCELLED, FAILED = (
+    "idle", "running", "cancelling", "completed", "cancelled", "failed")
+#: states in which no run is going on
+ENDED = (IDLE, COMPLETED, CANCELLED, FAILED)
+
+
+class RunController(QObject):
+    """Runs one model at a time in a worker thread; the results stay until the next run."""
+
+    #: the new state (one of the module's state names)
+    state_changed = Signal(str)
+    #: a run started: the :class:`~solver.results.frames.Layout` of its frames
+    run_started = Signal(object)
+    #: simulated time t (s), end time (s), steps per second, estimated seconds left
+    progress = Signal(float, float, float, float)
+    #: the number of frames computed so far (throttled like the worker's frames)
+    frames_changed = Signal(int)
+    #: the run ended: its :class:`~solver.results.frames.Results` (also when cancelled or failed)
+    run_ended = Signal(object)
+
+    def __init__(self, parent: QObject | None = None):
+        super().__init__(parent)
+        self.state = IDLE
+        self.layout: Layout | None = None
+        self.results: Results | None = None
+        #: the solver's message of a failed or cancelled run ("" otherwise)
+        self.message = ""
+        self._frames: list[Frame] = []
+        self._thread: QThread | None = None
+        self._worker: RunWorker | None = None
+        warm_up()
+
+    @property
+    def frames(self) -> list[Frame]:
+        """Every frame of the current (or last) run computed so far."""
+        return self._frames
+
+    @property
+    def running(self) -> bool:
+        return self.state not in ENDED
+
+    def start(self, model: dict) -> None:
+        """Simulate a copy of ``model``; raises :class:`~solver.errors.SolverError` (or a
+        subclass) when it cannot start, and RuntimeError while another run goes on."""
+        if self.running:
+            raise RuntimeError("a run is already going on")
+        self.wait()  # the previous run's thread, if its finished signal is still queued
+        layout = output_layout(model)
+        thread, worker = start_run(model)
+        worker.frame.connect(self._on_frame)
+        worker.progress.connect(self._on_progress)
+        worker.finished.connect(self._on_finished)
+        worker.failed.connect(self._on_failed)
+        thread.finished.connect(self._on_thread_finished)
+        self._thread, self._worker = thread, worker
+        self.layout, self.results, self.message = layout, None, ""
+        self._frames = worker.frames
+        self._set_state(RUNNING)
+        self.run_started.emit(layout)
+        thread.start()
+
+    def cancel(self) -> None:
+        """Ask the run to stop after the step it is taking; its frames are kept."""
+        if self.state == RUNNING and self._worker is not None:
+            self._worker.cancel()
+            self._set_state(CANCELLING)
+
+    def _set_state(self, state: str) -> None:
+        self.state = state
+        self.state_changed.emit(state)
+
+    @Slot(object)
+    def _on_frame(self, _frame: Frame) -> None:
+        self.frames_changed.emit(len(self._frames))
+
+    @Slot(float, float, float, float)
+    def _on_progress(self, t: float, t_end: float, steps_per_s: float, eta: float) -> None:
+        self.progress.emit(t, t_end, steps_per_s, eta)
+
+    @Slot(object)
+    def _on_finished(self, results: Results) -> None:
+        self._end(results, COMPLETED if results.completed else CANCELLED, str(results.meta.get("message", "")))
+
+    @Slot(str, object)
+    def _on_failed(self, message: str, partial: Results | None) -> None:
+        self._end(partial, FAILED, message)
+
+    def _end(self, results: Results | None, state: str, message: str) -> None:
+        self.results, self.message = results, message
+        if results is not None:
+            self._frames = results.frames
+        self.frames_changed.emit(len(self._frames))
+        self._set_state(state)
+        self.run_ended.emit(results)
+
+    @Slot()
+    def _on_thread_finished(self) -> None:
+        if self.sender() is not self._thread:
+            return  # an earlier run's thread, finishing after the next run started
+        self.wait()  # the thread has left its event loop: this returns at once
+        self._thread = self._worker = None
+
+    def wait(self) -> None:
+        """Block until the worker's thread has finished (closing the window mid-run)."""
+        if self._thread is not None:
+            self._thread.wait()
+

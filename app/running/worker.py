@@ -1,0 +1,154 @@
+"""Run a simulation in a worker thread and report back through signals carrying plain data.
+
+:class:`RunWorker` drives :func:`solver.api.iter_simulation` on its own copy of the
+model.  It keeps every frame in :attr:`RunWorker.frames` but sends the GUI at most
+:data:`MAX_FRAME_RATE` frames (and progress reports) a second; the last frame always
+goes out.  :meth:`RunWorker.cancel` sets a flag the solver polls between steps.
+:func:`start_run` moves a worker onto a fresh :class:`~PySide6.QtCore.QThread` that
+quits after the run; the caller owns both.
+
+The solver holds the GIL in its compiled kernels; the worker gives it up for a moment
+after each output frame (``time.sleep(0)``) so the event loop keeps running.  The one
+long holds were two: the first call of each compiled kernel (loading it from numba's
+cache, about 50 ms for the Newton kernel), so :func:`warm_up` loads them all once on
+a background thread when the window opens; and OpenBLAS's own threads spin-waiting
+inside the dense least squares of the initial state (0.5 s on two busy cores, with
+the GIL held), so runs use one BLAS thread (:func:`single_blas_thread`): the solver's
+dense algebra is small and its big systems are solved by its own banded kernels.
+"""
+from __future__ import annotations
+
+import copy
+import threading
+import time
+
+from PySide6.QtCore import QObject, Qt, QThread, Signal, Slot
+from threadpoolctl import threadpool_limits
+
+from solver.api import iter_simulation, load_model, simulate
+from solver.model.io import examples_dir
+from solver.results.frames import Frame, Results
+
+#: frames (and progress reports) sent to the GUI per second, at most
+MAX_FRAME_RATE = 30.0
+
+
+#: the example whose first steps load every compiled kernel (flexible links, contact)
+WARM_UP_EXAMPLE = "bar_mass_impact"
+_warm_up_lock = threading.Lock()
+_warm_up_thread: threading.Thread | None = None
+
+
+def single_blas_thread() -> None:
+    """Make BLAS / LAPACK single-threaded in this process (see the module docstring)."""
+    threadpool_limits(limits=1, user_api="blas")
+
+
+def _load_kernels() -> None:
+    single_blas_thread()
+    model = load_model(examples_dir() / f"{WARM_UP_EXAMPLE}.json")
+    step = model["solver"]["step"]
+    model["solver"].update(end_time=3 * step, output_interval=3 * step)
+    simulate(model)
+
+
+def warm_up() -> threading.Thread:
+    """Load the solver's compiled kernels on a daemon thread (once per process; later
+    calls return the same thread), so the first run holds the GIL no longer than any other."""
+    global _warm_up_thread
+    with _warm_up_lock:
+        if _warm_up_thread is None:
+            _warm_up_thread = threading.Thread(target=_load_kernels, name="flexmech-warm-up", daemon=True)
+            _warm_up_thread.start()
+        return _warm_up_thread
+
+
+class RunWorker(QObject):
+    """Simulates a copy of ``model``; all signals carry plain Python / numpy data."""
+
+    #: a :class:`~solver.results.frames.Frame` (throttled)
+    frame = Signal(object)
+    #: simulated time t (s), end time (s), steps per second of wall time, estimated seconds left
+    progress = Signal(float, float, float, float)
+    #: the :class:`~solver.results.frames.Results` of a completed or cancelled run
+    finished = Signal(object)
+    #: the solver's message and the partial :class:`~solver.results.frames.Results` (None when none)
+    failed = Signal(str, object)
+
+    def __init__(self, model: dict, parent: QObject | None = None):
+        super().__init__(parent)
+        self.model = copy.deepcopy(model)
+        self.t_end = float(self.model.get("solver", {}).get("end_time", 1.0))
+        #: every frame computed so far (the worker's thread appends)
+        self.frames: list[Frame] = []
+        self._cancel = threading.Event()
+        #: steps taken so far (the solver polls the cancel flag once before each step)
+        self.steps = 0
+
+    def cancel(self) -> None:
+        """Ask the run to stop at the next step (safe from any thread)."""
+        self._cancel.set()
+
+    @property
+    def cancel_requested(self) -> bool:
+        return self._cancel.is_set()
+
+    def _poll_cancel(self) -> bool:
+        self.steps += 1
+        return self._cancel.is_set()
+
+    @Slot()
+    def run(self) -> None:
+        """Run to the end (or cancel or failure) and emit ``finished`` or ``failed`` once."""
+        started = time.perf_counter()
+        interval = 1.0 / MAX_FRAME_RATE
+        last_sent = -interval
+        pending: Frame | None = None
+        single_blas_thread()
+        try:
+            for item in iter_simulation(self.model, cancel=self._poll_cancel):
+                if isinstance(item, Results):
+                    if pending is not None:
+                        self._send(pending, started)
+                    if item.meta.get("status") == "failed":
+                        self.failed.emit(str(item.meta.get("message", "the run failed")), item)
+                    else:
+                        self.finished.emit(item)
+                    return
+                self.frames.append(item)
+                now = time.perf_counter()
+                if now - last_sent >= interval:
+                    self._send(item, started)
+                    last_sent = now
+                    pending = None
+                else:
+                    pending = item
+                time.sleep(0)  # let the GUI thread take the GIL between frames
+        except Exception as exc:  # noqa: BLE001 (every error of a run reaches the user)
+            self.failed.emit(str(exc) or type(exc).__name__, None)
+            return
+        self.failed.emit("the simulation ended without results", None)  # pragma: no cover
+
+    def _send(self, item: Frame, started: float) -> None:
+        self.frame.emit(item)
+        wall = max(time.perf_counter() - started, 1e-9)
+        t = float(item.time)
+        eta = max(wall * (self.t_end - t) / t, 0.0) if t > 0 else float("nan")
+        self.progress.emit(t, self.t_end, self.steps / wall, eta)
+
+
+def start_run(model: dict, parent: QObject | None = None) -> tuple[QThread, RunWorker]:
+    """A worker for ``model`` moved to a new thread (not started yet: connect to the
+    worker's signals, then ``thread.start()``); the thread quits after the run.  The
+    caller owns both: it drops them once the thread has finished and been waited for
+    (deleting a QThread from ``finished`` with ``deleteLater`` can race the thread's
+    last moments and crash)."""
+    thread = QThread(parent)
+    worker = RunWorker(model)
+    worker.moveToThread(thread)
+    thread.started.connect(worker.run)
+    # directly from the worker's thread: the GUI thread may be blocked waiting for it
+    # (closing the window mid-run), so a queued quit would never arrive
+    worker.finished.connect(thread.quit, Qt.ConnectionType.DirectConnection)
+    worker.failed.connect(thread.quit, Qt.ConnectionType.DirectConnection)
+    return thread, worker

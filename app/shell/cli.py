@@ -1,0 +1,288 @@
+"""The ``flexmech`` command: open the GUI, or run, validate and list models headless.
+
+The headless commands (``run``, ``static``, ``modes``, ``validate``, ``examples``) never
+import Qt: they are
+thin shells over :mod:`solver.api` and :mod:`solver.model.io`.  Exit codes are
+documented in ``docs/cli.md`` and listed in :data:`EXIT_CODES`.
+"""
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+from pathlib import Path
+from typing import Callable
+
+from solver.model.io import ModelError, examples_dir, list_examples, load_model, model_with_defaults
+
+DEFAULT_EXAMPLE = "slider_crank_flexible"
+
+EXIT_OK = 0
+EXIT_INVALID = 1
+EXIT_USAGE = 2
+EXIT_UNSUPPORTED = 3
+EXIT_FAILED = 4
+EXIT_CANCELLED = 130
+
+EXIT_CODES = {
+    EXIT_OK: "success",
+    EXIT_INVALID: "invalid model, unreadable file, or problems found",
+    EXIT_USAGE: "usage error (unknown command or option, missing argument)",
+    EXIT_UNSUPPORTED: "the model needs solver features not yet available",
+    EXIT_FAILED: "the run failed (partial results are written)",
+    EXIT_CANCELLED: "cancelled by Ctrl-C (partial results are written)",
+}
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command line ``argv`` (default: ``sys.argv[1:]``); return the exit code."""
+    args = build_parser().parse_args(argv)
+    try:
+        return args.command(args)
+    except KeyboardInterrupt:
+        _error("cancelled")
+        return EXIT_CANCELLED
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="flexmech",
+        description="Planar flexible multibody dynamics with impact. "
+        "Without a command, opens the GUI on the default example.",
+        epilog="FILE may also be the name of a bundled example (see 'flexmech examples'). "
+        "Exit codes: " + "; ".join(f"{code} {text}" for code, text in EXIT_CODES.items()) + ".",
+    )
+    parser.set_defaults(command=_cmd_gui, file=None)
+    sub = parser.add_subparsers(title="commands", metavar="COMMAND")
+
+    p = sub.add_parser("open", help="open a model in the GUI")
+    p.add_argument("file", metavar="FILE", help="model file (.json)")
+    p.set_defaults(command=_cmd_gui)
+
+    p = sub.add_parser("run", help="simulate a model headless and write the results")
+    p.add_argument("file", metavar="FILE", help="model file (.json)")
+    p.add_argument("--out", required=True, metavar="DIR", help="results folder (created if needed)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar, only errors")
+    p.set_defaults(command=_cmd_run)
+
+    p = sub.add_parser("static", help="static equilibrium under the model's loads and gravity")
+    p.add_argument("file", metavar="FILE", help="model file (.json)")
+    p.add_argument("--steps", type=int, default=10, help="load steps (default 10)")
+    p.add_argument("--time", type=float, default=0.0, help="time at which loads and drivers are taken (s)")
+    p.set_defaults(command=_cmd_static)
+
+    p = sub.add_parser("modes", help="natural frequencies about the sketched configuration")
+    p.add_argument("file", metavar="FILE", help="model file (.json)")
+    p.add_argument("--count", type=int, default=6, help="number of modes (default 6)")
+    p.add_argument("--damping", type=float, metavar="ZETA",
+                   help="also give Rayleigh alpha, beta with this damping ratio at the first two elastic modes")
+    p.set_defaults(command=_cmd_modes)
+
+    p = sub.add_parser("validate", help="list every problem of a model file, one per line")
+    p.add_argument("file", metavar="FILE", help="model file (.json)")
+    p.set_defaults(command=_cmd_validate)
+
+    p = sub.add_parser("examples", help="list the bundled example models")
+    p.set_defaults(command=_cmd_examples)
+    return parser
+
+
+# ----------------------------------------------------------------------------- commands
+
+def _cmd_gui(args: argparse.Namespace) -> int:
+    """Open the GUI on FILE, or on the default example when no FILE is given."""
+    path = _resolve(args.file or DEFAULT_EXAMPLE)
+    if not path.is_file():
+        _error(f"no such file: {path}")
+        return EXIT_INVALID
+    from app.shell.qt_check import require_qt
+
+    require_qt(gui=True)
+    from app.shell.gui import launch
+
+    return launch(str(path))
+
+
+def _cmd_validate(args: argparse.Namespace) -> int:
+    path = _resolve(args.file)
+    try:
+        load_model(path)
+    except ModelError as exc:
+        for problem in exc.problems:
+            print(problem)
+        return EXIT_INVALID
+    print(f"{path}: valid")
+    return EXIT_OK
+
+
+def _cmd_examples(args: argparse.Namespace) -> int:
+    examples = list_examples()
+    width = max((len(name) for name, _path, _desc in examples), default=0)
+    for name, _path, description in examples:
+        print(f"{name:<{width}}  {description}")
+    print(f"\n(in {examples_dir()}; the GUI opens {DEFAULT_EXAMPLE} by default)")
+    return EXIT_OK
+
+
+def _cmd_run(args: argparse.Namespace) -> int:
+    # the solver (numpy, scipy) is imported only by the commands that run it
+    from solver import api
+    from solver.results.files import write_results
+
+    model = _load_reporting(args.file)
+    if model is None:
+        return EXIT_INVALID
+    out = Path(args.out)
+    end_time = float(model_with_defaults(model)["solver"]["end_time"])
+    with _ProgressBar(end_time, disable=args.quiet) as bar, _CancelOnInterrupt() as cancel:
+        try:
+            results = api.simulate(model, progress=bar.update, cancel=cancel.requested)
+        except api.UnsupportedFeature as exc:
+            _error(str(exc))
+            return EXIT_UNSUPPORTED
+        except api.SolverError as exc:
+            _error(f"the run failed: {exc}")
+            return EXIT_FAILED
+    write_results(results, out)
+    status = results.meta.get("status", "completed")
+    if status == "cancelled":
+        _error(f"cancelled; partial results written to {out}")
+        return EXIT_CANCELLED
+    if status == "failed":
+        _error(f"the run failed: {results.meta.get('message', 'no reason given')}; partial results written to {out}")
+        return EXIT_FAILED
+    if not args.quiet:
+        print(f"results written to {out}")
+    return EXIT_OK
+
+
+def _cmd_static(args: argparse.Namespace) -> int:
+    from solver import api
+
+    model = _load_reporting(args.file)
+    if model is None:
+        return EXIT_INVALID
+    try:
+        eq = api.static_equilibrium(model, load_steps=args.steps, time=args.time)
+    except api.SolverError as exc:
+        return _solver_error(exc)
+    s = eq.asm.sys
+    print(f"static equilibrium in {len(eq.iterations)} load steps ({sum(eq.iterations)} Newton iterations)")
+    print(f"{'node':<16}{'x_m':>14}{'y_m':>14}{'ux_m':>14}{'uy_m':>14}")
+    for name, dofs in zip(s.node_ids, s.node_dofs):
+        x, y = eq.q[dofs]
+        x0, y0 = s.q0[dofs]
+        print(f"{name:<16}{x:>14.6g}{y:>14.6g}{x - x0:>14.6g}{y - y0:>14.6g}")
+    print(f"{'node':<16}{'link':<16}{'theta_rad':>14}")
+    for (name, link), dof in zip(s.rot_slots, s.rot_dofs):
+        print(f"{name:<16}{link:<16}{eq.q[dof]:>14.6g}")
+    return EXIT_OK
+
+
+def _cmd_modes(args: argparse.Namespace) -> int:
+    from solver import api
+
+    model = _load_reporting(args.file)
+    if model is None:
+        return EXIT_INVALID
+    try:
+        modes = api.natural_modes(model, count=args.count)
+    except api.SolverError as exc:
+        return _solver_error(exc)
+    print(f"{'mode':>4}  {'frequency_Hz':>14}")
+    for k, f in enumerate(modes.frequencies, 1):
+        print(f"{k:>4}  {f:>14.6g}")
+    if args.damping is not None:
+        elastic = [f for f in modes.frequencies if f > 1e-6 * max(modes.frequencies.max(), 1e-30)]
+        if len(elastic) < 2:
+            _error("fewer than two elastic modes: cannot choose Rayleigh coefficients")
+            return EXIT_FAILED
+        alpha, beta = api.rayleigh_coefficients(elastic[0], elastic[1], args.damping)
+        print(f"Rayleigh damping for zeta = {args.damping:g} at {elastic[0]:.6g} Hz and {elastic[1]:.6g} Hz: "
+              f"alpha = {alpha:.6g} 1/s, beta = {beta:.6g} s")
+    return EXIT_OK
+
+
+# ----------------------------------------------------------------------------- helpers
+
+def _solver_error(exc: Exception) -> int:
+    """Print a solver error; its exit code (3 for a feature not available yet, else 4)."""
+    from solver.errors import UnsupportedFeature
+
+    _error(str(exc))
+    return EXIT_UNSUPPORTED if isinstance(exc, UnsupportedFeature) else EXIT_FAILED
+
+
+def _load_reporting(file: str) -> dict | None:
+    """The model at FILE, or None after printing its problems."""
+    try:
+        return load_model(_resolve(file))
+    except ModelError as exc:
+        for problem in exc.problems:
+            _error(str(problem))
+        return None
+
+
+def _resolve(file: str) -> Path:
+    """FILE as given, or the bundled example of that name when no such file exists."""
+    path = Path(file)
+    example = examples_dir() / f"{file}.json"
+    if not path.exists() and example.is_file():
+        return example
+    return path
+
+
+def _error(message: str) -> None:
+    print(f"flexmech: {message}", file=sys.stderr)
+
+
+class _ProgressBar:
+    """A tqdm bar over simulated time, fed by the solver's ``progress(t, t_end)`` callback."""
+
+    def __init__(self, end_time: float, disable: bool):
+        from tqdm import tqdm
+
+        self._bar = tqdm(
+            total=end_time,
+            disable=disable,
+            unit="s",
+            bar_format="{l_bar}{bar}| t = {n:.4g} of {total:.4g} s [{elapsed}<{remaining}]",
+            file=sys.stderr,
+        )
+
+    def update(self, t: float, t_end: float) -> None:
+        self._bar.total = t_end
+        self._bar.update(min(t, t_end) - self._bar.n)
+
+    def __enter__(self) -> _ProgressBar:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._bar.close()
+
+
+class _CancelOnInterrupt:
+    """While active, the first Ctrl-C asks the solver to stop at the next step (so the
+    partial results can be written); a second one interrupts at once."""
+
+    def __init__(self) -> None:
+        self._cancelled = False
+        self._previous: Callable | int | None = None
+
+    def requested(self) -> bool:
+        return self._cancelled
+
+    def _on_sigint(self, signum, frame) -> None:
+        self._cancelled = True
+        signal.signal(signal.SIGINT, self._previous)
+
+    def __enter__(self) -> _CancelOnInterrupt:
+        self._previous = signal.signal(signal.SIGINT, self._on_sigint)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        signal.signal(signal.SIGINT, self._previous)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

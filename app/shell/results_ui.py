@@ -1,0 +1,236 @@
+"""The main window's results half: plots, impact events, run comparison and export.
+
+:class:`ResultsUi` adds to a :class:`~app.shell.main_window.MainWindow` (through :class:`~app.shell.window_parts.WindowParts`) (after its
+:class:`~app.shell.simulation_ui.SimulationUi`) three docks — the
+:class:`~app.results.plots.PlotsDock`, the :class:`~app.results.events_view.EventsView` with its
+Routh diagram, and the :class:`~app.results.compare.CompareView` of the runs of this session
+— and a File > Export menu.  The plots grow with the frames of a run going on and
+share playback's time cursor: dragging a plot's cursor or selecting an impulse in
+the events table moves playback there.
+
+Export: the results bundle (``model.json``, ``summary.json`` and the CSV files, which
+File > Open Results… replays without solving), the plotted series as CSV, the plots
+as PNG or SVG, and the animation as GIF or MP4 at playback's real-time factor.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtGui import QImage
+from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox
+
+from solver.results.frames import Results
+from solver.results.files import ResultsFormatError, load_results, write_results
+
+from ..results.compare import CompareView
+from ..results.events_view import EventsView
+from ..results.export import VideoCodecMissing, export_animation, export_plot, write_series_csv
+from ..results.plots import PlotsDock
+from .simulation_ui import SimulationUi
+from .window_parts import WindowParts, add_dock, make_action
+
+#: runs kept for comparison (the oldest is dropped)
+MAX_COMPARED_RUNS = 6
+#: height of the bottom docks (plots, problems, events) in a new layout, px
+PLOTS_HEIGHT = 340
+#: frames per second of an exported animation
+ANIMATION_FPS = 25.0
+
+
+class ResultsUi(QObject):
+    """Plots, events, comparison and export for ``window``, following ``simulation``'s runs and playback."""
+
+    def __init__(self, window: WindowParts, simulation: SimulationUi):
+        super().__init__(window)
+        self.window = window
+        self.simulation = simulation
+        self.playback = simulation.playback
+        #: the results shown: the last run (partial while it goes on) or opened results
+        self.results: Results | None = None
+        #: ``(label, results)`` of this session's finished runs, for comparison
+        self.runs: list[tuple[str, Results]] = []
+        self._fed = 0  # frames of the running run handed to the plots
+
+        bottom = Qt.DockWidgetArea.BottomDockWidgetArea
+        # the bottom docks span the window's width: room for plots against time
+        window.setCorner(Qt.Corner.BottomLeftCorner, bottom)
+        window.setCorner(Qt.Corner.BottomRightCorner, bottom)
+        self.plots = PlotsDock(window)
+        window.addDockWidget(bottom, self.plots)
+        window.splitDockWidget(window.problems_dock, self.plots, Qt.Orientation.Horizontal)
+        self.events = EventsView()
+        self.events_dock = add_dock(window, "Impact events", "events_dock", self.events, bottom)
+        self.compare = CompareView()
+        self.compare_dock = add_dock(window, "Compare runs", "compare_dock", self.compare, bottom)
+        if window.settings.value("main_window/state") is None:
+            # tabbed as the window is shown: tab groups made before (other than the
+            # first) leave a stray copy of their tab bar in Qt 6.11
+            window.installEventFilter(self)
+        window.resizeDocks([self.plots], [PLOTS_HEIGHT], Qt.Orientation.Vertical)
+        self.view_actions = [dock.toggleViewAction() for dock in (self.plots, self.events_dock, self.compare_dock)]
+
+        self.open_results_action = make_action(window, "Open &Results…", self.open_results_dialog,
+                                                  tip="Replay a results folder without solving again")
+        self.export_results_action = make_action(window, "&Results Bundle…", self.export_results_dialog,
+                                                    tip="Model, summary and CSV files of the run, in a folder")
+        self.export_series_action = make_action(window, "Plotted &Series as CSV…", self.export_series_dialog,
+                                                   tip="The curves of the plots, with units in the headers")
+        self.export_plots_action = make_action(window, "&Plots as PNG or SVG…", self.export_plots_dialog,
+                                                  tip="One image per plot")
+        self.export_animation_action = make_action(window, "&Animation as GIF or MP4…", self.export_animation_dialog,
+                                                      tip="The playback at its speed, 25 frames per second")
+        self.export_actions = [self.export_results_action, self.export_series_action, self.export_plots_action,
+                               self.export_animation_action]
+        self._add_menus()
+        self._enable_exports()
+
+        simulation.runs.run_started.connect(self._on_run_started)
+        simulation.runs.frames_changed.connect(self._on_frames_changed)
+        simulation.runs.run_ended.connect(self._on_run_ended)
+        self.playback.time_changed.connect(self.plots.set_time)
+        self.plots.time_scrubbed.connect(self.playback.set_time)
+        self.events.time_selected.connect(self.playback.set_time)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt override)
+        if watched is self.window and event.type() == QEvent.Type.Show:
+            self.window.removeEventFilter(self)
+            self._tabify()
+        return False
+
+    def _tabify(self) -> None:
+        window = self.window
+        window.tabifyDockWidget(window.problems_dock, self.events_dock)
+        window.tabifyDockWidget(window.problems_dock, self.compare_dock)
+        window.problems_dock.raise_()
+        window.resizeDocks([window.problems_dock, self.plots], [5, 7], Qt.Orientation.Horizontal)
+        window.resizeDocks([self.plots], [PLOTS_HEIGHT], Qt.Orientation.Vertical)
+
+    def _add_menus(self) -> None:
+        window = self.window
+        file_menu = window.menuBar().actions()[0].menu()
+        file_menu.insertAction(window.recent_menu.menuAction(), self.open_results_action)
+        self.export_menu = QMenu("&Export", file_menu)
+        file_menu.insertMenu(window.quit_action, self.export_menu)
+        file_menu.insertSeparator(window.quit_action)
+        for action in self.export_actions:
+            self.export_menu.addAction(action)
+        view_menu = next(a.menu() for a in window.menuBar().actions() if a.text() == "&View")
+        for action in self.view_actions:
+            view_menu.addAction(action)
+
+    # ------------------------------------------------------------------ runs
+    def _on_run_started(self, layout) -> None:
+        self.results = Results(self.simulation.run_model, layout)
+        self._fed = 0
+        self.plots.set_results(self.results)
+        self._enable_exports()
+
+    def _on_frames_changed(self, count: int) -> None:
+        frames = self.simulation.runs.frames
+        if self.simulation.runs.running and count > self._fed:
+            self.plots.append_frames(frames[self._fed:count])
+            self._fed = count
+
+    def _on_run_ended(self, results: Results | None) -> None:
+        if results is None:
+            return
+        self.show_results(results)
+        name = results.model.get("name") or "run"
+        self.runs.append((f"{len(self.runs) + 1}: {name}", results))
+        del self.runs[:-MAX_COMPARED_RUNS]
+        self.compare.set_runs(self.runs)
+
+    def show_results(self, results: Results) -> None:
+        """Show a run's results in the plots and the events table."""
+        self.results = results
+        self.plots.set_results(results)
+        self.events.set_results(results)
+        self._enable_exports()
+
+    def _enable_exports(self) -> None:
+        has_frames = self.results is not None and bool(self.results.frames)
+        for action in self.export_actions:
+            action.setEnabled(has_frames)
+
+    # ------------------------------------------------------------------ files
+    def open_results(self, folder: str | Path) -> bool:
+        """Replay a results folder without solving: its model becomes the document (after
+        the unsaved-changes prompt), its frames go to playback and the plots."""
+        try:
+            results = load_results(folder)
+        except (OSError, ResultsFormatError) as exc:
+            QMessageBox.critical(self.window, "Cannot open results", f"{folder}:\n\n{exc}")
+            return False
+        if not self.window.maybe_save():
+            return False
+        self.window.document.replace(results.model, None)
+        self.simulation.show_run(results)
+        self.show_results(results)
+        self.window.statusBar().showMessage(f"Opened results {folder}: {len(results.frames)} frames", 8000)
+        return True
+
+    def open_results_dialog(self) -> bool:
+        folder = QFileDialog.getExistingDirectory(self.window, "Open results folder")
+        return bool(folder) and self.open_results(folder)
+
+    def export_results(self, folder: str | Path) -> None:
+        write_results(self.results, folder)
+
+    def export_series(self, path: str | Path) -> None:
+        write_series_csv(self.plots.plotted(), path)
+
+    def export_plots(self, path: str | Path) -> list[Path]:
+        """Each plot as an image: ``path`` itself for one plot, ``stem_1.png``, ... for several."""
+        path = Path(path)
+        panels = self.plots.panels
+        targets = [path] if len(panels) == 1 else [path.with_name(f"{path.stem}_{i}{path.suffix}")
+                                                   for i in range(1, len(panels) + 1)]
+        for panel, target in zip(panels, targets):
+            export_plot(panel.plot, target)
+        return targets
+
+    def export_animation(self, path: str | Path, progress=None) -> int:
+        """The playback from the first to the last frame at its real-time factor."""
+        times = self.playback.times
+        start_index = self.playback.index
+
+        def render(t: float) -> QImage:
+            self.playback.set_time(t)
+            return self.window.sketch.grab().toImage()
+
+        try:
+            return export_animation(render, path, float(times[0]), float(times[-1]), self.playback.speed,
+                                    ANIMATION_FPS, progress)
+        finally:
+            self.playback.set_index(start_index)
+
+    def _save_dialog(self, title: str, filters: str) -> str:
+        path, _filter = QFileDialog.getSaveFileName(self.window, title, "", filters)
+        return path
+
+    def _export(self, title: str, filters: str, export) -> None:
+        path = self._save_dialog(title, filters)
+        if not path:
+            return
+        try:
+            export(path)
+        except (OSError, ValueError, VideoCodecMissing) as exc:
+            QMessageBox.critical(self.window, title, f"{path}:\n\n{exc}")
+            return
+        self.window.statusBar().showMessage(f"Exported {path}", 8000)
+
+    def export_results_dialog(self) -> None:
+        folder = QFileDialog.getExistingDirectory(self.window, "Export results bundle into folder")
+        if folder:
+            self.export_results(folder)
+            self.window.statusBar().showMessage(f"Results written to {folder}", 8000)
+
+    def export_series_dialog(self) -> None:
+        self._export("Export plotted series", "CSV files (*.csv)", self.export_series)
+
+    def export_plots_dialog(self) -> None:
+        self._export("Export plots", "PNG images (*.png);;SVG drawings (*.svg)", self.export_plots)
+
+    def export_animation_dialog(self) -> None:
+        self._export("Export animation", "GIF animations (*.gif);;MP4 videos (*.mp4)", self.export_animation)

@@ -1,0 +1,177 @@
+"""The main window's simulation half: Run / Cancel, the progress in the status bar, and
+playback of the run on the sketch canvas.
+
+:class:`SimulationUi` adds to a :class:`~app.shell.main_window.MainWindow` (through :class:`~app.shell.window_parts.WindowParts`) a Simulation
+menu and toolbar (Run, F5; Cancel, Esc while a run goes on), a
+:class:`~app.running.status.RunStatus` in the status bar and a
+:class:`~app.playback.bar.PlaybackBar`.  Run checks the model first (a model with
+errors is refused, its problems listed), then a
+:class:`~app.running.controller.RunController` simulates a copy of it in a worker thread
+while playback follows the frames as they arrive.  A failed run shows the solver's
+message (time and cause) and keeps its frames for playback, as does a cancelled one.
+Editing goes on during a run (it changes the document, not the run's copy); opening
+another model or closing the window cancels the run.
+"""
+from __future__ import annotations
+
+import copy
+
+import numpy as np
+
+from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtWidgets import QMenu, QMessageBox
+
+from solver.errors import SolverError
+from solver.model.validate import ModelError
+
+from ..canvas import geometry as geo
+from ..document.checks import model_problems
+from ..playback.controller import PlaybackController
+from ..playback.bar import PlaybackBar
+from ..playback.layer import PlaybackLayer
+from ..running.controller import CANCELLED, COMPLETED, FAILED, RunController
+from ..running.status import RunStatus
+from .window_parts import WindowParts, make_action
+
+
+class SimulationUi(QObject):
+    """Run, cancel and playback for ``window``."""
+
+    def __init__(self, window: WindowParts):
+        super().__init__(window)
+        self.window = window
+        self.runs = RunController(self)
+        self.playback = PlaybackController(self)
+        self.layer = PlaybackLayer(window.sketch)
+        self.run_model: dict = {}
+
+        self.run_action = make_action(window, "&Run", self.run, "F5", "Simulate the model (in the background)")
+        self.cancel_action = make_action(window, "&Cancel Run", self.runs.cancel, Qt.Key.Key_Escape,
+                                            "Stop the run, keeping the frames computed so far")
+        self.cancel_action.setEnabled(False)
+        self.menu = QMenu("&Simulation", window)
+        menu_bar = window.menuBar()
+        menu_bar.insertMenu(menu_bar.actions()[-1], self.menu)  # before Help
+        self.menu.addAction(self.run_action)
+        self.menu.addAction(self.cancel_action)
+        toolbar = window.addToolBar("Simulation")
+        toolbar.setObjectName("simulation_toolbar")
+        toolbar.addAction(self.run_action)
+        toolbar.addAction(self.cancel_action)
+        self.status = RunStatus(self.cancel_action)
+        window.statusBar().addPermanentWidget(self.status)
+        self.bar = PlaybackBar(self.playback, self.layer, window)
+        window.addToolBar(Qt.ToolBarArea.BottomToolBarArea, self.bar)
+        self.menu.addSeparator()
+        for action in (self.bar.play_action, self.bar.step_back_action, self.bar.step_forward_action,
+                       self.bar.previous_event_action, self.bar.next_event_action, self.bar.loop_action,
+                       self.bar.trace_action):
+            self.menu.addAction(action)
+
+        self.runs.run_started.connect(self._on_run_started)
+        self.runs.progress.connect(self.status.show_progress)
+        self.runs.frames_changed.connect(self._on_frames_changed)
+        self.runs.state_changed.connect(self._on_state_changed)
+        self.runs.run_ended.connect(self._on_run_ended)
+        self.playback.frame_changed.connect(self._on_frame_changed)
+        self.bar.trace_action.toggled.connect(self._update_traces)
+        window.selection.changed.connect(self._update_traces)
+        window.document.replaced.connect(self._on_document_replaced)
+        window.installEventFilter(self)
+
+    # ------------------------------------------------------------------ run
+    def run(self) -> bool:
+        """Check the model and simulate a copy of it; False (problems shown) when it cannot run."""
+        if self.runs.running:
+            return False
+        model = copy.deepcopy(self.window.document.model)
+        errors = [p for p in model_problems(model) if p.severity == "error"]
+        if self.window.document.is_empty or errors:
+            intro = "The model cannot run:" if errors else "There is no model to run."
+            self.window.show_problems("Cannot run", intro, errors)
+            return False
+        try:
+            self.run_model = model
+            self.runs.start(model)
+        except (SolverError, ModelError) as exc:
+            QMessageBox.critical(self.window, "Cannot run", f"The model cannot run:\n\n{exc}")
+            return False
+        return True
+
+    def _on_run_started(self, layout) -> None:
+        self._show(self.run_model, layout)
+        self.playback.set_frames(self.runs.frames, growing=True)
+        self.status.started()
+
+    def show_run(self, results) -> None:
+        """Play back finished results (opened from a results folder) without solving."""
+        self.stop()
+        self.run_model = results.model
+        self._show(results.model, results.layout)
+        self.playback.set_frames(results.frames, results.events)
+        self._set_motion_bounds(results.frames)
+
+    def _set_motion_bounds(self, frames) -> None:
+        if frames:
+            xy = np.concatenate([f.node_xy for f in frames])
+            lo, hi = xy.min(axis=0), xy.max(axis=0)
+            self.window.sketch.set_motion_bounds((float(lo[0]), float(hi[0]), float(lo[1]), float(hi[1])))
+
+    def _show(self, model: dict, layout) -> None:
+        self.window.sketch.set_sketch_faded(True)
+        self.layer.set_run(model, layout)
+        self.layer.set_size(geo.model_size(model))
+        self._update_traces()
+
+    def _on_frames_changed(self, _count: int) -> None:
+        self.playback.frames_grew()
+
+    def _on_state_changed(self, state: str) -> None:
+        running = self.runs.running
+        self.run_action.setEnabled(not running)
+        self.cancel_action.setEnabled(state == "running")
+        # Esc cancels the run; the canvas tools' Esc would make the key ambiguous meanwhile
+        self.window.tool_bar.escape_action.setEnabled(not running)
+
+    def _on_run_ended(self, results) -> None:
+        self.status.ended()
+        frames = results.frames if results is not None else self.runs.frames
+        self._set_motion_bounds(frames)
+        self.playback.finish(frames, results.events if results is not None else [])
+        state, message = self.runs.state, self.runs.message
+        bar = self.window.statusBar()
+        if state == COMPLETED:
+            bar.showMessage(f"Run completed: {len(frames)} frames", 8000)
+        elif state == CANCELLED:
+            bar.showMessage(f"Run {message or 'cancelled'}; {len(frames)} frames kept", 8000)
+        elif state == FAILED:
+            kept = f"The {len(frames)} frames computed are kept for playback." if frames else ""
+            bar.showMessage(f"Run failed: {message}", 15000)
+            QMessageBox.warning(self.window, "Run failed", f"The run failed: {message}\n\n{kept}".strip())
+
+    # ------------------------------------------------------------------ playback
+    def _on_frame_changed(self, index: int) -> None:
+        frame = self.playback.frame
+        if frame is not None:
+            self.layer.show_frame(frame, index, self.playback.frames)
+
+    def _update_traces(self, *_args) -> None:
+        traced = [ref.id for ref in self.window.selection.refs if ref.collection in ("nodes", "bodies")]
+        self.layer.set_traced(traced if self.bar.trace_action.isChecked() else [])
+
+    def _on_document_replaced(self) -> None:
+        self.stop()
+        self.playback.set_frames([])
+        self.layer.clear()
+        self.window.sketch.set_sketch_faded(False)
+        self.window.sketch.set_motion_bounds(None)
+
+    def stop(self) -> None:
+        """Cancel a run going on and wait for its thread."""
+        self.runs.cancel()
+        self.runs.wait()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt override)
+        if watched is self.window and event.type() == QEvent.Type.Close and self.runs.running:
+            self.stop()
+        return False

@@ -1,0 +1,7 @@
+"""Results of a run: frames and their layout in memory (:mod:`.frames`), built from
+a solver state (:mod:`.outputs`), and the results folder — its tables
+(:mod:`.tables`), the scalar summary (:mod:`.summary`), writing and loading
+(:mod:`.files`).
+
+May import :mod:`solver.system` and below.
+"""

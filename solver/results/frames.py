@@ -1,0 +1,146 @@
+"""The in-memory results of a run: what the solver produces and what a results folder holds.
+
+A run appends one :class:`Frame` per output time; :class:`Results` stacks them into
+arrays.  ``solver.results.files`` writes a :class:`Results` to a folder (``summary.json``
+plus CSV files with units in every column name) and reads it back into an equal object.
+
+Shapes: F frames, N nodes (model nodes and the mesh nodes of flexible links),
+R rotation slots (one per node and link that rotates there), E beam elements,
+S stations per element, D drivers, L flexible links, C contact pairs.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+#: stations along each element where strains are reported (fractions of its length)
+STATIONS = (0.0, 0.25, 0.5, 0.75, 1.0)
+
+ENERGY_KEYS = (
+    "kinetic",
+    "strain",
+    "potential",
+    "work_loads",
+    "work_drivers",
+    "dissipated_damping",
+    "dissipated_friction",
+    "dissipated_restitution",
+)
+
+#: sign of each energy term in the balance ``total = T + U + V - W_loads - W_drivers + D``,
+#: constant in time for an exact solution (its drift measures the integration error)
+ENERGY_BALANCE_SIGNS = {
+    "kinetic": 1.0,
+    "strain": 1.0,
+    "potential": 1.0,
+    "work_loads": -1.0,
+    "work_drivers": -1.0,
+    "dissipated_damping": 1.0,
+    "dissipated_friction": 1.0,
+    "dissipated_restitution": 1.0,
+}
+
+#: standard keys of ``Frame.contact`` (units in the names, as in ``contacts.csv``): gap
+#: (m, negative = penetration), normal and tangential relative velocity (m/s, positive
+#: normal = separating), normal and tangential force (N), state (integer code into
+#: :data:`CONTACT_STATES`), normal and tangential impulse applied at this output time (N s)
+CONTACT_KEYS = ("gap_m", "v_n_m_s", "v_t_m_s", "F_n_N", "F_t_N", "state", "I_n_N_s", "I_t_N_s")
+
+#: contact states; ``Frame.contact["state"]`` holds their indices (0 = open)
+CONTACT_STATES = ("open", "slide", "stick")
+
+#: keys of an event dict with a fixed meaning: ``time_s`` (s), ``kind`` (``"impulse"``,
+#: ``"contact_start"``, ``"separation"``, ``"stick"``, ``"slip"``, ...) and ``contact``
+#: (the pair's id); further keys carry their unit in the name (``I_n_N_s``, ``v_n_pre_m_s``)
+EVENT_KEYS = ("time_s", "kind", "contact")
+
+
+@dataclass
+class Layout:
+    """Names of what the arrays hold, fixed for a run."""
+
+    nodes: list[str]
+    rotations: list[tuple[str, str]]  # (node, link) per rotation slot
+    elements: list[tuple[str, int, str, str]]  # (link, index in link, node 1, node 2)
+    element_length: np.ndarray  # (E,) undeformed length, m
+    outer_fibre: np.ndarray  # (E,) outer-fibre distance c, m (nan when unknown)
+    flexible_links: list[str]
+    drivers: list[str]
+    contacts: list[str] = field(default_factory=list)
+    stations: tuple[float, ...] = STATIONS
+
+
+@dataclass
+class Frame:
+    """The state at one output time (plain numpy data: safe to send across threads)."""
+
+    time: float
+    node_xy: np.ndarray  # (N, 2) m
+    node_v: np.ndarray  # (N, 2) m/s
+    node_a: np.ndarray  # (N, 2) m/s^2
+    rot: np.ndarray  # (R,) rad
+    rot_v: np.ndarray  # (R,) rad/s
+    rot_a: np.ndarray  # (R,) rad/s^2
+    axial_force: np.ndarray  # (E, S) N
+    axial_strain: np.ndarray  # (E, S) -
+    bending_strain: np.ndarray  # (E, S) - outer fibre, positive = tension on the left side
+    bending_moment: np.ndarray  # (E, S) N m
+    midspan: np.ndarray  # (L,) signed mid-span deflection from the chord / link length
+    driver_angle: np.ndarray  # (D,) rad (or m for a displacement driver)
+    driver_speed: np.ndarray  # (D,)
+    driver_reaction: np.ndarray  # (D,) N m (or N)
+    energy: dict[str, float]  # ENERGY_KEYS, J
+    contact: dict[str, np.ndarray] = field(default_factory=dict)  # CONTACT_KEYS (and more) -> (C,)
+
+
+@dataclass
+class StepRecord:
+    """One accepted time step."""
+
+    time: float
+    step: float
+    newton_iterations: int
+
+
+@dataclass
+class Results:
+    """A run's results: layout, frames stacked into arrays, step log, events, metadata."""
+
+    model: dict
+    layout: Layout
+    frames: list[Frame] = field(default_factory=list)
+    steps: list[StepRecord] = field(default_factory=list)
+    events: list[dict[str, Any]] = field(default_factory=list)  # see EVENT_KEYS
+    # status ('completed', 'cancelled', 'failed'), message, wall_time_s, and optionally
+    # model_sha256 (of the model file as read) and solver (the settings used)
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    # ------------------------------------------------------------------ arrays
+    @property
+    def time(self) -> np.ndarray:
+        return np.array([f.time for f in self.frames])
+
+    def stack(self, name: str) -> np.ndarray:
+        """Frames' ``name`` arrays stacked along a new first axis (F, ...)."""
+        return np.stack([getattr(f, name) for f in self.frames]) if self.frames else np.empty((0,))
+
+    def energy(self, key: str) -> np.ndarray:
+        return np.array([f.energy[key] for f in self.frames])
+
+    def total_energy(self) -> np.ndarray:
+        """The energy balance per frame (F,), J: see :data:`ENERGY_BALANCE_SIGNS`.
+
+        Terms a frame lacks count as zero.
+        """
+        return np.array(
+            [sum(sign * f.energy.get(k, 0.0) for k, sign in ENERGY_BALANCE_SIGNS.items()) for f in self.frames]
+        )
+
+    def node_index(self, node: str) -> int:
+        return self.layout.nodes.index(node)
+
+    @property
+    def completed(self) -> bool:
+        return self.meta.get("status") == "completed"

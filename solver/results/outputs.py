@@ -1,0 +1,173 @@
+"""From a solver state to an output :class:`~solver.results.frames.Frame`.
+
+Strains at stations along each element come from the corotational deformations:
+the axial strain is the mean strain of the element (uniform extension, A.17 / the
+consistent mean strain), the curvature is the second derivative of the cubic
+shape (A.9), ``kappa(xi) = ((6 xi - 4) tb1 + (6 xi - 2) tb2) / L``, and the
+outer-fibre bending strain is ``-c kappa`` (A.3: the strain at ``y = +c``, the left
+side of the element).  The mid-span deflection of a flexible link is the distance of
+its mid-length point from the chord between its end nodes, divided by its length
+(thesis Ex. 4), positive to the left of the chord.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..system.assembly import Assembly
+from ..fem.beam import deformations
+from ..system.state import State
+from .frames import STATIONS, Frame, Layout
+
+
+class OutputBuilder:
+    """Makes frames of one system; holds the energy ledger between them."""
+
+    def __init__(self, asm: Assembly):
+        self.asm = asm
+        s = asm.sys
+        self.sys = s
+        self.xi = np.array(STATIONS)
+        self.layout = Layout(
+            nodes=list(s.node_ids),
+            rotations=list(s.rot_slots),
+            elements=list(s.elem_info),
+            element_length=s.beams.L.copy(),
+            outer_fibre=s.elem_fibre.copy(),
+            flexible_links=[f.id for f in s.flex_links],
+            drivers=[d.id for d in s.drivers],
+        )
+        self._midspan = [self._midspan_locator(f) for f in s.flex_links]
+        self._driver_rows = np.array([d.row for d in s.drivers], dtype=int)
+        self._driver_dofs = np.array([d.dof for d in s.drivers], dtype=int)
+        self.ledger = {"work_loads": 0.0, "work_drivers": 0.0, "dissipated_damping": 0.0,
+                       "dissipated_friction": 0.0, "dissipated_restitution": 0.0}
+        self._last_powers: tuple[float, float, float] | None = None
+
+    def _midspan_locator(self, link) -> tuple[int, float]:
+        """(element, local coordinate) of the link's mid-length point."""
+        L = self.sys.beams.L[link.elements]
+        s = np.concatenate([[0.0], np.cumsum(L)])
+        half = 0.5 * s[-1]
+        k = int(np.clip(np.searchsorted(s, half, side="right") - 1, 0, len(L) - 1))
+        return int(link.elements[k]), float((half - s[k]) / L[k])
+
+    # ------------------------------------------------------------------ energy ledger
+    def powers(self, st: State, t_loads: float | None = None) -> tuple[float, float, float]:
+        """Power of the loads, of the drivers and of damping, W (loads at ``t_loads`` if given)."""
+        asm, s = self.asm, self.sys
+        p_loads = 0.0
+        if s.loads:
+            p_loads = float(np.dot(asm.external(st.q, st.t if t_loads is None else t_loads) - s.gravity, st.v))
+        p_drv = -float(np.dot(st.lam[self._driver_rows], st.v[self._driver_dofs])) if s.drivers else 0.0
+        p_damp = asm.damping_power(st.q, st.v) if (s.alpha > 0.0 or s.beta > 0.0) else 0.0
+        return p_loads, p_drv, p_damp
+
+    def energy_terms(self, st: State) -> tuple[float, float, float]:
+        """Kinetic, strain and gravitational potential energy, J."""
+        asm = self.asm
+        return asm.kinetic_energy(st.q, st.v), asm.strain_energy(st.q), asm.potential_energy(st.q)
+
+    def spurious_growth(self, old: State, new: State, ratio: float = 0.05) -> bool:
+        """Whether the mechanical energy grew over a step by more than ``ratio`` of the energies
+        in play, beyond the work of loads and drivers: the mark of a spurious root of the
+        Newmark equations (after an impulse the velocity-dependent inertia can offer one far
+        from the start)."""
+        h = new.t - old.t
+        p0, p1 = self.powers(old), self.powers(new)
+        work = 0.5 * h * (p0[0] + p0[1] + p1[0] + p1[1])
+        e0, e1 = self.energy_terms(old), self.energy_terms(new)
+        scale = sum(abs(x) for x in e0 + e1) + abs(work)
+        return sum(e1) - sum(e0) - work > ratio * max(scale, 1e-30)
+
+    def advance_ledger(self, st: State, h: float, t_loads: float | None = None) -> None:
+        """Trapezoidal integration of the powers over the step just taken."""
+        p = self.powers(st, t_loads)
+        if self._last_powers is not None:
+            for key, p0, p1 in zip(("work_loads", "work_drivers", "dissipated_damping"), self._last_powers, p):
+                self.ledger[key] += 0.5 * h * (p0 + p1)
+        self._last_powers = p
+
+    def book_impulses(self, impacts, after: State) -> None:
+        """Impulses at contacts: friction and the normal impulse do the work of the kinetic
+        energy jump (Routh's W_t and W_n); the next step starts from the powers after it."""
+        for r in impacts:
+            self.ledger["dissipated_friction"] -= r.W_t
+            self.ledger["dissipated_restitution"] -= r.W_n
+        self._last_powers = self.powers(after)
+
+    def restart_ledger(self, before: State, after: State) -> None:
+        """After a restart at a breakpoint: a jump of a prescribed velocity is an impulse of
+        the driver, whose work is the jump of kinetic energy (positions do not move); the
+        next step starts from the powers after the jump."""
+        self.ledger["work_drivers"] += self.asm.kinetic_energy(after.q, after.v) - self.asm.kinetic_energy(before.q, before.v)
+        self._last_powers = self.powers(after)
+
+    # ------------------------------------------------------------------ frames
+    def frame(self, st: State) -> Frame:
+        s, asm = self.sys, self.asm
+        q, v, a = st.q, st.v, st.a
+        if self._last_powers is None:
+            self._last_powers = self.powers(st)
+        axial_N, axial_eps, bend_eps, bend_M, midspan = self._element_outputs(q)
+        drv_val = np.array([q[d.dof] - s.constraints.dm_base[d.row] for d in s.drivers])
+        drv_rate = np.array([v[d.dof] for d in s.drivers])
+        drv_reac = np.array([-st.lam[d.row] for d in s.drivers])
+        energy = {
+            "kinetic": asm.kinetic_energy(q, v),
+            "strain": asm.strain_energy(q),
+            "potential": asm.potential_energy(q),
+            **self.ledger,
+        }
+        nd = s.node_dofs
+        return Frame(
+            time=st.t,
+            node_xy=q[nd].copy(),
+            node_v=v[nd].copy(),
+            node_a=a[nd].copy(),
+            rot=q[s.rot_dofs].copy(),
+            rot_v=v[s.rot_dofs].copy(),
+            rot_a=a[s.rot_dofs].copy(),
+            axial_force=axial_N,
+            axial_strain=axial_eps,
+            bending_strain=bend_eps,
+            bending_moment=bend_M,
+            midspan=midspan,
+            driver_angle=drv_val,
+            driver_speed=drv_rate,
+            driver_reaction=drv_reac,
+            energy=energy,
+        )
+
+    def _element_outputs(self, q: np.ndarray):
+        s = self.sys
+        beams = s.beams
+        E, S = beams.count, len(self.xi)
+        if E == 0:
+            z = np.zeros((0, S))
+            return z, z, z, z, np.zeros(0)
+        d = deformations(q, s.elem_dofs, self.asm.secs)
+        c, sn, u, tb1, tb2 = d[:, 0], d[:, 1], d[:, 3], d[:, 4], d[:, 5]
+        if s.formulation == "thesis":
+            eps = u / beams.L  # (A.17)
+            N = beams.EA * eps
+        else:
+            N = d[:, 6]
+            eps = N / beams.EA
+        xi = self.xi[None, :]
+        kappa = ((6 * xi - 4) * tb1[:, None] + (6 * xi - 2) * tb2[:, None]) / beams.L[:, None]
+        axial_N = np.repeat(N[:, None], S, axis=1)
+        axial_eps = np.repeat(eps[:, None], S, axis=1)
+        bend_M = beams.EI[:, None] * kappa
+        bend_eps = -s.elem_fibre[:, None] * kappa
+        mid = np.empty(len(s.flex_links))
+        for i, (link, (e, x)) in enumerate(zip(s.flex_links, self._midspan)):
+            L = beams.L[e]
+            v_loc = L * (x * (1 - x) ** 2 * tb1[e] + (-x * x + x**3) * tb2[e])  # (A.9) N3, N6
+            qe = q[s.elem_dofs[e]]
+            p = qe[:2] + x * (qe[3:5] - qe[:2]) + v_loc * np.array([-sn[e], c[e]])
+            first = q[s.elem_dofs[link.elements[0], :2]]
+            last = q[s.elem_dofs[link.elements[-1], 3:5]]
+            chord = last - first
+            n = np.array([-chord[1], chord[0]]) / np.linalg.norm(chord)
+            mid[i] = float(np.dot(p - first, n)) / link.length
+        return axial_N, axial_eps, bend_eps, bend_M, mid

@@ -1,0 +1,200 @@
+"""The scalar results of a run (``summary.json``): run metadata, per-link peaks,
+per-driver peak reactions, contact periods and impulses, the energy balance, and the
+layout of the frames.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..model.io import dumps_model, model_with_defaults
+from .frames import Layout, Results
+from .tables import (DRIVER_UNITS, FORMAT, VERSION, contact_keys, element_offsets, energy_keys, jsonable, sha256,
+                     stack_field)
+
+
+# ====================================================================== summary
+def summarize(results: Results) -> dict[str, Any]:
+    """The scalar results of a run: the content of ``summary.json`` but its ``files``.
+
+    Parameters
+    ----------
+    results : Results
+        The run's results.
+
+    Returns
+    -------
+    dict
+        JSON-ready: run metadata, per-link peaks, per-driver peak reaction, per-contact
+        periods and impulses, energy balance, event log, layout, frame keys, ``meta``.
+    """
+    times = results.time.astype(float)
+    return jsonable(
+        {
+            "format": FORMAT,
+            "version": VERSION,
+            "run": _run_summary(results, times),
+            "links": _link_summary(results, times),
+            "drivers": _driver_summary(results, times),
+            "contacts": _contact_summary(results, times),
+            "energy": _energy_summary(results),
+            "events": results.events,
+            "layout": layout_to_json(results.layout),
+            "frame_keys": {"energy": energy_keys(results), "contact": contact_keys(results)},
+            "meta": results.meta,
+        }
+    )
+
+
+def _run_summary(results: Results, times: np.ndarray) -> dict[str, Any]:
+    meta = results.meta
+    iterations = np.array([s.newton_iterations for s in results.steps], dtype=int)
+    return {
+        "status": meta.get("status"),
+        "message": meta.get("message", ""),
+        "wall_time_s": meta.get("wall_time_s"),
+        "model_sha256": meta["model_sha256"] if "model_sha256" in meta else sha256(dumps_model(results.model)),
+        "solver": meta["solver"] if "solver" in meta else model_with_defaults(results.model).get("solver", {}),
+        "frame_count": len(times),
+        "t_start_s": times[0] if len(times) else None,
+        "t_end_s": times[-1] if len(times) else None,
+        "step_count": len(iterations),
+        "newton_iterations_total": int(iterations.sum()),
+        "newton_iterations_mean": iterations.mean() if len(iterations) else None,
+    }
+
+
+def _peak(values: np.ndarray, times: np.ndarray) -> tuple[dict[str, float] | None, tuple[int, ...]]:
+    """The largest |value| of ``values`` (F, ...), its signed value and time; and its index."""
+    magnitude = np.abs(values)
+    if magnitude.size == 0 or np.isnan(magnitude).all():
+        return None, ()
+    i = np.unravel_index(np.nanargmax(magnitude), magnitude.shape)
+    return {"abs": magnitude[i], "value": values[i], "time_s": times[i[0]]}, i
+
+
+def _link_summary(results: Results, times: np.ndarray) -> dict[str, Any]:
+    """Per flexible link: peak |mid-span deflection / length|, |axial strain|, |bending strain|."""
+    layout, frames = results.layout, results.frames
+    n_e, n_s = len(layout.elements), len(layout.stations)
+    midspan = stack_field(frames, "midspan", (len(layout.flexible_links),))
+    strains = {name: stack_field(frames, name, (n_e, n_s)) for name in ("axial_strain", "bending_strain")}
+    s0 = element_offsets(layout)
+    out = {}
+    for j, link in enumerate(layout.flexible_links):
+        elements = [e for e, (lk, *_) in enumerate(layout.elements) if lk == link]
+        entry = {"peak_midspan_deflection_rel": _peak(midspan[:, j], times)[0]}
+        for name, array in strains.items():
+            peak, index = _peak(array[:, elements, :], times)
+            if peak is not None:
+                e, xi = elements[index[1]], layout.stations[index[2]]
+                peak.update(element=layout.elements[e][1], station=xi, s_m=s0[e] + xi * layout.element_length[e])
+            entry["peak_" + name] = peak
+        out[link] = entry
+    return out
+
+
+def _driver_summary(results: Results, times: np.ndarray) -> dict[str, Any]:
+    """Per driver: its kind, the units of its columns and its peak |reaction|."""
+    kinds = {d.get("id"): d.get("kind") for d in results.model.get("drivers", [])}
+    reaction = stack_field(results.frames, "driver_reaction", (len(results.layout.drivers),))
+    return {
+        d: {
+            "kind": kinds.get(d),
+            "units": DRIVER_UNITS.get(kinds.get(d)),
+            "peak_reaction": _peak(reaction[:, j], times)[0],
+        }
+        for j, d in enumerate(results.layout.drivers)
+    }
+
+
+def _contact_summary(results: Results, times: np.ndarray) -> dict[str, Any]:
+    """Per contact pair: its contact periods and its impulses (events of kind ``impulse``)."""
+    keys = contact_keys(results)
+    stacked = {k: np.array([f.contact[k] for f in results.frames]) for k in keys}
+    out = {}
+    for j, contact in enumerate(results.layout.contacts):
+        if "state" in stacked:
+            closed = stacked["state"][:, j] != 0
+        elif "F_n_N" in stacked:
+            closed = stacked["F_n_N"][:, j] > 0
+        elif "gap_m" in stacked:
+            closed = stacked["gap_m"][:, j] <= 0
+        else:
+            closed = np.zeros(len(times), dtype=bool)
+        force = stacked["F_n_N"][:, j].astype(float) if "F_n_N" in stacked else None
+        out[contact] = {
+            "periods": _periods(times, closed, force),
+            "impulses": [e for e in results.events if e.get("contact") == contact and e.get("kind") == "impulse"],
+        }
+    return out
+
+
+def _periods(times: np.ndarray, closed: np.ndarray, force: np.ndarray | None) -> list[dict[str, Any]]:
+    """Runs of consecutive frames in contact: start, end, duration (s), peak normal force (N)."""
+    edges = np.diff(np.concatenate([[0], closed.astype(int), [0]]))
+    periods = []
+    for a, b in zip(np.flatnonzero(edges == 1), np.flatnonzero(edges == -1)):
+        peak = _peak(force[a:b], times[a:b])[0] if force is not None else None
+        periods.append(
+            {
+                "start_s": times[a],
+                "end_s": times[b - 1],
+                "duration_s": times[b - 1] - times[a],
+                "frames": int(b - a),
+                "peak_normal_force_N": peak["value"] if peak else None,
+                "peak_time_s": peak["time_s"] if peak else None,
+                "ongoing_at_end": bool(b == len(times)),
+            }
+        )
+    return periods
+
+
+def _energy_summary(results: Results) -> dict[str, Any]:
+    """Initial and final value of each energy term; the total's drift."""
+    if not results.frames:
+        return {"terms": {}, "total": None}
+    first, last = results.frames[0].energy, results.frames[-1].energy
+    total = results.total_energy()
+    drift = np.abs(total - total[0])
+    scale = float(np.max([f.energy.get("kinetic", 0.0) + f.energy.get("strain", 0.0) for f in results.frames]))
+    return {
+        "terms": {k: {"initial_J": first[k], "final_J": last[k]} for k in first},
+        "total": {
+            "initial_J": total[0],
+            "final_J": total[-1],
+            "drift_J": total[-1] - total[0],
+            "max_abs_drift_J": drift.max(),
+            "scale_J": scale,
+            "max_abs_drift_rel": drift.max() / scale if scale > 0 else None,
+        },
+    }
+
+
+def layout_to_json(layout: Layout) -> dict[str, Any]:
+    return {
+        "nodes": layout.nodes,
+        "rotations": layout.rotations,
+        "elements": layout.elements,
+        "element_length_m": layout.element_length,
+        "outer_fibre_m": layout.outer_fibre,
+        "stations": layout.stations,
+        "flexible_links": layout.flexible_links,
+        "drivers": layout.drivers,
+        "contacts": layout.contacts,
+    }
+
+
+def layout_from_json(doc: dict[str, Any]) -> Layout:
+    return Layout(
+        nodes=list(doc["nodes"]),
+        rotations=[(n, link) for n, link in doc["rotations"]],
+        elements=[(link, int(k), n1, n2) for link, k, n1, n2 in doc["elements"]],
+        element_length=np.array(doc["element_length_m"], dtype=float).reshape(-1),
+        outer_fibre=np.array(doc["outer_fibre_m"], dtype=float).reshape(-1),
+        flexible_links=list(doc["flexible_links"]),
+        drivers=list(doc["drivers"]),
+        contacts=list(doc["contacts"]),
+        stations=tuple(float(s) for s in doc["stations"]),
+    )

@@ -1,0 +1,275 @@
+"""The tables of a results folder: their names, columns and units, and their CSV text
+written from and read back into frames (floats with ``%.17g``: bit for bit).
+
+The format of every file and column is described in ``docs/results-format.md``.
+"""
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import json
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from ..errors import ResultsFormatError
+from .frames import CONTACT_KEYS, CONTACT_STATES, ENERGY_KEYS, EVENT_KEYS, Frame, Layout, Results
+
+FORMAT = "flexmech-results"
+VERSION = 1
+
+#: repr-exact float format: a double printed with 17 significant digits reads back unchanged
+FLOAT = "%.17g"
+
+#: frame tables: file -> (label columns, ((Frame field, its value columns), ...)); rows
+#: are frame-major, then in layout order (elements.csv: element-major, then station)
+FRAME_TABLES = {
+    "nodes.csv": (
+        ("node",),
+        (
+            ("node_xy", ("x_m", "y_m")),
+            ("node_v", ("vx_m_s", "vy_m_s")),
+            ("node_a", ("ax_m_s2", "ay_m_s2")),
+        ),
+    ),
+    "rotations.csv": (
+        ("node", "link"),
+        (("rot", ("theta_rad",)), ("rot_v", ("omega_rad_s",)), ("rot_a", ("alpha_rad_s2",))),
+    ),
+    "elements.csv": (
+        ("link", "element", "station", "s_m"),
+        (
+            ("axial_force", ("axial_force_N",)),
+            ("axial_strain", ("axial_strain",)),
+            ("bending_strain", ("bending_strain",)),
+            ("bending_moment", ("bending_moment_N_m",)),
+        ),
+    ),
+    "links.csv": (("link",), (("midspan", ("midspan_deflection_rel",)),)),
+    "drivers.csv": (
+        ("driver",),
+        (("driver_angle", ("value",)), ("driver_speed", ("rate",)), ("driver_reaction", ("reaction",))),
+    ),
+}
+STEP_COLUMNS = ("time_s", "step_s", "newton_iterations")
+
+#: units of a driver's value, rate and reaction, by driver kind
+DRIVER_UNITS = {
+    "angle": {"value": "rad", "rate": "rad/s", "reaction": "N m"},
+    "speed": {"value": "rad", "rate": "rad/s", "reaction": "N m"},
+    "displacement": {"value": "m", "rate": "m/s", "reaction": "N"},
+}
+
+
+def csv_tables(results: Results) -> dict[str, str]:
+    """The text of every CSV file, by file name."""
+    frames = results.frames
+    times = np.array([f.time for f in frames], dtype=float)
+    labels = _labels(results.layout)
+    tables = {}
+    for name, (label_columns, fields) in FRAME_TABLES.items():
+        k = len(labels[name])
+        values = np.concatenate([stack_field(frames, field, (k, len(cols))) for field, cols in fields], axis=2)
+        columns = tuple(c for _, cols in fields for c in cols)
+        header = ("time_s", *label_columns, *columns)
+        tables[name] = _table(header, times, labels[name], values, (FLOAT,) * len(columns))
+    tables["energy.csv"] = _energy_table(results, times)
+    tables["contacts.csv"] = _contact_table(results, times)
+    steps = results.steps
+    tables["steps.csv"] = _table(
+        STEP_COLUMNS,
+        np.array([s.time for s in steps], dtype=float),
+        [()],
+        np.array([(s.step, s.newton_iterations) for s in steps], dtype=float).reshape(len(steps), 1, 2),
+        (FLOAT, "%d"),
+    )
+    tables["events.csv"] = _event_table(results.events)
+    return tables
+
+
+def stack_field(frames: list[Frame], field: str, shape: tuple[int, ...]) -> np.ndarray:
+    """The frames' ``field`` arrays as one float array (F, *shape)."""
+    return np.array([getattr(f, field) for f in frames], dtype=float).reshape((len(frames), *shape))
+
+
+def _table(header, times: np.ndarray, labels: list[tuple[str, ...]], values: np.ndarray, specs) -> str:
+    """CSV text with one row per (frame, label row), formatted in one vectorised ``%``.
+
+    ``times`` (F,) in s, ``labels`` the K rows' label cells (the same in every frame),
+    ``values`` (F, K, m) the value cells, ``specs`` their m printf formats.
+    """
+    rows = [
+        FLOAT + "".join("," + _csv_cell(c).replace("%", "%%") for c in label) + "".join("," + s for s in specs) + "\n"
+        for label in labels
+    ]
+    time_cells = np.broadcast_to(times[:, None, None], values.shape[:2] + (1,)).astype(values.dtype)
+    cells = np.concatenate([time_cells, values], axis=2)
+    return ",".join(header) + "\n" + ("".join(rows) * len(times)) % tuple(cells.ravel().tolist())
+
+
+def _csv_cell(text: str) -> str:
+    """``text`` as one CSV cell, quoted when it holds a comma, a quote or a line break."""
+    if any(c in text for c in ',"\r\n'):
+        return '"' + text.replace('"', '""') + '"'
+    return text
+
+
+def _labels(layout: Layout) -> dict[str, list[tuple[str, ...]]]:
+    """The label cells of each frame table's rows."""
+    s0 = element_offsets(layout)
+    return {
+        "nodes.csv": [(n,) for n in layout.nodes],
+        "rotations.csv": [(n, link) for n, link in layout.rotations],
+        "elements.csv": [
+            (link, str(k), FLOAT % xi, FLOAT % (s0[e] + xi * layout.element_length[e]))
+            for e, (link, k, _, _) in enumerate(layout.elements)
+            for xi in layout.stations
+        ],
+        "links.csv": [(link,) for link in layout.flexible_links],
+        "drivers.csv": [(d,) for d in layout.drivers],
+    }
+
+
+def element_offsets(layout: Layout) -> np.ndarray:
+    """(E,) distance of each element's first node from its link's first node, m,
+    along the undeformed chain of the link's elements (ordered by their index)."""
+    lengths = np.asarray(layout.element_length, dtype=float)
+    return np.array(
+        [
+            sum(lengths[j] for j, (lj, kj, _, _) in enumerate(layout.elements) if lj == link and kj < k)
+            for link, k, _, _ in layout.elements
+        ],
+        dtype=float,
+    )
+
+
+def energy_keys(results: Results) -> list[str]:
+    return list(results.frames[0].energy) if results.frames else list(ENERGY_KEYS)
+
+
+def _energy_table(results: Results, times: np.ndarray) -> str:
+    """energy.csv: every standard term (nan where frames lack it), any further terms, the total."""
+    keys = list(ENERGY_KEYS) + [k for k in energy_keys(results) if k not in ENERGY_KEYS]
+    values = np.array([[f.energy.get(k, np.nan) for k in keys] for f in results.frames], dtype=float)
+    values = np.column_stack([values.reshape(len(times), len(keys)), results.total_energy().reshape(len(times))])
+    header = ("time_s", *(k + "_J" for k in keys), "total_J")
+    return _table(header, times, [()], values[:, None, :], (FLOAT,) * (len(keys) + 1))
+
+
+def contact_keys(results: Results) -> list[str]:
+    return list(results.frames[0].contact) if results.frames else []
+
+
+def _contact_table(results: Results, times: np.ndarray) -> str:
+    """contacts.csv: every standard key (empty where frames lack it), then any further keys."""
+    have = contact_keys(results)
+    keys = list(CONTACT_KEYS) + [k for k in have if k not in CONTACT_KEYS]
+    n_c = len(results.layout.contacts) if have else 0
+    cells = np.full((len(times), n_c, len(keys)), "", dtype=object)
+    for j, key in enumerate(keys):
+        if key not in have:
+            continue
+        column = np.array([f.contact[key] for f in results.frames]).reshape(len(times), n_c)
+        cells[:, :, j] = np.asarray(CONTACT_STATES, dtype=object)[column] if key == "state" else column.astype(float)
+    specs = tuple("%s" if key == "state" or key not in have else FLOAT for key in keys)
+    labels = [(c,) for c in results.layout.contacts[:n_c]]
+    return _table(("time_s", "contact", *keys), times, labels, cells, specs)
+
+
+def _event_table(events: list[dict[str, Any]]) -> str:
+    """events.csv: one row per event; columns EVENT_KEYS, then the other keys in first-seen order."""
+    columns = list(dict.fromkeys([*EVENT_KEYS, *(k for e in events for k in e)]))
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(columns)
+    writer.writerows([[_event_cell(e[k]) if k in e else "" for k in columns] for e in events])
+    return buf.getvalue()
+
+
+def _event_cell(value: Any) -> str:
+    """One event value as CSV text: floats repr-exact, booleans true/false, lists as JSON."""
+    value = jsonable(value)
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return FLOAT % value
+    if isinstance(value, (list, dict)):
+        return json.dumps(value, ensure_ascii=False)
+    return str(value)
+
+
+def sha256(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def jsonable(value: Any) -> Any:
+    """``value`` with numpy scalars and arrays as plain Python, tuples as lists, nan/inf as None."""
+    if isinstance(value, dict):
+        return {str(k): jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple, np.ndarray)):
+        return [jsonable(v) for v in (value.tolist() if isinstance(value, np.ndarray) else value)]
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, float):
+        return float(value) if np.isfinite(value) else None
+    return value
+
+
+def field_shapes(layout: Layout) -> dict[str, tuple[int, ...]]:
+    """Each frame array's shape (one frame)."""
+    n, r, l, d = len(layout.nodes), len(layout.rotations), len(layout.flexible_links), len(layout.drivers)
+    es = (len(layout.elements), len(layout.stations))
+    return {
+        "node_xy": (n, 2), "node_v": (n, 2), "node_a": (n, 2),
+        "rot": (r,), "rot_v": (r,), "rot_a": (r,),
+        "axial_force": es, "axial_strain": es, "bending_strain": es, "bending_moment": es,
+        "midspan": (l,),
+        "driver_angle": (d,), "driver_speed": (d,), "driver_reaction": (d,),
+    }  # fmt: skip
+
+
+def contacts_from_table(table: CsvTable, keys: list[str], n_f: int, n_c: int) -> dict[str, np.ndarray]:
+    """Frame.contact arrays (F, C) per key; ``state`` back to codes into CONTACT_STATES."""
+    out = {}
+    for key in keys:
+        if key != "state":
+            out[key] = table.columns([key]).reshape(n_f, n_c)
+            continue
+        names, inverse = np.unique(table.columns([key], dtype=str), return_inverse=True)
+        unknown = set(names.tolist()) - set(CONTACT_STATES)
+        if unknown:
+            raise ResultsFormatError(f"contacts.csv: unknown contact state(s) {sorted(unknown)}")
+        codes = np.array([CONTACT_STATES.index(s) for s in names.tolist()], dtype=int)
+        out[key] = codes[inverse].reshape(n_f, n_c)
+    return out
+
+
+class CsvTable(NamedTuple):
+    """A CSV file's text, header and number of data rows."""
+
+    text: str
+    header: list[str]
+    rows: int
+
+    @classmethod
+    def parse(cls, text: str, rows: int) -> CsvTable:
+        """The table of CSV ``text`` with ``rows`` data rows (its header read from the first line)."""
+        return cls(text, next(csv.reader(io.StringIO(text))), rows)
+
+    def columns(self, names: list[str], dtype: type = float) -> np.ndarray:
+        """The named columns as an array (rows, len(names)), parsed in C by ``np.loadtxt``."""
+        if not self.rows:
+            return np.empty((0, len(names)), dtype=dtype)
+        return np.loadtxt(
+            io.StringIO(self.text),
+            dtype=dtype,
+            delimiter=",",
+            skiprows=1,
+            usecols=[self.header.index(n) for n in names],
+            quotechar='"',
+            comments=None,
+            ndmin=2,
+        )

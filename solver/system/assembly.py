@@ -1,0 +1,238 @@
+"""Global forces and the Newton matrix of a compiled system.
+
+The out-of-balance force (thesis eq. 2.44 with the constraint reactions)
+
+    Psi = f_in(q, qdot, qddot) + C qdot + f(q) - F(t) + G^T lambda
+
+is assembled from all beam elements at once (one batched call, no loop over
+elements) plus the constant diagonal masses of lumped masses and rigid bodies.
+The Newton matrix is the saddle-point system
+
+    [ c_a M + c_v C_T + K_T    s G^T ] [ dq ]     [ Psi ]
+    [ s G                      0     ] [ dmu ] = -[ s g ]
+
+(eqs. 2.54-2.59 with constraints), ``lambda = s mu`` scaled for conditioning.
+It is stored on a fixed sparsity pattern and factorised as a band matrix in reverse
+Cuthill-McKee order (:mod:`solver.system.banded`): cost linear in the number of elements.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit
+
+from .banded import BandLU, BandPattern, band_factorize
+from .constraints import constraint_eval
+from .compile import System
+from ..fem.beam import FORMULATIONS, assemble_beams, deformation_rate_power, mass_matrices, strain_energies
+
+@dataclass
+class Forces:
+    """Global force vectors at one state (all (n,))."""
+
+    residual: np.ndarray  # Psi without the constraint reactions
+    internal: np.ndarray  # f(q)
+    external: np.ndarray  # F(t) including gravity
+    inertial: np.ndarray  # f_in
+    damping: np.ndarray  # C qdot
+
+
+@njit(cache=True)
+def newton_terms(q, v, a, lam, F_ext, mass_diag, alpha, beta, form, dofs, secs, Mbars, want, c_a, c_v, c_k, blocks,
+                 dm_dofs, dm_target, bp_n, bp_b, bp_r, sl_n, sl_nrm, sl_p, rows, cols, psi, g, vals):
+    """Out-of-balance force ``psi`` (with the reactions ``G^T lambda``), constraint residual
+    ``g`` and Jacobian values of one Newton iteration in one compiled call; returns
+    ``(reference force, |psi|, max |g|)`` for the convergence test (eq. 2.64)."""
+    n = q.shape[0]
+    internal = np.zeros(n)
+    inertial = mass_diag * a
+    damping = alpha * mass_diag * v
+    assemble_beams(q, v, a, dofs, secs, Mbars, form, alpha, beta, want, c_a, c_v, c_k, internal, inertial, damping, blocks)
+    constraint_eval(q, np.empty(0), dm_dofs, dm_target, dm_target, bp_n, bp_b, bp_r, sl_n, sl_nrm, sl_p, g, vals, g)
+    reac = np.zeros(n)
+    for k in range(rows.shape[0]):
+        reac[cols[k]] += vals[k] * lam[rows[k]]
+    for i in range(n):
+        psi[i] = inertial[i] + damping[i] + internal[i] - F_ext[i] + reac[i]
+    ref = max(np.linalg.norm(inertial), np.linalg.norm(internal), np.linalg.norm(F_ext), np.linalg.norm(reac))
+    g_max = 0.0
+    for i in range(g.shape[0]):
+        g_max = max(g_max, abs(g[i]))
+    return ref, np.linalg.norm(psi), g_max
+
+
+@njit(cache=True)
+def newton_scale(blocks, diag):
+    """Typical size of a diagonal entry (geometric mean of the nonzero ones): scales the
+    constraint rows of the Newton matrix."""
+    acc = 0.0
+    count = 0
+    for e in range(blocks.shape[0]):
+        for i in range(blocks.shape[1]):
+            d = abs(blocks[e, i, i])
+            if d > 0.0:
+                acc += np.log(d)
+                count += 1
+    for i in range(diag.shape[0]):
+        d = abs(diag[i])
+        if d > 0.0:
+            acc += np.log(d)
+            count += 1
+    return np.exp(acc / count) if count else 1.0
+
+
+@njit(cache=True)
+def matrix_values(blocks, diag, G_vals, scale):
+    """The saddle-point matrix's values in pattern order: blocks, diagonal, ``s G``, ``s G^T``."""
+    nb, nd, ng = blocks.size, diag.shape[0], G_vals.shape[0]
+    vals = np.empty(nb + nd + 2 * ng)
+    vals[:nb] = blocks.ravel()
+    vals[nb:nb + nd] = diag
+    for k in range(ng):
+        vals[nb + nd + k] = scale * G_vals[k]
+        vals[nb + nd + ng + k] = scale * G_vals[k]
+    return vals
+
+
+@njit(cache=True)
+def newton_factorize(q, v, a, lam, F_ext, mass_diag, alpha, beta, form, dofs, secs, Mbars, c_a, c_v, blocks,
+                     dm_dofs, dm_target, bp_n, bp_b, bp_r, sl_n, sl_nrm, sl_p, rows, cols, psi, g, vals,
+                     scale, band_row, band_col, AB, kl, ku, ipiv, pivot_ratio):
+    """The Newton matrix at ``(q, v, a)`` (:func:`newton_terms` with the blocks
+    ``c_a M + c_v C_T + K_T``), factorised in place into ``AB, ipiv``, in one compiled
+    call; ``scale <= 0`` asks for a new :func:`newton_scale`.  Returns ``(scale, singular)``."""
+    newton_terms(q, v, a, lam, F_ext, mass_diag, alpha, beta, form, dofs, secs, Mbars, True, c_a, c_v, 1.0, blocks,
+                 dm_dofs, dm_target, bp_n, bp_b, bp_r, sl_n, sl_nrm, sl_p, rows, cols, psi, g, vals)
+    diag = (c_a + c_v * alpha) * mass_diag
+    if scale <= 0.0:
+        scale = newton_scale(blocks, diag)
+    singular = band_factorize(AB, band_row, band_col, matrix_values(blocks, diag, vals, scale), kl, ku, ipiv,
+                              pivot_ratio)
+    return scale, singular
+
+
+class Assembly:
+    """Evaluates forces, energies and Newton matrices of a :class:`System`."""
+
+    def __init__(self, system: System):
+        self.sys = system
+        self.n = system.n
+        self.m = system.constraints.count
+        self.Mbar = np.ascontiguousarray(system.beams.local_mass())
+        self.secs = system.beams.sections()
+        self.form = FORMULATIONS[system.formulation]
+        E = system.beams.count
+        self._blocks = np.zeros((E, 6, 6))
+        self._no_blocks = np.zeros((E, 6, 6))
+        self._pattern()
+
+    # ------------------------------------------------------------------ loads
+    @property
+    def follower_loads(self) -> bool:
+        """Whether a load turns with the structure (then F depends on q)."""
+        return any(ld.follower for ld in self.sys.loads)
+
+    def external(self, q: np.ndarray, t: float) -> np.ndarray:
+        """Applied loads F(t) (gravity included), N and N m (not to be modified in place)."""
+        if not self.sys.loads:
+            return self.sys.gravity
+        F = self.sys.gravity.copy()
+        for ld in self.sys.loads:
+            f = ld.function.value(t)
+            fx, fy = ld.fx * f, ld.fy * f
+            if ld.follower and ld.dofs[2] >= 0:
+                a = q[ld.dofs[2]]
+                fx, fy = fx * np.cos(a) - fy * np.sin(a), fx * np.sin(a) + fy * np.cos(a)
+            F[ld.dofs[0]] += fx
+            F[ld.dofs[1]] += fy
+            if ld.dofs[2] >= 0:
+                F[ld.dofs[2]] += ld.torque * f
+        return F
+
+    # ------------------------------------------------------------------ forces
+    def forces(self, q: np.ndarray, v: np.ndarray, a: np.ndarray, t: float, *, blocks: tuple[float, float, float] | None = None, t_loads: float | None = None):
+        """Forces at ``(q, v, a, t)``; with ``blocks=(c_a, c_v, c_k)`` also the Newton blocks.
+
+        The element block is ``c_a M + c_v (C_in + alpha M + beta B^T D0 B) + c_k (K_in + K_T)``
+        and ``diag`` the same combination of the constant diagonal masses.
+        Loads are evaluated at ``t_loads`` when given (the left limit at a breakpoint).
+        """
+        s = self.sys
+        n = self.n
+        internal = np.zeros(n)
+        inertial = s.mass_diag * a
+        damping = s.alpha * s.mass_diag * v
+        want = blocks is not None
+        c_a, c_v, c_k = blocks if want else (0.0, 0.0, 0.0)
+        B = self._blocks if want else self._no_blocks
+        assemble_beams(q, v, a, s.elem_dofs, self.secs, self.Mbar, self.form, s.alpha, s.beta, want,
+                       c_a, c_v, c_k, internal, inertial, damping, B)
+        external = self.external(q, t if t_loads is None else t_loads)
+        out = Forces(inertial + damping + internal - external, internal, external, inertial, damping)
+        if not want:
+            return out
+        diag = (c_a + c_v * s.alpha) * s.mass_diag
+        return out, B.copy(), diag
+
+    # ------------------------------------------------------------------ energies
+    def mass_matrix_elements(self, q: np.ndarray) -> np.ndarray:
+        """Element mass matrices in configuration q (eq. 2.32), (E, 6, 6)."""
+        return mass_matrices(q, self.sys.elem_dofs, self.secs, self.Mbar, self.form)
+
+    def kinetic_energy(self, q: np.ndarray, v: np.ndarray) -> float:
+        """T = 1/2 qdot^T M qdot (eq. 2.31), J."""
+        ve = v[self.sys.elem_dofs]
+        Me = self.mass_matrix_elements(q)
+        return 0.5 * float(np.einsum("ei,eij,ej->", ve, Me, ve) + np.dot(self.sys.mass_diag * v, v))
+
+    def strain_energy(self, q: np.ndarray) -> float:
+        """U, J (eq. 2.16)."""
+        return float(strain_energies(q, self.sys.elem_dofs, self.secs, self.form).sum())
+
+    def potential_energy(self, q: np.ndarray) -> float:
+        """Gravitational potential from the sketched configuration, J."""
+        return -float(np.dot(self.sys.gravity, q - self.sys.q0))
+
+    def damping_power(self, q: np.ndarray, v: np.ndarray) -> float:
+        """Power dissipated by Rayleigh damping, qdot^T C qdot, W."""
+        s = self.sys
+        P = 0.0
+        if s.beta > 0.0:
+            P += s.beta * deformation_rate_power(q, v, s.elem_dofs, self.secs)
+        if s.alpha > 0.0:
+            P += s.alpha * (2.0 * self.kinetic_energy(q, v))
+        return P
+
+    # ------------------------------------------------------------------ matrices
+    def _pattern(self) -> None:
+        """Fixed sparsity pattern of the saddle-point matrix, in band storage (RCM order)."""
+        s, n, m = self.sys, self.n, self.m
+        idx = s.elem_dofs
+        er = np.repeat(idx, 6, axis=1).ravel()
+        ec = np.tile(idx, (1, 6)).ravel()
+        dr = np.arange(n)
+        gr, gc = s.constraints.rows + n, s.constraints.cols
+        self.size = n + m
+        self.band = BandPattern(np.concatenate([er, dr, gr, gc]), np.concatenate([ec, dr, gc, gr]), self.size)
+
+    def factorize(self, blocks: np.ndarray, diag: np.ndarray, G_vals: np.ndarray, scale: float) -> BandLU:
+        """LU factors of the saddle-point matrix with the given values."""
+        return BandLU.of(self.band, matrix_values(blocks, diag, G_vals, scale))
+
+
+def dense_matrices(asm: Assembly, q: np.ndarray, t: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+    """Global mass ``M`` (eq. 2.32) and tangent stiffness ``K_T`` at rest in configuration ``q``,
+    dense (n, n): for modal analysis and small static problems."""
+    n = asm.n
+    zero = np.zeros(n)
+    _f, Mb, Md = asm.forces(q, zero, zero, t, blocks=(1.0, 0.0, 0.0))
+    _f, Kb, _d = asm.forces(q, zero, zero, t, blocks=(0.0, 0.0, 1.0))
+    idx = asm.sys.elem_dofs
+    rows, cols = np.repeat(idx, 6, axis=1).ravel(), np.tile(idx, (1, 6)).ravel()
+    M = np.zeros((n, n))
+    K = np.zeros((n, n))
+    np.add.at(M, (rows, cols), Mb.ravel())
+    np.add.at(K, (rows, cols), Kb.ravel())
+    M[np.diag_indices(n)] += Md
+    return M, K

@@ -1,0 +1,379 @@
+"""Compile a model document into a numeric system, once per run.
+
+Degrees of freedom (inertial frame, thesis §2.1): every node carries ``x, y``;
+every flexible link carries one rotation per node it passes through (links that
+meet at a pin share the position and keep their own rotations, thesis §2.4 f;
+welds share the rotation); every rigid link and rigid free body carries the
+position of its centre of mass and its rotation ``(x_c, y_c, phi)``, and its nodes
+are attached by :class:`~solver.system.constraints.BodyPoint` constraints.  Rotations are
+measured from the sketched configuration, so every rotation dof starts at 0.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .constraints import BodyPoint, ConstraintSet, DofMotion, SliderLine
+from .contact_pairs import ContactPair
+from ..errors import UnsupportedFeature
+from ..fem.beam import BeamSet
+from ..model.io import model_with_defaults
+from .timefn import TimeFunction
+
+
+@dataclass
+class Load:
+    dofs: tuple[int, int, int]  # x, y, rotation (-1 if none)
+    fx: float
+    fy: float
+    torque: float
+    function: TimeFunction
+    follower: bool
+
+
+@dataclass
+class Driver:
+    id: str
+    kind: str  # angle | speed | displacement
+    row: int  # its row in the constraint set
+    dof: int
+
+
+@dataclass
+class FlexLink:
+    id: str
+    elements: np.ndarray  # element indices, first node to last
+    length: float
+
+
+@dataclass
+class System:
+    """The numeric system of a model (immutable during a run)."""
+
+    doc: dict
+    n: int
+    q0: np.ndarray
+    node_ids: list[str]
+    node_dofs: np.ndarray  # (N, 2)
+    rot_slots: list[tuple[str, str]]
+    rot_dofs: np.ndarray  # (R,)
+    beams: BeamSet
+    elem_dofs: np.ndarray  # (E, 6)
+    elem_info: list[tuple[str, int, str, str]]
+    elem_fibre: np.ndarray  # (E,) outer-fibre distance, nan if unknown
+    mass_diag: np.ndarray  # (n,) lumped masses, point bodies, rigid bodies
+    gravity: np.ndarray  # (n,) constant gravity load
+    loads: list[Load]
+    constraints: ConstraintSet
+    drivers: list[Driver]
+    flex_links: list[FlexLink]
+    contacts: list[ContactPair]
+    alpha: float
+    beta: float
+    settings: dict
+    rigid_bodies: list[tuple[str, tuple[int, int, int]]] = field(default_factory=list)  # (id, (x, y, phi) dofs)
+
+    @property
+    def formulation(self) -> str:
+        return self.settings["formulation"]
+
+    def breakpoints(self) -> list[float]:
+        """Times where a load or a driver function jumps or kinks."""
+        fns = [ld.function for ld in self.loads] + [f for f in self.constraints.functions if f is not None]
+        return [t for f in fns for t in f.breakpoints()]
+
+
+def section_properties(section: dict, materials: dict) -> tuple[float, float, float, float, float]:
+    """``(EA, EI, rhoA, rhoI, c)`` of a section (SI); ``c`` is nan when unknown."""
+    kind = section["kind"]
+    if kind == "per_length":
+        return section["EA"], section["EI"], section["rhoA"], section["rhoI"], section.get("c", math.nan)
+    mat = materials[section["material"]]
+    if kind == "circle":
+        d = section["d"]
+        A, I, c = math.pi * d * d / 4, math.pi * d**4 / 64, d / 2
+    elif kind == "rectangle":
+        A, I, c = section["b"] * section["h"], section["b"] * section["h"] ** 3 / 12, section["h"] / 2
+    elif kind == "tube":
+        do, di = section["d_outer"], section["d_inner"]
+        A, I, c = math.pi * (do * do - di * di) / 4, math.pi * (do**4 - di**4) / 64, do / 2
+    else:  # area
+        A, I, c = section["A"], section["I"], section.get("c", math.nan)
+    return mat["E"] * A, mat["E"] * I, mat["density"] * A, mat["density"] * I, c
+
+
+def unsupported_features(doc: dict) -> list[str]:
+    """What in the model this version of the solver cannot run yet."""
+    out = []
+    models = {c.get("model", {}).get("kind", "impulse") for c in doc.get("contacts", [])}
+    for kind, what in (("lagrange", "the Lagrange-multiplier contact model"), ("compliant", "compliant contact force laws")):
+        if kind in models:
+            out.append(what)
+    if any(j["kind"] == "clearance" for j in doc.get("joints", [])):
+        out.append("clearance joints")
+    return out
+
+
+def compile_model(document: dict) -> System:
+    """Build the :class:`System` of a validated model document."""
+    doc = model_with_defaults(document)
+    missing = unsupported_features(doc)
+    if missing:
+        raise UnsupportedFeature("this model needs solver features not available yet: " + ", ".join(missing))
+    settings = dict(doc["solver"])
+    settings.setdefault("nu", 0.25 * (settings["tau"] + 0.5) ** 2)  # thesis eq. (5.1)
+    materials = {m["id"]: m for m in doc["materials"]}
+    b = _Builder()
+
+    for nd in doc["nodes"]:
+        b.add_node(nd["id"], nd["x"], nd["y"])
+    for body in doc["bodies"]:
+        b.add_node(body["id"], body["x"], body["y"])
+
+    # flexible links: mesh nodes and elements
+    beam_rows, fibres, flex = [], [], []
+    for link in doc["links"]:
+        if link["kind"] != "flexible":
+            continue
+        EA, EI, rhoA, rhoI, c = section_properties(link["section"], materials)
+        n1, n2 = link["nodes"]
+        p1, p2 = b.xy[n1], b.xy[n2]
+        mesh = link["mesh"]
+        st = mesh["stations"] if mesh["kind"] == "stations" else list(np.linspace(0, 1, mesh["elements"] + 1))
+        names = [n1] + [f"{link['id']}.{k}" for k in range(1, len(st) - 1)] + [n2]
+        for name, s in zip(names[1:-1], st[1:-1]):
+            b.add_node(name, p1[0] + s * (p2[0] - p1[0]), p1[1] + s * (p2[1] - p1[1]))
+        first = len(beam_rows)
+        for k in range(len(names) - 1):
+            a, z = names[k], names[k + 1]
+            (xa, ya), (xz, yz) = b.xy[a], b.xy[z]
+            L = math.hypot(xz - xa, yz - ya)
+            beam_rows.append((L, math.atan2(yz - ya, xz - xa), EA, EI, rhoA, rhoI))
+            fibres.append(c)
+            b.elem_nodes.append((link["id"], k, a, z))
+        flex.append(FlexLink(link["id"], np.arange(first, len(beam_rows)), math.hypot(p2[0] - p1[0], p2[1] - p1[1])))
+        for name in names:
+            b.rotation_slot(name, link["id"])
+
+    # welds share the rotation dof of the links they join (flexible or rigid)
+    rigid_links = [l for l in doc["links"] if l["kind"] == "rigid"]
+    for link in rigid_links:
+        b.add_rigid_link(link, materials)
+    for body in doc["bodies"]:
+        if body["kind"] == "rigid":
+            b.add_rigid_body(body["id"], body["mass"], body["inertia"], (body["x"], body["y"]), [body["id"]])
+        else:
+            b.mass[b.node_dof[body["id"]][0]] += body["mass"]
+            b.mass[b.node_dof[body["id"]][1]] += body["mass"]
+    for j in doc["joints"]:
+        if j["kind"] == "weld":
+            b.weld(j["node"], j["links"])
+
+    n = b.ndof
+    elem_dofs = np.array(
+        [[*b.node_dof[a], b.slot_dof[(a, l)], *b.node_dof[z], b.slot_dof[(z, l)]] for l, _k, a, z in b.elem_nodes],
+        dtype=int,
+    ).reshape(-1, 6)
+    arr = np.array(beam_rows, dtype=float).reshape(-1, 6)
+    beams = BeamSet(*(arr[:, i].copy() for i in range(6)))
+
+    # mass of lumped masses
+    for m in doc["masses"]:
+        dx, dy = b.node_dof[m["node"]]
+        b.mass[dx] += m["mass"]
+        b.mass[dy] += m["mass"]
+        if m["inertia"] > 0:
+            b.mass[b.first_rotation(m["node"])] += m["inertia"]
+    mass = np.zeros(n)
+    mass[: len(b.mass)] = b.mass[:n]
+
+    # gravity: element weight split to its end nodes, lumped and body weights
+    g = np.array([doc["gravity"]["x"], doc["gravity"]["y"]])
+    gravity = np.zeros(n)
+    if beams.count:
+        w = 0.5 * beams.rhoA * beams.L
+        for col, gi in ((0, g[0]), (1, g[1]), (3, g[0]), (4, g[1])):
+            np.add.at(gravity, elem_dofs[:, col], w * gi)
+    trans = b.translational_dofs()
+    gravity[trans[:, 0]] += mass[trans[:, 0]] * g[0]
+    gravity[trans[:, 1]] += mass[trans[:, 1]] * g[1]
+
+    # constraints: ground, clamps, sliders, drivers, rigid attachments
+    dm, bp, sl = DofMotion(), BodyPoint(), SliderLine()
+    for j in doc["joints"]:
+        node = j["node"]
+        if j["kind"] in ("ground", "fixed"):
+            for d in b.node_dof[node]:
+                dm.add(d, b.q0[d])
+        if j["kind"] == "fixed":
+            links = j.get("links") or b.links_at(node)
+            for d in sorted({b.slot_dof[(node, l)] for l in links}):
+                dm.add(d, b.q0[d])
+        if j["kind"] == "slider":
+            a = j["angle"]
+            bp_xy = b.xy[node]
+            sl.add(b.node_dof[node], (-math.sin(a), math.cos(a)), bp_xy)
+    drivers = []
+    for d in doc["drivers"]:
+        fn = TimeFunction(d["function"])
+        if d["kind"] == "displacement":
+            dof = b.node_dof[d["node"]][0 if d["direction"] == "x" else 1]
+            base = b.q0[dof]
+        else:
+            dof = b.slot_dof[(d["pivot"], d["link"])]
+            base = 0.0
+        row = dm.add(dof, base, fn, integrate=d["kind"] == "speed")
+        drivers.append(Driver(d["id"], d["kind"], row, dof))
+    for node_dofs, body_dofs, arm in b.attachments:
+        bp.add(node_dofs, body_dofs, arm)
+    for dof in _loose_dofs(b, mass, elem_dofs, dm, bp, sl):
+        dm.add(dof, b.q0[dof])  # a sketch point that nothing carries stays where it is
+    constraints = ConstraintSet(dm, bp, sl)
+
+    loads = []
+    for ld in doc["loads"]:
+        nd = ld["node"]
+        rot = b.slot_dof.get((nd, ld["link"])) if "link" in ld else b.first_rotation(nd, missing=-1)
+        loads.append(Load((*b.node_dof[nd], rot if rot is not None else -1), ld["fx"], ld["fy"], ld["torque"], TimeFunction(ld["function"]), ld["follower"]))
+
+    contacts = [_contact_pair(c, b, doc) for c in doc["contacts"]]
+    slots = list(b.slot_dof)
+    return System(
+        doc=doc,
+        n=n,
+        q0=b.q0[:n].copy(),
+        node_ids=list(b.node_dof),
+        node_dofs=np.array(list(b.node_dof.values()), dtype=int).reshape(-1, 2),
+        rot_slots=slots,
+        rot_dofs=np.array([b.slot_dof[s] for s in slots], dtype=int),
+        beams=beams,
+        elem_dofs=elem_dofs,
+        elem_info=b.elem_nodes,
+        elem_fibre=np.array(fibres, dtype=float),
+        mass_diag=mass,
+        gravity=gravity,
+        loads=loads,
+        constraints=constraints,
+        drivers=drivers,
+        flex_links=flex,
+        contacts=contacts,
+        alpha=doc["damping"]["alpha"],
+        beta=doc["damping"]["beta"],
+        settings=settings,
+        rigid_bodies=b.bodies,
+    )
+
+
+def _loose_dofs(b: "_Builder", mass: np.ndarray, elem_dofs: np.ndarray, dm: DofMotion, bp: BodyPoint, sl: SliderLine) -> list[int]:
+    """Position dofs of nodes without mass that belong to no element and no joint."""
+    held = set(elem_dofs.ravel().tolist()) | set(dm.dofs) | set(np.flatnonzero(mass > 0).tolist())
+    held |= {d for pair in bp.node_dofs for d in pair} | {d for pair in sl.node_dofs for d in pair}
+    return [d for dofs in b.node_dof.values() for d in dofs if d not in held]
+
+
+def _contact_pair(c: dict, b: "_Builder", doc: dict) -> ContactPair:
+    """A contact pair's dofs and parameters."""
+    point = c["point"].get("node", c["point"].get("body"))
+    radius = next((bd["radius"] for bd in doc["bodies"] if bd["id"] == point), 0.0)
+    tgt = c["target"]
+    segments = np.zeros((0, 4), dtype=int)
+    if tgt["kind"] == "link":
+        link = tgt["link"]
+        chain = [(a, z) for (l, _k, a, z) in b.elem_nodes if l == link]
+        if not chain:  # a rigid link: the segment between its first two nodes
+            nodes = next(l["nodes"] for l in doc["links"] if l["id"] == link)
+            chain = [(nodes[0], nodes[1])]
+        segments = np.array([[*b.node_dof[a], *b.node_dof[z]] for a, z in chain], dtype=int)
+    target = b.node_dof[tgt["node"]] if tgt["kind"] == "node" else None
+    return ContactPair(c["id"], b.node_dof[point], radius, tgt["kind"], tgt, segments, target,
+                       c["mu_s"], c["mu_d"], c["e"], c["law"])
+
+
+class _Builder:
+    """Dof numbering while a model is compiled."""
+
+    def __init__(self) -> None:
+        self.ndof = 0
+        self.q0 = np.zeros(0)
+        self.mass = np.zeros(0)
+        self.xy: dict[str, tuple[float, float]] = {}
+        self.node_dof: dict[str, tuple[int, int]] = {}
+        self.slot_dof: dict[tuple[str, str], int] = {}
+        self.elem_nodes: list[tuple[str, int, str, str]] = []
+        self.attachments: list[tuple[tuple[int, int], tuple[int, int, int], tuple[float, float]]] = []
+        self.bodies: list[tuple[str, tuple[int, int, int]]] = []
+
+    def new_dofs(self, values: list[float]) -> list[int]:
+        first = self.ndof
+        self.ndof += len(values)
+        self.q0 = np.concatenate([self.q0, values])
+        self.mass = np.concatenate([self.mass, np.zeros(len(values))])
+        return list(range(first, self.ndof))
+
+    def add_node(self, name: str, x: float, y: float) -> None:
+        self.xy[name] = (x, y)
+        dx, dy = self.new_dofs([x, y])
+        self.node_dof[name] = (dx, dy)
+
+    def rotation_slot(self, node: str, link: str, dof: int | None = None) -> int:
+        if (node, link) not in self.slot_dof:
+            self.slot_dof[(node, link)] = dof if dof is not None else self.new_dofs([0.0])[0]
+        return self.slot_dof[(node, link)]
+
+    def links_at(self, node: str) -> list[str]:
+        return [l for (n, l) in self.slot_dof if n == node]
+
+    def first_rotation(self, node: str, missing: int | None = None) -> int | None:
+        for (n, _l), d in self.slot_dof.items():
+            if n == node:
+                return d
+        if missing is not None:
+            return missing
+        return self.rotation_slot(node, "")
+
+    def add_rigid_body(self, name: str, mass: float, inertia: float, com: tuple[float, float], nodes: list[str]) -> None:
+        bx, by, bphi = self.new_dofs([com[0], com[1], 0.0])
+        self.mass[[bx, by, bphi]] += [mass, mass, inertia]
+        self.bodies.append((name, (bx, by, bphi)))
+        for nd in nodes:
+            x, y = self.xy[nd]
+            self.attachments.append((self.node_dof[nd], (bx, by, bphi), (x - com[0], y - com[1])))
+            self.rotation_slot(nd, name, bphi)
+
+    def add_rigid_link(self, link: dict, materials: dict) -> None:
+        nodes = link["nodes"]
+        (x1, y1), (x2, y2) = self.xy[nodes[0]], self.xy[nodes[1]]
+        L = math.hypot(x2 - x1, y2 - y1)
+        mass = link.get("mass")
+        if mass is None:
+            _EA, _EI, rhoA, _rhoI, _c = section_properties(link["section"], materials)
+            mass = rhoA * L
+        inertia = link.get("inertia", mass * L * L / 12.0)
+        com = link.get("com", {"s": 0.5, "n": 0.0})
+        ux, uy = (x2 - x1) / L, (y2 - y1) / L
+        cx = x1 + com["s"] * (x2 - x1) - com["n"] * uy
+        cy = y1 + com["s"] * (y2 - y1) + com["n"] * ux
+        self.add_rigid_body(link["id"], mass, inertia, (cx, cy), nodes)
+
+    def weld(self, node: str, links: list[str]) -> None:
+        """Give the links at ``node`` one rotation dof (their masses add up)."""
+        dofs = sorted({self.slot_dof[(node, l)] for l in links})
+        keep = dofs[0]
+        for gone in reversed(dofs[1:]):
+            self.mass[keep] += self.mass[gone]
+            self._renumber(lambda d, g=gone: keep if d == g else (d - 1 if d > g else d))
+            self.q0 = np.delete(self.q0, gone)
+            self.mass = np.delete(self.mass, gone)
+            self.ndof -= 1
+
+    def _renumber(self, f) -> None:
+        self.node_dof = {k: (f(a), f(b)) for k, (a, b) in self.node_dof.items()}
+        self.slot_dof = {k: f(d) for k, d in self.slot_dof.items()}
+        self.attachments = [((f(a), f(b)), tuple(f(x) for x in bd), arm) for (a, b), bd, arm in self.attachments]
+        self.bodies = [(name, tuple(f(x) for x in bd)) for name, bd in self.bodies]
+
+    def translational_dofs(self) -> np.ndarray:
+        dofs = list(self.node_dof.values()) + [bd[:2] for _n, bd in self.bodies]
+        return np.array(dofs, dtype=int).reshape(-1, 2)

@@ -1,0 +1,134 @@
+"""Initial velocities and accelerations consistent with joints and drivers.
+
+Explicit velocities from the model are taken as given; with
+``solver.consistent_initial_velocity`` the velocity field is then corrected by the
+smallest change that satisfies the velocity constraints ``G v = -g_t``, measured by
+the dimensionless deformation rates of the beams, and among rigid motions by the
+kinetic energy.
+A mechanism driven at 150 rad/s therefore starts with its rigid velocity field,
+not at rest, and flexible links start without deformation rates.  The initial
+accelerations and multipliers solve ``[M G^T; G 0] [a; lambda] = [-Psi(a=0); gamma]``.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+import scipy.linalg as sla
+
+from .assembly import Assembly, newton_scale
+from .compile import System
+from ..fem.beam import deformations
+from .state import State
+
+
+def explicit_velocity(system: System) -> np.ndarray:
+    """The velocity vector of the model's ``initial_velocities`` entries."""
+    v = np.zeros(system.n)
+    nodes = dict(zip(system.node_ids, system.node_dofs))
+    xy0 = {nid: system.q0[d] for nid, d in nodes.items()}
+    bodies = {name: dofs for name, dofs in system.rigid_bodies}
+    for entry in system.doc["initial_velocities"]:
+        vx, vy, w = entry["vx"], entry["vy"], entry["omega"]
+        if "node" in entry or "body" in entry:
+            nid = entry.get("node", entry.get("body"))
+            v[nodes[nid]] = (vx, vy)
+            for (n, _l), d in zip(system.rot_slots, system.rot_dofs):
+                if n == nid:
+                    v[d] = w
+            if nid in bodies:
+                v[list(bodies[nid])] = (vx, vy, w)
+            continue
+        link = entry["link"]
+        members = {n for (n, l) in system.rot_slots if l == link}
+        members |= {a for (l, _k, a, _z) in system.elem_info if l == link} | {z for (l, _k, _a, z) in system.elem_info if l == link}
+        centre = np.mean([xy0[m] for m in members], axis=0)
+        def field(p):
+            return (vx - w * (p[1] - centre[1]), vy + w * (p[0] - centre[0]))
+        for m in members:
+            v[nodes[m]] = field(xy0[m])
+        for (n, l), d in zip(system.rot_slots, system.rot_dofs):
+            if l == link:
+                v[d] = w
+        if link in bodies:
+            bx, by, bphi = bodies[link]
+            v[[bx, by]] = field(system.q0[[bx, by]])
+            v[bphi] = w
+    return v
+
+
+def deformation_rates(asm: Assembly, q: np.ndarray) -> np.ndarray:
+    """Global matrix of the dimensionless deformation rates ``(udot/L, tb1dot, tb2dot)`` of
+    every beam (rows of B: r/L, e3 - z/l, e6 - z/l), (3E, n); zero for rigid motion."""
+    sysm = asm.sys
+    d = deformations(q, sysm.elem_dofs, asm.secs)
+    c, s, l, L = d[:, 0], d[:, 1], d[:, 2], sysm.beams.L
+    E = len(c)
+    zero = np.zeros(E)
+    B = np.empty((E, 3, 6))
+    B[:, 0] = np.stack([-c, -s, zero, c, s, zero], axis=1) / L[:, None]
+    zl = np.stack([s, -c, zero, -s, c, zero], axis=1) / l[:, None]
+    B[:, 1] = -zl
+    B[:, 2] = -zl
+    B[:, 1, 2] += 1.0
+    B[:, 2, 5] += 1.0
+    out = np.zeros((3 * E, asm.n))
+    rows = np.repeat(np.arange(3 * E).reshape(E, 3), 6, axis=1).reshape(E, 3, 6)
+    np.add.at(out, (rows, np.broadcast_to(sysm.elem_dofs[:, None, :], (E, 3, 6))), B)
+    return out
+
+
+def rigid_velocity_correction(asm: Assembly, q: np.ndarray, v: np.ndarray, t: float) -> np.ndarray:
+    """The change of ``v`` that meets ``G v = -g_t`` exactly with the smallest deformation
+    rates of the beams (zero when the mechanism can move rigidly) and is otherwise as
+    small as possible: ``dv = dv_p + N z`` with N the null space of G, z by least squares
+    (SVD; no regularisation, so a finely meshed link still starts exactly rigid)."""
+    cons = asm.sys.constraints
+    G = cons.jacobian_dense(q, asm.n)
+    dv_p = sla.lstsq(G, cons.velocity_rhs(t) - G @ v)[0]
+    N = sla.null_space(G)
+    Bd = deformation_rates(asm, q)
+    z = sla.lstsq(Bd @ N, -Bd @ (v + dv_p))[0] if Bd.size and N.size else np.zeros(N.shape[1])
+    return dv_p + N @ z
+
+
+def consistent_acceleration(asm: Assembly, q: np.ndarray, v: np.ndarray, t: float) -> tuple[np.ndarray, np.ndarray]:
+    """Accelerations and multipliers at ``(q, v, t)``: ``[M G^T; G 0] [a; lambda] = [-Psi(a=0); gamma]``."""
+    cons = asm.sys.constraints
+    fr, B, diag = asm.forces(q, v, np.zeros(asm.n), t, blocks=(1.0, 0.0, 0.0))
+    scale = newton_scale(B, diag)
+    rhs = np.concatenate([-fr.residual, scale * cons.gamma(q, v, t)])
+    x = asm.factorize(B, diag, cons.values(q), scale).solve(rhs)
+    return x[: asm.n], scale * x[asm.n :]
+
+
+def _velocity_correction(asm: Assembly, q: np.ndarray, v: np.ndarray, t: float, W: np.ndarray, diag: np.ndarray) -> np.ndarray:
+    """The change ``dv`` of least ``1/2 dv^T W dv`` that makes ``G (v + dv) = -g_t``."""
+    cons = asm.sys.constraints
+    scale = newton_scale(W, diag)
+    G = cons.jacobian_dense(q, asm.n)
+    rhs = np.concatenate([np.zeros(asm.n), scale * (cons.velocity_rhs(t) - G @ v)])
+    return asm.factorize(W, diag, cons.values(q), scale).solve(rhs)[: asm.n]
+
+
+def initial_state(asm: Assembly, t: float = 0.0) -> State:
+    """Consistent ``(q, v, a, lambda)`` at the start of a run."""
+    sys = asm.sys
+    q = sys.q0.copy()
+    v = explicit_velocity(sys)
+    if sys.settings["consistent_initial_velocity"] and asm.m:
+        v = v + rigid_velocity_correction(asm, q, v, t)
+    a, lam = consistent_acceleration(asm, q, v, t)
+    return State(t, q, v, a, lam)
+
+
+def restart(asm: Assembly, s: State) -> State:
+    """Restart at a breakpoint: where a driver's rate jumps the constrained velocities
+    jump by an impulse (least kinetic-energy change, ``[M G^T; G 0]``), then the
+    accelerations and multipliers are made consistent with the loads after the jump."""
+    v = s.v
+    if asm.m:
+        zero = np.zeros(asm.n)
+        _f, B, diag = asm.forces(s.q, zero, zero, s.t, blocks=(1.0, 0.0, 0.0))
+        v = v + _velocity_correction(asm, s.q, v, s.t, B, diag)
+    a, lam = consistent_acceleration(asm, s.q, v, s.t)
+    return State(s.t, s.q, v, a, lam)
