@@ -396,11 +396,14 @@ class MainWindow(QMainWindow):
         else:
             self.document.push(set_field(self.document, ref, keys, value, text=f"Set {ref}.kind"))
 
-    def check_model(self) -> None:
-        """Run the model checks now and show the problems panel."""
+    def check_model(self, select_first: bool = False) -> None:
+        """Run the model checks now and bring the problems panel forward (with its first
+        problem, and that problem's entity, selected when ``select_first``)."""
         self.problems.show_problems(self.document.model)
         self.problems_dock.show()
         self.problems_dock.raise_()
+        if select_first:
+            self.problems.select_row(0)
 
     def delete_selection(self) -> None:
         """Delete the selected entities (and what refers to them) as one undoable command."""

@@ -81,14 +81,25 @@ class SimulationUi(QObject):
 
     # ------------------------------------------------------------------ run
     def run(self) -> bool:
-        """Check the model and simulate a copy of it; False (problems shown) when it cannot run."""
+        """Check the model and simulate a copy of it; False when it cannot run.
+
+        A model with errors does not start: the problems panel comes forward with the
+        first problem (and its entity) selected.
+        """
         if self.runs.running:
+            return False
+        if self.window.document.is_empty:
+            QMessageBox.information(self.window, "Nothing to run",
+                                    "There is no model to run yet: draw one with the tools on the right, "
+                                    "or open one from the Examples menu.")
             return False
         model = copy.deepcopy(self.window.document.model)
         errors = [p for p in model_problems(model) if p.severity == "error"]
-        if self.window.document.is_empty or errors:
-            intro = "The model cannot run:" if errors else "There is no model to run."
-            self.window.show_problems("Cannot run", intro, errors)
+        if errors:
+            self.window.check_model(select_first=True)
+            count = f"{len(errors)} problem{'s' if len(errors) > 1 else ''}"
+            self.window.statusBar().showMessage(f"Not run: the model has {count} (listed in Problems). "
+                                                "Fix them, then run again (F5).", 15000)
             return False
         try:
             self.run_model = model
@@ -147,7 +158,8 @@ class SimulationUi(QObject):
         elif state == FAILED:
             kept = f"The {len(frames)} frames computed are kept for playback." if frames else ""
             bar.showMessage(f"Run failed: {message}", 15000)
-            QMessageBox.warning(self.window, "Run failed", f"The run failed: {message}\n\n{kept}".strip())
+            if not self.runs.unexpected:  # else the error dialog says it, with the details
+                QMessageBox.warning(self.window, "Run failed", f"The run failed: {message}\n\n{kept}".strip())
 
     # ------------------------------------------------------------------ playback
     def _on_frame_changed(self, index: int) -> None:

@@ -11,8 +11,6 @@ from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu, QWidget
 
-from solver.model.validate import Problem
-
 from ..canvas.sketch_view import SketchView
 from ..canvas.tools.toolbar import ToolBar
 from ..document.model_document import ModelDocument
@@ -34,8 +32,8 @@ class WindowParts(Protocol):
     def maybe_save(self) -> bool:
         """Offer to save unsaved changes; False when the user cancels."""
 
-    def show_problems(self, title: str, intro: str, problems: list[Problem]) -> None:
-        """Show ``problems`` in a message box."""
+    def check_model(self, select_first: bool = False) -> None:
+        """Bring the problems panel forward, its first problem selected when ``select_first``."""
 
 
 def make_action(parent: QWidget, text: str, slot: Callable[[], object], shortcut=None, tip: str = "") -> QAction:

@@ -11,6 +11,8 @@ import pytest  # noqa: E402
 from PySide6.QtCore import QSettings, QtMsgType, QTimer  # noqa: E402
 from PySide6.QtWidgets import QMessageBox  # noqa: E402
 
+from app.shell.error_log import ErrorLog  # noqa: E402
+from app.shell.exception_hook import ExceptionHook  # noqa: E402
 from app.shell.main_window import MainWindow  # noqa: E402
 from solver.api import load_model, simulate  # noqa: E402
 from solver.model.io import examples_dir  # noqa: E402
@@ -58,6 +60,21 @@ def isolated_settings(tmp_path, qapp):
     yield
     qapp.setOrganizationName(names[0])
     qapp.setApplicationName(names[1])
+
+
+@pytest.fixture(autouse=True)
+def exception_hook(tmp_path, qapp):
+    """Flexmech's exception hook, recording instead of showing: a test fails when an
+    exception reached it (from a slot, a Qt override or a thread) that the test did not
+    :meth:`~app.shell.exception_hook.ExceptionHook.take`."""
+    hook = ExceptionHook(ErrorLog(tmp_path / "log" / "flexmech.log"), show_dialog=False, chain=False)
+    hook.install()
+    yield hook
+    hook.uninstall()
+    qapp.processEvents()
+    unexpected = hook.take()
+    hook.deleteLater()
+    assert not unexpected, "exceptions reached the hook:\n" + "\n".join(r.details for r in unexpected)
 
 
 @pytest.fixture(autouse=True)
