@@ -19,6 +19,7 @@ from solver.model.validate import collect_ids, validate
 
 from ..document import edits
 from ..document.entities import EntityRef, entity_path, find_entity
+from ..document.new_entities import toggled_link
 from ..document.section_presets import convert_section
 from ..document.units import UnitError, parse_quantity
 
@@ -133,7 +134,7 @@ def planned_change(doc: dict, ref: EntityRef, keys: list, value: Any) -> tuple[l
     path = _item_spec(doc, ref)[0]
     if ref.collection == "links" and keys == ["kind"]:
         link = edits.get_value(doc, path)
-        return [], (edits.toggled_link(doc, link) if value != link.get("kind") else copy.deepcopy(link))
+        return [], (toggled_link(doc, link)[0] if value != link.get("kind") else copy.deepcopy(link))
     obj = edits.get_value(doc, [*path, *keys[:-1]])
     if spec is SECTION:
         return keys[:-1], convert_section(doc, obj, value)
@@ -211,6 +212,11 @@ def plan(doc: dict, ref: EntityRef, keys: list, text_or_value: Any) -> tuple[lis
         else text_or_value
     if isinstance(spec, Variant) and value not in spec.kinds:
         raise EditError("must be one of " + " | ".join(spec.kinds))
+    if ref.collection == "links" and keys == ["kind"] and value != find_entity(doc, ref)[1].get("kind"):
+        material = toggled_link(doc, find_entity(doc, ref)[1])[1]
+        if material is not None:  # the command adds it with the link: check them together
+            doc = copy.deepcopy(doc)
+            doc.setdefault("materials", []).append(material)
     keys, value = planned_change(doc, ref, keys, value)
     check_edit(doc, ref, keys, value)
     return keys, value
