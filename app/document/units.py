@@ -104,6 +104,6 @@ def parse_quantity(text: str, unit: str) -> float:
         raise UnitError(f"give a number in {unit}") from None
     factor, dims = parse_unit(typed)
     if dims != want_dims:
-        raise UnitError(f"'{typed}' is not a unit of {unit or 'a pure number'}")
+        raise UnitError(f"'{typed}' is not a unit of {unit if unit not in ('', '-') else 'a pure number'}")
     result = value * factor / want_factor
     return float(f"{result:.15g}")  # 6 mm -> 0.006, not 0.006000000000000001

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from solver.model.io import model_with_defaults
-from solver.model.fields import Arr, Bool, Num, Str, Variant, field_at
+from solver.model.fields import Arr, Bool, Num, Str, Variant, field_at, unit_at
 from solver.model.schema import MODEL, SECTION
 from solver.model.validate import collect_ids, validate
 
@@ -61,6 +61,12 @@ def field_spec(doc: dict, ref: EntityRef, keys: list) -> Any:
     return field_at(MODEL, [*path, *keys], doc)
 
 
+def field_unit(doc: dict, ref: EntityRef, keys: list) -> str:
+    """The SI unit field ``keys`` of ``ref`` is in, where it is ("rad/s" for a speed driver's value)."""
+    path = _item_spec(doc, ref)[0]
+    return unit_at(MODEL, [*path, *keys], doc)
+
+
 def editor_for(doc: dict, ref: EntityRef, keys: list) -> Editor:
     """The editor of field ``keys`` of ``ref``."""
     spec = field_spec(doc, ref, keys)
@@ -92,10 +98,11 @@ def _range_message(spec: Num, value: float) -> str | None:
     return None
 
 
-def parse_number(spec: Num, text: str) -> float | int:
-    """A number typed for ``spec``: units converted to SI, integers checked, range checked."""
+def parse_number(spec: Num, text: str, unit: str | None = None) -> float | int:
+    """A number typed for ``spec`` (in ``unit``, default the field's): units converted to
+    SI, integers checked, range checked."""
     try:
-        value = parse_quantity(text, spec.unit)
+        value = parse_quantity(text, spec.unit if unit is None else unit)
     except UnitError as exc:
         raise EditError(str(exc)) from None
     if spec.integer:
@@ -108,13 +115,14 @@ def parse_number(spec: Num, text: str) -> float | int:
     return value
 
 
-def parse_text(spec: Any, text: str) -> Any:
-    """The value ``text`` stands for in a field described by ``spec``."""
+def parse_text(spec: Any, text: str, unit: str | None = None) -> Any:
+    """The value ``text`` stands for in a field described by ``spec`` (numbers in ``unit``,
+    default the field's own)."""
     if isinstance(spec, Num):
-        return parse_number(spec, text)
+        return parse_number(spec, text, unit)
     if isinstance(spec, Arr):
         parts = [p.strip() for p in text.split(",") if p.strip()]
-        return [parse_text(spec.item, p) for p in parts]
+        return [parse_text(spec.item, p, unit) for p in parts]
     if isinstance(spec, Bool):
         low = text.strip().lower()
         if low not in ("true", "false"):
@@ -208,7 +216,8 @@ def plan(doc: dict, ref: EntityRef, keys: list, text_or_value: Any) -> tuple[lis
     (['x'], 0.006)
     """
     spec = field_spec(doc, ref, keys)
-    value = parse_text(spec, text_or_value) if isinstance(text_or_value, str) and not isinstance(spec, Variant) \
+    unit = field_unit(doc, ref, keys)
+    value = parse_text(spec, text_or_value, unit) if isinstance(text_or_value, str) and not isinstance(spec, Variant) \
         else text_or_value
     if isinstance(spec, Variant) and value not in spec.kinds:
         raise EditError("must be one of " + " | ".join(spec.kinds))

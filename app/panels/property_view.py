@@ -4,8 +4,9 @@ Double-click a value (or start typing) to edit it; Enter commits.  Numbers accep
 (``6 mm``), choices (kinds, enumerations, ids of other entities) are combo boxes and
 flags are check boxes.  The panel never changes the model: an entry that passes
 :func:`app.panels.field_edit.plan` is announced by ``edit_planned(ref, keys, value)`` for the
-window to push as an undo command; a refused one turns its cell red, with the
-reason in the tooltip and in ``edit_refused(message)``.
+window to push as an undo command; a refused one stays in its cell, red (also when
+the cell is the current one), with the reason in the tooltip and in
+``edit_refused(message)``, until the next edit or selection redraws the panel.
 """
 from __future__ import annotations
 
@@ -13,13 +14,14 @@ import html
 from typing import Any
 
 from PySide6.QtCore import QModelIndex, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QFont
+from PySide6.QtGui import QColor, QFont, QPainter
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
     QHeaderView,
     QLabel,
     QLineEdit,
+    QStyle,
     QStyledItemDelegate,
     QStyleOptionViewItem,
     QTableWidget,
@@ -35,6 +37,8 @@ from .properties import PropertyRow, entity_help, entity_rows
 DEFAULT_COLOUR = QColor("#808080")
 ERROR_BACKGROUND = QColor("#ffc8c8")
 VALUE_COLUMN = 1
+#: the reason a refused entry was refused (its cell's data)
+ERROR_ROLE = Qt.ItemDataRole.UserRole
 
 
 class _ValueDelegate(QStyledItemDelegate):
@@ -43,6 +47,13 @@ class _ValueDelegate(QStyledItemDelegate):
     def __init__(self, view: PropertyView):
         super().__init__(view.table)
         self.view = view
+
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex) -> None:
+        """A refused entry stays red even in the current (selected) cell."""
+        if index.data(ERROR_ROLE):
+            option = QStyleOptionViewItem(option)
+            option.state &= ~QStyle.StateFlag.State_Selected
+        super().paint(painter, option, index)
 
     def createEditor(self, parent: QWidget, option: QStyleOptionViewItem, index: QModelIndex) -> QWidget:  # noqa: N802
         editor = self.view.editor_at(index.row())
@@ -161,7 +172,7 @@ class PropertyView(QWidget):
         try:
             keys, value = plan(self._model, self._ref, keys, entry)
         except EditError as exc:
-            self._show_error(row, str(exc))
+            self._show_error(row, str(exc), entry if isinstance(entry, str) else None)
             return False
         self.edit_planned.emit(self._ref, keys, value)
         return True
@@ -173,14 +184,18 @@ class PropertyView(QWidget):
     def error_at(self, row: int) -> str | None:
         """The message of a refused entry shown in ``row``, if any."""
         cell = self.table.item(row, VALUE_COLUMN)
-        return cell.data(Qt.ItemDataRole.UserRole) if cell is not None else None
+        return cell.data(ERROR_ROLE) if cell is not None else None
 
-    def _show_error(self, row: int, message: str) -> None:
+    def _show_error(self, row: int, message: str, entry: str | None) -> None:
+        """Show what was refused, in red, with the reason and the value kept as its tooltip."""
         cell = self.table.item(row, VALUE_COLUMN)
+        kept = self._rows[row].value
         self._filling = True
+        if entry is not None:
+            cell.setText(entry)
         cell.setBackground(ERROR_BACKGROUND)
-        cell.setToolTip(f"Refused: {message}")
-        cell.setData(Qt.ItemDataRole.UserRole, message)
+        cell.setToolTip(f"Refused: {message}" + (f" (the value stays {kept})" if kept else ""))
+        cell.setData(ERROR_ROLE, message)
         if self._editors[row].kind == "check":  # the box goes back to what the model says
             cell.setCheckState(Qt.CheckState.Checked if self._rows[row].value == "true" else Qt.CheckState.Unchecked)
         self._filling = False

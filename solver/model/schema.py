@@ -19,39 +19,44 @@ def _id(what: str) -> Str:
 
 
 # --------------------------------------------------------------------- time functions
+#: the unit of f(t), which depends on where the function is used: rad for an angle
+#: driver, rad/s for a speed driver, m for a displacement driver, a pure number for a load
+F = "[f]"
+
 TIME_FUNCTION = Variant(
-    help="a function of time f(t); loads multiply their components by it, drivers use it as angle, speed or displacement",
+    help="a function of time f(t); loads multiply their components by it (f is a pure number), drivers use it "
+         "as angle (f in rad), speed (rad/s) or displacement (m); the unit [f] of its values follows",
     default_kind="constant",
     kinds={
-        "constant": Obj({"value": Num("f(t) = value", default=1.0)}),
+        "constant": Obj({"value": Num("f(t) = value", F, default=1.0)}),
         "ramp": Obj(
             {
                 "t0": Num("start of the ramp", "s", default=0.0, ge=0),
                 "t1": Num("end of the ramp; f is held at v1 afterwards", "s", gt=0),
-                "v0": Num("value up to t0", default=0.0),
-                "v1": Num("value from t1 on", default=1.0),
+                "v0": Num("value up to t0", F, default=0.0),
+                "v1": Num("value from t1 on", F, default=1.0),
             },
             required=("t1",),
         ),
-        "linear": Obj({"rate": Num("f(t) = rate * t", "1/s")}, required=("rate",)),
+        "linear": Obj({"rate": Num("f(t) = rate * t", F + "/s")}, required=("rate",)),
         "window": Obj(
             {
                 "t_on": Num("f switches on at t_on", "s", default=0.0, ge=0),
                 "t_off": Num("f switches off at t_off", "s", gt=0),
-                "value": Num("value while on", default=1.0),
+                "value": Num("value while on", F, default=1.0),
             },
             required=("t_off",),
         ),
         "table": Obj(
             {
                 "t": Arr(Num("time", "s"), "times, increasing", min_items=2),
-                "v": Arr(Num("value"), "values at those times (linear in between, held outside)", min_items=2),
+                "v": Arr(Num("value", F), "values at those times (linear in between, held outside)", min_items=2),
             },
             required=("t", "v"),
         ),
         "sine": Obj(
             {
-                "amplitude": Num("amplitude", default=1.0),
+                "amplitude": Num("amplitude", F, default=1.0),
                 "frequency": Num("frequency", "Hz", gt=0),
                 "phase": Num("phase", "rad", default=0.0),
             },
@@ -236,11 +241,13 @@ DRIVER = Variant(
             {"link": Str("driven link", ref="links"), "pivot": Str("pivot node of the link", ref="nodes")},
             required=("link", "pivot"),
             help="the link's rotation from its sketched orientation is f(t) (counter-clockwise positive)",
+            units={F: "rad"},
         ),
         "speed": Obj(
             {"link": Str("driven link", ref="links"), "pivot": Str("pivot node of the link", ref="nodes")},
             required=("link", "pivot"),
             help="the link's angular speed is f(t) (counter-clockwise positive)",
+            units={F: "rad/s"},
         ),
         "displacement": Obj(
             {
@@ -249,6 +256,7 @@ DRIVER = Variant(
             },
             required=("node", "direction"),
             help="the node's displacement from its sketched position along x or y is f(t)",
+            units={F: "m"},
         ),
     },
 )
@@ -266,6 +274,7 @@ LOAD = Obj(
     },
     help="a nodal force and torque, scaled by a function of time",
     required=("id", "node"),
+    units={F: "-"},
 )
 
 _XY = {"x": Num("x", "m", default=0.0), "y": Num("y", "m", default=0.0)}

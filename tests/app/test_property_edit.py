@@ -155,6 +155,70 @@ def test_typing_a_value_with_a_unit_becomes_an_undoable_command(qtbot, window):
     assert value_of(view, "section.d") == "0.006"
 
 
+@pytest.mark.parametrize("driver, keys, text, value", [
+    ("speed", ["function", "value"], "300 rpm", 31.4159265358979),
+    ("speed", ["function", "value"], "20 rad/s", 20.0),
+    ("speed", ["function", "value"], "1000 deg/s", 17.4532925199433),
+    ("speed", ["function", "value"], "150", 150.0),
+    ("angle", ["function", "value"], "90 deg", 1.5707963267949),
+    ("angle", ["function", "value"], "1 rad", 1.0),
+    ("displacement", ["function", "value"], "5 mm", 0.005),
+])
+def test_drivers_take_the_units_of_their_kind(all_kinds_model, driver, keys, text, value):
+    model = all_kinds_model
+    motor = model["drivers"][0]
+    if driver == "displacement":
+        motor = model["drivers"][1]
+        motor["function"] = {"kind": "constant", "value": 0.0}
+    else:
+        motor["kind"] = driver
+        motor["function"] = {"kind": "constant", "value": 1.0}
+    assert plan(model, EntityRef("drivers", motor["id"]), keys, text) == (keys, pytest.approx(value, rel=1e-12))
+
+
+def test_units_follow_the_driver_kind_in_the_rows_and_refuse_other_dimensions(all_kinds_model):
+    from app.panels.properties import entity_rows
+    model = all_kinds_model
+    motor = EntityRef("drivers", "motor")  # an angle driver, f(t) = rate t
+    units_of = {row.field: row.unit for row in entity_rows(model, motor)}
+    assert units_of["function.rate"] == "rad/s"
+    model["drivers"][0].update(kind="speed")
+    assert {row.field: row.unit for row in entity_rows(model, motor)}["function.rate"] == "rad/s^2"
+    model["drivers"][0]["function"] = {"kind": "table", "t": [0.0, 1.0], "v": [0.0, 10.0]}
+    units_of = {row.field: row.unit for row in entity_rows(model, motor)}
+    assert (units_of["function.t"], units_of["function.v"]) == ("s", "rad/s")
+    push = {row.field: row.unit for row in entity_rows(model, EntityRef("drivers", "push"))}
+    assert (push["function.amplitude"], push["function.frequency"], push["function.phase"]) == ("m", "Hz", "rad")
+    load = {row.field: row.unit for row in entity_rows(model, EntityRef("loads", "tip-force"))}
+    assert (load["fx"], load["function.value"]) == ("N", "-")
+    with pytest.raises(EditError, match="'deg' is not a unit of m"):
+        plan(model, EntityRef("drivers", "push"), ["function", "amplitude"], "3 deg")
+    with pytest.raises(EditError, match="'rpm' is not a unit of a pure number"):
+        plan(model, EntityRef("loads", "tip-force"), ["function", "value"], "3 rpm")
+
+
+def test_a_refused_entry_stays_red_in_the_current_cell(qtbot, window):
+    view = select_rod(window)
+    table = view.table
+    row = view.row_of("section.d")
+    table.setFocus()
+    table.setCurrentCell(row, 1)
+    qtbot.keyClick(table, Qt.Key.Key_F2)
+    editor = table.focusWidget()
+    editor.selectAll()
+    qtbot.keyClicks(editor, "-2 mm")
+    qtbot.keyClick(editor, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: view.error_at(row) is not None)
+    cell = table.item(row, 1)
+    assert cell.text() == "-2 mm" and table.currentRow() == row
+    assert cell.toolTip() == "Refused: must be > 0 (the value stays 0.006)"
+    image = table.viewport().grab().toImage()
+    centre = table.visualItemRect(cell).center()
+    colour = image.pixelColor(centre.x() + 30, centre.y())  # pink, not the selection's blue
+    assert colour.red() > colour.green() + 30 and colour.red() > colour.blue() + 20
+    assert window.document.model["links"][1]["section"]["d"] == 0.006
+
+
 def test_an_invalid_entry_is_refused_with_the_schema_message(qtbot, window):
     view = select_rod(window)
     before = window.document.model["links"][1]["section"]["d"]
