@@ -195,6 +195,19 @@ class SketchView(pg.PlotWidget):
         pad = FIT_PADDING * max(xmax - xmin, ymax - ymin, geo.model_size(self._model))
         self.getViewBox().setRange(xRange=(xmin - pad, xmax + pad), yRange=(ymin - pad, ymax + pad), padding=0)
 
+    def follow(self, bounds: tuple[float, float, float, float]) -> None:
+        """Centre the view on ``bounds`` (xmin, xmax, ymin, ymax), m, keeping the zoom unless
+        they do not fit with a margin (then zoom out until they do): playback's "follow"."""
+        box = self.getViewBox()
+        (x0, x1), (y0, y1) = box.viewRange()
+        width, height = x1 - x0, y1 - y0
+        bx0, bx1, by0, by1 = bounds
+        pad = 2.0 * FIT_PADDING * max(bx1 - bx0, by1 - by0, 1e-9)
+        scale = max((bx1 - bx0 + pad) / width, (by1 - by0 + pad) / height, 1.0)
+        cx, cy, width, height = 0.5 * (bx0 + bx1), 0.5 * (by0 + by1), scale * width, scale * height
+        box.setRange(xRange=(cx - 0.5 * width, cx + 0.5 * width), yRange=(cy - 0.5 * height, cy + 0.5 * height),
+                     padding=0)
+
     def _on_mouse_moved(self, scene_pos: QPointF) -> None:
         if self.getViewBox().sceneBoundingRect().contains(scene_pos):
             p = self.getViewBox().mapSceneToView(scene_pos)

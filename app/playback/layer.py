@@ -25,6 +25,7 @@ from PySide6.QtWidgets import QGraphicsItem
 from solver.results.frames import Frame, Layout
 
 from ..canvas.items import FLEXIBLE, RIGID
+from ..document.units import format_quantity
 
 #: strain colouring choices: label -> mode
 STRAIN_MODES = {"No strain colour": "", "Axial strain": "axial", "Bending strain": "bending",
@@ -244,7 +245,7 @@ class PlaybackLayer:
         self.nodes.setData(pos=sketched)
         self._draw_contacts(frame, xy)
         self._draw_traces(index, frames)
-        self.text.setText(f"t = {frame.time:.6g} s    frame {index + 1} / {len(frames)}")
+        self.text.setText(f"t = {format_quantity(frame.time, 's', 6)}    frame {index + 1} / {len(frames)}")
 
     def _scan(self, frame: Frame, frames: list[Frame]) -> None:
         """Widen the force and strain scales to the frames not yet scanned, so that a

@@ -11,11 +11,12 @@ from PySide6.QtWidgets import (
 
 from solver.results.frames import Results
 
+from ..document.units import format_quantity
 from .routh_diagram import RouthDiagram
 
-#: table columns: header, event key (None: computed), number format
+#: table columns: header, event key, number format ("time": with an SI prefix, ``40.62 ms``)
 COLUMNS = (
-    ("time (s)", "time_s", "{:.6g}"),
+    ("time", "time_s", "time"),
     ("pair", "contact", "{}"),
     ("event", "kind", "{}"),
     ("type", "type", "{}"),
@@ -35,6 +36,8 @@ def cell_text(event: dict[str, Any], key: str, fmt: str) -> str:
     value = event.get(key)
     if value is None:
         return ""
+    if fmt == "time":
+        return format_quantity(float(value), "s", 6)
     try:
         return fmt.format(value)
     except (TypeError, ValueError):

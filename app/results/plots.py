@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 
 from solver.results.frames import Frame, Results
 
+from ..document.units import PREFIXED_UNITS, format_quantity
 from .series import Panel, Series, catalogue, default_preset, presets, series_xy, x_axes
 
 #: pen colours of successive curves in a plot
@@ -193,8 +194,9 @@ class PlotPanel(QWidget):
             if key not in self._curves:
                 self._add_curve(key)
         self._check_tree(keys)
-        self.plot.setLabel("bottom", self._axes[self._x_key].title if self._axes else "")
-        self.plot.setLabel("left", _y_label([self._series[k] for k in keys]))
+        x_series = self._axes.get(self._x_key)
+        axis_label(self.plot.getPlotItem(), "bottom", *((x_series.label, x_series.unit) if x_series else ("", "-")))
+        axis_label(self.plot.getPlotItem(), "left", *_y_label([self._series[k] for k in keys]))
         self.set_time(self._time)
 
     def selected_series(self) -> list[str]:
@@ -250,12 +252,11 @@ class PlotPanel(QWidget):
         self.readout.setToolTip(text)
 
     def _readout(self, i: int) -> str:
-        parts = [f"t = {self._times[i]:.6g} s"]
+        parts = [f"t = {format_quantity(self._times[i], 's', 6)}"]
         if self._x_key != "time":
             x_series = self._axes[self._x_key]
-            parts.append(f"{x_series.label} = {x_series.value(self._frames[i]):.6g} {x_series.unit}")
-        parts += [f"{self._series[k].label} = {y[i]:.6g}" + ("" if self._series[k].unit == "-" else
-                                                              f" {self._series[k].unit}")
+            parts.append(f"{x_series.label} = {format_quantity(x_series.value(self._frames[i]), x_series.unit, 6)}")
+        parts += [f"{self._series[k].label} = {format_quantity(y[i], self._series[k].unit, 6)}"
                   for k, (_, _, y) in self._curves.items()]
         return "   ".join(parts)
 
@@ -459,12 +460,24 @@ class PlotsDock(QDockWidget):
         self.time_scrubbed.emit(t)
 
 
-def _y_label(series: list[Series]) -> str:
-    """The ordinate's label: the one series' title, else the unit all share, else none."""
+def _y_label(series: list[Series]) -> tuple[str, str]:
+    """The ordinate's label and unit: the one series', else the unit all share, else none."""
     if len(series) == 1:
-        return series[0].title
+        return series[0].label, series[0].unit
     units = {s.unit for s in series}
-    return units.pop() if len(units) == 1 and "-" not in units else ""
+    return "", units.pop() if len(units) == 1 else "-"
+
+
+def axis_label(plot: pg.PlotItem, side: str, text: str, unit: str) -> None:
+    """Label an axis ``text (unit)``, with the SI prefix the ticks are scaled by (``time (ms)``)
+    where the unit takes one (:data:`~app.document.units.PREFIXED_UNITS`), never ``(x0.001)``."""
+    axis = plot.getAxis(side)
+    prefixed = unit in PREFIXED_UNITS
+    axis.enableAutoSIPrefix(prefixed)
+    if prefixed:
+        plot.setLabel(side, text, units=unit)
+    else:
+        plot.setLabel(side, text if unit in ("-", "") else f"{text} ({unit})".strip())
 
 
 def _names(results: Results) -> tuple:

@@ -7,18 +7,20 @@ import math
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QToolButton, QWidget
 
+from ..document.units import format_quantity
+
 #: steps of the progress bar
 RESOLUTION = 1000
 
 
 def progress_text(t: float, t_end: float, steps_per_s: float, eta: float) -> str:
-    """``t = 0.12 / 0.6 s · 950 steps/s · 3 s left`` (no estimate before the first step).
+    """``t = 12 ms / 83.78 ms · 950 steps/s · 3 s left`` (no estimate before the first step).
 
-    >>> progress_text(0.12, 0.6, 950.4, 3.2)
-    't = 0.12 / 0.6 s · 950 steps/s · 3 s left'
+    >>> progress_text(0.012, 0.0837758041, 950.4, 3.2)
+    't = 12 ms / 83.78 ms · 950 steps/s · 3 s left'
     """
     left = f"{eta:.0f} s left" if math.isfinite(eta) else "estimating"
-    return f"t = {t:.4g} / {t_end:.4g} s · {steps_per_s:.0f} steps/s · {left}"
+    return f"t = {format_quantity(t, 's')} / {format_quantity(t_end, 's')} · {steps_per_s:.0f} steps/s · {left}"
 
 
 class RunStatus(QWidget):

@@ -5,7 +5,7 @@ playback of the run on the sketch canvas.
 menu and toolbar (Run, F5; Cancel, Esc while a run goes on), a
 :class:`~app.running.status.RunStatus` in the status bar and a
 :class:`~app.playback.bar.PlaybackBar`.  Run checks the model first (a model with
-errors is refused, its problems listed), then a
+errors does not run: the problems panel comes forward, its first problem selected), then a
 :class:`~app.running.controller.RunController` simulates a copy of it in a worker thread
 while playback follows the frames as they arrive.  A failed run shows the solver's
 message (time and cause) and keeps its frames for playback, as does a cancelled one.
@@ -22,6 +22,7 @@ from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtWidgets import QMenu, QMessageBox
 
 from solver.errors import SolverError
+from solver.model.io import model_with_defaults
 from solver.model.validate import ModelError
 
 from ..canvas import geometry as geo
@@ -63,9 +64,9 @@ class SimulationUi(QObject):
         self.bar = PlaybackBar(self.playback, self.layer, window)
         window.addToolBar(Qt.ToolBarArea.BottomToolBarArea, self.bar)
         self.menu.addSeparator()
-        for action in (self.bar.play_action, self.bar.step_back_action, self.bar.step_forward_action,
-                       self.bar.previous_event_action, self.bar.next_event_action, self.bar.loop_action,
-                       self.bar.trace_action):
+        for action in (self.bar.play_action, self.bar.start_action, self.bar.step_back_action,
+                       self.bar.step_forward_action, self.bar.previous_event_action, self.bar.next_event_action,
+                       self.bar.loop_action, self.bar.trace_action, self.bar.follow_action):
             self.menu.addAction(action)
 
         self.runs.run_started.connect(self._on_run_started)
@@ -111,7 +112,8 @@ class SimulationUi(QObject):
 
     def _on_run_started(self, layout) -> None:
         self._show(self.run_model, layout)
-        self.playback.set_frames(self.runs.frames, growing=True)
+        end_time = model_with_defaults(self.run_model)["solver"]["end_time"]
+        self.playback.set_frames(self.runs.frames, growing=True, duration=end_time)
         self.status.started()
 
     def show_run(self, results) -> None:
@@ -166,6 +168,9 @@ class SimulationUi(QObject):
         frame = self.playback.frame
         if frame is not None:
             self.layer.show_frame(frame, index, self.playback.frames)
+            if self.bar.follow_action.isChecked():
+                lo, hi = frame.node_xy.min(axis=0), frame.node_xy.max(axis=0)
+                self.window.sketch.follow((float(lo[0]), float(hi[0]), float(lo[1]), float(hi[1])))
 
     def _update_traces(self, *_args) -> None:
         traced = [ref.id for ref in self.window.selection.refs if ref.collection in ("nodes", "bodies")]

@@ -9,6 +9,7 @@ from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
 from PySide6.QtGui import QMouseEvent
 from PySide6.QtWidgets import QApplication, QToolButton
 
+from app.document.units import format_quantity
 from app.results.series import catalogue, outer_fibre_strain, presets, x_axes
 from app.results.plots import PlotPanel, PlotsDock, frame_index_at
 from solver.api import load_model, output_layout, simulate
@@ -41,7 +42,7 @@ def test_default_preset_plots_the_contact_force_the_solver_computed(dock, bar_ma
     dock.set_time(t)
     assert panel.cursor.value() == t
     assert panel.values_at(t)["contact/striker-end/F_n"] == contact_force(bar_mass, t) > 0.0
-    assert f"{contact_force(bar_mass, t):.6g} N" in panel.readout.text()
+    assert f"= {format_quantity(contact_force(bar_mass, t), 'N', 6)}" in panel.readout.text()  # 250.694 mN
 
 
 def test_checking_a_series_in_the_tree_draws_it(dock, bar_mass):
