@@ -56,7 +56,7 @@ class EventsView(QWidget):
     Slots
     -----
     set_results(results)
-        Show the events of ``results`` (the selection is cleared).
+        Show the events of ``results`` (the selection is cleared); None shows none.
     select_event(row)
         Select row ``row`` as if clicked (emits :attr:`time_selected`).
     """
@@ -84,8 +84,9 @@ class EventsView(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(splitter)
 
-    def set_results(self, results: Results) -> None:
-        self.events = list(results.events)
+    def set_results(self, results: Results | None) -> None:
+        """Show the events of ``results`` (None: none, another model was opened)."""
+        self.events = list(results.events) if results is not None else []
         self.table.blockSignals(True)
         self.table.clearSelection()
         self.table.setRowCount(len(self.events))

@@ -368,6 +368,9 @@ class PlotsDock(QDockWidget):
     set_time(t)
         Move every panel's time cursor (playback's current time, s).
 
+    clear()
+        Show no run.
+
     Functions: :meth:`add_panel`, :meth:`remove_panel`, :meth:`apply_preset`,
     :attr:`panels`, :meth:`plotted` (every drawn curve's data).
     """
@@ -412,6 +415,14 @@ class PlotsDock(QDockWidget):
     def append_frames(self, frames: list[Frame]) -> None:
         for panel in self.panels:
             panel.append_frames(frames)
+
+    def clear(self) -> None:
+        """Show no run: no panels, no presets (another model was opened)."""
+        for panel in list(self.panels):
+            self.remove_panel(panel)
+        self.preset_combo.clear()
+        self._results = None
+        self._time = 0.0
 
     def set_time(self, t: float) -> None:
         self._time = float(t)

@@ -26,6 +26,7 @@ from solver.model.io import model_with_defaults
 from solver.model.validate import ModelError
 
 from ..canvas import geometry as geo
+from ..document.units import format_quantity
 from ..document.checks import model_problems
 from ..playback.controller import PlaybackController
 from ..playback.bar import PlaybackBar
@@ -89,7 +90,7 @@ class SimulationUi(QObject):
         """
         if self.runs.running:
             return False
-        if self.window.document.is_empty:
+        if not self.window.document.model.get("nodes"):
             QMessageBox.information(self.window, "Nothing to run",
                                     "There is no model to run yet: draw one with the tools on the right, "
                                     "or open one from the Examples menu.")
@@ -114,6 +115,7 @@ class SimulationUi(QObject):
         self._show(self.run_model, layout)
         end_time = model_with_defaults(self.run_model)["solver"]["end_time"]
         self.playback.set_frames(self.runs.frames, growing=True, duration=end_time)
+        self.window.statusBar().clearMessage()  # what it said was about the model before this run
         self.status.started()
 
     def show_run(self, results) -> None:
@@ -123,6 +125,7 @@ class SimulationUi(QObject):
         self._show(results.model, results.layout)
         self.playback.set_frames(results.frames, results.events)
         self._set_motion_bounds(results.frames)
+        self.status.ended(f"Opened results: {len(results.frames)} frames")
 
     def _set_motion_bounds(self, frames) -> None:
         if frames:
@@ -147,19 +150,18 @@ class SimulationUi(QObject):
         self.window.tool_bar.escape_action.setEnabled(not running)
 
     def _on_run_ended(self, results) -> None:
-        self.status.ended()
         frames = results.frames if results is not None else self.runs.frames
         self._set_motion_bounds(frames)
         self.playback.finish(frames, results.events if results is not None else [])
         state, message = self.runs.state, self.runs.message
-        bar = self.window.statusBar()
+        reached = f", t = {format_quantity(frames[-1].time, 's')}" if frames else ""
         if state == COMPLETED:
-            bar.showMessage(f"Run completed: {len(frames)} frames", 8000)
+            self.status.ended(f"Run completed: {len(frames)} frames{reached}")
         elif state == CANCELLED:
-            bar.showMessage(f"Run {message or 'cancelled'}; {len(frames)} frames kept", 8000)
+            self.status.ended(f"Run {message or 'cancelled'}: {len(frames)} frames kept{reached}")
         elif state == FAILED:
+            self.status.ended(f"Run failed: {message}")
             kept = f"The {len(frames)} frames computed are kept for playback." if frames else ""
-            bar.showMessage(f"Run failed: {message}", 15000)
             if not self.runs.unexpected:  # else the error dialog says it, with the details
                 QMessageBox.warning(self.window, "Run failed", f"The run failed: {message}\n\n{kept}".strip())
 
@@ -178,6 +180,7 @@ class SimulationUi(QObject):
 
     def _on_document_replaced(self) -> None:
         self.stop()
+        self.status.clear()
         self.playback.set_frames([])
         self.layer.clear()
         self.window.sketch.set_sketch_faded(False)

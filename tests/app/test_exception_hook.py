@@ -123,7 +123,7 @@ def test_an_unexpected_error_in_the_run_thread_ends_the_run_and_is_reported(qtbo
     assert "IndexError frame 3" in report.sentence
     assert window.simulation.runs.state == "failed" and window.simulation.runs.unexpected
     assert message_boxes == []  # the error dialog says it; no second box
-    assert "Run failed: unexpected IndexError" in window.statusBar().currentMessage()
+    assert window.simulation.status.label.text() == "Run failed: unexpected IndexError"
 
 
 def test_f5_on_a_model_with_a_problem_shows_the_problems_panel_with_it_selected(qtbot, window, capfd, message_boxes):
