@@ -121,11 +121,21 @@ def catalogue(results: Results) -> dict[str, Series]:
     return out
 
 
+#: contact series: key suffix -> (label, unit, ``Frame.contact`` key); the impulses are
+#: those applied since the previous frame (an impact's force is an impulse, thesis ch. 3)
+CONTACT_QUANTITIES = {
+    "F_n": ("normal force", "N", "F_n_N"),
+    "F_t": ("tangential force", "N", "F_t_N"),
+    "I_n": ("normal impulse", "N s", "I_n_N_s"),
+    "I_t": ("tangential impulse", "N s", "I_t_N_s"),
+}
+
+
 def _contact_series(results: Results):
     for c, pair in enumerate(results.layout.contacts):
-        for name, text in (("F_n", "normal force"), ("F_t", "tangential force")):
-            yield Series(f"contact/{pair}/{name}", f"{pair} {text}", "N", "contact forces",
-                         lambda f, c=c, k=name + "_N": _contact_value(f, k, c))
+        for name, (text, unit, key) in CONTACT_QUANTITIES.items():
+            yield Series(f"contact/{pair}/{name}", f"{pair} {text}", unit, "contact forces",
+                         lambda f, c=c, k=key: _contact_value(f, k, c))
 
 
 def _contact_value(frame: Frame, key: str, c: int) -> float:
@@ -194,6 +204,7 @@ def presets(results: Results) -> dict[str, list[Panel]]:
       angle in degrees (the flexible slider-crank and four-bar of thesis ch. 2),
     * contact normal and tangential force against time, one plot per pair (bar-mass
       and rod impacts, ch. 3-4),
+    * the impulses of each pair against time (an impact's force is an impulse),
     * the energy ledger and its balance against time,
     * driver torque against its angle (degrees),
     * outer-fibre strain at the middle station of each flexible link's middle element
@@ -208,6 +219,8 @@ def presets(results: Results) -> dict[str, list[Panel]]:
     if layout.contacts:
         out["contact forces vs time"] = [
             Panel("time", (f"contact/{c}/F_n", f"contact/{c}/F_t")) for c in layout.contacts]
+        out["contact impulses vs time"] = [
+            Panel("time", (f"contact/{c}/I_n", f"contact/{c}/I_t")) for c in layout.contacts]
     if layout.flexible_links and not layout.drivers:
         out["mid-span deflection vs time"] = [Panel("time", tuple(f"midspan/{k}" for k in layout.flexible_links))]
     out["energy ledger"] = [Panel("time", tuple(f"energy/{k}" for k in ENERGY_KEYS) + ("energy/total",))]

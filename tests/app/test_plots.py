@@ -165,3 +165,14 @@ def test_driver_angle_abscissa_and_presets():
     panel.cursor.sigDragged.emit(panel.cursor)
     assert scrubbed == [results.time[100]]           # the frame whose angle is nearest
     dock.deleteLater()
+
+
+def test_the_impulse_series_add_up_to_the_impulses_of_the_events(example_results):
+    results = example_results("slider_crank_block")
+    from app.results.series import catalogue, presets, series_xy, x_axes
+    assert presets(results)["contact impulses vs time"] == [("time", ("contact/block-slider/I_n",
+                                                                         "contact/block-slider/I_t"))]
+    _t, impulses = series_xy(results.frames, x_axes(results)["time"], catalogue(results)["contact/block-slider/I_n"])
+    from_events = sum(e["I_n_N_s"] for e in results.events if e["kind"] == "impulse")
+    assert impulses.sum() == pytest.approx(from_events, rel=1e-12) and from_events > 1.0  # N s
+    assert catalogue(results)["contact/block-slider/I_n"].column == "contact.block-slider.I_n_N_s"
