@@ -13,6 +13,7 @@ from PySide6.QtCore import QSignalBlocker, Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QComboBox, QLabel, QSlider, QStyle, QToolBar, QToolButton, QWidget
 
+from ..canvas.actions import with_key
 from ..document.units import format_quantity
 from .controller import SPEEDS, PlaybackController, speed_label
 from .layer import STRAIN_MODES, PlaybackLayer
@@ -83,8 +84,7 @@ class PlaybackBar(QToolBar):
         if shortcut:
             action.setShortcut(QKeySequence(shortcut))
             action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
-        key = action.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
-        action.setToolTip(f"{tip} ({key})" if key else tip)
+        action.setToolTip(with_key(tip, action))
         if slot is not None:
             action.triggered.connect(lambda _checked=False: slot())
         self.addAction(action)

@@ -8,7 +8,8 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QVBoxLayout, QWidg
 from solver.results.frames import Results
 
 from .series import catalogue, presets, series_xy, x_axes
-from .plots import COLOURS, PlottedSeries, axis_label
+from .axes import axis_label
+from .plots import COLOURS, PlottedSeries
 
 
 def compare_series(runs: list[tuple[str, Results]], x_key: str, y_key: str) -> list[PlottedSeries]:

@@ -22,7 +22,8 @@ from PySide6.QtWidgets import (
 
 from solver.results.frames import Frame, Results
 
-from ..document.units import PREFIXED_UNITS, format_quantity
+from ..document.units import format_quantity
+from .axes import axis_label
 from .series import Panel, Series, catalogue, default_preset, presets, series_xy, x_axes
 
 #: pen colours of successive curves in a plot
@@ -133,7 +134,7 @@ class PlotPanel(QWidget):
         splitter.addWidget(side)
         splitter.addWidget(main)
         splitter.setStretchFactor(1, 1)
-        splitter.setSizes([160, 480])
+        splitter.setSizes([120, 520])
 
         top = QHBoxLayout()
         top.addWidget(QLabel("x:"))
@@ -399,11 +400,16 @@ class PlotsDock(QDockWidget):
         layout.setContentsMargins(2, 2, 2, 2)
         layout.addLayout(bar)
         layout.addWidget(self.splitter, 1)
+        self.hint = QLabel("Run the model (F5) to plot its results here.")
+        self.hint.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.hint.setEnabled(False)
+        layout.addWidget(self.hint, 1)
         self.setWidget(body)
 
     def set_results(self, results: Results) -> None:
         layout_changed = self._results is None or _names(self._results) != _names(results)
         self._results = results
+        self.hint.hide()
         self.preset_combo.clear()
         self.preset_combo.addItems(list(presets(results)))
         if layout_changed:
@@ -423,6 +429,7 @@ class PlotsDock(QDockWidget):
         self.preset_combo.clear()
         self._results = None
         self._time = 0.0
+        self.hint.show()
 
     def set_time(self, t: float) -> None:
         self._time = float(t)
@@ -472,23 +479,10 @@ class PlotsDock(QDockWidget):
 
 
 def _y_label(series: list[Series]) -> tuple[str, str]:
-    """The ordinate's label and unit: the one series', else the unit all share, else none."""
-    if len(series) == 1:
-        return series[0].label, series[0].unit
+    """The ordinate's label and unit: the legend names the curves, so the axis says only
+    the unit they share (nothing when they share none, or are pure numbers)."""
     units = {s.unit for s in series}
     return "", units.pop() if len(units) == 1 else "-"
-
-
-def axis_label(plot: pg.PlotItem, side: str, text: str, unit: str) -> None:
-    """Label an axis ``text (unit)``, with the SI prefix the ticks are scaled by (``time (ms)``)
-    where the unit takes one (:data:`~app.document.units.PREFIXED_UNITS`), never ``(x0.001)``."""
-    axis = plot.getAxis(side)
-    prefixed = unit in PREFIXED_UNITS
-    axis.enableAutoSIPrefix(prefixed)
-    if prefixed:
-        plot.setLabel(side, text, units=unit)
-    else:
-        plot.setLabel(side, text if unit in ("-", "") else f"{text} ({unit})".strip())
 
 
 def _names(results: Results) -> tuple:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox
 
@@ -36,8 +36,6 @@ from .window_parts import WindowParts, add_dock, make_action
 
 #: runs kept for comparison (the oldest is dropped)
 MAX_COMPARED_RUNS = 6
-#: height of the bottom docks (plots, problems, events) in a new layout, px
-PLOTS_HEIGHT = 340
 #: frames per second of an exported animation
 ANIMATION_FPS = 25.0
 
@@ -68,21 +66,12 @@ class ResultsUi(QObject):
         self._run_label = ""  # what the running run is labelled by in Compare runs: its model
 
         bottom = Qt.DockWidgetArea.BottomDockWidgetArea
-        # the bottom docks span the window's width: room for plots against time
-        window.setCorner(Qt.Corner.BottomLeftCorner, bottom)
-        window.setCorner(Qt.Corner.BottomRightCorner, bottom)
         self.plots = PlotsDock(window)
         window.addDockWidget(bottom, self.plots)
-        window.splitDockWidget(window.problems_dock, self.plots, Qt.Orientation.Horizontal)
         self.events = EventsView()
         self.events_dock = add_dock(window, "Impact events", "events_dock", self.events, bottom)
         self.compare = CompareView()
         self.compare_dock = add_dock(window, "Compare runs", "compare_dock", self.compare, bottom)
-        if window.settings.value("main_window/state") is None:
-            # tabbed as the window is shown: tab groups made before (other than the
-            # first) leave a stray copy of their tab bar in Qt 6.11
-            window.installEventFilter(self)
-        window.resizeDocks([self.plots], [PLOTS_HEIGHT], Qt.Orientation.Vertical)
         self.view_actions = [dock.toggleViewAction() for dock in (self.plots, self.events_dock, self.compare_dock)]
 
         self.open_results_action = make_action(window, "Open &Results…", self.open_results_dialog,
@@ -107,20 +96,6 @@ class ResultsUi(QObject):
         self.playback.time_changed.connect(self.plots.set_time)
         self.plots.time_scrubbed.connect(self.playback.set_time)
         self.events.time_selected.connect(self.playback.set_time)
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt override)
-        if watched is self.window and event.type() == QEvent.Type.Show:
-            self.window.removeEventFilter(self)
-            self._tabify()
-        return False
-
-    def _tabify(self) -> None:
-        window = self.window
-        window.tabifyDockWidget(window.problems_dock, self.events_dock)
-        window.tabifyDockWidget(window.problems_dock, self.compare_dock)
-        window.problems_dock.raise_()
-        window.resizeDocks([window.problems_dock, self.plots], [5, 7], Qt.Orientation.Horizontal)
-        window.resizeDocks([self.plots], [PLOTS_HEIGHT], Qt.Orientation.Vertical)
 
     def _add_menus(self) -> None:
         window = self.window

@@ -11,6 +11,7 @@ from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu, QWidget
 
+from ..canvas.actions import with_key
 from ..canvas.sketch_view import SketchView
 from ..canvas.tools.toolbar import ToolBar
 from ..document.model_document import ModelDocument
@@ -37,14 +38,16 @@ class WindowParts(Protocol):
 
 
 def make_action(parent: QWidget, text: str, slot: Callable[[], object], shortcut=None, tip: str = "") -> QAction:
-    """An action calling ``slot()``, with an optional shortcut and its tip in the status bar."""
+    """An action calling ``slot()``, with an optional shortcut, its tip in the status bar
+    and, with its key, as tooltip."""
     action = QAction(text, parent)
     if shortcut is not None:
         action.setShortcut(QKeySequence(shortcut))
     action.setStatusTip(tip)
-    action.setToolTip(tip or text.replace("&", "").rstrip("."))
+    action.setToolTip(with_key(tip or text.replace("&", "").rstrip(".…"), action))
     action.triggered.connect(lambda _checked=False: slot())
     return action
+
 
 
 def add_dock(window: QMainWindow, title: str, name: str, widget: QWidget,

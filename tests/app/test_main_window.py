@@ -205,7 +205,7 @@ def test_dock_layout_and_geometry_persist(qtbot, tmp_path):
     qtbot.addWidget(second)
     second.show()
     qtbot.waitExposed(second)
-    assert (second.width(), second.height()) == (790, 520)
+    qtbot.waitUntil(lambda: (second.width(), second.height()) == (790, 520))  # once the docks are restored
     assert second.property_dock.isHidden()
     assert not second.tree_dock.isHidden()
 
