@@ -14,8 +14,10 @@ import html
 from pathlib import Path
 from typing import Iterable
 
-from PySide6.QtCore import QObject, QUrl, Qt
-from PySide6.QtGui import QAction, QDesktopServices, QKeySequence
+from PySide6.QtCore import QObject, Qt, QTimer, QUrl
+from PySide6.QtGui import (
+    QAction, QDesktopServices, QKeySequence, QResizeEvent, QTextBlock, QTextCursor, QTextDocument,
+)
 from PySide6.QtWidgets import (
     QHBoxLayout, QMainWindow, QMenu, QPushButton, QTextBrowser, QVBoxLayout, QWidget,
 )
@@ -54,6 +56,16 @@ def doc_pages(folder: Path = DOCS_DIR) -> list[tuple[str, Path]]:
     found = {p.name: p for p in sorted(folder.glob("*.md"))}
     known = [(title, found.pop(name)) for name, title in PAGE_TITLES.items() if name in found]
     return known + [(p.stem.replace("-", " ").capitalize(), p) for p in found.values()]
+
+
+def _fragments(block: QTextBlock):
+    """The text fragments of ``block``."""
+    it = block.begin()
+    while not it.atEnd():
+        fragment = it.fragment()
+        if fragment.isValid():
+            yield fragment
+        it += 1
 
 
 def _key_text(action: QAction) -> str:
@@ -115,6 +127,33 @@ class HelpBrowser(QWidget):
         layout = QVBoxLayout(self)
         layout.addLayout(bar)
         layout.addWidget(self.browser, 1)
+        self.browser.sourceChanged.connect(lambda _url: self.fit_images())
+
+    def fit_images(self) -> None:
+        """Scale every picture of the page down to the browser's width (screenshots are wider)."""
+        document = self.browser.document()
+        width = self.browser.viewport().width() - 2 * document.documentMargin() - 4
+        cursor = QTextCursor(document)
+        block = document.begin()
+        while block.isValid():
+            for fragment in _fragments(block):
+                fmt = fragment.charFormat()
+                if not fmt.isImageFormat():
+                    continue
+                image = fmt.toImageFormat()
+                picture = document.resource(QTextDocument.ResourceType.ImageResource, QUrl(image.name()))
+                natural = picture.width() if picture is not None and hasattr(picture, "width") else 0
+                if natural > 0:
+                    image.setWidth(min(natural, width))
+                    image.setHeight(picture.height() * min(natural, width) / natural)
+                    cursor.setPosition(fragment.position())
+                    cursor.setPosition(fragment.position() + fragment.length(), QTextCursor.MoveMode.KeepAnchor)
+                    cursor.setCharFormat(image)
+            block = block.next()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt override)
+        super().resizeEvent(event)
+        QTimer.singleShot(0, self.fit_images)  # once the browser has its new width
 
     def show_page(self, path: Path) -> None:
         """Show a Markdown page (a missing one says so)."""
