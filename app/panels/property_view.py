@@ -1,8 +1,8 @@
 """The property panel: the selected entity's fields (field, value, unit), editable from the schema.
 
 Double-click a value (or start typing) to edit it; Enter commits.  Numbers accept units
-(``6 mm``), choices (kinds, enumerations, ids of other entities) are combo boxes and
-flags are check boxes.  The panel never changes the model: an entry that passes
+(``6 mm``), choices (kinds, enumerations, ids of other entities) are combo boxes whose
+choice counts as soon as it is picked in the open list, and flags are check boxes.  The panel never changes the model: an entry that passes
 :func:`app.panels.field_edit.plan` is announced by ``edit_planned(ref, keys, value)`` for the
 window to push as an undo command; a refused one stays in its cell, red (also when
 the cell is the current one), with the reason in the tooltip and in
@@ -41,6 +41,33 @@ VALUE_COLUMN = 1
 ERROR_ROLE = Qt.ItemDataRole.UserRole
 
 
+class _ChoiceBox(QComboBox):
+    """A combo box that says when a choice was made in its open list (a click, or Enter):
+    Qt closes the list before it sets the choice, so "picked" waits for ``activated``."""
+
+    picked = Signal()
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self._open = False
+        self.activated.connect(self._on_activated)
+
+    def showPopup(self) -> None:  # noqa: N802 (Qt override)
+        self._open = True
+        super().showPopup()
+
+    def hidePopup(self) -> None:  # noqa: N802 (Qt override)
+        super().hidePopup()
+        QTimer.singleShot(0, self._closed)  # after the activated signal that may follow
+
+    def _closed(self) -> None:
+        self._open = False
+
+    def _on_activated(self, _index: int) -> None:
+        if self._open:
+            self.picked.emit()
+
+
 class _ValueDelegate(QStyledItemDelegate):
     """Line edits and combo boxes for the value column; what is entered goes to the view, not the cell."""
 
@@ -58,8 +85,9 @@ class _ValueDelegate(QStyledItemDelegate):
     def createEditor(self, parent: QWidget, option: QStyleOptionViewItem, index: QModelIndex) -> QWidget:  # noqa: N802
         editor = self.view.editor_at(index.row())
         if editor.kind == "choice":
-            combo = QComboBox(parent)
+            combo = _ChoiceBox(parent)
             combo.addItems(list(editor.options))
+            combo.picked.connect(lambda: (self.commitData.emit(combo), self.closeEditor.emit(combo)))
             return combo
         return QLineEdit(parent)
 

@@ -404,12 +404,14 @@ class PlotsDock(QDockWidget):
         self.hint.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.hint.setEnabled(False)
         layout.addWidget(self.hint, 1)
+        self.splitter.hide()
         self.setWidget(body)
 
     def set_results(self, results: Results) -> None:
         layout_changed = self._results is None or _names(self._results) != _names(results)
         self._results = results
         self.hint.hide()
+        self.splitter.show()
         self.preset_combo.clear()
         self.preset_combo.addItems(list(presets(results)))
         if layout_changed:
@@ -429,6 +431,7 @@ class PlotsDock(QDockWidget):
         self.preset_combo.clear()
         self._results = None
         self._time = 0.0
+        self.splitter.hide()
         self.hint.show()
 
     def set_time(self, t: float) -> None:

@@ -27,7 +27,7 @@ from solver.model.validate import ModelError
 
 from ..canvas import geometry as geo
 from ..document.units import format_quantity
-from ..document.checks import model_problems
+from ..document.checks import model_problems, nothing_drawn
 from ..playback.controller import PlaybackController
 from ..playback.bar import PlaybackBar
 from ..playback.layer import PlaybackLayer
@@ -90,7 +90,7 @@ class SimulationUi(QObject):
         """
         if self.runs.running:
             return False
-        if not self.window.document.model.get("nodes"):
+        if nothing_drawn(self.window.document.model):
             QMessageBox.information(self.window, "Nothing to run",
                                     "There is no model to run yet: draw one with the tools on the right, "
                                     "or open one from the Examples menu.")

@@ -357,3 +357,21 @@ def test_an_initial_velocity_is_listed_by_what_it_starts_and_edited(window):
     window.selection.replace((EntityRef("bodies", "block"),))
     window.delete_action.trigger()  # the body takes its velocity and contact with it
     assert window.document.model["initial_velocities"] == [] and window.document.model["contacts"] == []
+
+
+def test_a_choice_picked_in_the_open_list_applies_at_once(qtbot, window):
+    view = select_rod(window)
+    table = view.table
+    row = view.row_of("kind")
+    table.setCurrentCell(row, 1)
+    table.editItem(table.item(row, 1))
+    combo = table.findChild(QComboBox)
+    combo.showPopup()  # what a click on it does
+    qtbot.waitUntil(lambda: combo.view().isVisible())
+    index = combo.model().index(combo.findText("rigid"), 0)
+    list_view = combo.view()
+    target = list_view.visualRect(index).center()
+    qtbot.mouseMove(list_view.viewport(), target)
+    qtbot.mouseClick(list_view.viewport(), Qt.MouseButton.LeftButton, pos=target)
+    qtbot.waitUntil(lambda: window.document.model["links"][1]["kind"] == "rigid")  # no Enter needed
+    assert window.undo_action.text() == "&Undo Make link rod rigid"
