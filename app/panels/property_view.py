@@ -154,7 +154,13 @@ class PropertyView(QWidget):
         return self._ref
 
     def show_entity(self, model: dict, ref: EntityRef | None) -> None:
-        """Show the fields of ``ref`` in ``model``; a hint when nothing is selected."""
+        """Show the fields of ``ref`` in ``model``; a hint when nothing is selected.
+
+        Another entity starts with no current cell (typing then edits nothing by
+        surprise); the same one, redrawn after an edit, keeps it.
+        """
+        if ref != self._ref:
+            self.table.setCurrentItem(None)
         self._model, self._ref = model, ref
         self._rows = entity_rows(model, ref) if ref is not None else []
         self._editors = [editor_for(model, ref, list(row.keys)) for row in self._rows]

@@ -295,6 +295,7 @@ class PlotPanel(QWidget):
                 group = groups[series.group] = QTreeWidgetItem(self.tree, [series.group])
                 group.setFlags(group.flags() & ~Qt.ItemFlag.ItemIsUserCheckable)
             item = QTreeWidgetItem(group, [series.title])
+            item.setToolTip(0, series.title)  # the narrow list cuts long names
             item.setData(0, KEY_ROLE, key)
             item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
             item.setCheckState(0, Qt.CheckState.Unchecked)
