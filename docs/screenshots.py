@@ -45,8 +45,6 @@ SIZE = (1280, 800)
 RUN_SIZE = SIZE
 #: file name -> (example, entity selected in the shot)
 SHOTS = {
-    "main_window.png": ("slider_crank_flexible", EntityRef("links", "rod")),
-    "four_bar.png": ("four_bar_flexible", EntityRef("links", "coupler")),
     "free_block.png": ("slider_crank_block", EntityRef("initial_velocities", "block")),
 }
 
