@@ -4,9 +4,9 @@ View > Reset Layout.
 The default is made to be read at 1280 × 800: a left column the window's full height
 with the model tree, the property panel (History in a tab behind it) and the problems
 list; below the canvas the plots beside the impact events (Compare runs in a tab
-behind them).  When the window is first shown it takes the layout saved at the end of
-the last session, else it is arranged (then, not before: tab groups made before leave
-a stray tab bar in Qt 6.11).  Geometry and dock state
+behind them).  The window takes the layout saved at the end of the last session when
+it is made; without one, it is arranged when first shown (not before: tab groups made
+before leave a stray tab bar in Qt 6.11).  Geometry and dock state
 are saved in QSettings (``main_window/geometry``, ``main_window/state``) when the window
 closes; a state saved by a version of the app with another arrangement
 (:data:`LAYOUT_VERSION`) is ignored.
@@ -61,18 +61,18 @@ class WindowLayout(QObject):
         geometry = settings.value("main_window/geometry")
         if not (isinstance(geometry, QByteArray) and window.restoreGeometry(geometry)):
             window.resize(*default_size())
+        saved = settings.value("main_window/state")
+        self._restored = isinstance(saved, QByteArray) and window.restoreState(saved, LAYOUT_VERSION)
         window.installEventFilter(self)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt override)
         if watched is self.window and event.type() == QEvent.Type.Show and not self._shown:
             self._shown = True
-            saved = self.settings.value("main_window/state")
-            if isinstance(saved, QByteArray) and self.window.restoreState(saved, LAYOUT_VERSION):
-                geometry = self.settings.value("main_window/geometry")
-                if isinstance(geometry, QByteArray):  # restoring the docks may have widened the window
-                    QTimer.singleShot(0, lambda: self.window.restoreGeometry(geometry))
-            else:
+            geometry = self.settings.value("main_window/geometry")
+            if not self._restored:
                 self.arrange()
+            elif isinstance(geometry, QByteArray):  # laying out the restored docks may have widened it
+                QTimer.singleShot(0, lambda: self.window.restoreGeometry(geometry))
         return False
 
     def arrange(self) -> None:

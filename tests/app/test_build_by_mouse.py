@@ -63,15 +63,11 @@ def build_slider_crank_block(qtbot, window) -> None:
         user.click(x, y)
         user.type_field("id", name)
 
-    user.key(Qt.Key.Key_G)
-    user.click(0.0, 0.0)
+    user.tool(Qt.Key.Key_G, (0.0, 0.0))
     user.type_field("id", "O-ground")
-    user.key(Qt.Key.Key_D)
-    user.click(0.45, 0.0)
-    user.click(0.55, 0.0)
+    user.tool(Qt.Key.Key_D, (0.45, 0.0), (0.55, 0.0))
     user.type_field("id", "B-slider")
-    user.key(Qt.Key.Key_A)
-    user.click(0.45, 0.0)
+    user.tool(Qt.Key.Key_A, (0.45, 0.0))
     user.type_field("id", "slider")
     user.type_field("mass", "0.0333778511")
 

@@ -1,8 +1,8 @@
 """A layout that fits 1280 × 800: property rows, the events table's essential columns and
-the plots readable; the layout kept between sessions; View > Reset Layout."""
+the plots readable; View > Reset Layout.  (Kept between sessions: test_main_window.py.)"""
 from __future__ import annotations
 
-from PySide6.QtCore import QSettings, Qt
+from PySide6.QtCore import Qt
 
 from app.document.entities import EntityRef
 from app.shell.layout import DEFAULT_SIZE
@@ -43,27 +43,14 @@ def test_at_1280_by_800_the_panels_show_their_content(qtbot, window, example_res
     assert window.sketch.width() >= 600 and window.sketch.height() >= 300
 
 
-def test_the_layout_is_kept_between_sessions_and_reset_from_the_view_menu(qtbot, tmp_path):
-    settings = QSettings(str(tmp_path / "layout.ini"), QSettings.Format.IniFormat)
-    first = MainWindow(settings)
-    qtbot.addWidget(first)
-    first.show()
-    qtbot.waitExposed(first)
-    first.history_dock.raise_()
-    first.problems_dock.hide()
-    first.simulation.bar.hide()
-    first.close()
-
-    second = MainWindow(settings)
-    qtbot.addWidget(second)
-    second.show()
-    qtbot.waitExposed(second)
-    assert second.problems_dock.isHidden() and second.simulation.bar.isHidden()
-    assert in_front(second.history_dock) and not in_front(second.property_dock)  # its tab was in front
-    second.property_dock.setFloating(True)
-    second.reset_layout_action.trigger()
-    assert not second.problems_dock.isHidden() and not second.simulation.bar.isHidden()
-    assert not second.property_dock.isFloating() and in_front(second.property_dock)
-    assert second.dockWidgetArea(second.property_dock) == Qt.DockWidgetArea.LeftDockWidgetArea
-    assert second.dockWidgetArea(second.results_ui.plots) == Qt.DockWidgetArea.BottomDockWidgetArea
-    assert second.tabifiedDockWidgets(second.results_ui.events_dock) == [second.results_ui.compare_dock]
+def test_view_reset_layout_puts_every_panel_and_tool_bar_back(qtbot, window):
+    window.history_dock.raise_()
+    window.problems_dock.hide()
+    window.simulation.bar.hide()
+    window.property_dock.setFloating(True)
+    window.reset_layout_action.trigger()
+    assert not window.problems_dock.isHidden() and not window.simulation.bar.isHidden()
+    assert not window.property_dock.isFloating() and in_front(window.property_dock)
+    assert window.dockWidgetArea(window.property_dock) == Qt.DockWidgetArea.LeftDockWidgetArea
+    assert window.dockWidgetArea(window.results_ui.plots) == Qt.DockWidgetArea.BottomDockWidgetArea
+    assert window.tabifiedDockWidgets(window.results_ui.events_dock) == [window.results_ui.compare_dock]

@@ -29,35 +29,23 @@ def build_struck_slider_crank(qtbot, window) -> None:
     window.new_action.trigger()
     user.show(-0.05, 0.65, grid=0.01)
 
-    user.key(Qt.Key.Key_L)
-    user.click(0.0, 0.0)
-    user.click(0.15, 0.0)                      # the crank, link1
+    user.tool(Qt.Key.Key_L, (0.0, 0.0), (0.15, 0.0))  # the crank, link1
     user.type_field("mass", "33.3778511 g")
     user.drag((0.15, 0.0), (0.45, 0.0))        # the rod, link2
     user.type_field("kind", "flexible")        # a complete flexible link: steel section, 4 elements
     user.type_field("section.d", "6 mm")
 
-    user.key(Qt.Key.Key_G)
-    user.click(0.0, 0.0)
-    user.key(Qt.Key.Key_D)
-    user.click(0.45, 0.0)
-    user.click(0.55, 0.0)
-    user.key(Qt.Key.Key_A)
-    user.click(0.45, 0.0)
+    user.tool(Qt.Key.Key_G, (0.0, 0.0))
+    user.tool(Qt.Key.Key_D, (0.45, 0.0), (0.55, 0.0))
+    user.tool(Qt.Key.Key_A, (0.45, 0.0))
     user.type_field("mass", "33.3778511 g")
-
-    user.key(Qt.Key.Key_M)
-    user.click(0.075, 0.0)
-    user.click(0.0, 0.0)
+    user.tool(Qt.Key.Key_M, (0.075, 0.0), (0.0, 0.0))
     user.type_field("function.value", "1432.3944878 rpm")  # 150 rad/s
 
-    user.key(Qt.Key.Key_B)
-    user.click(0.6, 0.0)
+    user.tool(Qt.Key.Key_B, (0.6, 0.0))
     user.type_field("x", "579.645957 mm")
     user.type_field("mass", "166.8892555 g")
-    user.key(Qt.Key.Key_C)
-    user.click(*BLOCK)
-    user.click(0.45, 0.0)
+    user.tool(Qt.Key.Key_C, BLOCK, (0.45, 0.0))
     user.key(Qt.Key.Key_V)
     start = user.pixel(*BLOCK)
     user.drag_pixels(start, start - QPoint(150, 0))  # 0.1 m/s per pixel: 15 m/s to the left

@@ -131,15 +131,20 @@ def value_of(view, field):
     return view.table.item(view.row_of(field), 1).text()
 
 
+def press_f2(qtbot, view, field: str):
+    """Make ``field``'s value the current cell and press F2, which opens its editor."""
+    table = view.table
+    table.setFocus()
+    table.setCurrentCell(view.row_of(field), 1)
+    qtbot.keyClick(table, Qt.Key.Key_F2)
+    return table.focusWidget()
+
+
 def test_typing_a_value_with_a_unit_becomes_an_undoable_command(qtbot, window):
     view = select_rod(window)
     table = view.table
-    row = view.row_of("section.d")
-    table.setFocus()
-    table.setCurrentCell(row, 1)
-    qtbot.keyClick(table, Qt.Key.Key_F2)  # F2 opens the editor on the current value
-    editor = table.findChild(QLineEdit)
-    assert editor is not None and editor.text() == "0.006"
+    editor = press_f2(qtbot, view, "section.d")  # F2 opens the editor on the current value
+    assert isinstance(editor, QLineEdit) and editor.text() == "0.006"
     qtbot.keyClick(editor, Qt.Key.Key_Escape)
     qtbot.keyClicks(table, "8")  # typing opens it too, with what was typed
     editor = table.focusWidget()
@@ -201,10 +206,7 @@ def test_a_refused_entry_stays_red_in_the_current_cell(qtbot, window):
     view = select_rod(window)
     table = view.table
     row = view.row_of("section.d")
-    table.setFocus()
-    table.setCurrentCell(row, 1)
-    qtbot.keyClick(table, Qt.Key.Key_F2)
-    editor = table.focusWidget()
+    editor = press_f2(qtbot, view, "section.d")
     editor.selectAll()
     qtbot.keyClicks(editor, "-2 mm")
     qtbot.keyClick(editor, Qt.Key.Key_Return)
@@ -239,13 +241,17 @@ def field_edit_error_colour():
     return ERROR_BACKGROUND
 
 
-def test_choices_are_combo_boxes_of_existing_ids(qtbot, window):
-    view = select_rod(window)
+def open_choice(view, field: str) -> QComboBox:
+    """Start editing ``field`` (a choice) and return its combo box."""
     table = view.table
-    row = view.row_of("section.material")
+    row = view.row_of(field)
     table.setCurrentCell(row, 1)
     table.editItem(table.item(row, 1))
-    combo = table.findChild(QComboBox)
+    return table.findChild(QComboBox)
+
+
+def test_choices_are_combo_boxes_of_existing_ids(qtbot, window):
+    combo = open_choice(select_rod(window), "section.material")
     assert [combo.itemText(i) for i in range(combo.count())] == sorted(
         m["id"] for m in window.document.model["materials"])
 
@@ -360,12 +366,7 @@ def test_an_initial_velocity_is_listed_by_what_it_starts_and_edited(window):
 
 
 def test_a_choice_picked_in_the_open_list_applies_at_once(qtbot, window):
-    view = select_rod(window)
-    table = view.table
-    row = view.row_of("kind")
-    table.setCurrentCell(row, 1)
-    table.editItem(table.item(row, 1))
-    combo = table.findChild(QComboBox)
+    combo = open_choice(select_rod(window), "kind")
     combo.showPopup()  # what a click on it does
     qtbot.waitUntil(lambda: combo.view().isVisible())
     index = combo.model().index(combo.findText("rigid"), 0)
