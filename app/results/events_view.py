@@ -42,6 +42,8 @@ def cell_text(event: dict[str, Any], key: str, fmt: str) -> str:
     value = event.get(key)
     if value is None:
         return ""
+    if isinstance(value, float):
+        value += 0.0  # -0.0 (a frictionless tangential impulse) shows as 0
     if fmt == "time":
         return format_quantity(float(value), "s", 6)
     try:

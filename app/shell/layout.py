@@ -68,11 +68,11 @@ class WindowLayout(QObject):
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt override)
         if watched is self.window and event.type() == QEvent.Type.Show and not self._shown:
             self._shown = True
-            geometry = self.settings.value("main_window/geometry")
             if not self._restored:
                 self.arrange()
-            elif isinstance(geometry, QByteArray):  # laying out the restored docks may have widened it
-                QTimer.singleShot(0, lambda: self.window.restoreGeometry(geometry))
+            else:  # laying out the restored docks may widen the window: keep the size it had
+                size = self.window.size()
+                QTimer.singleShot(0, lambda: self.window.resize(size))
         return False
 
     def arrange(self) -> None:
