@@ -63,10 +63,11 @@ def isolated_settings(tmp_path, qapp):
 
 
 @pytest.fixture(autouse=True)
-def exception_hook(tmp_path, qapp):
+def exception_hook(tmp_path, qapp, monkeypatch):
     """Flexmech's exception hook, recording instead of showing: a test fails when an
     exception reached it (from a slot, a Qt override or a thread) that the test did not
     :meth:`~app.shell.exception_hook.ExceptionHook.take`."""
+    monkeypatch.setenv("FLEXMECH_LOG_DIR", str(tmp_path / "log"))  # the app's own hook (launch) too
     hook = ExceptionHook(ErrorLog(tmp_path / "log" / "flexmech.log"), show_dialog=False, chain=False)
     hook.install()
     yield hook
