@@ -132,11 +132,11 @@ class ContactTracker:
 
 def impact_time_step(asm: Assembly, k: float = 0.8) -> float:
     """Eq. (3.5): ``k l / c`` with ``l`` the shortest flexible element and ``c = sqrt(EA / rhoA)``
-    (eq. 3.6); infinite when there is no flexible element."""
+    (eq. 3.6), a modal link counting ``2 / omega`` of its highest mode as ``l / c``;
+    infinite when there is no flexible element and no elastic mode."""
     b = asm.sys.beams
-    if not b.count:
-        return math.inf
-    return float(k * np.min(b.L / np.sqrt(b.EA / b.rhoA)))
+    transits = list(b.L / np.sqrt(b.EA / b.rhoA)) + asm.sys.modal.transit_times()
+    return float(k * min(transits)) if transits else math.inf
 
 
 def _back_time(s: float, sd: float, sdd: float, h: float) -> float:

@@ -94,7 +94,7 @@ def project_accelerations(q, v, a, a_pseudo, lam, dm_dofs, dm_acc, bp_n, bp_b, b
 
 
 @njit(cache=True)
-def newton_iterations(q, v, a, lam, F_ext, mass_diag, alpha, beta, form, dofs, secs, Mbars, no_blocks,
+def newton_iterations(q, v, a, lam, F_ext, mass_diag, alpha, beta, form, dofs, secs, Mbars, modal, no_blocks,
                       dm_dofs, target, bp_n, bp_b, bp_r, sl_n, sl_nrm, sl_p, rows, cols, psi, g, vals,
                       AB, kl, ku, ipiv, perm, scale, c_a, c_v, tol_rel, tol_abs, tol_g, max_iter, contraction,
                       max_reuse, follower, counters, norms):
@@ -115,7 +115,7 @@ def newton_iterations(q, v, a, lam, F_ext, mass_diag, alpha, beta, form, dofs, s
     while counters[0] < max_iter:
         counters[0] += 1
         ref, r_norm, g_norm = newton_terms(q, v, a, lam, F_ext, mass_diag, alpha, beta, form, dofs, secs, Mbars,
-                                           False, 0.0, 0.0, 0.0, no_blocks, dm_dofs, target, bp_n, bp_b, bp_r,
+                                           modal, False, 0.0, 0.0, 0.0, no_blocks, dm_dofs, target, bp_n, bp_b, bp_r,
                                            sl_n, sl_nrm, sl_p, rows, cols, psi, g, vals)
         norms[0] = r_norm
         # (2.64) on the out-of-balance force, or (when round-off in stiff systems keeps
@@ -154,7 +154,7 @@ def newton_iterations(q, v, a, lam, F_ext, mass_diag, alpha, beta, form, dofs, s
 @njit(cache=True)
 def converge_step(q0, v0, ap0, h, nu, ap, dm_acc, pseudo_ratio, lam_factor,
                   q, v, a, lam, F_ext, target, c_a, c_v, counters, norms,
-                  mass_diag, alpha, beta, form, dofs, secs, Mbars, no_blocks, dm_dofs,
+                  mass_diag, alpha, beta, form, dofs, secs, Mbars, modal, no_blocks, dm_dofs,
                   bp_n, bp_b, bp_r, sl_n, sl_nrm, sl_p, rows, cols, psi, g, vals,
                   AB, kl, ku, ipiv, perm, scale, tol_rel, tol_abs, tol_g, max_iter, contraction, max_reuse, follower):
     """:func:`newton_iterations`, and once they converge the pseudo-acceleration ``ap`` of
@@ -172,7 +172,7 @@ def converge_step(q0, v0, ap0, h, nu, ap, dm_acc, pseudo_ratio, lam_factor,
     to O(h^2).  Velocities are not projected: that would cost the scheme its
     second-order energy behaviour.
     """
-    status = newton_iterations(q, v, a, lam, F_ext, mass_diag, alpha, beta, form, dofs, secs, Mbars, no_blocks,
+    status = newton_iterations(q, v, a, lam, F_ext, mass_diag, alpha, beta, form, dofs, secs, Mbars, modal, no_blocks,
                                dm_dofs, target, bp_n, bp_b, bp_r, sl_n, sl_nrm, sl_p, rows, cols, psi, g, vals,
                                AB, kl, ku, ipiv, perm, scale, c_a, c_v, tol_rel, tol_abs, tol_g, max_iter,
                                contraction, max_reuse, follower, counters, norms)
@@ -215,7 +215,7 @@ class NewmarkIntegrator:
         sys_ = asm.sys
         # the arguments of newton_iterations that do not change during a run
         self._system_args = (sys_.mass_diag, sys_.alpha, sys_.beta, asm.form, sys_.elem_dofs, asm.secs, asm.Mbar,
-                             asm._no_blocks, cons.dm_dofs)
+                             asm.modal, asm._no_blocks, cons.dm_dofs)
         self._constraint_args = (cons.bp_n, cons.bp_b, cons.bp_r, cons.sl_n, cons.sl_nrm, cons.sl_p, cons.rows, cons.cols)
         self._control_args = (self.tol_rel, self.tol_abs, self.tol_g, self.max_iter, self.CONTRACTION,
                               self.max_iter if self.modified else 1, self._follower)

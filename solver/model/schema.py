@@ -149,9 +149,15 @@ MESH = Variant(
     },
 )
 
-_LINK_NODES = Arr(Str("node", ref="nodes"), "the link's nodes; a flexible link has exactly its two end nodes", min_items=2)
+_LINK_NODES = Arr(
+    Str("node", ref="nodes"),
+    "the link's nodes; a flexible link has exactly its two end nodes; a modal link has its two end nodes "
+    "first, then any nodes on the segment between them (joints along the link)",
+    min_items=2,
+)
 LINK = Variant(
-    help="a link of the mechanism: a rigid body, or a flexible beam meshed with corotational elements",
+    help="a link of the mechanism: a rigid body, a flexible beam meshed with corotational elements, or a modal "
+         "link (floating frame with a few vibration modes)",
     common={"id": _id("link"), "nodes": _LINK_NODES},
     common_required=("id", "nodes"),
     kinds={
@@ -170,6 +176,37 @@ LINK = Variant(
             }
         ),
         "flexible": Obj({"section": SECTION, "mesh": MESH}, required=("section",)),
+        "modal": Obj(
+            {
+                "section": SECTION,
+                "mesh": replace(MESH, default={"kind": "uniform", "elements": 10}),
+                "modes": Num("number of normal vibration modes that describe the deformation", default=4, ge=0,
+                             integer=True),
+                "reference": Str(
+                    "reference conditions of the modes: the frame clamped at the first node (cantilever modes), "
+                    "pinned at both end nodes (the frame follows the chord), or free-free (rigid modes removed)",
+                    enum=("clamped", "pinned", "free"),
+                    default="clamped",
+                ),
+                "static_modes": Bool("add static correction modes at the link's joint, load and contact nodes",
+                                     default=False),
+                "stiffening": Bool(
+                    "geometric stiffening: axial forces stiffen (tension) or soften (compression) bending, through "
+                    "the second-order strain of the mesh's elements; adds the mesh's axial displacements as "
+                    "coordinates (needed for links that turn fast or carry large axial loads)",
+                    default=False,
+                ),
+                "damping_ratios": Arr(
+                    Num("damping ratio", ge=0, lt=1),
+                    "modal damping ratio of each mode in order, added to the model's Rayleigh damping (the last "
+                    "applies to the modes after it)",
+                    default=[],
+                ),
+            },
+            required=("section",),
+            help="floating frame of reference whose elastic displacement is a sum of the link's own vibration "
+                 "modes (component mode synthesis, Predebon 2020 §2-3)",
+        ),
     },
 )
 

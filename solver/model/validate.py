@@ -204,6 +204,11 @@ def semantic_problems(doc: dict) -> list[Problem]:
         st = mesh.get("stations")
         if st is not None and (st[0] != 0 or st[-1] != 1 or any(b <= a for a, b in zip(st, st[1:]))):
             bad(["links", i, "mesh", "stations"], "must increase strictly from 0 to 1")
+    xy = {n["id"]: (n["x"], n["y"]) for n in doc.get("nodes", [])}
+    for i, link in enumerate(doc.get("links", [])):
+        if link.get("kind") == "modal":
+            for keys, msg in modal_link_problems(link, xy):
+                bad(["links", i, *keys], msg)
     for i, j in enumerate(doc.get("joints", [])):
         if j.get("kind") == "clearance" and j["bearing_radius"] <= j["journal_radius"]:
             bad(["joints", i, "bearing_radius"], "must be > journal_radius")
@@ -233,6 +238,34 @@ def semantic_problems(doc: dict) -> list[Problem]:
     for i, v in enumerate(doc.get("initial_velocities", [])):
         if len([k for k in ("node", "link", "body") if k in v]) != 1:
             bad(["initial_velocities", i], "give exactly one of node, link, body")
+    return out
+
+
+def modal_link_problems(link: dict, xy: dict[str, tuple[float, float]]) -> list[tuple[list, str]]:
+    """What is wrong with a modal link: nodes off the segment between its two end nodes,
+    and more modes than its mesh has (3 per mesh node, less the 3 its reference conditions
+    or the rigid modes take)."""
+    out: list[tuple[list, str]] = []
+    nodes = link["nodes"]
+    (x1, y1), (x2, y2) = xy[nodes[0]], xy[nodes[1]]
+    dx, dy = x2 - x1, y2 - y1
+    length = math.hypot(dx, dy)
+    if length == 0:
+        return [(["nodes"], "its two end nodes coincide")]
+    fractions = []
+    for k, name in enumerate(nodes[2:], start=2):
+        px, py = xy[name][0] - x1, xy[name][1] - y1
+        s, off = (px * dx + py * dy) / length**2, abs(px * dy - py * dx) / length
+        if off > 1e-6 * length or not 0 < s < 1:
+            out.append((["nodes", k], f"node '{name}' is not on the link between '{nodes[0]}' and '{nodes[1]}'"))
+        fractions.append(s)
+    mesh = link.get("mesh", {})
+    stations = mesh.get("stations") or [k / mesh.get("elements", 10) for k in range(mesh.get("elements", 10) + 1)]
+    points = len({round(s, 9) for s in [*stations, *fractions]})
+    most = 3 * points - 3
+    if link.get("modes", 4) > most:
+        out.append((["modes"], f"must be at most {most}: the mesh has {points} nodes, 3 dofs each, less 3 for the "
+                               "reference conditions (refine the mesh for more modes)"))
     return out
 
 

@@ -80,6 +80,8 @@ def load_results(directory: str | os.PathLike) -> Results:
     shapes = field_shapes(layout)
     fields = {}
     for name, (_, table_fields) in FRAME_TABLES.items():
+        if name not in tables:  # a folder written before the table existed (modes.csv)
+            continue
         values = tables[name].columns([c for _, cols in table_fields for c in cols])
         start = 0
         for field, cols in table_fields:

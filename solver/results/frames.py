@@ -6,7 +6,8 @@ plus CSV files with units in every column name) and reads it back into an equal 
 
 Shapes: F frames, N nodes (model nodes and the mesh nodes of flexible links),
 R rotation slots (one per node and link that rotates there), E beam elements,
-S stations per element, D drivers, L flexible links, C contact pairs.
+S stations per element, D drivers, L flexible links (corotational and modal), C contact
+pairs, K modal coordinates (of all modal links).
 """
 from __future__ import annotations
 
@@ -51,6 +52,9 @@ CONTACT_KEYS = ("gap_m", "v_n_m_s", "v_t_m_s", "F_n_N", "F_t_N", "state", "I_n_N
 #: contact states; ``Frame.contact["state"]`` holds their indices (0 = open)
 CONTACT_STATES = ("open", "slide", "stick")
 
+#: the Frame arrays of the modal coordinates (K,): coordinate, its rates, the mode's energies
+MODAL_FIELDS = ("modal_q", "modal_qd", "modal_qdd", "modal_strain_energy", "modal_kinetic_energy")
+
 #: keys of an event dict with a fixed meaning: ``time_s`` (s), ``kind`` (``"impulse"``,
 #: ``"contact_start"``, ``"separation"``, ``"stick"``, ``"slip"``, ...) and ``contact``
 #: (the pair's id); further keys carry their unit in the name (``I_n_N_s``, ``v_n_pre_m_s``)
@@ -70,6 +74,8 @@ class Layout:
     drivers: list[str]
     contacts: list[str] = field(default_factory=list)
     stations: tuple[float, ...] = STATIONS
+    modes: list[tuple[str, int]] = field(default_factory=list)  # (modal link, mode number from 1) per coordinate
+    mode_frequency: np.ndarray = field(default_factory=lambda: np.zeros(0))  # (K,) Hz
 
 
 @dataclass
@@ -93,6 +99,11 @@ class Frame:
     driver_reaction: np.ndarray  # (D,) N m (or N)
     energy: dict[str, float]  # ENERGY_KEYS, J
     contact: dict[str, np.ndarray] = field(default_factory=dict)  # CONTACT_KEYS (and more) -> (C,)
+    modal_q: np.ndarray = field(default_factory=lambda: np.zeros(0))  # (K,) modal coordinates, m
+    modal_qd: np.ndarray = field(default_factory=lambda: np.zeros(0))  # (K,) m/s
+    modal_qdd: np.ndarray = field(default_factory=lambda: np.zeros(0))  # (K,) m/s^2
+    modal_strain_energy: np.ndarray = field(default_factory=lambda: np.zeros(0))  # (K,) 1/2 k q^2, J
+    modal_kinetic_energy: np.ndarray = field(default_factory=lambda: np.zeros(0))  # (K,) 1/2 m q'^2, J
 
 
 @dataclass

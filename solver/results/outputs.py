@@ -7,7 +7,8 @@ shape (A.9), ``kappa(xi) = ((6 xi - 4) tb1 + (6 xi - 2) tb2) / L``, and the
 outer-fibre bending strain is ``-c kappa`` (A.3: the strain at ``y = +c``, the left
 side of the element).  The mid-span deflection of a flexible link is the distance of
 its mid-length point from the chord between its end nodes, divided by its length
-(thesis Ex. 4), positive to the left of the chord.
+(thesis Ex. 4), positive to the left of the chord.  Modal links add their mesh, strains,
+mid-span deflection and modal coordinates (:mod:`.modal_outputs`).
 """
 from __future__ import annotations
 
@@ -16,7 +17,8 @@ import numpy as np
 from ..system.assembly import Assembly
 from ..fem.beam import deformations
 from ..system.state import State
-from .frames import STATIONS, Frame, Layout
+from .frames import MODAL_FIELDS, STATIONS, Frame, Layout
+from .modal_outputs import ModalOutputs
 
 
 class OutputBuilder:
@@ -27,14 +29,18 @@ class OutputBuilder:
         s = asm.sys
         self.sys = s
         self.xi = np.array(STATIONS)
+        self.modal = ModalOutputs(s, self.xi)
+        m = self.modal
         self.layout = Layout(
-            nodes=list(s.node_ids),
-            rotations=list(s.rot_slots),
-            elements=list(s.elem_info),
-            element_length=s.beams.L.copy(),
-            outer_fibre=s.elem_fibre.copy(),
-            flexible_links=[f.id for f in s.flex_links],
+            nodes=list(s.node_ids) + m.nodes,
+            rotations=list(s.rot_slots) + m.rotations,
+            elements=list(s.elem_info) + m.elements,
+            element_length=np.concatenate([s.beams.L, m.element_length]),
+            outer_fibre=np.concatenate([s.elem_fibre, m.outer_fibre]),
+            flexible_links=[f.id for f in s.flex_links] + m.link_ids,
             drivers=[d.id for d in s.drivers],
+            modes=m.modes,
+            mode_frequency=m.frequencies,
         )
         self._midspan = [self._midspan_locator(f) for f in s.flex_links]
         self._driver_rows = np.array([d.row for d in s.drivers], dtype=int)
@@ -119,23 +125,25 @@ class OutputBuilder:
             **self.ledger,
         }
         nd = s.node_dofs
+        m = self.modal.frame_parts(q, v, a)
         return Frame(
             time=st.t,
-            node_xy=q[nd].copy(),
-            node_v=v[nd].copy(),
-            node_a=a[nd].copy(),
-            rot=q[s.rot_dofs].copy(),
-            rot_v=v[s.rot_dofs].copy(),
-            rot_a=a[s.rot_dofs].copy(),
-            axial_force=axial_N,
-            axial_strain=axial_eps,
-            bending_strain=bend_eps,
-            bending_moment=bend_M,
-            midspan=midspan,
+            node_xy=np.concatenate([q[nd], m["node_xy"]]),
+            node_v=np.concatenate([v[nd], m["node_v"]]),
+            node_a=np.concatenate([a[nd], m["node_a"]]),
+            rot=np.concatenate([q[s.rot_dofs], m["rot"]]),
+            rot_v=np.concatenate([v[s.rot_dofs], m["rot_v"]]),
+            rot_a=np.concatenate([a[s.rot_dofs], m["rot_a"]]),
+            axial_force=np.concatenate([axial_N, m["axial_force"]]),
+            axial_strain=np.concatenate([axial_eps, m["axial_strain"]]),
+            bending_strain=np.concatenate([bend_eps, m["bending_strain"]]),
+            bending_moment=np.concatenate([bend_M, m["bending_moment"]]),
+            midspan=np.concatenate([midspan, m["midspan"]]),
             driver_angle=drv_val,
             driver_speed=drv_rate,
             driver_reaction=drv_reac,
             energy=energy,
+            **{key: m[key] for key in MODAL_FIELDS},
         )
 
     def _element_outputs(self, q: np.ndarray):

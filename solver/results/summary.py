@@ -183,6 +183,8 @@ def layout_to_json(layout: Layout) -> dict[str, Any]:
         "flexible_links": layout.flexible_links,
         "drivers": layout.drivers,
         "contacts": layout.contacts,
+        "modes": layout.modes,
+        "mode_frequency_Hz": layout.mode_frequency,
     }
 
 
@@ -197,4 +199,6 @@ def layout_from_json(doc: dict[str, Any]) -> Layout:
         drivers=list(doc["drivers"]),
         contacts=list(doc["contacts"]),
         stations=tuple(float(s) for s in doc["stations"]),
+        modes=[(link, int(k)) for link, k in doc.get("modes", [])],
+        mode_frequency=np.array(doc.get("mode_frequency_Hz", []), dtype=float).reshape(-1),
     )

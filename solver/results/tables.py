@@ -51,6 +51,16 @@ FRAME_TABLES = {
         ("driver",),
         (("driver_angle", ("value",)), ("driver_speed", ("rate",)), ("driver_reaction", ("reaction",))),
     ),
+    "modes.csv": (
+        ("link", "mode"),
+        (
+            ("modal_q", ("q_m",)),
+            ("modal_qd", ("qdot_m_s",)),
+            ("modal_qdd", ("qddot_m_s2",)),
+            ("modal_strain_energy", ("strain_energy_J",)),
+            ("modal_kinetic_energy", ("kinetic_energy_J",)),
+        ),
+    ),
 }
 STEP_COLUMNS = ("time_s", "step_s", "newton_iterations")
 
@@ -128,6 +138,7 @@ def _labels(layout: Layout) -> dict[str, list[tuple[str, ...]]]:
         ],
         "links.csv": [(link,) for link in layout.flexible_links],
         "drivers.csv": [(d,) for d in layout.drivers],
+        "modes.csv": [(link, str(k)) for link, k in layout.modes],
     }
 
 
@@ -221,6 +232,7 @@ def jsonable(value: Any) -> Any:
 def field_shapes(layout: Layout) -> dict[str, tuple[int, ...]]:
     """Each frame array's shape (one frame)."""
     n, r, l, d = len(layout.nodes), len(layout.rotations), len(layout.flexible_links), len(layout.drivers)
+    k = len(layout.modes)
     es = (len(layout.elements), len(layout.stations))
     return {
         "node_xy": (n, 2), "node_v": (n, 2), "node_a": (n, 2),
@@ -228,6 +240,8 @@ def field_shapes(layout: Layout) -> dict[str, tuple[int, ...]]:
         "axial_force": es, "axial_strain": es, "bending_strain": es, "bending_moment": es,
         "midspan": (l,),
         "driver_angle": (d,), "driver_speed": (d,), "driver_reaction": (d,),
+        "modal_q": (k,), "modal_qd": (k,), "modal_qdd": (k,), "modal_strain_energy": (k,),
+        "modal_kinetic_energy": (k,),
     }  # fmt: skip
 
 

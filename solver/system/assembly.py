@@ -5,7 +5,8 @@ The out-of-balance force (thesis eq. 2.44 with the constraint reactions)
     Psi = f_in(q, qdot, qddot) + C qdot + f(q) - F(t) + G^T lambda
 
 is assembled from all beam elements at once (one batched call, no loop over
-elements) plus the constant diagonal masses of lumped masses and rigid bodies.
+elements), the modal links (:mod:`solver.fem.modal`, one dense block each) and the
+constant diagonal masses of lumped masses and rigid bodies.
 The Newton matrix is the saddle-point system
 
     [ c_a M + c_v C_T + K_T    s G^T ] [ dq ]     [ Psi ]
@@ -26,6 +27,7 @@ from .banded import BandLU, BandPattern, band_factorize
 from .constraints import constraint_eval
 from .compile import System
 from ..fem.beam import FORMULATIONS, assemble_beams, deformation_rate_power, mass_matrices, strain_energies
+from ..fem.modal import BLOCKS, assemble_modal, modal_energies, move_diagonal
 
 @dataclass
 class Forces:
@@ -39,16 +41,18 @@ class Forces:
 
 
 @njit(cache=True)
-def newton_terms(q, v, a, lam, F_ext, mass_diag, alpha, beta, form, dofs, secs, Mbars, want, c_a, c_v, c_k, blocks,
-                 dm_dofs, dm_target, bp_n, bp_b, bp_r, sl_n, sl_nrm, sl_p, rows, cols, psi, g, vals):
+def newton_terms(q, v, a, lam, F_ext, mass_diag, alpha, beta, form, dofs, secs, Mbars, modal, want, c_a, c_v, c_k,
+                 blocks, dm_dofs, dm_target, bp_n, bp_b, bp_r, sl_n, sl_nrm, sl_p, rows, cols, psi, g, vals):
     """Out-of-balance force ``psi`` (with the reactions ``G^T lambda``), constraint residual
     ``g`` and Jacobian values of one Newton iteration in one compiled call; returns
-    ``(reference force, |psi|, max |g|)`` for the convergence test (eq. 2.64)."""
+    ``(reference force, |psi|, max |g|)`` for the convergence test (eq. 2.64).  ``modal``
+    are the packed modal links (:mod:`solver.fem.modal`), their blocks written with ``want``."""
     n = q.shape[0]
     internal = np.zeros(n)
     inertial = mass_diag * a
     damping = alpha * mass_diag * v
     assemble_beams(q, v, a, dofs, secs, Mbars, form, alpha, beta, want, c_a, c_v, c_k, internal, inertial, damping, blocks)
+    assemble_modal(q, v, a, modal, alpha, want, c_a, c_v, c_k, internal, inertial, damping)
     constraint_eval(q, np.empty(0), dm_dofs, dm_target, dm_target, bp_n, bp_b, bp_r, sl_n, sl_nrm, sl_p, g, vals, g)
     reac = np.zeros(n)
     for k in range(rows.shape[0]):
@@ -96,19 +100,20 @@ def matrix_values(blocks, diag, G_vals, scale):
 
 
 @njit(cache=True)
-def newton_factorize(q, v, a, lam, F_ext, mass_diag, alpha, beta, form, dofs, secs, Mbars, c_a, c_v, blocks,
+def newton_factorize(q, v, a, lam, F_ext, mass_diag, alpha, beta, form, dofs, secs, Mbars, modal, c_a, c_v, blocks,
                      dm_dofs, dm_target, bp_n, bp_b, bp_r, sl_n, sl_nrm, sl_p, rows, cols, psi, g, vals,
                      scale, band_row, band_col, AB, kl, ku, ipiv, pivot_ratio):
     """The Newton matrix at ``(q, v, a)`` (:func:`newton_terms` with the blocks
     ``c_a M + c_v C_T + K_T``), factorised in place into ``AB, ipiv``, in one compiled
     call; ``scale <= 0`` asks for a new :func:`newton_scale`.  Returns ``(scale, singular)``."""
-    newton_terms(q, v, a, lam, F_ext, mass_diag, alpha, beta, form, dofs, secs, Mbars, True, c_a, c_v, 1.0, blocks,
-                 dm_dofs, dm_target, bp_n, bp_b, bp_r, sl_n, sl_nrm, sl_p, rows, cols, psi, g, vals)
+    newton_terms(q, v, a, lam, F_ext, mass_diag, alpha, beta, form, dofs, secs, Mbars, modal, True, c_a, c_v, 1.0,
+                 blocks, dm_dofs, dm_target, bp_n, bp_b, bp_r, sl_n, sl_nrm, sl_p, rows, cols, psi, g, vals)
     diag = (c_a + c_v * alpha) * mass_diag
+    move_diagonal(modal, diag)
     if scale <= 0.0:
         scale = newton_scale(blocks, diag)
-    singular = band_factorize(AB, band_row, band_col, matrix_values(blocks, diag, vals, scale), kl, ku, ipiv,
-                              pivot_ratio)
+    values = np.concatenate((matrix_values(blocks, diag, vals, scale), modal[BLOCKS].ravel()))
+    singular = band_factorize(AB, band_row, band_col, values, kl, ku, ipiv, pivot_ratio)
     return scale, singular
 
 
@@ -122,6 +127,9 @@ class Assembly:
         self.Mbar = np.ascontiguousarray(system.beams.local_mass())
         self.secs = system.beams.sections()
         self.form = FORMULATIONS[system.formulation]
+        #: the packed modal links; ``modal[BLOCKS]`` holds their Newton blocks (off-diagonal part)
+        #: of the last evaluation with blocks
+        self.modal = system.modal.args
         E = system.beams.count
         self._blocks = np.zeros((E, 6, 6))
         self._no_blocks = np.zeros((E, 6, 6))
@@ -155,7 +163,9 @@ class Assembly:
         """Forces at ``(q, v, a, t)``; with ``blocks=(c_a, c_v, c_k)`` also the Newton blocks.
 
         The element block is ``c_a M + c_v (C_in + alpha M + beta B^T D0 B) + c_k (K_in + K_T)``
-        and ``diag`` the same combination of the constant diagonal masses.
+        and ``diag`` the same combination of the constant diagonal masses, plus the diagonal
+        of the modal links' blocks, whose off-diagonal part stays in ``self.modal[BLOCKS]`` for
+        :meth:`factorize` and :func:`dense_matrices`.
         Loads are evaluated at ``t_loads`` when given (the left limit at a breakpoint).
         """
         s = self.sys
@@ -168,11 +178,13 @@ class Assembly:
         B = self._blocks if want else self._no_blocks
         assemble_beams(q, v, a, s.elem_dofs, self.secs, self.Mbar, self.form, s.alpha, s.beta, want,
                        c_a, c_v, c_k, internal, inertial, damping, B)
+        assemble_modal(q, v, a, self.modal, s.alpha, want, c_a, c_v, c_k, internal, inertial, damping)
         external = self.external(q, t if t_loads is None else t_loads)
         out = Forces(inertial + damping + internal - external, internal, external, inertial, damping)
         if not want:
             return out
         diag = (c_a + c_v * s.alpha) * s.mass_diag
+        move_diagonal(self.modal, diag)
         return out, B.copy(), diag
 
     # ------------------------------------------------------------------ energies
@@ -184,15 +196,22 @@ class Assembly:
         """T = 1/2 qdot^T M qdot (eq. 2.31), J."""
         ve = v[self.sys.elem_dofs]
         Me = self.mass_matrix_elements(q)
-        return 0.5 * float(np.einsum("ei,eij,ej->", ve, Me, ve) + np.dot(self.sys.mass_diag * v, v))
+        T = np.einsum("ei,eij,ej->", ve, Me, ve) + np.dot(self.sys.mass_diag * v, v)
+        return 0.5 * float(T) + self._modal_energies(q, v)[0]
 
     def strain_energy(self, q: np.ndarray) -> float:
         """U, J (eq. 2.16)."""
-        return float(strain_energies(q, self.sys.elem_dofs, self.secs, self.form).sum())
+        return float(strain_energies(q, self.sys.elem_dofs, self.secs, self.form).sum()) + self._modal_energies(q)[1]
 
     def potential_energy(self, q: np.ndarray) -> float:
         """Gravitational potential from the sketched configuration, J."""
-        return -float(np.dot(self.sys.gravity, q - self.sys.q0))
+        return -float(np.dot(self.sys.gravity, q - self.sys.q0)) + self._modal_energies(q)[2]
+
+    def _modal_energies(self, q: np.ndarray, v: np.ndarray | None = None) -> tuple[float, float, float, float]:
+        """Kinetic, strain, potential energy and ``q'^T Cqq q'`` of the modal links."""
+        if not self.sys.modal.links:
+            return 0.0, 0.0, 0.0, 0.0
+        return modal_energies(q, np.zeros(self.n) if v is None else v, self.sys.q0, self.modal)
 
     def damping_power(self, q: np.ndarray, v: np.ndarray) -> float:
         """Power dissipated by Rayleigh damping, qdot^T C qdot, W."""
@@ -200,6 +219,7 @@ class Assembly:
         P = 0.0
         if s.beta > 0.0:
             P += s.beta * deformation_rate_power(q, v, s.elem_dofs, self.secs)
+        P += self._modal_energies(q, v)[3]  # beta and modal damping of the modal coordinates
         if s.alpha > 0.0:
             P += s.alpha * (2.0 * self.kinetic_energy(q, v))
         return P
@@ -213,12 +233,14 @@ class Assembly:
         ec = np.tile(idx, (1, 6)).ravel()
         dr = np.arange(n)
         gr, gc = s.constraints.rows + n, s.constraints.cols
+        mr, mc = s.modal.pattern()
         self.size = n + m
-        self.band = BandPattern(np.concatenate([er, dr, gr, gc]), np.concatenate([ec, dr, gc, gr]), self.size)
+        self.band = BandPattern(np.concatenate([er, dr, gr, gc, mr]), np.concatenate([ec, dr, gc, gr, mc]), self.size)
 
     def factorize(self, blocks: np.ndarray, diag: np.ndarray, G_vals: np.ndarray, scale: float) -> BandLU:
-        """LU factors of the saddle-point matrix with the given values."""
-        return BandLU.of(self.band, matrix_values(blocks, diag, G_vals, scale))
+        """LU factors of the saddle-point matrix with the given values (and the modal links'
+        blocks of the last :meth:`forces` with blocks)."""
+        return BandLU.of(self.band, np.concatenate((matrix_values(blocks, diag, G_vals, scale), self.modal[BLOCKS].ravel())))
 
 
 def dense_matrices(asm: Assembly, q: np.ndarray, t: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
@@ -227,12 +249,17 @@ def dense_matrices(asm: Assembly, q: np.ndarray, t: float = 0.0) -> tuple[np.nda
     n = asm.n
     zero = np.zeros(n)
     _f, Mb, Md = asm.forces(q, zero, zero, t, blocks=(1.0, 0.0, 0.0))
-    _f, Kb, _d = asm.forces(q, zero, zero, t, blocks=(0.0, 0.0, 1.0))
+    Mm = asm.modal[BLOCKS].copy()
+    _f, Kb, Kd = asm.forces(q, zero, zero, t, blocks=(0.0, 0.0, 1.0))
     idx = asm.sys.elem_dofs
     rows, cols = np.repeat(idx, 6, axis=1).ravel(), np.tile(idx, (1, 6)).ravel()
+    mr, mc = asm.sys.modal.pattern()
     M = np.zeros((n, n))
     K = np.zeros((n, n))
     np.add.at(M, (rows, cols), Mb.ravel())
     np.add.at(K, (rows, cols), Kb.ravel())
+    np.add.at(M, (mr, mc), Mm.ravel())
+    np.add.at(K, (mr, mc), asm.modal[BLOCKS].ravel())
     M[np.diag_indices(n)] += Md
+    K[np.diag_indices(n)] += Kd
     return M, K

@@ -5,8 +5,9 @@ every flexible link carries one rotation per node it passes through (links that
 meet at a pin share the position and keep their own rotations, thesis §2.4 f;
 welds share the rotation); every rigid link and rigid free body carries the
 position of its centre of mass and its rotation ``(x_c, y_c, phi)``, and its nodes
-are attached by :class:`~solver.system.constraints.BodyPoint` constraints.  Rotations are
-measured from the sketched configuration, so every rotation dof starts at 0.
+are attached by :class:`~solver.system.constraints.BodyPoint` constraints; every modal
+link carries its floating frame and modal coordinates (:mod:`.modal_links`).  Rotations
+are measured from the sketched configuration, so every rotation dof starts at 0.
 """
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ import numpy as np
 
 from .constraints import BodyPoint, ConstraintSet, DofMotion, SliderLine
 from .contact_pairs import ContactPair
+from .modal_links import ModalSet, build_modal_link, number_modal_link
 from ..errors import UnsupportedFeature
 from ..fem.beam import BeamSet
 from ..model.io import model_with_defaults
@@ -74,6 +76,7 @@ class System:
     beta: float
     settings: dict
     rigid_bodies: list[tuple[str, tuple[int, int, int]]] = field(default_factory=list)  # (id, (x, y, phi) dofs)
+    modal: ModalSet = field(default_factory=ModalSet.empty)
 
     @property
     def formulation(self) -> str:
@@ -157,7 +160,12 @@ def compile_model(document: dict) -> System:
         for name in names:
             b.rotation_slot(name, link["id"])
 
-    # welds share the rotation dof of the links they join (flexible or rigid)
+    modal = [build_modal_link(l, section_properties(l["section"], materials), b.xy, doc)
+             for l in doc["links"] if l["kind"] == "modal"]
+    for lk in modal:
+        number_modal_link(b, lk, doc)
+
+    # welds share the rotation dof of the links they join (flexible, rigid or modal)
     rigid_links = [l for l in doc["links"] if l["kind"] == "rigid"]
     for link in rigid_links:
         b.add_rigid_link(link, materials)
@@ -170,6 +178,8 @@ def compile_model(document: dict) -> System:
     for j in doc["joints"]:
         if j["kind"] == "weld":
             b.weld(j["node"], j["links"])
+    for lk, (_name, frame) in zip(modal, b.modal_frames):
+        lk.frame = frame
 
     n = b.ndof
     elem_dofs = np.array(
@@ -226,8 +236,10 @@ def compile_model(document: dict) -> System:
             base = 0.0
         row = dm.add(dof, base, fn, integrate=d["kind"] == "speed")
         drivers.append(Driver(d["id"], d["kind"], row, dof))
-    for node_dofs, body_dofs, arm in b.attachments:
-        bp.add(node_dofs, body_dofs, arm)
+    for node_dofs, body_dofs, arm, shape in b.attachments:
+        bp.add(node_dofs, body_dofs, arm, shape)
+    for dofs, coefficients in b.linear_rows:
+        sl.add_row(dofs, coefficients)
     for dof in _loose_dofs(b, mass, elem_dofs, dm, bp, sl):
         dm.add(dof, b.q0[dof])  # a sketch point that nothing carries stays where it is
     constraints = ConstraintSet(dm, bp, sl)
@@ -263,6 +275,7 @@ def compile_model(document: dict) -> System:
         beta=doc["damping"]["beta"],
         settings=settings,
         rigid_bodies=b.bodies,
+        modal=ModalSet.build(modal, (g[0], g[1]), doc["damping"]["beta"]),
     )
 
 
@@ -282,6 +295,8 @@ def _contact_pair(c: dict, b: "_Builder", doc: dict) -> ContactPair:
     if tgt["kind"] == "link":
         link = tgt["link"]
         chain = [(a, z) for (l, _k, a, z) in b.elem_nodes if l == link]
+        names = b.modal_names.get(link, [])
+        chain += list(zip(names, names[1:]))  # a modal link's mesh, every node tied to it
         if not chain:  # a rigid link: the segment between its first two nodes
             nodes = next(l["nodes"] for l in doc["links"] if l["id"] == link)
             chain = [(nodes[0], nodes[1])]
@@ -302,8 +317,12 @@ class _Builder:
         self.node_dof: dict[str, tuple[int, int]] = {}
         self.slot_dof: dict[tuple[str, str], int] = {}
         self.elem_nodes: list[tuple[str, int, str, str]] = []
-        self.attachments: list[tuple[tuple[int, int], tuple[int, int, int], tuple[float, float]]] = []
+        #: (node dofs, body dofs, arm, modal shape or None): body-point constraints
+        self.attachments: list[tuple[tuple[int, int], tuple[int, ...], tuple[float, float], np.ndarray | None]] = []
         self.bodies: list[tuple[str, tuple[int, int, int]]] = []
+        self.modal_frames: list[tuple[str, tuple[int, ...]]] = []  # (link, (R_x, R_y, theta, q...))
+        self.modal_names: dict[str, list[str]] = {}  # modal link that is a contact target -> its mesh nodes
+        self.linear_rows: list[tuple[tuple[int, ...], tuple[float, ...]]] = []  # (dofs, coefficients)
 
     def new_dofs(self, values: list[float]) -> list[int]:
         first = self.ndof
@@ -339,7 +358,7 @@ class _Builder:
         self.bodies.append((name, (bx, by, bphi)))
         for nd in nodes:
             x, y = self.xy[nd]
-            self.attachments.append((self.node_dof[nd], (bx, by, bphi), (x - com[0], y - com[1])))
+            self.attachments.append((self.node_dof[nd], (bx, by, bphi), (x - com[0], y - com[1]), None))
             self.rotation_slot(nd, name, bphi)
 
     def add_rigid_link(self, link: dict, materials: dict) -> None:
@@ -371,8 +390,10 @@ class _Builder:
     def _renumber(self, f) -> None:
         self.node_dof = {k: (f(a), f(b)) for k, (a, b) in self.node_dof.items()}
         self.slot_dof = {k: f(d) for k, d in self.slot_dof.items()}
-        self.attachments = [((f(a), f(b)), tuple(f(x) for x in bd), arm) for (a, b), bd, arm in self.attachments]
+        self.attachments = [((f(a), f(b)), tuple(f(x) for x in bd), arm, S) for (a, b), bd, arm, S in self.attachments]
         self.bodies = [(name, tuple(f(x) for x in bd)) for name, bd in self.bodies]
+        self.modal_frames = [(name, tuple(f(x) for x in bd)) for name, bd in self.modal_frames]
+        self.linear_rows = [(tuple(f(x) for x in dofs), c) for dofs, c in self.linear_rows]
 
     def translational_dofs(self) -> np.ndarray:
         dofs = list(self.node_dof.values()) + [bd[:2] for _n, bd in self.bodies]

@@ -5,8 +5,12 @@ cannot be shared is constrained here, with Lagrange multipliers in the Newton sy
 
 * dof motion -- ``q_i - q_i0 - f(t) = 0``: ground pins and clamps (f = 0), angle and
   speed drivers, prescribed nodal displacements;
-* body point -- ``x_n - x_b - R(phi_b) r = 0``: a node attached to a rigid body;
-* slider -- ``n . (x_n - p) = 0``: a node on a straight guide.
+* body point -- ``x_n - x_b - R(phi_b) (r + S q_f) = 0``: a node attached to a rigid
+  body, or to the floating frame of a modal link, whose modal coordinates ``q_f``
+  displace the node by ``S q_f`` in the frame (``S`` empty for a rigid body);
+* linear row -- ``sum_j c_j (q_j - p_j) = 0``: a node on a straight guide (a slider,
+  ``n . (x_n - p) = 0``), or the rotation of a modal link's section at a node
+  (``theta_n - theta - s . q_f = 0``).
 
 The builders collect them while a model is compiled; :class:`ConstraintSet` stacks
 them (rows: dof motions, body points, sliders) on a fixed sparsity pattern and
@@ -30,8 +34,10 @@ def constraint_eval(q, v, dm_dofs, dm_target, dm_acc, bp_n, bp_b, bp_r, sl_n, sl
     when ``v`` is not empty, ``gamma`` of every constraint.
 
     dof motion: ``g = q_i - target``, value 1, gamma = prescribed acceleration;
-    body point: ``g = x_n - x_b - R r``, values (1, -1, -dR/dphi r), gamma = -R r phidot^2;
-    slider: ``g = n . (x_n - p)``, values n, gamma = 0.
+    body point: ``g = x_n - x_b - R u`` with ``u = r + S q_f``, values (1, -1, -dR/dphi u,
+    -R S), gamma = -R u phidot^2 + 2 phidot J R S q_f' (``bp_b`` holds the body's
+    dofs x, y, phi, then its modal dofs; ``bp_r`` the arm r, then the rows of S);
+    linear row: ``g = sum_j c_j (q_j - p_j)``, values c, gamma = 0.
     """
     k0 = dm_dofs.shape[0]
     with_v = v.shape[0] > 0
@@ -42,29 +48,46 @@ def constraint_eval(q, v, dm_dofs, dm_target, dm_acc, bp_n, bp_b, bp_r, sl_n, sl
             gamma[i] = dm_acc[i]
     row = k0
     o = k0
+    W = bp_b.shape[1] - 3
     for k in range(bp_n.shape[0]):
         phi = q[bp_b[k, 2]]
         c, s = np.cos(phi), np.sin(phi)
         rx, ry = bp_r[k, 0], bp_r[k, 1]
+        sx = sy = 0.0  # S q_f'
+        for j in range(W):
+            qj = q[bp_b[k, 3 + j]]
+            rx += bp_r[k, 2 + j] * qj
+            ry += bp_r[k, 2 + W + j] * qj
+            if with_v:
+                sx += bp_r[k, 2 + j] * v[bp_b[k, 3 + j]]
+                sy += bp_r[k, 2 + W + j] * v[bp_b[k, 3 + j]]
         Rx, Ry = c * rx - s * ry, s * rx + c * ry
         g[row] = q[bp_n[k, 0]] - q[bp_b[k, 0]] - Rx
         g[row + 1] = q[bp_n[k, 1]] - q[bp_b[k, 1]] - Ry
         vals[o], vals[o + 1], vals[o + 2] = 1.0, -1.0, Ry
-        vals[o + 3], vals[o + 4], vals[o + 5] = 1.0, -1.0, -Rx
+        vals[o + 3 + W], vals[o + 4 + W], vals[o + 5 + W] = 1.0, -1.0, -Rx
+        for j in range(W):
+            Sx, Sy = bp_r[k, 2 + j], bp_r[k, 2 + W + j]
+            vals[o + 3 + j] = -(c * Sx - s * Sy)
+            vals[o + 6 + W + j] = -(s * Sx + c * Sy)
         if with_v:
             w = v[bp_b[k, 2]]
-            gamma[row] = -Rx * w * w
-            gamma[row + 1] = -Ry * w * w
+            RSx, RSy = c * sx - s * sy, s * sx + c * sy
+            gamma[row] = -Rx * w * w - 2.0 * w * RSy
+            gamma[row + 1] = -Ry * w * w + 2.0 * w * RSx
         row += 2
-        o += 6
+        o += 6 + 2 * W
     for k in range(sl_n.shape[0]):
-        nx, ny = sl_nrm[k, 0], sl_nrm[k, 1]
-        g[row] = (q[sl_n[k, 0]] - sl_p[k, 0]) * nx + (q[sl_n[k, 1]] - sl_p[k, 1]) * ny
-        vals[o], vals[o + 1] = nx, ny
+        acc = 0.0
+        for j in range(sl_n.shape[1]):
+            cj = sl_nrm[k, j]
+            acc += (q[sl_n[k, j]] - sl_p[k, j]) * cj
+            vals[o + j] = cj
+        g[row] = acc
         if with_v:
             gamma[row] = 0.0
         row += 1
-        o += 2
+        o += sl_n.shape[1]
 
 
 @dataclass
@@ -86,30 +109,71 @@ class DofMotion:
 
 @dataclass
 class BodyPoint:
-    """Builder of body-point constraints: arm ``r`` in the body frame, m."""
+    """Builder of body-point constraints: arm ``r`` (m) from the body's reference point,
+    and for a modal link the node's modal displacements ``S`` (2, n_f), both along the
+    inertial axes in the sketched configuration; the body's dofs are ``(x, y, phi)``
+    followed by its ``n_f`` modal dofs."""
 
     node_dofs: list[tuple[int, int]] = field(default_factory=list)
-    body_dofs: list[tuple[int, int, int]] = field(default_factory=list)
+    body_dofs: list[tuple[int, ...]] = field(default_factory=list)
     arms: list[tuple[float, float]] = field(default_factory=list)
+    shapes: list[np.ndarray] = field(default_factory=list)
 
-    def add(self, node_dofs: tuple[int, int], body_dofs: tuple[int, int, int], arm: tuple[float, float]) -> None:
+    def add(self, node_dofs: tuple[int, int], body_dofs: tuple[int, ...], arm: tuple[float, float],
+            shape: np.ndarray | None = None) -> None:
         self.node_dofs.append(node_dofs)
-        self.body_dofs.append(body_dofs)
+        self.body_dofs.append(tuple(body_dofs))
         self.arms.append(arm)
+        self.shapes.append(np.zeros((2, len(body_dofs) - 3)) if shape is None else np.asarray(shape, dtype=float))
+
+    def padded(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(bp_b, bp_r)`` with every body's modal dofs padded to the largest count (the
+        padding repeats the body's rotation dof with a zero shape)."""
+        K = len(self.node_dofs)
+        W = max((s.shape[1] for s in self.shapes), default=0)
+        dofs = np.empty((K, 3 + W), dtype=np.int64)
+        arms = np.zeros((K, 2 + 2 * W))
+        for k, (bd, arm, S) in enumerate(zip(self.body_dofs, self.arms, self.shapes)):
+            n = S.shape[1]
+            dofs[k, : 3 + n] = bd
+            dofs[k, 3 + n :] = bd[2]
+            arms[k, :2] = arm
+            arms[k, 2 : 2 + n] = S[0]
+            arms[k, 2 + W : 2 + W + n] = S[1]
+        return dofs, arms
 
 
 @dataclass
 class SliderLine:
-    """Builder of slider constraints: guide normal and a point of the guide."""
+    """Builder of linear rows: sliders (guide normal and a point of the guide) and
+    general rows ``sum_j c_j q_j = 0`` (:meth:`add_row`)."""
 
-    node_dofs: list[tuple[int, int]] = field(default_factory=list)
-    normals: list[tuple[float, float]] = field(default_factory=list)
-    points: list[tuple[float, float]] = field(default_factory=list)
+    node_dofs: list[tuple[int, ...]] = field(default_factory=list)
+    normals: list[tuple[float, ...]] = field(default_factory=list)
+    points: list[tuple[float, ...]] = field(default_factory=list)
 
     def add(self, node_dofs: tuple[int, int], normal: tuple[float, float], point: tuple[float, float]) -> None:
         self.node_dofs.append(node_dofs)
         self.normals.append(normal)
         self.points.append(point)
+
+    def add_row(self, dofs: tuple[int, ...], coefficients: tuple[float, ...]) -> None:
+        """The row ``sum_j c_j q_j = 0``."""
+        self.node_dofs.append(tuple(dofs))
+        self.normals.append(tuple(coefficients))
+        self.points.append((0.0,) * len(dofs))
+
+    def padded(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``(dofs, coefficients, offsets)`` padded to the widest row (coefficient 0)."""
+        K = len(self.node_dofs)
+        W = max((len(d) for d in self.node_dofs), default=2)
+        dofs = np.empty((K, W), dtype=np.int64)
+        coef = np.zeros((K, W))
+        offs = np.zeros((K, W))
+        for k, (d, c, p) in enumerate(zip(self.node_dofs, self.normals, self.points)):
+            dofs[k, : len(d)], dofs[k, len(d) :] = d, d[0]
+            coef[k, : len(d)], offs[k, : len(d)] = c, p
+        return dofs, coef, offs
 
 
 class ConstraintSet:
@@ -122,20 +186,19 @@ class ConstraintSet:
         self.integrate = dm.integrate
         self._moving = [i for i, f in enumerate(dm.functions) if f is not None]
         self.bp_n = np.array(bp.node_dofs, dtype=np.int64).reshape(-1, 2)
-        self.bp_b = np.array(bp.body_dofs, dtype=np.int64).reshape(-1, 3)
-        self.bp_r = np.array(bp.arms, dtype=float).reshape(-1, 2)
-        self.sl_n = np.array(sl.node_dofs, dtype=np.int64).reshape(-1, 2)
-        self.sl_nrm = np.array(sl.normals, dtype=float).reshape(-1, 2)
-        self.sl_p = np.array(sl.points, dtype=float).reshape(-1, 2)
+        self.bp_b, self.bp_r = bp.padded()
+        self.sl_n, self.sl_nrm, self.sl_p = sl.padded()
         k0, k1, k2 = len(self.dm_dofs), len(self.bp_n), len(self.sl_n)
         self.count = k0 + 2 * k1 + k2
         rows = [np.arange(k0)]
         cols = [self.dm_dofs]
-        bp_rows = k0 + np.repeat(np.arange(2 * k1), 3)
-        bp_cols = np.empty((k1, 2, 3), dtype=np.int64)
-        bp_cols[:, 0] = np.stack([self.bp_n[:, 0], self.bp_b[:, 0], self.bp_b[:, 2]], axis=1)
-        bp_cols[:, 1] = np.stack([self.bp_n[:, 1], self.bp_b[:, 1], self.bp_b[:, 2]], axis=1)
-        rows += [bp_rows, k0 + 2 * k1 + np.repeat(np.arange(k2), 2)]
+        W = self.bp_b.shape[1] - 3
+        bp_rows = k0 + np.repeat(np.arange(2 * k1), 3 + W)
+        bp_cols = np.empty((k1, 2, 3 + W), dtype=np.int64)
+        for i in (0, 1):
+            bp_cols[:, i, :3] = np.stack([self.bp_n[:, i], self.bp_b[:, i], self.bp_b[:, 2]], axis=1)
+            bp_cols[:, i, 3:] = self.bp_b[:, 3:]
+        rows += [bp_rows, k0 + 2 * k1 + np.repeat(np.arange(k2), self.sl_n.shape[1])]
         cols += [bp_cols.ravel(), self.sl_n.ravel()]
         self.rows = np.concatenate(rows).astype(np.int64)
         self.cols = np.concatenate(cols).astype(np.int64)

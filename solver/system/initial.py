@@ -26,7 +26,7 @@ def explicit_velocity(system: System) -> np.ndarray:
     v = np.zeros(system.n)
     nodes = dict(zip(system.node_ids, system.node_dofs))
     xy0 = {nid: system.q0[d] for nid, d in nodes.items()}
-    bodies = {name: dofs for name, dofs in system.rigid_bodies}
+    bodies = {name: dofs[:3] for name, dofs in [*system.rigid_bodies, *system.modal.frames]}
     for entry in system.doc["initial_velocities"]:
         vx, vy, w = entry["vx"], entry["vy"], entry["omega"]
         if "node" in entry or "body" in entry:
@@ -58,7 +58,8 @@ def explicit_velocity(system: System) -> np.ndarray:
 
 def deformation_rates(asm: Assembly, q: np.ndarray) -> np.ndarray:
     """Global matrix of the dimensionless deformation rates ``(udot/L, tb1dot, tb2dot)`` of
-    every beam (rows of B: r/L, e3 - z/l, e6 - z/l), (3E, n); zero for rigid motion."""
+    every beam (rows of B: r/L, e3 - z/l, e6 - z/l), and ``q'/L`` of every modal
+    coordinate, (3E + modal coordinates, n); zero for rigid motion."""
     sysm = asm.sys
     d = deformations(q, sysm.elem_dofs, asm.secs)
     c, s, l, L = d[:, 0], d[:, 1], d[:, 2], sysm.beams.L
@@ -74,7 +75,7 @@ def deformation_rates(asm: Assembly, q: np.ndarray) -> np.ndarray:
     out = np.zeros((3 * E, asm.n))
     rows = np.repeat(np.arange(3 * E).reshape(E, 3), 6, axis=1).reshape(E, 3, 6)
     np.add.at(out, (rows, np.broadcast_to(sysm.elem_dofs[:, None, :], (E, 3, 6))), B)
-    return out
+    return np.vstack([out, sysm.modal.rate_rows(asm.n)])
 
 
 def rigid_velocity_correction(asm: Assembly, q: np.ndarray, v: np.ndarray, t: float) -> np.ndarray:

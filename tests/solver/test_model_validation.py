@@ -97,7 +97,7 @@ CASES: list[tuple[str, Callable[[dict], None], list[str]]] = [
     ("unknown-field", _set("nodes", 0, "z", 0.0), ["nodes[O]: unknown field 'z'"]),
     ("unknown-top-level-field", _set("gravity_y", -9.81), ["unknown field 'gravity_y'"]),
     ("field-of-another-kind", _set("links", 0, "mesh", {"elements": 2}), ["links[crank]: unknown field 'mesh'"]),
-    ("wrong-kind", _set("links", 1, "kind", "elastic"), ["links[rod].kind: must be one of rigid | flexible"]),
+    ("wrong-kind", _set("links", 1, "kind", "elastic"), ["links[rod].kind: must be one of rigid | flexible | modal"]),
     ("missing-kind", _delete("links", 1, "section", "kind"), ["links[rod].section.kind: is required"]),
     ("wrong-format", _set("format", "flexmech-model"), ["format: must be one of flexmech"]),
     ("wrong-version", _set("version", 2), ["version: must be <= 1"]),
