@@ -331,6 +331,24 @@ def assemble_modal(q, v, a, modal, alpha, want, c_a, c_v, c_k, internal, inertia
 
 
 @njit(cache=True)
+def modal_gravity(q, modal, out):
+    """Add the generalised gravity forces of every modal link to ``out``: ``Q_R = m g``,
+    ``Q_theta = g . A J s``, ``Q_q = Sbar^T A^T g`` (N, N m)."""
+    dofs, ints, scal, vec, grav = modal[DOFS], modal[INTS], modal[SCAL], modal[VEC], modal[GRAV]
+    for l in range(dofs.shape[0]):
+        n = ints[l, 0]
+        p = np.empty(3 + n)
+        for k in range(3 + n):
+            p[k] = q[dofs[l, k]]
+        c, sn, _As0, _As1, AJs0, AJs1 = _frame(p, n, scal[l], vec[l])
+        out[dofs[l, 0]] += scal[l, 0] * grav[0]
+        out[dofs[l, 1]] += scal[l, 0] * grav[1]
+        out[dofs[l, 2]] += grav[0] * AJs0 + grav[1] * AJs1
+        for j in range(n):
+            out[dofs[l, 3 + j]] += (c * vec[l, 0, j] - sn * vec[l, 1, j]) * grav[0] + (sn * vec[l, 0, j] + c * vec[l, 1, j]) * grav[1]
+
+
+@njit(cache=True)
 def move_diagonal(modal, diag):
     """Move the diagonal of the packed Newton blocks into ``diag`` (n,): the blocks keep
     their off-diagonal part, so that the diagonal of the Newton matrix (which scales its

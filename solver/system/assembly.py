@@ -27,7 +27,7 @@ from .banded import BandLU, BandPattern, band_factorize
 from .constraints import constraint_eval
 from .compile import System
 from ..fem.beam import FORMULATIONS, assemble_beams, deformation_rate_power, mass_matrices, strain_energies
-from ..fem.modal import BLOCKS, assemble_modal, modal_energies, move_diagonal
+from ..fem.modal import BLOCKS, assemble_modal, modal_energies, modal_gravity, move_diagonal
 
 @dataclass
 class Forces:
@@ -180,6 +180,11 @@ class Assembly:
                        c_a, c_v, c_k, internal, inertial, damping, B)
         assemble_modal(q, v, a, self.modal, s.alpha, want, c_a, c_v, c_k, internal, inertial, damping)
         external = self.external(q, t if t_loads is None else t_loads)
+        if s.modal.links:  # the modal links' gravity, which depends on q, counted as an external force
+            weight = np.zeros(n)
+            modal_gravity(q, self.modal, weight)
+            internal += weight
+            external = external + weight
         out = Forces(inertial + damping + internal - external, internal, external, inertial, damping)
         if not want:
             return out

@@ -49,3 +49,15 @@ def rigid_slider_crank(r=0.15, l=0.3, omega=150.0, m_crank=0.1, m_rod=0.2, m_sli
         "drivers": [{"id": "motor", "kind": "speed", "link": "crank", "pivot": "O", "function": {"kind": "constant", "value": omega}}],
         "solver": {"end_time": revs * rev, "step": rev / steps_per_rev},
     }
+
+
+def as_modal(doc, link="beam", **fields):
+    """``doc`` with the flexible link ``link`` made a modal link (its section and mesh kept)."""
+    import copy
+
+    out = copy.deepcopy(doc)
+    for lk in out["links"]:
+        if lk["id"] == link:
+            lk["kind"] = "modal"
+            lk.update(fields)
+    return out
