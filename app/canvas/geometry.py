@@ -166,9 +166,12 @@ def slider_guide(doc: dict, joint: dict) -> list[Point]:
 
 
 def link_polyline(doc: dict, link: dict) -> list[Point]:
-    """A link's outline through its nodes (closed for a rigid link of three or more nodes)."""
+    """A link's outline through its nodes (closed for a rigid link of three or more nodes;
+    a modal link's further nodes lie on the segment between its two end nodes)."""
     pos = node_positions(doc)
     pts = [pos[n] for n in link["nodes"]]
+    if link.get("kind") == "modal":
+        return pts[:2]
     return pts + pts[:1] if len(pts) > 2 else pts
 
 

@@ -89,9 +89,10 @@ def _link_items(doc: dict, link: dict) -> list[QGraphicsItem]:
     if link["kind"] == "rigid":
         items = [_curve(pts, _pen(RIGID, 7), Z_LINK)]
         color = RIGID
-    else:
+    else:  # flexible: solid, modal: dashed (a floating frame carrying vibration modes)
         color = FLEXIBLE
-        items = [_curve(pts, _pen(FLEXIBLE, 3), Z_LINK)]
+        style = Qt.PenStyle.DashLine if link["kind"] == "modal" else Qt.PenStyle.SolidLine
+        items = [_curve(pts, _pen(FLEXIBLE, 3, style), Z_LINK)]
         ticks = geo.mesh_points(doc, link)
         if ticks:
             items.append(_scatter(ticks, _tick(geo.link_angle(doc, link)), 12, _pen(FLEXIBLE, 2), None, Z_LINK))

@@ -209,12 +209,13 @@ def rename_entity(document: ModelDocument, ref: EntityRef, new_id: str) -> SetFi
     return SetFields(document, changes, f"Rename {singular(ref.collection)} {ref.id} to {new_id}")
 
 
-def toggle_link_kind(document: ModelDocument, link_id: str) -> QUndoCommand:
-    """"Make link rod rigid" / "Make link rod flexible" (adding steel when the model has
-    no material for its section: one history entry for both)."""
+def toggle_link_kind(document: ModelDocument, link_id: str, kind: str | None = None) -> QUndoCommand:
+    """"Make link rod rigid" / "Make link rod flexible" / "Make link rod modal" (adding steel
+    when the model has no material for its section: one history entry for both); without
+    ``kind``, rigid <-> flexible."""
     ref = EntityRef("links", link_id)
     link = document.model["links"][_index(document.model, ref)]
-    new, material = toggled_link(document.model, link)
+    new, material = toggled_link(document.model, link, kind)
     text = f"Make link {link_id} {new['kind']}"
     if material is None:
         return ReplaceEntity(document, ref, new, text)

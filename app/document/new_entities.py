@@ -15,7 +15,7 @@ from __future__ import annotations
 import copy
 import math
 
-from solver.model.schema import MESH
+from solver.model.schema import LINK, MESH
 
 from .edits import unique_id
 
@@ -41,32 +41,46 @@ def new_link(doc: dict, first: str, second: str) -> dict:
     return {"id": unique_id(doc, "links", "link"), "kind": "rigid", "nodes": [first, second], "mass": STARTER_MASS}
 
 
-def toggled_link(doc: dict, link: dict) -> tuple[dict, dict | None]:
-    """The link turned rigid -> flexible or flexible -> rigid, and a material to add with it.
+def toggled_link(doc: dict, link: dict, kind: str | None = None) -> tuple[dict, dict | None]:
+    """The link turned into ``kind`` (rigid, flexible: corotational beam elements, or modal:
+    floating frame with vibration modes; default: rigid -> flexible, otherwise -> rigid),
+    and a material to add with it.
 
-    A link made flexible is written out whole, nothing left to defaults: its section
-    (the one it had, else a 10 mm round bar of the model's first material) and a
-    uniform mesh of the schema's default number of elements.  A model without a
-    material gets steel (:func:`new_material`), returned as the second item to be
-    added with the link.  A link made rigid keeps id, nodes, section, mass, inertia
-    and centre of mass.
+    A link made flexible or modal is written out whole, nothing left to defaults: its
+    section (the one it had, else a 10 mm round bar of the model's first material) and a
+    uniform mesh (the schema's default number of elements for a corotational link, 10 for
+    a modal one, whose modes are computed on it); a modal link also gets its modes and
+    reference conditions (the schema's defaults).  A model without a material gets steel
+    (:func:`new_material`), returned as the second item to be added with the link.  A link
+    made rigid keeps id, nodes, section, mass, inertia and centre of mass; a flexible link
+    made modal (or back) keeps its section and mesh.
 
     >>> toggled_link({"materials": []}, {"id": "rod", "kind": "rigid", "nodes": ["A", "B"], "mass": 1.0})
     ({'id': 'rod', 'kind': 'flexible', 'nodes': ['A', 'B'], 'section': {'kind': 'circle', 'material': 'steel', 'd': 0.01}, 'mesh': {'kind': 'uniform', 'elements': 4}}, {'id': 'steel', 'E': 210000000000.0, 'density': 7850.0})
+    >>> toggled_link({"materials": [{"id": "steel"}]}, {"id": "rod", "kind": "rigid", "nodes": ["A", "B"]}, "modal")[0]
+    {'id': 'rod', 'kind': 'modal', 'nodes': ['A', 'B'], 'section': {'kind': 'circle', 'material': 'steel', 'd': 0.01}, 'mesh': {'kind': 'uniform', 'elements': 10}, 'modes': 4, 'reference': 'clamped'}
     """
-    out = {"id": link["id"], "kind": "rigid" if link.get("kind") == "flexible" else "flexible",
-           "nodes": list(link["nodes"])}
+    if kind is None:
+        kind = "flexible" if link.get("kind") == "rigid" else "rigid"
+    out = {"id": link["id"], "kind": kind, "nodes": list(link["nodes"])}
     section = copy.deepcopy(link.get("section"))
     material = None
-    if out["kind"] == "flexible":
+    if kind in ("flexible", "modal"):
         if section is None:
             materials = doc.get("materials", [])
             material = None if materials else new_material(doc)
             material_id = (materials[0] if materials else material)["id"]
             section = {"kind": "circle", "material": material_id, "d": STARTER_DIAMETER}
         out["section"] = section
-        uniform = MESH.kinds[MESH.default_kind].fields["elements"].default
-        out["mesh"] = copy.deepcopy(link.get("mesh")) or {"kind": MESH.default_kind, "elements": uniform}
+        if kind == "flexible" and len(out["nodes"]) > 2:
+            out["nodes"] = out["nodes"][:2]  # a corotational link runs between its two end nodes
+        mesh = LINK.kinds[kind].fields["mesh"]
+        starter = mesh.default or {"kind": MESH.default_kind, "elements": MESH.kinds[MESH.default_kind].fields["elements"].default}
+        out["mesh"] = copy.deepcopy(link.get("mesh")) if link.get("kind") in ("flexible", "modal") else copy.deepcopy(starter)
+        if kind == "modal":
+            fields = LINK.kinds["modal"].fields
+            for key in ("modes", "reference"):
+                out[key] = copy.deepcopy(link.get(key, fields[key].default))
     else:
         for key in ("mass", "inertia", "com"):
             if key in link:

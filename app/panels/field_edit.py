@@ -142,7 +142,7 @@ def planned_change(doc: dict, ref: EntityRef, keys: list, value: Any) -> tuple[l
     path = _item_spec(doc, ref)[0]
     if ref.collection == "links" and keys == ["kind"]:
         link = edits.get_value(doc, path)
-        return [], (toggled_link(doc, link)[0] if value != link.get("kind") else copy.deepcopy(link))
+        return [], (toggled_link(doc, link, value)[0] if value != link.get("kind") else copy.deepcopy(link))
     obj = edits.get_value(doc, [*path, *keys[:-1]])
     if spec is SECTION:
         return keys[:-1], convert_section(doc, obj, value)
@@ -222,7 +222,7 @@ def plan(doc: dict, ref: EntityRef, keys: list, text_or_value: Any) -> tuple[lis
     if isinstance(spec, Variant) and value not in spec.kinds:
         raise EditError("must be one of " + " | ".join(spec.kinds))
     if ref.collection == "links" and keys == ["kind"] and value != find_entity(doc, ref)[1].get("kind"):
-        material = toggled_link(doc, find_entity(doc, ref)[1])[1]
+        material = toggled_link(doc, find_entity(doc, ref)[1], value)[1]
         if material is not None:  # the command adds it with the link: check them together
             doc = copy.deepcopy(doc)
             doc.setdefault("materials", []).append(material)

@@ -7,11 +7,15 @@ leaves out are shown at their default and marked as such.
 """
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
+from solver.analysis.modal import LinkModes, modal_link_modes
 from solver.model.fields import Num, Variant, field_at, unit_at, with_defaults
 from solver.model.schema import MODEL
+from solver.model.validate import validate
 
 from ..document.edits import MISSING, get_value
 from ..document.entities import MODEL_FIELDS, MODEL_SETTINGS, EntityRef, entity_path
@@ -119,7 +123,8 @@ def _entity(doc: dict, ref: EntityRef) -> tuple[Any, dict] | None:
 
 
 def entity_rows(doc: dict, ref: EntityRef) -> list[PropertyRow]:
-    """Every field of the entity ``ref`` names, defaults included (empty if it has none)."""
+    """Every field of the entity ``ref`` names, defaults included (empty if it has none); a
+    modal link adds the frequencies and damping ratios of its modes (read-only rows)."""
     found = _entity(doc, ref)
     if found is None:
         return []
@@ -127,7 +132,50 @@ def entity_rows(doc: dict, ref: EntityRef) -> list[PropertyRow]:
     rows = _rows(item_spec, with_defaults(item_spec, _with_omitted_variants(item_spec, item)), item, [])
     if ref == MODEL_SETTINGS:
         rows = [row for row in rows if row.keys[0] in MODEL_FIELDS]
+    if ref.collection == "links" and item.get("kind") == "modal":
+        rows += modal_rows(doc, ref.id)
     return rows
+
+
+#: the read-only rows of a modal link's modes
+MODE_FREQUENCIES, MODE_DAMPING = "mode frequencies", "mode damping ratios"
+
+
+def modal_rows(doc: dict, link_id: str) -> list[PropertyRow]:
+    """The frequencies (Hz) and damping ratios of a modal link's modes, computed from its
+    mesh; while the model has a problem they are left empty and the help says why.
+
+    >>> doc = {"format": "flexmech", "version": 1, "nodes": [{"id": "A", "x": 0.0, "y": 0.0},
+    ...        {"id": "B", "x": 1.0, "y": 0.0}], "links": [{"id": "r", "kind": "modal", "nodes": ["A", "B"],
+    ...        "modes": 2, "section": {"kind": "per_length", "EA": 1e7, "EI": 100.0, "rhoA": 1.0}}]}
+    >>> [(row.field, row.value, row.unit) for row in modal_rows(doc, "r")]
+    [('mode frequencies', '5.5959, 35.07', 'Hz'), ('mode damping ratios', '0, 0', '-')]
+    """
+    key = json.dumps(doc, sort_keys=True)
+    modes = _link_modes(key, link_id)
+    if isinstance(modes, str):
+        why = f"not computed: {modes}"
+        return [PropertyRow(MODE_FREQUENCIES, "", "Hz", why, True, (MODE_FREQUENCIES,)),
+                PropertyRow(MODE_DAMPING, "", "-", why, True, (MODE_DAMPING,))]
+    normal = f"the first {modes.normal} normal modes" + (", then static corrections" if modes.normal < len(modes.frequencies) else "")
+    return [
+        PropertyRow(MODE_FREQUENCIES, format_value([float(f"{f:.5g}") for f in modes.frequencies]), "Hz",
+                    f"natural frequencies of the link's modes under its reference conditions ({normal})", False,
+                    (MODE_FREQUENCIES,)),
+        PropertyRow(MODE_DAMPING, format_value([float(f"{z:.4g}") for z in modes.damping]), "-",
+                    "damping ratio of each mode: the model's Rayleigh damping alpha/2w + beta w/2 plus the "
+                    "link's damping_ratios", False, (MODE_DAMPING,)),
+    ]
+
+
+@lru_cache(maxsize=32)
+def _link_modes(doc_text: str, link_id: str) -> LinkModes | str:
+    """The link's modes, or the first problem of the model that keeps them from being computed."""
+    doc = json.loads(doc_text)
+    problems = validate(doc)
+    if problems:
+        return str(problems[0])
+    return modal_link_modes(doc, link_id)
 
 
 def entity_help(doc: dict, ref: EntityRef) -> str:

@@ -492,4 +492,5 @@ def _y_label(series: list[Series]) -> tuple[str, str]:
 def _names(results: Results) -> tuple:
     """What a run's series are named after: its layout's ids."""
     layout = results.layout
-    return (layout.nodes, layout.elements, layout.stations, layout.flexible_links, layout.drivers, layout.contacts)
+    return (layout.nodes, layout.elements, layout.stations, layout.flexible_links, layout.drivers, layout.contacts,
+            layout.modes)

@@ -7,7 +7,8 @@ abscissa (time, each driver's value), and :func:`presets` the thesis-style sets 
 plots that apply to a run.
 
 Keys are stable, readable strings: ``contact/<id>/F_n``, ``strain/<link>/<element>/<station>/axial``,
-``node/<id>/vx``, ``driver/<id>/reaction``, ``energy/kinetic``, ``midspan/<link>``, ``time``.
+``node/<id>/vx``, ``driver/<id>/reaction``, ``energy/kinetic``, ``midspan/<link>``,
+``mode/<link>/<k>/q`` (a modal link's coordinate, its rates and energies), ``time``.
 
 >>> from solver.api import load_model, simulate                      # doctest: +SKIP
 >>> res = simulate(load_model("resources/examples/bar_mass_impact.json"))  # doctest: +SKIP
@@ -40,6 +41,14 @@ STRAIN_KINDS = ("axial", "bending", "outer")
 #: CSV suffix of each unit (the results files' convention: ``vx_m_s``, ``ax_m_s2``)
 UNIT_SUFFIX = {"-": "", "s": "s", "m": "m", "m/s": "m_s", "m/s^2": "m_s2", "N": "N", "N m": "N_m",
                "J": "J", "rad": "rad", "deg": "deg", "rad/s": "rad_s"}
+
+#: modal coordinate quantities: key suffix -> (label, unit, Frame field)
+MODE_QUANTITIES = {
+    "q": ("coordinate", "m", "modal_q"),
+    "qdot": ("rate", "m/s", "modal_qd"),
+    "strain_energy": ("strain energy", "J", "modal_strain_energy"),
+    "kinetic_energy": ("kinetic energy", "J", "modal_kinetic_energy"),
+}
 
 
 @dataclass(frozen=True)
@@ -116,7 +125,7 @@ def catalogue(results: Results) -> dict[str, Series]:
     """Every series ``results`` offers, by key, grouped (``series.group``) in display order."""
     out: dict[str, Series] = {}
     for s in (*_contact_series(results), *_energy_series(results), *_driver_series(results),
-              *_midspan_series(results), *_node_series(results), *_strain_series(results)):
+              *_midspan_series(results), *_mode_series(results), *_node_series(results), *_strain_series(results)):
         out[s.key] = s
     return out
 
@@ -170,6 +179,13 @@ def _midspan_series(results: Results):
                      lambda f, j=j: f.midspan[j])
 
 
+def _mode_series(results: Results):
+    for j, (link, k) in enumerate(results.layout.modes):
+        for name, (text, unit, field) in MODE_QUANTITIES.items():
+            yield Series(f"mode/{link}/{k}/{name}", f"{link} mode {k} {text}", unit, f"modes {link}",
+                         lambda f, j=j, field=field: getattr(f, field)[j])
+
+
 def _node_series(results: Results):
     for i, node in enumerate(results.layout.nodes):
         for name, (field, k, unit, relative) in NODE_QUANTITIES.items():
@@ -208,7 +224,8 @@ def presets(results: Results) -> dict[str, list[Panel]]:
     * the energy ledger and its balance against time,
     * driver torque against its angle (degrees),
     * outer-fibre strain at the middle station of each flexible link's middle element
-      against time.
+      against time,
+    * the coordinates and the strain energy of each modal link's modes against time.
     """
     layout = results.layout
     out: dict[str, list[Panel]] = {}
@@ -231,6 +248,11 @@ def presets(results: Results) -> dict[str, list[Panel]]:
         xi = layout.stations[len(layout.stations) // 2]
         out["outer-fibre strain at mid-link"] = [
             Panel("time", tuple(f"strain/{link}/{k}/{xi:g}/outer" for link, k in middles))]
+    links = list(dict.fromkeys(link for link, _k in layout.modes))
+    if links:
+        out["modal coordinates and energy per mode"] = [
+            Panel("time", tuple(f"mode/{link}/{k}/{name}" for lk, k in layout.modes if lk == link))
+            for link in links for name in ("q", "strain_energy")]
     return out
 
 

@@ -399,7 +399,7 @@ class MainWindow(QMainWindow):
             self.document.push(set_field(self.document, ref, keys, value))
         elif ref.collection == "links":
             if value.get("kind") != find_entity(self.document.model, ref)[1].get("kind"):
-                self.document.push(toggle_link_kind(self.document, ref.id))
+                self.document.push(toggle_link_kind(self.document, ref.id, value.get("kind")))
         else:
             self.document.push(set_field(self.document, ref, keys, value, text=f"Set {ref}.kind"))
 

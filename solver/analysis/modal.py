@@ -1,5 +1,9 @@
 """Natural frequencies and mode shapes about a configuration, and Rayleigh coefficients.
 
+:func:`modal_link_modes` gives the modes a modal link is built with (its own mesh
+under its reference conditions, :mod:`solver.fem.modal_basis`) without a whole model
+to run.
+
 The undamped eigenproblem ``K_T phi = omega^2 M phi`` (M from eq. 2.32, K_T from
 eq. 2.57 / the consistent tangent) is solved on the null space of the constraint
 Jacobian, so joints and drivers (held fixed) are respected.  Rigid-body modes come
@@ -13,8 +17,10 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.linalg as sla
 
+from ..model.io import model_with_defaults
 from ..system.assembly import Assembly, dense_matrices
-from ..system.compile import compile_model
+from ..system.compile import compile_model, section_properties
+from ..system.modal_links import build_modal_link
 
 
 @dataclass
@@ -66,3 +72,28 @@ def rayleigh_coefficients(f1: float, f2: float, zeta1: float, zeta2: float | Non
     A = np.array([[1 / (2 * w1), w1 / 2], [1 / (2 * w2), w2 / 2]])
     alpha, beta = np.linalg.solve(A, [zeta1, zeta2])
     return float(alpha), float(beta)
+
+
+@dataclass
+class LinkModes:
+    """The modal coordinates of a modal link: frequency (Hz) and damping ratio of each
+    (Rayleigh's ``alpha / 2 omega + beta omega / 2`` plus the link's own ratio), the first
+    ``normal`` being normal modes, the rest static corrections."""
+
+    frequencies: np.ndarray
+    damping: np.ndarray
+    normal: int
+
+
+def modal_link_modes(model: dict, link_id: str) -> LinkModes:
+    """The modes of the modal link ``link_id`` of a valid ``model``."""
+    doc = model_with_defaults(model)
+    link = next(lk for lk in doc["links"] if lk["id"] == link_id)
+    materials = {m["id"]: m for m in doc["materials"]}
+    xy = {n["id"]: (n["x"], n["y"]) for n in doc["nodes"]}
+    lk = build_modal_link(link, section_properties(link["section"], materials), xy, doc)
+    omega = lk.basis.omega
+    alpha, beta = doc["damping"]["alpha"], doc["damping"]["beta"]
+    positive = np.where(omega > 0, omega, 1.0)
+    rayleigh = np.where(omega > 0, alpha / (2 * positive) + 0.5 * beta * omega, np.inf)
+    return LinkModes(lk.basis.frequencies, rayleigh + lk.damping, lk.basis.normal)

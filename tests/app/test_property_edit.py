@@ -80,7 +80,7 @@ def test_plan_refuses_what_validate_refuses(all_kinds_model):
 
 def test_editors_come_from_the_schema(all_kinds_model):
     doc = all_kinds_model
-    assert editor_for(doc, EntityRef("links", "beam"), ["kind"]).options == ("rigid", "flexible")
+    assert editor_for(doc, EntityRef("links", "beam"), ["kind"]).options == ("rigid", "flexible", "modal")
     assert editor_for(doc, EntityRef("links", "beam"), ["section", "material"]).options == ("steel",)
     assert editor_for(doc, EntityRef("contacts", "floor"), ["law"]).options == ("newton", "poisson", "energetic")
     assert editor_for(doc, EntityRef("contacts", "ring"), ["target", "inside"]).kind == "check"
