@@ -1,19 +1,27 @@
 """Contact pairs: gap, contact frame and contact Jacobian (thesis §3.1, §3.3).
 
-A pair is a point (a node of a link, or a free body with its contact radius) and a
-target: a fixed line, segment or circle, a node (with a fixed normal direction: the
-thesis's candidate contact node pairs, eq. 3.1), or anywhere along a link's elements.
-The normal ``n`` points out of the target; the tangent is ``t = (n_y, -n_x)``; the gap is
-positive when open; ``v_n = n . (v_point - v_target)`` is positive when separating.
+A pair is a point (a node of a link, or a free body, with the radius of its surface)
+and a target: a fixed line, segment or circle, a circle whose centre moves with a node
+(the bearing of a clearance joint, Flores et al. 2006 eq. 18), a node (with a fixed
+normal direction: the thesis's candidate contact node pairs, eq. 3.1), or anywhere
+along a link's elements.  The normal ``n`` points out of the target; the tangent is
+``t = (n_y, -n_x)``; the gap is positive when open (``delta = -gap`` is the
+penetration); ``v_n = n . (v_point - v_target)`` is positive when separating.  The
+contact point lies on each surface on the line of the normal, so the tangential
+velocity includes the rotation of each round surface: ``+ r omega_point`` for a point
+of radius r and ``+ rho omega_target`` for a circle target, rho = R outside it and
+-R inside it.
 
 ``J`` (2, n) maps the generalised velocities to ``(v_n, v_t)`` and, transposed, a
-contact impulse ``(I_n, I_t)`` to generalised impulses (the thesis's ``[Q_imp]``,
-eqs. 3.12-3.19).
+contact impulse or force ``(P_n, P_t)`` to generalised impulses or forces (the
+thesis's ``[Q_imp]``, eqs. 3.12-3.19).  It is nonzero only on the pair's own dofs,
+:attr:`ContactPair.dofs`, where ``J_local`` (2, k) holds it.
 """
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 
@@ -25,13 +33,33 @@ class ContactGeometry:
     gap: float  # m, > 0 open
     normal: np.ndarray  # (2,)
     tangent: np.ndarray  # (2,)
-    J: np.ndarray  # (2, n)
+    dofs: np.ndarray  # (k,) the pair's dofs
+    J_local: np.ndarray  # (2, k) Jacobian of (v_n, v_t) on those dofs
+    n_dofs: int
     reachable: bool  # False when the point is beside a segment target
+
+    @cached_property
+    def J(self) -> np.ndarray:
+        """The Jacobian on every dof of the system, (2, n)."""
+        J = np.zeros((2, self.n_dofs))
+        J[:, self.dofs] = self.J_local
+        return J
+
+    def velocity(self, v: np.ndarray) -> np.ndarray:
+        """``(v_n, v_t)`` (m/s) for the generalised velocities ``v``."""
+        return self.J_local @ v[self.dofs]
 
 
 @dataclass
 class ContactPair:
-    """One contact pair of a compiled system (SI units)."""
+    """One contact pair of a compiled system (SI units).
+
+    ``point_rotation`` and ``target_rotation`` are the rotation dofs of the two surfaces
+    (-1: the surface does not turn, or has no radius to turn with); ``target`` holds the
+    dofs of a node target or of a moving circle's centre.  ``model`` is the resolution
+    model's description from the file (``{"kind": "impulse"}``, or a compliant law's
+    fields with defaults filled in).
+    """
 
     id: str
     point: tuple[int, int]  # x, y dofs of the striking point
@@ -39,20 +67,36 @@ class ContactPair:
     kind: str  # ground_line | ground_segment | circle | node | link
     params: dict
     segments: np.ndarray  # (S, 4) dofs (x1, y1, x2, y2) of a link target's segments (else empty)
-    target: tuple[int, int] | None  # dofs of a node target
+    target: tuple[int, int] | None  # dofs of a node target or of a moving circle's centre
     mu_s: float
     mu_d: float
     e: float
     law: str
+    n_dofs: int
+    point_rotation: int = -1
+    target_rotation: int = -1
+    model: dict = field(default_factory=lambda: {"kind": "impulse"})
+    dofs: np.ndarray = field(init=False)
+
+    def __post_init__(self) -> None:
+        dofs = list(self.point) + [self.point_rotation]
+        if self.target is not None:
+            dofs += list(self.target) + [self.target_rotation]
+        dofs += self.segments.ravel().tolist()
+        self.dofs = np.array(list(dict.fromkeys(d for d in dofs if d >= 0)), dtype=np.int64)
+        self._slot = {int(d): i for i, d in enumerate(self.dofs)}
+
+    @property
+    def model_kind(self) -> str:
+        return self.model.get("kind", "impulse")
 
     def geometry(self, q: np.ndarray) -> ContactGeometry:
         """Gap, contact frame and Jacobian at ``q``."""
-        n_dofs = q.shape[0]
         p = q[list(self.point)]
-        J = np.zeros((2, n_dofs))
         k, prm = self.kind, self.params
         reachable = True
         weights: list[tuple[tuple[int, int], float]] = [(self.point, 1.0)]
+        rho_target = 0.0
         if k == "ground_line":
             a = prm["angle"]
             normal = np.array([-math.sin(a), math.cos(a)])
@@ -62,14 +106,17 @@ class ContactPair:
             gap, normal, xi = _segment(p, p1, p2)
             reachable = 0.0 <= xi <= 1.0
         elif k == "circle":
-            c = np.array([prm["x"], prm["y"]])
+            moving = self.target is not None
+            c = q[list(self.target)] if moving else np.array([prm["x"], prm["y"]])
             d = p - c
             dist = float(np.hypot(*d))
             normal = d / dist if dist > 0 else np.array([0.0, 1.0])
             if prm["inside"]:
-                normal, gap = -normal, prm["radius"] - dist
+                normal, gap, rho_target = -normal, prm["radius"] - dist, -prm["radius"]
             else:
-                gap = dist - prm["radius"]
+                gap, rho_target = dist - prm["radius"], prm["radius"]
+            if moving:
+                weights.append((self.target, -1.0))
         elif k == "node":
             a = prm["angle"]
             normal = np.array([math.cos(a), math.sin(a)])
@@ -91,12 +138,18 @@ class ContactPair:
                 weights += [((seg[0], seg[1]), -(1.0 - xi)), ((seg[2], seg[3]), -xi)]
         gap -= self.radius
         tangent = np.array([normal[1], -normal[0]])
+        J = np.zeros((2, len(self.dofs)))
         for (dx, dy), w in weights:
-            J[0, dx] += w * normal[0]
-            J[0, dy] += w * normal[1]
-            J[1, dx] += w * tangent[0]
-            J[1, dy] += w * tangent[1]
-        return ContactGeometry(gap, normal, tangent, J, reachable)
+            ix, iy = self._slot[dx], self._slot[dy]
+            J[0, ix] += w * normal[0]
+            J[0, iy] += w * normal[1]
+            J[1, ix] += w * tangent[0]
+            J[1, iy] += w * tangent[1]
+        if self.point_rotation >= 0:
+            J[1, self._slot[self.point_rotation]] += self.radius
+        if self.target_rotation >= 0:
+            J[1, self._slot[self.target_rotation]] += rho_target
+        return ContactGeometry(gap, normal, tangent, self.dofs, J, self.n_dofs, reachable)
 
 
 def _segment(p: np.ndarray, p1: np.ndarray, p2: np.ndarray) -> tuple[float, np.ndarray, float]:
