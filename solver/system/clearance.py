@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import copy
 
-from ..model.contact_rules import clearance_materials, clearance_radii
+from ..model.contact_rules import clearance_materials
 
 #: the fields of a clearance joint that describe its compliant law, as in a contact's model
 LAW_FIELDS = ("law", "stiffness", "exponent", "damping", "friction_law", "friction_velocity", "friction_velocity_1")
