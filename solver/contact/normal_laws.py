@@ -253,6 +253,7 @@ NORMAL_LAWS: dict[str, LawSpec] = {spec.name: spec for spec in (
     LawSpec("esdu78035", "Flores et al. 2006 eq. (11)", esdu78035, ("delta",), _CYLINDERS),
 )}
 NORMAL_LAW_NAMES: tuple[str, ...] = tuple(NORMAL_LAWS)
+_CYLINDER_NAMES = ("dubowsky_freudenstein", "goldsmith", "esdu78035")
 
 
 def _spec(law: str) -> LawSpec:
@@ -289,7 +290,7 @@ def normal_force(law: str, params: Mapping[str, float], delta, delta_dot=0.0, de
 def penetration_limit(law: str, params: Mapping[str, float]) -> float:
     """Largest penetration (m) the law's formula covers: aB for the cylinder laws, else inf."""
     params = _spec(law).bind(params)
-    if law not in ("dubowsky_freudenstein", "goldsmith", "esdu78035"):
+    if law not in _CYLINDER_NAMES:
         return math.inf
     a, B = _line_scales(law, **params)
     return a * B
@@ -313,3 +314,32 @@ def effective_restitution(law: str, params: Mapping[str, float]) -> float:
     # with w = -ln(1 - ζe): f(-ζe) = w - (1 - exp(-w)), rising from 0 at w = 0
     w = brentq(lambda w: w + math.expm1(-w) - target, 0.0, target + 1.0, xtol=1e-15, rtol=1e-15)
     return -math.expm1(-w) / zeta
+
+
+def elastic_energy(law: str, params: Mapping[str, float], delta, delta_dot=0.0) -> np.ndarray:
+    """Energy stored in the law's elastic part at penetration ``delta`` (J): V(δ) = ∫₀^δ F_el.
+
+    F_el is the force at δ̇ = 0 (no hysteresis term).  Hooke K δ²/2; Kelvin-Voigt eq. (1)
+    k δ²/2 with k = K loading (``delta_dot`` > 0) and c_e K unloading, so that the switch at
+    maximum compression releases (1 - c_e) K δ²/2; Hertz and the hysteresis laws
+    K δⁿ⁺¹/(n + 1); the cylinder laws, with δ = a F [ln(B/F) + 1] (see :func:`_line_contact`),
+    V = a F² [ln(B/F) + 1/2]/2, continued by B (δ - aB) beyond their limit aB, where
+    V(aB) = a B²/4.  0 out of contact.
+    """
+    bound = _spec(law).bind(params)
+    _, inside, d = _contact(delta)
+    if law == "hooke":
+        V = 0.5 * bound["K"] * d * d
+    elif law == "kelvin_voigt":
+        k = np.where(np.asarray(delta_dot) > 0.0, bound["K"], bound["c_e"] * bound["K"])
+        V = 0.5 * k * d * d
+    elif law in _CYLINDER_NAMES:
+        a, B = _line_scales(law, **bound)
+        F = np.asarray(normal_force(law, params, d).force, dtype=float)
+        below = d < a * B
+        Fs = np.where(below & inside, F, 0.5 * B)
+        V = np.where(below, 0.5 * a * Fs * Fs * (np.log(B / Fs) + 0.5), 0.25 * a * B * B + B * (d - a * B))
+    else:
+        n = bound["n"]
+        V = bound["K"] * d ** (n + 1.0) / (n + 1.0)
+    return np.array(np.where(inside, V, 0.0))[()]

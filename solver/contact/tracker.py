@@ -37,9 +37,10 @@ STICK_KINDS = ("SCS", "SRS", "stick")
 class ContactTracker:
     """The contact pairs of a run and their state between steps."""
 
-    def __init__(self, asm: Assembly, settings: dict):
+    def __init__(self, asm: Assembly, settings: dict, pairs: list[ContactPair] | None = None,
+                 events: list[dict] | None = None):
         self.asm = asm
-        self.pairs: list[ContactPair] = asm.sys.contacts
+        self.pairs: list[ContactPair] = asm.sys.contacts if pairs is None else pairs
         self.tol = settings["contact_tol"]
         self.impact_step = settings["impact_step"] or impact_time_step(asm)
         count = len(self.pairs)
@@ -48,7 +49,7 @@ class ContactTracker:
         self._acc = np.zeros((count, 2))  # impulses since the last frame
         self._recent: list[tuple[float, int, float, float]] = []  # (time, pair, I_n, I_t)
         self.window = self.impact_step if math.isfinite(self.impact_step) else settings["step"]
-        self.events: list[dict] = []
+        self.events: list[dict] = [] if events is None else events
 
     @property
     def active(self) -> bool:

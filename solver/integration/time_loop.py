@@ -22,7 +22,7 @@ from ..system.assembly import Assembly
 from ..system.compile import compile_model
 from ..system.initial import initial_state, restart
 from ..model.io import dumps_model
-from ..contact.tracker import ContactTracker
+from ..contact.models import ContactModels
 from ..system.state import State
 from .newmark import NewmarkIntegrator, NewtonFailure
 from ..results.outputs import OutputBuilder
@@ -32,36 +32,25 @@ from ..results.frames import Frame, Results, StepRecord
 MAX_CONTACT_RETRIES = 12
 
 
-def _advance(integ: NewmarkIntegrator, s: State, h: float, land: float | None, max_cuts: int,
-             guard: OutputBuilder | None = None):
+def _advance(integ: NewmarkIntegrator, contacts: ContactModels, s: State, h: float, land: float | None,
+             max_cuts: int, guard: OutputBuilder | None = None):
     """One step from ``s``, halving it when Newton fails (or, with a ``guard``, when the
-    energy jumps: a spurious root); ``(state, iterations, step, cut?)``."""
+    energy jumps: a spurious root); ``(state, iterations, step, cuts)``."""
     cuts = 0
     while True:
         try:
-            new, iters = integ.step(s, h if land is None else land - s.t, breakpoint=land)
+            step = h if land is None else land - s.t
+            contacts.begin_step(s, step)
+            new, iters = integ.step(s, step, breakpoint=land)
             if guard is not None and guard.spurious_growth(s, new):
                 raise NewtonFailure("the energy jumped in one step (a spurious root of the Newmark equations)")
-            return new, iters, new.t - s.t, cuts > 0
+            return new, iters, new.t - s.t, cuts
         except NewtonFailure as exc:
             cuts += 1
             if cuts > max_cuts:
                 raise NewtonFailure(f"{exc}; step cut {cuts - 1} times down to {h:.3g} s") from None
             h *= 0.5
             land = None
-
-
-def _after_impulses(asm: Assembly, contacts: ContactTracker, out: OutputBuilder, s: State) -> State:
-    """Impulses at the pairs that are closed and approaching, booked in the energy ledger;
-    accelerations and multipliers restarted after a velocity jump."""
-    if not contacts.active:
-        return s
-    after, impacts = contacts.resolve(s)
-    if not impacts:
-        return after
-    after = restart(asm, after)
-    out.book_impulses(impacts, after)
-    return after
 
 
 def run(model: dict, cancel: Callable[[], bool] | None = None) -> Iterator[Frame | Results]:
@@ -79,15 +68,16 @@ def run(model: dict, cancel: Callable[[], bool] | None = None) -> Iterator[Frame
         constraints=system.constraints.count,
         elements=system.beams.count,
     )
-    integ = NewmarkIntegrator(asm, settings)
-    contacts = ContactTracker(asm, settings)
+    contacts = ContactModels(asm, settings)
+    integ = NewmarkIntegrator(asm, settings, contacts.forces)
+    out.contact_energy = contacts.elastic_energy
     res.layout.contacts = [p.id for p in contacts.pairs]
     res.events = contacts.events
     h0, t_end = settings["step"], settings["end_time"]
     dt_out = settings["output_interval"]
-    state = _after_impulses(asm, contacts, out, initial_state(asm))
+    state = contacts.after_step(out, None, initial_state(asm))
     breakpoints = sorted({b for b in system.breakpoints() if 0.0 < b < t_end})
-    guard = out if contacts.active else None  # impulses make velocity jumps: watch for spurious roots
+    guard = out if contacts.impulsive else None  # impulses make velocity jumps: watch for spurious roots
 
     def frame_of(st: State) -> Frame:
         frame = out.frame(st)
@@ -103,28 +93,34 @@ def run(model: dict, cancel: Callable[[], bool] | None = None) -> Iterator[Frame
     h = h0
     status, message = "completed", ""
     eps_t = 1e-9 * h0
+    rejected = 0  # step attempts taken again: Newton cuts, contact starts stepped over, contact errors
+    max_cuts = settings["max_step_cuts"]
     while state.t < t_end - eps_t:
         if cancel is not None and cancel():
             status, message = "cancelled", f"cancelled at t = {state.t:.6g} s"
             break
-        in_contact = contacts.active and bool(contacts.closed.any())
+        in_contact = contacts.in_contact
         step_started = wallclock.perf_counter()
         h_try = min(contacts.step_size(h), t_end - state.t)
         while breakpoints and breakpoints[0] <= state.t + eps_t:
             breakpoints.pop(0)
         land = breakpoints[0] if breakpoints and breakpoints[0] <= state.t + h_try + eps_t else None
         try:
-            new, iters, h_try, cut = _advance(integ, state, h_try, land, settings["max_step_cuts"], guard)
-            for _ in range(MAX_CONTACT_RETRIES):  # contact predictor, eq. (3.4)
-                t_ct = contacts.passed_contact(state, new)
+            new, iters, h_try, cuts = _advance(integ, contacts, state, h_try, land, max_cuts, guard)
+            rejected += cuts
+            for _ in range(MAX_CONTACT_RETRIES):  # contact predictor (eq. 3.4) and contact step control
+                t_ct = contacts.retry_time(state, new)
                 if t_ct is None:
                     break
+                rejected += 1
                 land = None
-                new, iters, h_try, cut = _advance(integ, state, t_ct - state.t, None, settings["max_step_cuts"], guard)
+                new, iters, h_try, cuts = _advance(integ, contacts, state, t_ct - state.t, None, max_cuts, guard)
+                rejected += cuts
         except NewtonFailure as exc:
             status, message = "failed", f"stopped at t = {state.t:.6g} s: {exc}"
             break
         res.steps.append(StepRecord(new.t, h_try, iters))
+        old = state
         if land is None:
             state = new
             out.advance_ledger(state, h_try)
@@ -135,8 +131,7 @@ def run(model: dict, cancel: Callable[[], bool] | None = None) -> Iterator[Frame
         if contacts.active:
             impulse_started = wallclock.perf_counter()
             count = len(contacts.events)
-            state = _after_impulses(asm, contacts, out, state)
-            contacts.separations(state)
+            state = contacts.after_step(out, old, state)
             solved = sum(1 for e in contacts.events[count:] if e["kind"] == "impulse")
             if solved:
                 impact["impulses"] += solved
@@ -159,6 +154,9 @@ def run(model: dict, cancel: Callable[[], bool] | None = None) -> Iterator[Frame
         newton_iterations_per_step=(sum(iters) / len(iters)) if iters else 0.0,
         factorizations=integ.factorizations,
         residual_evaluations_per_step=integ.evaluations / max(len(res.steps), 1),
+        rejected_steps=rejected,
         **impact,
     )
+    if contacts.forces is not None:
+        res.meta["compliant_contacts"] = contacts.summary()
     yield res

@@ -247,6 +247,7 @@ JOINT = Variant(
                      "y": Num("y of the journal centre from the bearing centre", "m", default=0.0)},
                     help="where the journal centre starts, from the bearing centre (the node); "
                          "inside the clearance circle",
+                    default={},
                 ),
             },
             required=("links", "bearing_radius", "length"),
@@ -443,6 +444,11 @@ SOLVER = Obj(
         "modified_newton": Bool("reuse the factorised Jacobian while Newton converges", default=True),
         "consistent_initial_velocity": Bool("start with velocities consistent with drivers and joints", default=True),
         "contact_tol": Num("gap within which a contact is established, thesis TOL_imp (3.3)", "m", default=1e-6, gt=0),
+        "contact_accuracy": Num(
+            "local error of the penetration per step while a compliant contact is closed, as a fraction "
+            "of the contact's largest penetration (the step shrinks in contact to meet it)",
+            default=1e-3, gt=0, lt=1,
+        ),
         "impact_step": Num(
             "time step while in contact (0: 0.8 x the shortest wave transit of a flexible element, thesis eq. 3.5)",
             "s", default=0.0, ge=0,

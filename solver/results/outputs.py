@@ -11,6 +11,8 @@ its mid-length point from the chord between its end nodes, divided by its length
 """
 from __future__ import annotations
 
+from typing import Callable
+
 import numpy as np
 
 from ..system.assembly import Assembly
@@ -40,7 +42,9 @@ class OutputBuilder:
         self._driver_rows = np.array([d.row for d in s.drivers], dtype=int)
         self._driver_dofs = np.array([d.dof for d in s.drivers], dtype=int)
         self.ledger = {"work_loads": 0.0, "work_drivers": 0.0, "dissipated_damping": 0.0,
-                       "dissipated_friction": 0.0, "dissipated_restitution": 0.0}
+                       "dissipated_friction": 0.0, "dissipated_restitution": 0.0, "dissipated_contact": 0.0}
+        #: ``contact_energy(state)``: energy stored in compliant contacts (J), set by the time loop
+        self.contact_energy: Callable[[State], float] = lambda st: 0.0
         self._last_powers: tuple[float, float, float] | None = None
 
     def _midspan_locator(self, link) -> tuple[int, float]:
@@ -62,10 +66,11 @@ class OutputBuilder:
         p_damp = asm.damping_power(st.q, st.v) if (s.alpha > 0.0 or s.beta > 0.0) else 0.0
         return p_loads, p_drv, p_damp
 
-    def energy_terms(self, st: State) -> tuple[float, float, float]:
-        """Kinetic, strain and gravitational potential energy, J."""
+    def energy_terms(self, st: State) -> tuple[float, float, float, float]:
+        """Kinetic, strain, gravitational potential and contact energy, J."""
         asm = self.asm
-        return asm.kinetic_energy(st.q, st.v), asm.strain_energy(st.q), asm.potential_energy(st.q)
+        return (asm.kinetic_energy(st.q, st.v), asm.strain_energy(st.q), asm.potential_energy(st.q),
+                self.contact_energy(st))
 
     def spurious_growth(self, old: State, new: State, ratio: float = 0.05) -> bool:
         """Whether the mechanical energy grew over a step by more than ``ratio`` of the energies
@@ -104,7 +109,7 @@ class OutputBuilder:
 
     # ------------------------------------------------------------------ frames
     def frame(self, st: State) -> Frame:
-        s, asm = self.sys, self.asm
+        s = self.sys
         q, v, a = st.q, st.v, st.a
         if self._last_powers is None:
             self._last_powers = self.powers(st)
@@ -112,12 +117,8 @@ class OutputBuilder:
         drv_val = np.array([q[d.dof] - s.constraints.dm_base[d.row] for d in s.drivers])
         drv_rate = np.array([v[d.dof] for d in s.drivers])
         drv_reac = np.array([-st.lam[d.row] for d in s.drivers])
-        energy = {
-            "kinetic": asm.kinetic_energy(q, v),
-            "strain": asm.strain_energy(q),
-            "potential": asm.potential_energy(q),
-            **self.ledger,
-        }
+        energy = dict(zip(("kinetic", "strain", "potential", "contact_elastic"), self.energy_terms(st)))
+        energy.update(self.ledger)
         nd = s.node_dofs
         return Frame(
             time=st.t,

@@ -76,6 +76,8 @@ class System:
     beta: float
     settings: dict
     rigid_bodies: list[tuple[str, tuple[int, int, int]]] = field(default_factory=list)  # (id, (x, y, phi) dofs)
+    #: (journal dofs, bearing dofs) of each clearance joint: the two centres start with one velocity
+    initial_ties: list[tuple[tuple[int, int], tuple[int, int]]] = field(default_factory=list)
 
     @property
     def formulation(self) -> str:
@@ -108,14 +110,8 @@ def section_properties(section: dict, materials: dict) -> tuple[float, float, fl
 
 def unsupported_features(doc: dict) -> list[str]:
     """What in the model this version of the solver cannot run yet."""
-    out = []
     models = {c.get("model", {}).get("kind", "impulse") for c in doc.get("contacts", [])}
-    for kind, what in (("lagrange", "the Lagrange-multiplier contact model"), ("compliant", "compliant contact force laws")):
-        if kind in models:
-            out.append(what)
-    if any(j["kind"] == "clearance" for j in doc.get("joints", [])):
-        out.append("clearance joints")
-    return out
+    return ["the Lagrange-multiplier contact model"] if "lagrange" in models else []
 
 
 def compile_model(document: dict) -> System:
@@ -266,6 +262,7 @@ def compile_model(document: dict) -> System:
         beta=doc["damping"]["beta"],
         settings=settings,
         rigid_bodies=b.bodies,
+        initial_ties=[(b.node_dof[journal_node(j)], b.node_dof[j["node"]]) for j in clearance_joints(doc)],
     )
 
 
