@@ -33,13 +33,15 @@ MAX_CONTACT_RETRIES = 12
 
 
 def _advance(integ: NewmarkIntegrator, s: State, h: float, land: float | None, max_cuts: int,
-             guard: OutputBuilder | None = None):
-    """One step from ``s``, halving it when Newton fails (or, with a ``guard``, when the
-    energy jumps: a spurious root); ``(state, iterations, step, cut?)``."""
+             guard: OutputBuilder | None = None, contacts: ContactTracker | None = None):
+    """One step from ``s`` (with the contact rows of ``contacts``), halving it when Newton
+    fails (or, with a ``guard``, when the energy jumps: a spurious root); ``(state,
+    iterations, step, cut?)``."""
     cuts = 0
     while True:
         try:
-            new, iters = integ.step(s, h if land is None else land - s.t, breakpoint=land)
+            rows = contacts.rows(s) if contacts is not None else None
+            new, iters = integ.step(s, h if land is None else land - s.t, breakpoint=land, rows=rows)
             if guard is not None and guard.spurious_growth(s, new):
                 raise NewtonFailure("the energy jumped in one step (a spurious root of the Newmark equations)")
             return new, iters, new.t - s.t, cuts > 0
@@ -49,19 +51,6 @@ def _advance(integ: NewmarkIntegrator, s: State, h: float, land: float | None, m
                 raise NewtonFailure(f"{exc}; step cut {cuts - 1} times down to {h:.3g} s") from None
             h *= 0.5
             land = None
-
-
-def _after_impulses(asm: Assembly, contacts: ContactTracker, out: OutputBuilder, s: State) -> State:
-    """Impulses at the pairs that are closed and approaching, booked in the energy ledger;
-    accelerations and multipliers restarted after a velocity jump."""
-    if not contacts.active:
-        return s
-    after, impacts = contacts.resolve(s)
-    if not impacts:
-        return after
-    after = restart(asm, after)
-    out.book_impulses(impacts, after)
-    return after
 
 
 def run(model: dict, cancel: Callable[[], bool] | None = None) -> Iterator[Frame | Results]:
@@ -85,9 +74,13 @@ def run(model: dict, cancel: Callable[[], bool] | None = None) -> Iterator[Frame
     res.events = contacts.events
     h0, t_end = settings["step"], settings["end_time"]
     dt_out = settings["output_interval"]
-    state = _after_impulses(asm, contacts, out, initial_state(asm))
+    state = initial_state(asm)
+    if contacts.active:
+        out.contact_power = contacts.friction_power
+        state = contacts.after_step(None, state, out)
     breakpoints = sorted({b for b in system.breakpoints() if 0.0 < b < t_end})
     guard = out if contacts.active else None  # impulses make velocity jumps: watch for spurious roots
+    tracker = contacts if contacts.active else None
 
     def frame_of(st: State) -> Frame:
         frame = out.frame(st)
@@ -107,36 +100,37 @@ def run(model: dict, cancel: Callable[[], bool] | None = None) -> Iterator[Frame
         if cancel is not None and cancel():
             status, message = "cancelled", f"cancelled at t = {state.t:.6g} s"
             break
-        in_contact = contacts.active and bool(contacts.closed.any())
+        in_contact = contacts.active and contacts.closed()
         step_started = wallclock.perf_counter()
         h_try = min(contacts.step_size(h), t_end - state.t)
         while breakpoints and breakpoints[0] <= state.t + eps_t:
             breakpoints.pop(0)
         land = breakpoints[0] if breakpoints and breakpoints[0] <= state.t + h_try + eps_t else None
         try:
-            new, iters, h_try, cut = _advance(integ, state, h_try, land, settings["max_step_cuts"], guard)
-            for _ in range(MAX_CONTACT_RETRIES):  # contact predictor, eq. (3.4)
-                t_ct = contacts.passed_contact(state, new)
+            new, iters, h_try, cut = _advance(integ, state, h_try, land, settings["max_step_cuts"], guard, tracker)
+            for _ in range(MAX_CONTACT_RETRIES if tracker else 0):  # contact predictor (eq. 3.4) and switches
+                t_ct = contacts.event_time(state, new)
                 if t_ct is None:
                     break
                 land = None
-                new, iters, h_try, cut = _advance(integ, state, t_ct - state.t, None, settings["max_step_cuts"], guard)
+                new, iters, h_try, cut = _advance(integ, state, t_ct - state.t, None, settings["max_step_cuts"], guard,
+                                                  tracker)
         except NewtonFailure as exc:
             status, message = "failed", f"stopped at t = {state.t:.6g} s: {exc}"
             break
         res.steps.append(StepRecord(new.t, h_try, iters))
+        previous = state
         if land is None:
             state = new
             out.advance_ledger(state, h_try)
         else:
             out.advance_ledger(new, h_try, t_loads=np.nextafter(land, -np.inf))
-            state = restart(asm, new)
+            state = restart(asm, new, contacts.rows(new) if tracker else None)
             out.restart_ledger(new, state)
         if contacts.active:
             impulse_started = wallclock.perf_counter()
             count = len(contacts.events)
-            state = _after_impulses(asm, contacts, out, state)
-            contacts.separations(state)
+            state = contacts.after_step(previous, state, out)
             solved = sum(1 for e in contacts.events[count:] if e["kind"] == "impulse")
             if solved:
                 impact["impulses"] += solved

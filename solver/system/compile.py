@@ -108,9 +108,8 @@ def unsupported_features(doc: dict) -> list[str]:
     """What in the model this version of the solver cannot run yet."""
     out = []
     models = {c.get("model", {}).get("kind", "impulse") for c in doc.get("contacts", [])}
-    for kind, what in (("lagrange", "the Lagrange-multiplier contact model"), ("compliant", "compliant contact force laws")):
-        if kind in models:
-            out.append(what)
+    if "compliant" in models:
+        out.append("compliant contact force laws")
     if any(j["kind"] == "clearance" for j in doc.get("joints", [])):
         out.append("clearance joints")
     return out
@@ -288,7 +287,7 @@ def _contact_pair(c: dict, b: "_Builder", doc: dict) -> ContactPair:
         segments = np.array([[*b.node_dof[a], *b.node_dof[z]] for a, z in chain], dtype=int)
     target = b.node_dof[tgt["node"]] if tgt["kind"] == "node" else None
     return ContactPair(c["id"], b.node_dof[point], radius, tgt["kind"], tgt, segments, target,
-                       c["mu_s"], c["mu_d"], c["e"], c["law"])
+                       c["mu_s"], c["mu_d"], c["e"], c["law"], c.get("model", {"kind": "impulse"}))
 
 
 class _Builder:

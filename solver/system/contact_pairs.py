@@ -8,14 +8,18 @@ positive when open; ``v_n = n . (v_point - v_target)`` is positive when separati
 
 ``J`` (2, n) maps the generalised velocities to ``(v_n, v_t)`` and, transposed, a
 contact impulse ``(I_n, I_t)`` to generalised impulses (the thesis's ``[Q_imp]``,
-eqs. 3.12-3.19).
+eqs. 3.12-3.19; its rows are the thesis's ``alpha^T`` and ``[beta]^T``, eq. 3.17).  The
+same rows on the (at most six) dofs they touch are ``dofs`` and ``Jc``: the compact
+form the contact rows of the Newton system take (:mod:`solver.system.bordered`).
 """
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
+
+from .bordered import K
 
 
 @dataclass(frozen=True)
@@ -27,6 +31,8 @@ class ContactGeometry:
     tangent: np.ndarray  # (2,)
     J: np.ndarray  # (2, n)
     reachable: bool  # False when the point is beside a segment target
+    dofs: np.ndarray  # (K,) the dofs J touches (padded with dof 0)
+    Jc: np.ndarray  # (2, K) J on those dofs (0 on the padding)
 
 
 @dataclass
@@ -44,6 +50,7 @@ class ContactPair:
     mu_d: float
     e: float
     law: str
+    model: dict = field(default_factory=lambda: {"kind": "impulse"})  # the model file's ``model`` entry
 
     def geometry(self, q: np.ndarray) -> ContactGeometry:
         """Gap, contact frame and Jacobian at ``q``."""
@@ -91,12 +98,22 @@ class ContactPair:
                 weights += [((seg[0], seg[1]), -(1.0 - xi)), ((seg[2], seg[3]), -xi)]
         gap -= self.radius
         tangent = np.array([normal[1], -normal[0]])
-        for (dx, dy), w in weights:
+        dofs = np.zeros(K, dtype=np.int64)
+        Jc = np.zeros((2, K))
+        for i, ((dx, dy), w) in enumerate(weights):
             J[0, dx] += w * normal[0]
             J[0, dy] += w * normal[1]
             J[1, dx] += w * tangent[0]
             J[1, dy] += w * tangent[1]
-        return ContactGeometry(gap, normal, tangent, J, reachable)
+            dofs[2 * i: 2 * i + 2] = dx, dy
+            Jc[:, 2 * i] = w * normal[0], w * tangent[0]
+            Jc[:, 2 * i + 1] = w * normal[1], w * tangent[1]
+        return ContactGeometry(gap, normal, tangent, J, reachable, dofs, Jc)
+
+    @property
+    def curved(self) -> bool:
+        """Whether the gap is nonlinear in the dofs (a circle, or a link whose segments turn)."""
+        return self.kind in ("circle", "link")
 
 
 def _segment(p: np.ndarray, p1: np.ndarray, p2: np.ndarray) -> tuple[float, np.ndarray, float]:
