@@ -43,6 +43,7 @@ from ..results.frames import CONTACT_STATES
 from ..system.assembly import Assembly
 from ..system.contact_pairs import ContactGeometry, ContactPair
 from ..system.state import State
+from .base import ContactModel
 from .compliant_laws import WIDTH_FRACTION, NormalState, PairLaw, bind_pair
 
 #: least impact velocity δ̇⁽⁻⁾ of the hysteresis laws (m/s): a pair that creeps into contact
@@ -74,19 +75,22 @@ class PairForces:
         return self.normal.force if self.normal is not None else 0.0
 
 
-class CompliantContacts:
-    """The compliant pairs of a run: their forces in Newton, history, step control, outputs."""
+class CompliantModel(ContactModel):
+    """The compliant pairs of a run (``model.kind = "compliant"``): their forces in Newton,
+    history, step control and outputs."""
 
-    def __init__(self, asm: Assembly, settings: dict, pairs: list[ContactPair], events: list[dict]):
-        self.asm = asm
-        self.pairs = pairs
+    kind = "compliant"
+    impact_steps = False  # the penetration error sizes the steps in contact instead
+    #: further contact columns of the frames this model fills
+    frame_keys = ("penetration_m", "eccentricity_m", "impacts")
+
+    def __init__(self, asm: Assembly, pairs: list[tuple[int, ContactPair]], settings: dict, events: list[dict],
+                 impact_step: float):
+        super().__init__(asm, pairs, settings, events, impact_step)
         materials = {m["id"]: m for m in asm.sys.doc["materials"]}
-        self.laws: list[PairLaw] = [bind_pair(p, materials) for p in pairs]
-        self.tol = settings["contact_tol"]
+        self.laws: list[PairLaw] = [bind_pair(p, materials) for p in self.pairs]
         self.accuracy = settings["contact_accuracy"]
-        self.events = events
-        count = len(pairs)
-        self.closed = np.zeros(count, dtype=bool)
+        count = len(self.pairs)
         self.delta_dot_0 = np.zeros(count)
         self.unloading = np.zeros(count, dtype=bool)
         self.impacts = np.zeros(count, dtype=int)
@@ -98,10 +102,16 @@ class CompliantContacts:
         self.report = {key: np.zeros(count, dtype=int) for key in
                        ("impacts_beyond_speed_bound", "steps_beyond_penetration_limit", "steps_beyond_contact_width")}
         self.largest = {"penetration_m": np.zeros(count), "force_N": np.zeros(count)}
-        sizes = np.array([len(p.dofs) ** 2 for p in pairs], dtype=int)
+        sizes = np.array([len(p.dofs) ** 2 for p in self.pairs], dtype=int)
         self.offsets = np.concatenate([[0], np.cumsum(sizes)])
-        self._impulse = np.zeros((count, 2))  # ∫ (F_n, F_t) dt since the last frame
+        self._dissipated = 0.0  # energy lost at Kelvin-Voigt's switches since it was last taken, J
         self._last: list[PairForces] | None = None  # forces at the last accepted state
+        self._cached: tuple | None = None  # (q, v, forces) of the last state the powers were asked at
+
+    @property
+    def touching(self) -> np.ndarray:
+        """Which pairs are closed (penetration > 0 at the last accepted state)."""
+        return self.state > 0
 
     # ------------------------------------------------------------------ forces
     def pair_forces(self, k: int, q: np.ndarray, v: np.ndarray) -> PairForces:
@@ -111,7 +121,7 @@ class CompliantContacts:
         v_n, v_t = g.velocity(v)
         if not g.reachable or g.gap >= 0.0:
             return PairForces(g, float(v_n), float(v_t), None, 0.0, 0.0)
-        rate = self.delta_dot_0[k] if self.closed[k] else self.trial_rate[k]
+        rate = self.delta_dot_0[k] if self.state[k] else self.trial_rate[k]
         normal = law.normal_state(-g.gap, -float(v_n), rate, bool(self.unloading[k]))
         F_t, dF_t = law.friction_force(float(v_t), normal.force)
         return PairForces(g, float(v_n), float(v_t), normal, F_t, dF_t)
@@ -121,14 +131,14 @@ class CompliantContacts:
         their Newton blocks ``-(dQ/dq + c_v dQ/dv)`` on the pattern of
         :class:`~solver.system.assembly.Assembly` (row-major on each pair's dofs)."""
         F = np.zeros(self.asm.n)
-        vals = np.zeros(self.offsets[-1])
+        vals = np.zeros(self.asm.extra_size)
         for k in np.flatnonzero(self.live):
             pf = self.pair_forces(k, q, v)
             if pf.normal is None:
                 continue
             g, nf = pf.geometry, pf.normal
             J_n, J_t = g.J_local[0], g.J_local[1]
-            F[g.dofs] += J_n * nf.force + J_t * pf.F_t
+            F[g.local_dofs] += J_n * nf.force + J_t * pf.F_t
             mu = pf.F_t / nf.force if nf.force > 0.0 else 0.0
             block = np.outer(J_n + mu * J_t, J_n) * (nf.dF_ddelta + c_v * nf.dF_ddelta_dot)
             block -= c_v * pf.dF_t * np.outer(J_t, J_t)
@@ -140,7 +150,7 @@ class CompliantContacts:
         F = np.zeros(self.asm.n)
         for k in range(len(self.pairs)):
             pf = self.pair_forces(k, q, v)
-            F[pf.geometry.dofs] += pf.geometry.J_local.T @ np.array([pf.F_n, pf.F_t])
+            F[pf.geometry.local_dofs] += pf.geometry.J_local.T @ np.array([pf.F_n, pf.F_t])
         return F
 
     # ------------------------------------------------------------------ steps
@@ -149,7 +159,7 @@ class CompliantContacts:
         whose gap the step's motion could close (with a margin of two); note the impact
         velocity each open pair would strike with."""
         for k, pair in enumerate(self.pairs):
-            if self.closed[k]:
+            if self.state[k]:
                 self.live[k] = True
                 continue
             g = pair.geometry(s.q)
@@ -165,26 +175,21 @@ class CompliantContacts:
 
     def step_size(self, h: float) -> float:
         """The step the penetration error allows while a pair is closed, else ``h``."""
-        return min(h, self.h_error) if self.closed.any() else h
+        return min(h, self.h_error) if self.closed() else h
 
-    def retry_time(self, old: State, new: State) -> float | None:
+    def event_time(self, old: State, new: State, lam_old: np.ndarray, lam_new: np.ndarray) -> float | None:
         """The time to end the step at instead when it stepped over a contact start or its
         penetration error is too large; None accepts it (and sizes the next step)."""
         h = new.t - old.t
-        start = None
-        for k, pair in enumerate(self.pairs):
-            if self.closed[k]:
-                continue
-            t_k = self._first_contact(pair, old, new)
-            if t_k is not None:
-                start = t_k if start is None else min(start, t_k)
-        if start is not None:
-            return start
+        starts = [self._first_contact(pair, old, new) for k, pair in enumerate(self.pairs) if not self.state[k]]
+        starts = [t for t in starts if t is not None]
+        if starts:
+            return min(starts)
         ratio = 0.0
         for k, pair in enumerate(self.pairs):
             g = pair.geometry(new.q)
             depth = -g.gap if g.reachable else -math.inf
-            if not (self.closed[k] or depth > 0.0):
+            if not (self.state[k] or depth > 0.0):
                 continue
             err = ERROR_CONSTANT * h * h * abs(float(g.velocity(new.a - old.a)[0]))
             ratio = max(ratio, err / (self.accuracy * max(self.peak[k], depth, self.tol)))
@@ -205,101 +210,107 @@ class CompliantContacts:
             return None
         g0 = pair.geometry(old.q)
         h = new.t - old.t
+        ends = (g0.gap, h * float(g0.velocity(old.v)[0]), g1.gap, h * float(g1.velocity(new.v)[0]))
         s = np.linspace(0.0, 1.0, HERMITE_SAMPLES)
-        s2, s3 = s * s, s * s * s
-        gap = ((2 * s3 - 3 * s2 + 1) * g0.gap + (s3 - 2 * s2 + s) * h * float(g0.velocity(old.v)[0])
-               + (-2 * s3 + 3 * s2) * g1.gap + (s3 - s2) * h * float(g1.velocity(new.v)[0]))
+        gap = _hermite(s, *ends)
         if gap.min() >= -self.tol:
             return None
         i = int(np.argmax(gap < -0.5 * self.tol))  # first sample beyond the target depth
         lo, hi = s[i - 1], s[i]
         for _ in range(30):  # bisection between the samples for the crossing of -tol/2
             mid = 0.5 * (lo + hi)
-            m2, m3 = mid * mid, mid * mid * mid
-            value = ((2 * m3 - 3 * m2 + 1) * g0.gap + (m3 - 2 * m2 + mid) * h * float(g0.velocity(old.v)[0])
-                     + (-2 * m3 + 3 * m2) * g1.gap + (m3 - m2) * h * float(g1.velocity(new.v)[0]))
-            lo, hi = (mid, hi) if value > -0.5 * self.tol else (lo, mid)
+            lo, hi = (mid, hi) if _hermite(mid, *ends) > -0.5 * self.tol else (lo, mid)
         return old.t + min(max(hi, 0.02), 0.98) * h
 
     # ------------------------------------------------------------------ accepted steps
-    def accept(self, old: State, new: State, ledger: dict) -> None:
+    def switch(self, old: State | None, new: State, lam_c: np.ndarray) -> bool:
         """Book an accepted step: contact starts and separations (events), Kelvin-Voigt's
-        switch, validity counts, dissipation in ``ledger`` and the impulses of the forces."""
-        h = new.t - old.t
-        before = self._last if self._last is not None else self._forces(old)
+        switch, peaks and validity counts, and the impulses of the forces over the step.
+        No mode here changes the equations' structure: always False."""
         after = []
-        for k, pair in enumerate(self.pairs):
+        for k in range(len(self.pairs)):
             pf = self.pair_forces(k, new.q, new.v)
             depth = pf.delta
-            if depth > 0.0 and not self.closed[k]:
+            if depth > 0.0 and not self.state[k]:
                 self._contact_start(k, new, pf)  # its forces were those of δ̇⁽⁻⁾ = trial_rate already
-            elif depth <= 0.0 and self.closed[k]:
+            elif depth <= 0.0 and self.state[k]:
                 self._separation(k, new)
-            if self.closed[k] and self._in_contact(k, pf, ledger):
+            if self.state[k] and self._in_contact(k, pf):
                 pf = self.pair_forces(k, new.q, new.v)  # Kelvin-Voigt unloads from here
             after.append(pf)
-        for key, p0, p1 in (("dissipated_contact", self._damping_power(before), self._damping_power(after)),
-                            ("dissipated_friction", self._friction_power(before), self._friction_power(after))):
-            ledger[key] += 0.5 * h * (p0 + p1)
-        for k, (b, a) in enumerate(zip(before, after)):
-            self._impulse[k] += 0.5 * h * np.array([b.F_n + a.F_n, b.F_t + a.F_t])
+        if old is not None:
+            before = self._last if self._last is not None else [self.pair_forces(k, old.q, old.v)
+                                                                for k in range(len(self.pairs))]
+            h = new.t - old.t
+            for k, (b, a) in enumerate(zip(before, after)):
+                self._acc[k] += 0.5 * h * np.array([b.F_n + a.F_n, b.F_t + a.F_t])
         self._last = after
-        if not self.closed.any():
+        if not self.closed():
             self.h_error = math.inf
-
-    def _forces(self, s: State) -> list[PairForces]:
-        return [self.pair_forces(k, s.q, s.v) for k in range(len(self.pairs))]
+        return False
 
     def _contact_start(self, k: int, s: State, pf: PairForces) -> None:
-        self.closed[k] = True
+        self.state[k] = CONTACT_STATES.index("slide")
         self.unloading[k] = False
         self.delta_dot_0[k] = self.trial_rate[k]
         self.impacts[k] += 1
         self.peak[k] = self.peak_force[k] = 0.0
-        event = {"time_s": s.t, "kind": "contact_start", "contact": self.pairs[k].id, "gap_m": pf.geometry.gap,
-                 "impact_velocity_m_s": float(self.delta_dot_0[k]), "impact": int(self.impacts[k])}
+        data = {"gap_m": pf.geometry.gap, "impact_velocity_m_s": float(self.delta_dot_0[k]),
+                "impact": int(self.impacts[k])}
         bound = self.laws[k].speed_limit
         if math.isfinite(bound):
-            event["speed_bound_m_s"] = bound
+            data["speed_bound_m_s"] = bound
             if self.delta_dot_0[k] > bound:
                 self.report["impacts_beyond_speed_bound"][k] += 1
-        self.events.append(event)
+        self.log(s.t, "contact_start", k, **data)
 
     def _separation(self, k: int, s: State) -> None:
-        self.closed[k] = False
+        self.state[k] = 0
         self.unloading[k] = False
-        self.events.append({"time_s": s.t, "kind": "separation", "contact": self.pairs[k].id,
-                            "max_penetration_m": float(self.peak[k]), "max_force_N": float(self.peak_force[k])})
+        self.log(s.t, "separation", k, max_penetration_m=float(self.peak[k]), max_force_N=float(self.peak_force[k]))
 
-    def _in_contact(self, k: int, pf: PairForces, ledger: dict) -> bool:
-        """Peaks, validity and Kelvin-Voigt's switch of a closed pair at an accepted state;
-        True when the switch happened here."""
+    def _in_contact(self, k: int, pf: PairForces) -> bool:
+        """Peaks, validity, the state (stick below the friction velocity) and Kelvin-Voigt's
+        switch of a closed pair at an accepted state; True when the switch happened here."""
         law, depth = self.laws[k], pf.delta
         self.peak[k] = max(self.peak[k], depth)
         self.peak_force[k] = max(self.peak_force[k], pf.F_n)
         self.largest["penetration_m"][k] = max(self.largest["penetration_m"][k], depth)
         self.largest["force_N"][k] = max(self.largest["force_N"][k], pf.F_n)
+        slow = law.friction is not None and abs(pf.v_t) < self.pairs[k].model["friction_velocity"]
+        self.state[k] = CONTACT_STATES.index("stick" if slow else "slide")
         if pf.normal is not None and not pf.normal.valid:
             self.report["steps_beyond_penetration_limit"][k] += 1
         if law.half_width_ratio(pf.F_n) > WIDTH_FRACTION:
             self.report["steps_beyond_contact_width"][k] += 1
         if law.normal == "kelvin_voigt" and not self.unloading[k] and pf.v_n >= 0.0:
-            ledger["dissipated_contact"] += law.elastic_energy(depth, False) - law.elastic_energy(depth, True)
+            self._dissipated += law.elastic_energy(depth, False) - law.elastic_energy(depth, True)
             self.unloading[k] = True
             return True
         return False
 
-    @staticmethod
-    def _damping_power(forces: list[PairForces]) -> float:
-        """(F_n - F_el) δ̇ summed over the pairs, W (≥ 0 for every law)."""
-        return sum((pf.normal.force - pf.normal.elastic) * -pf.v_n for pf in forces if pf.normal is not None)
+    def take_dissipation(self) -> float:
+        """Energy lost at Kelvin-Voigt's switches since the last call (J): the stored energy
+        the unloading law no longer returns, (1 - c_e) K δ²/2."""
+        lost, self._dissipated = self._dissipated, 0.0
+        return lost
 
-    @staticmethod
-    def _friction_power(forces: list[PairForces]) -> float:
+    # ------------------------------------------------------------------ energy
+    def friction_power(self, s: State, lam_c: np.ndarray) -> float:
         """-F_t v_t summed over the pairs, W (≥ 0)."""
-        return sum(-pf.F_t * pf.v_t for pf in forces)
+        return sum(-pf.F_t * pf.v_t for pf in self._forces_at(s))
 
-    # ------------------------------------------------------------------ output
+    def damping_power(self, s: State) -> float:
+        """(F_n - F_el) δ̇ summed over the pairs, W (≥ 0 for every law)."""
+        return sum((pf.normal.force - pf.normal.elastic) * -pf.v_n for pf in self._forces_at(s)
+                   if pf.normal is not None)
+
+    def _forces_at(self, s: State) -> list[PairForces]:
+        """Every pair's forces at ``s`` (kept for the next call with the same state)."""
+        if self._cached is None or self._cached[0] is not s.q or self._cached[1] is not s.v:
+            self._cached = (s.q, s.v, [self.pair_forces(k, s.q, s.v) for k in range(len(self.pairs))])
+        return self._cached[2]
+
     def elastic_energy(self, s: State) -> float:
         """Energy stored in the contacts' elastic laws at ``s`` (J)."""
         total = 0.0
@@ -309,30 +320,18 @@ class CompliantContacts:
                 total += self.laws[k].elastic_energy(-g.gap, bool(self.unloading[k]))
         return total
 
-    def frame_data(self, s: State) -> dict[str, np.ndarray]:
-        """Per pair: gap, velocities, forces, state, impulses of the forces since the last frame,
-        penetration, eccentricity (circle targets: distance of the centres) and impacts so far."""
-        count = len(self.pairs)
-        keys = ("gap_m", "v_n_m_s", "v_t_m_s", "F_n_N", "F_t_N", "I_n_N_s", "I_t_N_s", "penetration_m",
-                "eccentricity_m")
-        out = {key: np.zeros(count) for key in keys}
-        state = np.zeros(count, dtype=int)
+    # ------------------------------------------------------------------ output
+    def frame_data(self, s: State, lam_c: np.ndarray, out: dict[str, np.ndarray]) -> None:
+        """Forces, state, impulses of the forces since the last frame, penetration,
+        eccentricity (circle targets: distance of the centres) and impacts so far."""
         for k, pair in enumerate(self.pairs):
             pf = self.pair_forces(k, s.q, s.v)
-            g = pf.geometry
-            out["gap_m"][k] = g.gap if g.reachable else math.nan
-            out["v_n_m_s"][k], out["v_t_m_s"][k] = pf.v_n, pf.v_t
-            out["F_n_N"][k], out["F_t_N"][k] = pf.F_n, pf.F_t
-            out["penetration_m"][k] = max(pf.delta, 0.0)
-            out["eccentricity_m"][k] = _eccentricity(pair, g)
-            if self.closed[k]:
-                slow = abs(pf.v_t) < self.pairs[k].model["friction_velocity"]
-                state[k] = CONTACT_STATES.index("stick" if slow and self.laws[k].friction else "slide")
-        out["I_n_N_s"], out["I_t_N_s"] = self._impulse[:, 0].copy(), self._impulse[:, 1].copy()
-        self._impulse[:] = 0.0
-        out["state"] = state
-        out["impacts"] = self.impacts.astype(float)
-        return out
+            i = self.index[k]
+            out["F_n_N"][i], out["F_t_N"][i] = pf.F_n, pf.F_t
+            out["penetration_m"][i] = max(pf.delta, 0.0)
+            out["eccentricity_m"][i] = _eccentricity(pair, pf.geometry)
+            out["impacts"][i] = self.impacts[k]
+        self.frame_impulses(s, out, 0.0)
 
     def summary(self) -> dict[str, dict]:
         """Per pair: impacts, largest penetration and force, and the law's validity counts."""
@@ -341,6 +340,13 @@ class CompliantContacts:
                           "max_force_N": float(self.largest["force_N"][k]),
                           **{key: int(v[k]) for key, v in self.report.items()}}
                 for k, pair in enumerate(self.pairs)}
+
+
+def _hermite(s, g0: float, r0: float, g1: float, r1: float):
+    """The cubic Hermite polynomial at ``s`` in [0, 1] through values g0, g1 and slopes r0, r1
+    (per unit of s)."""
+    s2, s3 = s * s, s * s * s
+    return (2 * s3 - 3 * s2 + 1) * g0 + (s3 - 2 * s2 + s) * r0 + (-2 * s3 + 3 * s2) * g1 + (s3 - s2) * r1
 
 
 def _eccentricity(pair: ContactPair, g: ContactGeometry) -> float:

@@ -29,6 +29,7 @@ from ..system.state import State
 from ..system.assembly import Assembly, newton_factorize, newton_terms
 from ..system.constraints import constraint_eval
 from ..system.banded import BandLU, band_solve
+from ..system.bordered import ContactRows, border_correct, border_prepare
 
 
 class NewtonFailure(Exception):
@@ -71,9 +72,12 @@ def newmark_pseudo_acceleration(q0, v0, ap0, q, h, nu, out):
 
 @njit(cache=True)
 def project_accelerations(q, v, a, a_pseudo, lam, dm_dofs, dm_acc, bp_n, bp_b, bp_r, sl_n, sl_nrm, sl_p,
-                          rows, cols, AB, kl, ku, ipiv, perm, scale, pseudo_ratio, lam_factor):
+                          rows, cols, AB, kl, ku, ipiv, perm, scale, pseudo_ratio, lam_factor,
+                          W, Sinv, cr_dofs, cr_row, cr_gamma, lam_c):
     """In place: ``a += da`` with ``[S  s G^T; s G  0] [da; mu] = [0; s (gamma - G a)]``,
-    the pseudo-acceleration alike, and ``lambda += lam_factor s mu`` (see :func:`converge_step`)."""
+    bordered by the contact rows (``R da = gamma_c - R a``, :mod:`solver.system.bordered`),
+    the pseudo-acceleration alike, and ``lambda += lam_factor s mu``, ``lambda_c +=
+    lam_factor dlambda_c`` (see :func:`converge_step`)."""
     n, m = q.shape[0], dm_dofs.shape[0] + 2 * bp_n.shape[0] + sl_n.shape[0]
     g = np.empty(m)
     vals = np.empty(rows.shape[0])
@@ -86,6 +90,18 @@ def project_accelerations(q, v, a, a_pseudo, lam, dm_dofs, dm_acc, bp_n, bp_b, b
         rhs[n + i] = scale * gamma[i]
     x = np.empty(n + m)
     band_solve(AB, kl, ku, ipiv, perm, rhs, x)
+    c = cr_dofs.shape[0]
+    if c > 0:
+        r_c = np.empty(c)
+        dlam = np.empty(c)
+        for k in range(c):
+            acc = cr_gamma[k]
+            for j in range(cr_dofs.shape[1]):
+                acc -= cr_row[k, j] * a[cr_dofs[k, j]]
+            r_c[k] = acc
+        border_correct(x, W, Sinv, cr_dofs, cr_row, r_c, dlam)
+        for k in range(c):
+            lam_c[k] += lam_factor * dlam[k]
     for i in range(n):
         a[i] += x[i]
         a_pseudo[i] += x[i] * pseudo_ratio
@@ -94,11 +110,35 @@ def project_accelerations(q, v, a, a_pseudo, lam, dm_dofs, dm_acc, bp_n, bp_b, b
 
 
 @njit(cache=True)
+def contact_terms(q, v, c_v, psi, ref, cr_dofs, cr_col, cr_row, cr_level, cr_diag, cr_rhs, lam_c, r_c):
+    """Subtract the contact forces ``sum_k C_k lambda_k`` from ``psi`` (eqs. 4.16, 4.29) and
+    fill the rows' residuals ``r_c`` (:mod:`solver.system.bordered`); returns the reference
+    force, ``|psi|`` and ``max |r_c|``."""
+    n = q.shape[0]
+    force = np.zeros(n)
+    r_max = 0.0
+    for k in range(cr_dofs.shape[0]):
+        acc = cr_diag[k] * lam_c[k] - cr_rhs[k]
+        for j in range(cr_dofs.shape[1]):
+            d = cr_dofs[k, j]
+            force[d] += cr_col[k, j] * lam_c[k]
+            acc += cr_row[k, j] * (q[d] if cr_level[k] == 0 else v[d] / c_v)
+        r_c[k] = acc
+        r_max = max(r_max, abs(acc))
+    for i in range(n):
+        psi[i] -= force[i]
+    return max(ref, np.linalg.norm(force)), np.linalg.norm(psi), r_max
+
+
+@njit(cache=True)
 def newton_iterations(q, v, a, lam, F_ext, mass_diag, alpha, beta, form, dofs, secs, Mbars, no_blocks,
                       dm_dofs, target, bp_n, bp_b, bp_r, sl_n, sl_nrm, sl_p, rows, cols, psi, g, vals,
                       AB, kl, ku, ipiv, perm, scale, c_a, c_v, tol_rel, tol_abs, tol_g, max_iter, contraction,
-                      max_reuse, follower, counters, norms):
-    """Newton iterations with one factorised matrix, in place on ``q, v, a, lam``.
+                      max_reuse, follower, counters, norms, W, Sinv, cr_dofs, cr_col, cr_row, cr_level, cr_diag,
+                      cr_rhs, lam_c):
+    """Newton iterations with one factorised matrix, in place on ``q, v, a, lam`` and the
+    contact multipliers ``lam_c`` of the contact rows (``W, Sinv`` from
+    :func:`~solver.system.bordered.border_prepare` with this factorisation).
 
     Returns CONVERGED; REFACTOR when the matrix should be rebuilt at the current state
     (it does not contract by ``contraction`` any more, or ``max_reuse`` corrections were
@@ -110,6 +150,9 @@ def newton_iterations(q, v, a, lam, F_ext, mass_diag, alpha, beta, form, dofs, s
     m = g.shape[0]
     rhs = np.empty(n + m)
     x = np.empty(n + m)
+    c = cr_dofs.shape[0]
+    r_c = np.empty(c)
+    dlam = np.empty(c)
     used = 0
     prev = np.inf
     while counters[0] < max_iter:
@@ -117,6 +160,10 @@ def newton_iterations(q, v, a, lam, F_ext, mass_diag, alpha, beta, form, dofs, s
         ref, r_norm, g_norm = newton_terms(q, v, a, lam, F_ext, mass_diag, alpha, beta, form, dofs, secs, Mbars,
                                            False, 0.0, 0.0, 0.0, no_blocks, dm_dofs, target, bp_n, bp_b, bp_r,
                                            sl_n, sl_nrm, sl_p, rows, cols, psi, g, vals)
+        if c > 0:
+            ref, r_norm, c_norm = contact_terms(q, v, c_v, psi, ref, cr_dofs, cr_col, cr_row, cr_level, cr_diag,
+                                                cr_rhs, lam_c, r_c)
+            g_norm = max(g_norm, c_norm)
         norms[0] = r_norm
         # (2.64) on the out-of-balance force, or (when round-off in stiff systems keeps
         # the force above it) a correction that no longer moves the solution
@@ -133,6 +180,12 @@ def newton_iterations(q, v, a, lam, F_ext, mass_diag, alpha, beta, form, dofs, s
         for i in range(m):
             rhs[n + i] = -scale * g[i]
         band_solve(AB, kl, ku, ipiv, perm, rhs, x)
+        if c > 0:  # the bordered solution (thesis eqs. 4.23-4.24, 4.36-4.38)
+            for k in range(c):
+                r_c[k] = -r_c[k]
+            border_correct(x, W, Sinv, cr_dofs, cr_row, r_c, dlam)
+            for k in range(c):
+                lam_c[k] += dlam[k]
         dq_max = 0.0
         for i in range(n):
             dq = x[i]
@@ -156,7 +209,8 @@ def converge_step(q0, v0, ap0, h, nu, ap, dm_acc, pseudo_ratio, lam_factor,
                   q, v, a, lam, F_ext, target, c_a, c_v, counters, norms,
                   mass_diag, alpha, beta, form, dofs, secs, Mbars, no_blocks, dm_dofs,
                   bp_n, bp_b, bp_r, sl_n, sl_nrm, sl_p, rows, cols, psi, g, vals,
-                  AB, kl, ku, ipiv, perm, scale, tol_rel, tol_abs, tol_g, max_iter, contraction, max_reuse, follower):
+                  AB, kl, ku, ipiv, perm, scale, tol_rel, tol_abs, tol_g, max_iter, contraction, max_reuse, follower,
+                  cr_dofs, cr_col, cr_row, cr_level, cr_diag, cr_rhs, cr_gamma, lam_c):
     """:func:`newton_iterations`, and once they converge the pseudo-acceleration ``ap`` of
     the step (eq. 2.49) and the projection of the accelerations onto ``G a = gamma``
     (:func:`project_accelerations`), in one compiled call.  The arguments from
@@ -172,15 +226,18 @@ def converge_step(q0, v0, ap0, h, nu, ap, dm_acc, pseudo_ratio, lam_factor,
     to O(h^2).  Velocities are not projected: that would cost the scheme its
     second-order energy behaviour.
     """
+    W, Sinv = border_prepare(AB, kl, ku, ipiv, perm, q.shape[0] + g.shape[0], cr_dofs, cr_col, cr_row, cr_diag)
     status = newton_iterations(q, v, a, lam, F_ext, mass_diag, alpha, beta, form, dofs, secs, Mbars, no_blocks,
                                dm_dofs, target, bp_n, bp_b, bp_r, sl_n, sl_nrm, sl_p, rows, cols, psi, g, vals,
                                AB, kl, ku, ipiv, perm, scale, c_a, c_v, tol_rel, tol_abs, tol_g, max_iter,
-                               contraction, max_reuse, follower, counters, norms)
+                               contraction, max_reuse, follower, counters, norms, W, Sinv, cr_dofs, cr_col, cr_row,
+                               cr_level, cr_diag, cr_rhs, lam_c)
     if status == CONVERGED:
         newmark_pseudo_acceleration(q0, v0, ap0, q, h, nu, ap)
-        if g.shape[0] > 0:
+        if g.shape[0] + cr_dofs.shape[0] > 0:
             project_accelerations(q, v, a, ap, lam, dm_dofs, dm_acc, bp_n, bp_b, bp_r, sl_n, sl_nrm, sl_p,
-                                  rows, cols, AB, kl, ku, ipiv, perm, scale, pseudo_ratio, lam_factor)
+                                  rows, cols, AB, kl, ku, ipiv, perm, scale, pseudo_ratio, lam_factor,
+                                  W, Sinv, cr_dofs, cr_row, cr_gamma, lam_c)
     return status
 
 
@@ -226,20 +283,25 @@ class NewmarkIntegrator:
                          self.max_iter if self.modified else 1)
         self._factor_follower = self._follower  # whether the factorised step re-reads the loads
         self._psi, self._g, self._G_vals = np.empty(asm.n), np.empty(cons.count), np.empty(cons.rows.size)
+        self._no_rows = ContactRows.empty()
 
-    def step(self, s: State, h: float, breakpoint: float | None = None) -> tuple[State, int]:
+    def step(self, s: State, h: float, breakpoint: float | None = None,
+             rows: ContactRows | None = None) -> tuple[State, int]:
         """One step of size ``h``; returns the new state and the Newton iteration count.
 
         A step that lands on a ``breakpoint`` ends exactly there and sees the loads'
-        values just before it (their left limit).
+        values just before it (their left limit).  ``rows`` are the contact rows of the
+        contact models for this step (:mod:`solver.system.bordered`); their converged
+        multipliers are the new state's ``lam_c``.
         """
+        rows = self._no_rows if rows is None else rows
         try:
-            return self._step(s, h, breakpoint)
+            return self._step(s, h, breakpoint, rows)
         except ZeroDivisionError:
             self._factor = None
             raise NewtonFailure("an element collapsed to zero length during the Newton iterations") from None
 
-    def _step(self, s: State, h: float, breakpoint: float | None) -> tuple[State, int]:
+    def _step(self, s: State, h: float, breakpoint: float | None, rows: ContactRows) -> tuple[State, int]:
         asm, nu, tau = self.asm, self.nu, self.tau
         am, af = self.alpha_m, self.alpha_f
         n = asm.n
@@ -251,6 +313,8 @@ class NewmarkIntegrator:
         q, v, a = np.empty(n), np.empty(n), np.empty(n)
         newmark_predict(s.q, s.v, s.a, s.a_pseudo, h, af, q, v, a)
         lam = s.lam.copy()
+        if rows.count and rows.refresh is not None:
+            rows.refresh(q, v)  # curved rows linearised about the predictor
         if self._factor_h != h:
             self._factor = None
         t_f = t1 if t_loads is None else t_loads
@@ -281,11 +345,14 @@ class NewmarkIntegrator:
                 self._factor = None
                 raise NewtonFailure("the Newton matrix is singular (a mechanism locked or unconstrained?)")
             status = converge_step(s.q, s.v, s.a_pseudo, h, nu, a_pseudo, dm_acc, pseudo_ratio, nu * h * h,
-                                   q, v, a, lam, F_ext, target, c_a, c_v, counters, norms, *self._fixed_args)
+                                   q, v, a, lam, F_ext, target, c_a, c_v, counters, norms, *self._fixed_args,
+                                   *rows.kernel_args())
             self.evaluations += int(counters[0]) - done
             done = int(counters[0])
+            if status == CONVERGED and rows.refresh is not None and rows.refresh(q, v):
+                continue  # curved contact rows re-linearised at the converged iterate: iterate on
             if status == CONVERGED:
-                return State(t1, q, v, a, lam, a_pseudo), int(counters[1])
+                return State(t1, q, v, a, lam, a_pseudo, rows.lam.copy()), int(counters[1])
             if status == DIVERGED:
                 self._factor = None
                 raise NewtonFailure(f"Newton did not converge in {self.max_iter} iterations (out-of-balance {norms[0]:.3g} N)")

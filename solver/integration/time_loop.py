@@ -22,7 +22,7 @@ from ..system.assembly import Assembly
 from ..system.compile import compile_model
 from ..system.initial import initial_state, restart
 from ..model.io import dumps_model
-from ..contact.models import ContactModels
+from ..contact.tracker import ContactTracker
 from ..system.state import State
 from .newmark import NewmarkIntegrator, NewtonFailure
 from ..results.outputs import OutputBuilder
@@ -32,16 +32,20 @@ from ..results.frames import Frame, Results, StepRecord
 MAX_CONTACT_RETRIES = 12
 
 
-def _advance(integ: NewmarkIntegrator, contacts: ContactModels, s: State, h: float, land: float | None,
-             max_cuts: int, guard: OutputBuilder | None = None):
-    """One step from ``s``, halving it when Newton fails (or, with a ``guard``, when the
-    energy jumps: a spurious root); ``(state, iterations, step, cuts)``."""
+def _advance(integ: NewmarkIntegrator, s: State, h: float, land: float | None, max_cuts: int,
+             guard: OutputBuilder | None = None, contacts: ContactTracker | None = None):
+    """One step from ``s`` (with the contact rows and forces of ``contacts``), halving it
+    when Newton fails (or, with a ``guard``, when the energy jumps: a spurious root);
+    ``(state, iterations, step, cuts)``."""
     cuts = 0
     while True:
         try:
             step = h if land is None else land - s.t
-            contacts.begin_step(s, step)
-            new, iters = integ.step(s, step, breakpoint=land)
+            rows = None
+            if contacts is not None:
+                contacts.begin_step(s, step)
+                rows = contacts.rows(s)
+            new, iters = integ.step(s, step, breakpoint=land, rows=rows)
             if guard is not None and guard.spurious_growth(s, new):
                 raise NewtonFailure("the energy jumped in one step (a spurious root of the Newmark equations)")
             return new, iters, new.t - s.t, cuts
@@ -68,16 +72,20 @@ def run(model: dict, cancel: Callable[[], bool] | None = None) -> Iterator[Frame
         constraints=system.constraints.count,
         elements=system.beams.count,
     )
-    contacts = ContactModels(asm, settings)
+    contacts = ContactTracker(asm, settings)
     integ = NewmarkIntegrator(asm, settings, contacts.forces)
-    out.contact_energy = contacts.elastic_energy
     res.layout.contacts = [p.id for p in contacts.pairs]
     res.events = contacts.events
     h0, t_end = settings["step"], settings["end_time"]
     dt_out = settings["output_interval"]
-    state = contacts.after_step(out, None, initial_state(asm))
+    state = initial_state(asm)
+    if contacts.active:
+        out.contact_power = contacts.contact_power
+        out.contact_energy = contacts.elastic_energy
+        state = contacts.after_step(None, state, out)
     breakpoints = sorted({b for b in system.breakpoints() if 0.0 < b < t_end})
-    guard = out if contacts.impulsive else None  # impulses make velocity jumps: watch for spurious roots
+    guard = out if contacts.jumps else None  # velocity jumps (impulses): watch for spurious roots
+    tracker = contacts if contacts.active else None
 
     def frame_of(st: State) -> Frame:
         frame = out.frame(st)
@@ -93,45 +101,45 @@ def run(model: dict, cancel: Callable[[], bool] | None = None) -> Iterator[Frame
     h = h0
     status, message = "completed", ""
     eps_t = 1e-9 * h0
-    rejected = 0  # step attempts taken again: Newton cuts, contact starts stepped over, contact errors
+    rejected = 0  # step attempts taken again: Newton cuts, contact events stepped over, contact errors
     max_cuts = settings["max_step_cuts"]
     while state.t < t_end - eps_t:
         if cancel is not None and cancel():
             status, message = "cancelled", f"cancelled at t = {state.t:.6g} s"
             break
-        in_contact = contacts.in_contact
+        in_contact = contacts.active and contacts.closed()
         step_started = wallclock.perf_counter()
         h_try = min(contacts.step_size(h), t_end - state.t)
         while breakpoints and breakpoints[0] <= state.t + eps_t:
             breakpoints.pop(0)
         land = breakpoints[0] if breakpoints and breakpoints[0] <= state.t + h_try + eps_t else None
         try:
-            new, iters, h_try, cuts = _advance(integ, contacts, state, h_try, land, max_cuts, guard)
+            new, iters, h_try, cuts = _advance(integ, state, h_try, land, max_cuts, guard, tracker)
             rejected += cuts
-            for _ in range(MAX_CONTACT_RETRIES):  # contact predictor (eq. 3.4) and contact step control
-                t_ct = contacts.retry_time(state, new)
+            for _ in range(MAX_CONTACT_RETRIES if tracker else 0):  # contact predictor (eq. 3.4), switches, errors
+                t_ct = contacts.event_time(state, new)
                 if t_ct is None:
                     break
                 rejected += 1
                 land = None
-                new, iters, h_try, cuts = _advance(integ, contacts, state, t_ct - state.t, None, max_cuts, guard)
+                new, iters, h_try, cuts = _advance(integ, state, t_ct - state.t, None, max_cuts, guard, tracker)
                 rejected += cuts
         except NewtonFailure as exc:
             status, message = "failed", f"stopped at t = {state.t:.6g} s: {exc}"
             break
         res.steps.append(StepRecord(new.t, h_try, iters))
-        old = state
+        previous = state
         if land is None:
             state = new
             out.advance_ledger(state, h_try)
         else:
             out.advance_ledger(new, h_try, t_loads=np.nextafter(land, -np.inf))
-            state = restart(asm, new)
+            state = restart(asm, new, contacts.rows(new) if tracker else None)
             out.restart_ledger(new, state)
         if contacts.active:
             impulse_started = wallclock.perf_counter()
             count = len(contacts.events)
-            state = contacts.after_step(out, old, state)
+            state = contacts.after_step(previous, state, out)
             solved = sum(1 for e in contacts.events[count:] if e["kind"] == "impulse")
             if solved:
                 impact["impulses"] += solved
@@ -157,6 +165,6 @@ def run(model: dict, cancel: Callable[[], bool] | None = None) -> Iterator[Frame
         rejected_steps=rejected,
         **impact,
     )
-    if contacts.forces is not None:
-        res.meta["compliant_contacts"] = contacts.summary()
+    if contacts.active:
+        res.meta.update(contacts.summary())
     yield res

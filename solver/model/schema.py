@@ -380,7 +380,16 @@ CONTACT_MODEL = Variant(
     default_kind="impulse",
     kinds={
         "impulse": Obj({}, help="momentum balance with Routh's incremental method (thesis ch. 3)"),
-        "lagrange": Obj({}, help="Lagrange-multiplier contact with sliding and sticking (thesis ch. 4)"),
+        "lagrange": Obj(
+            {
+                "stick_tolerance": Num(
+                    "slip velocity, as a fraction of its value a step before, below which sliding turns to sticking "
+                    "(thesis eq. 4.9)", default=1e-3, gt=0, lt=1,
+                ),
+            },
+            help="Lagrange-multiplier contact (thesis ch. 4): the momentum-balance jump at onset (e and law are not "
+                 "used), then the gap held by the normal force, sliding or sticking, release when the force would pull",
+        ),
         "compliant": Obj(
             {
                 **COMPLIANT_LAW,
@@ -451,6 +460,11 @@ SOLVER = Obj(
         ),
         "impact_step": Num(
             "time step while in contact (0: 0.8 x the shortest wave transit of a flexible element, thesis eq. 3.5)",
+            "s", default=0.0, ge=0,
+        ),
+        "impulse_force_window": Num(
+            "window over which the impulses of a momentum-balance contact are averaged into its force "
+            "(0: 4 x the shortest wave transit of a flexible element, or the impact step without one)",
             "s", default=0.0, ge=0,
         ),
     },

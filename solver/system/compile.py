@@ -18,7 +18,6 @@ import numpy as np
 from .constraints import BodyPoint, ConstraintSet, DofMotion, SliderLine
 from .clearance import clearance_joints, contact_model, journal_node, with_journal_nodes
 from .contact_pairs import ContactPair
-from ..errors import UnsupportedFeature
 from ..fem.beam import BeamSet
 from ..model.contact_rules import clearance_radii, point_radius
 from ..model.io import model_with_defaults
@@ -108,18 +107,9 @@ def section_properties(section: dict, materials: dict) -> tuple[float, float, fl
     return mat["E"] * A, mat["E"] * I, mat["density"] * A, mat["density"] * I, c
 
 
-def unsupported_features(doc: dict) -> list[str]:
-    """What in the model this version of the solver cannot run yet."""
-    models = {c.get("model", {}).get("kind", "impulse") for c in doc.get("contacts", [])}
-    return ["the Lagrange-multiplier contact model"] if "lagrange" in models else []
-
-
 def compile_model(document: dict) -> System:
     """Build the :class:`System` of a validated model document."""
     doc = with_journal_nodes(model_with_defaults(document))
-    missing = unsupported_features(doc)
-    if missing:
-        raise UnsupportedFeature("this model needs solver features not available yet: " + ", ".join(missing))
     settings = dict(doc["solver"])
     settings.setdefault("nu", 0.25 * (settings["tau"] + 0.5) ** 2)  # thesis eq. (5.1)
     materials = {m["id"]: m for m in doc["materials"]}

@@ -14,8 +14,12 @@ of radius r and ``+ rho omega_target`` for a circle target, rho = R outside it a
 
 ``J`` (2, n) maps the generalised velocities to ``(v_n, v_t)`` and, transposed, a
 contact impulse or force ``(P_n, P_t)`` to generalised impulses or forces (the
-thesis's ``[Q_imp]``, eqs. 3.12-3.19).  It is nonzero only on the pair's own dofs,
-:attr:`ContactPair.dofs`, where ``J_local`` (2, k) holds it.
+thesis's ``[Q_imp]``, eqs. 3.12-3.19; its rows are the thesis's ``alpha^T`` and
+``[beta]^T``, eq. 3.17).  It is nonzero only on the pair's own dofs,
+:attr:`ContactPair.dofs`, where ``J_local`` (2, k) holds it.  The same rows on the (at
+most :data:`~solver.system.bordered.K`) dofs they touch at this configuration are
+``dofs`` and ``Jc``: the compact form the contact rows of the Newton system take
+(:mod:`solver.system.bordered`).
 """
 from __future__ import annotations
 
@@ -25,6 +29,8 @@ from functools import cached_property
 
 import numpy as np
 
+from .bordered import K
+
 
 @dataclass(frozen=True)
 class ContactGeometry:
@@ -33,21 +39,36 @@ class ContactGeometry:
     gap: float  # m, > 0 open
     normal: np.ndarray  # (2,)
     tangent: np.ndarray  # (2,)
-    dofs: np.ndarray  # (k,) the pair's dofs
+    local_dofs: np.ndarray  # (k,) the pair's dofs
     J_local: np.ndarray  # (2, k) Jacobian of (v_n, v_t) on those dofs
     n_dofs: int
     reachable: bool  # False when the point is beside a segment target
+    touched: np.ndarray  # positions in local_dofs of the dofs J touches here
 
     @cached_property
     def J(self) -> np.ndarray:
         """The Jacobian on every dof of the system, (2, n)."""
         J = np.zeros((2, self.n_dofs))
-        J[:, self.dofs] = self.J_local
+        J[:, self.local_dofs] = self.J_local
         return J
+
+    @cached_property
+    def dofs(self) -> np.ndarray:
+        """(K,) the dofs J touches at this configuration (padded with dof 0)."""
+        out = np.zeros(K, dtype=np.int64)
+        out[: len(self.touched)] = self.local_dofs[self.touched]
+        return out
+
+    @cached_property
+    def Jc(self) -> np.ndarray:
+        """(2, K) J on :attr:`dofs` (0 on the padding)."""
+        out = np.zeros((2, K))
+        out[:, : len(self.touched)] = self.J_local[:, self.touched]
+        return out
 
     def velocity(self, v: np.ndarray) -> np.ndarray:
         """``(v_n, v_t)`` (m/s) for the generalised velocities ``v``."""
-        return self.J_local @ v[self.dofs]
+        return self.J_local @ v[self.local_dofs]
 
 
 @dataclass
@@ -76,7 +97,7 @@ class ContactPair:
     point_rotation: int = -1
     target_rotation: int = -1
     model: dict = field(default_factory=lambda: {"kind": "impulse"})
-    dofs: np.ndarray = field(init=False)
+    dofs: np.ndarray = field(init=False)  # every dof the pair may touch (its Newton block's)
 
     def __post_init__(self) -> None:
         dofs = list(self.point) + [self.point_rotation]
@@ -139,17 +160,25 @@ class ContactPair:
         gap -= self.radius
         tangent = np.array([normal[1], -normal[0]])
         J = np.zeros((2, len(self.dofs)))
+        touched = []
         for (dx, dy), w in weights:
             ix, iy = self._slot[dx], self._slot[dy]
+            touched += [ix, iy]
             J[0, ix] += w * normal[0]
             J[0, iy] += w * normal[1]
             J[1, ix] += w * tangent[0]
             J[1, iy] += w * tangent[1]
-        if self.point_rotation >= 0:
-            J[1, self._slot[self.point_rotation]] += self.radius
-        if self.target_rotation >= 0:
-            J[1, self._slot[self.target_rotation]] += rho_target
-        return ContactGeometry(gap, normal, tangent, self.dofs, J, self.n_dofs, reachable)
+        for dof, arm in ((self.point_rotation, self.radius), (self.target_rotation, rho_target)):
+            if dof >= 0:
+                touched.append(self._slot[dof])
+                J[1, self._slot[dof]] += arm
+        touched = np.array(list(dict.fromkeys(touched)), dtype=np.int64)
+        return ContactGeometry(gap, normal, tangent, self.dofs, J, self.n_dofs, reachable, touched)
+
+    @property
+    def curved(self) -> bool:
+        """Whether the gap is nonlinear in the dofs (a circle, or a link whose segments turn)."""
+        return self.kind in ("circle", "link")
 
 
 def _segment(p: np.ndarray, p1: np.ndarray, p2: np.ndarray) -> tuple[float, np.ndarray, float]:
