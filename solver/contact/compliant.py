@@ -13,8 +13,9 @@ with δ = -gap, δ̇ = -v_n, μ' = F_t/F_n (the laws are linear in F_n) and c_v 
 Newmark velocity factor.  Pairs far from touching in a step are left out of it.
 
 **History.**  The hysteresis laws read the impact velocity δ̇⁽⁻⁾: the approach speed at
-the start of the step in which contact begins (at least :data:`MIN_IMPACT_VELOCITY`),
-kept for the whole contact.  Kelvin-Voigt (eq. 1) loads until the first step that ends
+the instant of touching, from the cubic Hermite gap of the step in which contact begins
+(at least :data:`MIN_IMPACT_VELOCITY`), kept for the whole contact; within that step
+(whose penetration is at most ``contact_tol``) the approach speed at its start stands in.  Kelvin-Voigt (eq. 1) loads until the first step that ends
 with δ̇ ≤ 0, and unloads from then on: δ̇ vanishes at the switch, so the lag costs O(h²).
 
 **Step control** (seed §5).  A step that starts with a pair open and ends with it
@@ -23,9 +24,13 @@ Hermite interpolation of the gap through both ends' gap and rate -- is rejected 
 retried up to the moment the gap first reaches ``-contact_tol / 2``: no contact start
 is stepped over, and each begins with a penetration within the tolerance.  While a pair
 is closed the local error of the Newmark penetration, (h²/12) |J_n (a₁ - a₀)|, is kept
-below ``contact_accuracy`` times the contact's largest penetration: a step over 1.5
-times that is rejected, and the next step is sized to it (h (tol/err)^⅓, within a
-factor 0.2 ... 2); in free flight the loop grows the step back to ``solver.step``.
+below ε = ``contact_accuracy`` times the contact's largest penetration, and the change of
+the penetration in a step below ε^⅓ times the penetration (an increment criterion:
+near first touch and parting, where F'' of a Hertz law grows without bound, the
+trapezoidal work of the force needs short steps the error estimate does not ask for).
+A step over 1.5 times either tolerance is rejected, and the next step is sized to them
+(h (tol/err)^⅓ and h tol/increment, within a factor 0.2 ... 2); in free flight the loop
+grows the step back to ``solver.step``.
 
 **Energy.**  The elastic part of the normal law stores V(δ) (``contact_elastic``, a
 state energy); its hysteresis, damper and Kelvin-Voigt's switch dissipate
@@ -52,8 +57,6 @@ MIN_IMPACT_VELOCITY = 1e-4
 ERROR_CONSTANT = 1.0 / 12.0
 #: a step whose error exceeds this multiple of the tolerance is taken again
 REJECT_RATIO = 1.5
-#: points of the cubic Hermite gap searched for a contact start inside a step
-HERMITE_SAMPLES = 33
 
 
 class PairForces:
@@ -90,6 +93,8 @@ class CompliantModel(ContactModel):
         materials = {m["id"]: m for m in asm.sys.doc["materials"]}
         self.laws: list[PairLaw] = [bind_pair(p, materials) for p in self.pairs]
         self.accuracy = settings["contact_accuracy"]
+        #: largest relative change of the penetration in a step (the penetration-increment criterion)
+        self.increment = self.accuracy ** (1.0 / 3.0)
         count = len(self.pairs)
         self.delta_dot_0 = np.zeros(count)
         self.unloading = np.zeros(count, dtype=bool)
@@ -105,6 +110,7 @@ class CompliantModel(ContactModel):
         sizes = np.array([len(p.dofs) ** 2 for p in self.pairs], dtype=int)
         self.offsets = np.concatenate([[0], np.cumsum(sizes)])
         self._dissipated = 0.0  # energy lost at Kelvin-Voigt's switches since it was last taken, J
+        self.touched_at = np.zeros(count)  # when the current contact began (interpolated), s
         self._last: list[PairForces] | None = None  # forces at the last accepted state
         self._cached: tuple | None = None  # (q, v, forces) of the last state the powers were asked at
 
@@ -181,66 +187,68 @@ class CompliantModel(ContactModel):
         """The time to end the step at instead when it stepped over a contact start or its
         penetration error is too large; None accepts it (and sizes the next step)."""
         h = new.t - old.t
-        starts = [self._first_contact(pair, old, new) for k, pair in enumerate(self.pairs) if not self.state[k]]
-        starts = [t for t in starts if t is not None]
+        before, after = self._last or self._forces_at(old), self._forces_at(new)
+        ends = [_gap_ends(b, a, h) for b, a in zip(before, after)]
+        starts = [self._first_contact(e) for k, e in enumerate(ends) if not self.state[k]]
+        starts = [old.t + s * h for s in starts if s is not None]
         if starts:
             return min(starts)
-        ratio = 0.0
-        for k, pair in enumerate(self.pairs):
-            g = pair.geometry(new.q)
-            depth = -g.gap if g.reachable else -math.inf
+        error = increment = 0.0  # the two criteria over their tolerances
+        for k, (b, a) in enumerate(zip(before, after)):
+            depth = a.delta
             if not (self.state[k] or depth > 0.0):
                 continue
-            err = ERROR_CONSTANT * h * h * abs(float(g.velocity(new.a - old.a)[0]))
-            ratio = max(ratio, err / (self.accuracy * max(self.peak[k], depth, self.tol)))
-        if ratio == 0.0:
+            err = ERROR_CONSTANT * h * h * abs(float(a.geometry.velocity(new.a - old.a)[0]))
+            error = max(error, err / (self.accuracy * max(self.peak[k], depth, self.tol)))
+            if self.state[k] and depth > 0.0:
+                step = abs(depth - b.delta) / (self.increment * max(depth, b.delta, self.tol))
+                increment = max(increment, step)
+        if error == 0.0 and increment == 0.0:
             self.h_error = math.inf
             return None
-        h_next = h * min(2.0, max(0.2, 0.9 * ratio ** (-1.0 / 3.0)))
-        if ratio > REJECT_RATIO:
+        factors = [0.9 * r ** -p for r, p in ((error, 1.0 / 3.0), (increment, 1.0)) if r > 0.0]
+        h_next = h * min(2.0, max(0.2, min(factors)))
+        if max(error, increment) > REJECT_RATIO:
             return old.t + h_next
         self.h_error = h_next
         return None
 
-    def _first_contact(self, pair: ContactPair, old: State, new: State) -> float | None:
+    def _first_contact(self, ends: tuple[float, float, float, float]) -> float | None:
         """When an open pair's gap, interpolated by the cubic Hermite polynomial of both ends'
-        gap and rate, falls below -tol within the step: the time it first reaches -tol/2."""
-        g1 = pair.geometry(new.q)
-        if not g1.reachable:
+        gap and rate (:func:`_gap_ends`), falls below -tol within the step: the fraction of the
+        step where it first reaches -tol/2 (within 0.02 ... 0.98)."""
+        if not all(math.isfinite(x) for x in ends):
+            return None  # beside a segment at an end: the predictor of a later step sees it
+        lowest, value = _hermite_min(*ends)
+        if value >= -self.tol:
             return None
-        g0 = pair.geometry(old.q)
-        h = new.t - old.t
-        ends = (g0.gap, h * float(g0.velocity(old.v)[0]), g1.gap, h * float(g1.velocity(new.v)[0]))
-        s = np.linspace(0.0, 1.0, HERMITE_SAMPLES)
-        gap = _hermite(s, *ends)
-        if gap.min() >= -self.tol:
-            return None
-        i = int(np.argmax(gap < -0.5 * self.tol))  # first sample beyond the target depth
-        lo, hi = s[i - 1], s[i]
-        for _ in range(30):  # bisection between the samples for the crossing of -tol/2
+        lo, hi = 0.0, lowest
+        for _ in range(40):  # bisection for the first crossing of -tol/2 before the lowest point
             mid = 0.5 * (lo + hi)
             lo, hi = (mid, hi) if _hermite(mid, *ends) > -0.5 * self.tol else (lo, mid)
-        return old.t + min(max(hi, 0.02), 0.98) * h
+        return min(max(hi, 0.02), 0.98)
 
     # ------------------------------------------------------------------ accepted steps
     def switch(self, old: State | None, new: State, lam_c: np.ndarray) -> bool:
         """Book an accepted step: contact starts and separations (events), Kelvin-Voigt's
         switch, peaks and validity counts, and the impulses of the forces over the step.
         No mode here changes the equations' structure: always False."""
-        after = []
+        before = None if old is None else self._last or [self.pair_forces(k, old.q, old.v)
+                                                          for k in range(len(self.pairs))]
+        after = self._forces_at(new)  # as the ledger saw them; a Kelvin-Voigt switch replaces its pair's
         for k in range(len(self.pairs)):
-            pf = self.pair_forces(k, new.q, new.v)
-            depth = pf.delta
-            if depth > 0.0 and not self.state[k]:
-                self._contact_start(k, new, pf)  # its forces were those of δ̇⁽⁻⁾ = trial_rate already
-            elif depth <= 0.0 and self.state[k]:
-                self._separation(k, new)
+            pf = after[k]
+            depth, was_closed = pf.delta, bool(self.state[k])
+            ends = None if before is None else _gap_ends(before[k], pf, new.t - old.t)
+            if depth > 0.0 and not was_closed:
+                self._contact_start(k, new, pf, old, ends)
+            elif depth <= 0.0 and was_closed:
+                self._separation(k, new, old, ends)
+            if (was_closed or self.state[k]) and ends is not None:
+                self._interpolated_peak(k, ends)
             if self.state[k] and self._in_contact(k, pf):
-                pf = self.pair_forces(k, new.q, new.v)  # Kelvin-Voigt unloads from here
-            after.append(pf)
-        if old is not None:
-            before = self._last if self._last is not None else [self.pair_forces(k, old.q, old.v)
-                                                                for k in range(len(self.pairs))]
+                after[k] = self.pair_forces(k, new.q, new.v)  # Kelvin-Voigt unloads from here
+        if before is not None:
             h = new.t - old.t
             for k, (b, a) in enumerate(zip(before, after)):
                 self._acc[k] += 0.5 * h * np.array([b.F_n + a.F_n, b.F_t + a.F_t])
@@ -249,14 +257,20 @@ class CompliantModel(ContactModel):
             self.h_error = math.inf
         return False
 
-    def _contact_start(self, k: int, s: State, pf: PairForces) -> None:
+    def _contact_start(self, k: int, s: State, pf: PairForces, old: State | None, ends) -> None:
         self.state[k] = CONTACT_STATES.index("slide")
         self.unloading[k] = False
         self.delta_dot_0[k] = self.trial_rate[k]
         self.impacts[k] += 1
         self.peak[k] = self.peak_force[k] = 0.0
+        exact = ends is not None and all(math.isfinite(x) for x in ends)
+        self.touched_at[k] = s.t
+        if exact:  # the instant of touching and the approach speed then, from the Hermite gap
+            root = _hermite_root(*ends)
+            self.touched_at[k] = old.t + root * (s.t - old.t)
+            self.delta_dot_0[k] = max(-_hermite_slope(root, *ends) / (s.t - old.t), MIN_IMPACT_VELOCITY)
         data = {"gap_m": pf.geometry.gap, "impact_velocity_m_s": float(self.delta_dot_0[k]),
-                "impact": int(self.impacts[k])}
+                "impact": int(self.impacts[k]), "contact_time_s": float(self.touched_at[k])}
         bound = self.laws[k].speed_limit
         if math.isfinite(bound):
             data["speed_bound_m_s"] = bound
@@ -264,10 +278,29 @@ class CompliantModel(ContactModel):
                 self.report["impacts_beyond_speed_bound"][k] += 1
         self.log(s.t, "contact_start", k, **data)
 
-    def _separation(self, k: int, s: State) -> None:
+    def _separation(self, k: int, s: State, old: State | None, ends) -> None:
         self.state[k] = 0
         self.unloading[k] = False
-        self.log(s.t, "separation", k, max_penetration_m=float(self.peak[k]), max_force_N=float(self.peak_force[k]))
+        if ends is not None:
+            self._interpolated_peak(k, ends)
+        exact = ends is not None and all(math.isfinite(x) for x in ends)
+        parted = old.t + _hermite_root(*ends) * (s.t - old.t) if exact else s.t
+        self.log(s.t, "separation", k, max_penetration_m=float(self.peak[k]), max_force_N=float(self.peak_force[k]),
+                 separation_time_s=float(parted), duration_s=float(parted - self.touched_at[k]))
+
+    def _interpolated_peak(self, k: int, ends) -> None:
+        """The largest penetration of a contact between the ends of a step, from the cubic
+        Hermite gap (the samples at the steps miss it by O(h²)); the force of the law there,
+        at δ̇ = 0, where an elastic law's force peaks too."""
+        if not all(math.isfinite(x) for x in ends):
+            return
+        _s, gap = _hermite_min(*ends)
+        if -gap > self.peak[k]:
+            self.peak[k] = -gap
+            self.largest["penetration_m"][k] = max(self.largest["penetration_m"][k], -gap)
+            force = self.laws[k].normal_state(-gap, 0.0, self.delta_dot_0[k], bool(self.unloading[k])).force
+            self.peak_force[k] = max(self.peak_force[k], force)
+            self.largest["force_N"][k] = max(self.largest["force_N"][k], force)
 
     def _in_contact(self, k: int, pf: PairForces) -> bool:
         """Peaks, validity, the state (stick below the friction velocity) and Kelvin-Voigt's
@@ -313,19 +346,14 @@ class CompliantModel(ContactModel):
 
     def elastic_energy(self, s: State) -> float:
         """Energy stored in the contacts' elastic laws at ``s`` (J)."""
-        total = 0.0
-        for k, pair in enumerate(self.pairs):
-            g = pair.geometry(s.q)
-            if g.reachable and g.gap < 0.0:
-                total += self.laws[k].elastic_energy(-g.gap, bool(self.unloading[k]))
-        return total
+        return sum(self.laws[k].elastic_energy(pf.delta, bool(self.unloading[k]))
+                   for k, pf in enumerate(self._forces_at(s)) if pf.delta > 0.0)
 
     # ------------------------------------------------------------------ output
     def frame_data(self, s: State, lam_c: np.ndarray, out: dict[str, np.ndarray]) -> None:
         """Forces, state, impulses of the forces since the last frame, penetration,
         eccentricity (circle targets: distance of the centres) and impacts so far."""
-        for k, pair in enumerate(self.pairs):
-            pf = self.pair_forces(k, s.q, s.v)
+        for k, (pair, pf) in enumerate(zip(self.pairs, self._forces_at(s))):
             i = self.index[k]
             out["F_n_N"][i], out["F_t_N"][i] = pf.F_n, pf.F_t
             out["penetration_m"][i] = max(pf.delta, 0.0)
@@ -347,6 +375,40 @@ def _hermite(s, g0: float, r0: float, g1: float, r1: float):
     (per unit of s)."""
     s2, s3 = s * s, s * s * s
     return (2 * s3 - 3 * s2 + 1) * g0 + (s3 - 2 * s2 + s) * r0 + (-2 * s3 + 3 * s2) * g1 + (s3 - s2) * r1
+
+
+def _hermite_min(g0: float, r0: float, g1: float, r1: float) -> tuple[float, float]:
+    """``(s, value)`` of the smallest value of the cubic Hermite polynomial on [0, 1] (at an
+    end or where p' = 3 a s² + 2 b s + r0 vanishes)."""
+    a, b = 2 * g0 + r0 - 2 * g1 + r1, -3 * g0 - 2 * r0 + 3 * g1 - r1  # p = a s³ + b s² + r0 s + g0
+    candidates = [0.0, 1.0]
+    if abs(a) > 1e-300:
+        disc = b * b - 3.0 * a * r0
+        if disc >= 0.0:
+            root = math.sqrt(disc)
+            candidates += [(-b - root) / (3.0 * a), (-b + root) / (3.0 * a)]
+    elif abs(b) > 1e-300:
+        candidates.append(-r0 / (2.0 * b))
+    return min(((c, _hermite(c, g0, r0, g1, r1)) for c in candidates if 0.0 <= c <= 1.0), key=lambda x: x[1])
+
+
+def _hermite_slope(s: float, g0: float, r0: float, g1: float, r1: float) -> float:
+    """The derivative (per unit of s) of the cubic Hermite polynomial at ``s``."""
+    return (6 * s * s - 6 * s) * (g0 - g1) + (3 * s * s - 4 * s + 1) * r0 + (3 * s * s - 2 * s) * r1
+
+
+def _hermite_root(g0: float, r0: float, g1: float, r1: float) -> float:
+    """Where the cubic Hermite polynomial changes sign between ``g0`` and ``g1`` (bisection), in [0, 1]."""
+    lo, hi = 0.0, 1.0
+    for _ in range(50):
+        mid = 0.5 * (lo + hi)
+        lo, hi = (mid, hi) if (_hermite(mid, g0, r0, g1, r1) > 0.0) == (g0 > 0.0) else (lo, mid)
+    return 0.5 * (lo + hi)
+
+
+def _gap_ends(before: PairForces, after: PairForces, h: float) -> tuple[float, float, float, float]:
+    """Gap and rate (per unit of the step) at both ends of a step, for the Hermite polynomials."""
+    return before.geometry.gap, h * before.v_n, after.geometry.gap, h * after.v_n
 
 
 def _eccentricity(pair: ContactPair, g: ContactGeometry) -> float:

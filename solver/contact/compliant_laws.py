@@ -73,9 +73,7 @@ class PairLaw:
         state = {"delta": delta, "delta_dot": rate, "delta_dot_0": delta_dot_0}
         law = spec.function(*(state[k] for k in spec.inputs), **self.normal_params)
         force, dF_ddelta, dF_ddelta_dot = float(law.force), float(law.dF_ddelta), float(law.dF_ddelta_dot)
-        elastic = force
-        if "delta_dot_0" in spec.inputs:
-            elastic = float(spec.function(delta, 0.0, delta_dot_0, **self.normal_params).force)
+        elastic = float(law.elastic)
         if self.damping > 0.0 and delta > 0.0:
             force += self.damping * delta_dot
             dF_ddelta_dot += self.damping

@@ -4,8 +4,9 @@
 State: penetration ``delta`` (m, > 0 in contact), penetration rate ``delta_dot`` (m/s,
 > 0 approaching), and for the hysteresis laws the rate at first contact
 ``delta_dot_0`` = δ̇⁽⁻⁾ (m/s, > 0).  Every law is vectorised over its state arrays and
-returns :class:`NormalForce` ``(force, dF_ddelta, dF_ddelta_dot, valid)``: the force (N),
-its partial derivatives for a Newton tangent, and whether the formula holds there.
+returns :class:`NormalForce` ``(force, dF_ddelta, dF_ddelta_dot, valid, elastic)``: the force (N),
+its partial derivatives for a Newton tangent, whether the formula holds there, and its
+elastic part (the force at δ̇ = 0).
 No law returns an adhesive (negative) force: where a law's formula would pull, and out
 of contact (δ ≤ 0), the force and both derivatives are 0.
 
@@ -26,12 +27,14 @@ from .law_params import LawSpec, Parameter
 
 
 class NormalForce(NamedTuple):
-    """Normal force (N), ∂F/∂δ (N/m), ∂F/∂δ̇ (N s/m) and validity of the formula."""
+    """Normal force (N), ∂F/∂δ (N/m), ∂F/∂δ̇ (N s/m), validity of the formula, and the
+    force's elastic part (N): the force at δ̇ = 0, without the hysteresis term."""
 
     force: np.ndarray
     dF_ddelta: np.ndarray
     dF_ddelta_dot: np.ndarray
     valid: np.ndarray
+    elastic: np.ndarray
 
 
 def material_compliance(E: float, nu: float) -> float:
@@ -74,9 +77,11 @@ def _contact(delta):
     return delta, inside, np.where(inside, delta, 0.0)
 
 
-def _result(force, dF_ddelta, dF_ddelta_dot, valid) -> NormalForce:
-    """The four fields broadcast to one shape, as new arrays (numpy scalars for scalar input)."""
-    return NormalForce(*(np.array(a)[()] for a in np.broadcast_arrays(force, dF_ddelta, dF_ddelta_dot, valid)))
+def _result(force, dF_ddelta, dF_ddelta_dot, valid, elastic=None) -> NormalForce:
+    """The fields broadcast to one shape, as new arrays (numpy scalars for scalar input); the
+    elastic part is the force unless given."""
+    fields = (force, dF_ddelta, dF_ddelta_dot, valid, force if elastic is None else elastic)
+    return NormalForce(*(np.array(a)[()] for a in np.broadcast_arrays(*fields)))
 
 
 def hooke(delta, *, K: float) -> NormalForce:
@@ -123,7 +128,7 @@ def _hysteresis(delta, delta_dot, delta_dot_0, K: float, n: float, zeta: float) 
     stiffness = n * K * d ** (n - 1.0)
     return _result(np.where(pushing, elastic * bracket, 0.0),
                    np.where(pushing, stiffness * bracket, 0.0),
-                   np.where(pushing, elastic * zeta / v0, 0.0), True)
+                   np.where(pushing, elastic * zeta / v0, 0.0), True, elastic)
 
 
 _ZETA = {  # ζ of F = K δⁿ (1 + ζ δ̇/δ̇⁽⁻⁾) as a function of c_e
@@ -278,7 +283,7 @@ def normal_force(law: str, params: Mapping[str, float], delta, delta_dot=0.0, de
     Returns
     -------
     NormalForce
-        ``(force, dF_ddelta, dF_ddelta_dot, valid)``.
+        ``(force, dF_ddelta, dF_ddelta_dot, valid, elastic)``.
     """
     spec = _spec(law)
     state = {"delta": delta, "delta_dot": delta_dot, "delta_dot_0": delta_dot_0}

@@ -106,6 +106,8 @@ class ContactPair:
         dofs += self.segments.ravel().tolist()
         self.dofs = np.array(list(dict.fromkeys(d for d in dofs if d >= 0)), dtype=np.int64)
         self._slot = {int(d): i for i, d in enumerate(self.dofs)}
+        self._point = np.array(self.point, dtype=np.int64)
+        self._target = None if self.target is None else np.array(self.target, dtype=np.int64)
 
     @property
     def model_kind(self) -> str:
@@ -113,7 +115,7 @@ class ContactPair:
 
     def geometry(self, q: np.ndarray) -> ContactGeometry:
         """Gap, contact frame and Jacobian at ``q``."""
-        p = q[list(self.point)]
+        p = q[self._point]
         k, prm = self.kind, self.params
         reachable = True
         weights: list[tuple[tuple[int, int], float]] = [(self.point, 1.0)]
@@ -128,9 +130,9 @@ class ContactPair:
             reachable = 0.0 <= xi <= 1.0
         elif k == "circle":
             moving = self.target is not None
-            c = q[list(self.target)] if moving else np.array([prm["x"], prm["y"]])
+            c = q[self._target] if moving else np.array([prm["x"], prm["y"]])
             d = p - c
-            dist = float(np.hypot(*d))
+            dist = math.hypot(d[0], d[1])
             normal = d / dist if dist > 0 else np.array([0.0, 1.0])
             if prm["inside"]:
                 normal, gap, rho_target = -normal, prm["radius"] - dist, -prm["radius"]
@@ -141,7 +143,7 @@ class ContactPair:
         elif k == "node":
             a = prm["angle"]
             normal = np.array([math.cos(a), math.sin(a)])
-            gap = float(normal @ (p - q[list(self.target)]))
+            gap = float(normal @ (p - q[self._target]))
             weights.append((self.target, -1.0))
         else:  # a link's segments: the one the point projects onto, nearest
             best = None
