@@ -25,9 +25,14 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+import numpy as np
+
 from ..system.contact_pairs import ContactPair
-from .friction_laws import FRICTION_LAWS
-from .normal_laws import NORMAL_LAWS, elastic_energy, material_compliance, penetration_limit, sphere_contact_stiffness
+from .friction_laws import FRICTION_LAWS, friction_kernel
+from .friction_laws import LAW_IDS as FRICTION_IDS
+from .normal_kernels import LAW_IDS as NORMAL_IDS
+from .normal_kernels import elastic_kernel, normal_kernel
+from .normal_laws import NORMAL_LAWS, material_compliance, penetration_limit, sphere_contact_stiffness
 
 #: the cylinder laws of a pin in a bore, eqs. (10)-(11)
 CYLINDER_LAWS = ("dubowsky_freudenstein", "goldsmith", "esdu78035")
@@ -62,36 +67,38 @@ class PairLaw:
     penetration_limit: float  # m
     line_contact: tuple[float, float, float, float] | None  # (σ, L, R, smaller radius) for the half-width
 
+    def __post_init__(self) -> None:
+        # the compiled kernels' law numbers and packed parameters (frozen: set once here)
+        object.__setattr__(self, "_normal", (NORMAL_IDS[self.normal], np.array(list(self.normal_params.values()))))
+        friction = (FRICTION_IDS[self.friction], np.array(list(self.friction_params.values()))) if self.friction else None
+        object.__setattr__(self, "_friction", friction)
+
     def normal_state(self, delta: float, delta_dot: float, delta_dot_0: float, unloading: bool) -> NormalState:
         """The normal force at penetration ``delta`` (m) and rate ``delta_dot`` (m/s, > 0 approaching).
 
         ``delta_dot_0`` is the impact velocity of the hysteresis laws; ``unloading`` the
         phase of Kelvin-Voigt (eq. 1), which the time loop switches at maximum compression.
         """
-        spec = NORMAL_LAWS[self.normal]
+        law, p = self._normal
         rate = (-1.0 if unloading else 1.0) if self.normal == "kelvin_voigt" else delta_dot
-        state = {"delta": delta, "delta_dot": rate, "delta_dot_0": delta_dot_0}
-        law = spec.function(*(state[k] for k in spec.inputs), **self.normal_params)
-        force, dF_ddelta, dF_ddelta_dot = float(law.force), float(law.dF_ddelta), float(law.dF_ddelta_dot)
-        elastic = float(law.elastic)
+        force, dF_ddelta, dF_ddelta_dot, valid, elastic = normal_kernel(law, delta, rate, delta_dot_0, p)
         if self.damping > 0.0 and delta > 0.0:
             force += self.damping * delta_dot
             dF_ddelta_dot += self.damping
             if force < 0.0:  # the damper never makes the contact pull
                 force, dF_ddelta, dF_ddelta_dot = 0.0, 0.0, 0.0
-        return NormalState(force, dF_ddelta, dF_ddelta_dot, elastic, bool(law.valid))
+        return NormalState(force, dF_ddelta, dF_ddelta_dot, elastic, valid)
 
     def friction_force(self, v_t: float, F_n: float) -> tuple[float, float]:
         """Friction force (N, on the point along the tangent) and its derivative by v_t (N s/m)."""
-        if self.friction is None:
+        if self._friction is None:
             return 0.0, 0.0
-        law = FRICTION_LAWS[self.friction].function(v_t, F_n, **self.friction_params)
-        return float(law.force), float(law.dF_dv_t)
+        return friction_kernel(self._friction[0], v_t, F_n, self._friction[1])
 
     def elastic_energy(self, delta: float, unloading: bool) -> float:
         """Energy stored in the elastic part of the normal law (J)."""
         rate = (-1.0 if unloading else 1.0) if self.normal == "kelvin_voigt" else 0.0
-        return float(elastic_energy(self.normal, self.normal_params, delta, rate))
+        return elastic_kernel(self._normal[0], delta, rate, self._normal[1])
 
     def half_width_ratio(self, force: float) -> float:
         """Line-contact half-width over the smaller radius (0 when the pair is no line contact)."""

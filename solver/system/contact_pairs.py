@@ -106,8 +106,10 @@ class ContactPair:
         dofs += self.segments.ravel().tolist()
         self.dofs = np.array(list(dict.fromkeys(d for d in dofs if d >= 0)), dtype=np.int64)
         self._slot = {int(d): i for i, d in enumerate(self.dofs)}
-        self._point = np.array(self.point, dtype=np.int64)
-        self._target = None if self.target is None else np.array(self.target, dtype=np.int64)
+        self._point_slots = (self._slot[self.point[0]], self._slot[self.point[1]])
+        self._target_slots = None if self.target is None else (self._slot[self.target[0]], self._slot[self.target[1]])
+        self._turning = [(self._slot[d], arm) for d, arm in ((self.point_rotation, 1.0), (self.target_rotation, -1.0))
+                         if d >= 0]
 
     @property
     def model_kind(self) -> str:
@@ -115,67 +117,65 @@ class ContactPair:
 
     def geometry(self, q: np.ndarray) -> ContactGeometry:
         """Gap, contact frame and Jacobian at ``q``."""
-        p = q[self._point]
+        px, py = q[self.point[0]], q[self.point[1]]
         k, prm = self.kind, self.params
         reachable = True
-        weights: list[tuple[tuple[int, int], float]] = [(self.point, 1.0)]
-        rho_target = 0.0
+        weights = [(*self._point_slots, 1.0)]  # (slot of x, slot of y, weight) of each point moving the contact
+        rho_target = 0.0  # +R outside a circle target, -R inside it
         if k == "ground_line":
             a = prm["angle"]
-            normal = np.array([-math.sin(a), math.cos(a)])
-            gap = float(normal @ (p - np.array([prm["x"], prm["y"]])))
+            nx, ny = -math.sin(a), math.cos(a)
+            gap = nx * (px - prm["x"]) + ny * (py - prm["y"])
         elif k == "ground_segment":
-            p1, p2 = np.array([prm["x1"], prm["y1"]]), np.array([prm["x2"], prm["y2"]])
-            gap, normal, xi = _segment(p, p1, p2)
+            gap, nx, ny, xi = _segment(px, py, prm["x1"], prm["y1"], prm["x2"], prm["y2"])
             reachable = 0.0 <= xi <= 1.0
         elif k == "circle":
             moving = self.target is not None
-            c = q[self._target] if moving else np.array([prm["x"], prm["y"]])
-            d = p - c
-            dist = math.hypot(d[0], d[1])
-            normal = d / dist if dist > 0 else np.array([0.0, 1.0])
+            cx, cy = (q[self.target[0]], q[self.target[1]]) if moving else (prm["x"], prm["y"])
+            dx, dy = px - cx, py - cy
+            dist = math.hypot(dx, dy)
+            nx, ny = (dx / dist, dy / dist) if dist > 0 else (0.0, 1.0)
             if prm["inside"]:
-                normal, gap, rho_target = -normal, prm["radius"] - dist, -prm["radius"]
+                nx, ny, gap, rho_target = -nx, -ny, prm["radius"] - dist, -prm["radius"]
             else:
                 gap, rho_target = dist - prm["radius"], prm["radius"]
             if moving:
-                weights.append((self.target, -1.0))
+                weights.append((*self._target_slots, -1.0))
         elif k == "node":
             a = prm["angle"]
-            normal = np.array([math.cos(a), math.sin(a)])
-            gap = float(normal @ (p - q[self._target]))
-            weights.append((self.target, -1.0))
+            nx, ny = math.cos(a), math.sin(a)
+            gap = nx * (px - q[self.target[0]]) + ny * (py - q[self.target[1]])
+            weights.append((*self._target_slots, -1.0))
         else:  # a link's segments: the one the point projects onto, nearest
             best = None
             for seg in self.segments:
-                p1, p2 = q[seg[:2]], q[seg[2:]]
-                g, nrm, xi = _segment(p, p1, p2)
+                g, sx, sy, xi = _segment(px, py, q[seg[0]], q[seg[1]], q[seg[2]], q[seg[3]])
                 if prm["side"] == "right":
-                    g, nrm = -g, -nrm
+                    g, sx, sy = -g, -sx, -sy
                 if 0.0 <= xi <= 1.0 and (best is None or abs(g) < abs(best[0])):
-                    best = (g, nrm, xi, seg)
+                    best = (g, sx, sy, xi, seg)
             if best is None:
-                gap, normal, reachable = math.inf, np.array([0.0, 1.0]), False
+                gap, nx, ny, reachable = math.inf, 0.0, 1.0, False
             else:
-                gap, normal, xi, seg = best
-                weights += [((seg[0], seg[1]), -(1.0 - xi)), ((seg[2], seg[3]), -xi)]
+                gap, nx, ny, xi, seg = best
+                slot = self._slot
+                weights += [(slot[seg[0]], slot[seg[1]], -(1.0 - xi)), (slot[seg[2]], slot[seg[3]], -xi)]
         gap -= self.radius
-        tangent = np.array([normal[1], -normal[0]])
+        tx, ty = ny, -nx
         J = np.zeros((2, len(self.dofs)))
         touched = []
-        for (dx, dy), w in weights:
-            ix, iy = self._slot[dx], self._slot[dy]
+        for ix, iy, w in weights:
             touched += [ix, iy]
-            J[0, ix] += w * normal[0]
-            J[0, iy] += w * normal[1]
-            J[1, ix] += w * tangent[0]
-            J[1, iy] += w * tangent[1]
-        for dof, arm in ((self.point_rotation, self.radius), (self.target_rotation, rho_target)):
-            if dof >= 0:
-                touched.append(self._slot[dof])
-                J[1, self._slot[dof]] += arm
+            J[0, ix] += w * nx
+            J[0, iy] += w * ny
+            J[1, ix] += w * tx
+            J[1, iy] += w * ty
+        for slot, side in self._turning:  # the point's rotation with its radius, the target's with rho
+            touched.append(slot)
+            J[1, slot] += self.radius if side > 0 else rho_target
         touched = np.array(list(dict.fromkeys(touched)), dtype=np.int64)
-        return ContactGeometry(gap, normal, tangent, self.dofs, J, self.n_dofs, reachable, touched)
+        return ContactGeometry(float(gap), np.array([nx, ny]), np.array([tx, ty]), self.dofs, J, self.n_dofs,
+                               reachable, touched)
 
     @property
     def curved(self) -> bool:
@@ -183,11 +183,10 @@ class ContactPair:
         return self.kind in ("circle", "link")
 
 
-def _segment(p: np.ndarray, p1: np.ndarray, p2: np.ndarray) -> tuple[float, np.ndarray, float]:
-    """Signed distance of p from the line p1 -> p2 (left positive), its left normal, and the
-    position of p's projection along the segment (0 at p1, 1 at p2)."""
-    d = p2 - p1
-    length = float(np.hypot(*d))
-    u = d / length
-    normal = np.array([-u[1], u[0]])
-    return float(normal @ (p - p1)), normal, float(u @ (p - p1)) / length
+def _segment(px: float, py: float, x1: float, y1: float, x2: float, y2: float) -> tuple[float, float, float, float]:
+    """Signed distance of p from the line p1 -> p2 (left positive), its left normal (x, y), and
+    the position of p's projection along the segment (0 at p1, 1 at p2)."""
+    dx, dy = x2 - x1, y2 - y1
+    length = math.hypot(dx, dy)
+    ux, uy = dx / length, dy / length
+    return -uy * (px - x1) + ux * (py - y1), -uy, ux, (ux * (px - x1) + uy * (py - y1)) / length
