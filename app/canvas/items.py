@@ -27,6 +27,7 @@ BODY = "#7f8c8d"
 LOAD = "#c0392b"
 DRIVER = "#1e8449"
 CONTACT = "#8d5b2d"
+CLEARANCE = "#b9770e"
 VELOCITY = "#d35400"
 LABEL = "#202020"
 HIGHLIGHT = QColor(255, 150, 0, 130)
@@ -114,7 +115,7 @@ def _joint_items(doc: dict, joint: dict) -> list[QGraphicsItem]:
     if kind == "weld":
         return [_scatter([pt], "d", 12, _pen(GROUND), GROUND, Z_SYMBOL)]
     if kind == "clearance":
-        return [_glyph(sym.ring(7), pt, GROUND), _glyph(sym.ring(11), pt, GROUND)]
+        return [_glyph(sym.journal_in_bearing(), pt, CLEARANCE, "#f5cba7", width=2)]
     return [_glyph(sym.ring(8), pt, GROUND)]
 
 

@@ -53,3 +53,9 @@ def contact_model(joint: dict) -> dict:
             model[key] = value
     return model
 
+
+
+def clearance_target(joint: dict) -> dict:
+    """The bearing of a clearance joint as a contact target: a circle about the joint's node,
+    the journal inside it (for drawing the pair as the contact pairs are drawn)."""
+    return {"kind": "circle", "node": joint["node"], "radius": joint["bearing_radius"], "inside": True}
