@@ -15,8 +15,10 @@ Newmark velocity factor.  Pairs far from touching in a step are left out of it.
 **History.**  The hysteresis laws read the impact velocity δ̇⁽⁻⁾: the approach speed at
 the instant of touching, from the cubic Hermite gap of the step in which contact begins
 (at least :data:`MIN_IMPACT_VELOCITY`), kept for the whole contact; within that step
-(whose penetration is at most ``contact_tol``) the approach speed at its start stands in.  Kelvin-Voigt (eq. 1) loads until the first step that ends
-with δ̇ ≤ 0, and unloads from then on: δ̇ vanishes at the switch, so the lag costs O(h²).
+(whose penetration is at most ``contact_tol``) the approach speed at its start stands in.
+Kelvin-Voigt (eq. 1) loads until maximum compression and unloads from then on: a step
+that passes the maximum (the least Hermite gap) before its last 1 % is taken again to end
+there, and at the switch the accelerations are restarted with the unloading force.
 
 **Step control** (seed §5).  A step that starts with a pair open and ends with it
 penetrated deeper than ``contact_tol`` -- or dips deeper on the way, seen by the cubic
@@ -190,6 +192,7 @@ class CompliantModel(ContactModel):
         before, after = self._last or self._forces_at(old), self._forces_at(new)
         ends = [_gap_ends(b, a, h) for b, a in zip(before, after)]
         starts = [self._first_contact(e) for k, e in enumerate(ends) if not self.state[k]]
+        starts += [self._maximum_compression(e) for k, e in enumerate(ends) if self._loading_kelvin_voigt(k)]
         starts = [old.t + s * h for s in starts if s is not None]
         if starts:
             return min(starts)
@@ -228,14 +231,29 @@ class CompliantModel(ContactModel):
             lo, hi = (mid, hi) if _hermite(mid, *ends) > -0.5 * self.tol else (lo, mid)
         return min(max(hi, 0.02), 0.98)
 
+    def _loading_kelvin_voigt(self, k: int) -> bool:
+        return bool(self.state[k]) and self.laws[k].normal == "kelvin_voigt" and not self.unloading[k]
+
+    @staticmethod
+    def _maximum_compression(ends: tuple[float, float, float, float]) -> float | None:
+        """Where a loading Kelvin-Voigt pair passed its maximum compression (the least Hermite
+        gap) inside the step, unless within its last 1 %: its force switches there (eq. 1)."""
+        if not all(math.isfinite(x) for x in ends) or ends[3] < 0.0:
+            return None  # still approaching at the end of the step
+        lowest, _value = _hermite_min(*ends)
+        return max(lowest, 0.02) if lowest < 0.99 else None
+
     # ------------------------------------------------------------------ accepted steps
     def switch(self, old: State | None, new: State, lam_c: np.ndarray) -> bool:
         """Book an accepted step: contact starts and separations (events), Kelvin-Voigt's
         switch, peaks and validity counts, and the impulses of the forces over the step.
-        No mode here changes the equations' structure: always False."""
+        True when a Kelvin-Voigt pair switched to unloading: its force jumps, and the
+        accelerations must be made consistent with it (the trapezoidal rule would otherwise
+        average the two phases over the next step, an O(h) error of the rebound)."""
         before = None if old is None else self._last or [self.pair_forces(k, old.q, old.v)
                                                           for k in range(len(self.pairs))]
         after = self._forces_at(new)  # as the ledger saw them; a Kelvin-Voigt switch replaces its pair's
+        jumped = False
         for k in range(len(self.pairs)):
             pf = after[k]
             depth, was_closed = pf.delta, bool(self.state[k])
@@ -248,6 +266,7 @@ class CompliantModel(ContactModel):
                 self._interpolated_peak(k, ends)
             if self.state[k] and self._in_contact(k, pf):
                 after[k] = self.pair_forces(k, new.q, new.v)  # Kelvin-Voigt unloads from here
+                jumped = True
         if before is not None:
             h = new.t - old.t
             for k, (b, a) in enumerate(zip(before, after)):
@@ -255,7 +274,7 @@ class CompliantModel(ContactModel):
         self._last = after
         if not self.closed():
             self.h_error = math.inf
-        return False
+        return jumped
 
     def _contact_start(self, k: int, s: State, pf: PairForces, old: State | None, ends) -> None:
         self.state[k] = CONTACT_STATES.index("slide")
