@@ -4,8 +4,8 @@ Fig. 11, the friction cases of Fig. 12 and the flexible rod.
 
 Run on demand (not part of the test suite)::
 
-    python tests/benchmarks/bench_compliant.py           # fastest of 3 runs per case
-    python tests/benchmarks/bench_compliant.py --quick   # one run, the Lankarani-Nikravesh case only
+    python -m tests.benchmarks.bench_compliant           # fastest of 3 runs per case
+    python -m tests.benchmarks.bench_compliant --quick   # one run, the Lankarani-Nikravesh case only
 
 Prints wall time, steps and rejected steps, time per step, steps per second, Newton
 iterations per step, impacts, and the ratio to the issue's goal (10 s for two
