@@ -116,3 +116,15 @@ def test_the_command_line_refuses_it_without_a_traceback(tmp_path):
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 1 and "Traceback" not in proc.stdout + proc.stderr
     assert proc.stdout.splitlines() == ["joints[B-gap].clearance: must be < bearing_radius"]
+
+
+def test_the_schema_names_every_law_the_solver_has():
+    """The model format lists the laws without importing the numeric code; the lists agree."""
+    from solver.contact.friction_laws import FRICTION_LAW_NAMES
+    from solver.contact.normal_kernels import LAW_IDS
+    from solver.contact.normal_laws import NORMAL_LAW_NAMES
+    from solver.model import schema
+
+    assert schema.NORMAL_LAWS == NORMAL_LAW_NAMES == tuple(LAW_IDS)
+    assert schema.FRICTION_LAWS == FRICTION_LAW_NAMES
+    assert set(schema.CYLINDER_LAWS) | set(schema.LINEAR_LAWS) <= set(NORMAL_LAW_NAMES)
