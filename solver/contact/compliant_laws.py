@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..model.schema import CYLINDER_LAWS, LINEAR_LAWS
 from ..system.contact_pairs import ContactPair
 from .friction_laws import FRICTION_LAWS, friction_kernel
 from .friction_laws import LAW_IDS as FRICTION_IDS
@@ -34,8 +35,6 @@ from .normal_kernels import LAW_IDS as NORMAL_IDS
 from .normal_kernels import elastic_kernel, normal_kernel
 from .normal_laws import NORMAL_LAWS, material_compliance, penetration_limit, sphere_contact_stiffness
 
-#: the cylinder laws of a pin in a bore, eqs. (10)-(11)
-CYLINDER_LAWS = ("dubowsky_freudenstein", "goldsmith", "esdu78035")
 #: the Lankarani-Nikravesh bound: δ̇⁽⁻⁾ ≤ SPEED_BOUND √(E/ρ) (seed §2)
 SPEED_BOUND = 1e-5
 #: a line contact's half-width is reported beyond this fraction of the smaller radius
@@ -136,7 +135,7 @@ def bind_pair(pair: ContactPair, materials: dict[str, dict]) -> PairLaw:
         else:
             K = sphere_contact_stiffness(*sigmas, R_point, R_target)
         params = {"K": K}
-        if name not in ("hooke", "kelvin_voigt"):
+        if name not in LINEAR_LAWS:
             params["n"] = model["exponent"]
         if name != "hooke" and name != "hertz":
             params["c_e"] = pair.e

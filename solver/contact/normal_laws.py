@@ -23,6 +23,7 @@ from typing import NamedTuple
 import numpy as np
 from scipy.optimize import brentq
 
+from ..model.schema import CYLINDER_LAWS
 from .law_params import LawSpec, Parameter
 from .normal_kernels import LAW_IDS, elastic_many, line_scales, normal_many, zeta
 
@@ -212,7 +213,6 @@ NORMAL_LAWS: dict[str, LawSpec] = {spec.name: spec for spec in (
     LawSpec("esdu78035", "Flores et al. 2006 eq. (11)", esdu78035, ("delta",), _CYLINDERS),
 )}
 NORMAL_LAW_NAMES: tuple[str, ...] = tuple(NORMAL_LAWS)
-_CYLINDER_NAMES = ("dubowsky_freudenstein", "goldsmith", "esdu78035")
 
 
 def _spec(law: str) -> LawSpec:
@@ -249,7 +249,7 @@ def normal_force(law: str, params: Mapping[str, float], delta, delta_dot=0.0, de
 def penetration_limit(law: str, params: Mapping[str, float]) -> float:
     """Largest penetration (m) the law's formula covers: aB for the cylinder laws, else inf."""
     params = _spec(law).bind(params)
-    if law not in _CYLINDER_NAMES:
+    if law not in CYLINDER_LAWS:
         return math.inf
     a, B = _line_scales(law, **params)
     return a * B
