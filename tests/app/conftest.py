@@ -230,10 +230,10 @@ def newton_fails_at(monkeypatch):
     original = NewmarkIntegrator.step
 
     def fail(t_fail: float) -> None:
-        def failing_step(self, s, h, breakpoint=None):
+        def failing_step(self, s, h, breakpoint=None, rows=None):
             if s.t >= t_fail:
                 raise NewtonFailure("Newton did not converge (test)")
-            return original(self, s, h, breakpoint)
+            return original(self, s, h, breakpoint, rows)
 
         monkeypatch.setattr(NewmarkIntegrator, "step", failing_step)
 
