@@ -64,6 +64,7 @@ class LagrangeModel(ContactModel):
         self.tol_g = 1e-10 * max(1.0, float(np.abs(asm.sys.q0).max(initial=0.0)))
         self._pending: tuple[float, int, str] | None = None  # a switch the step was taken again to land on
         self._released: set[int] = set()  # pairs released at the end of the current step
+        self._touched: set[int] = set()  # pairs whose contact began at the end of the current step
 
     # ------------------------------------------------------------------ rows
     def _rows_of(self, j: int) -> int:
@@ -182,7 +183,7 @@ class LagrangeModel(ContactModel):
     def switch(self, old: State | None, new: State, lam_c: np.ndarray) -> bool:
         """Release, stick and slip at the end of the step (§4.3, §4.8)."""
         changed = False
-        self._released = set()
+        self._released, self._touched = set(), set()
         for j, pair in enumerate(self.pairs):
             if not self.state[j] or lam_c.size == 0:
                 continue
@@ -192,7 +193,7 @@ class LagrangeModel(ContactModel):
             if landed == "release" or lam_c[r] < 0.0:
                 self._open(j, new.t, lam_c[r])
             elif what == "stick" and (landed == "stick" or phi < 0.0 or self._vanished(j, old, new)):
-                changed |= self._stop_slip(j, new)
+                changed |= self._stop_slip(j, old, new)
                 continue
             elif what == "slip" and (landed == "slip" or phi < 0.0):
                 self._slip(j, new.t, lam_c[r], lam_c[r + 1])
@@ -209,10 +210,15 @@ class LagrangeModel(ContactModel):
         J = self.pairs[j].geometry(new.q).J[1]
         return abs(J @ new.v) <= self.eps[j] * abs(self.pairs[j].geometry(old.q).J[1] @ old.v)
 
-    def _stop_slip(self, j: int, s: State) -> bool:
-        """Slide -> stick, or with no static friction a change of the slip direction."""
+    def _stop_slip(self, j: int, old: State | None, s: State) -> bool:
+        """Slide -> stick, or with no static friction a change of the slip direction.  A slip
+        that began from rest the other way than assumed keeps sliding, now opposed by friction."""
         pair = self.pairs[j]
         v_t = float(pair.geometry(s.q).J[1] @ s.v)
+        started = old is not None and self.sigma[j] * float(pair.geometry(old.q).J[1] @ old.v) <= 0.0
+        if started and self.sigma[j] * v_t < 0.0:
+            self.sigma[j] = np.sign(v_t)
+            return True
         if pair.mu_s > 0.0:
             self.state[j] = STICK
             self.log(s.t, "stick", j, v_t_m_s=v_t)
@@ -236,11 +242,13 @@ class LagrangeModel(ContactModel):
 
     def check(self, s: State, lam_c: np.ndarray) -> bool:
         """A stick that the consistent multipliers say needs more than ``mu_s F_n`` slides at
-        once.  (A tensile ``F_n`` is left to the next step: contact persists for the first
-        step after onset, §4.3, and the consistent force of a pair just touched is zero to
-        round-off.)"""
+        once.  Not at onset: a pair just touched keeps its mode for its first step (§4.3),
+        its consistent forces being zero to round-off; nor does a tensile ``F_n`` release
+        here: the step decides."""
         for j in range(len(self.pairs)):
             r = self._first_row(j)
+            if j in self._touched:
+                continue
             if self.state[j] == STICK and abs(lam_c[r + 1]) > self.pairs[j].mu_s * lam_c[r]:
                 self._slip(j, s.t, lam_c[r], lam_c[r + 1])
                 return True  # the others are judged again with the multipliers of the new rows
@@ -259,6 +267,7 @@ class LagrangeModel(ContactModel):
             v_new, res = velocity_jump(self.asm, s, g, pair.mu_s, pair.mu_d, 0.0, "energetic", held)
             s = State(s.t, s.q, v_new, s.a, s.lam, s.a_pseudo, s.lam_c)
             self.hold[j] = g.gap
+            self._touched.add(j)
             scale = max(abs(res.v_n0), abs(res.v_t0))
             if pair.mu_s > 0.0 and abs(res.v_t) <= 1e-9 * scale:
                 self.state[j], self.sigma[j] = STICK, 0.0
@@ -272,11 +281,13 @@ class LagrangeModel(ContactModel):
 
     # ------------------------------------------------------------------ outputs
     def _forces(self, j: int, lam_c: np.ndarray) -> tuple[float, float]:
-        """``(F_n, F_t)`` of a closed pair, N."""
+        """``(F_n, F_t)`` of a closed pair, N: the multipliers (4.2); at an onset instant where
+        the consistent normal multiplier would pull, no force (the next step releases)."""
         r = self._first_row(j)
-        F_n = float(lam_c[r])
+        F_n = max(float(lam_c[r]), 0.0)
         if self.state[j] == STICK:
-            return F_n, float(lam_c[r + 1])
+            mu_F = self.pairs[j].mu_s * F_n
+            return F_n, min(max(float(lam_c[r + 1]), -mu_F), mu_F)
         return F_n, -self.pairs[j].mu_d * F_n * self.sigma[j]  # eq. (4.5)
 
     def friction_power(self, s: State, lam_c: np.ndarray) -> float:
