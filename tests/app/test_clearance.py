@@ -11,19 +11,11 @@ from app.document.entities import EntityRef
 from app.results.series import catalogue, presets
 from solver.model.validate import validate
 
-from .canvas_user import CanvasUser
 from .test_simulation_ui import run_with_f5
-from .test_tools import small_model, tool_key
+from .conftest import small_model
+from .test_tools import tool_key
 
 A, B, ON_ROD = (0.1, 0.0), (0.3, 0.0), (0.2, 0.0)
-
-
-@pytest.fixture
-def user(qtbot, window) -> CanvasUser:
-    window.document.replace(small_model(), None)
-    user = CanvasUser(qtbot, window)
-    user.show(-0.1, 0.5, grid=0.01)
-    return user
 
 
 def test_the_joint_tool_puts_a_clearance_joint_at_a_link_end_with_a_material(user):

@@ -14,12 +14,11 @@ revolutions).  A warm-up run first loads the compiled kernels.
 from __future__ import annotations
 
 import argparse
-import math
 import sys
-import time
 
-from solver.api import load_model, simulate
-from solver.model.io import examples_dir
+from solver.api import simulate
+
+from tests.benchmarks.bench_solver import example, measure
 
 GOAL_S = 10.0
 CASES = ["lankarani_nikravesh", "hertz", "dubowsky_freudenstein", "goldsmith", "esdu78035",
@@ -27,21 +26,8 @@ CASES = ["lankarani_nikravesh", "hertz", "dubowsky_freudenstein", "goldsmith", "
 
 
 def case(name: str) -> dict:
-    """The example with one frame at the end (the output is not what is timed)."""
-    doc = load_model(examples_dir() / f"slider_crank_clearance_{name}.json")
-    doc["solver"]["output_interval"] = doc["solver"]["end_time"]
-    return doc
-
-
-def measure(doc: dict, repeat: int) -> tuple[float, dict]:
-    """Fastest wall time of ``repeat`` runs, and the run's metadata."""
-    best, meta = math.inf, {}
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        res = simulate(doc)
-        best = min(best, time.perf_counter() - t0)
-        meta = res.meta
-    return best, meta
+    """The clearance example ``name``, with one frame at the end (the output is not timed)."""
+    return example(f"slider_crank_clearance_{name}")
 
 
 def main(argv: list[str] | None = None) -> int:
