@@ -21,6 +21,10 @@ import numpy as np
 
 from .bordered import K
 
+#: fraction of a segment's length beyond its ends within which a link target keeps the
+#: segment the point was on (:meth:`ContactPair.geometry`)
+SEGMENT_OVERLAP = 1e-4
+
 
 @dataclass(frozen=True)
 class ContactGeometry:
@@ -33,6 +37,7 @@ class ContactGeometry:
     reachable: bool  # False when the point is beside a segment target
     dofs: np.ndarray  # (K,) the dofs J touches (padded with dof 0)
     Jc: np.ndarray  # (2, K) J on those dofs (0 on the padding)
+    segment: int = -1  # the segment of a link target the point is on
 
 
 @dataclass
@@ -52,14 +57,17 @@ class ContactPair:
     law: str
     model: dict = field(default_factory=lambda: {"kind": "impulse"})  # the model file's ``model`` entry
 
-    def geometry(self, q: np.ndarray) -> ContactGeometry:
-        """Gap, contact frame and Jacobian at ``q``."""
+    def geometry(self, q: np.ndarray, prefer: int = -1) -> ContactGeometry:
+        """Gap, contact frame and Jacobian at ``q``.  On a link target, segment ``prefer`` is
+        kept while the point projects onto it or within :data:`SEGMENT_OVERLAP` of its ends:
+        a point resting on the node between two segments is not handed back and forth."""
         n_dofs = q.shape[0]
         p = q[list(self.point)]
         J = np.zeros((2, n_dofs))
         k, prm = self.kind, self.params
         reachable = True
         weights: list[tuple[tuple[int, int], float]] = [(self.point, 1.0)]
+        segment = -1
         if k == "ground_line":
             a = prm["angle"]
             normal = np.array([-math.sin(a), math.cos(a)])
@@ -82,19 +90,26 @@ class ContactPair:
             normal = np.array([math.cos(a), math.sin(a)])
             gap = float(normal @ (p - q[list(self.target)]))
             weights.append((self.target, -1.0))
-        else:  # a link's segments: the one the point projects onto, nearest
-            best = None
-            for seg in self.segments:
+        else:  # a link's segments: the nearest, the point projected onto it (onto the node
+            # between two segments when it is in the wedge outside both, on a convex kink)
+            best, last = None, len(self.segments) - 1
+            for i, seg in enumerate(self.segments):
                 p1, p2 = q[seg[:2]], q[seg[2:]]
                 g, nrm, xi = _segment(p, p1, p2)
+                if (i == 0 and xi < 0.0) or (i == last and xi > 1.0):
+                    continue  # beyond the link's ends
+                kept = i == prefer and -SEGMENT_OVERLAP <= xi <= 1.0 + SEGMENT_OVERLAP
                 if prm["side"] == "right":
                     g, nrm = -g, -nrm
-                if 0.0 <= xi <= 1.0 and (best is None or abs(g) < abs(best[0])):
-                    best = (g, nrm, xi, seg)
+                xi = min(max(xi, 0.0), 1.0)
+                dist = -1.0 if kept else float(np.hypot(*(p - p1 - xi * (p2 - p1))))
+                if best is None or dist < best[4]:
+                    best = (g, nrm, xi, i, dist)
             if best is None:
                 gap, normal, reachable = math.inf, np.array([0.0, 1.0]), False
             else:
-                gap, normal, xi, seg = best
+                gap, normal, xi, segment, _dist = best
+                seg = self.segments[segment]
                 weights += [((seg[0], seg[1]), -(1.0 - xi)), ((seg[2], seg[3]), -xi)]
         gap -= self.radius
         tangent = np.array([normal[1], -normal[0]])
@@ -108,7 +123,7 @@ class ContactPair:
             dofs[2 * i: 2 * i + 2] = dx, dy
             Jc[:, 2 * i] = w * normal[0], w * tangent[0]
             Jc[:, 2 * i + 1] = w * normal[1], w * tangent[1]
-        return ContactGeometry(gap, normal, tangent, J, reachable, dofs, Jc)
+        return ContactGeometry(gap, normal, tangent, J, reachable, dofs, Jc, segment)
 
     @property
     def curved(self) -> bool:
