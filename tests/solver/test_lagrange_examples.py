@@ -178,3 +178,15 @@ def test_rotating_beam_on_a_stop_with_both_models():
         omegas[kind] = np.interp(runs["impulse"].time, res.time, res.stack("rot_v")[:, hub])
     assert peaks["lagrange"] == pytest.approx(peaks["impulse"], rel=0.2)
     assert np.abs(omegas["lagrange"] - omegas["impulse"]).max() < 0.05 * np.abs(omegas["impulse"]).max()
+
+
+def test_struck_slider_crank_throws_the_block_back_at_almost_40_m_s_with_both_models():
+    """§5.4, the block meeting the slider at a crank angle of 270° in the forward stroke (the
+    placement that docs/validation.md argues for): both models send it back at 37-40 m/s."""
+    for kind in ("impulse", "lagrange"):
+        res = simulate(example("slider_crank_block", kind))
+        assert res.completed
+        onset = next(e["time_s"] for e in res.events if e["kind"] == "contact_start")
+        assert onset * 150.0 == pytest.approx(1.5 * math.pi, abs=0.01)
+        v_block = res.stack("node_v")[-1, res.node_index("block"), 0]
+        assert 36.0 < v_block < 41.0
