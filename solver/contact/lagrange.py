@@ -60,6 +60,7 @@ class LagrangeModel(ContactModel):
         count = len(self.pairs)
         self.sigma = np.zeros(count)  # slip direction while sliding (0: no friction force)
         self.hold = np.zeros(count)  # the gap held while in contact, m
+        self.segment = np.full(count, -1)  # the segment of a link target the rows were written for
         self.eps = np.array([p.model.get("stick_tolerance", STICK_TOLERANCE) for p in self.pairs])
         self.tol_g = 1e-10 * max(1.0, float(np.abs(asm.sys.q0).max(initial=0.0)))
         self._pending: tuple[float, int, str] | None = None  # a switch the step was taken again to land on
@@ -76,15 +77,23 @@ class LagrangeModel(ContactModel):
     def _first_row(self, j: int) -> int:
         return sum(self._rows_of(i) for i in range(j))
 
+    def _geometry(self, j: int, q: np.ndarray) -> ContactGeometry:
+        """Pair ``j`` at ``q``, on the segment its rows were written for while it can be."""
+        return self.pairs[j].geometry(q, int(self.segment[j]))
+
+    def _v_t(self, j: int, s: State) -> float:
+        return float(self._geometry(j, s.q).J[1] @ s.v)
+
     def fill_rows(self, s: State, rows: ContactRows, start: int) -> None:
-        for j, pair in enumerate(self.pairs):
+        for j in range(len(self.pairs)):
             if self.state[j]:
-                self._write(j, pair.geometry(s.q), s.q, s.v, rows, start + self._first_row(j))
+                self._write(j, self._geometry(j, s.q), s.q, s.v, rows, start + self._first_row(j))
 
     def _write(self, j: int, g: ContactGeometry, q: np.ndarray, v: np.ndarray, rows: ContactRows, r: int) -> None:
         """The rows of pair ``j`` linearised at ``q``: the normal gap (4.15, position row) and,
         sticking, the tangential velocity (velocity row)."""
         pair = self.pairs[j]
+        self.segment[j] = g.segment
         Jn, Jt = g.Jc
         gamma = self._gamma(pair, g, q, v)
         rows.dofs[r] = g.dofs
@@ -110,19 +119,22 @@ class LagrangeModel(ContactModel):
         if speed == 0.0:
             return np.zeros(2)
         dt = 1e-7 * max(1.0, float(np.abs(q).max())) / speed
-        g2 = pair.geometry(q + dt * v)
+        g2 = pair.geometry(q + dt * v, g.segment)
         return -((g2.J - g.J) @ v) / dt
 
     def refresh(self, q: np.ndarray, v: np.ndarray, rows: ContactRows, start: int) -> bool:
-        """Re-linearise the rows of curved targets whose exact gap left the held value."""
+        """Re-linearise the rows of curved targets whose exact gap left the held value (True
+        then); else bring their ``gamma`` to ``(q, v)``."""
         changed = False
         for j, pair in enumerate(self.pairs):
             if self.state[j] and pair.curved:
-                g = pair.geometry(q)
+                g = self._geometry(j, q)
                 r = start + self._first_row(j)
-                if abs(g.gap - self.hold[j]) > self.tol_g or (g.dofs != rows.dofs[r]).any():
+                if abs(g.gap - self.hold[j]) > self.tol_g:
                     self._write(j, g, q, v, rows, r)
                     changed = True
+                else:
+                    rows.gamma[r:r + self._rows_of(j)] = self._gamma(pair, g, q, v)[:self._rows_of(j)]
         return changed
 
     # ------------------------------------------------------------------ switching
@@ -134,8 +146,7 @@ class LagrangeModel(ContactModel):
         if F_n < 0.0:
             return "release", F_n
         if self.state[j] == SLIDE and self.sigma[j] and (pair.mu_s > 0 or pair.mu_d > 0):
-            v_t = float(pair.geometry(s.q).J[1] @ s.v)
-            return "stick", self.sigma[j] * v_t
+            return "stick", self.sigma[j] * self._v_t(j, s)
         if self.state[j] == STICK and lam.size:
             return "slip", pair.mu_s * F_n - abs(lam[r + 1])
         return "release", F_n
@@ -168,7 +179,7 @@ class LagrangeModel(ContactModel):
     def _switching_value(self, j: int, what: str, s: State, lam: np.ndarray) -> float:
         pair, r = self.pairs[j], self._first_row(j)
         if what == "stick":
-            return self.sigma[j] * float(pair.geometry(s.q).J[1] @ s.v)
+            return self.sigma[j] * self._v_t(j, s)
         if what == "slip":
             return pair.mu_s * lam[r] - abs(lam[r + 1])
         return lam[r]
@@ -207,15 +218,14 @@ class LagrangeModel(ContactModel):
         """Eq. (4.9): the slip velocity fell to ``eps`` of its value a step before."""
         if old is None:
             return False
-        J = self.pairs[j].geometry(new.q).J[1]
-        return abs(J @ new.v) <= self.eps[j] * abs(self.pairs[j].geometry(old.q).J[1] @ old.v)
+        return abs(self._v_t(j, new)) <= self.eps[j] * abs(self._v_t(j, old))
 
     def _stop_slip(self, j: int, old: State | None, s: State) -> bool:
         """Slide -> stick, or with no static friction a change of the slip direction.  A slip
         that began from rest the other way than assumed keeps sliding, now opposed by friction."""
         pair = self.pairs[j]
-        v_t = float(pair.geometry(s.q).J[1] @ s.v)
-        started = old is not None and self.sigma[j] * float(pair.geometry(old.q).J[1] @ old.v) <= 0.0
+        v_t = self._v_t(j, s)
+        started = old is not None and self.sigma[j] * self._v_t(j, old) <= 0.0
         if started and self.sigma[j] * v_t < 0.0:
             self.sigma[j] = np.sign(v_t)
             return True
@@ -293,10 +303,9 @@ class LagrangeModel(ContactModel):
     def friction_power(self, s: State, lam_c: np.ndarray) -> float:
         """``-F_t v_t`` summed over the pairs in contact, W."""
         P = 0.0
-        for j, pair in enumerate(self.pairs):
+        for j in range(len(self.pairs)):
             if self.state[j] and lam_c.size:
-                F_t = self._forces(j, lam_c)[1]
-                P -= F_t * float(pair.geometry(s.q).J[1] @ s.v)
+                P -= self._forces(j, lam_c)[1] * self._v_t(j, s)
         return P
 
     def frame_data(self, s: State, lam_c: np.ndarray, out: dict[str, np.ndarray]) -> None:

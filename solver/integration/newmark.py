@@ -210,7 +210,7 @@ def converge_step(q0, v0, ap0, h, nu, ap, dm_acc, pseudo_ratio, lam_factor,
                   mass_diag, alpha, beta, form, dofs, secs, Mbars, no_blocks, dm_dofs,
                   bp_n, bp_b, bp_r, sl_n, sl_nrm, sl_p, rows, cols, psi, g, vals,
                   AB, kl, ku, ipiv, perm, scale, tol_rel, tol_abs, tol_g, max_iter, contraction, max_reuse, follower,
-                  cr_dofs, cr_col, cr_row, cr_level, cr_diag, cr_rhs, cr_gamma, lam_c):
+                  cr_dofs, cr_col, cr_row, cr_level, cr_diag, cr_rhs, lam_c):
     """:func:`newton_iterations`, and once they converge the pseudo-acceleration ``ap`` of
     the step (eq. 2.49) and the projection of the accelerations onto ``G a = gamma``
     (:func:`project_accelerations`), in one compiled call.  The arguments from
@@ -234,11 +234,25 @@ def converge_step(q0, v0, ap0, h, nu, ap, dm_acc, pseudo_ratio, lam_factor,
                                cr_level, cr_diag, cr_rhs, lam_c)
     if status == CONVERGED:
         newmark_pseudo_acceleration(q0, v0, ap0, q, h, nu, ap)
-        if g.shape[0] + cr_dofs.shape[0] > 0:
+        if g.shape[0] > 0 and cr_dofs.shape[0] == 0:  # with contact rows: project_step, after their refresh
             project_accelerations(q, v, a, ap, lam, dm_dofs, dm_acc, bp_n, bp_b, bp_r, sl_n, sl_nrm, sl_p,
                                   rows, cols, AB, kl, ku, ipiv, perm, scale, pseudo_ratio, lam_factor,
-                                  W, Sinv, cr_dofs, cr_row, cr_gamma, lam_c)
+                                  W, Sinv, cr_dofs, cr_row, lam_c, lam_c)
     return status
+
+
+@njit(cache=True)
+def project_step(q, v, a, ap, lam, dm_dofs, dm_acc, bp_n, bp_b, bp_r, sl_n, sl_nrm, sl_p, rows, cols,
+                 AB, kl, ku, ipiv, perm, scale, pseudo_ratio, lam_factor, cr_dofs, cr_col, cr_row, cr_diag, cr_gamma,
+                 lam_c):
+    """:func:`project_accelerations` with the contact rows, once their ``gamma`` is that of the
+    converged state: without it the multipliers of contact rows take the same step-to-step
+    oscillation as the joints' (round-off, amplified by ``1 / h^2``, grows without bound at
+    tau = 0.5), and with a ``gamma`` of the step's start a bead in a bowl loses energy."""
+    W, Sinv = border_prepare(AB, kl, ku, ipiv, perm, q.shape[0] + lam.shape[0], cr_dofs, cr_col, cr_row, cr_diag)
+    project_accelerations(q, v, a, ap, lam, dm_dofs, dm_acc, bp_n, bp_b, bp_r, sl_n, sl_nrm, sl_p,
+                          rows, cols, AB, kl, ku, ipiv, perm, scale, pseudo_ratio, lam_factor,
+                          W, Sinv, cr_dofs, cr_row, cr_gamma, lam_c)
 
 
 class NewmarkIntegrator:
@@ -249,9 +263,12 @@ class NewmarkIntegrator:
     #: 256-element slider-crank spent 8.2 evaluations per step, with 0.1 it spends 6.6)
     CONTRACTION = 0.1
 
+    #: re-linearisations of curved contact rows allowed in one step
+    MAX_REFRESH = 8
+
     def __init__(self, asm: Assembly, settings: dict, contact=None):
         self.asm = asm
-        #: compliant contacts (:class:`solver.contact.compliant.CompliantContacts`): when pairs are
+        #: compliant contacts (:class:`solver.contact.compliant.CompliantModel`): when pairs are
         #: live in a step, their forces join the loads and their blocks the Newton matrix
         self.contact = contact
         self._no_extra = np.zeros(asm.extra_size)
@@ -267,6 +284,7 @@ class NewmarkIntegrator:
         self._AB: np.ndarray | None = None  # band storage the factors are written to
         self._ipiv: np.ndarray | None = None
         self._fixed_args: tuple = ()  # the arguments of converge_step set at a factorisation
+        self._band_args: tuple = ()  # the factors' band storage and ordering
         self._factor_h = None
         self._scale = 1.0
         self._scale_h: float | None = None
@@ -324,6 +342,7 @@ class NewmarkIntegrator:
         pseudo_ratio = (1.0 - af) / (1.0 - am)
         a_pseudo = np.empty(n)
         counters = np.zeros(2, dtype=np.int64)  # iterations done, corrections applied
+        refreshed = 0
         norms = np.array([np.inf, np.inf])  # last |psi|, last max|dq|
         done = 0
         live = self.contact is not None and self.contact.any_live
@@ -350,7 +369,14 @@ class NewmarkIntegrator:
             self.evaluations += int(counters[0]) - done
             done = int(counters[0])
             if status == CONVERGED and rows.refresh is not None and rows.refresh(q, v):
-                continue  # curved contact rows re-linearised at the converged iterate: iterate on
+                refreshed += 1  # curved contact rows re-linearised at the converged iterate: iterate on
+                if refreshed > self.MAX_REFRESH:
+                    raise NewtonFailure(f"the contact geometry did not settle in {self.MAX_REFRESH} re-linearisations")
+                continue
+            if status == CONVERGED and rows.count:
+                project_step(q, v, a, a_pseudo, lam, cons.dm_dofs, dm_acc, *self._constraint_args, *self._band_args,
+                             self._scale, pseudo_ratio, nu * h * h, rows.dofs, rows.col, rows.row, rows.diag,
+                             rows.gamma, rows.lam)
             if status == CONVERGED:
                 return State(t1, q, v, a, lam, a_pseudo, rows.lam.copy()), int(counters[1])
             if status == DIVERGED:
@@ -381,8 +407,9 @@ class NewmarkIntegrator:
         )
         self._scale_h = h
         self._factor = BandLU(band, self._AB, self._ipiv, singular)
-        self._fixed_args = (*self._system_args, *self._constraint_args, psi, g, G_vals, self._AB, band.kl, band.ku,
-                            self._ipiv, band.perm, self._scale, *self._control, follower)
+        self._band_args = (self._AB, band.kl, band.ku, self._ipiv, band.perm)
+        self._fixed_args = (*self._system_args, *self._constraint_args, psi, g, G_vals, *self._band_args, self._scale,
+                            *self._control, follower)
         self._factor_follower = follower
         self._factor_h = h
         self.factorizations += 1

@@ -78,7 +78,7 @@ class ContactRows:
 
     def kernel_args(self) -> tuple:
         """The arrays the compiled kernels take, in their order."""
-        return self.dofs, self.col, self.row, self.level, self.diag, self.rhs, self.gamma, self.lam
+        return self.dofs, self.col, self.row, self.level, self.diag, self.rhs, self.lam
 
     def force(self, n: int, lam: np.ndarray | None = None) -> np.ndarray:
         """``sum_k C_k lambda_k``, the generalised contact force (n,)."""

@@ -31,6 +31,10 @@ import numpy as np
 
 from .bordered import K
 
+#: fraction of a segment's length beyond its ends within which a link target keeps the
+#: segment the point was on (:meth:`ContactPair.geometry`)
+SEGMENT_OVERLAP = 1e-4
+
 
 @dataclass(frozen=True)
 class ContactGeometry:
@@ -44,6 +48,7 @@ class ContactGeometry:
     n_dofs: int
     reachable: bool  # False when the point is beside a segment target
     touched: np.ndarray  # positions in local_dofs of the dofs J touches here
+    segment: int = -1  # the segment of a link target the point is on
 
     @cached_property
     def J(self) -> np.ndarray:
@@ -115,13 +120,16 @@ class ContactPair:
     def model_kind(self) -> str:
         return self.model.get("kind", "impulse")
 
-    def geometry(self, q: np.ndarray) -> ContactGeometry:
-        """Gap, contact frame and Jacobian at ``q``."""
+    def geometry(self, q: np.ndarray, prefer: int = -1) -> ContactGeometry:
+        """Gap, contact frame and Jacobian at ``q``.  On a link target, segment ``prefer`` is
+        kept while the point projects onto it or within :data:`SEGMENT_OVERLAP` of its ends:
+        a point resting on the node between two segments is not handed back and forth."""
         px, py = q[self.point[0]], q[self.point[1]]
         k, prm = self.kind, self.params
         reachable = True
         weights = [(*self._point_slots, 1.0)]  # (slot of x, slot of y, weight) of each point moving the contact
         rho_target = 0.0  # +R outside a circle target, -R inside it
+        segment = -1
         if k == "ground_line":
             a = prm["angle"]
             nx, ny = -math.sin(a), math.cos(a)
@@ -146,18 +154,26 @@ class ContactPair:
             nx, ny = math.cos(a), math.sin(a)
             gap = nx * (px - q[self.target[0]]) + ny * (py - q[self.target[1]])
             weights.append((*self._target_slots, -1.0))
-        else:  # a link's segments: the one the point projects onto, nearest
-            best = None
-            for seg in self.segments:
-                g, sx, sy, xi = _segment(px, py, q[seg[0]], q[seg[1]], q[seg[2]], q[seg[3]])
+        else:  # a link's segments: the nearest, the point projected onto it (onto the node
+            # between two segments when it is in the wedge outside both, on a convex kink)
+            best, last = None, len(self.segments) - 1
+            for i, seg in enumerate(self.segments):
+                x1, y1, x2, y2 = q[seg[0]], q[seg[1]], q[seg[2]], q[seg[3]]
+                g, sx, sy, xi = _segment(px, py, x1, y1, x2, y2)
+                if (i == 0 and xi < 0.0) or (i == last and xi > 1.0):
+                    continue  # beyond the link's ends
+                kept = i == prefer and -SEGMENT_OVERLAP <= xi <= 1.0 + SEGMENT_OVERLAP
                 if prm["side"] == "right":
                     g, sx, sy = -g, -sx, -sy
-                if 0.0 <= xi <= 1.0 and (best is None or abs(g) < abs(best[0])):
-                    best = (g, sx, sy, xi, seg)
+                xi = min(max(xi, 0.0), 1.0)
+                dist = -1.0 if kept else math.hypot(px - x1 - xi * (x2 - x1), py - y1 - xi * (y2 - y1))
+                if best is None or dist < best[5]:
+                    best = (g, sx, sy, xi, i, dist)
             if best is None:
                 gap, nx, ny, reachable = math.inf, 0.0, 1.0, False
             else:
-                gap, nx, ny, xi, seg = best
+                gap, nx, ny, xi, segment, _dist = best
+                seg = self.segments[segment]
                 slot = self._slot
                 weights += [(slot[seg[0]], slot[seg[1]], -(1.0 - xi)), (slot[seg[2]], slot[seg[3]], -xi)]
         gap -= self.radius
@@ -175,7 +191,7 @@ class ContactPair:
             J[1, slot] += self.radius if side > 0 else rho_target
         touched = np.array(list(dict.fromkeys(touched)), dtype=np.int64)
         return ContactGeometry(float(gap), np.array([nx, ny]), np.array([tx, ty]), self.dofs, J, self.n_dofs,
-                               reachable, touched)
+                               reachable, touched, segment)
 
     @property
     def curved(self) -> bool:
