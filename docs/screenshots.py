@@ -46,6 +46,7 @@ RUN_SIZE = SIZE
 #: file name -> (example, entity selected in the shot)
 SHOTS = {
     "free_block.png": ("slider_crank_block", EntityRef("initial_velocities", "block")),
+    "clearance_joint.png": ("slider_crank_clearance_lankarani_nikravesh", EntityRef("joints", "B-clearance")),
 }
 
 #: run shots: file name -> (example, deflection exaggeration, strain colouring)
@@ -62,6 +63,7 @@ RUN_SHOTS = {
     "run_two_link_flight.png": ("two_link_flight", 1.0, "combined"),
     "run_slider_crank_flexible.png": ("slider_crank_flexible", 10.0, "combined"),
     "run_four_bar_flexible.png": ("four_bar_flexible", 10.0, "combined"),
+    "run_slider_crank_clearance.png": ("slider_crank_clearance_lankarani_nikravesh", 1.0, ""),
 }
 #: the longest a shot's run may take, s
 RUN_TIMEOUT_S = 300
@@ -98,11 +100,15 @@ def render(example: str, selected: EntityRef, out: Path, settings: QSettings) ->
 
 def shot_time(results) -> float:
     """The moment a run shot shows: just after the largest impulse, else at the largest
-    mid-span deflection, else in the middle of the run."""
+    contact force (compliant contact), else at the largest mid-span deflection, else in
+    the middle of the run."""
     frames = results.frames
     impulses = [e for e in results.events if e["kind"] == "impulse"]
     if impulses:
         return max(impulses, key=lambda e: abs(e["I_n_N_s"]))["time_s"]
+    forces = [float(np.abs(f.contact.get("F_n_N", np.zeros(1))).max(initial=0.0)) for f in frames]
+    if max(forces, default=0.0) > 0.0:
+        return frames[int(np.argmax(forces))].time
     if results.layout.flexible_links:
         deflection = [float(np.abs(f.midspan).max()) for f in frames]
         return frames[int(np.argmax(deflection))].time

@@ -95,6 +95,14 @@ def new_joint(doc: dict, kind: str, node: str, **fields) -> dict:
     return {"id": unique_id(doc, "joints", kind), "kind": kind, "node": node, **fields}
 
 
+def new_clearance(doc: dict, node: str, journal_link: str, material: str) -> dict:
+    """A revolute joint with clearance at ``node``: the end of ``journal_link`` is the journal;
+    the seed's joint (Flores et al. 2006 Table 2): bearing radius 10 mm, journal 9.5 mm,
+    15 mm long, of ``material``, Lankarani-Nikravesh with c_e = 0.9 (the schema's defaults)."""
+    return {"id": unique_id(doc, "joints", "clearance"), "kind": "clearance", "node": node, "links": [journal_link],
+            "bearing_radius": 0.01, "journal_radius": 0.0095, "length": 0.015, "material": material}
+
+
 def new_material(doc: dict) -> dict:
     """Steel: E = 210 GPa, density 7850 kg/m^3, named ``steel`` (``steel1``, ... when taken)."""
     taken = {m.get("id") for m in doc.get("materials", [])}

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .fields import Arr, Bool, Num, Obj, Str, Variant
+from .link_fields import LINK, MESH, SECTION  # noqa: F401  (MESH, SECTION: re-exported for the app)
 
 FORMAT = "flexmech"
 VERSION = 1
@@ -87,128 +88,45 @@ NODE = Obj(
     required=("id", "x", "y"),
 )
 
-_MATERIAL_REF = Str("material of the link", ref="materials")
-SECTION = Variant(
-    help="cross-section of a flexible link: a shape and a material, or the per-length properties directly",
-    kinds={
-        "circle": Obj({"material": _MATERIAL_REF, "d": Num("diameter", "m", gt=0)}, required=("material", "d")),
-        "rectangle": Obj(
-            {
-                "material": _MATERIAL_REF,
-                "b": Num("width (out of the plane)", "m", gt=0),
-                "h": Num("height (in the plane of bending)", "m", gt=0),
-            },
-            required=("material", "b", "h"),
-        ),
-        "tube": Obj(
-            {
-                "material": _MATERIAL_REF,
-                "d_outer": Num("outer diameter", "m", gt=0),
-                "d_inner": Num("inner diameter", "m", ge=0),
-            },
-            required=("material", "d_outer", "d_inner"),
-        ),
-        "area": Obj(
-            {
-                "material": _MATERIAL_REF,
-                "A": Num("cross-section area", "m^2", gt=0),
-                "I": Num("second moment of area about the bending axis", "m^4", gt=0),
-                "c": Num("outer-fibre distance from the neutral axis", "m", gt=0),
-            },
-            required=("material", "A", "I"),
-        ),
-        "per_length": Obj(
-            {
-                "EA": Num("axial rigidity", "N", gt=0),
-                "EI": Num("flexural rigidity", "N m^2", gt=0),
-                "rhoA": Num("mass per unit length", "kg/m", gt=0),
-                "rhoI": Num("rotary inertia per unit length", "kg m", default=0.0, ge=0),
-                "c": Num("outer-fibre distance (for bending strain)", "m", gt=0),
-            },
-            required=("EA", "EI", "rhoA"),
-        ),
-    },
-)
+#: normal force laws of compliant contact (``solver.contact.normal_laws.NORMAL_LAWS``; a test
+#: keeps the two lists equal)
+NORMAL_LAWS = ("hooke", "kelvin_voigt", "hertz", "lankarani_nikravesh", "hunt_crossley", "flores",
+               "dubowsky_freudenstein", "goldsmith", "esdu78035")
+#: the laws of a pin in a bore (Flores et al. 2006 eqs. 10-11): radii, length and materials, no K
+CYLINDER_LAWS = ("dubowsky_freudenstein", "goldsmith", "esdu78035")
+#: laws whose stiffness K is a linear spring's, N/m (never computed from the materials)
+LINEAR_LAWS = ("hooke", "kelvin_voigt")
+#: friction laws of compliant contact (``solver.contact.friction_laws.FRICTION_LAWS``)
+FRICTION_LAWS = ("coulomb", "rooney_deravi", "threlfall", "ambrosio")
 
-MESH = Variant(
-    help="how a flexible link is divided into corotational beam elements",
-    default_kind="uniform",
-    kinds={
-        "uniform": Obj({"elements": Num("number of equal beam elements", default=4, ge=1, integer=True)}),
-        "stations": Obj(
-            {
-                "stations": Arr(
-                    Num("station, as a fraction of the link length", ge=0, le=1),
-                    "element nodes along the link as fractions of its length, increasing, from 0 to 1 "
-                    "(put a node where a contact or a strain gauge is)",
-                    min_items=2,
-                )
-            },
-            required=("stations",),
-        ),
-    },
-)
-
-_LINK_NODES = Arr(
-    Str("node", ref="nodes"),
-    "the link's nodes; a flexible link has exactly its two end nodes; a modal link has its two end nodes "
-    "first, then any nodes on the segment between them (joints along the link)",
-    min_items=2,
-)
-LINK = Variant(
-    help="a link of the mechanism: a rigid body, a flexible beam meshed with corotational elements, or a modal "
-         "link (floating frame with a few vibration modes)",
-    common={"id": _id("link"), "nodes": _LINK_NODES},
-    common_required=("id", "nodes"),
-    kinds={
-        "rigid": Obj(
-            {
-                "mass": Num("mass (default: from the section and material, else required)", "kg", gt=0),
-                "inertia": Num("moment of inertia about the centre of mass (default m L^2 / 12)", "kg m^2", ge=0),
-                "com": Obj(
-                    {
-                        "s": Num("position along the line from the first to the second node, fraction", default=0.5),
-                        "n": Num("offset to the left of that line", "m", default=0.0),
-                    },
-                    help="centre of mass in the link's frame (default: the middle of the first two nodes)",
-                ),
-                "section": SECTION,
-            }
-        ),
-        "flexible": Obj({"section": SECTION, "mesh": MESH}, required=("section",)),
-        "modal": Obj(
-            {
-                "section": SECTION,
-                "mesh": replace(MESH, default={"kind": "uniform", "elements": 10}),
-                "modes": Num("number of normal vibration modes that describe the deformation", default=4, ge=0,
-                             integer=True),
-                "reference": Str(
-                    "reference conditions of the modes: the frame clamped at the first node (cantilever modes), "
-                    "pinned at both end nodes (the frame follows the chord), or free-free (rigid modes removed)",
-                    enum=("clamped", "pinned", "free"),
-                    default="clamped",
-                ),
-                "static_modes": Bool("add static correction modes at the link's joint, load and contact nodes",
-                                     default=False),
-                "stiffening": Bool(
-                    "geometric stiffening: axial forces stiffen (tension) or soften (compression) bending, through "
-                    "the second-order strain of the mesh's elements; adds the mesh's axial displacements as "
-                    "coordinates (needed for links that turn fast or carry large axial loads)",
-                    default=False,
-                ),
-                "damping_ratios": Arr(
-                    Num("damping ratio", ge=0, lt=1),
-                    "modal damping ratio of each mode in order, added to the model's Rayleigh damping (the last "
-                    "applies to the modes after it)",
-                    default=[],
-                ),
-            },
-            required=("section",),
-            help="floating frame of reference whose elastic displacement is a sum of the link's own vibration "
-                 "modes (component mode synthesis, Predebon 2020 §2-3)",
-        ),
-    },
-)
+#: the law fields shared by compliant contact pairs and clearance joints
+COMPLIANT_LAW = {
+    "law": Str(
+        "normal force law: hooke (F = K d), kelvin_voigt (eq. 1), hertz (eq. 2), lankarani_nikravesh "
+        "(eq. 9), hunt_crossley, flores (2011), and for a pin in a bore dubowsky_freudenstein (eq. 10), "
+        "goldsmith, esdu78035 (eq. 11)",
+        enum=NORMAL_LAWS, default="lankarani_nikravesh",
+    ),
+    "stiffness": Num(
+        "generalised stiffness K (default: from the two materials and signed radii, eqs. 3-5; "
+        "required by hooke and kelvin_voigt, in N/m; unused by the cylinder laws)",
+        "N/m^n", gt=0,
+    ),
+    "exponent": Num("exponent n of the penetration (Hertz-type laws; 1 for hooke and kelvin_voigt)",
+                    default=1.5, ge=1),
+    "damping": Num("viscous damper D in parallel with the law, F + D d_dot (the sum never pulls)",
+                   "N s/m", default=0.0, ge=0),
+    "friction_law": Str(
+        "friction law: coulomb (eq. 13), rooney_deravi (eqs. 13-14), threlfall (eq. 15), ambrosio (eqs. 16-17)",
+        enum=FRICTION_LAWS, default="ambrosio",
+    ),
+    "friction_velocity": Num(
+        "slip velocity of the friction law: Ambrosio's v0 (no friction below it), Rooney-Deravi's stick "
+        "band half-width, Threlfall's v_r", "m/s", default=1e-4, gt=0,
+    ),
+    "friction_velocity_1": Num("Ambrosio's v1: full friction c_f F_n above it (> friction_velocity)",
+                               "m/s", default=1e-3, gt=0),
+}
 
 JOINT = Variant(
     help="a joint; links that share a node are pinned there unless a weld says otherwise",
@@ -228,17 +146,33 @@ JOINT = Variant(
         ),
         "clearance": Obj(
             {
-                "links": Arr(Str("link", ref="links"), "journal link then bearing link", min_items=2),
-                "journal_radius": Num("journal radius", "m", gt=0),
-                "bearing_radius": Num("bearing radius (> journal radius)", "m", gt=0),
-                "length": Num("axial length of the joint", "m", gt=0),
-                "material": Str("material of journal and bearing", ref="materials"),
-                "law": Str("contact force law", enum=("hertz", "kelvin_voigt", "lankarani_nikravesh", "cylindrical"), default="lankarani_nikravesh"),
-                "restitution": Num("coefficient of restitution of the law", default=0.9, ge=0, le=1),
-                "friction": Num("friction coefficient", default=0.0, ge=0),
+                "links": Arr(
+                    Str("link", ref="links"),
+                    "the journal's link, then the bearing's (default: whatever else is at the node -- "
+                    "links, a lumped mass, a slider or a ground pin -- carries the bearing)",
+                    min_items=1,
+                ),
+                "bearing_radius": Num("bearing (bore) radius Rb", "m", gt=0),
+                "journal_radius": Num("journal (pin) radius Rj; give it or the clearance", "m", gt=0),
+                "clearance": Num("radial clearance c = Rb - Rj; give it or journal_radius", "m", gt=0),
+                "length": Num("axial length L of journal and bearing", "m", gt=0),
+                "material": Str("material of journal and bearing (for the stiffness, eqs. 3-5)", ref="materials"),
+                "journal_material": Str("material of the journal (default: material)", ref="materials"),
+                "bearing_material": Str("material of the bearing (default: material)", ref="materials"),
+                **COMPLIANT_LAW,
+                "restitution": Num("coefficient of restitution c_e of the normal law", default=0.9, gt=0, le=1),
+                "friction": Num("coefficient of friction c_f of the friction law", default=0.0, ge=0),
+                "offset": Obj(
+                    {"x": Num("x of the journal centre from the bearing centre", "m", default=0.0),
+                     "y": Num("y of the journal centre from the bearing centre", "m", default=0.0)},
+                    help="where the journal centre starts, from the bearing centre (the node); "
+                         "inside the clearance circle",
+                    default={},
+                ),
             },
-            required=("links", "journal_radius", "bearing_radius", "length", "material"),
-            help="revolute joint with clearance (contact law across the gap)",
+            required=("links", "bearing_radius", "length"),
+            help="revolute joint with clearance: a journal on one link end moves inside a bearing on the "
+                 "other part, a compliant contact law across the gap (Flores et al. 2006, eq. 18)",
         ),
     },
 )
@@ -320,6 +254,8 @@ CONTACT_POINT = Obj(
     {
         "node": Str("contact node (of a link)", ref="nodes"),
         "body": Str("or: the free body", ref="bodies"),
+        "radius": Num("radius of the striking surface around the point (default: the body's radius, "
+                      "0 for a node); a signed radius of eqs. 3-5, convex", "m", ge=0),
     },
     help="the point that strikes: a node of a link or a free body (give one)",
 )
@@ -368,17 +304,27 @@ CONTACT_MODEL = Variant(
     default_kind="impulse",
     kinds={
         "impulse": Obj({}, help="momentum balance with Routh's incremental method (thesis ch. 3)"),
-        "lagrange": Obj({}, help="Lagrange-multiplier contact with sliding and sticking (thesis ch. 4)"),
+        "lagrange": Obj(
+            {
+                "stick_tolerance": Num(
+                    "slip velocity, as a fraction of its value a step before, below which sliding turns to sticking "
+                    "(thesis eq. 4.9)", default=1e-3, gt=0, lt=1,
+                ),
+            },
+            help="Lagrange-multiplier contact (thesis ch. 4): the momentum-balance jump at onset (e and law are not "
+                 "used), then the gap held by the normal force, sliding or sticking, release when the force would pull",
+        ),
         "compliant": Obj(
             {
-                "law": Str("force law", enum=("hertz", "kelvin_voigt", "lankarani_nikravesh", "flores"), default="lankarani_nikravesh"),
-                "stiffness": Num("contact stiffness K", "N/m^n", gt=0),
-                "exponent": Num("exponent n of the penetration", default=1.5, gt=0),
-                "damping": Num("damping coefficient (Kelvin-Voigt)", "N s/m", default=0.0, ge=0),
-                "friction_velocity": Num("velocity of the regularised friction law", "m/s", default=1e-4, gt=0),
+                **COMPLIANT_LAW,
+                "point_material": Str("material of the striking point's surface (for the stiffness, eqs. 3-5)",
+                                      ref="materials"),
+                "target_material": Str("material of the target's surface (for the stiffness, eqs. 3-5)",
+                                       ref="materials"),
+                "length": Num("axial length L of the contact (the cylinder laws)", "m", gt=0),
             },
-            required=("stiffness",),
-            help="continuous contact force law (Flores et al. 2006)",
+            help="continuous contact force law (Flores et al. 2006): the pair's e is the restitution c_e, "
+                 "its mu_d the friction coefficient c_f",
         ),
     },
 )
@@ -431,8 +377,18 @@ SOLVER = Obj(
         "modified_newton": Bool("reuse the factorised Jacobian while Newton converges", default=True),
         "consistent_initial_velocity": Bool("start with velocities consistent with drivers and joints", default=True),
         "contact_tol": Num("gap within which a contact is established, thesis TOL_imp (3.3)", "m", default=1e-6, gt=0),
+        "contact_accuracy": Num(
+            "local error of the penetration per step while a compliant contact is closed, as a fraction "
+            "of the contact's largest penetration (the step shrinks in contact to meet it)",
+            default=1e-3, gt=0, lt=1,
+        ),
         "impact_step": Num(
             "time step while in contact (0: 0.8 x the shortest wave transit of a flexible element, thesis eq. 3.5)",
+            "s", default=0.0, ge=0,
+        ),
+        "impulse_force_window": Num(
+            "window over which the impulses of a momentum-balance contact are averaged into its force "
+            "(0: 4 x the shortest wave transit of a flexible element, or the impact step without one)",
             "s", default=0.0, ge=0,
         ),
     },

@@ -41,7 +41,7 @@ def same(a, b) -> bool:
 def build_slider_crank_block(qtbot, window) -> None:
     user = CanvasUser(qtbot, window)
     window.new_action.trigger()
-    user.show(-0.05, 0.65, grid=0.01)  # points snap to the centimetre
+    user.show(-0.05, 0.8, grid=0.01)  # points snap to the centimetre
 
     window.tool_bar.material_action.trigger()  # "steel"
     user.type_field("E", "200 GPa")
@@ -74,7 +74,7 @@ def build_slider_crank_block(qtbot, window) -> None:
     user.key(Qt.Key.Key_B)
     user.click(0.6, 0.0)
     user.type_field("id", "block")
-    user.type_field("x", "0.579645957")
+    user.type_field("x", repr(example()["bodies"][0]["x"]))
     user.type_field("mass", "0.1668892555")
 
     user.key(Qt.Key.Key_M)
@@ -83,7 +83,7 @@ def build_slider_crank_block(qtbot, window) -> None:
     user.type_field("id", "motor")
     user.type_field("function.value", "150")
 
-    block = (0.579645957, 0.0)
+    block = (example()["bodies"][0]["x"], 0.0)
     user.key(Qt.Key.Key_C)
     user.click(*block)
     user.click(0.45, 0.0)

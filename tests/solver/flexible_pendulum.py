@@ -13,7 +13,7 @@ import math
 
 import numpy as np
 
-from solver.contact.impulse import impulse_response
+from solver.contact.jump import impulse_response
 from solver.model.io import examples_dir, load_model
 from solver.system.assembly import Assembly
 from solver.system.compile import compile_model

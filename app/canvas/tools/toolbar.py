@@ -16,7 +16,7 @@ from ...document.entities import EntityRef
 from ...document.new_entities import new_material
 from ..actions import with_key
 from .base import Tool
-from .constraints import DriverTool, GroundTool, PinTool, SliderTool, WeldTool
+from .constraints import ClearanceTool, DriverTool, GroundTool, PinTool, SliderTool, WeldTool
 from .contacts import CircleTool, ContactTool, GroundLineTool, SegmentTool
 from .controller import ToolController
 from .forces import LoadTool, MassTool, VelocityTool
@@ -26,7 +26,7 @@ from .sketching import BodyTool, LinkTool, NodeTool
 
 #: the tools in tool-bar order; the first (Select) is where Esc returns
 TOOLS: list[type[Tool]] = [
-    SelectTool, NodeTool, LinkTool, GroundTool, PinTool, WeldTool, SliderTool, MassTool, DriverTool,
+    SelectTool, NodeTool, LinkTool, GroundTool, PinTool, WeldTool, ClearanceTool, SliderTool, MassTool, DriverTool,
     LoadTool, BodyTool, VelocityTool, ContactTool, GroundLineTool, SegmentTool, CircleTool, DeleteTool,
 ]
 
