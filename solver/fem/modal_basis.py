@@ -29,7 +29,8 @@ is merely a point of the frame, and at the centre of mass a link without modes h
 exactly the coordinates and equations of a rigid link.
 
 Every mode is scaled so that its largest nodal displacement is 1 m: a modal
-coordinate ``q_i`` is then the amplitude in metres.  The local dofs of the mesh are
+coordinate ``q_i`` is then the amplitude in metres (a mode of the rotary inertia alone,
+which moves no node, is scaled to a largest section rotation of one per element length).  The local dofs of the mesh are
 ``(u, v, phi)`` per node (axial, transverse, section rotation), node 0 at x = 0.
 
 All the integrals over the link that the equations of motion need (:class:`ModalInertia`)
@@ -208,7 +209,7 @@ def modal_basis(mesh: LinkMesh, reference: str, count: int, corrections: list[in
     basis = np.column_stack([Phi_n, *statics]) if statics else Phi_n
     if statics:
         basis = _orthogonalised(mesh, basis)
-    Phi = _scaled(basis)
+    Phi = _scaled(basis, mesh.length / (mesh.nodes - 1))
     mass = np.einsum("ij,ik,kj->j", Phi, mesh.M, Phi)
     stiffness = np.einsum("ij,ik,kj->j", Phi, mesh.K, Phi)
     omega = np.sqrt(np.clip(stiffness / mass, 0.0, None))
@@ -239,7 +240,7 @@ def _static_mode(mesh: LinkMesh, reference: str, dof: int) -> np.ndarray:
 def _orthogonalised(mesh: LinkMesh, basis: np.ndarray) -> np.ndarray:
     """The modes of the Rayleigh-Ritz problem on ``basis`` (dependent columns dropped),
     ascending: mass- and stiffness-orthogonal; the normal modes in the basis come out exactly."""
-    basis = _scaled(basis)  # comparable columns: a static shape may be 1e-8 m per N
+    basis = basis / np.sqrt(np.einsum("ij,ik,kj->j", basis, mesh.M, basis))  # unit modal masses: comparable
     Mb = basis.T @ mesh.M @ basis
     lam, V = sla.eigh(0.5 * (Mb + Mb.T))
     keep = lam > 1e-10 * lam.max()
@@ -249,15 +250,21 @@ def _orthogonalised(mesh: LinkMesh, basis: np.ndarray) -> np.ndarray:
     return T @ Y
 
 
-def _scaled(Phi: np.ndarray) -> np.ndarray:
-    """Each column scaled to a largest nodal displacement ``|(u, v)|`` of 1, that
-    component positive."""
+def _scaled(Phi: np.ndarray, spacing: float) -> np.ndarray:
+    """Each column scaled to a largest nodal displacement ``|(u, v)|`` of 1, that component
+    positive; a column that moves the nodes by less than 1e-6 of ``spacing`` times its
+    largest section rotation (a mode of the rotary inertia alone) is scaled to a largest
+    rotation of ``1 / spacing`` instead."""
     out = Phi.copy()
     for j in range(Phi.shape[1]):
-        u, v = Phi[0::3, j], Phi[1::3, j]
+        u, v, phi = Phi[0::3, j], Phi[1::3, j], Phi[2::3, j]
         k = int(np.argmax(np.hypot(u, v)))
+        size = float(np.hypot(u[k], v[k]))
         big = u[k] if abs(u[k]) > abs(v[k]) else v[k]
-        out[:, j] = Phi[:, j] * (np.sign(big) / np.hypot(u[k], v[k]))
+        if size <= 1e-6 * spacing * np.abs(phi).max():
+            k = int(np.argmax(np.abs(phi)))
+            size, big = abs(phi[k]) * spacing, phi[k]
+        out[:, j] = Phi[:, j] * (np.sign(big) / size)
     return out
 
 

@@ -296,3 +296,18 @@ def test_free_flight_keeps_energy_and_momenta(stiffening):
     drifts = np.array(drifts)
     assert (drifts[0] < 1e-4).all()
     assert (drifts[1] < drifts[0] / 3).all()
+
+
+def test_modes_of_the_rotary_inertia_alone_are_scaled_and_kept():
+    """A thick link (the robot arm's rhoI = 10 kg m with 5 elements) has modes that turn the
+    sections without moving the nodes; with the axial coordinates of geometric stiffening they
+    are kept (the combined basis spans the whole mesh less the reference conditions: 15) and
+    scaled to a section rotation of one per element length, not blown up to a unit translation."""
+    mesh = link_mesh(np.linspace(0.0, 10.0, 6), 1e4, 1e3, 1.0, 10.0)
+    for reference in ("clamped", "pinned", "free"):
+        basis = modal_basis(mesh, reference, 12, [3 * k for k in range(6)])
+        assert basis.count == 15 and np.isfinite(basis.Phi).all()
+        moves = np.hypot(basis.Phi[0::3], basis.Phi[1::3]).max(axis=0)
+        turns = 2.0 * np.abs(basis.Phi[2::3]).max(axis=0)  # element length 2 m
+        assert np.all(np.isclose(moves, 1.0, rtol=1e-12) | np.isclose(turns, 1.0, rtol=1e-12))
+        assert np.all(np.diff(basis.omega) > 0)
