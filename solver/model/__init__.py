@@ -1,4 +1,5 @@
-"""The model file: its fields (:mod:`.fields`, :mod:`.schema`), validation with the
+"""The model file: its fields (:mod:`.fields`, :mod:`.schema`, a link's in
+:mod:`.link_fields`), validation with the
 path of every problem (:mod:`.validate`), reading, writing and defaults (:mod:`.io`),
 and the generated reference ``docs/model-format.md`` (:mod:`.docs`).
 

@@ -1,5 +1,5 @@
 """Results of a run: frames and their layout in memory (:mod:`.frames`), built from
-a solver state (:mod:`.outputs`), and the results folder — its tables
+a solver state (:mod:`.outputs`; modal links' share: :mod:`.modal_outputs`), and the results folder — its tables
 (:mod:`.tables`), the scalar summary (:mod:`.summary`), writing and loading
 (:mod:`.files`).
 
