@@ -426,11 +426,18 @@ def assemble_beams(q, v, a, dofs, secs, Mbars, formulation, alpha, beta, want, c
             ae[k] = a[d]
         _element_terms(qe, ve, ae, secs[e], Mbars[e], formulation, alpha, beta, want, c_a, c_v, c_k, fi, fm, fd,
                        blocks[e], r, zl, M, K)
-        for k in range(6):
-            d = dofs[e, k]
-            internal[d] += fi[k]
-            inertial[d] += fm[k]
-            damping[d] += fd[k]
+        scatter_forces(dofs[e], 6, fi, fm, fd, internal, inertial, damping)
+
+
+@njit(cache=True)
+def scatter_forces(dofs, count, f_int, f_in, f_d, internal, inertial, damping):
+    """Add an element's internal, inertia and damping forces on its first ``count`` dofs
+    ``dofs`` to the global vectors."""
+    for k in range(count):
+        d = dofs[k]
+        internal[d] += f_int[k]
+        inertial[d] += f_in[k]
+        damping[d] += f_d[k]
 
 
 @njit(cache=True)

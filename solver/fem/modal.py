@@ -53,6 +53,8 @@ import math
 import numpy as np
 from numba import njit
 
+from .beam import scatter_forces
+
 #: index of each packed array in the tuple the kernels take
 DOFS, INTS, SCAL, VEC, MAT, ELPHI, ELPROP, GRAV, BLOCKS = range(9)
 
@@ -323,11 +325,7 @@ def assemble_modal(q, v, a, modal, alpha, want, c_a, c_v, c_k, internal, inertia
             pdd[k] = a[d]
         link_terms(p[:D], pd[:D], pdd[:D], n, ints[l, 1], ints[l, 2] != 0, scal[l], vec[l], mat[l], elphi[l],
                    elprop[l], grav, alpha, want, c_a, c_v, c_k, fi, fm, fd, blocks[l])
-        for k in range(D):
-            d = dofs[l, k]
-            internal[d] += fi[k]
-            inertial[d] += fm[k]
-            damping[d] += fd[k]
+        scatter_forces(dofs[l], D, fi, fm, fd, internal, inertial, damping)
 
 
 @njit(cache=True)

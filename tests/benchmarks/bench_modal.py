@@ -18,14 +18,17 @@ the compiled kernels.
 """
 from __future__ import annotations
 
-import argparse
 import math
-import time
+import sys
+from pathlib import Path
 
 import numpy as np
 
 from solver.api import load_model, simulate
 from solver.model.io import examples_dir
+
+sys.path.insert(0, str(Path(__file__).parent))
+from bench_solver import measure, repeat_option  # noqa: E402
 
 REFERENCE_PEAK = -0.015521
 STEPS_PER_REV, REVS = 1000, 2.0
@@ -42,22 +45,8 @@ def slider_crank(elements: int, modal: dict | None = None, output_every_step: bo
     return doc
 
 
-def fastest(doc: dict, repeat: int) -> tuple[float, dict]:
-    best, meta = math.inf, {}
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        res = simulate(doc)
-        best = min(best, time.perf_counter() - t0)
-        meta = res.meta
-    return best, meta
-
-
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--repeat", type=int, default=3, help="runs per case; the fastest counts")
-    ap.add_argument("--quick", action="store_true", help="one run per case")
-    args = ap.parse_args(argv)
-    repeat = 1 if args.quick else args.repeat
+    repeat = repeat_option(argv, __doc__.splitlines()[0])
     simulate(slider_crank(2))  # warm-up: load the compiled kernels
     simulate(slider_crank(2, {"modes": 1, "reference": "pinned", "stiffening": True}))
     cases = [(f"corotational, {n} elements", n, None) for n in (2, 4, 8)]
@@ -66,11 +55,11 @@ def main(argv: list[str] | None = None) -> int:
                    {"modes": m, "reference": "pinned", "stiffening": True}) for m in (1, 2, 3)]
     cases.append(("modal, 3 modes, no stiffening, 8-element mesh", 8, {"modes": 3, "reference": "pinned"}))
     base = simulate(slider_crank(8, output_every_step=True)).stack("midspan")[:, 0]
-    print(f"| case | coordinates | wall (s) | us / step | steps / s | Newton it / step | residuals / step "
-          f"| peak d/L (vs reference) | crank angle | max diff. from 8 corotational elements |")
+    print("| case | coordinates | wall (s) | us / step | steps / s | Newton it / step | residuals / step "
+          "| peak d/L (vs reference) | crank angle | max diff. from 8 corotational elements |")
     print("|---|---|---|---|---|---|---|---|---|---|")
     for label, mesh, modal in cases:
-        wall, meta = fastest(slider_crank(mesh, modal), repeat)
+        wall, meta = measure(slider_crank(mesh, modal), repeat)
         res = simulate(slider_crank(mesh, modal, output_every_step=True))
         mid = res.stack("midspan")[:, 0]
         i = int(np.argmax(np.abs(mid)))

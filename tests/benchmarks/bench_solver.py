@@ -64,12 +64,17 @@ def exudyn_time(elements: int, steps_per_rev: int, repeat: int) -> float | None:
     return min(exudyn_run(elements, steps_per_rev, record=False)[2] for _ in range(repeat))
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def repeat_option(argv: list[str] | None, description: str) -> int:
+    """The runs per case the command line asks for: ``--repeat N`` (default 3), ``--quick`` one."""
+    ap = argparse.ArgumentParser(description=description)
     ap.add_argument("--repeat", type=int, default=3, help="runs per case; the fastest counts")
     ap.add_argument("--quick", action="store_true", help="one run per case")
     args = ap.parse_args(argv)
-    repeat = 1 if args.quick else args.repeat
+    return 1 if args.quick else args.repeat
+
+
+def main(argv: list[str] | None = None) -> int:
+    repeat = repeat_option(argv, __doc__.splitlines()[0])
     simulate(slider_crank(2, 10, revs=0.1))  # warm-up: load the compiled kernels
     cases = [
         ("slider-crank, 8 rod elements, 1000 steps/rev", slider_crank(8, 1000), (8, 1000)),
