@@ -43,10 +43,11 @@ OUT_DIR = Path(__file__).resolve().parent / "screenshots"
 #: every shot: the size the default layout is made for
 SIZE = (1280, 800)
 RUN_SIZE = SIZE
-#: file name -> (example, entity selected in the shot)
+#: file name -> (example, entity selected in the shot, property row scrolled into view or None)
 SHOTS = {
-    "free_block.png": ("slider_crank_block", EntityRef("initial_velocities", "block")),
-    "clearance_joint.png": ("slider_crank_clearance_lankarani_nikravesh", EntityRef("joints", "B-clearance")),
+    "free_block.png": ("slider_crank_block", EntityRef("initial_velocities", "block"), None),
+    "clearance_joint.png": ("slider_crank_clearance_lankarani_nikravesh", EntityRef("joints", "B-clearance"), None),
+    "modal_link.png": ("slider_crank_modal", EntityRef("links", "rod"), "mode frequencies"),
 }
 
 #: run shots: file name -> (example, deflection exaggeration, strain colouring)
@@ -64,6 +65,8 @@ RUN_SHOTS = {
     "run_slider_crank_flexible.png": ("slider_crank_flexible", 10.0, "combined"),
     "run_four_bar_flexible.png": ("four_bar_flexible", 10.0, "combined"),
     "run_slider_crank_clearance.png": ("slider_crank_clearance_lankarani_nikravesh", 1.0, ""),
+    "run_pendulum_flexible_modal5_energetic.png": ("pendulum_flexible_modal5_energetic", 10.0, "bending"),
+    "run_slider_crank_modal.png": ("slider_crank_modal", 10.0, "combined"),
 }
 #: the longest a shot's run may take, s
 RUN_TIMEOUT_S = 300
@@ -91,10 +94,16 @@ def save_shot(window: MainWindow, out: Path) -> None:
     window.grab().save(str(out))
 
 
-def render(example: str, selected: EntityRef, out: Path, settings: QSettings) -> None:
-    """Save a screenshot of the main window showing ``example`` with ``selected`` selected."""
+def render(example: str, selected: EntityRef, out: Path, settings: QSettings, row: str | None = None) -> None:
+    """Save a screenshot of the main window showing ``example`` with ``selected`` selected
+    (and its property ``row`` scrolled into view)."""
     with example_window(example, SIZE, settings) as window:
         window.selection.replace((selected,))
+        if row is not None:
+            view = window.properties
+            QApplication.processEvents()  # the table laid out first
+            view.table.scrollToBottom()
+            view.table.setCurrentCell(view.row_of(row), 1)
         save_shot(window, out)
 
 
@@ -174,9 +183,9 @@ def main(argv: list[str]) -> int:
             render_flexible_link(OUT_DIR / "flexible_link.png", settings)
             render_run("slider_crank_block", 10.0, "combined", OUT_DIR / "impact_run.png", settings, follow=True)
             print(OUT_DIR / "flexible_link.png", OUT_DIR / "impact_run.png", sep="\n")
-        for name, (example, selected) in SHOTS.items():
+        for name, (example, selected, row) in SHOTS.items():
             if not only or example in only:
-                render(example, selected, OUT_DIR / name, settings)
+                render(example, selected, OUT_DIR / name, settings, row)
                 print(OUT_DIR / name)
         for name, (example, exaggeration, strain) in RUN_SHOTS.items():
             if not only or example in only:

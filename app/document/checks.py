@@ -58,7 +58,7 @@ def _grounded_nodes(doc: dict) -> dict[str, str]:
 def gruebler_count(doc: dict) -> tuple[int, int]:
     """``(mobility, drivers)``: rigid-body freedoms minus joint constraints, and the number of drivers.
 
-    Links count 3 each (flexible ones as if rigid), rigid free bodies 3, point bodies
+    Links count 3 each (flexible and modal ones as if rigid), rigid free bodies 3, point bodies
     and nodes on no link 2.  Links sharing a node are pinned (2 each beyond the
     first); a ground joint takes 2, a fixed joint 2 plus 1 per clamped link, a
     slider 1, a weld 1 per link beyond the first; a clearance joint frees the pin it
@@ -127,12 +127,12 @@ def mobility_problems(doc: dict) -> list[Problem]:
     """The degrees of freedom as information, a warning when the count finds redundant constraints."""
     mobility, drivers = gruebler_count(doc)
     free = mobility - drivers
-    flexible = any(link.get("kind") == "flexible" for link in doc.get("links", []))
+    flexible = any(link.get("kind") in ("flexible", "modal") for link in doc.get("links", []))
     text = f"degrees of freedom (Grübler count of the rigid motion): {mobility}"
     if drivers:
         text += f", {free} after {drivers} driver{'s' if drivers > 1 else ''}"
     if flexible:
-        text += "; flexible links add elastic freedoms"
+        text += "; flexible and modal links add elastic freedoms"
     out = [Problem("", text, "info")]
     if free < 0:
         out.append(Problem("", f"the count finds {-free} more constraint{'s' if free < -1 else ''} than freedoms: "
