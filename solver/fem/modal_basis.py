@@ -47,7 +47,6 @@ import scipy.linalg as sla
 
 from .beam import BeamSet, _thesis_stiffness
 
-REFERENCES = ("clamped", "pinned", "free")
 _GAUSS_X = np.array([0.0694318442029737, 0.3300094782075719, 0.6699905217924281, 0.9305681557970263])
 _GAUSS_W = np.array([0.1739274225687269, 0.3260725774312731, 0.3260725774312731, 0.1739274225687269])
 
@@ -185,11 +184,6 @@ class ModalBasis:
     def frequencies(self) -> np.ndarray:
         """Hz."""
         return self.omega / (2 * np.pi)
-
-
-def available_modes(reference: str, nodes: int) -> int:
-    """How many elastic modes a mesh of ``nodes`` nodes has under ``reference``."""
-    return 3 * nodes - (3 if reference == "free" else len(fixed_dofs(reference, nodes)))
 
 
 def modal_basis(mesh: LinkMesh, reference: str, count: int, corrections: list[int] = ()) -> ModalBasis:

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..fem.modal_basis import LinkMesh, ModalBasis, ModalInertia, inertia_integrals, link_mesh, modal_basis
-from ..fem.modal import BLOCKS, DOFS, INTS
+from ..fem.modal import DOFS
 
 
 @dataclass
@@ -197,10 +197,6 @@ class ModalSet:
         W = dofs.shape[1]
         return np.repeat(dofs, W, axis=1).ravel(), np.tile(dofs, (1, W)).ravel()
 
-    def blocks(self) -> np.ndarray:
-        """The Newton blocks of the last evaluation with blocks, flattened in pattern order."""
-        return self.args[BLOCKS].ravel()
-
     def transit_times(self) -> list[float]:
         """Per link, ``2 / omega_max`` of its highest mode, s: the modal analogue of an
         element's wave transit ``l / c`` (for a bar element ``omega_max = 2 c / l``), for
@@ -217,6 +213,3 @@ class ModalSet:
                 row[self.args[DOFS][l, 3 + j]] = 1.0 / lk.mesh.length
                 rows.append(row)
         return np.array(rows).reshape(-1, n)
-
-    def coordinates(self) -> int:
-        return int(self.args[INTS][:, 0].sum())
