@@ -1,5 +1,6 @@
 """Compare runs: the same series of several runs overlaid in one plot, labelled by run
-(for example the bar-mass impact at μ = 0.7 against μ = 0.95)."""
+(for example the bar-mass impact at μ = 0.7 against μ = 0.95, or with its contact resolved by
+momentum balance and by Lagrange multipliers)."""
 from __future__ import annotations
 
 import pyqtgraph as pg
@@ -9,6 +10,15 @@ from solver.results.frames import Results
 
 from .series import catalogue, presets, series_xy, x_axes
 from .plots import COLOURS, PlottedSeries
+
+
+def run_label(number: int, results: Results) -> str:
+    """``"2: Bar struck by a rigid mass (lagrange)"``: the run's number, its model's name and the
+    contact models of its pairs, so that runs of one model with its pairs switched between the
+    momentum-balance and Lagrange-multiplier models tell apart in the legend."""
+    kinds = sorted({pair.get("model", {}).get("kind", "impulse") for pair in results.model.get("contacts", [])})
+    name = results.model.get("name") or "run"
+    return f"{number}: {name}" + (f" ({', '.join(kinds)})" if kinds else "")
 
 
 def compare_series(runs: list[tuple[str, Results]], x_key: str, y_key: str) -> list[PlottedSeries]:
