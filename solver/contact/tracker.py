@@ -75,7 +75,9 @@ class ContactTracker:
         return out
 
     def rows(self, s: State) -> ContactRows | None:
-        """The contact rows of a step from ``s`` (None when no model adds any)."""
+        """The contact rows of a step from ``s`` in the models' present modes (None when no model
+        adds any); the state's contact multipliers are laid out the same way."""
+        self._layout = self._slices()
         total = self._layout[-1].stop if self._layout else 0
         if not total:
             return None
@@ -109,21 +111,17 @@ class ContactTracker:
         changed = False
         for i, m in enumerate(self.models):
             changed |= m.switch(old, new, self._lam(new, i))
-        self._layout = self._slices()
         s, impacts = new, []
         for m in self.models:
             m.last_step = new.t - old.t if old is not None else m.rate_window
-            held = self.rows(s) or ContactRows.empty()
-            s, res = m.jumps(s, held)
+            s, res = m.jumps(s, lambda st: self.rows(st) or ContactRows.empty())
             impacts += res
-            self._layout = self._slices()
         if not (changed or impacts):
             return s
         for _ in range(MAX_CHECKS):
             s = restart(self.asm, s, self.rows(s), jump=False)
             if not any([m.check(s, self._lam(s, i)) for i, m in enumerate(self.models)]):
                 break
-            self._layout = self._slices()
         else:  # the last switches take effect without a further check
             s = restart(self.asm, s, self.rows(s), jump=False)
         out.book_impulses(impacts, s)
@@ -142,7 +140,7 @@ class ContactTracker:
         for k, pair in enumerate(self.pairs):
             g = pair.geometry(s.q)
             out["gap_m"][k] = g.gap if g.reachable else math.nan
-            out["v_n_m_s"][k], out["v_t_m_s"][k] = g.J @ s.v
+            out["v_n_m_s"][k], out["v_t_m_s"][k] = g.rates(s.v)
         for i, m in enumerate(self.models):
             m.frame_data(s, self._lam(s, i), out)
         out["state"] = out["state"].astype(int)

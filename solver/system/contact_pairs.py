@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 
@@ -33,11 +34,22 @@ class ContactGeometry:
     gap: float  # m, > 0 open
     normal: np.ndarray  # (2,)
     tangent: np.ndarray  # (2,)
-    J: np.ndarray  # (2, n)
     reachable: bool  # False when the point is beside a segment target
     dofs: np.ndarray  # (K,) the dofs J touches (padded with dof 0)
     Jc: np.ndarray  # (2, K) J on those dofs (0 on the padding)
+    n: int  # number of dofs of the system
     segment: int = -1  # the segment of a link target the point is on
+
+    @cached_property
+    def J(self) -> np.ndarray:
+        """The contact Jacobian (2, n), dense."""
+        J = np.zeros((2, self.n))
+        np.add.at(J, (np.repeat([0, 1], K), np.tile(self.dofs, 2)), self.Jc.ravel())
+        return J
+
+    def rates(self, v: np.ndarray) -> np.ndarray:
+        """``(v_n, v_t)`` of the generalised velocities (or accelerations) ``v``."""
+        return self.Jc @ v[self.dofs]
 
 
 @dataclass
@@ -61,9 +73,7 @@ class ContactPair:
         """Gap, contact frame and Jacobian at ``q``.  On a link target, segment ``prefer`` is
         kept while the point projects onto it or within :data:`SEGMENT_OVERLAP` of its ends:
         a point resting on the node between two segments is not handed back and forth."""
-        n_dofs = q.shape[0]
         p = q[list(self.point)]
-        J = np.zeros((2, n_dofs))
         k, prm = self.kind, self.params
         reachable = True
         weights: list[tuple[tuple[int, int], float]] = [(self.point, 1.0)]
@@ -116,14 +126,10 @@ class ContactPair:
         dofs = np.zeros(K, dtype=np.int64)
         Jc = np.zeros((2, K))
         for i, ((dx, dy), w) in enumerate(weights):
-            J[0, dx] += w * normal[0]
-            J[0, dy] += w * normal[1]
-            J[1, dx] += w * tangent[0]
-            J[1, dy] += w * tangent[1]
             dofs[2 * i: 2 * i + 2] = dx, dy
             Jc[:, 2 * i] = w * normal[0], w * tangent[0]
             Jc[:, 2 * i + 1] = w * normal[1], w * tangent[1]
-        return ContactGeometry(gap, normal, tangent, J, reachable, dofs, Jc, segment)
+        return ContactGeometry(gap, normal, tangent, reachable, dofs, Jc, q.shape[0], segment)
 
     @property
     def curved(self) -> bool:
