@@ -76,7 +76,7 @@ def build_slider_crank_block(qtbot, window) -> None:
     user.key(Qt.Key.Key_B)
     user.click(0.6, 0.0)
     user.type_field("id", "block")
-    user.type_field("x", "0.579645957")
+    user.type_field("x", "0.731046519")
     user.type_field("mass", "0.1668892555")
 
     user.key(Qt.Key.Key_M)
@@ -85,7 +85,7 @@ def build_slider_crank_block(qtbot, window) -> None:
     user.type_field("id", "motor")
     user.type_field("function.value", "150")
 
-    block = (0.579645957, 0.0)
+    block = (0.731046519, 0.0)
     user.key(Qt.Key.Key_C)
     user.click(*block)
     user.click(0.45, 0.0)
