@@ -9,15 +9,15 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QVBoxLayout, QWidg
 from solver.results.frames import Results
 
 from .series import catalogue, presets, series_xy, x_axes
+from .axes import axis_label
 from .plots import COLOURS, PlottedSeries
 
 
-def run_label(number: int, results: Results) -> str:
-    """``"2: Bar struck by a rigid mass (lagrange)"``: the run's number, its model's name and the
-    contact models of its pairs, so that runs of one model with its pairs switched between the
-    momentum-balance and Lagrange-multiplier models tell apart in the legend."""
+def run_label(number: int, name: str, results: Results) -> str:
+    """``"2: Bar struck by a rigid mass (lagrange)"``: the run's number, its model's name (or file)
+    and the contact models of its pairs, so that runs of one model with its pairs switched between
+    the momentum-balance and Lagrange-multiplier models tell apart in the legend."""
     kinds = sorted({pair.get("model", {}).get("kind", "impulse") for pair in results.model.get("contacts", [])})
-    name = results.model.get("name") or "run"
     return f"{number}: {name}" + (f" ({', '.join(kinds)})" if kinds else "")
 
 
@@ -115,6 +115,7 @@ class CompareView(QWidget):
         for k, curve in enumerate(self._curves):
             self.plot.plot(curve.x, curve.y, pen=pg.mkPen(COLOURS[k % len(COLOURS)], width=1.5), name=curve.run)
         if self._curves:
-            self.plot.setLabel("bottom", self._curves[0].x_series.title)
-            self.plot.setLabel("left", self._curves[0].y_series.title)
+            first = self._curves[0]
+            axis_label(self.plot.getPlotItem(), "bottom", first.x_series.label, first.x_series.unit)
+            axis_label(self.plot.getPlotItem(), "left", first.y_series.label, first.y_series.unit)
         self.plot.getPlotItem().enableAutoRange()

@@ -22,6 +22,8 @@ from PySide6.QtWidgets import (
 
 from solver.results.frames import Frame, Results
 
+from ..document.units import format_quantity
+from .axes import axis_label
 from .series import Panel, Series, catalogue, default_preset, presets, series_xy, x_axes
 
 #: pen colours of successive curves in a plot
@@ -132,7 +134,7 @@ class PlotPanel(QWidget):
         splitter.addWidget(side)
         splitter.addWidget(main)
         splitter.setStretchFactor(1, 1)
-        splitter.setSizes([160, 480])
+        splitter.setSizes([120, 520])
 
         top = QHBoxLayout()
         top.addWidget(QLabel("x:"))
@@ -193,8 +195,9 @@ class PlotPanel(QWidget):
             if key not in self._curves:
                 self._add_curve(key)
         self._check_tree(keys)
-        self.plot.setLabel("bottom", self._axes[self._x_key].title if self._axes else "")
-        self.plot.setLabel("left", _y_label([self._series[k] for k in keys]))
+        x_series = self._axes.get(self._x_key)
+        axis_label(self.plot.getPlotItem(), "bottom", *((x_series.label, x_series.unit) if x_series else ("", "-")))
+        axis_label(self.plot.getPlotItem(), "left", *_y_label([self._series[k] for k in keys]))
         self.set_time(self._time)
 
     def selected_series(self) -> list[str]:
@@ -250,12 +253,11 @@ class PlotPanel(QWidget):
         self.readout.setToolTip(text)
 
     def _readout(self, i: int) -> str:
-        parts = [f"t = {self._times[i]:.6g} s"]
+        parts = [f"t = {format_quantity(self._times[i], 's', 6)}"]
         if self._x_key != "time":
             x_series = self._axes[self._x_key]
-            parts.append(f"{x_series.label} = {x_series.value(self._frames[i]):.6g} {x_series.unit}")
-        parts += [f"{self._series[k].label} = {y[i]:.6g}" + ("" if self._series[k].unit == "-" else
-                                                              f" {self._series[k].unit}")
+            parts.append(f"{x_series.label} = {format_quantity(x_series.value(self._frames[i]), x_series.unit, 6)}")
+        parts += [f"{self._series[k].label} = {format_quantity(y[i], self._series[k].unit, 6)}"
                   for k, (_, _, y) in self._curves.items()]
         return "   ".join(parts)
 
@@ -293,6 +295,7 @@ class PlotPanel(QWidget):
                 group = groups[series.group] = QTreeWidgetItem(self.tree, [series.group])
                 group.setFlags(group.flags() & ~Qt.ItemFlag.ItemIsUserCheckable)
             item = QTreeWidgetItem(group, [series.title])
+            item.setToolTip(0, series.title)  # the narrow list cuts long names
             item.setData(0, KEY_ROLE, key)
             item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
             item.setCheckState(0, Qt.CheckState.Unchecked)
@@ -367,6 +370,9 @@ class PlotsDock(QDockWidget):
     set_time(t)
         Move every panel's time cursor (playback's current time, s).
 
+    clear()
+        Show no run.
+
     Functions: :meth:`add_panel`, :meth:`remove_panel`, :meth:`apply_preset`,
     :attr:`panels`, :meth:`plotted` (every drawn curve's data).
     """
@@ -395,11 +401,18 @@ class PlotsDock(QDockWidget):
         layout.setContentsMargins(2, 2, 2, 2)
         layout.addLayout(bar)
         layout.addWidget(self.splitter, 1)
+        self.hint = QLabel("Run the model (F5) to plot its results here.")
+        self.hint.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.hint.setEnabled(False)
+        layout.addWidget(self.hint, 1)
+        self.splitter.hide()
         self.setWidget(body)
 
     def set_results(self, results: Results) -> None:
         layout_changed = self._results is None or _names(self._results) != _names(results)
         self._results = results
+        self.hint.hide()
+        self.splitter.show()
         self.preset_combo.clear()
         self.preset_combo.addItems(list(presets(results)))
         if layout_changed:
@@ -411,6 +424,16 @@ class PlotsDock(QDockWidget):
     def append_frames(self, frames: list[Frame]) -> None:
         for panel in self.panels:
             panel.append_frames(frames)
+
+    def clear(self) -> None:
+        """Show no run: no panels, no presets (another model was opened)."""
+        for panel in list(self.panels):
+            self.remove_panel(panel)
+        self.preset_combo.clear()
+        self._results = None
+        self._time = 0.0
+        self.splitter.hide()
+        self.hint.show()
 
     def set_time(self, t: float) -> None:
         self._time = float(t)
@@ -459,12 +482,11 @@ class PlotsDock(QDockWidget):
         self.time_scrubbed.emit(t)
 
 
-def _y_label(series: list[Series]) -> str:
-    """The ordinate's label: the one series' title, else the unit all share, else none."""
-    if len(series) == 1:
-        return series[0].title
+def _y_label(series: list[Series]) -> tuple[str, str]:
+    """The ordinate's label and unit: the legend names the curves, so the axis says only
+    the unit they share (nothing when they share none, or are pure numbers)."""
     units = {s.unit for s in series}
-    return units.pop() if len(units) == 1 and "-" not in units else ""
+    return "", units.pop() if len(units) == 1 else "-"
 
 
 def _names(results: Results) -> tuple:

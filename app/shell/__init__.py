@@ -2,7 +2,9 @@
 (:mod:`.main_window`, with its simulation and results halves :mod:`.simulation_ui`
 and :mod:`.results_ui`, which know it only through :mod:`.window_parts`), the GUI
 entry point and Qt check (:mod:`.gui`, :mod:`.qt_check`), autosave recovery and
-recent files, and the ``flexmech`` command (:mod:`.cli`).
+recent files, the ``flexmech`` command (:mod:`.cli`), and what belongs to the whole
+window: the exception hook and its log (:mod:`.exception_hook`, :mod:`.error_log`),
+the dock layout (:mod:`.layout`) and the Help menu (:mod:`.help`).
 
 May import every area of the app.
 """

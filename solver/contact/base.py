@@ -19,9 +19,15 @@ model, in this order:
 5. ``check(s, lam_c)``: after the accelerations and multipliers are made consistent with
    the new rows, modes the consistent multipliers contradict (a new contact that would
    pull, a stick that needs more than μs λn) switch at once; True when one did.
-6. ``closed()`` (the impact step 3.5 is used while any pair is), ``friction_power(s, lam_c)``
-   for the ledger, ``frame_data(s, lam_c, out)`` for the forces, states and impulses of its
-   pairs in the output frames.
+6. ``closed()`` (the impact step 3.5 is used while any pair is, for a model with
+   ``impact_steps``), ``friction_power(s, lam_c)`` for the ledger, ``frame_data(s, lam_c,
+   out)`` for the forces, states and impulses of its pairs in the output frames (and the
+   further columns it names in ``frame_keys``).
+
+A model of contact forces (the compliant laws) also takes part in the Newton iteration:
+``begin_step(s, h)`` before every attempt at a step, ``step_size(h)`` (the step its error
+allows), ``damping_power(s)``, ``elastic_energy(s)`` and ``take_dissipation()`` for the
+ledger, ``summary()`` for the run's metadata; the defaults here do nothing.
 
 ``lam_c`` is always the slice of the state's contact multipliers that belongs to the
 model's rows, in the layout of its modes at the start of the step.
@@ -45,6 +51,10 @@ class ContactModel:
 
     #: the ``model.kind`` of the model file this class resolves
     kind = ""
+    #: whether the impact step (eq. 3.5) applies while a pair of this model is closed
+    impact_steps = True
+    #: contact columns of the frames beyond CONTACT_KEYS that this model fills
+    frame_keys: tuple[str, ...] = ()
 
     def __init__(self, asm: Assembly, pairs: list[tuple[int, ContactPair]], settings: dict, events: list[dict],
                  impact_step: float):
@@ -95,6 +105,30 @@ class ContactModel:
 
     def frame_data(self, s: State, lam_c: np.ndarray, out: dict[str, np.ndarray]) -> None:
         """Fill ``F_n_N, F_t_N, state, I_n_N_s, I_t_N_s`` and the impulse rates of its pairs."""
+
+    # ------------------------------------------------------------------ force models
+    def begin_step(self, s: State, h: float) -> None:
+        """Prepare an attempt at a step of size ``h`` from ``s``."""
+
+    def step_size(self, h: float) -> float:
+        """The largest step the model allows now, at most ``h``."""
+        return h
+
+    def damping_power(self, s: State) -> float:
+        """Power dissipated by the damping of contact laws at ``s``, W."""
+        return 0.0
+
+    def elastic_energy(self, s: State) -> float:
+        """Energy stored in the contacts at ``s``, J."""
+        return 0.0
+
+    def take_dissipation(self) -> float:
+        """Energy dissipated at once by the last switches (not through a power), J."""
+        return 0.0
+
+    def summary(self) -> dict[str, dict]:
+        """Per pair: what the run's metadata reports of it."""
+        return {}
 
     # ------------------------------------------------------------------ predictor
     def open_pairs(self):

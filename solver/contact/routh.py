@@ -48,6 +48,8 @@ import numpy as np
 
 LAWS = ("newton", "poisson", "energetic")
 KINDS = ("S", "SCS", "SRS", "SCD", "SRD", "stick")
+#: relative rounding of an impulse: slip that stops within it of the end of the impact never stops
+EPS = float(np.finfo(float).eps)
 
 
 @dataclass(frozen=True)
@@ -239,8 +241,8 @@ def routh_impulse(D: np.ndarray, v_n0: float, v_t0: float, mu_s: float, mu_d: fl
     # Impulse type (§5 list, thesis Table 3.1).
     if v_t0 == 0.0:
         kind = "stick" if sticks else "S"
-    elif end_in_A:
-        kind = "S"
+    elif end_in_A or I_ne - I_nh <= 4.0 * EPS * I_ne:
+        kind = "S"   # slip stops within rounding of the end of the impact: it never sticks nor reverses
     else:
         kind = "S" + ("R" if comp_in_A else "C") + ("S" if sticks else "D")
     slip_stops = kind in ("SCS", "SRS", "SCD", "SRD", "stick")

@@ -26,6 +26,7 @@ from ..system.bordered import ContactRows
 from ..system.initial import restart
 from ..system.state import State
 from .base import ContactModel, impact_time_step
+from .compliant import CompliantModel
 from .impulse import ImpulseModel
 from .lagrange import LagrangeModel
 
@@ -34,7 +35,8 @@ from .lagrange import LagrangeModel
 RATE_KEYS = ("F_n_impulse_rate_N", "F_t_impulse_rate_N")
 
 #: the contact model classes by ``model.kind``
-MODELS: dict[str, type[ContactModel]] = {"impulse": ImpulseModel, "lagrange": LagrangeModel}
+MODELS: dict[str, type[ContactModel]] = {"impulse": ImpulseModel, "lagrange": LagrangeModel,
+                                         "compliant": CompliantModel}
 
 #: times the rows may be made consistent again after a restart contradicted a mode
 MAX_CHECKS = 4
@@ -54,6 +56,10 @@ class ContactTracker:
             model = MODELS[kind]
             self.models.append(model(asm, mine, settings, self.events, self.impact_step))
         self._layout: list[slice] = self._slices()
+        #: the model of contact forces the Newton iteration evaluates (None: no compliant pair)
+        self.forces: CompliantModel | None = next((m for m in self.models if isinstance(m, CompliantModel)), None)
+        if self.forces is not None:
+            asm.contact_forces = self.forces.generalized_forces
 
     @property
     def active(self) -> bool:
@@ -62,9 +68,25 @@ class ContactTracker:
     def closed(self) -> bool:
         return any(m.closed() for m in self.models)
 
+    @property
+    def jumps(self) -> bool:
+        """Whether velocities may jump (impulses, Lagrange onsets): the loop then watches for
+        spurious roots."""
+        return any(m.impact_steps for m in self.models)
+
     def step_size(self, h: float) -> float:
-        """The impact step while any pair is in contact (eq. 3.5), else ``h``."""
-        return min(h, self.impact_step) if self.closed() else h
+        """The impact step while a pair of a model that uses it is in contact (eq. 3.5), and
+        what the models allow; else ``h``."""
+        if any(m.impact_steps and m.closed() for m in self.models):
+            h = min(h, self.impact_step)
+        for m in self.models:
+            h = m.step_size(h)
+        return h
+
+    def begin_step(self, s: State, h: float) -> None:
+        """Prepare the models for an attempt at a step of size ``h`` from ``s``."""
+        for m in self.models:
+            m.begin_step(s, h)
 
     # ------------------------------------------------------------------ rows
     def _slices(self) -> list[slice]:
@@ -111,6 +133,7 @@ class ContactTracker:
         changed = False
         for i, m in enumerate(self.models):
             changed |= m.switch(old, new, self._lam(new, i))
+            out.ledger["dissipated_contact"] += m.take_dissipation()
         s, impacts = new, []
         for m in self.models:
             m.last_step = new.t - old.t if old is not None else m.rate_window
@@ -128,19 +151,33 @@ class ContactTracker:
         return s
 
     # ------------------------------------------------------------------ outputs
-    def friction_power(self, s: State) -> float:
-        """Power dissipated by friction at ``s`` (sliding Lagrange pairs), W."""
-        return sum(m.friction_power(s, self._lam(s, i)) for i, m in enumerate(self.models))
+    def contact_power(self, s: State) -> tuple[float, float]:
+        """Power dissipated by friction (sliding Lagrange pairs, compliant pairs) and by the
+        damping of compliant laws at ``s``, W."""
+        return (sum(m.friction_power(s, self._lam(s, i)) for i, m in enumerate(self.models)),
+                sum(m.damping_power(s) for m in self.models))
+
+    def elastic_energy(self, s: State) -> float:
+        """Energy stored in compliant contacts at ``s``, J."""
+        return sum(m.elastic_energy(s) for m in self.models)
+
+    def summary(self) -> dict[str, dict]:
+        """The run's metadata of the contact models (per compliant pair: impacts, peaks, the
+        laws' validity counts)."""
+        compliant = {k: v for m in self.models for k, v in m.summary().items()}
+        return {"compliant_contacts": compliant} if compliant else {}
 
     def frame_data(self, s: State) -> dict[str, np.ndarray]:
         """Per pair: gap, contact velocities, forces, state, impulses since the last frame,
-        and the per-step impulse rates (:data:`RATE_KEYS`)."""
+        the per-step impulse rates (:data:`RATE_KEYS`) and the models' further columns."""
         count = len(self.pairs)
         out = {key: np.zeros(count) for key in CONTACT_KEYS + RATE_KEYS}
+        for key in dict.fromkeys(k for m in self.models for k in m.frame_keys):
+            out[key] = np.full(count, math.nan)  # a column of one model: nan for the others' pairs
         for k, pair in enumerate(self.pairs):
             g = pair.geometry(s.q)
             out["gap_m"][k] = g.gap if g.reachable else math.nan
-            out["v_n_m_s"][k], out["v_t_m_s"][k] = g.rates(s.v)
+            out["v_n_m_s"][k], out["v_t_m_s"][k] = g.velocity(s.v)
         for i, m in enumerate(self.models):
             m.frame_data(s, self._lam(s, i), out)
         out["state"] = out["state"].astype(int)

@@ -266,8 +266,13 @@ class NewmarkIntegrator:
     #: re-linearisations of curved contact rows allowed in one step
     MAX_REFRESH = 8
 
-    def __init__(self, asm: Assembly, settings: dict):
+    def __init__(self, asm: Assembly, settings: dict, contact=None):
         self.asm = asm
+        #: compliant contacts (:class:`solver.contact.compliant.CompliantModel`): when pairs are
+        #: live in a step, their forces join the loads and their blocks the Newton matrix
+        self.contact = contact
+        self._no_extra = np.zeros(asm.extra_size)
+        self._extra = self._no_extra
         self.nu, self.tau, self.alpha_m, self.alpha_f = integrator_parameters(settings)
         self.tol_rel = settings["tol_rel"]
         self.tol_abs = settings["tol_abs"]
@@ -292,8 +297,9 @@ class NewmarkIntegrator:
         self._system_args = (sys_.mass_diag, sys_.alpha, sys_.beta, asm.form, sys_.elem_dofs, asm.secs, asm.Mbar,
                              asm._no_blocks, cons.dm_dofs)
         self._constraint_args = (cons.bp_n, cons.bp_b, cons.bp_r, cons.sl_n, cons.sl_nrm, cons.sl_p, cons.rows, cons.cols)
-        self._control_args = (self.tol_rel, self.tol_abs, self.tol_g, self.max_iter, self.CONTRACTION,
-                              self.max_iter if self.modified else 1, self._follower)
+        self._control = (self.tol_rel, self.tol_abs, self.tol_g, self.max_iter, self.CONTRACTION,
+                         self.max_iter if self.modified else 1)
+        self._factor_follower = self._follower  # whether the factorised step re-reads the loads
         self._psi, self._g, self._G_vals = np.empty(asm.n), np.empty(cons.count), np.empty(cons.rows.size)
         self._no_rows = ContactRows.empty()
 
@@ -339,10 +345,21 @@ class NewmarkIntegrator:
         refreshed = 0
         norms = np.array([np.inf, np.inf])  # last |psi|, last max|dq|
         done = 0
+        live = self.contact is not None and self.contact.any_live
+        follower = self._follower or live  # contact forces follow the iterates like follower loads
+        if follower != self._factor_follower:
+            self._factor = None
+        if not live:
+            self._extra = self._no_extra
+        previous = np.inf  # |psi| at the last follower return, for the contraction test
         while True:
             F_ext = asm.external(q, t_f)
+            if live:
+                F_contact, self._extra = self.contact.evaluate(q, v, c_v)
+                F_ext = F_ext + F_contact
             if self._factor is None or not self.modified:
-                self._refactor(q, v, a, lam, F_ext, c_a, c_v, target, h)
+                self._refactor(q, v, a, lam, F_ext, c_a, c_v, target, h, follower)
+                previous = np.inf
             if self._factor.singular:
                 self._factor = None
                 raise NewtonFailure("the Newton matrix is singular (a mechanism locked or unconstrained?)")
@@ -365,11 +382,14 @@ class NewmarkIntegrator:
             if status == DIVERGED:
                 self._factor = None
                 raise NewtonFailure(f"Newton did not converge in {self.max_iter} iterations (out-of-balance {norms[0]:.3g} N)")
-            if status == FOLLOWER:
-                continue  # new load vector at the updated configuration, same matrix
+            if status == FOLLOWER:  # new loads at the updated configuration, same matrix while it contracts
+                if norms[0] > self.CONTRACTION * previous:
+                    self._factor = None
+                previous = norms[0]
+                continue
             self._factor = None  # REFACTOR: the reused matrix no longer contracts
 
-    def _refactor(self, q, v, a, lam, F_ext, c_a, c_v, target, h) -> None:
+    def _refactor(self, q, v, a, lam, F_ext, c_a, c_v, target, h, follower) -> None:
         """Factorise the Newton matrix at the current iterate into the integrator's band
         storage; the constraint rows' scale is set once per step size (the diagonal's
         size is set by ``M / (nu h^2)``)."""
@@ -380,7 +400,8 @@ class NewmarkIntegrator:
         scale = self._scale if self._scale_h == h else 0.0
         psi, g, G_vals = self._psi, self._g, self._G_vals
         self._scale, singular = newton_factorize(
-            q, v, a, lam, F_ext, *self._system_args[:-2], c_a, c_v, self.asm._blocks, *self._system_args[-1:], target,
+            q, v, a, lam, F_ext, *self._system_args[:-2], c_a, c_v, self.asm._blocks, self._extra,
+            *self._system_args[-1:], target,
             *self._constraint_args, psi, g, G_vals, scale, band.band_row, band.band_col, self._AB, band.kl, band.ku,
             self._ipiv, BandLU.PIVOT_RATIO,
         )
@@ -388,6 +409,7 @@ class NewmarkIntegrator:
         self._factor = BandLU(band, self._AB, self._ipiv, singular)
         self._band_args = (self._AB, band.kl, band.ku, self._ipiv, band.perm)
         self._fixed_args = (*self._system_args, *self._constraint_args, psi, g, G_vals, *self._band_args, self._scale,
-                            *self._control_args)
+                            *self._control, follower)
+        self._factor_follower = follower
         self._factor_h = h
         self.factorizations += 1

@@ -32,8 +32,9 @@ from numba import njit
 
 from .banded import BandLU, band_solve
 
-#: dofs a contact row may touch: the point (x, y) and two target nodes (x, y each)
-K = 6
+#: dofs a contact row may touch: the point (x, y, and the rotation of a round point) and two
+#: target nodes (x, y each), or a moving circle's centre and rotation
+K = 7
 
 #: row levels: the residual of a position row is ``R . q + D lambda - b``, of a velocity row
 #: ``R . v / c_v + D lambda - b`` (its derivative with respect to q is R either way)

@@ -82,10 +82,18 @@ def rigid_velocity_correction(asm: Assembly, q: np.ndarray, v: np.ndarray, t: fl
     """The change of ``v`` that meets ``G v = -g_t`` exactly with the smallest deformation
     rates of the beams (zero when the mechanism can move rigidly) and is otherwise as
     small as possible: ``dv = dv_p + N z`` with N the null space of G, z by least squares
-    (SVD; no regularisation, so a finely meshed link still starts exactly rigid)."""
+    (SVD; no regularisation, so a finely meshed link still starts exactly rigid).
+
+    The journal and bearing centres of a clearance joint start with one velocity, as if
+    the joint were an ideal pin (:attr:`~solver.system.compile.System.initial_ties`)."""
     cons = asm.sys.constraints
-    G = cons.jacobian_dense(q, asm.n)
-    dv_p = sla.lstsq(G, cons.velocity_rhs(t) - G @ v)[0]
+    ties = asm.sys.initial_ties
+    G = np.vstack([cons.jacobian_dense(q, asm.n), np.zeros((2 * len(ties), asm.n))])
+    for k, ((jx, jy), (bx, by)) in enumerate(ties):
+        row = cons.count + 2 * k
+        G[[row, row, row + 1, row + 1], [jx, bx, jy, by]] = (1.0, -1.0, 1.0, -1.0)
+    rhs = np.concatenate([cons.velocity_rhs(t), np.zeros(2 * len(ties))])
+    dv_p = sla.lstsq(G, rhs - G @ v)[0]
     N = sla.null_space(G)
     Bd = deformation_rates(asm, q)
     z = sla.lstsq(Bd @ N, -Bd @ (v + dv_p))[0] if Bd.size and N.size else np.zeros(N.shape[1])

@@ -139,7 +139,7 @@ def test_bordered_solve_equals_the_dense_solution():
     rows_i, cols_i = np.nonzero(np.ones((n, n)))
     lu = BandLU.of(BandPattern(rows_i, cols_i, n), A[rows_i, cols_i])
     rows = ContactRows.build(2)
-    rows.dofs[:] = [[0, 3, 5, 0, 0, 0], [1, 2, 8, 7, 0, 0]]
+    rows.dofs[:, :6] = [[0, 3, 5, 0, 0, 0], [1, 2, 8, 7, 0, 0]]  # the rest of the K slots: dof 0, unused
     rows.col[:, :4] = rng.normal(size=(2, 4))
     rows.row[:, :4] = rng.normal(size=(2, 4))
     rows.col[0, 3] = rows.row[0, 3] = 0.0
