@@ -15,9 +15,10 @@ from .plots import COLOURS, PlottedSeries
 
 def run_label(number: int, name: str, results: Results) -> str:
     """``"2: Bar struck by a rigid mass (lagrange)"``: the run's number, its model's name (or file)
-    and the contact models of its pairs, so that runs of one model with its pairs switched between
-    the momentum-balance and Lagrange-multiplier models tell apart in the legend."""
-    kinds = sorted({pair.get("model", {}).get("kind", "impulse") for pair in results.model.get("contacts", [])})
+    and the contact models of its pairs other than the default momentum balance, so that runs of
+    one model with its pairs switched between the models tell apart in the legend."""
+    kinds = sorted({pair.get("model", {}).get("kind", "impulse") for pair in results.model.get("contacts", [])}
+                   - {"impulse"})
     return f"{number}: {name}" + (f" ({', '.join(kinds)})" if kinds else "")
 
 

@@ -146,7 +146,7 @@ class ContactModel:
                 continue
             if pair.geometry(old.q).gap < -self.tol:
                 continue  # was already inside (a start inside the target): not a crossing
-            s, sd, sdd = g.gap, float(g.rates(new.v)[0]), float(g.rates(new.a)[0])
+            s, sd, sdd = g.gap, float(g.velocity(new.v)[0]), float(g.velocity(new.a)[0])
             tau = back_time(s, sd, sdd, h)
             t_ct = min(max(new.t - tau, old.t + 0.02 * h), new.t - 0.02 * h)
             best = t_ct if best is None else min(best, t_ct)

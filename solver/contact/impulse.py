@@ -83,7 +83,7 @@ class ImpulseModel(ContactModel):
             if not self.state[j]:
                 self.state[j] = CONTACT_STATES.index("slide")
                 self.log(s.t, "contact_start", j, gap_m=g.gap)
-            if float(g.rates(s.v)[0]) >= 0.0:
+            if float(g.velocity(s.v)[0]) >= 0.0:
                 continue
             v_new, res = velocity_jump(self.asm, s, g, pair.mu_s, pair.mu_d, pair.e, pair.law, held(s))
             s = State(s.t, s.q, v_new, s.a, s.lam, s.a_pseudo, s.lam_c)

@@ -93,7 +93,7 @@ class LagrangeModel(ContactModel):
         return g
 
     def _v_t(self, j: int, s: State) -> float:
-        return float(self._geometry(j, s.q).rates(s.v)[1])
+        return float(self._geometry(j, s.q).velocity(s.v)[1])
 
     def fill_rows(self, s: State, rows: ContactRows, start: int) -> None:
         for j in range(len(self.pairs)):
@@ -283,7 +283,7 @@ class LagrangeModel(ContactModel):
             if j in self._released:
                 continue  # released at this instant: its points do not press together
             g = pair.geometry(s.q)
-            if not g.reachable or g.gap > self.tol or float(g.rates(s.v)[0]) >= 0.0:
+            if not g.reachable or g.gap > self.tol or float(g.velocity(s.v)[0]) >= 0.0:
                 continue
             v_new, res = velocity_jump(self.asm, s, g, pair.mu_s, pair.mu_d, 0.0, "energetic", held(s))
             s = State(s.t, s.q, v_new, s.a, s.lam, s.a_pseudo, s.lam_c)
