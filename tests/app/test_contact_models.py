@@ -4,6 +4,7 @@ runs overlays the two contact forces."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox
 
@@ -64,3 +65,44 @@ def test_switch_a_pair_to_lagrange_in_the_panel_and_compare_the_two_runs(qtbot, 
     window.undo_action.trigger()
     window.undo_action.trigger()
     assert window.document.model["contacts"][0]["model"] == {"kind": "impulse"}
+
+
+def test_rotating_beam_strain_and_root_speed_of_both_models_overlaid(qtbot, window):
+    """§5.2 side by side: the strain at the gauge (0.46 m) and the root's angular velocity of the
+    two models in one Compare runs plot each, as the thesis's figs. 5.18-5.21 pair them."""
+    window.example_actions["rotating_beam_stop"].trigger()
+    run_with_f5(qtbot, window)
+    window.selection.replace((EntityRef("contacts", "beam-stop"),))
+    choose(qtbot, window.properties, "model.kind", "lagrange")
+    qtbot.waitUntil(lambda: window.document.model["contacts"][0]["model"]["kind"] == "lagrange")
+    run_with_f5(qtbot, window)
+    compare = window.results_ui.compare
+    for key, unit in (("rotation/hub/root/omega", "rad/s"), ("strain/beam/9/0/bending", "-")):
+        compare.set_series(key)
+        curves = compare.plotted()
+        assert [c.run.endswith("(lagrange)") for c in curves] == [False, True]
+        assert all(c.y_series.unit == unit for c in curves)
+        first, second = (np.interp(curves[0].x, c.x, c.y) for c in curves)
+        peak = np.abs(first).max()
+        assert peak > 0.0
+        tolerance = 0.05 if unit == "rad/s" else 0.25  # the strain's peak differs by 10 % (validation.md)
+        assert np.abs(second).max() == pytest.approx(peak, rel=tolerance)
+
+
+def test_an_angular_velocity_after_a_strain_is_not_scaled_by_the_strain_s_prefix(qtbot, shown):
+    """Compare runs switching from a force (N, with SI prefixes) to a strain and then to an angular
+    velocity in rad/s (units without them) shows the velocity's own numbers, not scaled by the
+    micro- prefix pyqtgraph kept from the strain's range."""
+    from app.results.compare import CompareView
+    from solver.api import load_model, simulate
+    from solver.model.io import examples_dir
+
+    doc = load_model(examples_dir() / "rotating_beam_stop.json")
+    doc["solver"]["end_time"] = 0.85
+    view = shown(CompareView(), 800, 400)
+    view.set_runs([("1: beam", simulate(doc))])
+    axis = view.plot.getPlotItem().getAxis("left")
+    for key in ("contact/beam-stop/F_n", "strain/beam/9/0/bending", "rotation/hub/root/omega"):
+        view.set_series(key)  # a force in N (SI prefixes), a strain, an angular velocity (neither)
+        qtbot.wait(50)
+    assert axis.tickStrings([5.0], axis.autoSIPrefixScale * axis.scale, 1.0) == ["5"]  # as the axis draws them
