@@ -149,18 +149,17 @@ class LagrangeModel(ContactModel):
         return changed
 
     # ------------------------------------------------------------------ switching
-    def _switching(self, j: int, s: State, lam: np.ndarray) -> tuple[str, float] | None:
-        """The switch pair ``j`` is heading for and its switching quantity (positive while
-        the mode holds): release ``F_n``, stick ``sigma v_t``, slip ``mu_s F_n - |F_t|``."""
-        pair, r = self.pairs[j], self._first_row(j)
+    def _switching(self, j: int, s: State, lam: np.ndarray) -> tuple[str, float]:
+        """The switch pair ``j`` is heading for and its switching quantity (positive while the
+        mode holds): release ``F_n`` (4.1), stick ``sigma v_t`` (4.8), slip ``mu_s F_n - |F_t|`` (4.6)."""
+        r = self._first_row(j)
         F_n = lam[r] if lam.size else 0.0
-        if F_n < 0.0:
-            return "release", F_n
-        if self.state[j] == SLIDE and self.sigma[j] and (pair.mu_s > 0 or pair.mu_d > 0):
-            return "stick", self.sigma[j] * self._v_t(j, s)
-        if self.state[j] == STICK and lam.size:
-            return "slip", pair.mu_s * F_n - abs(lam[r + 1])
-        return "release", F_n
+        what = "release"
+        if F_n >= 0.0 and self.state[j] == SLIDE and self.sigma[j] and self._frictional[j]:
+            what = "stick"
+        elif F_n >= 0.0 and self.state[j] == STICK and lam.size:
+            what = "slip"
+        return what, self._switching_value(j, what, s, lam)
 
     def event_time(self, old: State, new: State, lam_old: np.ndarray, lam_new: np.ndarray) -> float | None:
         """The predictor (open pairs), or the instant a closed pair's switching quantity
@@ -188,12 +187,12 @@ class LagrangeModel(ContactModel):
         return best
 
     def _switching_value(self, j: int, what: str, s: State, lam: np.ndarray) -> float:
-        pair, r = self.pairs[j], self._first_row(j)
+        r = self._first_row(j)
         if what == "stick":
             return self.sigma[j] * self._v_t(j, s)
         if what == "slip":
-            return pair.mu_s * lam[r] - abs(lam[r + 1])
-        return lam[r]
+            return self.pairs[j].mu_s * lam[r] - abs(lam[r + 1])
+        return lam[r] if lam.size else 0.0
 
     def _landed(self, t: float, j: int) -> str | None:
         """The switch of pair ``j`` the step was taken again to end at ``t``, if any."""
