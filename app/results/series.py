@@ -7,8 +7,8 @@ abscissa (time, each driver's value), and :func:`presets` the thesis-style sets 
 plots that apply to a run.
 
 Keys are stable, readable strings: ``contact/<id>/F_n``, ``strain/<link>/<element>/<station>/axial``,
-``node/<id>/vx``, ``driver/<id>/reaction``, ``energy/kinetic``, ``midspan/<link>``,
-``mode/<link>/<k>/q`` (a modal link's coordinate, its rates and energies), ``time``.
+``node/<id>/vx``, ``rotation/<link>/<node>/omega``, ``driver/<id>/reaction``, ``energy/kinetic``,
+``midspan/<link>``, ``mode/<link>/<k>/q`` (a modal link's coordinate, its rates and energies), ``time``.
 
 >>> from solver.api import load_model, simulate                      # doctest: +SKIP
 >>> res = simulate(load_model("resources/examples/bar_mass_impact.json"))  # doctest: +SKIP
@@ -32,6 +32,14 @@ NODE_QUANTITIES = {
     "vy": ("node_v", 1, "m/s", False),
     "ax": ("node_a", 0, "m/s^2", False),
     "ay": ("node_a", 1, "m/s^2", False),
+}
+
+#: rotation series: key suffix -> (frame field, label, unit); a slot is a node and the link (or
+#: rigidly joined group) that turns there, as in ``rotations.csv``
+ROTATION_QUANTITIES = {
+    "theta": ("rot", "rotation", "rad"),
+    "omega": ("rot_v", "angular velocity", "rad/s"),
+    "alpha": ("rot_a", "angular acceleration", "rad/s^2"),
 }
 
 #: strain kinds at a station: axial, outer-fibre bending, and the combined outer-fibre
@@ -125,7 +133,8 @@ def catalogue(results: Results) -> dict[str, Series]:
     """Every series ``results`` offers, by key, grouped (``series.group``) in display order."""
     out: dict[str, Series] = {}
     for s in (*_contact_series(results), *_energy_series(results), *_driver_series(results),
-              *_midspan_series(results), *_mode_series(results), *_node_series(results), *_strain_series(results)):
+              *_midspan_series(results), *_mode_series(results), *_node_series(results), *_rotation_series(results),
+              *_strain_series(results)):
         out[s.key] = s
     return out
 
@@ -203,6 +212,13 @@ def _node_series(results: Results):
         for name, (field, k, unit, relative) in NODE_QUANTITIES.items():
             yield Series(f"node/{node}/{name}", f"{node} {name}", unit, f"node {name[0]}",
                          lambda f, i=i, k=k, field=field: getattr(f, field)[i, k], relative)
+
+
+def _rotation_series(results: Results):
+    for r, (node, link) in enumerate(results.layout.rotations):
+        for name, (field, text, unit) in ROTATION_QUANTITIES.items():
+            yield Series(f"rotation/{link}/{node}/{name}", f"{link} at {node}: {text}", unit, f"rotation {link}",
+                         lambda f, r=r, field=field: getattr(f, field)[r])
 
 
 def _strain_series(results: Results):

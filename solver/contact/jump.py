@@ -45,6 +45,6 @@ def velocity_jump(asm: Assembly, s: State, geom: ContactGeometry, mu_s: float, m
     # a mechanism with fewer free dofs than contact directions has a singular D (a pinned
     # pendulum: rank 1); a relative 1e-12 on the diagonal keeps Routh's method defined
     D = 0.5 * (D + D.T) + 1e-12 * np.trace(D) * np.eye(2)
-    v_n0, v_t0 = geom.J @ s.v
+    v_n0, v_t0 = geom.velocity(s.v)
     res = routh_impulse(D, float(v_n0), float(v_t0), mu_s, mu_d, e, law)
     return s.v + X @ np.array([res.I_n, res.I_t]), res
