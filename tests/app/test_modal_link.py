@@ -95,3 +95,16 @@ def test_the_modal_pendulum_example_opens_and_plays_its_impact(qtbot, window):
     index = int(np.searchsorted(results.time, impulses[0]["time_s"]))
     slider.setValue(index)
     assert window.simulation.playback.time == pytest.approx(results.time[index])
+
+
+def test_mode_rows_say_why_they_are_empty():
+    """While the model has a problem the modes are not computed: the rows are empty and their
+    help names the first problem."""
+    from app.panels.properties import modal_rows
+    from solver.model.io import examples_dir, load_model
+
+    doc = load_model(examples_dir() / "slider_crank_modal.json")
+    doc["links"][1]["modes"] = 99
+    rows = modal_rows(doc, "rod")
+    assert [r.value for r in rows] == ["", ""]
+    assert rows[0].help.startswith("not computed: links[rod].modes: must be at most 24")

@@ -388,3 +388,19 @@ def test_modal_coordinates_are_written_and_read_back(tmp_path):
     link = compile_model(res.model).modal.links[0]
     f = res.frames[-1]
     np.testing.assert_allclose(f.modal_strain_energy, 0.5 * link.basis.stiffness * f.modal_q**2, rtol=1e-12)
+
+
+# ----------------------------------------------------------------------------- bad input
+def test_bad_modal_links_are_refused_naming_the_field():
+    """A node off the segment between the end nodes, more modes than the mesh has, an unknown
+    reference condition: each a problem naming its field, never a traceback."""
+    doc = as_modal(beam_model(n=4), modes=20)
+    doc["nodes"].append({"id": "off", "x": 0.5, "y": 0.1})
+    doc["links"][0]["nodes"].append("off")
+    problems = [str(p) for p in validate(doc)]
+    assert "links[beam].nodes[2]: node 'off' is not on the link between 'root' and 'tip'" in problems
+    assert any(p.startswith("links[beam].modes: must be at most 12") for p in problems)
+    doc = as_modal(beam_model(n=4), reference="hinged")
+    assert [str(p) for p in validate(doc)] == ["links[beam].reference: must be one of clamped | pinned | free"]
+    doc = as_modal(beam_model(n=4), damping_ratios=[0.1, 1.5])
+    assert [str(p) for p in validate(doc)] == ["links[beam].damping_ratios[1]: must be < 1"]
