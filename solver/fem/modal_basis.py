@@ -16,9 +16,9 @@ stiffness A.15), with the reference conditions chosen per link:
 ``free``     free-free modes with the three rigid modes removed (the frame is then a
              mean-axis frame: the modes are mass-orthogonal to every rigid motion).
 
-Optional static correction modes (attachment modes: the static shape under a unit
-load at a joint or contact node, Craig & Bampton 1968; for a free-free link the load
-is balanced by the rigid inertia: inertia relief) are added to the normal modes and
+Optional static correction modes (the attachment modes of component mode synthesis:
+the static shape under a unit force or moment at a joint, load or contact node; for a
+free-free link the load is balanced by the rigid inertia: inertia relief) are added to the normal modes and
 the set is orthogonalised (a Rayleigh-Ritz eigenproblem on the combined basis), so
 every modal coordinate is uncoupled in the linear model and the normal modes keep
 their exact frequencies.

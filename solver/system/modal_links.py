@@ -103,7 +103,7 @@ def build_modal_link(link: dict, properties: tuple, xy: dict, doc: dict) -> Moda
     if link["static_modes"]:
         for k, name in sorted(at.items()):
             if name in interface_nodes(link, doc):
-                corrections += [3 * k, 3 * k + 1]
+                corrections += [3 * k, 3 * k + 1, 3 * k + 2]  # a force along, across, a moment
     if link["stiffening"]:
         corrections = sorted(set(corrections) | {3 * k for k in range(mesh.nodes)})
     basis = modal_basis(mesh, link["reference"], link["modes"], corrections)

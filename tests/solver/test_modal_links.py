@@ -404,3 +404,32 @@ def test_bad_modal_links_are_refused_naming_the_field():
     assert [str(p) for p in validate(doc)] == ["links[beam].reference: must be one of clamped | pinned | free"]
     doc = as_modal(beam_model(n=4), damping_ratios=[0.1, 1.5])
     assert [str(p) for p in validate(doc)] == ["links[beam].damping_ratios[1]: must be < 1"]
+
+
+def test_a_modal_link_welded_to_a_corotational_one():
+    """A cantilever made of a corotational half clamped at the root and a modal half welded to
+    it (their rotations shared through the modal link's section-rotation row): under a tip
+    load the tip deflection is PL^3 / 3EI and the slope at the weld P a (2L - a) / 2EI, to 1e-8
+    (static correction modes of a force and a moment at the weld and at the loaded tip; a load
+    small enough for the corotational half's geometric nonlinearity to stay below that), and
+    the two halves leave the weld with one slope."""
+    P, L, EI = -1e-3, 1.0, 1e2
+    section = {"kind": "per_length", "EA": 1e9, "EI": EI, "rhoA": 1.0}
+    doc = {
+        "format": "flexmech", "version": 1,
+        "nodes": [{"id": "root", "x": 0.0, "y": 0.0}, {"id": "mid", "x": 0.5, "y": 0.0},
+                  {"id": "tip", "x": 1.0, "y": 0.0}],
+        "links": [
+            {"id": "inner", "kind": "flexible", "nodes": ["root", "mid"], "section": section, "mesh": {"elements": 5}},
+            {"id": "outer", "kind": "modal", "nodes": ["mid", "tip"], "section": section, "mesh": {"elements": 5},
+             "modes": 2, "reference": "pinned", "static_modes": True},
+        ],
+        "joints": [{"id": "clamp", "kind": "fixed", "node": "root"},
+                   {"id": "weld", "kind": "weld", "node": "mid", "links": ["inner", "outer"]}],
+        "loads": [{"id": "push", "node": "tip", "fy": P}],
+    }
+    assert validate(doc) == []
+    eq = static_equilibrium(doc, load_steps=1)
+    assert eq.node_xy("tip")[1] == pytest.approx(P * L**3 / (3 * EI), rel=1e-8)
+    assert eq.rotation("mid", "inner") == pytest.approx(eq.rotation("mid", "outer"), abs=1e-14)
+    assert eq.rotation("mid", "inner") == pytest.approx(P * 0.5 * (2 * L - 0.5) / (2 * EI), rel=1e-8)
