@@ -29,13 +29,21 @@ def impulse_response(asm: Assembly, q: np.ndarray, t: float, J: np.ndarray) -> n
     return X
 
 
+def contact_inertia(asm: Assembly, q: np.ndarray, t: float, J: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(X, D)``: the velocity jump per unit contact impulse and the contact-space inverse
+    inertia ``D = J X`` (LAJSS eq. 5), symmetrised.
+
+    A mechanism with fewer free dofs than contact directions has a singular ``D`` (a
+    pinned pendulum: rank 1); a relative 1e-12 on the diagonal keeps Routh's method defined.
+    """
+    X = impulse_response(asm, q, t, J)
+    D = J @ X
+    return X, 0.5 * (D + D.T) + 1e-12 * np.trace(D) * np.eye(2)
+
+
 def apply_impulse(asm: Assembly, s: State, pair: ContactPair, geom: ContactGeometry) -> tuple[np.ndarray, ImpactResult]:
     """The velocities after the impulse at ``pair`` and Routh's solution of it."""
-    X = impulse_response(asm, s.q, s.t, geom.J)
-    D = geom.J @ X
-    # a mechanism with fewer free dofs than contact directions has a singular D (a pinned
-    # pendulum: rank 1); a relative 1e-12 on the diagonal keeps Routh's method defined
-    D = 0.5 * (D + D.T) + 1e-12 * np.trace(D) * np.eye(2)
+    X, D = contact_inertia(asm, s.q, s.t, geom.J)
     v_n0, v_t0 = geom.J @ s.v
     res = routh_impulse(D, float(v_n0), float(v_t0), pair.mu_s, pair.mu_d, pair.e, pair.law)
     return s.v + X @ np.array([res.I_n, res.I_t]), res
