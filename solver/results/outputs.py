@@ -14,9 +14,19 @@ from __future__ import annotations
 import numpy as np
 
 from ..system.assembly import Assembly
+from ..system.compile import compile_model
 from ..fem.beam import deformations
 from ..system.state import State
 from .frames import STATIONS, Frame, Layout
+
+
+def model_layout(model: dict) -> Layout:
+    """The :class:`Layout` a run of ``model`` will have (node, element and contact names
+    of its frames), known before the first step."""
+    system = compile_model(model)
+    layout = OutputBuilder(Assembly(system)).layout
+    layout.contacts = [pair.id for pair in system.contacts]
+    return layout
 
 
 class OutputBuilder:
