@@ -92,7 +92,8 @@ def build_variants(model: dict, spec: SweepSpec) -> list[Variant]:
         set_path(base, path, value)
     variants: dict[str, Variant] = {}
     invalid = 0
-    for k, point in enumerate(design_points(spec)):
+    points = design_points(spec)
+    for k, point in enumerate(points):
         doc = copy.deepcopy(base)
         values = {path: _typed(fields[path], value) for path, value in point.items()}
         for path, value in values.items():
@@ -107,8 +108,8 @@ def build_variants(model: dict, spec: SweepSpec) -> list[Variant]:
         rid = run_id(doc)
         variants.setdefault(rid, Variant(rid, {**fixed, **values}, doc))
     if problems:
-        more = f" ({invalid} runs in all)" if invalid > 1 else ""
-        raise SweepError([f"the sweep has invalid runs{more}; nothing was run:"] + problems[:MAX_LISTED])
+        raise SweepError([f"{invalid} of {len(points)} runs are not valid models; nothing was run:"]
+                         + problems[:MAX_LISTED])
     return list(variants.values())
 
 
