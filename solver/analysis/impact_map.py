@@ -139,6 +139,13 @@ class ImpactMap:
         codes = set(np.unique(self.kind).tolist())
         return [k for i, k in enumerate(KINDS) if i in codes] + (["invalid"] if INVALID in codes else [])
 
+    def instant_point(self) -> tuple[float, float]:
+        """Where the instant itself (its own μs, μD, e and approach velocity) lies in the map."""
+        i = self.instant
+        own = {"mu_s": i.mu_s, "mu_d": i.mu_d, "e": i.e, "angle": math.degrees(math.atan2(i.v_t0, -i.v_n0)),
+               "ratio": i.v_t0 / abs(i.v_n0) if i.v_n0 else math.nan}
+        return own[self.x.name], own[self.y.name]
+
     def kind_name(self, j: int, i: int) -> str:
         code = int(self.kind[j, i])
         return "invalid" if code == INVALID else KINDS[code]
@@ -203,8 +210,16 @@ def _cell_parameters(instant: ContactInstant, axes: dict[str, np.ndarray], mu_d_
     return p
 
 
+#: per impulse type (KINDS order, then invalid): where the slip halts (C, R or -) and
+#: how it ends (S sticks, D reverses, - neither): what the boundaries separate
+_HALTS = np.array(list("-CRCR--"))
+_ENDS = np.array(list("-SSDDS-"))
+
+
 def _boundaries(m: ImpactMap, p: dict[str, np.ndarray], r) -> dict[str, np.ndarray]:
-    """Zero lines of the three criteria, kept in the cells whose corners differ in type."""
+    """Zero lines of the three criteria, each kept in the cells whose corners differ in
+    what that criterion decides (so a line where another criterion changes the type is
+    not drawn twice)."""
     with np.errstate(divide="ignore", invalid="ignore"):
         fields = {
             "mu_c": p["mu_s"] - r.mu_c,
@@ -213,8 +228,14 @@ def _boundaries(m: ImpactMap, p: dict[str, np.ndarray], r) -> dict[str, np.ndarr
         }
     k = m.kind
     corners = np.stack([k[:-1, :-1], k[:-1, 1:], k[1:, 1:], k[1:, :-1]], axis=-1)
-    mixed = (corners != corners[..., :1]).any(axis=-1)
-    return {name: zero_isoline(m.x.values, m.y.values, np.where(np.isfinite(phi), phi, np.nan), keep=mixed)
+    halts, ends = _HALTS[corners], _ENDS[corners]
+    slides = corners == KINDS.index("S")
+    keep = {
+        "mu_c": (ends == "S").any(axis=-1) & (ends == "D").any(axis=-1),
+        "I_nh=I_np": (halts == "C").any(axis=-1) & (halts == "R").any(axis=-1),
+        "I_nh=I_nf": slides.any(axis=-1) & (halts != "-").any(axis=-1),
+    }
+    return {name: zero_isoline(m.x.values, m.y.values, np.where(np.isfinite(phi), phi, np.nan), keep=keep[name])
             for name, phi in fields.items()}
 
 
