@@ -9,7 +9,9 @@ it (F5's path, in the worker thread) and stop playback at a telling moment: the
 impact examples just after their largest impulse (deformed shape, contact state and
 force arrow, plots, the impulse's row and Routh diagram in the events tab), the chapter-2 examples in motion at their largest mid-span
 deflection, with the strain colours on and the deflection exaggerated where it is
-too small to see.  Each is ``window.grab()`` saved as PNG in
+too small to see.  The overlay shots run the wave-theory examples and show their plots
+dock alone, the reference curves dashed over the computed ones.  Each is
+``window.grab()`` (or the dock's) saved as PNG in
 ``docs/screenshots/``.  Settings go to a throw-away folder, so the user's saved
 window layout does not leak into the pictures.
 """
@@ -58,6 +60,15 @@ RUN_SHOTS = {
     "run_slider_crank_flexible.png": ("slider_crank_flexible", 10.0, "combined"),
     "run_four_bar_flexible.png": ("four_bar_flexible", 10.0, "combined"),
 }
+#: overlay shots: file name -> (example, the plots: (abscissa, series) per panel)
+OVERLAY_SHOTS = {
+    "overlay_bar_mass_impact.png": ("bar_mass_impact", [("time", ("contact/striker-end/F_n",)),
+                                                        ("time", ("node/striker/vx", "node/end/vx"))]),
+    "overlay_two_bars_impact.png": ("two_bars_impact", [("time", ("contact/front-end/F_n",)),
+                                                        ("time", ("node/front/vx", "node/back/vx"))]),
+}
+#: size of the plots dock in an overlay shot
+OVERLAY_SIZE = (1100, 760)
 #: the longest a shot's run may take, s
 RUN_TIMEOUT_S = 300
 
@@ -103,17 +114,23 @@ def shot_time(results) -> float:
     return frames[len(frames) // 2].time
 
 
+def run_to_end(window: MainWindow) -> None:
+    """Run the window's model (F5's path) and wait for the end of the run."""
+    simulation = window.simulation
+    simulation.run()
+    started = time.monotonic()
+    while simulation.runs.running and time.monotonic() - started < RUN_TIMEOUT_S:
+        QApplication.processEvents()
+        time.sleep(0.01)
+    simulation.runs.wait()
+    QApplication.processEvents()
+
+
 def render_run(example: str, exaggeration: float, strain: str, out: Path, settings: QSettings) -> None:
     """Run ``example`` in the window and save it at :func:`shot_time`."""
     with example_window(example, RUN_SIZE, settings) as window:
+        run_to_end(window)
         simulation = window.simulation
-        simulation.run()
-        started = time.monotonic()
-        while simulation.runs.running and time.monotonic() - started < RUN_TIMEOUT_S:
-            QApplication.processEvents()
-            time.sleep(0.01)
-        simulation.runs.wait()
-        QApplication.processEvents()
         bar = simulation.bar
         bar.exaggeration.setCurrentIndex(bar.exaggeration.findData(exaggeration))
         bar.strain.setCurrentIndex(bar.strain.findData(strain))
@@ -126,6 +143,22 @@ def render_run(example: str, exaggeration: float, strain: str, out: Path, settin
             window.results_ui.events.select_event(largest)
         window.sketch.zoom_to_fit()
         save_shot(window, out)
+
+
+def render_overlay(example: str, panels: list, out: Path, settings: QSettings) -> None:
+    """Run ``example`` and save its plots dock, floated, with ``panels``."""
+    with example_window(example, RUN_SIZE, settings) as window:
+        run_to_end(window)
+        plots = window.results_ui.plots
+        for panel in list(plots.panels):
+            plots.remove_panel(panel)
+        for x, series in panels:
+            plots.add_panel(x, series)
+        plots.setFloating(True)
+        plots.resize(*OVERLAY_SIZE)
+        for _ in range(5):
+            QApplication.processEvents()
+        plots.grab().save(str(out))
 
 
 def main(argv: list[str]) -> int:
@@ -141,6 +174,10 @@ def main(argv: list[str]) -> int:
         for name, (example, exaggeration, strain) in RUN_SHOTS.items():
             if not only or example in only:
                 render_run(example, exaggeration, strain, OUT_DIR / name, settings)
+                print(OUT_DIR / name)
+        for name, (example, panels) in OVERLAY_SHOTS.items():
+            if not only or example in only:
+                render_overlay(example, panels, OUT_DIR / name, settings)
                 print(OUT_DIR / name)
     app.processEvents()
     return 0
