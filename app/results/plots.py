@@ -16,7 +16,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
-    QComboBox, QFileDialog, QGraphicsItem, QHBoxLayout, QLabel, QLineEdit, QMessageBox, QSizePolicy, QSplitter,
+    QComboBox, QFileDialog, QGraphicsItem, QHBoxLayout, QLabel, QLineEdit, QMenu, QMessageBox, QSizePolicy, QSplitter,
     QToolButton, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget,
 )
 
@@ -99,12 +99,16 @@ class PlotPanel(QWidget):
         close = QToolButton(text="✕")
         close.setToolTip("Remove this plot")
         close.clicked.connect(self.remove_requested)
-        self.load_csv_button = QToolButton(text="CSV…")
-        self.load_csv_button.setToolTip("Overlay the columns of a CSV file (first column: abscissa) on this plot")
-        self.load_csv_button.clicked.connect(self.load_overlay_dialog)
-        self.clear_csv_button = QToolButton(text="Clear CSV")
-        self.clear_csv_button.setToolTip("Remove the CSV overlays of this plot")
-        self.clear_csv_button.clicked.connect(self.clear_loaded_overlays)
+        self.overlay_button = QToolButton(text="CSV")
+        self.overlay_button.setToolTip("Overlay a CSV file on this plot, or remove the overlays loaded")
+        self.overlay_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        menu = QMenu(self.overlay_button)
+        self.load_csv_action = menu.addAction("Overlay a CSV File…")
+        self.load_csv_action.setToolTip("Every column of a CSV file against its first column, dashed")
+        self.load_csv_action.triggered.connect(lambda _checked=False: self.load_overlay_dialog())
+        self.clear_csv_action = menu.addAction("Remove the CSV Overlays")
+        self.clear_csv_action.triggered.connect(lambda _checked=False: self.clear_loaded_overlays())
+        self.overlay_button.setMenu(menu)
 
         self.tree = QTreeWidget()
         self.tree.setHeaderHidden(True)
@@ -148,8 +152,7 @@ class PlotPanel(QWidget):
         top = QHBoxLayout()
         top.addWidget(QLabel("x:"))
         top.addWidget(self.x_combo, 1)
-        top.addWidget(self.load_csv_button)
-        top.addWidget(self.clear_csv_button)
+        top.addWidget(self.overlay_button)
         top.addWidget(autoscale)
         top.addWidget(close)
         layout = QVBoxLayout(self)

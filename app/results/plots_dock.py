@@ -73,14 +73,16 @@ class PlotsDock(QDockWidget):
         bar = QHBoxLayout()
         bar.addWidget(QLabel("Preset:"))
         bar.addWidget(self.preset_combo, 1)
-        bar.addWidget(self.references_check)
         bar.addWidget(add)
+        references = QHBoxLayout()     # its own row: the dock stays as narrow as before
+        references.addWidget(self.references_check)
+        references.addWidget(self.reference_note, 1)
         self.splitter = QSplitter(Qt.Orientation.Vertical)
         body = QWidget()
         layout = QVBoxLayout(body)
         layout.setContentsMargins(2, 2, 2, 2)
         layout.addLayout(bar)
-        layout.addWidget(self.reference_note)
+        layout.addLayout(references)
         layout.addWidget(self.splitter, 1)
         self.setWidget(body)
 

@@ -40,6 +40,7 @@ from .recovery import RecoveryFile
 from ..document.selection import Selection
 from .results_ui import ResultsUi
 from .simulation_ui import SimulationUi
+from .sweeps_ui import SweepsUi
 from .window_parts import add_dock, make_action
 from ..canvas.sketch_view import SketchView
 from ..canvas.tools.base import ToolContext
@@ -106,6 +107,7 @@ class MainWindow(QMainWindow):
         self._build_tools()
         self.simulation = SimulationUi(self)
         self.results_ui = ResultsUi(self, self.simulation)
+        self.sweeps_ui = SweepsUi(self, self.simulation, self.results_ui)
         self.document.replaced.connect(self._on_document_replaced)
         self.document.path_changed.connect(self._update_title)
         self.document.changed.connect(self._on_document_changed)

@@ -77,7 +77,7 @@ def test_the_user_loads_a_csv_over_a_plot_and_clears_it(dock, bar_mass, qtbot, t
     measured = tmp_path / "measured.csv"
     measured.write_text("t_s,force_N,other\n0.1,0.05,1\n0.2,0.15,\n0.3,0.2,2\n")
     monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(measured), "CSV files (*.csv)"))
-    qtbot.mouseClick(panel.load_csv_button, Qt.MouseButton.LeftButton)
+    panel.load_csv_action.trigger()          # CSV ▸ Overlay a CSV File…
     loaded = [o for o in panel.overlaid() if o.origin == "csv"]
     assert [o.label for o in loaded] == ["measured: force_N", "measured: other"]
     np.testing.assert_array_equal(loaded[0].x, [0.1, 0.2, 0.3])
@@ -85,10 +85,10 @@ def test_the_user_loads_a_csv_over_a_plot_and_clears_it(dock, bar_mass, qtbot, t
     # the loaded curves stay when the plot changes
     panel.set_series(["contact/striker-end/F_n"])
     assert len([o for o in panel.overlaid() if o.origin == "csv"]) == 2
-    qtbot.mouseClick(panel.clear_csv_button, Qt.MouseButton.LeftButton)
+    panel.clear_csv_action.trigger()
     assert [o for o in panel.overlaid() if o.origin == "csv"] == []
     # a file that is not a table is refused with the reason, the plot unchanged
     measured.write_text("t_s,force_N\n0.1,zero\n")
-    qtbot.mouseClick(panel.load_csv_button, Qt.MouseButton.LeftButton)
+    panel.load_csv_action.trigger()          # CSV ▸ Overlay a CSV File…
     assert message_boxes[-1][:2] == ("warning", "Cannot overlay the file")
     assert "line 2, column force_N: 'zero' is not a number" in message_boxes[-1][2]
