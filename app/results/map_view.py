@@ -8,6 +8,8 @@ cell is the closed form, so a map of 100 x 100 cells draws at once.
 """
 from __future__ import annotations
 
+import html
+
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QRectF, Signal
@@ -162,11 +164,11 @@ class ImpactMapView(QWidget):
             m = impact_map(instant, self.x_axis.axis(), self.y_axis.axis(), law=self.law.currentData(),
                            mu_d_rule=self.rule.currentData())
         except (MapError, InstantError, SolverError, ModelError) as exc:
-            text = str(exc).replace("\n", "<br>")
+            text = html.escape(str(exc)).replace("\n", "<br>")
             self.message.setText(f"<span style='color:#b00'>The map cannot be drawn: {text}</span>")
             return None
         self.map = m
-        self.message.setText("<br>".join(map_title(m)))
+        self.message.setText("<br>".join(html.escape(line) for line in map_title(m)))
         self._show(m)
         self._enable()
         self.drawn.emit(m)
@@ -210,6 +212,6 @@ class ImpactMapView(QWidget):
         try:
             write(self.map, path)
         except OSError as exc:
-            self.message.setText(f"<span style='color:#b00'>{path}: {exc.strerror or exc}</span>")
+            self.message.setText(f"<span style='color:#b00'>{html.escape(f'{path}: {exc.strerror or exc}')}</span>")
             return
         self.message.setText(f"Exported {path}")

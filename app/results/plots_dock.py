@@ -10,8 +10,8 @@ mechanism is not shown (the model changed away from the published configuration)
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import (QCheckBox, QComboBox, QDockWidget, QHBoxLayout, QLabel, QPushButton, QSplitter,
-                               QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QDockWidget, QHBoxLayout, QLabel, QPushButton, QSizePolicy,
+                               QSplitter, QVBoxLayout, QWidget)
 
 from solver.results.frames import Frame, Results
 from solver.results.references import Reference, ReferenceError, bundled_references, references_for
@@ -58,6 +58,7 @@ class PlotsDock(QDockWidget):
         self._references: list[Overlay] = []
         self.references_check = QCheckBox("References")
         self.references_check.setChecked(True)
+        self.references_check.setSizePolicy(QSizePolicy.Policy.Maximum, QSizePolicy.Policy.Fixed)
         self.references_check.setToolTip("Draw the published or closed-form reference curves of this model "
                                          "(resources/references) dashed over the series they name")
         self.references_check.toggled.connect(lambda _on: self._offer_references())
@@ -77,6 +78,7 @@ class PlotsDock(QDockWidget):
         references = QHBoxLayout()     # its own row: the dock stays as narrow as before
         references.addWidget(self.references_check)
         references.addWidget(self.reference_note, 1)
+        references.addStretch(0)
         self.splitter = QSplitter(Qt.Orientation.Vertical)
         body = QWidget()
         layout = QVBoxLayout(body)

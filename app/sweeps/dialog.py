@@ -10,6 +10,7 @@ that cannot run, naming every problem (each variant is validated first, as
 """
 from __future__ import annotations
 
+import html
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -179,7 +180,7 @@ class SweepDialog(QDialog):
         try:
             count = len(design_points(self.spec()))
         except SweepError as exc:
-            self.summary.setText("<span style='color:#b00'>" + "<br>".join(exc.problems[:6]) + "</span>")
+            self.summary.setText(_error_html(exc.problems[:6]))
             return
         self.summary.setText(f"{count} runs")
 
@@ -196,7 +197,7 @@ class SweepDialog(QDialog):
         if self.remote.isChecked() and not self.scheduler.text().strip():
             problems.append("Scheduler: give the address of the cluster's scheduler (tcp://host:port)")
         if problems:
-            self.summary.setText("<span style='color:#b00'>" + "<br>".join(problems[:12]) + "</span>")
+            self.summary.setText(_error_html(problems[:12]))
             return
         self._request = SweepRequest(spec, Path(self.folder.text().strip()),
                                      self.scheduler.text().strip() if self.remote.isChecked() else None,
@@ -206,3 +207,7 @@ class SweepDialog(QDialog):
     def request(self) -> SweepRequest | None:
         """The accepted sweep (None before acceptance)."""
         return self._request
+
+
+def _error_html(problems: list[str]) -> str:
+    return "<span style='color:#b00'>" + "<br>".join(html.escape(p) for p in problems) + "</span>"
