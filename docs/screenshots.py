@@ -69,6 +69,8 @@ OVERLAY_SHOTS = {
 }
 #: size of the plots dock in an overlay shot
 OVERLAY_SIZE = (1100, 760)
+#: the sweep shot: the rod over mu_s x e (docs/sweeps.md), its table and plot, and its map
+SWEEP_SHOTS = {"sweep_rod_impact_rigid.png": "sweep", "map_rod_impact_rigid.png": "map"}
 #: the longest a shot's run may take, s
 RUN_TIMEOUT_S = 300
 
@@ -161,6 +163,37 @@ def render_overlay(example: str, panels: list, out: Path, settings: QSettings) -
         plots.grab().save(str(out))
 
 
+def render_sweep(shot: str, out: Path, settings: QSettings) -> None:
+    """The rod's mu_s x e sweep of docs/sweeps.md in the window (its results dock), or the
+    impact-type map of the rod (its map dock), floated and grabbed."""
+    from app.sweeps.dialog import SweepRequest
+    from solver.sweeps import SweepSpec, parse_set, parse_vary
+
+    with example_window("rod_impact_rigid", RUN_SIZE, settings) as window, tempfile.TemporaryDirectory() as tmp:
+        ui = window.sweeps_ui
+        if shot == "sweep":
+            spec = SweepSpec((parse_vary("contacts[B-ground].mu_s=0.4:0.85:10"),
+                              parse_vary("contacts[B-ground].e=0:1:10")),
+                             fixed=(parse_set("contacts[B-ground].mu_d=0.4"), parse_set("initial_velocities[0].vx=1")))
+            ui.start(window.document.model, SweepRequest(spec, Path(tmp) / "sweep", None, 2))
+            started = time.monotonic()
+            while ui.controller.running and time.monotonic() - started < RUN_TIMEOUT_S:
+                QApplication.processEvents()
+                time.sleep(0.01)
+            ui.table.y_combo.setCurrentText("contact.B-ground.first_I_t_N_s")
+            dock = ui.table_dock
+        else:
+            ui.show_map()
+            ui.map.x_axis.high.setValue(1.2)
+            ui.map.draw()
+            dock = ui.map_dock
+        dock.setFloating(True)
+        dock.resize(*OVERLAY_SIZE)
+        for _ in range(5):
+            QApplication.processEvents()
+        dock.grab().save(str(out))
+
+
 def main(argv: list[str]) -> int:
     app = QApplication.instance() or QApplication(sys.argv)
     OUT_DIR.mkdir(exist_ok=True)
@@ -178,6 +211,10 @@ def main(argv: list[str]) -> int:
         for name, (example, panels) in OVERLAY_SHOTS.items():
             if not only or example in only:
                 render_overlay(example, panels, OUT_DIR / name, settings)
+                print(OUT_DIR / name)
+        for name, shot in SWEEP_SHOTS.items():
+            if not only or shot in only:
+                render_sweep(shot, OUT_DIR / name, settings)
                 print(OUT_DIR / name)
     app.processEvents()
     return 0

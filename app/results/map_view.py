@@ -90,7 +90,8 @@ class ImpactMapView(QWidget):
         self.message = QLabel()
         self.message.setWordWrap(True)
         self.plot = pg.PlotWidget(background="w")
-        self.plot.addLegend(offset=(-10, 10))
+        self.plot.addLegend(offset=(-10, 10), brush=pg.mkBrush(255, 255, 255, 230), pen=pg.mkPen("#888"),
+                            labelTextColor="k")
         self.image = pg.ImageItem(axisOrder="row-major")
         self.plot.addItem(self.image)
         self._extra: list = []
@@ -183,7 +184,8 @@ class ImpactMapView(QWidget):
         self.image.setImage(map_rgb(m), autoLevels=False, levels=(0, 255))
         self.image.setRect(QRectF(x[0] - dx / 2, y[0] - dy / 2, dx * len(x), dy * len(y)))
         for kind in m.kinds_present():
-            self._add(pg.PlotDataItem([], [], pen=None, symbol="s", symbolBrush=KIND_COLOURS[kind], symbolPen="k",
+            self._add(pg.PlotDataItem([np.nan], [np.nan], pen=None, symbol="s", symbolSize=12,
+                                      symbolBrush=pg.mkBrush(KIND_COLOURS[kind]), symbolPen=pg.mkPen("k"),
                                       name=f"{kind}: {KIND_NAMES[kind]}"))
         for name, seg in m.boundaries.items():
             if len(seg):

@@ -44,13 +44,14 @@ def _simulate(model: dict, cancel: Callable[[], bool] | None) -> Results:
 
 def _cancel_poller(name: str | None) -> Callable[[], bool] | None:
     """A ``cancel()`` that asks the scheduler at most every :data:`CANCEL_POLL_S` s
-    whether the sweep's event ``name`` is set (None outside a sweep)."""
+    whether the sweep's event ``name`` is set, the first time after that long (a short
+    run never waits for the scheduler); None outside a sweep."""
     if name is None:
         return None
     from distributed import Event
 
     event = Event(name)
-    state = {"next": 0.0, "set": False}
+    state = {"next": time.monotonic() + CANCEL_POLL_S, "set": False}
 
     def cancel() -> bool:
         now = time.monotonic()
