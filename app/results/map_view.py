@@ -184,9 +184,8 @@ class ImpactMapView(QWidget):
         self.image.setImage(map_rgb(m), autoLevels=False, levels=(0, 255))
         self.image.setRect(QRectF(x[0] - dx / 2, y[0] - dy / 2, dx * len(x), dy * len(y)))
         for kind in m.kinds_present():
-            self._add(pg.PlotDataItem([np.nan], [np.nan], pen=None, symbol="s", symbolSize=12,
-                                      symbolBrush=pg.mkBrush(KIND_COLOURS[kind]), symbolPen=pg.mkPen("k"),
-                                      name=f"{kind}: {KIND_NAMES[kind]}"))
+            self._add(pg.ScatterPlotItem(symbol="s", size=12, brush=pg.mkBrush(KIND_COLOURS[kind]), pen=pg.mkPen("k"),
+                                         name=f"{kind}: {KIND_NAMES[kind]}"))      # a legend swatch, no points
         for name, seg in m.boundaries.items():
             if len(seg):
                 self._add(pg.PlotDataItem(seg[:, :, 0].ravel(), seg[:, :, 1].ravel(), connect="pairs",
