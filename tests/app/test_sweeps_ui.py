@@ -189,7 +189,7 @@ def test_the_impact_type_map_of_the_rod_puts_mu_c_at_0_6_and_exports(qtbot, wind
     m = view.map
     assert (m.x.name, m.y.name) == ("mu_s", "e")
     assert view.kind_at(0.55, 0.5) == "SCD" and view.kind_at(0.65, 0.5) == "SCS"
-    assert m.boundaries["mu_c"][..., 0] == pytest.approx(0.6, abs=1e-12)
+    assert m.boundaries["mu_c"][..., 0] == pytest.approx(0.6, abs=1e-9)
     assert "μc = |c|/b = 0.6" in view.message.text()
     for suffix, button in ((".png", view.png_button), (".csv", view.csv_button)):
         target = tmp_path / f"map{suffix}"
