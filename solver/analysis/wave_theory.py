@@ -17,7 +17,25 @@ from scipy.optimize import brentq
 
 
 @dataclass(frozen=True)
-class MassOnBar:
+class _Bars:
+    """Bars of axial stiffness ``EA`` (N) and mass per length ``rhoA`` (kg/m)."""
+
+    EA: float
+    rhoA: float
+
+    @property
+    def c(self) -> float:
+        """Wave speed (m/s), thesis eq. (3.6)."""
+        return math.sqrt(self.EA / self.rhoA)
+
+    @property
+    def Z(self) -> float:
+        """Impedance (N s/m)."""
+        return self.rhoA * self.c
+
+
+@dataclass(frozen=True)
+class MassOnBar(_Bars):
     """A rigid mass ``M`` (kg) at ``v0`` (m/s) striking the free end of a bar of length
     ``L`` (m) fixed at its other end (thesis §5.1.1, Johnson 1972 §9.2).
 
@@ -30,19 +48,9 @@ class MassOnBar:
     Contact ends where the force first vanishes (:attr:`separation`).
     """
 
-    EA: float
-    rhoA: float
     L: float
     M: float
     v0: float
-
-    @property
-    def c(self) -> float:
-        return math.sqrt(self.EA / self.rhoA)
-
-    @property
-    def Z(self) -> float:
-        return self.rhoA * self.c
 
     @property
     def T(self) -> float:
@@ -115,7 +123,7 @@ class MassOnBar:
 
 
 @dataclass(frozen=True)
-class TwoBars:
+class TwoBars(_Bars):
     """A free bar of length ``L1`` (m) at ``v0`` (m/s) striking the free end of a bar of
     the same material and section, length ``L2 >= L1``, fixed at its far end (thesis
     §5.1.2; Goldsmith 1960).
@@ -127,8 +135,6 @@ class TwoBars:
     unstressed at ``v0`` reversed.
     """
 
-    EA: float
-    rhoA: float
     L1: float
     L2: float
     v0: float
@@ -136,14 +142,6 @@ class TwoBars:
     def __post_init__(self):
         if self.L2 < self.L1:
             raise ValueError("the struck bar must be at least as long as the striker (L2 >= L1)")
-
-    @property
-    def c(self) -> float:
-        return math.sqrt(self.EA / self.rhoA)
-
-    @property
-    def Z(self) -> float:
-        return self.rhoA * self.c
 
     @property
     def separation(self) -> float:
