@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import logging
 import os
+import signal
+import threading
 from contextlib import contextmanager
 from typing import Iterator
 
@@ -42,8 +44,9 @@ def sweep_client(scheduler: str | None = None, workers: int | None = None) -> It
         finally:
             client.close()
         return
-    cluster = LocalCluster(n_workers=workers or default_workers(), threads_per_worker=1, processes=True,
-                           dashboard_address=None, silence_logs=logging.ERROR)
+    with _children_ignore_ctrl_c():
+        cluster = LocalCluster(n_workers=workers or default_workers(), threads_per_worker=1, processes=True,
+                               dashboard_address=None, silence_logs=logging.ERROR)
     try:
         client = Client(cluster)
         try:
@@ -52,3 +55,18 @@ def sweep_client(scheduler: str | None = None, workers: int | None = None) -> It
             client.close()
     finally:
         cluster.close()
+
+
+@contextmanager
+def _children_ignore_ctrl_c() -> Iterator[None]:
+    """Processes started meanwhile ignore SIGINT (an ignored signal stays ignored in a
+    child): Ctrl-C in a terminal reaches the whole process group, and the sweep itself
+    stops its workers' runs; without this each worker prints a KeyboardInterrupt."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
