@@ -77,3 +77,26 @@ def test_map_at_an_impulse_of_a_results_folder(tmp_path, capsys):
 def test_a_bad_map_says_why(capsys, argv, message):
     assert main(["map", "rod_impact_rigid", *argv]) == EXIT_INVALID
     assert message in capsys.readouterr().err
+
+
+def test_ctrl_c_in_a_terminal_cancels_the_sweep_without_tracebacks(tmp_path):
+    """Ctrl-C reaches the whole process group, workers included: the sweep stops, keeps
+    its finished runs, exits 130, and no process prints a traceback."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    out = tmp_path / "sweep"
+    proc = subprocess.Popen([sys.executable, "-m", "app.shell.cli", "sweep", "bar_mass_impact", "--vary",
+                             "links[bar].mesh.elements=10:60:30", "--out", str(out), "--workers", "2"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    seen = ""
+    while " 2/30 runs" not in seen and proc.poll() is None:     # the progress bar: two runs done
+        seen += proc.stderr.read(1)
+    os.killpg(proc.pid, signal.SIGINT)
+    _stdout, stderr = proc.communicate(timeout=120)
+    assert proc.returncode == EXIT_CANCELLED, stderr[-2000:]
+    assert "Traceback" not in seen + stderr
+    assert "cancelled; the finished runs are in the table" in stderr
+    assert 2 <= len(read_rows(out)) < 30
