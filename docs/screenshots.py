@@ -1,7 +1,13 @@
-"""Render screenshots of the main window for the README and the docs.
+"""Render screenshots of the main window for the README and the docs, at 1280 × 800.
 
-    python docs/screenshots.py              # offscreen, every shot below
-    xvfb-run -a python docs/screenshots.py  # the same under a real X server
+    python docs/screenshots.py                                           # offscreen, every shot below
+    xvfb-run -a -s "-screen 0 1280x800x24" python docs/screenshots.py    # the same under a real X server
+    python docs/screenshots.py slider_crank_block                        # only the shots of one example
+
+The three shots of ``docs/getting-started.md``: the window at start (the default
+example, as ``flexmech`` opens it), the property panel of a link just made flexible
+(its section and mesh written out whole), and a finished impact run with its events
+and plots.
 
 The editing shots open a bundled example and select one entity (so the canvas shows
 a highlight and the property view has content).  The run shots open an example, run
@@ -32,17 +38,17 @@ from PySide6.QtCore import QSettings  # noqa: E402 (after choosing the platform)
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from app.document.entities import EntityRef  # noqa: E402
+from app.shell.gui import DEFAULT_EXAMPLE  # noqa: E402
 from app.shell.main_window import MainWindow  # noqa: E402
 
 OUT_DIR = Path(__file__).resolve().parent / "screenshots"
-SIZE = (1200, 750)
-#: the run shots are larger: canvas, plots and the playback bar side by side
-RUN_SIZE = (1400, 900)
+#: every shot: the size the default layout is made for
+SIZE = (1280, 800)
+RUN_SIZE = SIZE
 #: file name -> (example, entity selected in the shot)
 SHOTS = {
-    "main_window.png": ("slider_crank_flexible", EntityRef("links", "rod")),
-    "four_bar.png": ("four_bar_flexible", EntityRef("links", "coupler")),
     "free_block.png": ("slider_crank_block", EntityRef("initial_velocities", "block")),
+    "clearance_joint.png": ("slider_crank_clearance_lankarani_nikravesh", EntityRef("joints", "B-clearance")),
 }
 
 #: run shots: file name -> (example, deflection exaggeration, strain colouring)
@@ -59,6 +65,7 @@ RUN_SHOTS = {
     "run_two_link_flight.png": ("two_link_flight", 1.0, "combined"),
     "run_slider_crank_flexible.png": ("slider_crank_flexible", 10.0, "combined"),
     "run_four_bar_flexible.png": ("four_bar_flexible", 10.0, "combined"),
+    "run_slider_crank_clearance.png": ("slider_crank_clearance_lankarani_nikravesh", 1.0, ""),
 }
 #: overlay shots: file name -> (example, the plots: (abscissa, series) per panel)
 OVERLAY_SHOTS = {
@@ -87,6 +94,7 @@ def example_window(example: str, size: tuple[int, int], settings: QSettings):
         try:
             yield window
         finally:
+            window.document.mark_saved()  # edits made for a shot: no "save changes?" box
             window.close()
 
 
@@ -105,11 +113,15 @@ def render(example: str, selected: EntityRef, out: Path, settings: QSettings) ->
 
 def shot_time(results) -> float:
     """The moment a run shot shows: just after the largest impulse, else at the largest
-    mid-span deflection, else in the middle of the run."""
+    contact force (compliant contact), else at the largest mid-span deflection, else in
+    the middle of the run."""
     frames = results.frames
     impulses = [e for e in results.events if e["kind"] == "impulse"]
     if impulses:
         return max(impulses, key=lambda e: abs(e["I_n_N_s"]))["time_s"]
+    forces = [float(np.abs(f.contact.get("F_n_N", np.zeros(1))).max(initial=0.0)) for f in frames]
+    if max(forces, default=0.0) > 0.0:
+        return frames[int(np.argmax(forces))].time
     if results.layout.flexible_links:
         deflection = [float(np.abs(f.midspan).max()) for f in frames]
         return frames[int(np.argmax(deflection))].time
@@ -128,7 +140,8 @@ def run_to_end(window: MainWindow) -> None:
     QApplication.processEvents()
 
 
-def render_run(example: str, exaggeration: float, strain: str, out: Path, settings: QSettings) -> None:
+def render_run(example: str, exaggeration: float, strain: str, out: Path, settings: QSettings,
+               follow: bool = False) -> None:
     """Run ``example`` in the window and save it at :func:`shot_time`."""
     with example_window(example, RUN_SIZE, settings) as window:
         run_to_end(window)
@@ -143,7 +156,27 @@ def render_run(example: str, exaggeration: float, strain: str, out: Path, settin
             largest = max(impulses, key=lambda i: abs(results.events[i]["I_n_N_s"]))
             window.results_ui.events_dock.raise_()
             window.results_ui.events.select_event(largest)
+        if follow:  # the mechanism at the impact, not the whole flight of what it struck
+            window.sketch.set_motion_bounds(None)
         window.sketch.zoom_to_fit()
+        if follow:
+            simulation.bar.follow_action.setChecked(True)
+            simulation.playback.set_index(0)
+            simulation.playback.set_time(shot_time(results))
+        save_shot(window, out)
+
+
+def render_start(out: Path, settings: QSettings) -> None:
+    """The window as ``flexmech`` opens it: the default example, nothing selected."""
+    with example_window(DEFAULT_EXAMPLE, SIZE, settings) as window:
+        save_shot(window, out)
+
+
+def render_flexible_link(out: Path, settings: QSettings) -> None:
+    """The struck slider-crank with its crank just made flexible in the property panel."""
+    with example_window("slider_crank_block", SIZE, settings) as window:
+        window.selection.replace((EntityRef("links", "crank"),))
+        window.properties.commit_field("kind", "flexible")
         save_shot(window, out)
 
 
@@ -200,6 +233,13 @@ def main(argv: list[str]) -> int:
     only = set(argv)
     with tempfile.TemporaryDirectory() as tmp:
         settings = QSettings(str(Path(tmp) / "settings.ini"), QSettings.Format.IniFormat)
+        if not only or DEFAULT_EXAMPLE in only:
+            render_start(OUT_DIR / "start.png", settings)
+            print(OUT_DIR / "start.png")
+        if not only or "slider_crank_block" in only:
+            render_flexible_link(OUT_DIR / "flexible_link.png", settings)
+            render_run("slider_crank_block", 10.0, "combined", OUT_DIR / "impact_run.png", settings, follow=True)
+            print(OUT_DIR / "flexible_link.png", OUT_DIR / "impact_run.png", sep="\n")
         for name, (example, selected) in SHOTS.items():
             if not only or example in only:
                 render(example, selected, OUT_DIR / name, settings)

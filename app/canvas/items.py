@@ -27,6 +27,7 @@ BODY = "#7f8c8d"
 LOAD = "#c0392b"
 DRIVER = "#1e8449"
 CONTACT = "#8d5b2d"
+CLEARANCE = "#b9770e"
 VELOCITY = "#d35400"
 LABEL = "#202020"
 HIGHLIGHT = QColor(255, 150, 0, 130)
@@ -113,8 +114,8 @@ def _joint_items(doc: dict, joint: dict) -> list[QGraphicsItem]:
         return [guide, _glyph(sym.slider_block(joint.get("angle", 0.0)), pt, GROUND, "#d5d8dc")]
     if kind == "weld":
         return [_scatter([pt], "d", 12, _pen(GROUND), GROUND, Z_SYMBOL)]
-    if kind == "clearance":
-        return [_glyph(sym.ring(7), pt, GROUND), _glyph(sym.ring(11), pt, GROUND)]
+    if kind == "clearance":  # above a slider's block and a lumped mass at the same node
+        return [_z(_glyph(sym.journal_in_bearing(14.0, 7.0), pt, CLEARANCE, "#f5cba7", width=2.5), Z_MASS + 0.5)]
     return [_glyph(sym.ring(8), pt, GROUND)]
 
 

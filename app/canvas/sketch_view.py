@@ -24,6 +24,8 @@ from .items import highlight_items, hover_items, model_items
 FADED_OPACITY = 0.3
 #: margin around the model on zoom-to-fit, as a fraction of its size
 FIT_PADDING = 0.12
+#: following the mechanism, the view moves when it comes this close to an edge (fraction of the view)
+FOLLOW_MARGIN = 0.15
 
 
 class PointerHandler(Protocol):
@@ -194,6 +196,27 @@ class SketchView(pg.PlotWidget):
             xmin, xmax, ymin, ymax = min(xmin, mx0), max(xmax, mx1), min(ymin, my0), max(ymax, my1)
         pad = FIT_PADDING * max(xmax - xmin, ymax - ymin, geo.model_size(self._model))
         self.getViewBox().setRange(xRange=(xmin - pad, xmax + pad), yRange=(ymin - pad, ymax + pad), padding=0)
+
+    def follow(self, bounds: tuple[float, float, float, float]) -> None:
+        """Keep ``bounds`` (xmin, xmax, ymin, ymax), m, in view: playback's "follow".
+
+        While they stay inside the middle of the view (a margin of :data:`FOLLOW_MARGIN`
+        of its size all round) nothing moves; when they leave it, the view is centred on
+        them, at the same zoom unless they do not fit (then zoomed out until they do).
+        Moving the view only then keeps playback fast (a moved view redraws its grid).
+        """
+        box = self.getViewBox()
+        (x0, x1), (y0, y1) = box.viewRange()
+        width, height = x1 - x0, y1 - y0
+        bx0, bx1, by0, by1 = bounds
+        mx, my = FOLLOW_MARGIN * width, FOLLOW_MARGIN * height
+        if x0 + mx <= bx0 and bx1 <= x1 - mx and y0 + my <= by0 and by1 <= y1 - my:
+            return
+        pad = 2.0 * FIT_PADDING * max(bx1 - bx0, by1 - by0, 1e-9)
+        scale = max((bx1 - bx0 + pad) / width, (by1 - by0 + pad) / height, 1.0)
+        cx, cy, width, height = 0.5 * (bx0 + bx1), 0.5 * (by0 + by1), scale * width, scale * height
+        box.setRange(xRange=(cx - 0.5 * width, cx + 0.5 * width), yRange=(cy - 0.5 * height, cy + 0.5 * height),
+                     padding=0)
 
     def _on_mouse_moved(self, scene_pos: QPointF) -> None:
         if self.getViewBox().sceneBoundingRect().contains(scene_pos):

@@ -91,6 +91,15 @@ def ring(radius: float) -> Symbol:
     return Symbol(path, QPainterPath())
 
 
+def journal_in_bearing(bearing: float = 11.0, journal: float = 6.0) -> Symbol:
+    """A bearing ring with a filled journal resting off-centre inside it: a clearance joint."""
+    path = QPainterPath()
+    path.addEllipse(QPointF(0, 0), bearing, bearing)
+    pin = QPainterPath()
+    pin.addEllipse(QPointF(bearing - journal - 1.5, 0), journal, journal)
+    return Symbol(path, _screen(pin, -math.pi / 4))
+
+
 def arrow(angle: float, length: float = 42.0, gap: float = 6.0) -> Symbol:
     """A straight arrow leaving the node along ``angle``: a force."""
     shaft, head = QPainterPath(), QPainterPath()

@@ -140,8 +140,27 @@ def mobility_problems(doc: dict) -> list[Problem]:
     return out
 
 
+#: what the problems panel says of a model with nothing drawn yet (File > New)
+EMPTY_MODEL = Problem("", "the model is empty: draw it with the tools right of the canvas "
+                          "(Link, L, makes a link and its end nodes)", "info")
+
+
+def nothing_drawn(doc: dict) -> bool:
+    """Whether a model has neither nodes nor free bodies yet (a new one).
+
+    >>> nothing_drawn({"format": "flexmech", "version": 1, "nodes": []}), nothing_drawn({})
+    (True, True)
+    """
+    return not (isinstance(doc, dict) and (doc.get("nodes") or doc.get("bodies")))
+
+
 def model_problems(doc: dict) -> list[Problem]:
-    """Everything the problems panel lists: validation errors first, then warnings, then information."""
+    """Everything the problems panel lists: validation errors first, then warnings, then information.
+
+    A new model with nothing drawn yet is no error: :data:`EMPTY_MODEL` says where to start.
+    """
+    if nothing_drawn(doc):
+        return [EMPTY_MODEL]
     problems = validate(doc)
     if problems:
         return problems

@@ -14,6 +14,7 @@ from PySide6.QtGui import QUndoCommand
 
 from . import edits
 from .entities import EntityRef, entity_path, find_entity
+from .new_entities import toggled_link
 
 if TYPE_CHECKING:
     from .model_document import ModelDocument
@@ -183,15 +184,38 @@ class ReplaceEntity(_DocumentCommand):
         doc[self.ref.collection][index] = old
 
 
+class Compound(QUndoCommand):
+    """Several commands as one history entry: done in order, undone in reverse.
+
+    (Python-side, not Qt child commands: PySide6 does not keep a child's Python object alive.)
+    """
+
+    def __init__(self, text: str, parts: list[QUndoCommand]):
+        super().__init__(text)
+        self.parts = parts
+
+    def redo(self) -> None:
+        for part in self.parts:
+            part.redo()
+
+    def undo(self) -> None:
+        for part in reversed(self.parts):
+            part.undo()
+
+
 def rename_entity(document: ModelDocument, ref: EntityRef, new_id: str) -> SetFields:
     """Give an entity a new id and update every reference to it: "Rename node A to P"."""
     changes = edits.rename_changes(document.model, ref.collection, ref.id, new_id)
     return SetFields(document, changes, f"Rename {singular(ref.collection)} {ref.id} to {new_id}")
 
 
-def toggle_link_kind(document: ModelDocument, link_id: str) -> ReplaceEntity:
-    """"Make link rod rigid" / "Make link rod flexible"."""
+def toggle_link_kind(document: ModelDocument, link_id: str) -> QUndoCommand:
+    """"Make link rod rigid" / "Make link rod flexible" (adding steel when the model has
+    no material for its section: one history entry for both)."""
     ref = EntityRef("links", link_id)
     link = document.model["links"][_index(document.model, ref)]
-    new = edits.toggled_link(document.model, link)
-    return ReplaceEntity(document, ref, new, f"Make link {link_id} {new['kind']}")
+    new, material = toggled_link(document.model, link)
+    text = f"Make link {link_id} {new['kind']}"
+    if material is None:
+        return ReplaceEntity(document, ref, new, text)
+    return Compound(text, [AddEntity(document, "materials", material), ReplaceEntity(document, ref, new, text)])

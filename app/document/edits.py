@@ -194,27 +194,3 @@ def unique_id(doc: dict, collection: str, prefix: str) -> str:
     while f"{prefix}{n}" in taken:
         n += 1
     return f"{prefix}{n}"
-
-
-def toggled_link(doc: dict, link: dict) -> dict:
-    """The link turned rigid -> flexible or flexible -> rigid, keeping id, nodes and section.
-
-    A rigid link without a section becomes flexible with a 10 mm round section of
-    the first material (or per-length properties when the model has no material).
-    """
-    out = {"id": link["id"], "kind": "rigid" if link.get("kind") == "flexible" else "flexible",
-           "nodes": list(link["nodes"])}
-    section = copy.deepcopy(link.get("section"))
-    if out["kind"] == "flexible":
-        if section is None:
-            materials = doc.get("materials", [])
-            section = ({"kind": "circle", "material": materials[0]["id"], "d": 0.01} if materials
-                       else {"kind": "per_length", "EA": 1.0e7, "EI": 100.0, "rhoA": 1.0})
-        out["section"] = section
-    else:
-        for key in ("mass", "inertia", "com"):
-            if key in link:
-                out[key] = copy.deepcopy(link[key])
-        if section is not None:
-            out["section"] = section
-    return out

@@ -12,7 +12,10 @@ are there to be edited in the property panel.
 """
 from __future__ import annotations
 
+import copy
 import math
+
+from solver.model.schema import MESH
 
 from .edits import unique_id
 
@@ -20,6 +23,8 @@ from .edits import unique_id
 STARTER_MASS = 1.0
 #: digits of angles and vector components set by dragging
 DRAG_DIGITS = 6
+#: diameter of the round section a link gets when it is made flexible, m
+STARTER_DIAMETER = 0.01
 
 
 def _round(value: float) -> float:
@@ -36,14 +41,59 @@ def new_link(doc: dict, first: str, second: str) -> dict:
     return {"id": unique_id(doc, "links", "link"), "kind": "rigid", "nodes": [first, second], "mass": STARTER_MASS}
 
 
+def toggled_link(doc: dict, link: dict) -> tuple[dict, dict | None]:
+    """The link turned rigid -> flexible or flexible -> rigid, and a material to add with it.
+
+    A link made flexible is written out whole, nothing left to defaults: its section
+    (the one it had, else a 10 mm round bar of the model's first material) and a
+    uniform mesh of the schema's default number of elements.  A model without a
+    material gets steel (:func:`new_material`), returned as the second item to be
+    added with the link.  A link made rigid keeps id, nodes, section, mass, inertia
+    and centre of mass.
+
+    >>> toggled_link({"materials": []}, {"id": "rod", "kind": "rigid", "nodes": ["A", "B"], "mass": 1.0})
+    ({'id': 'rod', 'kind': 'flexible', 'nodes': ['A', 'B'], 'section': {'kind': 'circle', 'material': 'steel', 'd': 0.01}, 'mesh': {'kind': 'uniform', 'elements': 4}}, {'id': 'steel', 'E': 210000000000.0, 'density': 7850.0})
+    """
+    out = {"id": link["id"], "kind": "rigid" if link.get("kind") == "flexible" else "flexible",
+           "nodes": list(link["nodes"])}
+    section = copy.deepcopy(link.get("section"))
+    material = None
+    if out["kind"] == "flexible":
+        if section is None:
+            materials = doc.get("materials", [])
+            material = None if materials else new_material(doc)
+            material_id = (materials[0] if materials else material)["id"]
+            section = {"kind": "circle", "material": material_id, "d": STARTER_DIAMETER}
+        out["section"] = section
+        uniform = MESH.kinds[MESH.default_kind].fields["elements"].default
+        out["mesh"] = copy.deepcopy(link.get("mesh")) or {"kind": MESH.default_kind, "elements": uniform}
+    else:
+        for key in ("mass", "inertia", "com"):
+            if key in link:
+                out[key] = copy.deepcopy(link[key])
+        if section is not None:
+            out["section"] = section
+    return out, material
+
+
 def new_joint(doc: dict, kind: str, node: str, **fields) -> dict:
     """A joint of ``kind`` at ``node``; a weld names ``links``, a slider its guide ``angle`` (rad)."""
     return {"id": unique_id(doc, "joints", kind), "kind": kind, "node": node, **fields}
 
 
+def new_clearance(doc: dict, node: str, journal_link: str, material: str) -> dict:
+    """A revolute joint with clearance at ``node``: the end of ``journal_link`` is the journal;
+    the seed's joint (Flores et al. 2006 Table 2): bearing radius 10 mm, journal 9.5 mm,
+    15 mm long, of ``material``, Lankarani-Nikravesh with c_e = 0.9 (the schema's defaults)."""
+    return {"id": unique_id(doc, "joints", "clearance"), "kind": "clearance", "node": node, "links": [journal_link],
+            "bearing_radius": 0.01, "journal_radius": 0.0095, "length": 0.015, "material": material}
+
+
 def new_material(doc: dict) -> dict:
-    """Steel: E = 210 GPa, density 7850 kg/m^3."""
-    return {"id": unique_id(doc, "materials", "material"), "E": 2.1e11, "density": 7850.0}
+    """Steel: E = 210 GPa, density 7850 kg/m^3, named ``steel`` (``steel1``, ... when taken)."""
+    taken = {m.get("id") for m in doc.get("materials", [])}
+    return {"id": "steel" if "steel" not in taken else unique_id(doc, "materials", "steel"),
+            "E": 2.1e11, "density": 7850.0}
 
 
 def new_mass(doc: dict, node: str) -> dict:

@@ -14,6 +14,8 @@ dimensions (m, kg, s) must match the field's, so ``6 kg`` is refused for a lengt
 2700.0
 >>> parse_quantity("71 GPa", "Pa")
 71000000000.0
+
+Values are shown the other way round by :func:`format_quantity`: ``0.0123 s`` as ``12.3 ms``.
 """
 from __future__ import annotations
 
@@ -104,6 +106,35 @@ def parse_quantity(text: str, unit: str) -> float:
         raise UnitError(f"give a number in {unit}") from None
     factor, dims = parse_unit(typed)
     if dims != want_dims:
-        raise UnitError(f"'{typed}' is not a unit of {unit or 'a pure number'}")
+        raise UnitError(f"'{typed}' is not a unit of {unit if unit not in ('', '-') else 'a pure number'}")
     result = value * factor / want_factor
     return float(f"{result:.15g}")  # 6 mm -> 0.006, not 0.006000000000000001
+
+
+#: units shown with an SI prefix (``ms``, ``kN``, ``mm/s``); others keep theirs (``deg``, ``rad/s``)
+PREFIXED_UNITS = ("s", "m", "m/s", "m/s^2", "N", "N m", "N s", "J", "Pa", "W", "Hz")
+#: exponent -> prefix of :func:`format_quantity`
+_PREFIX_OF = {-9: "n", -6: "µ", -3: "m", 0: "", 3: "k", 6: "M", 9: "G"}
+
+
+def si_prefixed(value: float, unit: str) -> tuple[float, str]:
+    """``(scaled value, prefixed unit)`` putting ``value`` between 1 and 1000 where the unit takes a prefix.
+
+    >>> si_prefixed(0.0123, "s"), si_prefixed(2.5e-5, "s"), si_prefixed(1500.0, "N"), si_prefixed(0.5, "deg")
+    ((12.3, 'ms'), (25.0, 'µs'), (1.5, 'kN'), (0.5, 'deg'))
+    """
+    if unit not in PREFIXED_UNITS or value == 0 or not math.isfinite(value):
+        return value, unit
+    exponent = min(max(3 * math.floor(math.log10(abs(value)) / 3), -9), 9)
+    return float(f"{value / 10.0 ** exponent:.12g}"), _PREFIX_OF[exponent] + unit
+
+
+def format_quantity(value: float, unit: str, digits: int = 4) -> str:
+    """``value`` (SI, in ``unit``) as text with a readable SI prefix; a pure number without unit.
+
+    >>> format_quantity(0.0837758041, "s"), format_quantity(4.1887902e-05, "s"), format_quantity(3.0, "-")
+    ('83.78 ms', '41.89 µs', '3')
+    """
+    scaled, shown = si_prefixed(value, unit)
+    text = f"{scaled:.{digits}g}"
+    return text if shown in ("-", "") else f"{text} {shown}"

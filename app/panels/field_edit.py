@@ -13,12 +13,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from solver.model.io import model_with_defaults
-from solver.model.fields import Arr, Bool, Num, Str, Variant, field_at
+from solver.model.fields import Arr, Bool, Num, Str, Variant, field_at, unit_at
 from solver.model.schema import MODEL, SECTION
 from solver.model.validate import collect_ids, validate
 
 from ..document import edits
 from ..document.entities import EntityRef, entity_path, find_entity
+from ..document.new_entities import toggled_link
 from ..document.section_presets import convert_section
 from ..document.units import UnitError, parse_quantity
 
@@ -60,6 +61,12 @@ def field_spec(doc: dict, ref: EntityRef, keys: list) -> Any:
     return field_at(MODEL, [*path, *keys], doc)
 
 
+def field_unit(doc: dict, ref: EntityRef, keys: list) -> str:
+    """The SI unit field ``keys`` of ``ref`` is in, where it is ("rad/s" for a speed driver's value)."""
+    path = _item_spec(doc, ref)[0]
+    return unit_at(MODEL, [*path, *keys], doc)
+
+
 def editor_for(doc: dict, ref: EntityRef, keys: list) -> Editor:
     """The editor of field ``keys`` of ``ref``."""
     spec = field_spec(doc, ref, keys)
@@ -91,10 +98,11 @@ def _range_message(spec: Num, value: float) -> str | None:
     return None
 
 
-def parse_number(spec: Num, text: str) -> float | int:
-    """A number typed for ``spec``: units converted to SI, integers checked, range checked."""
+def parse_number(spec: Num, text: str, unit: str | None = None) -> float | int:
+    """A number typed for ``spec`` (in ``unit``, default the field's): units converted to
+    SI, integers checked, range checked."""
     try:
-        value = parse_quantity(text, spec.unit)
+        value = parse_quantity(text, spec.unit if unit is None else unit)
     except UnitError as exc:
         raise EditError(str(exc)) from None
     if spec.integer:
@@ -107,13 +115,14 @@ def parse_number(spec: Num, text: str) -> float | int:
     return value
 
 
-def parse_text(spec: Any, text: str) -> Any:
-    """The value ``text`` stands for in a field described by ``spec``."""
+def parse_text(spec: Any, text: str, unit: str | None = None) -> Any:
+    """The value ``text`` stands for in a field described by ``spec`` (numbers in ``unit``,
+    default the field's own)."""
     if isinstance(spec, Num):
-        return parse_number(spec, text)
+        return parse_number(spec, text, unit)
     if isinstance(spec, Arr):
         parts = [p.strip() for p in text.split(",") if p.strip()]
-        return [parse_text(spec.item, p) for p in parts]
+        return [parse_text(spec.item, p, unit) for p in parts]
     if isinstance(spec, Bool):
         low = text.strip().lower()
         if low not in ("true", "false"):
@@ -133,7 +142,7 @@ def planned_change(doc: dict, ref: EntityRef, keys: list, value: Any) -> tuple[l
     path = _item_spec(doc, ref)[0]
     if ref.collection == "links" and keys == ["kind"]:
         link = edits.get_value(doc, path)
-        return [], (edits.toggled_link(doc, link) if value != link.get("kind") else copy.deepcopy(link))
+        return [], (toggled_link(doc, link)[0] if value != link.get("kind") else copy.deepcopy(link))
     obj = edits.get_value(doc, [*path, *keys[:-1]])
     if spec is SECTION:
         return keys[:-1], convert_section(doc, obj, value)
@@ -207,10 +216,16 @@ def plan(doc: dict, ref: EntityRef, keys: list, text_or_value: Any) -> tuple[lis
     (['x'], 0.006)
     """
     spec = field_spec(doc, ref, keys)
-    value = parse_text(spec, text_or_value) if isinstance(text_or_value, str) and not isinstance(spec, Variant) \
+    unit = field_unit(doc, ref, keys)
+    value = parse_text(spec, text_or_value, unit) if isinstance(text_or_value, str) and not isinstance(spec, Variant) \
         else text_or_value
     if isinstance(spec, Variant) and value not in spec.kinds:
         raise EditError("must be one of " + " | ".join(spec.kinds))
+    if ref.collection == "links" and keys == ["kind"] and value != find_entity(doc, ref)[1].get("kind"):
+        material = toggled_link(doc, find_entity(doc, ref)[1])[1]
+        if material is not None:  # the command adds it with the link: check them together
+            doc = copy.deepcopy(doc)
+            doc.setdefault("materials", []).append(material)
     keys, value = planned_change(doc, ref, keys, value)
     check_edit(doc, ref, keys, value)
     return keys, value

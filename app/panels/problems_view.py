@@ -1,7 +1,8 @@
 """The problems panel: what :func:`app.document.checks.model_problems` finds, one row each.
 
 Errors, warnings and information carry the standard icons; clicking a row whose
-path names an entity emits ``entity_clicked`` so that the window selects it.
+path names an entity (or :meth:`ProblemsView.select_row`) emits ``entity_clicked``
+so that the window selects it.
 """
 from __future__ import annotations
 
@@ -54,6 +55,20 @@ class ProblemsView(QTreeWidget):
     def ref_at(self, row: int) -> EntityRef | None:
         """The entity the problem in ``row`` is about, if any."""
         return self.topLevelItem(row).data(0, REF_ROLE)
+
+    def select_row(self, row: int) -> None:
+        """Make ``row`` the current problem, as if clicked (its entity is selected)."""
+        item = self.topLevelItem(row)
+        if item is None:
+            return
+        self.setCurrentItem(item)
+        self.scrollToItem(item)
+        self._on_item_clicked(item, 0)
+
+    def selected_row(self) -> int:
+        """The row of the current problem (-1: none)."""
+        item = self.currentItem()
+        return self.indexOfTopLevelItem(item) if item is not None and item.isSelected() else -1
 
     def _on_item_clicked(self, item: QTreeWidgetItem, _column: int) -> None:
         ref = item.data(0, REF_ROLE)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from solver.model.fields import Num, Variant, field_at, with_defaults
+from solver.model.fields import Num, Variant, field_at, unit_at, with_defaults
 from solver.model.schema import MODEL
 
 from ..document.edits import MISSING, get_value
@@ -77,15 +77,15 @@ def _rows(item_spec: Any, filled: dict, given: dict | None, prefix: list) -> lis
         rows.append(PropertyRow(
             field=".".join(keys),
             value=format_value(value),
-            unit=spec.unit if isinstance(spec, Num) else "",
+            unit=unit_at(item_spec, keys, filled),
             help=_help(item_spec, spec, parent, key),
             is_default=not (isinstance(given, dict) and key in given),
             keys=tuple(keys),
         ))
     for key, spec in _fields(parent, node).items():
         if key not in node and isinstance(spec, Num):  # optional, no default: shown empty, to be set
-            rows.append(PropertyRow(".".join(prefix + [key]), "", spec.unit, f"{_help(item_spec, spec, parent, key)} -- not set",
-                                    True, tuple(prefix + [key])))
+            rows.append(PropertyRow(".".join(prefix + [key]), "", unit_at(item_spec, prefix + [key], filled),
+                                    f"{_help(item_spec, spec, parent, key)} -- not set", True, tuple(prefix + [key])))
     return rows
 
 

@@ -1,11 +1,12 @@
 """The property panel: the selected entity's fields (field, value, unit), editable from the schema.
 
 Double-click a value (or start typing) to edit it; Enter commits.  Numbers accept units
-(``6 mm``), choices (kinds, enumerations, ids of other entities) are combo boxes and
-flags are check boxes.  The panel never changes the model: an entry that passes
+(``6 mm``), choices (kinds, enumerations, ids of other entities) are combo boxes whose
+choice counts as soon as it is picked in the open list, and flags are check boxes.  The panel never changes the model: an entry that passes
 :func:`app.panels.field_edit.plan` is announced by ``edit_planned(ref, keys, value)`` for the
-window to push as an undo command; a refused one turns its cell red, with the
-reason in the tooltip and in ``edit_refused(message)``.
+window to push as an undo command; a refused one stays in its cell, red (also when
+the cell is the current one), with the reason in the tooltip and in
+``edit_refused(message)``, until the next edit or selection redraws the panel.
 """
 from __future__ import annotations
 
@@ -13,13 +14,14 @@ import html
 from typing import Any
 
 from PySide6.QtCore import QModelIndex, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QFont
+from PySide6.QtGui import QColor, QFont, QPainter
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
     QHeaderView,
     QLabel,
     QLineEdit,
+    QStyle,
     QStyledItemDelegate,
     QStyleOptionViewItem,
     QTableWidget,
@@ -35,6 +37,35 @@ from .properties import PropertyRow, entity_help, entity_rows
 DEFAULT_COLOUR = QColor("#808080")
 ERROR_BACKGROUND = QColor("#ffc8c8")
 VALUE_COLUMN = 1
+#: the reason a refused entry was refused (its cell's data)
+ERROR_ROLE = Qt.ItemDataRole.UserRole
+
+
+class _ChoiceBox(QComboBox):
+    """A combo box that says when a choice was made in its open list (a click, or Enter):
+    Qt closes the list before it sets the choice, so "picked" waits for ``activated``."""
+
+    picked = Signal()
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self._open = False
+        self.activated.connect(self._on_activated)
+
+    def showPopup(self) -> None:  # noqa: N802 (Qt override)
+        self._open = True
+        super().showPopup()
+
+    def hidePopup(self) -> None:  # noqa: N802 (Qt override)
+        super().hidePopup()
+        QTimer.singleShot(0, self._closed)  # after the activated signal that may follow
+
+    def _closed(self) -> None:
+        self._open = False
+
+    def _on_activated(self, _index: int) -> None:
+        if self._open:
+            self.picked.emit()
 
 
 class _ValueDelegate(QStyledItemDelegate):
@@ -44,11 +75,19 @@ class _ValueDelegate(QStyledItemDelegate):
         super().__init__(view.table)
         self.view = view
 
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex) -> None:
+        """A refused entry stays red even in the current (selected) cell."""
+        if index.data(ERROR_ROLE):
+            option = QStyleOptionViewItem(option)
+            option.state &= ~QStyle.StateFlag.State_Selected
+        super().paint(painter, option, index)
+
     def createEditor(self, parent: QWidget, option: QStyleOptionViewItem, index: QModelIndex) -> QWidget:  # noqa: N802
         editor = self.view.editor_at(index.row())
         if editor.kind == "choice":
-            combo = QComboBox(parent)
+            combo = _ChoiceBox(parent)
             combo.addItems(list(editor.options))
+            combo.picked.connect(lambda: (self.commitData.emit(combo), self.closeEditor.emit(combo)))
             return combo
         return QLineEdit(parent)
 
@@ -115,7 +154,13 @@ class PropertyView(QWidget):
         return self._ref
 
     def show_entity(self, model: dict, ref: EntityRef | None) -> None:
-        """Show the fields of ``ref`` in ``model``; a hint when nothing is selected."""
+        """Show the fields of ``ref`` in ``model``; a hint when nothing is selected.
+
+        Another entity starts with no current cell (typing then edits nothing by
+        surprise); the same one, redrawn after an edit, keeps it.
+        """
+        if ref != self._ref:
+            self.table.setCurrentItem(None)
         self._model, self._ref = model, ref
         self._rows = entity_rows(model, ref) if ref is not None else []
         self._editors = [editor_for(model, ref, list(row.keys)) for row in self._rows]
@@ -161,7 +206,7 @@ class PropertyView(QWidget):
         try:
             keys, value = plan(self._model, self._ref, keys, entry)
         except EditError as exc:
-            self._show_error(row, str(exc))
+            self._show_error(row, str(exc), entry if isinstance(entry, str) else None)
             return False
         self.edit_planned.emit(self._ref, keys, value)
         return True
@@ -173,14 +218,18 @@ class PropertyView(QWidget):
     def error_at(self, row: int) -> str | None:
         """The message of a refused entry shown in ``row``, if any."""
         cell = self.table.item(row, VALUE_COLUMN)
-        return cell.data(Qt.ItemDataRole.UserRole) if cell is not None else None
+        return cell.data(ERROR_ROLE) if cell is not None else None
 
-    def _show_error(self, row: int, message: str) -> None:
+    def _show_error(self, row: int, message: str, entry: str | None) -> None:
+        """Show what was refused, in red, with the reason and the value kept as its tooltip."""
         cell = self.table.item(row, VALUE_COLUMN)
+        kept = self._rows[row].value
         self._filling = True
+        if entry is not None:
+            cell.setText(entry)
         cell.setBackground(ERROR_BACKGROUND)
-        cell.setToolTip(f"Refused: {message}")
-        cell.setData(Qt.ItemDataRole.UserRole, message)
+        cell.setToolTip(f"Refused: {message}" + (f" (the value stays {kept})" if kept else ""))
+        cell.setData(ERROR_ROLE, message)
         if self._editors[row].kind == "check":  # the box goes back to what the model says
             cell.setCheckState(Qt.CheckState.Checked if self._rows[row].value == "true" else Qt.CheckState.Unchecked)
         self._filling = False

@@ -5,8 +5,8 @@ stepping, scrubbing, looping, jumping between contact events.
 still grow while the solver runs (:meth:`PlaybackController.frames_grew`); until the
 user takes over it *follows* the run, showing the newest frame.  Playing advances the
 simulated time by the wall time elapsed times :attr:`~PlaybackController.speed`
-(impacts last milliseconds: 1/1000 is a usable factor) and shows the last frame at
-or before it.  Views listen to ``frame_changed`` and ``time_changed``; plots share the
+(impacts last milliseconds: a new run's default factor plays it whole in about
+5 s, :func:`default_speed`) and shows the last frame at or before it.  Views listen to ``frame_changed`` and ``time_changed``; plots share the
 time cursor through :meth:`~PlaybackController.set_time`.
 """
 from __future__ import annotations
@@ -18,13 +18,37 @@ from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
 from solver.results.frames import Frame
 
-#: label -> real-time factor of the speed choices
-SPEEDS = {"1/1000×": 1e-3, "1/100×": 1e-2, "1/10×": 0.1, "1/2×": 0.5, "1×": 1.0, "2×": 2.0}
-DEFAULT_SPEED = "1×"
+#: the real-time factors offered: 1/n with n = 1, 2, 4, 5 times a power of ten up to
+#: 1/50 000 (impacts last microseconds), and 2×, 5×, 10×
+SPEEDS = tuple(sorted({1.0 / (m * 10 ** k) for k in range(5) for m in (1, 2, 4, 5)} | {2.0, 5.0, 10.0}))
+#: wall-clock time the default speed plays a whole run in, s
+WHOLE_RUN_S = 5.0
 #: event kinds the next / previous event buttons stop at
 CONTACT_EVENT_KINDS = ("impulse", "contact_start")
 #: timer interval while playing, ms (about 60 frames a second)
 TICK_MS = 16
+
+
+def speed_label(factor: float) -> str:
+    """A real-time factor as shown: ``1/40×``, ``1×``, ``2×``.
+
+    >>> speed_label(0.025), speed_label(1.0), speed_label(2.0)
+    ('1/40×', '1×', '2×')
+    """
+    return f"1/{round(1.0 / factor)}×" if factor < 1.0 else f"{factor:g}×"
+
+
+def default_speed(duration: float) -> float:
+    """The offered factor closest (on a log scale) to playing ``duration`` s of simulated time in
+    :data:`WHOLE_RUN_S` of wall time; 1× for an empty run.
+
+    >>> speed_label(default_speed(0.0837758041)), speed_label(default_speed(0.2)), speed_label(default_speed(3.0))
+    ('1/50×', '1/20×', '1/2×')
+    """
+    if not duration > 0.0:
+        return 1.0
+    target = duration / WHOLE_RUN_S
+    return min(SPEEDS, key=lambda f: abs(np.log(f / target)))
 
 
 def frame_at(times: np.ndarray, t: float) -> int:
@@ -43,6 +67,8 @@ class PlaybackController(QObject):
     playing_changed = Signal(bool)
     #: the number of frames available (it grows during a run)
     frame_count_changed = Signal(int)
+    #: the real-time factor (a new run sets its default, :func:`default_speed`)
+    speed_changed = Signal(float)
 
     def __init__(self, parent: QObject | None = None):
         super().__init__(parent)
@@ -52,7 +78,7 @@ class PlaybackController(QObject):
         self.index = -1
         #: the playback cursor's simulated time, s
         self.time = 0.0
-        self.speed = SPEEDS[DEFAULT_SPEED]
+        self.speed = 1.0
         self.loop = False
         #: showing the newest frame as a run produces them
         self.following = False
@@ -64,11 +90,20 @@ class PlaybackController(QObject):
         self._wall = 0.0
 
     # ------------------------------------------------------------------ frames
-    def set_frames(self, frames: list[Frame], events: list[dict] | None = None, growing: bool = False) -> None:
-        """Play ``frames`` (a list that may grow while ``growing``); follow it while it grows."""
+    def set_frames(self, frames: list[Frame], events: list[dict] | None = None, growing: bool = False,
+                   duration: float | None = None) -> None:
+        """Play ``frames`` (a list that may grow while ``growing``); follow it while it grows.
+
+        The speed becomes the default for the run's ``duration`` (s; default: the
+        frames' time span), so that it plays in about :data:`WHOLE_RUN_S`.
+        """
         self.pause()
         self.frames, self.events = frames, list(events or [])
         self.times = np.array([f.time for f in frames], dtype=float)
+        if duration is None:
+            duration = float(self.times[-1] - self.times[0]) if len(self.times) else 0.0
+        if duration > 0.0:
+            self.set_speed(default_speed(duration))
         self.growing = self.following = growing
         self.index = -1
         self.frame_count_changed.emit(len(frames))
@@ -180,7 +215,15 @@ class PlaybackController(QObject):
 
     def set_speed(self, factor: float) -> None:
         """Real-time factor: simulated seconds per wall-clock second."""
-        self.speed = float(factor)
+        if float(factor) != self.speed:
+            self.speed = float(factor)
+            self.speed_changed.emit(self.speed)
+
+    def go_to_start(self) -> None:
+        """Pause and show the first frame."""
+        self.pause()
+        self.following = False
+        self.set_index(0)
 
     def set_loop(self, loop: bool) -> None:
         self.loop = bool(loop)

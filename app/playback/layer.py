@@ -23,8 +23,10 @@ from PySide6.QtGui import QPainter, QPen
 from PySide6.QtWidgets import QGraphicsItem
 
 from solver.results.frames import Frame, Layout
+from solver.system.clearance import clearance_target, journal_node
 
 from ..canvas.items import FLEXIBLE, RIGID
+from ..document.units import format_quantity
 
 #: strain colouring choices: label -> mode
 STRAIN_MODES = {"No strain colour": "", "Axial strain": "axial", "Bending strain": "bending",
@@ -187,11 +189,13 @@ class PlaybackLayer:
                 self._rigid.append(np.array([row[n] for n in nodes]))
         sketched = [n["id"] for n in model.get("nodes", [])] + [b["id"] for b in model.get("bodies", [])]
         self._node_rows = np.array([row[n] for n in sketched if n in row], dtype=int)
-        by_id = {c["id"]: c for c in model.get("contacts", [])}
+        pairs = {c["id"]: (c["point"].get("node") or c["point"].get("body"), c["target"])
+                 for c in model.get("contacts", [])}
+        pairs.update({j["id"]: (journal_node(j), clearance_target(j))
+                      for j in model.get("joints", []) if j.get("kind") == "clearance"})
         for pair in layout.contacts:
-            contact = by_id[pair]
-            point = contact["point"].get("node") or contact["point"].get("body")
-            self._contacts.append((row[point], contact["target"]))
+            point, target = pairs[pair]
+            self._contacts.append((row[point], target))
         self._history = np.zeros((0, len(layout.nodes), 2))
         for item in self._items:
             item.setVisible(True)
@@ -244,7 +248,7 @@ class PlaybackLayer:
         self.nodes.setData(pos=sketched)
         self._draw_contacts(frame, xy)
         self._draw_traces(index, frames)
-        self.text.setText(f"t = {frame.time:.6g} s    frame {index + 1} / {len(frames)}")
+        self.text.setText(f"t = {format_quantity(frame.time, 's', 6)}    frame {index + 1} / {len(frames)}")
 
     def _scan(self, frame: Frame, frames: list[Frame]) -> None:
         """Widen the force and strain scales to the frames not yet scanned, so that a
@@ -341,7 +345,9 @@ def contact_normal(target: dict, point: np.ndarray, xy: np.ndarray, layout: Layo
         d = np.array([target["x2"] - target["x1"], target["y2"] - target["y1"]])
         return np.array([-d[1], d[0]]) / max(float(np.hypot(*d)), 1e-300)
     if kind == "circle":
-        d = point - np.array([target.get("x", 0.0), target.get("y", 0.0)])
+        centre = xy[layout.nodes.index(target["node"])] if "node" in target else \
+            np.array([target.get("x", 0.0), target.get("y", 0.0)])
+        d = point - centre
         n = d / max(float(np.hypot(*d)), 1e-300)
         return -n if target.get("inside") else n
     if kind == "node":

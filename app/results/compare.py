@@ -8,6 +8,7 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QVBoxLayout, QWidg
 from solver.results.frames import Results
 
 from .series import catalogue, presets, series_xy, x_axes
+from .axes import axis_label
 from .plots import COLOURS, PlottedSeries
 
 
@@ -105,6 +106,7 @@ class CompareView(QWidget):
         for k, curve in enumerate(self._curves):
             self.plot.plot(curve.x, curve.y, pen=pg.mkPen(COLOURS[k % len(COLOURS)], width=1.5), name=curve.run)
         if self._curves:
-            self.plot.setLabel("bottom", self._curves[0].x_series.title)
-            self.plot.setLabel("left", self._curves[0].y_series.title)
+            first = self._curves[0]
+            axis_label(self.plot.getPlotItem(), "bottom", first.x_series.label, first.x_series.unit)
+            axis_label(self.plot.getPlotItem(), "left", first.y_series.label, first.y_series.unit)
         self.plot.getPlotItem().enableAutoRange()

@@ -1,21 +1,24 @@
 """The impact events panel: a run's event log as a table beside the selected impulse's
-Routh diagram."""
+Routh diagram (when the panel is narrow, the diagram opens in a window of its own on a
+double-click)."""
 from __future__ import annotations
 
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
-    QAbstractItemView, QHeaderView, QSplitter, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget,
+    QAbstractItemView, QHeaderView, QLabel, QSplitter, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget,
 )
 
 from solver.results.frames import Results
 
+from ..document.units import format_quantity
 from .routh_diagram import RouthDiagram
 
-#: table columns: header, event key (None: computed), number format
+#: table columns: header, event key, number format ("time": with an SI prefix, ``40.62 ms``)
 COLUMNS = (
-    ("time (s)", "time_s", "{:.6g}"),
+    ("time", "time_s", "time"),
     ("pair", "contact", "{}"),
     ("event", "kind", "{}"),
     ("type", "type", "{}"),
@@ -30,11 +33,19 @@ COLUMNS = (
 )
 
 
+#: width from which the Routh diagram stands beside the table (else it opens on a double-click), px
+SIDE_BY_SIDE_WIDTH = 640
+
+
 def cell_text(event: dict[str, Any], key: str, fmt: str) -> str:
     """``event[key]`` formatted for the table; empty when the event has no such value."""
     value = event.get(key)
     if value is None:
         return ""
+    if isinstance(value, float):
+        value += 0.0  # -0.0 (a frictionless tangential impulse) shows as 0
+    if fmt == "time":
+        return format_quantity(float(value), "s", 6)
     try:
         return fmt.format(value)
     except (TypeError, ValueError):
@@ -53,7 +64,7 @@ class EventsView(QWidget):
     Slots
     -----
     set_results(results)
-        Show the events of ``results`` (the selection is cleared).
+        Show the events of ``results`` (the selection is cleared); None shows none.
     select_event(row)
         Select row ``row`` as if clicked (emits :attr:`time_selected`).
     """
@@ -69,20 +80,50 @@ class EventsView(QWidget):
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.verticalHeader().setVisible(False)
+        self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 6)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.table.itemSelectionChanged.connect(self._selection_changed)
         self.diagram = RouthDiagram()
-        splitter = QSplitter()
-        splitter.addWidget(self.table)
-        splitter.addWidget(self.diagram)
-        splitter.setStretchFactor(0, 3)
-        splitter.setStretchFactor(1, 2)
+        self.splitter = QSplitter()
+        self.splitter.addWidget(self.table)
+        self.splitter.addWidget(self.diagram)
+        self.splitter.setStretchFactor(0, 3)
+        self.splitter.setStretchFactor(1, 2)
+        self.splitter.setChildrenCollapsible(False)
+        self.hint = QLabel("Double-click an impulse for its Routh diagram (or widen this panel)")
+        self.hint.setWordWrap(True)
+        self.hint.hide()
+        self.diagram_window: RouthDiagram | None = None
+        self.table.cellDoubleClicked.connect(lambda row, _column: self.open_diagram(row))
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(splitter)
+        layout.addWidget(self.splitter, 1)
+        layout.addWidget(self.hint)
 
-    def set_results(self, results: Results) -> None:
-        self.events = list(results.events)
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt override)
+        """The diagram beside the table when there is room (:data:`SIDE_BY_SIDE_WIDTH`);
+        else the table alone (its essential columns readable), and a double-click on
+        an impulse opens its diagram in a window of its own."""
+        wide = event.size().width() >= SIDE_BY_SIDE_WIDTH
+        self.diagram.setVisible(wide)
+        self.hint.setVisible(not wide)
+        super().resizeEvent(event)
+
+    def open_diagram(self, row: int) -> RouthDiagram:
+        """The diagram of event ``row`` in a window of its own (one window, reused)."""
+        if self.diagram_window is None:
+            self.diagram_window = RouthDiagram()
+            self.diagram_window.setParent(self, Qt.WindowType.Window)
+            self.diagram_window.resize(560, 420)
+            self.diagram_window.setWindowTitle("Routh diagram")
+        self.diagram_window.show_event(self.events[row])
+        self.diagram_window.show()
+        self.diagram_window.raise_()
+        return self.diagram_window
+
+    def set_results(self, results: Results | None) -> None:
+        """Show the events of ``results`` (None: none, another model was opened)."""
+        self.events = list(results.events) if results is not None else []
         self.table.blockSignals(True)
         self.table.clearSelection()
         header = self.table.horizontalHeader()

@@ -23,6 +23,8 @@ from PySide6.QtWidgets import (
 from solver.results.frames import Frame, Results
 from solver.results.references import ReferenceError
 
+from ..document.units import format_quantity
+from .axes import axis_label
 from .overlays import Overlay, OverlayLayer, csv_overlays
 from .series import Series, catalogue, series_xy, x_axes
 
@@ -147,7 +149,7 @@ class PlotPanel(QWidget):
         splitter.addWidget(side)
         splitter.addWidget(main)
         splitter.setStretchFactor(1, 1)
-        splitter.setSizes([160, 480])
+        splitter.setSizes([120, 520])
 
         top = QHBoxLayout()
         top.addWidget(QLabel("x:"))
@@ -209,8 +211,9 @@ class PlotPanel(QWidget):
             if key not in self._curves:
                 self._add_curve(key)
         self._check_tree(keys)
-        self.plot.setLabel("bottom", self._axes[self._x_key].title if self._axes else "")
-        self.plot.setLabel("left", _y_label([self._series[k] for k in keys]))
+        x_series = self._axes.get(self._x_key)
+        axis_label(self.plot.getPlotItem(), "bottom", *((x_series.label, x_series.unit) if x_series else ("", "-")))
+        axis_label(self.plot.getPlotItem(), "left", *_y_label([self._series[k] for k in keys]))
         self._draw_overlays()
         self.set_time(self._time)
 
@@ -303,12 +306,11 @@ class PlotPanel(QWidget):
         self.readout.setToolTip(text)
 
     def _readout(self, i: int) -> str:
-        parts = [f"t = {self._times[i]:.6g} s"]
+        parts = [f"t = {format_quantity(self._times[i], 's', 6)}"]
         if self._x_key != "time":
             x_series = self._axes[self._x_key]
-            parts.append(f"{x_series.label} = {x_series.value(self._frames[i]):.6g} {x_series.unit}")
-        parts += [f"{self._series[k].label} = {y[i]:.6g}" + ("" if self._series[k].unit == "-" else
-                                                              f" {self._series[k].unit}")
+            parts.append(f"{x_series.label} = {format_quantity(x_series.value(self._frames[i]), x_series.unit, 6)}")
+        parts += [f"{self._series[k].label} = {format_quantity(y[i], self._series[k].unit, 6)}"
                   for k, (_, _, y) in self._curves.items()]
         return "   ".join(parts)
 
@@ -346,6 +348,7 @@ class PlotPanel(QWidget):
                 group = groups[series.group] = QTreeWidgetItem(self.tree, [series.group])
                 group.setFlags(group.flags() & ~Qt.ItemFlag.ItemIsUserCheckable)
             item = QTreeWidgetItem(group, [series.title])
+            item.setToolTip(0, series.title)  # the narrow list cuts long names
             item.setData(0, KEY_ROLE, key)
             item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
             item.setCheckState(0, Qt.CheckState.Unchecked)
@@ -400,9 +403,8 @@ class PlotPanel(QWidget):
                 group.setExpanded(True)
 
 
-def _y_label(series: list[Series]) -> str:
-    """The ordinate's label: the one series' title, else the unit all share, else none."""
-    if len(series) == 1:
-        return series[0].title
+def _y_label(series: list[Series]) -> tuple[str, str]:
+    """The ordinate's label and unit: the legend names the curves, so the axis says only
+    the unit they share (nothing when they share none, or are pure numbers)."""
     units = {s.unit for s in series}
-    return units.pop() if len(units) == 1 and "-" not in units else ""
+    return "", units.pop() if len(units) == 1 else "-"

@@ -41,6 +41,9 @@ class PlotsDock(QDockWidget):
     set_time(t)
         Move every panel's time cursor (playback's current time, s).
 
+    clear()
+        Show no run.
+
     Functions: :meth:`add_panel`, :meth:`remove_panel`, :meth:`apply_preset`,
     :attr:`panels`, :meth:`plotted` (every drawn curve's data).
     """
@@ -86,11 +89,18 @@ class PlotsDock(QDockWidget):
         layout.addLayout(bar)
         layout.addLayout(references)
         layout.addWidget(self.splitter, 1)
+        self.hint = QLabel("Run the model (F5) to plot its results here.")
+        self.hint.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.hint.setEnabled(False)
+        layout.addWidget(self.hint, 1)
+        self.splitter.hide()
         self.setWidget(body)
 
     def set_results(self, results: Results) -> None:
         layout_changed = self._results is None or _names(self._results) != _names(results)
         self._results = results
+        self.hint.hide()
+        self.splitter.show()
         self._find_references(results.model)
         self.preset_combo.clear()
         self.preset_combo.addItems(list(presets(results)))
@@ -122,6 +132,18 @@ class PlotsDock(QDockWidget):
     def append_frames(self, frames: list[Frame]) -> None:
         for panel in self.panels:
             panel.append_frames(frames)
+
+    def clear(self) -> None:
+        """Show no run: no panels, no presets, no references (another model was opened)."""
+        for panel in list(self.panels):
+            self.remove_panel(panel)
+        self.preset_combo.clear()
+        self._results = None
+        self._time = 0.0
+        self._references = []
+        self.reference_note.hide()
+        self.splitter.hide()
+        self.hint.show()
 
     def set_time(self, t: float) -> None:
         self._time = float(t)

@@ -23,6 +23,8 @@ from PySide6.QtWidgets import QWidget
 
 from solver.contact.routh import ImpactResult, routh_impulse
 
+from .axes import axis_label
+
 #: event keys the diagram needs
 ROUTH_KEYS = ("a", "b", "c", "mu_s", "mu_d", "e", "law", "v_n_pre_m_s", "v_t_pre_m_s", "I_n_N_s", "I_t_N_s")
 
@@ -111,8 +113,8 @@ class RouthDiagram(pg.PlotWidget):
         super().__init__(parent, background="w")
         self.routh: RouthGeometry | None = None
         self.showGrid(x=True, y=True, alpha=0.3)
-        self.setLabel("bottom", "normal impulse I_n (N s)")
-        self.setLabel("left", "tangential impulse I_t (N s)")
+        axis_label(self.getPlotItem(), "bottom", "normal impulse I_n", "N s")
+        axis_label(self.getPlotItem(), "left", "tangential impulse I_t", "N s")
         self.addLegend(offset=(10, 10), brush=(255, 255, 255, 200))
         self._message = pg.TextItem(anchor=(0.5, 0.5), color="#666")
         self.clear_diagram()

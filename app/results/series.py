@@ -32,6 +32,9 @@ def presets(results: Results) -> dict[str, list[Panel]]:
       angle in degrees (the flexible slider-crank and four-bar of thesis ch. 2),
     * contact normal and tangential force against time, one plot per pair (bar-mass
       and rod impacts, ch. 3-4),
+    * the impulses of each pair against time (an impact's force is an impulse),
+    * eccentricity and penetration of each clearance joint (and each pair of a round point
+      in a circle) against time (Flores et al. 2006 eq. 18),
     * the energy ledger and its balance against time,
     * driver torque against its angle (degrees),
     * outer-fibre strain at the middle station of each flexible link's middle element
@@ -46,6 +49,12 @@ def presets(results: Results) -> dict[str, list[Panel]]:
     if layout.contacts:
         out["contact forces vs time"] = [
             Panel("time", (f"contact/{c}/F_n", f"contact/{c}/F_t")) for c in layout.contacts]
+        out["contact impulses vs time"] = [
+            Panel("time", (f"contact/{c}/I_n", f"contact/{c}/I_t")) for c in layout.contacts]
+    journals = [c for c in layout.contacts if f"contact/{c}/eccentricity" in catalogue(results)]
+    if journals:
+        out["clearance joints"] = [Panel("time", (f"contact/{c}/eccentricity", f"contact/{c}/penetration"))
+                                   for c in journals]
     if layout.flexible_links and not layout.drivers:
         out["mid-span deflection vs time"] = [Panel("time", tuple(f"midspan/{k}" for k in layout.flexible_links))]
     out["energy ledger"] = [Panel("time", tuple(f"energy/{k}" for k in ENERGY_KEYS) + ("energy/total",))]

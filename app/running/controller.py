@@ -47,6 +47,8 @@ class RunController(QObject):
         self.results: Results | None = None
         #: the solver's message of a failed or cancelled run ("" otherwise)
         self.message = ""
+        #: the run failed through a bug, which the exception hook has reported
+        self.unexpected = False
         self._frames: list[Frame] = []
         self._thread: QThread | None = None
         self._worker: RunWorker | None = None
@@ -75,7 +77,7 @@ class RunController(QObject):
         worker.failed.connect(self._on_failed)
         thread.finished.connect(self._on_thread_finished)
         self._thread, self._worker = thread, worker
-        self.layout, self.results, self.message = layout, None, ""
+        self.layout, self.results, self.message, self.unexpected = layout, None, "", False
         self._frames = worker.frames
         self._set_state(RUNNING)
         self.run_started.emit(layout)
@@ -103,8 +105,9 @@ class RunController(QObject):
     def _on_finished(self, results: Results) -> None:
         self._end(results, COMPLETED if results.completed else CANCELLED, str(results.meta.get("message", "")))
 
-    @Slot(str, object)
-    def _on_failed(self, message: str, partial: Results | None) -> None:
+    @Slot(str, object, bool)
+    def _on_failed(self, message: str, partial: Results | None, unexpected: bool) -> None:
+        self.unexpected = unexpected
         self._end(partial, FAILED, message)
 
     def _end(self, results: Results | None, state: str, message: str) -> None:

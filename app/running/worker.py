@@ -19,6 +19,7 @@ dense algebra is small and its big systems are solved by its own banded kernels.
 from __future__ import annotations
 
 import copy
+import sys
 import threading
 import time
 
@@ -26,6 +27,8 @@ from PySide6.QtCore import QObject, Qt, QThread, Signal, Slot
 from threadpoolctl import threadpool_limits
 
 from solver.api import iter_simulation, load_model, simulate
+from solver.errors import SolverError
+from solver.model.validate import ModelError
 from solver.model.io import examples_dir
 from solver.results.frames import Frame, Results
 
@@ -72,8 +75,9 @@ class RunWorker(QObject):
     progress = Signal(float, float, float, float)
     #: the :class:`~solver.results.frames.Results` of a completed or cancelled run
     finished = Signal(object)
-    #: the solver's message and the partial :class:`~solver.results.frames.Results` (None when none)
-    failed = Signal(str, object)
+    #: the solver's message, the partial :class:`~solver.results.frames.Results` (None when
+    #: none), and whether the error was unexpected (a bug, already sent to :func:`sys.excepthook`)
+    failed = Signal(str, object, bool)
 
     def __init__(self, model: dict, parent: QObject | None = None):
         super().__init__(parent)
@@ -111,7 +115,7 @@ class RunWorker(QObject):
                     if pending is not None:
                         self._send(pending, started)
                     if item.meta.get("status") == "failed":
-                        self.failed.emit(str(item.meta.get("message", "the run failed")), item)
+                        self.failed.emit(str(item.meta.get("message", "the run failed")), item, False)
                     else:
                         self.finished.emit(item)
                     return
@@ -124,10 +128,14 @@ class RunWorker(QObject):
                 else:
                     pending = item
                 time.sleep(0)  # let the GUI thread take the GIL between frames
-        except Exception as exc:  # noqa: BLE001 (every error of a run reaches the user)
-            self.failed.emit(str(exc) or type(exc).__name__, None)
+        except (SolverError, ModelError) as exc:
+            self.failed.emit(str(exc) or type(exc).__name__, None, False)
             return
-        self.failed.emit("the simulation ended without results", None)  # pragma: no cover
+        except Exception:  # noqa: BLE001 (a bug: reported with its traceback, and the run ends)
+            sys.excepthook(*sys.exc_info())
+            self.failed.emit(f"unexpected {sys.exc_info()[0].__name__}", None, True)
+            return
+        self.failed.emit("the simulation ended without results", None, False)  # pragma: no cover
 
     def _send(self, item: Frame, started: float) -> None:
         self.frame.emit(item)

@@ -5,6 +5,7 @@ import sys
 
 from PySide6.QtWidgets import QApplication
 
+from .exception_hook import ExceptionHook
 from .main_window import APP_NAME, MainWindow
 
 #: the bundled example the window shows when no file is given
@@ -18,11 +19,14 @@ def launch(path: str | None) -> int:
     window shows those instead.
 
     Returns the event loop's exit code.  Window layout and recent files are kept in
-    the QSettings of organisation and application "Flexmech".
+    the QSettings of organisation and application "Flexmech".  From here on every
+    unexpected error is logged and shown in a dialog (:mod:`.exception_hook`).
     """
     app = QApplication.instance() or QApplication(sys.argv)
     app.setOrganizationName(APP_NAME)
     app.setApplicationName(APP_NAME)
+    hook = ExceptionHook(parent=app)
+    hook.install()
     window = MainWindow()
     window.show()
     if window.recovered:  # the user goes on with what a crashed session left

@@ -14,7 +14,7 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 import shiboken6
-from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer
+from PySide6.QtCore import QSettings, Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QFileDialog,
@@ -35,6 +35,8 @@ from ..document.entities import SETTINGS, EntityRef, entity_path, find_entity
 from ..panels.model_tree import ModelTree
 from ..panels.problems_view import ProblemsView
 from ..panels.property_view import PropertyView
+from .help import HelpUi
+from .layout import Docks, WindowLayout
 from .recent_files import RecentFiles
 from .recovery import RecoveryFile
 from ..document.selection import Selection
@@ -50,7 +52,6 @@ from ..canvas.tools.toolbar import TOOLS, ToolBar
 
 APP_NAME = "Flexmech"
 FILE_FILTER = "Flexmech models (*.json);;All files (*)"
-DEFAULT_SIZE = (1200, 750)
 #: problems listed in a message box; the rest are counted
 MAX_LISTED_PROBLEMS = 25
 #: seconds between autosaves of a modified model (QSettings "autosave/interval_s" overrides)
@@ -89,17 +90,11 @@ class MainWindow(QMainWindow):
         self.properties = PropertyView()
         self.tree_dock = add_dock(self, "Model", "model_tree_dock", self.tree)
         self.property_dock = add_dock(self, "Properties", "property_dock", self.properties)
-        self.splitDockWidget(self.tree_dock, self.property_dock, Qt.Orientation.Vertical)
         self.problems = ProblemsView()
-        self.problems_dock = add_dock(self, "Problems", "problems_dock", self.problems,
-                                            Qt.DockWidgetArea.BottomDockWidgetArea)
+        self.problems_dock = add_dock(self, "Problems", "problems_dock", self.problems)
         self.history = QUndoView(self.document.undo_stack)
         self.history.setEmptyLabel("<opened>")
         self.history_dock = add_dock(self, "History", "history_dock", self.history)
-        self.tabifyDockWidget(self.property_dock, self.history_dock)
-        self.property_dock.raise_()
-        self.resizeDocks([self.tree_dock], [340], Qt.Orientation.Horizontal)
-        self.resizeDocks([self.tree_dock, self.property_dock], [400, 300], Qt.Orientation.Vertical)
         self.cursor_label = QLabel()
         self.statusBar().addPermanentWidget(self.cursor_label)
 
@@ -107,7 +102,21 @@ class MainWindow(QMainWindow):
         self._build_tools()
         self.simulation = SimulationUi(self)
         self.results_ui = ResultsUi(self, self.simulation)
-        self.sweeps_ui = SweepsUi(self, self.simulation, self.results_ui)
+        self.sweeps_ui = SweepsUi(self, self.simulation, self.results_ui)   # before the layout restores its docks
+        results = self.results_ui
+        areas = Qt.ToolBarArea
+        self.window_layout = WindowLayout(self, self.settings, Docks(
+            self.tree_dock, self.property_dock, self.history_dock, self.problems_dock, results.plots,
+            results.events_dock, results.compare_dock,
+            ((areas.TopToolBarArea, self.simulation.toolbar), (areas.RightToolBarArea, self.tool_bar),
+             (areas.BottomToolBarArea, self.simulation.bar))))
+        self.reset_layout_action = make_action(self, "&Reset Layout", self.window_layout.reset,
+                                               tip="Put every panel and tool bar back where it was at first start")
+        self.reset_layout_action.triggered.connect(self.sweeps_ui.hide_docks)
+        self.view_menu.addSeparator()
+        self.view_menu.addAction(self.reset_layout_action)
+        self.help = HelpUi(self, self.help_menu, self.about_action,
+                           [*self.tool_bar.actions_by_name.values(), self.tool_bar.escape_action])
         self.document.replaced.connect(self._on_document_replaced)
         self.document.path_changed.connect(self._update_title)
         self.document.changed.connect(self._on_document_changed)
@@ -118,7 +127,6 @@ class MainWindow(QMainWindow):
         self.properties.edit_refused.connect(lambda message: self.statusBar().showMessage(message, 8000))
         self.selection.changed.connect(self._on_selection_changed)
         self.sketch.cursor_moved.connect(self._show_cursor)
-        self._restore_layout()
         self._update_title()
         self.autosave_timer = QTimer(self)
         self.autosave_timer.setInterval(int(float(self.settings.value("autosave/interval_s", AUTOSAVE_INTERVAL_S)) * 1000))
@@ -160,7 +168,7 @@ class MainWindow(QMainWindow):
         edit_menu.addSeparator()
         edit_menu.addAction(self.delete_action)
 
-        view_menu = bar.addMenu("&View")
+        view_menu = self.view_menu = bar.addMenu("&View")
         self.zoom_fit_action = make_action(self, "&Zoom to Fit", self.sketch.zoom_to_fit, "Ctrl+0",
                                             "Show the whole model")
         view_menu.addAction(self.zoom_fit_action)
@@ -181,9 +189,9 @@ class MainWindow(QMainWindow):
             examples_menu.addAction(action)
             self.example_actions[name] = action
 
-        help_menu = bar.addMenu("&Help")
+        self.help_menu = bar.addMenu("&Help")
         self.about_action = make_action(self, "&About Flexmech", self.about, tip="Version and licence")
-        help_menu.addAction(self.about_action)
+        self.help_menu.addAction(self.about_action)
 
     def _build_tools(self) -> None:
         """The canvas tools and their tool bar (prompts go to the status bar)."""
@@ -398,11 +406,14 @@ class MainWindow(QMainWindow):
         else:
             self.document.push(set_field(self.document, ref, keys, value, text=f"Set {ref}.kind"))
 
-    def check_model(self) -> None:
-        """Run the model checks now and show the problems panel."""
+    def check_model(self, select_first: bool = False) -> None:
+        """Run the model checks now and bring the problems panel forward (with its first
+        problem, and that problem's entity, selected when ``select_first``)."""
         self.problems.show_problems(self.document.model)
         self.problems_dock.show()
         self.problems_dock.raise_()
+        if select_first:
+            self.problems.select_row(0)
 
     def delete_selection(self) -> None:
         """Delete the selected entities (and what refers to them) as one undoable command."""
@@ -432,21 +443,12 @@ class MainWindow(QMainWindow):
     def _show_cursor(self, x: float, y: float) -> None:
         self.cursor_label.setText(f"x = {x:.4f} m   y = {y:.4f} m")
 
-    # ------------------------------------------------------------------ layout
-    def _restore_layout(self) -> None:
-        geometry = self.settings.value("main_window/geometry")
-        if not (isinstance(geometry, QByteArray) and self.restoreGeometry(geometry)):
-            self.resize(*DEFAULT_SIZE)
-        state = self.settings.value("main_window/state")
-        if isinstance(state, QByteArray):
-            self.restoreState(state)
-
+    # ------------------------------------------------------------------ closing
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 (Qt override)
         if not self.maybe_save():
             event.ignore()
             return
         self.autosave_timer.stop()
         self.recovery.close()
-        self.settings.setValue("main_window/geometry", self.saveGeometry())
-        self.settings.setValue("main_window/state", self.saveState())
+        self.window_layout.save()
         super().closeEvent(event)

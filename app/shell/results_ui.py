@@ -6,17 +6,21 @@
 Routh diagram, and the :class:`~app.results.compare.CompareView` of the runs of this session
 — and a File > Export menu.  The plots grow with the frames of a run going on and
 share playback's time cursor: dragging a plot's cursor or selecting an impulse in
-the events table moves playback there.
+the events table moves playback there.  Opening another model (File > New, Open, an
+example) clears the plots and the events; finished runs stay in Compare runs,
+labelled by their model.
 
 Export: the results bundle (``model.json``, ``summary.json`` and the CSV files, which
 File > Open Results… replays without solving), the plotted series as CSV, the plots
-as PNG or SVG, and the animation as GIF or MP4 at playback's real-time factor.
+as PNG or SVG, and the animation as GIF or MP4 at playback's real-time factor; each
+dialog proposes a name after the model (``slider-crank-series.csv``).
 """
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox
 
@@ -32,10 +36,18 @@ from .window_parts import WindowParts, add_dock, make_action
 
 #: runs kept for comparison (the oldest is dropped)
 MAX_COMPARED_RUNS = 6
-#: height of the bottom docks (plots, problems, events) in a new layout, px
-PLOTS_HEIGHT = 340
 #: frames per second of an exported animation
 ANIMATION_FPS = 25.0
+
+
+def file_stem(title: str) -> str:
+    """A model's title as the start of a file name.
+
+    >>> file_stem("Slider-crank struck by a free block"), file_stem("")
+    ('slider-crank-struck-by-a-free-block', 'flexmech')
+    """
+    words = re.findall(r"[A-Za-z0-9]+", title.lower())
+    return "-".join(words) or "flexmech"
 
 
 class ResultsUi(QObject):
@@ -51,23 +63,15 @@ class ResultsUi(QObject):
         #: ``(label, results)`` of this session's finished runs, for comparison
         self.runs: list[tuple[str, Results]] = []
         self._fed = 0  # frames of the running run handed to the plots
+        self._run_label = ""  # what the running run is labelled by in Compare runs: its model
 
         bottom = Qt.DockWidgetArea.BottomDockWidgetArea
-        # the bottom docks span the window's width: room for plots against time
-        window.setCorner(Qt.Corner.BottomLeftCorner, bottom)
-        window.setCorner(Qt.Corner.BottomRightCorner, bottom)
         self.plots = PlotsDock(window)
         window.addDockWidget(bottom, self.plots)
-        window.splitDockWidget(window.problems_dock, self.plots, Qt.Orientation.Horizontal)
         self.events = EventsView()
         self.events_dock = add_dock(window, "Impact events", "events_dock", self.events, bottom)
         self.compare = CompareView()
         self.compare_dock = add_dock(window, "Compare runs", "compare_dock", self.compare, bottom)
-        if window.settings.value("main_window/state") is None:
-            # tabbed as the window is shown: tab groups made before (other than the
-            # first) leave a stray copy of their tab bar in Qt 6.11
-            window.installEventFilter(self)
-        window.resizeDocks([self.plots], [PLOTS_HEIGHT], Qt.Orientation.Vertical)
         self.view_actions = [dock.toggleViewAction() for dock in (self.plots, self.events_dock, self.compare_dock)]
 
         self.open_results_action = make_action(window, "Open &Results…", self.open_results_dialog,
@@ -88,23 +92,10 @@ class ResultsUi(QObject):
         simulation.runs.run_started.connect(self._on_run_started)
         simulation.runs.frames_changed.connect(self._on_frames_changed)
         simulation.runs.run_ended.connect(self._on_run_ended)
+        window.document.replaced.connect(self._on_document_replaced)
         self.playback.time_changed.connect(self.plots.set_time)
         self.plots.time_scrubbed.connect(self.playback.set_time)
         self.events.time_selected.connect(self.playback.set_time)
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt override)
-        if watched is self.window and event.type() == QEvent.Type.Show:
-            self.window.removeEventFilter(self)
-            self._tabify()
-        return False
-
-    def _tabify(self) -> None:
-        window = self.window
-        window.tabifyDockWidget(window.problems_dock, self.events_dock)
-        window.tabifyDockWidget(window.problems_dock, self.compare_dock)
-        window.problems_dock.raise_()
-        window.resizeDocks([window.problems_dock, self.plots], [5, 7], Qt.Orientation.Horizontal)
-        window.resizeDocks([self.plots], [PLOTS_HEIGHT], Qt.Orientation.Vertical)
 
     def _add_menus(self) -> None:
         window = self.window
@@ -121,6 +112,7 @@ class ResultsUi(QObject):
 
     # ------------------------------------------------------------------ runs
     def _on_run_started(self, layout) -> None:
+        self._run_label = self.window.document.title
         self.results = Results(self.simulation.run_model, layout)
         self._fed = 0
         self.plots.set_results(self.results)
@@ -136,10 +128,17 @@ class ResultsUi(QObject):
         if results is None:
             return
         self.show_results(results)
-        name = results.model.get("name") or "run"
-        self.runs.append((f"{len(self.runs) + 1}: {name}", results))
+        self.runs.append((f"{len(self.runs) + 1}: {self._run_label}", results))
         del self.runs[:-MAX_COMPARED_RUNS]
         self.compare.set_runs(self.runs)
+
+    def _on_document_replaced(self) -> None:
+        """Another model: its predecessor's results leave the plots and the events table
+        (this session's finished runs stay in Compare runs)."""
+        self.results = None
+        self.plots.clear()
+        self.events.set_results(None)
+        self._enable_exports()
 
     def show_results(self, results: Results) -> None:
         """Show a run's results in the plots and the events table."""
@@ -205,12 +204,23 @@ class ResultsUi(QObject):
         finally:
             self.playback.set_index(start_index)
 
-    def _save_dialog(self, title: str, filters: str) -> str:
-        path, _filter = QFileDialog.getSaveFileName(self.window, title, "", filters)
+    def suggested_path(self, what: str) -> Path:
+        """Where an export is proposed: ``<model>-<what>`` beside the model's file (else in
+        the folder of the last export, else the home folder)."""
+        document = self.window.document
+        folder = document.path.parent if document.path else Path(
+            str(self.window.settings.value("export/folder", str(Path.home()))))
+        stem = document.path.stem if document.path else file_stem(document.title)
+        return folder / f"{stem}-{what}"
+
+    def _save_dialog(self, title: str, filters: str, what: str) -> str:
+        path, _filter = QFileDialog.getSaveFileName(self.window, title, str(self.suggested_path(what)), filters)
+        if path:
+            self.window.settings.setValue("export/folder", str(Path(path).parent))
         return path
 
-    def _export(self, title: str, filters: str, export) -> None:
-        path = self._save_dialog(title, filters)
+    def _export(self, title: str, filters: str, export, what: str) -> None:
+        path = self._save_dialog(title, filters, what)
         if not path:
             return
         try:
@@ -221,16 +231,18 @@ class ResultsUi(QObject):
         self.window.statusBar().showMessage(f"Exported {path}", 8000)
 
     def export_results_dialog(self) -> None:
-        folder = QFileDialog.getExistingDirectory(self.window, "Export results bundle into folder")
+        folder = QFileDialog.getExistingDirectory(self.window, "Export results bundle into folder",
+                                                  str(self.suggested_path("results")))
         if folder:
             self.export_results(folder)
             self.window.statusBar().showMessage(f"Results written to {folder}", 8000)
 
     def export_series_dialog(self) -> None:
-        self._export("Export plotted series", "CSV files (*.csv)", self.export_series)
+        self._export("Export plotted series", "CSV files (*.csv)", self.export_series, "series.csv")
 
     def export_plots_dialog(self) -> None:
-        self._export("Export plots", "PNG images (*.png);;SVG drawings (*.svg)", self.export_plots)
+        self._export("Export plots", "PNG images (*.png);;SVG drawings (*.svg)", self.export_plots, "plots.png")
 
     def export_animation_dialog(self) -> None:
-        self._export("Export animation", "GIF animations (*.gif);;MP4 videos (*.mp4)", self.export_animation)
+        self._export("Export animation", "GIF animations (*.gif);;MP4 videos (*.mp4)", self.export_animation,
+                     "animation.gif")

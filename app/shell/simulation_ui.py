@@ -5,7 +5,7 @@ playback of the run on the sketch canvas.
 menu and toolbar (Run, F5; Cancel, Esc while a run goes on), a
 :class:`~app.running.status.RunStatus` in the status bar and a
 :class:`~app.playback.bar.PlaybackBar`.  Run checks the model first (a model with
-errors is refused, its problems listed), then a
+errors does not run: the problems panel comes forward, its first problem selected), then a
 :class:`~app.running.controller.RunController` simulates a copy of it in a worker thread
 while playback follows the frames as they arrive.  A failed run shows the solver's
 message (time and cause) and keeps its frames for playback, as does a cancelled one.
@@ -22,10 +22,12 @@ from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtWidgets import QMenu, QMessageBox
 
 from solver.errors import SolverError
+from solver.model.io import model_with_defaults
 from solver.model.validate import ModelError
 
 from ..canvas import geometry as geo
-from ..document.checks import model_problems
+from ..document.units import format_quantity
+from ..document.checks import model_problems, nothing_drawn
 from ..playback.controller import PlaybackController
 from ..playback.bar import PlaybackBar
 from ..playback.layer import PlaybackLayer
@@ -54,18 +56,18 @@ class SimulationUi(QObject):
         menu_bar.insertMenu(menu_bar.actions()[-1], self.menu)  # before Help
         self.menu.addAction(self.run_action)
         self.menu.addAction(self.cancel_action)
-        toolbar = window.addToolBar("Simulation")
-        toolbar.setObjectName("simulation_toolbar")
-        toolbar.addAction(self.run_action)
-        toolbar.addAction(self.cancel_action)
+        self.toolbar = window.addToolBar("Simulation")
+        self.toolbar.setObjectName("simulation_toolbar")
+        self.toolbar.addAction(self.run_action)
+        self.toolbar.addAction(self.cancel_action)
         self.status = RunStatus(self.cancel_action)
         window.statusBar().addPermanentWidget(self.status)
         self.bar = PlaybackBar(self.playback, self.layer, window)
         window.addToolBar(Qt.ToolBarArea.BottomToolBarArea, self.bar)
         self.menu.addSeparator()
-        for action in (self.bar.play_action, self.bar.step_back_action, self.bar.step_forward_action,
-                       self.bar.previous_event_action, self.bar.next_event_action, self.bar.loop_action,
-                       self.bar.trace_action):
+        for action in (self.bar.play_action, self.bar.start_action, self.bar.step_back_action,
+                       self.bar.step_forward_action, self.bar.previous_event_action, self.bar.next_event_action,
+                       self.bar.loop_action, self.bar.trace_action, self.bar.follow_action):
             self.menu.addAction(action)
 
         self.runs.run_started.connect(self._on_run_started)
@@ -81,14 +83,25 @@ class SimulationUi(QObject):
 
     # ------------------------------------------------------------------ run
     def run(self) -> bool:
-        """Check the model and simulate a copy of it; False (problems shown) when it cannot run."""
+        """Check the model and simulate a copy of it; False when it cannot run.
+
+        A model with errors does not start: the problems panel comes forward with the
+        first problem (and its entity) selected.
+        """
         if self.runs.running:
+            return False
+        if nothing_drawn(self.window.document.model):
+            QMessageBox.information(self.window, "Nothing to run",
+                                    "There is no model to run yet: draw one with the tools on the right, "
+                                    "or open one from the Examples menu.")
             return False
         model = copy.deepcopy(self.window.document.model)
         errors = [p for p in model_problems(model) if p.severity == "error"]
-        if self.window.document.is_empty or errors:
-            intro = "The model cannot run:" if errors else "There is no model to run."
-            self.window.show_problems("Cannot run", intro, errors)
+        if errors:
+            self.window.check_model(select_first=True)
+            count = f"{len(errors)} problem{'s' if len(errors) > 1 else ''}"
+            self.window.statusBar().showMessage(f"Not run: the model has {count} (listed in Problems). "
+                                                "Fix them, then run again (F5).", 15000)
             return False
         return self._start(model)
 
@@ -111,7 +124,9 @@ class SimulationUi(QObject):
 
     def _on_run_started(self, layout) -> None:
         self._show(self.run_model, layout)
-        self.playback.set_frames(self.runs.frames, growing=True)
+        end_time = model_with_defaults(self.run_model)["solver"]["end_time"]
+        self.playback.set_frames(self.runs.frames, growing=True, duration=end_time)
+        self.window.statusBar().clearMessage()  # what it said was about the model before this run
         self.status.started()
 
     def show_run(self, results) -> None:
@@ -121,6 +136,7 @@ class SimulationUi(QObject):
         self._show(results.model, results.layout)
         self.playback.set_frames(results.frames, results.events)
         self._set_motion_bounds(results.frames)
+        self.status.ended(f"Opened results: {len(results.frames)} frames")
 
     def _set_motion_bounds(self, frames) -> None:
         if frames:
@@ -145,26 +161,29 @@ class SimulationUi(QObject):
         self.window.tool_bar.escape_action.setEnabled(not running)
 
     def _on_run_ended(self, results) -> None:
-        self.status.ended()
         frames = results.frames if results is not None else self.runs.frames
         self._set_motion_bounds(frames)
         self.playback.finish(frames, results.events if results is not None else [])
         state, message = self.runs.state, self.runs.message
-        bar = self.window.statusBar()
+        reached = f", t = {format_quantity(frames[-1].time, 's')}" if frames else ""
         if state == COMPLETED:
-            bar.showMessage(f"Run completed: {len(frames)} frames", 8000)
+            self.status.ended(f"Run completed: {len(frames)} frames{reached}")
         elif state == CANCELLED:
-            bar.showMessage(f"Run {message or 'cancelled'}; {len(frames)} frames kept", 8000)
+            self.status.ended(f"Run {message or 'cancelled'}: {len(frames)} frames kept{reached}")
         elif state == FAILED:
+            self.status.ended(f"Run failed: {message}")
             kept = f"The {len(frames)} frames computed are kept for playback." if frames else ""
-            bar.showMessage(f"Run failed: {message}", 15000)
-            QMessageBox.warning(self.window, "Run failed", f"The run failed: {message}\n\n{kept}".strip())
+            if not self.runs.unexpected:  # else the error dialog says it, with the details
+                QMessageBox.warning(self.window, "Run failed", f"The run failed: {message}\n\n{kept}".strip())
 
     # ------------------------------------------------------------------ playback
     def _on_frame_changed(self, index: int) -> None:
         frame = self.playback.frame
         if frame is not None:
             self.layer.show_frame(frame, index, self.playback.frames)
+            if self.bar.follow_action.isChecked():
+                lo, hi = frame.node_xy.min(axis=0), frame.node_xy.max(axis=0)
+                self.window.sketch.follow((float(lo[0]), float(hi[0]), float(lo[1]), float(hi[1])))
 
     def _update_traces(self, *_args) -> None:
         traced = [ref.id for ref in self.window.selection.refs if ref.collection in ("nodes", "bodies")]
@@ -172,6 +191,7 @@ class SimulationUi(QObject):
 
     def _on_document_replaced(self) -> None:
         self.stop()
+        self.status.clear()
         self.playback.set_frames([])
         self.layer.clear()
         self.window.sketch.set_sketch_faded(False)

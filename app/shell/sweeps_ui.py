@@ -64,11 +64,11 @@ class SweepsUi(QObject):
         self.map = ImpactMapView()
         self.map_dock = add_dock(window, "Impact-type map", "impact_map_dock", _scrolled(self.map), bottom)
         self.docks = (self.progress_dock, self.table_dock, self.map_dock)
-        # tabbed beside the problems (progress) or the plots (results, map) when first shown:
-        # a tabbed dock widens the window's minimum even while hidden
-        self._unplaced = set() if window.settings.value("main_window/state") is not None else set(self.docks)
-        for dock in self.docks:
-            dock.hide()
+        # hidden until used, then tabbed beside the events (progress) or the plots (results,
+        # map): a tabbed dock widens the window's minimum even while hidden.  The window's
+        # layout restores them as the user left them.
+        self._unplaced = set(self.docks)
+        self.hide_docks()
 
         self.new_action = make_action(window, "&New Sweep…", self.new_sweep, "Ctrl+Shift+W",
                                       "Run variants of the model with fields varied, on a dask cluster")
@@ -101,13 +101,21 @@ class SweepsUi(QObject):
         window.installEventFilter(self)
 
     def reveal(self, dock) -> None:
-        """Show ``dock`` in front (tabbed in its place the first time)."""
+        """Show ``dock`` in front (tabbed in its place when it was hidden, the first time)."""
         if dock in self._unplaced:
             self._unplaced.discard(dock)
-            beside = self.window.problems_dock if dock is self.progress_dock else self.results.plots
-            self.window.tabifyDockWidget(beside, dock)
+            if not dock.isVisible() and not dock.isFloating():
+                beside = self.results.events_dock if dock is self.progress_dock else self.results.plots
+                self.window.tabifyDockWidget(beside, dock)
         dock.show()
         dock.raise_()
+
+    def hide_docks(self) -> None:
+        """Hide the sweep docks (View > Reset Layout: they come back in place when used)."""
+        for dock in self.docks:
+            dock.setFloating(False)
+            dock.hide()
+        self._unplaced = set(self.docks)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt override)
         if watched is self.window and event.type() == QEvent.Type.Close and self.controller.running:

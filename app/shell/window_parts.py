@@ -11,8 +11,7 @@ from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu, QWidget
 
-from solver.model.validate import Problem
-
+from ..canvas.actions import with_key
 from ..canvas.sketch_view import SketchView
 from ..canvas.tools.toolbar import ToolBar
 from ..document.model_document import ModelDocument
@@ -34,19 +33,21 @@ class WindowParts(Protocol):
     def maybe_save(self) -> bool:
         """Offer to save unsaved changes; False when the user cancels."""
 
-    def show_problems(self, title: str, intro: str, problems: list[Problem]) -> None:
-        """Show ``problems`` in a message box."""
+    def check_model(self, select_first: bool = False) -> None:
+        """Bring the problems panel forward, its first problem selected when ``select_first``."""
 
 
 def make_action(parent: QWidget, text: str, slot: Callable[[], object], shortcut=None, tip: str = "") -> QAction:
-    """An action calling ``slot()``, with an optional shortcut and its tip in the status bar."""
+    """An action calling ``slot()``, with an optional shortcut, its tip in the status bar
+    and, with its key, as tooltip."""
     action = QAction(text, parent)
     if shortcut is not None:
         action.setShortcut(QKeySequence(shortcut))
     action.setStatusTip(tip)
-    action.setToolTip(tip or text.replace("&", "").rstrip("."))
+    action.setToolTip(with_key(tip or text.replace("&", "").rstrip(".…"), action))
     action.triggered.connect(lambda _checked=False: slot())
     return action
+
 
 
 def add_dock(window: QMainWindow, title: str, name: str, widget: QWidget,

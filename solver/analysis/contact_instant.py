@@ -2,7 +2,7 @@
 approach velocity and its friction and restitution — what Routh's closed form needs.
 
 The inertia is ``D = J M^-1 J^T`` with the joints and drivers held (thesis eqs.
-3.10-3.21, LAJSS 2024 eq. 5), from :func:`solver.contact.impulse.contact_inertia` at the
+3.10-3.21, LAJSS 2024 eq. 5), from :func:`solver.contact.jump.contact_inertia` at the
 configuration of the instant, as the time loop forms it for an impulse there.  Three instants can be taken:
 
 * the start of a model whose contact point touches its target
@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from ..contact.impulse import contact_inertia
+from ..contact.jump import contact_inertia
 from ..results.frames import Frame, Results
 from ..system.assembly import Assembly
 from ..system.compile import compile_model
@@ -121,6 +121,9 @@ def _instant(asm: Assembly, q: np.ndarray, v: np.ndarray, t: float, contact: str
         known = ", ".join(pairs) or "none"
         raise InstantError(f"contacts[{contact}]: no such contact pair (the model has: {known})")
     pair = pairs[contact]
+    if pair.model_kind == "compliant":
+        raise InstantError(f"contacts[{contact}]: a compliant contact resolves impacts by a force law, "
+                           "not by Routh's impulses: it has no impulse types")
     geometry = pair.geometry(q)
     if not geometry.reachable:
         raise InstantError(f"contacts[{contact}]: the point is beside its target at t = {t:.6g} s")

@@ -13,10 +13,12 @@ returns :class:`FrictionForce` ``(force, dF_dv_t)``, vectorised over ``v_t`` and
 """
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import NamedTuple
 
 import numpy as np
+from numba import njit
 
 from .law_params import LawSpec, Parameter
 
@@ -28,11 +30,48 @@ class FrictionForce(NamedTuple):
     dF_dv_t: np.ndarray
 
 
-def _opposing(c_f: float, F_n, phi, dphi) -> FrictionForce:
-    """F_t = -c_f F_n φ and dF_t/dv_t = -c_f F_n φ', F_n clipped at 0."""
-    pressed = np.maximum(np.asarray(F_n, dtype=float), 0.0)
-    arrays = np.broadcast_arrays(-c_f * pressed * phi, -c_f * pressed * dphi)
-    return FrictionForce(*(np.array(a)[()] for a in arrays))
+#: law numbers of :func:`friction_kernel`, by the names of the model file
+LAW_IDS = {name: i for i, name in enumerate(("coulomb", "rooney_deravi", "threlfall", "ambrosio"))}
+COULOMB, ROONEY_DERAVI, THRELFALL, AMBROSIO = range(4)
+
+
+@njit(cache=True)
+def friction_kernel(law, v_t, F_n, p):
+    """``(F_t, dF_t/dv_t)`` of law number ``law`` at slip velocity ``v_t`` (m/s) and normal
+    force ``F_n`` (N, clipped at 0): F_t = -c_f F_n φ(v_t).  Parameters packed as the
+    law's spec: ``(c_f,)``, ``(c_f, v_stick)``, ``(c_f, v_r)``, ``(c_f, v0, v1)``."""
+    pressed = max(F_n, 0.0)
+    speed = abs(v_t)
+    sign = 1.0 if v_t > 0.0 else (-1.0 if v_t < 0.0 else 0.0)
+    if law == COULOMB:
+        phi, dphi = sign, 0.0
+    elif law == ROONEY_DERAVI:
+        phi = min(max(v_t / p[1], -1.0), 1.0)
+        dphi = 1.0 / p[1] if speed < p[1] else 0.0
+    elif law == THRELFALL:
+        x = 3.0 * speed / p[1]
+        phi, dphi = -sign * math.expm1(-x), 3.0 / p[1] * math.exp(-x)
+    else:
+        v0, v1 = p[1], p[2]
+        phi = sign * min(max((speed - v0) / (v1 - v0), 0.0), 1.0)
+        dphi = 1.0 / (v1 - v0) if v0 < speed < v1 else 0.0
+    return -p[0] * pressed * phi, -p[0] * pressed * dphi
+
+
+@njit(cache=True)
+def friction_many(law, v_t, F_n, p):
+    """:func:`friction_kernel` over flat arrays: (2, N) rows F_t, dF_t/dv_t."""
+    out = np.empty((2, v_t.shape[0]))
+    for i in range(v_t.shape[0]):
+        out[0, i], out[1, i] = friction_kernel(law, v_t[i], F_n[i], p)
+    return out
+
+
+def _evaluate(law: str, p: tuple[float, ...], v_t, F_n) -> FrictionForce:
+    """The compiled kernel of ``law`` over the broadcast state (numpy scalars for scalar input)."""
+    v, f = np.broadcast_arrays(np.asarray(v_t, dtype=float), np.asarray(F_n, dtype=float))
+    out = friction_many(LAW_IDS[law], v.ravel(), f.ravel(), np.array(p, dtype=float))
+    return FrictionForce(*(np.array(row.reshape(v.shape))[()] for row in out))
 
 
 def _check_positive(name: str, value: float) -> None:
@@ -46,8 +85,7 @@ def coulomb(v_t, F_n, *, c_f: float) -> FrictionForce:
     Discontinuous at v_t = 0, where it returns 0; dF_t/dv_t = 0 elsewhere.  For
     reference only: an integrator cannot step across its jump.  c_f (-).
     """
-    v_t = np.asarray(v_t, dtype=float)
-    return _opposing(c_f, F_n, np.sign(v_t), np.zeros_like(v_t))
+    return _evaluate("coulomb", (c_f,), v_t, F_n)
 
 
 def rooney_deravi(v_t, F_n, *, c_f: float, v_stick: float) -> FrictionForce:
@@ -60,9 +98,7 @@ def rooney_deravi(v_t, F_n, *, c_f: float, v_stick: float) -> FrictionForce:
     c_f (-), v_stick (m/s) > 0, the band's half-width (not named in the seed).
     """
     _check_positive("v_stick", v_stick)
-    v_t = np.asarray(v_t, dtype=float)
-    phi = np.clip(v_t / v_stick, -1.0, 1.0)
-    return _opposing(c_f, F_n, phi, np.where(np.abs(v_t) < v_stick, 1.0 / v_stick, 0.0))
+    return _evaluate("rooney_deravi", (c_f, v_stick), v_t, F_n)
 
 
 def threlfall(v_t, F_n, *, c_f: float, v_r: float) -> FrictionForce:
@@ -74,9 +110,7 @@ def threlfall(v_t, F_n, *, c_f: float, v_r: float) -> FrictionForce:
     |v_t| = v_r.  c_f (-), v_r (m/s) > 0 the characteristic velocity.
     """
     _check_positive("v_r", v_r)
-    v_t = np.asarray(v_t, dtype=float)
-    x = 3.0 * np.abs(v_t) / v_r
-    return _opposing(c_f, F_n, -np.sign(v_t) * np.expm1(-x), 3.0 / v_r * np.exp(-x))
+    return _evaluate("threlfall", (c_f, v_r), v_t, F_n)
 
 
 def ambrosio(v_t, F_n, *, c_f: float, v0: float, v1: float) -> FrictionForce:
@@ -88,10 +122,7 @@ def ambrosio(v_t, F_n, *, c_f: float, v0: float, v1: float) -> FrictionForce:
     """
     if not 0.0 <= v0 < v1:
         raise ValueError(f"need 0 <= v0 < v1, got v0 = {v0}, v1 = {v1}")
-    v_t = np.asarray(v_t, dtype=float)
-    speed = np.abs(v_t)
-    c_d = np.clip((speed - v0) / (v1 - v0), 0.0, 1.0)
-    return _opposing(c_f, F_n, np.sign(v_t) * c_d, np.where((v0 < speed) & (speed < v1), 1.0 / (v1 - v0), 0.0))
+    return _evaluate("ambrosio", (c_f, v0, v1), v_t, F_n)
 
 
 _C_F = Parameter("c_f", "-", "coefficient of friction c_f")

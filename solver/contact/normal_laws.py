@@ -4,8 +4,9 @@
 State: penetration ``delta`` (m, > 0 in contact), penetration rate ``delta_dot`` (m/s,
 > 0 approaching), and for the hysteresis laws the rate at first contact
 ``delta_dot_0`` = δ̇⁽⁻⁾ (m/s, > 0).  Every law is vectorised over its state arrays and
-returns :class:`NormalForce` ``(force, dF_ddelta, dF_ddelta_dot, valid)``: the force (N),
-its partial derivatives for a Newton tangent, and whether the formula holds there.
+returns :class:`NormalForce` ``(force, dF_ddelta, dF_ddelta_dot, valid, elastic)``: the force (N),
+its partial derivatives for a Newton tangent, whether the formula holds there, and its
+elastic part (the force at δ̇ = 0).
 No law returns an adhesive (negative) force: where a law's formula would pull, and out
 of contact (δ ≤ 0), the force and both derivatives are 0.
 
@@ -22,16 +23,20 @@ from typing import NamedTuple
 import numpy as np
 from scipy.optimize import brentq
 
+from ..model.schema import CYLINDER_LAWS
 from .law_params import LawSpec, Parameter
+from .normal_kernels import LAW_IDS, elastic_many, line_scales, normal_many, zeta
 
 
 class NormalForce(NamedTuple):
-    """Normal force (N), ∂F/∂δ (N/m), ∂F/∂δ̇ (N s/m) and validity of the formula."""
+    """Normal force (N), ∂F/∂δ (N/m), ∂F/∂δ̇ (N s/m), validity of the formula, and the
+    force's elastic part (N): the force at δ̇ = 0, without the hysteresis term."""
 
     force: np.ndarray
     dF_ddelta: np.ndarray
     dF_ddelta_dot: np.ndarray
     valid: np.ndarray
+    elastic: np.ndarray
 
 
 def material_compliance(E: float, nu: float) -> float:
@@ -67,22 +72,19 @@ def sphere_contact_stiffness(sigma_i: float, sigma_j: float, R_i: float, R_j: fl
     return 4.0 / (3.0 * (sigma_i + sigma_j)) * math.sqrt(R)
 
 
-def _contact(delta):
-    """Penetration as an array, whether in contact, and the penetration clipped at 0."""
-    delta = np.asarray(delta, dtype=float)
-    inside = delta > 0.0
-    return delta, inside, np.where(inside, delta, 0.0)
-
-
-def _result(force, dF_ddelta, dF_ddelta_dot, valid) -> NormalForce:
-    """The four fields broadcast to one shape, as new arrays (numpy scalars for scalar input)."""
-    return NormalForce(*(np.array(a)[()] for a in np.broadcast_arrays(force, dF_ddelta, dF_ddelta_dot, valid)))
+def _evaluate(law: str, p: tuple[float, ...], delta, delta_dot=0.0, delta_dot_0=1.0) -> NormalForce:
+    """The compiled kernel of ``law`` over the broadcast state (numpy scalars for scalar input)."""
+    d, r, r0 = np.broadcast_arrays(np.asarray(delta, dtype=float), np.asarray(delta_dot, dtype=float),
+                                   np.asarray(delta_dot_0, dtype=float))
+    out = normal_many(LAW_IDS[law], d.ravel(), r.ravel(), r0.ravel(), np.array(p, dtype=float))
+    fields = [row.reshape(d.shape) for row in out]
+    fields[3] = fields[3] > 0.5
+    return NormalForce(*(np.array(f)[()] for f in fields))
 
 
 def hooke(delta, *, K: float) -> NormalForce:
     """Linear spring F = K δ; K in N/m.  Out of contact (δ ≤ 0) F = 0."""
-    _, inside, d = _contact(delta)
-    return _result(K * d, np.where(inside, K, 0.0), 0.0, True)
+    return _evaluate("hooke", (K,), delta)
 
 
 def kelvin_voigt(delta, delta_dot, *, K: float, c_e: float) -> NormalForce:
@@ -93,9 +95,7 @@ def kelvin_voigt(delta, delta_dot, *, K: float, c_e: float) -> NormalForce:
     of restitution is √c_e, not c_e.  The force jumps at δ̇ = 0 (counted as unloading,
     the state at maximum compression); ∂F/∂δ̇ = 0 elsewhere.  K in N/m, c_e in (0, 1].
     """
-    _, inside, d = _contact(delta)
-    k = np.where(np.asarray(delta_dot) > 0.0, K, c_e * K)
-    return _result(k * d, np.where(inside, k, 0.0), 0.0, True)
+    return _evaluate("kelvin_voigt", (K, c_e), delta, delta_dot)
 
 
 def _check_exponent(n: float) -> None:
@@ -106,41 +106,27 @@ def _check_exponent(n: float) -> None:
 def hertz(delta, *, K: float, n: float = 1.5) -> NormalForce:
     """Hertz F = K δⁿ, eq. (2); K in N/m^n (eqs. 3-5 for spheres), n = 1.5 (n ≥ 1)."""
     _check_exponent(n)
-    _, inside, d = _contact(delta)
-    return _result(K * d**n, np.where(inside, n * K * d ** (n - 1.0), 0.0), 0.0, True)
+    return _evaluate("hertz", (K, n), delta)
 
 
-def _hysteresis(delta, delta_dot, delta_dot_0, K: float, n: float, zeta: float) -> NormalForce:
-    """F = K δⁿ (1 + ζ δ̇/δ̇⁽⁻⁾), clamped at 0 where the bracket is negative."""
+def _hysteresis(law: str, delta, delta_dot, delta_dot_0, K: float, c_e: float, n: float) -> NormalForce:
+    """F = K δⁿ (1 + ζ δ̇/δ̇⁽⁻⁾), 0 where the bracket is negative (:func:`.normal_kernels.zeta`)."""
     _check_exponent(n)
-    v0 = np.asarray(delta_dot_0, dtype=float)
-    if np.any(v0 <= 0.0):
+    if np.any(np.asarray(delta_dot_0, dtype=float) <= 0.0):
         raise ValueError("hysteresis laws need an impact velocity delta_dot_0 > 0")
-    _, inside, d = _contact(delta)
-    bracket = 1.0 + zeta * np.asarray(delta_dot) / v0
-    pushing = inside & (bracket > 0.0)
-    elastic = K * d**n
-    stiffness = n * K * d ** (n - 1.0)
-    return _result(np.where(pushing, elastic * bracket, 0.0),
-                   np.where(pushing, stiffness * bracket, 0.0),
-                   np.where(pushing, elastic * zeta / v0, 0.0), True)
-
-
-_ZETA = {  # ζ of F = K δⁿ (1 + ζ δ̇/δ̇⁽⁻⁾) as a function of c_e
-    "lankarani_nikravesh": lambda c_e: 0.75 * (1.0 - c_e * c_e),   # eqs. (8)-(9)
-    "hunt_crossley": lambda c_e: 1.5 * (1.0 - c_e),                # χ = 3(1 - c_e)/(2 δ̇⁽⁻⁾)
-    "flores": lambda c_e: 1.6 * (1.0 - c_e) / c_e,                 # χ = 8(1 - c_e)/(5 c_e δ̇⁽⁻⁾)
-}
+    return _evaluate(law, (K, c_e, n), delta, delta_dot, delta_dot_0)
 
 
 def lankarani_nikravesh(delta, delta_dot, delta_dot_0, *, K: float, c_e: float, n: float = 1.5) -> NormalForce:
     """Lankarani-Nikravesh, eqs. (6)-(9): F = K δⁿ [1 + 3(1 - c_e²)/4 · δ̇/δ̇⁽⁻⁾].
 
     The hysteresis factor of eq. (8) is χ = 3 K (1 - c_e²)/(4 δ̇⁽⁻⁾) (N s/m^2.5).  The
-    seed limits eq. (9) to δ̇⁽⁻⁾ ≤ 1e-5 √(E/ρ) (≈ 0.05 m/s for steel); that bound is not
-    checked here (``valid`` is True).  K in N/m^n, c_e in (0, 1], δ̇⁽⁻⁾ in m/s.
+    seed limits eq. (9) to δ̇⁽⁻⁾ ≤ 1e-5 √(E/ρ) (≈ 0.05 m/s for steel); the time loop
+    counts the impacts beyond it (it needs the materials:
+    :mod:`solver.contact.compliant_laws`); ``valid`` is True.  K in N/m^n, c_e in
+    (0, 1], δ̇⁽⁻⁾ in m/s.
     """
-    return _hysteresis(delta, delta_dot, delta_dot_0, K, n, _ZETA["lankarani_nikravesh"](c_e))
+    return _hysteresis("lankarani_nikravesh", delta, delta_dot, delta_dot_0, K, c_e, n)
 
 
 def hunt_crossley(delta, delta_dot, delta_dot_0, *, K: float, c_e: float, n: float = 1.5) -> NormalForce:
@@ -148,7 +134,7 @@ def hunt_crossley(delta, delta_dot, delta_dot_0, *, K: float, c_e: float, n: flo
 
     K in N/m^n, c_e in (0, 1], δ̇⁽⁻⁾ in m/s.
     """
-    return _hysteresis(delta, delta_dot, delta_dot_0, K, n, _ZETA["hunt_crossley"](c_e))
+    return _hysteresis("hunt_crossley", delta, delta_dot, delta_dot_0, K, c_e, n)
 
 
 def flores(delta, delta_dot, delta_dot_0, *, K: float, c_e: float, n: float = 1.5) -> NormalForce:
@@ -156,46 +142,20 @@ def flores(delta, delta_dot, delta_dot_0, *, K: float, c_e: float, n: float = 1.
 
     K in N/m^n, c_e in (0, 1], δ̇⁽⁻⁾ in m/s.
     """
-    return _hysteresis(delta, delta_dot, delta_dot_0, K, n, _ZETA["flores"](c_e))
+    return _hysteresis("flores", delta, delta_dot, delta_dot_0, K, c_e, n)
 
 
 def _line_scales(law: str, sigma: float, length: float, R_bearing: float, R_journal: float) -> tuple[float, float]:
-    """(a, B) of eqs. (10)-(11) written δ = a F [ln(B/F) + 1]: a = σ/L and B = L^b ΔR/(Rb Rj σ),
-    b = 3 (Dubowsky-Freudenstein) or 1 (Goldsmith), or B = 4 L ΔR/σ (ESDU-78035)."""
+    """(a, B) of eqs. (10)-(11) written δ = a F [ln(B/F) + 1] (:func:`.normal_kernels.line_scales`),
+    after checking 0 < Rj < Rb."""
     if not 0.0 < R_journal < R_bearing:
         raise ValueError(f"need 0 < R_journal < R_bearing, got {R_journal} m and {R_bearing} m")
-    clearance = R_bearing - R_journal
-    if law == "esdu78035":
-        return sigma / length, 4.0 * length * clearance / sigma
-    b = 3 if law == "dubowsky_freudenstein" else 1
-    return sigma / length, length**b * clearance / (R_bearing * R_journal * sigma)
+    return line_scales(LAW_IDS[law], sigma, length, R_bearing, R_journal)
 
 
-def _line_contact(delta, a: float, B: float) -> NormalForce:
-    """Invert δ = a F [ln(B/F) + 1] for F, on the branch 0 < F < B where it rises.
-
-    With y = ln(B/F) the relation is h(y) = y - ln(1 + y) = ln(a B/δ) = s.  h is
-    increasing and convex on y > 0 and h(y) ≥ y²/(2(1 + y)), so y₀ = s + √(s² + 2s)
-    lies above the root and Newton's iterates decrease monotonically onto it: no
-    bracket is lost and no step leaves y > 0, from δ → 0 (y → ∞) to δ → aB (y → 0).
-    dF/dδ = 1/(a y).  Beyond δ = aB the relation has no solution: F is held at B with
-    dF/dδ = 0 and ``valid`` is False.
-    """
-    delta, inside, _ = _contact(delta)
-    limit = a * B
-    valid = delta < limit
-    solve = inside & valid
-    s = -np.log(np.where(solve, delta, 0.5 * limit) / limit)
-    y = s + np.sqrt(s * (s + 2.0))
-    for _ in range(60):
-        step = (y - np.log1p(y) - s) * (1.0 + y) / y
-        y = y - step
-        if np.all(np.abs(step) <= 8.0 * np.finfo(float).eps * (1.0 + y)):
-            break
-    else:
-        raise RuntimeError("line-contact inversion did not converge")
-    force = np.where(solve, B * np.exp(-y), np.where(inside, B, 0.0))
-    return _result(force, np.where(solve, 1.0 / (a * y), 0.0), 0.0, valid)
+def _line_law(law: str, delta, sigma: float, length: float, R_bearing: float, R_journal: float) -> NormalForce:
+    _line_scales(law, sigma, length, R_bearing, R_journal)
+    return _evaluate(law, (sigma, length, R_bearing, R_journal), delta)
 
 
 def dubowsky_freudenstein(delta, *, sigma: float, length: float, R_bearing: float, R_journal: float) -> NormalForce:
@@ -204,11 +164,11 @@ def dubowsky_freudenstein(delta, *, sigma: float, length: float, R_bearing: floa
     δ = F (σ/L) [ln(L³ (Rb - Rj)/(F Rb Rj σ)) + 1], σ = σi + σj (m²/N), L the length
     (m), Rb > Rj > 0 the unsigned bearing and journal radii (m).  The relation rises
     only for F < L³ΔR/(Rb Rj σ), i.e. δ < L² ΔR/(Rb Rj) (1.18 mm for the seed's joint):
-    ``valid`` is False beyond (see :func:`_line_contact`).  The Hertz line-contact
-    theory behind it assumes a contact width small against the radii, which holds only
-    far below that limit.
+    ``valid`` is False beyond (see :func:`.normal_kernels.line_force`).  The Hertz
+    line-contact theory behind it assumes a contact width small against the radii,
+    which holds only far below that limit.
     """
-    return _line_contact(delta, *_line_scales("dubowsky_freudenstein", sigma, length, R_bearing, R_journal))
+    return _line_law("dubowsky_freudenstein", delta, sigma, length, R_bearing, R_journal)
 
 
 def goldsmith(delta, *, sigma: float, length: float, R_bearing: float, R_journal: float) -> NormalForce:
@@ -218,7 +178,7 @@ def goldsmith(delta, *, sigma: float, length: float, R_bearing: float, R_journal
     holds in SI units only.  ``valid`` is False beyond δ = ΔR/(Rb Rj) (SI), 5.26 for the
     seed's joint, a bound that never binds.
     """
-    return _line_contact(delta, *_line_scales("goldsmith", sigma, length, R_bearing, R_journal))
+    return _line_law("goldsmith", delta, sigma, length, R_bearing, R_journal)
 
 
 def esdu78035(delta, *, sigma: float, length: float, R_bearing: float, R_journal: float) -> NormalForce:
@@ -227,7 +187,7 @@ def esdu78035(delta, *, sigma: float, length: float, R_bearing: float, R_journal
     δ = F (σ/L) [ln(4 L (Rb - Rj)/(F σ)) + 1]; rises for F < 4LΔR/σ, i.e. δ < 4 ΔR
     (four radial clearances): ``valid`` is False beyond.
     """
-    return _line_contact(delta, *_line_scales("esdu78035", sigma, length, R_bearing, R_journal))
+    return _line_law("esdu78035", delta, sigma, length, R_bearing, R_journal)
 
 
 _K_LINEAR = Parameter("K", "N/m", "spring stiffness K")
@@ -277,7 +237,7 @@ def normal_force(law: str, params: Mapping[str, float], delta, delta_dot=0.0, de
     Returns
     -------
     NormalForce
-        ``(force, dF_ddelta, dF_ddelta_dot, valid)``.
+        ``(force, dF_ddelta, dF_ddelta_dot, valid, elastic)``.
     """
     spec = _spec(law)
     state = {"delta": delta, "delta_dot": delta_dot, "delta_dot_0": delta_dot_0}
@@ -289,7 +249,7 @@ def normal_force(law: str, params: Mapping[str, float], delta, delta_dot=0.0, de
 def penetration_limit(law: str, params: Mapping[str, float]) -> float:
     """Largest penetration (m) the law's formula covers: aB for the cylinder laws, else inf."""
     params = _spec(law).bind(params)
-    if law not in ("dubowsky_freudenstein", "goldsmith", "esdu78035"):
+    if law not in CYLINDER_LAWS:
         return math.inf
     a, B = _line_scales(law, **params)
     return a * B
@@ -306,10 +266,20 @@ def effective_restitution(law: str, params: Mapping[str, float]) -> float:
     c = _spec(law).bind(params).get("c_e")
     if law == "kelvin_voigt":
         return math.sqrt(c)
-    if law not in _ZETA or c == 1.0:
+    if law not in ("lankarani_nikravesh", "hunt_crossley", "flores") or c == 1.0:
         return 1.0
-    zeta = _ZETA[law](c)
-    target = zeta - math.log1p(zeta)
+    z = zeta(LAW_IDS[law], c)
+    target = z - math.log1p(z)
     # with w = -ln(1 - ζe): f(-ζe) = w - (1 - exp(-w)), rising from 0 at w = 0
     w = brentq(lambda w: w + math.expm1(-w) - target, 0.0, target + 1.0, xtol=1e-15, rtol=1e-15)
-    return -math.expm1(-w) / zeta
+    return -math.expm1(-w) / z
+
+
+def elastic_energy(law: str, params: Mapping[str, float], delta, delta_dot=0.0) -> np.ndarray:
+    """Energy stored in the law's elastic part at penetration ``delta`` (J): V(δ) = ∫₀^δ F_el
+    (:func:`.normal_kernels.elastic_kernel`; F_el is the force at δ̇ = 0).  For Kelvin-Voigt
+    (eq. 1) the phase follows ``delta_dot`` (> 0 loading), so that the switch at maximum
+    compression releases (1 - c_e) K δ²/2; 0 out of contact."""
+    p = tuple(_spec(law).bind(params).values())
+    d, r = np.broadcast_arrays(np.asarray(delta, dtype=float), np.asarray(delta_dot, dtype=float))
+    return np.array(elastic_many(LAW_IDS[law], d.ravel(), r.ravel(), np.array(p, dtype=float)).reshape(d.shape))[()]

@@ -49,6 +49,8 @@ import numpy as np
 
 LAWS = ("newton", "poisson", "energetic")
 KINDS = ("S", "SCS", "SRS", "SCD", "SRD", "stick")
+#: relative rounding of an impulse: slip that stops within it of the end of the impact never stops
+EPS = float(np.finfo(float).eps)
 
 
 @dataclass(frozen=True)
@@ -259,7 +261,9 @@ def _closed_form(a, b, c, v_n0, v_t0, mu_s, mu_d, e, law: str) -> RouthArrays:
     # Impulse type (§5 list, thesis Table 3.1) as an index into KINDS.
     S, SCS, SRS, SCD, SRD, STICK = range(len(KINDS))
     halted = np.where(comp_in_A, np.where(sticks, SRS, SRD), np.where(sticks, SCS, SCD))
-    kind = np.where(rest, np.where(sticks, STICK, S), np.where(end_in_A, S, halted))
+    # slip that stops within rounding of the end of the impact never sticks nor reverses
+    ends_sliding = end_in_A | (I_ne - I_nh <= 4.0 * EPS * I_ne)
+    kind = np.where(rest, np.where(sticks, STICK, S), np.where(ends_sliding, S, halted))
 
     # Tangential impulse and velocity (eqs. 52, 53, 55).
     I_te = np.where(end_in_A, k_A * I_ne, k_A * I_nh + k_B * (I_ne - I_nh))

@@ -1,22 +1,17 @@
-"""Contact predictor, impulses and separation in the time loop (thesis §3.1-3.2).
+"""The contact models of a run, speaking to the time loop for all of them (thesis §3.1-3.2, §4.8).
 
-* **Predictor** (§3.1.1): after a step, a pair whose gap fell below ``-TOL_imp`` has
-  been passed: the time of contact is estimated from the quadratic expansion of the
-  gap (eq. 3.4) and the step is taken again, shorter, until the gap at its end is
-  within ``TOL_imp`` (3.3).  This holds during a contact period too: points that
-  bounced apart and meet again within an impact step get their next impulse (3.7) at
-  the instant they touch, not after they have passed through each other (without
-  it the bar struck by a mass ends its contact 8.6 % early and the struck bar of
-  §5.1.2 leaves 3 % slow; ``docs/validation.md``).
-* **Impulses** (§3.2, §3.1.2): a pair within ``TOL_imp`` whose points approach each other
-  (``v_n < 0``, condition 3.7) receives an impulse, solved by Routh's method with the
-  joints held (:mod:`solver.contact.impulse`); while in contact the impact step (3.5)
-  is used and further impulses follow whenever the points approach again.
-* **Separation**: a closed pair whose gap opens beyond ``TOL_imp`` separates, and the
-  original step is restored.
+:class:`ContactTracker` builds one :class:`~solver.contact.base.ContactModel` per model
+kind used by the run's pairs and, for the time loop:
 
-The contact force is reported as the impulse transferred over the last impact step
-divided by that step (the thesis evaluates it from impulses over impact steps).
+* sizes the step: the impact step (eq. 3.5) while any pair is in contact;
+* gathers the contact rows of the next step (:class:`~solver.system.bordered.ContactRows`)
+  and lays the state's contact multipliers out among the models;
+* asks for the time a tentative step must end at instead (the predictor, eq. 3.4, and the
+  models' own switching times);
+* after an accepted step, applies the models' mode switches and velocity jumps, books
+  their works in the energy ledger, and makes accelerations and multipliers consistent
+  with the rows now in force (:func:`solver.system.initial.restart`);
+* writes the contact columns of the output frames and the friction power of the ledger.
 """
 from __future__ import annotations
 
@@ -24,142 +19,168 @@ import math
 
 import numpy as np
 
+from ..results.frames import CONTACT_KEYS
+from ..results.outputs import OutputBuilder
 from ..system.assembly import Assembly
+from ..system.bordered import ContactRows
+from ..system.initial import restart
 from ..system.state import State
-from ..results.frames import CONTACT_STATES
-from .impulse import apply_impulse
-from ..system.contact_pairs import ContactPair
-from .routh import ImpactResult
+from .base import ContactModel, impact_time_step
+from .compliant import CompliantModel
+from .impulse import ImpulseModel
+from .lagrange import LagrangeModel
 
-STICK_KINDS = ("SCS", "SRS", "stick")
+#: further contact columns of the frames (after CONTACT_KEYS): the impulses of the last
+#: impact step over that step (the momentum-balance model's per-step impulse rate), N
+RATE_KEYS = ("F_n_impulse_rate_N", "F_t_impulse_rate_N")
+
+#: the contact model classes by ``model.kind``
+MODELS: dict[str, type[ContactModel]] = {"impulse": ImpulseModel, "lagrange": LagrangeModel,
+                                         "compliant": CompliantModel}
+
+#: times the rows may be made consistent again after a restart contradicted a mode
+MAX_CHECKS = 4
 
 
 class ContactTracker:
-    """The contact pairs of a run and their state between steps."""
+    """The contact pairs of a run, their models and the event log."""
 
     def __init__(self, asm: Assembly, settings: dict):
         self.asm = asm
-        self.pairs: list[ContactPair] = asm.sys.contacts
-        self.tol = settings["contact_tol"]
-        self.impact_step = settings["impact_step"] or impact_time_step(asm)
-        count = len(self.pairs)
-        self.closed = np.zeros(count, dtype=bool)
-        self.state = np.zeros(count, dtype=int)  # index into CONTACT_STATES
-        self._acc = np.zeros((count, 2))  # impulses since the last frame
-        self._recent: list[tuple[float, int, float, float]] = []  # (time, pair, I_n, I_t)
-        self.window = self.impact_step if math.isfinite(self.impact_step) else settings["step"]
+        self.pairs = asm.sys.contacts
         self.events: list[dict] = []
+        self.impact_step = settings["impact_step"] or impact_time_step(asm)
+        self.models: list[ContactModel] = []
+        for kind in dict.fromkeys(p.model["kind"] for p in self.pairs):
+            mine = [(k, p) for k, p in enumerate(self.pairs) if p.model["kind"] == kind]
+            model = MODELS[kind]
+            self.models.append(model(asm, mine, settings, self.events, self.impact_step))
+        self._layout: list[slice] = self._slices()
+        #: the model of contact forces the Newton iteration evaluates (None: no compliant pair)
+        self.forces: CompliantModel | None = next((m for m in self.models if isinstance(m, CompliantModel)), None)
+        if self.forces is not None:
+            asm.contact_forces = self.forces.generalized_forces
 
     @property
     def active(self) -> bool:
         return bool(self.pairs)
 
+    def closed(self) -> bool:
+        return any(m.closed() for m in self.models)
+
+    @property
+    def jumps(self) -> bool:
+        """Whether velocities may jump (impulses, Lagrange onsets): the loop then watches for
+        spurious roots."""
+        return any(m.impact_steps for m in self.models)
+
     def step_size(self, h: float) -> float:
-        """The impact step while any pair is closed (eq. 3.5), else ``h``."""
-        return min(h, self.impact_step) if self.pairs and self.closed.any() else h
+        """The impact step while a pair of a model that uses it is in contact (eq. 3.5), and
+        what the models allow; else ``h``."""
+        if any(m.impact_steps and m.closed() for m in self.models):
+            h = min(h, self.impact_step)
+        for m in self.models:
+            h = m.step_size(h)
+        return h
 
-    # ------------------------------------------------------------------ predictor
-    def passed_contact(self, old: State, new: State) -> float | None:
-        """If a pair penetrated beyond TOL during ``old -> new``, the estimated time of
-        contact (eq. 3.4, clamped inside the step); else None."""
-        h = new.t - old.t
-        best = None
-        for k, pair in enumerate(self.pairs):
-            g = pair.geometry(new.q)
-            if not g.reachable or g.gap >= -self.tol:
-                continue
-            if pair.geometry(old.q).gap < -self.tol:
-                continue  # was already inside (a start inside the target): not a crossing
-            s, sd, sdd = g.gap, float(g.J[0] @ new.v), float(g.J[0] @ new.a)
-            tau = _back_time(s, sd, sdd, h)
-            t_ct = min(max(new.t - tau, old.t + 0.02 * h), new.t - 0.02 * h)
-            best = t_ct if best is None else min(best, t_ct)
-        return best
+    def begin_step(self, s: State, h: float) -> None:
+        """Prepare the models for an attempt at a step of size ``h`` from ``s``."""
+        for m in self.models:
+            m.begin_step(s, h)
 
-    # ------------------------------------------------------------------ impulses
-    def resolve(self, s: State) -> tuple[State, list[ImpactResult]]:
-        """Apply an impulse at every pair that is within TOL and approaching (3.3, 3.7)."""
-        results = []
-        for k, pair in enumerate(self.pairs):
-            g = pair.geometry(s.q)
-            if not g.reachable or g.gap > self.tol:
-                continue
-            if not self.closed[k]:
-                self.closed[k] = True
-                self.state[k] = CONTACT_STATES.index("slide")
-                self.events.append({"time_s": s.t, "kind": "contact_start", "contact": pair.id, "gap_m": g.gap})
-            v_n = float(g.J[0] @ s.v)
-            if v_n >= 0.0:
-                continue
-            v_new, res = apply_impulse(self.asm, s, pair, g)
-            s = State(s.t, s.q, v_new, s.a, s.lam, s.a_pseudo)
-            self._acc[k] += (res.I_n, res.I_t)
-            self._recent.append((s.t, k, res.I_n, res.I_t))
-            self.state[k] = CONTACT_STATES.index("stick" if res.kind in STICK_KINDS else "slide")
-            self.events.append(_impulse_event(s.t, pair, res))
-            results.append(res)
-        return s, results
+    # ------------------------------------------------------------------ rows
+    def _slices(self) -> list[slice]:
+        out, start = [], 0
+        for m in self.models:
+            out.append(slice(start, start + m.row_count()))
+            start += m.row_count()
+        return out
 
-    def separations(self, s: State) -> None:
-        """Open every closed pair whose gap grew beyond TOL."""
-        for k, pair in enumerate(self.pairs):
-            if self.closed[k]:
-                g = pair.geometry(s.q)
-                if not g.reachable or g.gap > self.tol:
-                    self.closed[k] = False
-                    self.state[k] = 0
-                    self.events.append({"time_s": s.t, "kind": "separation", "contact": pair.id})
+    def rows(self, s: State) -> ContactRows | None:
+        """The contact rows of a step from ``s`` (None when no model adds any)."""
+        total = self._layout[-1].stop if self._layout else 0
+        if not total:
+            return None
+        rows = ContactRows.build(total)
+        for m, sl in zip(self.models, self._layout):
+            m.fill_rows(s, rows, sl.start)
+        if s.lam_c.shape[0] == total:
+            rows.lam[:] = s.lam_c
+        curved = [(m, sl.start) for m, sl in zip(self.models, self._layout) if sl.stop > sl.start]
 
-    # ------------------------------------------------------------------ output
+        def refresh(q: np.ndarray, v: np.ndarray) -> bool:
+            return any([m.refresh(q, v, rows, start) for m, start in curved])
+
+        rows.refresh = refresh
+        return rows
+
+    def _lam(self, s: State, i: int) -> np.ndarray:
+        lam = s.lam_c[self._layout[i]]
+        return lam if lam.shape[0] == self._layout[i].stop - self._layout[i].start else np.zeros(0)
+
+    # ------------------------------------------------------------------ the step
+    def event_time(self, old: State, new: State) -> float | None:
+        """The earliest time within ``old -> new`` at which a model wants the step to end."""
+        times = [m.event_time(old, new, self._lam(old, i), self._lam(new, i)) for i, m in enumerate(self.models)]
+        times = [t for t in times if t is not None]
+        return min(times) if times else None
+
+    def after_step(self, old: State | None, new: State, out: OutputBuilder) -> State:
+        """Mode switches and velocity jumps at the end of an accepted step, booked in the
+        ledger; the state restarted consistently with the rows then in force."""
+        changed = False
+        for i, m in enumerate(self.models):
+            changed |= m.switch(old, new, self._lam(new, i))
+            out.ledger["dissipated_contact"] += m.take_dissipation()
+        self._layout = self._slices()
+        s, impacts = new, []
+        for m in self.models:
+            m.last_step = new.t - old.t if old is not None else m.rate_window
+            held = self.rows(s) or ContactRows.empty()
+            s, res = m.jumps(s, held)
+            impacts += res
+            self._layout = self._slices()
+        if not (changed or impacts):
+            return s
+        for _ in range(MAX_CHECKS):
+            s = restart(self.asm, s, self.rows(s), jump=False)
+            if not any([m.check(s, self._lam(s, i)) for i, m in enumerate(self.models)]):
+                break
+            self._layout = self._slices()
+        else:  # the last switches take effect without a further check
+            s = restart(self.asm, s, self.rows(s), jump=False)
+        out.book_impulses(impacts, s)
+        return s
+
+    # ------------------------------------------------------------------ outputs
+    def contact_power(self, s: State) -> tuple[float, float]:
+        """Power dissipated by friction (sliding Lagrange pairs, compliant pairs) and by the
+        damping of compliant laws at ``s``, W."""
+        return (sum(m.friction_power(s, self._lam(s, i)) for i, m in enumerate(self.models)),
+                sum(m.damping_power(s) for m in self.models))
+
+    def elastic_energy(self, s: State) -> float:
+        """Energy stored in compliant contacts at ``s``, J."""
+        return sum(m.elastic_energy(s) for m in self.models)
+
+    def summary(self) -> dict[str, dict]:
+        """The run's metadata of the contact models (per compliant pair: impacts, peaks, the
+        laws' validity counts)."""
+        compliant = {k: v for m in self.models for k, v in m.summary().items()}
+        return {"compliant_contacts": compliant} if compliant else {}
+
     def frame_data(self, s: State) -> dict[str, np.ndarray]:
-        """Per pair: gap, contact velocities, forces (impulses of the last impact step over
-        that step), state, and the impulses since the last frame."""
+        """Per pair: gap, contact velocities, forces, state, impulses since the last frame,
+        the per-step impulse rates (:data:`RATE_KEYS`) and the models' further columns."""
         count = len(self.pairs)
-        out = {key: np.zeros(count) for key in ("gap_m", "v_n_m_s", "v_t_m_s", "F_n_N", "F_t_N", "I_n_N_s", "I_t_N_s")}
-        self._recent = [r for r in self._recent if r[0] > s.t - self.window * (1 - 1e-9)]
-        for t_i, k, I_n, I_t in self._recent:
-            out["F_n_N"][k] += I_n / self.window
-            out["F_t_N"][k] += I_t / self.window
+        out = {key: np.zeros(count) for key in CONTACT_KEYS + RATE_KEYS}
+        for key in dict.fromkeys(k for m in self.models for k in m.frame_keys):
+            out[key] = np.full(count, math.nan)  # a column of one model: nan for the others' pairs
         for k, pair in enumerate(self.pairs):
             g = pair.geometry(s.q)
             out["gap_m"][k] = g.gap if g.reachable else math.nan
-            out["v_n_m_s"][k], out["v_t_m_s"][k] = g.J @ s.v
-            out["I_n_N_s"][k], out["I_t_N_s"][k] = self._acc[k]
-        out["state"] = self.state.copy()
-        self._acc[:] = 0.0
+            out["v_n_m_s"][k], out["v_t_m_s"][k] = g.velocity(s.v)
+        for i, m in enumerate(self.models):
+            m.frame_data(s, self._lam(s, i), out)
+        out["state"] = out["state"].astype(int)
         return out
-
-
-def impact_time_step(asm: Assembly, k: float = 0.8) -> float:
-    """Eq. (3.5): ``k l / c`` with ``l`` the shortest flexible element and ``c = sqrt(EA / rhoA)``
-    (eq. 3.6); infinite when there is no flexible element."""
-    b = asm.sys.beams
-    if not b.count:
-        return math.inf
-    return float(k * np.min(b.L / np.sqrt(b.EA / b.rhoA)))
-
-
-def _back_time(s: float, sd: float, sdd: float, h: float) -> float:
-    """``tau`` in (0, h] with ``s - tau sd + tau^2 sdd / 2 = 0`` (eq. 3.4), the gap traced back."""
-    roots = []
-    if abs(sdd) > 1e-300:
-        disc = sd * sd - 2.0 * sdd * s
-        if disc >= 0.0:
-            r = math.sqrt(disc)
-            roots = [(sd - r) / sdd, (sd + r) / sdd]
-    elif sd != 0.0:
-        roots = [s / sd]
-    roots = [r for r in roots if 0.0 < r <= h]
-    return min(roots) if roots else 0.5 * h
-
-
-def _impulse_event(t: float, pair: ContactPair, r: ImpactResult) -> dict:
-    """The event-log entry of one impulse (with what redraws its Routh diagram)."""
-    return {
-        "time_s": t, "kind": "impulse", "contact": pair.id, "type": r.kind,
-        "I_n_N_s": r.I_n, "I_t_N_s": r.I_t,
-        "v_n_pre_m_s": r.v_n0, "v_t_pre_m_s": r.v_t0, "v_n_post_m_s": r.v_n, "v_t_post_m_s": r.v_t,
-        "e_achieved": r.e_achieved, "W_n_J": r.W_n, "W_t_J": r.W_t, "dT_J": r.dT,
-        "dissipated_J": -r.dT, "a": r.a, "b": r.b, "c": r.c, "mu_s": r.mu_s, "mu_d": r.mu_d, "e": r.e,
-        "law": r.law, "I_nh_N_s": r.I_nh, "I_nc_N_s": r.I_nc, "I_ne_N_s": r.I_ne,
-    }

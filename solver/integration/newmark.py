@@ -29,6 +29,7 @@ from ..system.state import State
 from ..system.assembly import Assembly, newton_factorize, newton_terms
 from ..system.constraints import constraint_eval
 from ..system.banded import BandLU, band_solve
+from ..system.bordered import ContactRows, border_correct, border_prepare
 
 
 class NewtonFailure(Exception):
@@ -71,9 +72,12 @@ def newmark_pseudo_acceleration(q0, v0, ap0, q, h, nu, out):
 
 @njit(cache=True)
 def project_accelerations(q, v, a, a_pseudo, lam, dm_dofs, dm_acc, bp_n, bp_b, bp_r, sl_n, sl_nrm, sl_p,
-                          rows, cols, AB, kl, ku, ipiv, perm, scale, pseudo_ratio, lam_factor):
+                          rows, cols, AB, kl, ku, ipiv, perm, scale, pseudo_ratio, lam_factor,
+                          W, Sinv, cr_dofs, cr_row, cr_gamma, lam_c):
     """In place: ``a += da`` with ``[S  s G^T; s G  0] [da; mu] = [0; s (gamma - G a)]``,
-    the pseudo-acceleration alike, and ``lambda += lam_factor s mu`` (see :func:`converge_step`)."""
+    bordered by the contact rows (``R da = gamma_c - R a``, :mod:`solver.system.bordered`),
+    the pseudo-acceleration alike, and ``lambda += lam_factor s mu``, ``lambda_c +=
+    lam_factor dlambda_c`` (see :func:`converge_step`)."""
     n, m = q.shape[0], dm_dofs.shape[0] + 2 * bp_n.shape[0] + sl_n.shape[0]
     g = np.empty(m)
     vals = np.empty(rows.shape[0])
@@ -86,6 +90,18 @@ def project_accelerations(q, v, a, a_pseudo, lam, dm_dofs, dm_acc, bp_n, bp_b, b
         rhs[n + i] = scale * gamma[i]
     x = np.empty(n + m)
     band_solve(AB, kl, ku, ipiv, perm, rhs, x)
+    c = cr_dofs.shape[0]
+    if c > 0:
+        r_c = np.empty(c)
+        dlam = np.empty(c)
+        for k in range(c):
+            acc = cr_gamma[k]
+            for j in range(cr_dofs.shape[1]):
+                acc -= cr_row[k, j] * a[cr_dofs[k, j]]
+            r_c[k] = acc
+        border_correct(x, W, Sinv, cr_dofs, cr_row, r_c, dlam)
+        for k in range(c):
+            lam_c[k] += lam_factor * dlam[k]
     for i in range(n):
         a[i] += x[i]
         a_pseudo[i] += x[i] * pseudo_ratio
@@ -94,11 +110,35 @@ def project_accelerations(q, v, a, a_pseudo, lam, dm_dofs, dm_acc, bp_n, bp_b, b
 
 
 @njit(cache=True)
+def contact_terms(q, v, c_v, psi, ref, cr_dofs, cr_col, cr_row, cr_level, cr_diag, cr_rhs, lam_c, r_c):
+    """Subtract the contact forces ``sum_k C_k lambda_k`` from ``psi`` (eqs. 4.16, 4.29) and
+    fill the rows' residuals ``r_c`` (:mod:`solver.system.bordered`); returns the reference
+    force, ``|psi|`` and ``max |r_c|``."""
+    n = q.shape[0]
+    force = np.zeros(n)
+    r_max = 0.0
+    for k in range(cr_dofs.shape[0]):
+        acc = cr_diag[k] * lam_c[k] - cr_rhs[k]
+        for j in range(cr_dofs.shape[1]):
+            d = cr_dofs[k, j]
+            force[d] += cr_col[k, j] * lam_c[k]
+            acc += cr_row[k, j] * (q[d] if cr_level[k] == 0 else v[d] / c_v)
+        r_c[k] = acc
+        r_max = max(r_max, abs(acc))
+    for i in range(n):
+        psi[i] -= force[i]
+    return max(ref, np.linalg.norm(force)), np.linalg.norm(psi), r_max
+
+
+@njit(cache=True)
 def newton_iterations(q, v, a, lam, F_ext, mass_diag, alpha, beta, form, dofs, secs, Mbars, no_blocks,
                       dm_dofs, target, bp_n, bp_b, bp_r, sl_n, sl_nrm, sl_p, rows, cols, psi, g, vals,
                       AB, kl, ku, ipiv, perm, scale, c_a, c_v, tol_rel, tol_abs, tol_g, max_iter, contraction,
-                      max_reuse, follower, counters, norms):
-    """Newton iterations with one factorised matrix, in place on ``q, v, a, lam``.
+                      max_reuse, follower, counters, norms, W, Sinv, cr_dofs, cr_col, cr_row, cr_level, cr_diag,
+                      cr_rhs, lam_c):
+    """Newton iterations with one factorised matrix, in place on ``q, v, a, lam`` and the
+    contact multipliers ``lam_c`` of the contact rows (``W, Sinv`` from
+    :func:`~solver.system.bordered.border_prepare` with this factorisation).
 
     Returns CONVERGED; REFACTOR when the matrix should be rebuilt at the current state
     (it does not contract by ``contraction`` any more, or ``max_reuse`` corrections were
@@ -110,6 +150,9 @@ def newton_iterations(q, v, a, lam, F_ext, mass_diag, alpha, beta, form, dofs, s
     m = g.shape[0]
     rhs = np.empty(n + m)
     x = np.empty(n + m)
+    c = cr_dofs.shape[0]
+    r_c = np.empty(c)
+    dlam = np.empty(c)
     used = 0
     prev = np.inf
     while counters[0] < max_iter:
@@ -117,6 +160,10 @@ def newton_iterations(q, v, a, lam, F_ext, mass_diag, alpha, beta, form, dofs, s
         ref, r_norm, g_norm = newton_terms(q, v, a, lam, F_ext, mass_diag, alpha, beta, form, dofs, secs, Mbars,
                                            False, 0.0, 0.0, 0.0, no_blocks, dm_dofs, target, bp_n, bp_b, bp_r,
                                            sl_n, sl_nrm, sl_p, rows, cols, psi, g, vals)
+        if c > 0:
+            ref, r_norm, c_norm = contact_terms(q, v, c_v, psi, ref, cr_dofs, cr_col, cr_row, cr_level, cr_diag,
+                                                cr_rhs, lam_c, r_c)
+            g_norm = max(g_norm, c_norm)
         norms[0] = r_norm
         # (2.64) on the out-of-balance force, or (when round-off in stiff systems keeps
         # the force above it) a correction that no longer moves the solution
@@ -133,6 +180,12 @@ def newton_iterations(q, v, a, lam, F_ext, mass_diag, alpha, beta, form, dofs, s
         for i in range(m):
             rhs[n + i] = -scale * g[i]
         band_solve(AB, kl, ku, ipiv, perm, rhs, x)
+        if c > 0:  # the bordered solution (thesis eqs. 4.23-4.24, 4.36-4.38)
+            for k in range(c):
+                r_c[k] = -r_c[k]
+            border_correct(x, W, Sinv, cr_dofs, cr_row, r_c, dlam)
+            for k in range(c):
+                lam_c[k] += dlam[k]
         dq_max = 0.0
         for i in range(n):
             dq = x[i]
@@ -156,7 +209,8 @@ def converge_step(q0, v0, ap0, h, nu, ap, dm_acc, pseudo_ratio, lam_factor,
                   q, v, a, lam, F_ext, target, c_a, c_v, counters, norms,
                   mass_diag, alpha, beta, form, dofs, secs, Mbars, no_blocks, dm_dofs,
                   bp_n, bp_b, bp_r, sl_n, sl_nrm, sl_p, rows, cols, psi, g, vals,
-                  AB, kl, ku, ipiv, perm, scale, tol_rel, tol_abs, tol_g, max_iter, contraction, max_reuse, follower):
+                  AB, kl, ku, ipiv, perm, scale, tol_rel, tol_abs, tol_g, max_iter, contraction, max_reuse, follower,
+                  cr_dofs, cr_col, cr_row, cr_level, cr_diag, cr_rhs, lam_c):
     """:func:`newton_iterations`, and once they converge the pseudo-acceleration ``ap`` of
     the step (eq. 2.49) and the projection of the accelerations onto ``G a = gamma``
     (:func:`project_accelerations`), in one compiled call.  The arguments from
@@ -172,16 +226,33 @@ def converge_step(q0, v0, ap0, h, nu, ap, dm_acc, pseudo_ratio, lam_factor,
     to O(h^2).  Velocities are not projected: that would cost the scheme its
     second-order energy behaviour.
     """
+    W, Sinv = border_prepare(AB, kl, ku, ipiv, perm, q.shape[0] + g.shape[0], cr_dofs, cr_col, cr_row, cr_diag)
     status = newton_iterations(q, v, a, lam, F_ext, mass_diag, alpha, beta, form, dofs, secs, Mbars, no_blocks,
                                dm_dofs, target, bp_n, bp_b, bp_r, sl_n, sl_nrm, sl_p, rows, cols, psi, g, vals,
                                AB, kl, ku, ipiv, perm, scale, c_a, c_v, tol_rel, tol_abs, tol_g, max_iter,
-                               contraction, max_reuse, follower, counters, norms)
+                               contraction, max_reuse, follower, counters, norms, W, Sinv, cr_dofs, cr_col, cr_row,
+                               cr_level, cr_diag, cr_rhs, lam_c)
     if status == CONVERGED:
         newmark_pseudo_acceleration(q0, v0, ap0, q, h, nu, ap)
-        if g.shape[0] > 0:
+        if g.shape[0] > 0 and cr_dofs.shape[0] == 0:  # with contact rows: project_step, after their refresh
             project_accelerations(q, v, a, ap, lam, dm_dofs, dm_acc, bp_n, bp_b, bp_r, sl_n, sl_nrm, sl_p,
-                                  rows, cols, AB, kl, ku, ipiv, perm, scale, pseudo_ratio, lam_factor)
+                                  rows, cols, AB, kl, ku, ipiv, perm, scale, pseudo_ratio, lam_factor,
+                                  W, Sinv, cr_dofs, cr_row, lam_c, lam_c)
     return status
+
+
+@njit(cache=True)
+def project_step(q, v, a, ap, lam, dm_dofs, dm_acc, bp_n, bp_b, bp_r, sl_n, sl_nrm, sl_p, rows, cols,
+                 AB, kl, ku, ipiv, perm, scale, pseudo_ratio, lam_factor, cr_dofs, cr_col, cr_row, cr_diag, cr_gamma,
+                 lam_c):
+    """:func:`project_accelerations` with the contact rows, once their ``gamma`` is that of the
+    converged state: without it the multipliers of contact rows take the same step-to-step
+    oscillation as the joints' (round-off, amplified by ``1 / h^2``, grows without bound at
+    tau = 0.5), and with a ``gamma`` of the step's start a bead in a bowl loses energy."""
+    W, Sinv = border_prepare(AB, kl, ku, ipiv, perm, q.shape[0] + lam.shape[0], cr_dofs, cr_col, cr_row, cr_diag)
+    project_accelerations(q, v, a, ap, lam, dm_dofs, dm_acc, bp_n, bp_b, bp_r, sl_n, sl_nrm, sl_p,
+                          rows, cols, AB, kl, ku, ipiv, perm, scale, pseudo_ratio, lam_factor,
+                          W, Sinv, cr_dofs, cr_row, cr_gamma, lam_c)
 
 
 class NewmarkIntegrator:
@@ -192,8 +263,16 @@ class NewmarkIntegrator:
     #: 256-element slider-crank spent 8.2 evaluations per step, with 0.1 it spends 6.6)
     CONTRACTION = 0.1
 
-    def __init__(self, asm: Assembly, settings: dict):
+    #: re-linearisations of curved contact rows allowed in one step
+    MAX_REFRESH = 8
+
+    def __init__(self, asm: Assembly, settings: dict, contact=None):
         self.asm = asm
+        #: compliant contacts (:class:`solver.contact.compliant.CompliantModel`): when pairs are
+        #: live in a step, their forces join the loads and their blocks the Newton matrix
+        self.contact = contact
+        self._no_extra = np.zeros(asm.extra_size)
+        self._extra = self._no_extra
         self.nu, self.tau, self.alpha_m, self.alpha_f = integrator_parameters(settings)
         self.tol_rel = settings["tol_rel"]
         self.tol_abs = settings["tol_abs"]
@@ -205,6 +284,7 @@ class NewmarkIntegrator:
         self._AB: np.ndarray | None = None  # band storage the factors are written to
         self._ipiv: np.ndarray | None = None
         self._fixed_args: tuple = ()  # the arguments of converge_step set at a factorisation
+        self._band_args: tuple = ()  # the factors' band storage and ordering
         self._factor_h = None
         self._scale = 1.0
         self._scale_h: float | None = None
@@ -217,23 +297,29 @@ class NewmarkIntegrator:
         self._system_args = (sys_.mass_diag, sys_.alpha, sys_.beta, asm.form, sys_.elem_dofs, asm.secs, asm.Mbar,
                              asm._no_blocks, cons.dm_dofs)
         self._constraint_args = (cons.bp_n, cons.bp_b, cons.bp_r, cons.sl_n, cons.sl_nrm, cons.sl_p, cons.rows, cons.cols)
-        self._control_args = (self.tol_rel, self.tol_abs, self.tol_g, self.max_iter, self.CONTRACTION,
-                              self.max_iter if self.modified else 1, self._follower)
+        self._control = (self.tol_rel, self.tol_abs, self.tol_g, self.max_iter, self.CONTRACTION,
+                         self.max_iter if self.modified else 1)
+        self._factor_follower = self._follower  # whether the factorised step re-reads the loads
         self._psi, self._g, self._G_vals = np.empty(asm.n), np.empty(cons.count), np.empty(cons.rows.size)
+        self._no_rows = ContactRows.empty()
 
-    def step(self, s: State, h: float, breakpoint: float | None = None) -> tuple[State, int]:
+    def step(self, s: State, h: float, breakpoint: float | None = None,
+             rows: ContactRows | None = None) -> tuple[State, int]:
         """One step of size ``h``; returns the new state and the Newton iteration count.
 
         A step that lands on a ``breakpoint`` ends exactly there and sees the loads'
-        values just before it (their left limit).
+        values just before it (their left limit).  ``rows`` are the contact rows of the
+        contact models for this step (:mod:`solver.system.bordered`); their converged
+        multipliers are the new state's ``lam_c``.
         """
+        rows = self._no_rows if rows is None else rows
         try:
-            return self._step(s, h, breakpoint)
+            return self._step(s, h, breakpoint, rows)
         except ZeroDivisionError:
             self._factor = None
             raise NewtonFailure("an element collapsed to zero length during the Newton iterations") from None
 
-    def _step(self, s: State, h: float, breakpoint: float | None) -> tuple[State, int]:
+    def _step(self, s: State, h: float, breakpoint: float | None, rows: ContactRows) -> tuple[State, int]:
         asm, nu, tau = self.asm, self.nu, self.tau
         am, af = self.alpha_m, self.alpha_f
         n = asm.n
@@ -245,6 +331,8 @@ class NewmarkIntegrator:
         q, v, a = np.empty(n), np.empty(n), np.empty(n)
         newmark_predict(s.q, s.v, s.a, s.a_pseudo, h, af, q, v, a)
         lam = s.lam.copy()
+        if rows.count and rows.refresh is not None:
+            rows.refresh(q, v)  # curved rows linearised about the predictor
         if self._factor_h != h:
             self._factor = None
         t_f = t1 if t_loads is None else t_loads
@@ -254,29 +342,54 @@ class NewmarkIntegrator:
         pseudo_ratio = (1.0 - af) / (1.0 - am)
         a_pseudo = np.empty(n)
         counters = np.zeros(2, dtype=np.int64)  # iterations done, corrections applied
+        refreshed = 0
         norms = np.array([np.inf, np.inf])  # last |psi|, last max|dq|
         done = 0
+        live = self.contact is not None and self.contact.any_live
+        follower = self._follower or live  # contact forces follow the iterates like follower loads
+        if follower != self._factor_follower:
+            self._factor = None
+        if not live:
+            self._extra = self._no_extra
+        previous = np.inf  # |psi| at the last follower return, for the contraction test
         while True:
             F_ext = asm.external(q, t_f)
+            if live:
+                F_contact, self._extra = self.contact.evaluate(q, v, c_v)
+                F_ext = F_ext + F_contact
             if self._factor is None or not self.modified:
-                self._refactor(q, v, a, lam, F_ext, c_a, c_v, target, h)
+                self._refactor(q, v, a, lam, F_ext, c_a, c_v, target, h, follower)
+                previous = np.inf
             if self._factor.singular:
                 self._factor = None
                 raise NewtonFailure("the Newton matrix is singular (a mechanism locked or unconstrained?)")
             status = converge_step(s.q, s.v, s.a_pseudo, h, nu, a_pseudo, dm_acc, pseudo_ratio, nu * h * h,
-                                   q, v, a, lam, F_ext, target, c_a, c_v, counters, norms, *self._fixed_args)
+                                   q, v, a, lam, F_ext, target, c_a, c_v, counters, norms, *self._fixed_args,
+                                   *rows.kernel_args())
             self.evaluations += int(counters[0]) - done
             done = int(counters[0])
+            if status == CONVERGED and rows.refresh is not None and rows.refresh(q, v):
+                refreshed += 1  # curved contact rows re-linearised at the converged iterate: iterate on
+                if refreshed > self.MAX_REFRESH:
+                    raise NewtonFailure(f"the contact geometry did not settle in {self.MAX_REFRESH} re-linearisations")
+                continue
+            if status == CONVERGED and rows.count:
+                project_step(q, v, a, a_pseudo, lam, cons.dm_dofs, dm_acc, *self._constraint_args, *self._band_args,
+                             self._scale, pseudo_ratio, nu * h * h, rows.dofs, rows.col, rows.row, rows.diag,
+                             rows.gamma, rows.lam)
             if status == CONVERGED:
-                return State(t1, q, v, a, lam, a_pseudo), int(counters[1])
+                return State(t1, q, v, a, lam, a_pseudo, rows.lam.copy()), int(counters[1])
             if status == DIVERGED:
                 self._factor = None
                 raise NewtonFailure(f"Newton did not converge in {self.max_iter} iterations (out-of-balance {norms[0]:.3g} N)")
-            if status == FOLLOWER:
-                continue  # new load vector at the updated configuration, same matrix
+            if status == FOLLOWER:  # new loads at the updated configuration, same matrix while it contracts
+                if norms[0] > self.CONTRACTION * previous:
+                    self._factor = None
+                previous = norms[0]
+                continue
             self._factor = None  # REFACTOR: the reused matrix no longer contracts
 
-    def _refactor(self, q, v, a, lam, F_ext, c_a, c_v, target, h) -> None:
+    def _refactor(self, q, v, a, lam, F_ext, c_a, c_v, target, h, follower) -> None:
         """Factorise the Newton matrix at the current iterate into the integrator's band
         storage; the constraint rows' scale is set once per step size (the diagonal's
         size is set by ``M / (nu h^2)``)."""
@@ -287,13 +400,16 @@ class NewmarkIntegrator:
         scale = self._scale if self._scale_h == h else 0.0
         psi, g, G_vals = self._psi, self._g, self._G_vals
         self._scale, singular = newton_factorize(
-            q, v, a, lam, F_ext, *self._system_args[:-2], c_a, c_v, self.asm._blocks, *self._system_args[-1:], target,
+            q, v, a, lam, F_ext, *self._system_args[:-2], c_a, c_v, self.asm._blocks, self._extra,
+            *self._system_args[-1:], target,
             *self._constraint_args, psi, g, G_vals, scale, band.band_row, band.band_col, self._AB, band.kl, band.ku,
             self._ipiv, BandLU.PIVOT_RATIO,
         )
         self._scale_h = h
         self._factor = BandLU(band, self._AB, self._ipiv, singular)
-        self._fixed_args = (*self._system_args, *self._constraint_args, psi, g, G_vals, self._AB, band.kl, band.ku,
-                            self._ipiv, band.perm, self._scale, *self._control_args)
+        self._band_args = (self._AB, band.kl, band.ku, self._ipiv, band.perm)
+        self._fixed_args = (*self._system_args, *self._constraint_args, psi, g, G_vals, *self._band_args, self._scale,
+                            *self._control, follower)
+        self._factor_follower = follower
         self._factor_h = h
         self.factorizations += 1

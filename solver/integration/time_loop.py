@@ -33,35 +33,28 @@ MAX_CONTACT_RETRIES = 12
 
 
 def _advance(integ: NewmarkIntegrator, s: State, h: float, land: float | None, max_cuts: int,
-             guard: OutputBuilder | None = None):
-    """One step from ``s``, halving it when Newton fails (or, with a ``guard``, when the
-    energy jumps: a spurious root); ``(state, iterations, step, cut?)``."""
+             guard: OutputBuilder | None = None, contacts: ContactTracker | None = None):
+    """One step from ``s`` (with the contact rows and forces of ``contacts``), halving it
+    when Newton fails (or, with a ``guard``, when the energy jumps: a spurious root);
+    ``(state, iterations, step, cuts)``."""
     cuts = 0
     while True:
         try:
-            new, iters = integ.step(s, h if land is None else land - s.t, breakpoint=land)
+            step = h if land is None else land - s.t
+            rows = None
+            if contacts is not None:
+                contacts.begin_step(s, step)
+                rows = contacts.rows(s)
+            new, iters = integ.step(s, step, breakpoint=land, rows=rows)
             if guard is not None and guard.spurious_growth(s, new):
                 raise NewtonFailure("the energy jumped in one step (a spurious root of the Newmark equations)")
-            return new, iters, new.t - s.t, cuts > 0
+            return new, iters, new.t - s.t, cuts
         except NewtonFailure as exc:
             cuts += 1
             if cuts > max_cuts:
                 raise NewtonFailure(f"{exc}; step cut {cuts - 1} times down to {h:.3g} s") from None
             h *= 0.5
             land = None
-
-
-def _after_impulses(asm: Assembly, contacts: ContactTracker, out: OutputBuilder, s: State) -> State:
-    """Impulses at the pairs that are closed and approaching, booked in the energy ledger;
-    accelerations and multipliers restarted after a velocity jump."""
-    if not contacts.active:
-        return s
-    after, impacts = contacts.resolve(s)
-    if not impacts:
-        return after
-    after = restart(asm, after)
-    out.book_impulses(impacts, after)
-    return after
 
 
 def run(model: dict, cancel: Callable[[], bool] | None = None) -> Iterator[Frame | Results]:
@@ -79,15 +72,20 @@ def run(model: dict, cancel: Callable[[], bool] | None = None) -> Iterator[Frame
         constraints=system.constraints.count,
         elements=system.beams.count,
     )
-    integ = NewmarkIntegrator(asm, settings)
     contacts = ContactTracker(asm, settings)
+    integ = NewmarkIntegrator(asm, settings, contacts.forces)
     res.layout.contacts = [p.id for p in contacts.pairs]
     res.events = contacts.events
     h0, t_end = settings["step"], settings["end_time"]
     dt_out = settings["output_interval"]
-    state = _after_impulses(asm, contacts, out, initial_state(asm))
+    state = initial_state(asm)
+    if contacts.active:
+        out.contact_power = contacts.contact_power
+        out.contact_energy = contacts.elastic_energy
+        state = contacts.after_step(None, state, out)
     breakpoints = sorted({b for b in system.breakpoints() if 0.0 < b < t_end})
-    guard = out if contacts.active else None  # impulses make velocity jumps: watch for spurious roots
+    guard = out if contacts.jumps else None  # velocity jumps (impulses): watch for spurious roots
+    tracker = contacts if contacts.active else None
 
     def frame_of(st: State) -> Frame:
         frame = out.frame(st)
@@ -103,40 +101,45 @@ def run(model: dict, cancel: Callable[[], bool] | None = None) -> Iterator[Frame
     h = h0
     status, message = "completed", ""
     eps_t = 1e-9 * h0
+    rejected = 0  # step attempts taken again: Newton cuts, contact events stepped over, contact errors
+    max_cuts = settings["max_step_cuts"]
     while state.t < t_end - eps_t:
         if cancel is not None and cancel():
             status, message = "cancelled", f"cancelled at t = {state.t:.6g} s"
             break
-        in_contact = contacts.active and bool(contacts.closed.any())
+        in_contact = contacts.active and contacts.closed()
         step_started = wallclock.perf_counter()
         h_try = min(contacts.step_size(h), t_end - state.t)
         while breakpoints and breakpoints[0] <= state.t + eps_t:
             breakpoints.pop(0)
         land = breakpoints[0] if breakpoints and breakpoints[0] <= state.t + h_try + eps_t else None
         try:
-            new, iters, h_try, cut = _advance(integ, state, h_try, land, settings["max_step_cuts"], guard)
-            for _ in range(MAX_CONTACT_RETRIES):  # contact predictor, eq. (3.4)
-                t_ct = contacts.passed_contact(state, new)
+            new, iters, h_try, cuts = _advance(integ, state, h_try, land, max_cuts, guard, tracker)
+            rejected += cuts
+            for _ in range(MAX_CONTACT_RETRIES if tracker else 0):  # contact predictor (eq. 3.4), switches, errors
+                t_ct = contacts.event_time(state, new)
                 if t_ct is None:
                     break
+                rejected += 1
                 land = None
-                new, iters, h_try, cut = _advance(integ, state, t_ct - state.t, None, settings["max_step_cuts"], guard)
+                new, iters, h_try, cuts = _advance(integ, state, t_ct - state.t, None, max_cuts, guard, tracker)
+                rejected += cuts
         except NewtonFailure as exc:
             status, message = "failed", f"stopped at t = {state.t:.6g} s: {exc}"
             break
         res.steps.append(StepRecord(new.t, h_try, iters))
+        previous = state
         if land is None:
             state = new
             out.advance_ledger(state, h_try)
         else:
             out.advance_ledger(new, h_try, t_loads=np.nextafter(land, -np.inf))
-            state = restart(asm, new)
+            state = restart(asm, new, contacts.rows(new) if tracker else None)
             out.restart_ledger(new, state)
         if contacts.active:
             impulse_started = wallclock.perf_counter()
             count = len(contacts.events)
-            state = _after_impulses(asm, contacts, out, state)
-            contacts.separations(state)
+            state = contacts.after_step(previous, state, out)
             solved = sum(1 for e in contacts.events[count:] if e["kind"] == "impulse")
             if solved:
                 impact["impulses"] += solved
@@ -159,6 +162,9 @@ def run(model: dict, cancel: Callable[[], bool] | None = None) -> Iterator[Frame
         newton_iterations_per_step=(sum(iters) / len(iters)) if iters else 0.0,
         factorizations=integ.factorizations,
         residual_evaluations_per_step=integ.evaluations / max(len(res.steps), 1),
+        rejected_steps=rejected,
         **impact,
     )
+    if contacts.active:
+        res.meta.update(contacts.summary())
     yield res

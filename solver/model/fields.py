@@ -137,12 +137,18 @@ class Arr:
 
 @dataclass(frozen=True)
 class Obj:
-    """An object with named fields; ``required`` lists those without a default."""
+    """An object with named fields; ``required`` lists those without a default.
+
+    ``units`` says what a placeholder unit of the fields nested in it stands for here
+    (``{"[f]": "rad/s"}``: the time function of a speed driver is in rad/s); see
+    :func:`unit_at`.
+    """
 
     fields: dict[str, Any]
     help: str = ""
     required: tuple[str, ...] = ()
     default: dict | None = None
+    units: dict[str, str] = field(default_factory=dict)
     unit = "-"
 
     def json_schema(self, *, closed: bool = True) -> dict:
@@ -311,3 +317,58 @@ def field_at(spec: Any, keys: list, instance: Any | None = None) -> Any:
         node = fields[key]
         inst = inst.get(key) if isinstance(inst, dict) else None
     return node
+
+
+def per_second(unit: str) -> str:
+    """The unit of a rate of change of a quantity in ``unit``.
+
+    >>> per_second("-"), per_second("rad"), per_second("rad/s"), per_second("m")
+    ('1/s', 'rad/s', 'rad/s^2', 'm/s')
+    """
+    if unit in ("-", ""):
+        return "1/s"
+    if unit.endswith("/s"):
+        return unit + "^2"
+    return unit + "/s"
+
+
+def unit_at(spec: Any, keys: list, instance: Any | None = None) -> str:
+    """The unit of the number (or list of numbers) at ``keys``, placeholders resolved.
+
+    A field whose unit depends on where it is used carries a placeholder (``[f]``, or
+    ``[f]/s`` for its rate) that the nearest enclosing object's ``units`` resolves
+    (:class:`Obj`, or the :class:`Variant` kind of the instance); "" when the field is
+    no number.
+
+    >>> fn = Obj({"value": Num("f(t)", "[f]"), "rate": Num("df/dt", "[f]/s")})
+    >>> speed = Obj({"function": fn}, units={"[f]": "rad/s"})
+    >>> unit_at(speed, ["function", "value"]), unit_at(speed, ["function", "rate"])
+    ('rad/s', 'rad/s^2')
+    """
+    context: dict[str, str] = {}
+    node, inst = spec, instance
+    for key in [None, *keys]:
+        if key is not None:
+            node = field_at(node, [key], inst)
+            inst = _child(inst, key)
+        if isinstance(node, Obj):
+            context.update(node.units)
+        elif isinstance(node, Variant) and isinstance(inst, dict) and node.kind_of(inst) in node.kinds:
+            context.update(node.kinds[node.kind_of(inst)].units)
+    item = node.item if isinstance(node, Arr) else node
+    if not isinstance(item, Num):
+        return ""
+    for placeholder, actual in context.items():
+        if item.unit == placeholder:
+            return actual
+        if item.unit == placeholder + "/s":
+            return per_second(actual)
+    return item.unit
+
+
+def _child(inst: Any, key: Any) -> Any:
+    if isinstance(inst, dict):
+        return inst.get(key)
+    if isinstance(inst, list) and isinstance(key, int) and 0 <= key < len(inst):
+        return inst[key]
+    return None

@@ -19,39 +19,44 @@ def _id(what: str) -> Str:
 
 
 # --------------------------------------------------------------------- time functions
+#: the unit of f(t), which depends on where the function is used: rad for an angle
+#: driver, rad/s for a speed driver, m for a displacement driver, a pure number for a load
+F = "[f]"
+
 TIME_FUNCTION = Variant(
-    help="a function of time f(t); loads multiply their components by it, drivers use it as angle, speed or displacement",
+    help="a function of time f(t); loads multiply their components by it (f is a pure number), drivers use it "
+         "as angle (f in rad), speed (rad/s) or displacement (m); the unit [f] of its values follows",
     default_kind="constant",
     kinds={
-        "constant": Obj({"value": Num("f(t) = value", default=1.0)}),
+        "constant": Obj({"value": Num("f(t) = value", F, default=1.0)}),
         "ramp": Obj(
             {
                 "t0": Num("start of the ramp", "s", default=0.0, ge=0),
                 "t1": Num("end of the ramp; f is held at v1 afterwards", "s", gt=0),
-                "v0": Num("value up to t0", default=0.0),
-                "v1": Num("value from t1 on", default=1.0),
+                "v0": Num("value up to t0", F, default=0.0),
+                "v1": Num("value from t1 on", F, default=1.0),
             },
             required=("t1",),
         ),
-        "linear": Obj({"rate": Num("f(t) = rate * t", "1/s")}, required=("rate",)),
+        "linear": Obj({"rate": Num("f(t) = rate * t", F + "/s")}, required=("rate",)),
         "window": Obj(
             {
                 "t_on": Num("f switches on at t_on", "s", default=0.0, ge=0),
                 "t_off": Num("f switches off at t_off", "s", gt=0),
-                "value": Num("value while on", default=1.0),
+                "value": Num("value while on", F, default=1.0),
             },
             required=("t_off",),
         ),
         "table": Obj(
             {
                 "t": Arr(Num("time", "s"), "times, increasing", min_items=2),
-                "v": Arr(Num("value"), "values at those times (linear in between, held outside)", min_items=2),
+                "v": Arr(Num("value", F), "values at those times (linear in between, held outside)", min_items=2),
             },
             required=("t", "v"),
         ),
         "sine": Obj(
             {
-                "amplitude": Num("amplitude", default=1.0),
+                "amplitude": Num("amplitude", F, default=1.0),
                 "frequency": Num("frequency", "Hz", gt=0),
                 "phase": Num("phase", "rad", default=0.0),
             },
@@ -144,6 +149,46 @@ MESH = Variant(
     },
 )
 
+#: normal force laws of compliant contact (``solver.contact.normal_laws.NORMAL_LAWS``; a test
+#: keeps the two lists equal)
+NORMAL_LAWS = ("hooke", "kelvin_voigt", "hertz", "lankarani_nikravesh", "hunt_crossley", "flores",
+               "dubowsky_freudenstein", "goldsmith", "esdu78035")
+#: the laws of a pin in a bore (Flores et al. 2006 eqs. 10-11): radii, length and materials, no K
+CYLINDER_LAWS = ("dubowsky_freudenstein", "goldsmith", "esdu78035")
+#: laws whose stiffness K is a linear spring's, N/m (never computed from the materials)
+LINEAR_LAWS = ("hooke", "kelvin_voigt")
+#: friction laws of compliant contact (``solver.contact.friction_laws.FRICTION_LAWS``)
+FRICTION_LAWS = ("coulomb", "rooney_deravi", "threlfall", "ambrosio")
+
+#: the law fields shared by compliant contact pairs and clearance joints
+COMPLIANT_LAW = {
+    "law": Str(
+        "normal force law: hooke (F = K d), kelvin_voigt (eq. 1), hertz (eq. 2), lankarani_nikravesh "
+        "(eq. 9), hunt_crossley, flores (2011), and for a pin in a bore dubowsky_freudenstein (eq. 10), "
+        "goldsmith, esdu78035 (eq. 11)",
+        enum=NORMAL_LAWS, default="lankarani_nikravesh",
+    ),
+    "stiffness": Num(
+        "generalised stiffness K (default: from the two materials and signed radii, eqs. 3-5; "
+        "required by hooke and kelvin_voigt, in N/m; unused by the cylinder laws)",
+        "N/m^n", gt=0,
+    ),
+    "exponent": Num("exponent n of the penetration (Hertz-type laws; 1 for hooke and kelvin_voigt)",
+                    default=1.5, ge=1),
+    "damping": Num("viscous damper D in parallel with the law, F + D d_dot (the sum never pulls)",
+                   "N s/m", default=0.0, ge=0),
+    "friction_law": Str(
+        "friction law: coulomb (eq. 13), rooney_deravi (eqs. 13-14), threlfall (eq. 15), ambrosio (eqs. 16-17)",
+        enum=FRICTION_LAWS, default="ambrosio",
+    ),
+    "friction_velocity": Num(
+        "slip velocity of the friction law: Ambrosio's v0 (no friction below it), Rooney-Deravi's stick "
+        "band half-width, Threlfall's v_r", "m/s", default=1e-4, gt=0,
+    ),
+    "friction_velocity_1": Num("Ambrosio's v1: full friction c_f F_n above it (> friction_velocity)",
+                               "m/s", default=1e-3, gt=0),
+}
+
 _LINK_NODES = Arr(Str("node", ref="nodes"), "the link's nodes; a flexible link has exactly its two end nodes", min_items=2)
 LINK = Variant(
     help="a link of the mechanism: a rigid body, or a flexible beam meshed with corotational elements",
@@ -186,17 +231,33 @@ JOINT = Variant(
         ),
         "clearance": Obj(
             {
-                "links": Arr(Str("link", ref="links"), "journal link then bearing link", min_items=2),
-                "journal_radius": Num("journal radius", "m", gt=0),
-                "bearing_radius": Num("bearing radius (> journal radius)", "m", gt=0),
-                "length": Num("axial length of the joint", "m", gt=0),
-                "material": Str("material of journal and bearing", ref="materials"),
-                "law": Str("contact force law", enum=("hertz", "kelvin_voigt", "lankarani_nikravesh", "cylindrical"), default="lankarani_nikravesh"),
-                "restitution": Num("coefficient of restitution of the law", default=0.9, ge=0, le=1),
-                "friction": Num("friction coefficient", default=0.0, ge=0),
+                "links": Arr(
+                    Str("link", ref="links"),
+                    "the journal's link, then the bearing's (default: whatever else is at the node -- "
+                    "links, a lumped mass, a slider or a ground pin -- carries the bearing)",
+                    min_items=1,
+                ),
+                "bearing_radius": Num("bearing (bore) radius Rb", "m", gt=0),
+                "journal_radius": Num("journal (pin) radius Rj; give it or the clearance", "m", gt=0),
+                "clearance": Num("radial clearance c = Rb - Rj; give it or journal_radius", "m", gt=0),
+                "length": Num("axial length L of journal and bearing", "m", gt=0),
+                "material": Str("material of journal and bearing (for the stiffness, eqs. 3-5)", ref="materials"),
+                "journal_material": Str("material of the journal (default: material)", ref="materials"),
+                "bearing_material": Str("material of the bearing (default: material)", ref="materials"),
+                **COMPLIANT_LAW,
+                "restitution": Num("coefficient of restitution c_e of the normal law", default=0.9, gt=0, le=1),
+                "friction": Num("coefficient of friction c_f of the friction law", default=0.0, ge=0),
+                "offset": Obj(
+                    {"x": Num("x of the journal centre from the bearing centre", "m", default=0.0),
+                     "y": Num("y of the journal centre from the bearing centre", "m", default=0.0)},
+                    help="where the journal centre starts, from the bearing centre (the node); "
+                         "inside the clearance circle",
+                    default={},
+                ),
             },
-            required=("links", "journal_radius", "bearing_radius", "length", "material"),
-            help="revolute joint with clearance (contact law across the gap)",
+            required=("links", "bearing_radius", "length"),
+            help="revolute joint with clearance: a journal on one link end moves inside a bearing on the "
+                 "other part, a compliant contact law across the gap (Flores et al. 2006, eq. 18)",
         ),
     },
 )
@@ -236,11 +297,13 @@ DRIVER = Variant(
             {"link": Str("driven link", ref="links"), "pivot": Str("pivot node of the link", ref="nodes")},
             required=("link", "pivot"),
             help="the link's rotation from its sketched orientation is f(t) (counter-clockwise positive)",
+            units={F: "rad"},
         ),
         "speed": Obj(
             {"link": Str("driven link", ref="links"), "pivot": Str("pivot node of the link", ref="nodes")},
             required=("link", "pivot"),
             help="the link's angular speed is f(t) (counter-clockwise positive)",
+            units={F: "rad/s"},
         ),
         "displacement": Obj(
             {
@@ -249,6 +312,7 @@ DRIVER = Variant(
             },
             required=("node", "direction"),
             help="the node's displacement from its sketched position along x or y is f(t)",
+            units={F: "m"},
         ),
     },
 )
@@ -266,6 +330,7 @@ LOAD = Obj(
     },
     help="a nodal force and torque, scaled by a function of time",
     required=("id", "node"),
+    units={F: "-"},
 )
 
 _XY = {"x": Num("x", "m", default=0.0), "y": Num("y", "m", default=0.0)}
@@ -274,6 +339,8 @@ CONTACT_POINT = Obj(
     {
         "node": Str("contact node (of a link)", ref="nodes"),
         "body": Str("or: the free body", ref="bodies"),
+        "radius": Num("radius of the striking surface around the point (default: the body's radius, "
+                      "0 for a node); a signed radius of eqs. 3-5, convex", "m", ge=0),
     },
     help="the point that strikes: a node of a link or a free body (give one)",
 )
@@ -322,17 +389,27 @@ CONTACT_MODEL = Variant(
     default_kind="impulse",
     kinds={
         "impulse": Obj({}, help="momentum balance with Routh's incremental method (thesis ch. 3)"),
-        "lagrange": Obj({}, help="Lagrange-multiplier contact with sliding and sticking (thesis ch. 4)"),
+        "lagrange": Obj(
+            {
+                "stick_tolerance": Num(
+                    "slip velocity, as a fraction of its value a step before, below which sliding turns to sticking "
+                    "(thesis eq. 4.9)", default=1e-3, gt=0, lt=1,
+                ),
+            },
+            help="Lagrange-multiplier contact (thesis ch. 4): the momentum-balance jump at onset (e and law are not "
+                 "used), then the gap held by the normal force, sliding or sticking, release when the force would pull",
+        ),
         "compliant": Obj(
             {
-                "law": Str("force law", enum=("hertz", "kelvin_voigt", "lankarani_nikravesh", "flores"), default="lankarani_nikravesh"),
-                "stiffness": Num("contact stiffness K", "N/m^n", gt=0),
-                "exponent": Num("exponent n of the penetration", default=1.5, gt=0),
-                "damping": Num("damping coefficient (Kelvin-Voigt)", "N s/m", default=0.0, ge=0),
-                "friction_velocity": Num("velocity of the regularised friction law", "m/s", default=1e-4, gt=0),
+                **COMPLIANT_LAW,
+                "point_material": Str("material of the striking point's surface (for the stiffness, eqs. 3-5)",
+                                      ref="materials"),
+                "target_material": Str("material of the target's surface (for the stiffness, eqs. 3-5)",
+                                       ref="materials"),
+                "length": Num("axial length L of the contact (the cylinder laws)", "m", gt=0),
             },
-            required=("stiffness",),
-            help="continuous contact force law (Flores et al. 2006)",
+            help="continuous contact force law (Flores et al. 2006): the pair's e is the restitution c_e, "
+                 "its mu_d the friction coefficient c_f",
         ),
     },
 )
@@ -385,8 +462,18 @@ SOLVER = Obj(
         "modified_newton": Bool("reuse the factorised Jacobian while Newton converges", default=True),
         "consistent_initial_velocity": Bool("start with velocities consistent with drivers and joints", default=True),
         "contact_tol": Num("gap within which a contact is established, thesis TOL_imp (3.3)", "m", default=1e-6, gt=0),
+        "contact_accuracy": Num(
+            "local error of the penetration per step while a compliant contact is closed, as a fraction "
+            "of the contact's largest penetration (the step shrinks in contact to meet it)",
+            default=1e-3, gt=0, lt=1,
+        ),
         "impact_step": Num(
             "time step while in contact (0: 0.8 x the shortest wave transit of a flexible element, thesis eq. 3.5)",
+            "s", default=0.0, ge=0,
+        ),
+        "impulse_force_window": Num(
+            "window over which the impulses of a momentum-balance contact are averaged into its force "
+            "(0: 4 x the shortest wave transit of a flexible element, or the impact step without one)",
             "s", default=0.0, ge=0,
         ),
     },

@@ -16,6 +16,7 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 
 from . import schema as S
+from .contact_rules import clearance_problems, compliant_contact_problems
 from .fields import Obj, Variant, field_at
 
 
@@ -204,9 +205,6 @@ def semantic_problems(doc: dict) -> list[Problem]:
         st = mesh.get("stations")
         if st is not None and (st[0] != 0 or st[-1] != 1 or any(b <= a for a, b in zip(st, st[1:]))):
             bad(["links", i, "mesh", "stations"], "must increase strictly from 0 to 1")
-    for i, j in enumerate(doc.get("joints", [])):
-        if j.get("kind") == "clearance" and j["bearing_radius"] <= j["journal_radius"]:
-            bad(["joints", i, "bearing_radius"], "must be > journal_radius")
     link_nodes = {l["id"]: l["nodes"] for l in doc.get("links", [])}
     for i, d in enumerate(doc.get("drivers", [])):
         if "link" in d and d["pivot"] not in link_nodes.get(d["link"], []):
@@ -233,6 +231,8 @@ def semantic_problems(doc: dict) -> list[Problem]:
     for i, v in enumerate(doc.get("initial_velocities", [])):
         if len([k for k in ("node", "link", "body") if k in v]) != 1:
             bad(["initial_velocities", i], "give exactly one of node, link, body")
+    clearance_problems(doc, bad)
+    compliant_contact_problems(doc, bad)
     return out
 
 

@@ -22,24 +22,29 @@ ENERGY_KEYS = (
     "kinetic",
     "strain",
     "potential",
+    "contact_elastic",
     "work_loads",
     "work_drivers",
     "dissipated_damping",
     "dissipated_friction",
     "dissipated_restitution",
+    "dissipated_contact",
 )
 
-#: sign of each energy term in the balance ``total = T + U + V - W_loads - W_drivers + D``,
+#: sign of each energy term in the balance ``total = T + U + V + V_c - W_loads - W_drivers + D``
+#: (V_c: energy stored in compliant contacts, ``contact_elastic``; D: the dissipated terms),
 #: constant in time for an exact solution (its drift measures the integration error)
 ENERGY_BALANCE_SIGNS = {
     "kinetic": 1.0,
     "strain": 1.0,
     "potential": 1.0,
+    "contact_elastic": 1.0,
     "work_loads": -1.0,
     "work_drivers": -1.0,
     "dissipated_damping": 1.0,
     "dissipated_friction": 1.0,
     "dissipated_restitution": 1.0,
+    "dissipated_contact": 1.0,
 }
 
 #: standard keys of ``Frame.contact`` (units in the names, as in ``contacts.csv``): gap

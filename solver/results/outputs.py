@@ -11,6 +11,8 @@ its mid-length point from the chord between its end nodes, divided by its length
 """
 from __future__ import annotations
 
+from typing import Callable
+
 import numpy as np
 
 from ..system.assembly import Assembly
@@ -50,8 +52,13 @@ class OutputBuilder:
         self._driver_rows = np.array([d.row for d in s.drivers], dtype=int)
         self._driver_dofs = np.array([d.dof for d in s.drivers], dtype=int)
         self.ledger = {"work_loads": 0.0, "work_drivers": 0.0, "dissipated_damping": 0.0,
-                       "dissipated_friction": 0.0, "dissipated_restitution": 0.0}
-        self._last_powers: tuple[float, float, float] | None = None
+                       "dissipated_friction": 0.0, "dissipated_restitution": 0.0, "dissipated_contact": 0.0}
+        self._last_powers: tuple[float, ...] | None = None
+        #: powers dissipated by contact friction and by the damping of compliant contact laws
+        #: at a state (set by the time loop), W
+        self.contact_power: Callable[[State], tuple[float, float]] | None = None
+        #: energy stored in compliant contacts at a state (set by the time loop), J
+        self.contact_energy: Callable[[State], float] = lambda st: 0.0
 
     def _midspan_locator(self, link) -> tuple[int, float]:
         """(element, local coordinate) of the link's mid-length point."""
@@ -62,20 +69,23 @@ class OutputBuilder:
         return int(link.elements[k]), float((half - s[k]) / L[k])
 
     # ------------------------------------------------------------------ energy ledger
-    def powers(self, st: State, t_loads: float | None = None) -> tuple[float, float, float]:
-        """Power of the loads, of the drivers and of damping, W (loads at ``t_loads`` if given)."""
+    def powers(self, st: State, t_loads: float | None = None) -> tuple[float, float, float, float, float]:
+        """Power of the loads, of the drivers, of damping, of contact friction and of contact
+        damping, W (loads at ``t_loads`` if given)."""
         asm, s = self.asm, self.sys
         p_loads = 0.0
         if s.loads:
             p_loads = float(np.dot(asm.external(st.q, st.t if t_loads is None else t_loads) - s.gravity, st.v))
         p_drv = -float(np.dot(st.lam[self._driver_rows], st.v[self._driver_dofs])) if s.drivers else 0.0
         p_damp = asm.damping_power(st.q, st.v) if (s.alpha > 0.0 or s.beta > 0.0) else 0.0
-        return p_loads, p_drv, p_damp
+        p_fric, p_contact = self.contact_power(st) if self.contact_power is not None else (0.0, 0.0)
+        return p_loads, p_drv, p_damp, p_fric, p_contact
 
-    def energy_terms(self, st: State) -> tuple[float, float, float]:
-        """Kinetic, strain and gravitational potential energy, J."""
+    def energy_terms(self, st: State) -> tuple[float, float, float, float]:
+        """Kinetic, strain, gravitational potential and contact energy, J."""
         asm = self.asm
-        return asm.kinetic_energy(st.q, st.v), asm.strain_energy(st.q), asm.potential_energy(st.q)
+        return (asm.kinetic_energy(st.q, st.v), asm.strain_energy(st.q), asm.potential_energy(st.q),
+                self.contact_energy(st))
 
     def spurious_growth(self, old: State, new: State, ratio: float = 0.05) -> bool:
         """Whether the mechanical energy grew over a step by more than ``ratio`` of the energies
@@ -93,13 +103,15 @@ class OutputBuilder:
         """Trapezoidal integration of the powers over the step just taken."""
         p = self.powers(st, t_loads)
         if self._last_powers is not None:
-            for key, p0, p1 in zip(("work_loads", "work_drivers", "dissipated_damping"), self._last_powers, p):
+            for key, p0, p1 in zip(("work_loads", "work_drivers", "dissipated_damping", "dissipated_friction",
+                                    "dissipated_contact"), self._last_powers, p):
                 self.ledger[key] += 0.5 * h * (p0 + p1)
         self._last_powers = p
 
     def book_impulses(self, impacts, after: State) -> None:
         """Impulses at contacts: friction and the normal impulse do the work of the kinetic
-        energy jump (Routh's W_t and W_n); the next step starts from the powers after it."""
+        energy jump (Routh's W_t and W_n); the next step starts from the powers after it
+        (also after a change of contact mode without impulses)."""
         for r in impacts:
             self.ledger["dissipated_friction"] -= r.W_t
             self.ledger["dissipated_restitution"] -= r.W_n
@@ -114,7 +126,7 @@ class OutputBuilder:
 
     # ------------------------------------------------------------------ frames
     def frame(self, st: State) -> Frame:
-        s, asm = self.sys, self.asm
+        s = self.sys
         q, v, a = st.q, st.v, st.a
         if self._last_powers is None:
             self._last_powers = self.powers(st)
@@ -122,12 +134,8 @@ class OutputBuilder:
         drv_val = np.array([q[d.dof] - s.constraints.dm_base[d.row] for d in s.drivers])
         drv_rate = np.array([v[d.dof] for d in s.drivers])
         drv_reac = np.array([-st.lam[d.row] for d in s.drivers])
-        energy = {
-            "kinetic": asm.kinetic_energy(q, v),
-            "strain": asm.strain_energy(q),
-            "potential": asm.potential_energy(q),
-            **self.ledger,
-        }
+        energy = dict(zip(("kinetic", "strain", "potential", "contact_elastic"), self.energy_terms(st)))
+        energy.update(self.ledger)
         nd = s.node_dofs
         return Frame(
             time=st.t,

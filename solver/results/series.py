@@ -117,11 +117,33 @@ def catalogue(results: Results) -> dict[str, Series]:
     return out
 
 
+#: contact series: key suffix -> (label, unit, ``Frame.contact`` key); the impulses are
+#: those applied since the previous frame (an impact's force is an impulse, thesis ch. 3)
+CONTACT_QUANTITIES = {
+    "F_n": ("normal force", "N", "F_n_N"),
+    "F_t": ("tangential force", "N", "F_t_N"),
+    "I_n": ("normal impulse", "N s", "I_n_N_s"),
+    "I_t": ("tangential impulse", "N s", "I_t_N_s"),
+}
+#: further contact columns a run may have (compliant pairs, clearance joints): (key, name, text, unit)
+CONTACT_EXTRAS = (("penetration_m", "penetration", "penetration", "m"),
+                  ("eccentricity_m", "eccentricity", "eccentricity (journal from bearing centre)", "m"),
+                  ("impacts", "impacts", "impacts so far", "-"))
+
+
 def _contact_series(results: Results):
     for c, pair in enumerate(results.layout.contacts):
-        for name, text in (("F_n", "normal force"), ("F_t", "tangential force")):
-            yield Series(f"contact/{pair}/{name}", f"{pair} {text}", "N", "contact forces",
-                         lambda f, c=c, k=name + "_N": _contact_value(f, k, c))
+        for name, (text, unit, key) in CONTACT_QUANTITIES.items():
+            yield Series(f"contact/{pair}/{name}", f"{pair} {text}", unit, "contact forces",
+                         lambda f, c=c, k=key: _contact_value(f, k, c))
+    have = results.frames[0].contact if results.frames else {}
+    for key, name, text, unit in CONTACT_EXTRAS:
+        if key not in have:
+            continue
+        for c, pair in enumerate(results.layout.contacts):
+            if not np.isnan(_contact_value(results.frames[0], key, c)):
+                yield Series(f"contact/{pair}/{name}", f"{pair} {text}", unit, "contact forces",
+                             lambda f, c=c, k=key: _contact_value(f, k, c))
 
 
 def _contact_value(frame: Frame, key: str, c: int) -> float:

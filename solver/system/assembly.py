@@ -18,6 +18,7 @@ Cuthill-McKee order (:mod:`solver.system.banded`): cost linear in the number of 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 
 import numpy as np
 from numba import njit
@@ -83,31 +84,34 @@ def newton_scale(blocks, diag):
 
 
 @njit(cache=True)
-def matrix_values(blocks, diag, G_vals, scale):
-    """The saddle-point matrix's values in pattern order: blocks, diagonal, ``s G``, ``s G^T``."""
-    nb, nd, ng = blocks.size, diag.shape[0], G_vals.shape[0]
-    vals = np.empty(nb + nd + 2 * ng)
+def matrix_values(blocks, diag, G_vals, scale, extra):
+    """The saddle-point matrix's values in pattern order: blocks, diagonal, ``s G``, ``s G^T``,
+    and the ``extra`` blocks of force elements outside the beams (compliant contacts)."""
+    nb, nd, ng, ne = blocks.size, diag.shape[0], G_vals.shape[0], extra.shape[0]
+    vals = np.empty(nb + nd + 2 * ng + ne)
     vals[:nb] = blocks.ravel()
     vals[nb:nb + nd] = diag
     for k in range(ng):
         vals[nb + nd + k] = scale * G_vals[k]
         vals[nb + nd + ng + k] = scale * G_vals[k]
+    vals[nb + nd + 2 * ng:] = extra
     return vals
 
 
 @njit(cache=True)
-def newton_factorize(q, v, a, lam, F_ext, mass_diag, alpha, beta, form, dofs, secs, Mbars, c_a, c_v, blocks,
+def newton_factorize(q, v, a, lam, F_ext, mass_diag, alpha, beta, form, dofs, secs, Mbars, c_a, c_v, blocks, extra,
                      dm_dofs, dm_target, bp_n, bp_b, bp_r, sl_n, sl_nrm, sl_p, rows, cols, psi, g, vals,
                      scale, band_row, band_col, AB, kl, ku, ipiv, pivot_ratio):
     """The Newton matrix at ``(q, v, a)`` (:func:`newton_terms` with the blocks
-    ``c_a M + c_v C_T + K_T``), factorised in place into ``AB, ipiv``, in one compiled
-    call; ``scale <= 0`` asks for a new :func:`newton_scale`.  Returns ``(scale, singular)``."""
+    ``c_a M + c_v C_T + K_T``, and the ``extra`` blocks of :attr:`Assembly.extra_size`),
+    factorised in place into ``AB, ipiv``, in one compiled call; ``scale <= 0`` asks for a
+    new :func:`newton_scale`.  Returns ``(scale, singular)``."""
     newton_terms(q, v, a, lam, F_ext, mass_diag, alpha, beta, form, dofs, secs, Mbars, True, c_a, c_v, 1.0, blocks,
                  dm_dofs, dm_target, bp_n, bp_b, bp_r, sl_n, sl_nrm, sl_p, rows, cols, psi, g, vals)
     diag = (c_a + c_v * alpha) * mass_diag
     if scale <= 0.0:
         scale = newton_scale(blocks, diag)
-    singular = band_factorize(AB, band_row, band_col, matrix_values(blocks, diag, vals, scale), kl, ku, ipiv,
+    singular = band_factorize(AB, band_row, band_col, matrix_values(blocks, diag, vals, scale, extra), kl, ku, ipiv,
                               pivot_ratio)
     return scale, singular
 
@@ -125,6 +129,11 @@ class Assembly:
         E = system.beams.count
         self._blocks = np.zeros((E, 6, 6))
         self._no_blocks = np.zeros((E, 6, 6))
+        #: pairs whose forces enter the Newton matrix as dense blocks on their dofs (compliant contact)
+        self.force_pairs = [p for p in system.contacts if p.model_kind == "compliant"]
+        self.extra_size = sum(len(p.dofs) ** 2 for p in self.force_pairs)
+        #: ``contact_forces(q, v)``: generalised contact forces added to the loads, set by the time loop
+        self.contact_forces: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None
         self._pattern()
 
     # ------------------------------------------------------------------ loads
@@ -154,6 +163,8 @@ class Assembly:
     def forces(self, q: np.ndarray, v: np.ndarray, a: np.ndarray, t: float, *, blocks: tuple[float, float, float] | None = None, t_loads: float | None = None):
         """Forces at ``(q, v, a, t)``; with ``blocks=(c_a, c_v, c_k)`` also the Newton blocks.
 
+        The external forces include the contact forces of :attr:`contact_forces` when set.
+
         The element block is ``c_a M + c_v (C_in + alpha M + beta B^T D0 B) + c_k (K_in + K_T)``
         and ``diag`` the same combination of the constant diagonal masses.
         Loads are evaluated at ``t_loads`` when given (the left limit at a breakpoint).
@@ -169,6 +180,8 @@ class Assembly:
         assemble_beams(q, v, a, s.elem_dofs, self.secs, self.Mbar, self.form, s.alpha, s.beta, want,
                        c_a, c_v, c_k, internal, inertial, damping, B)
         external = self.external(q, t if t_loads is None else t_loads)
+        if self.contact_forces is not None:
+            external = external + self.contact_forces(q, v)
         out = Forces(inertial + damping + internal - external, internal, external, inertial, damping)
         if not want:
             return out
@@ -213,12 +226,15 @@ class Assembly:
         ec = np.tile(idx, (1, 6)).ravel()
         dr = np.arange(n)
         gr, gc = s.constraints.rows + n, s.constraints.cols
+        xr = [np.repeat(p.dofs, len(p.dofs)) for p in self.force_pairs]  # row-major on each pair's dofs
+        xc = [np.tile(p.dofs, len(p.dofs)) for p in self.force_pairs]
         self.size = n + m
-        self.band = BandPattern(np.concatenate([er, dr, gr, gc]), np.concatenate([ec, dr, gc, gr]), self.size)
+        self.band = BandPattern(np.concatenate([er, dr, gr, gc, *xr]).astype(np.int64),
+                                np.concatenate([ec, dr, gc, gr, *xc]).astype(np.int64), self.size)
 
     def factorize(self, blocks: np.ndarray, diag: np.ndarray, G_vals: np.ndarray, scale: float) -> BandLU:
-        """LU factors of the saddle-point matrix with the given values."""
-        return BandLU.of(self.band, matrix_values(blocks, diag, G_vals, scale))
+        """LU factors of the saddle-point matrix with the given values (no force-element blocks)."""
+        return BandLU.of(self.band, matrix_values(blocks, diag, G_vals, scale, np.zeros(self.extra_size)))
 
 
 def dense_matrices(asm: Assembly, q: np.ndarray, t: float = 0.0) -> tuple[np.ndarray, np.ndarray]:

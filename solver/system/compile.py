@@ -16,9 +16,10 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .constraints import BodyPoint, ConstraintSet, DofMotion, SliderLine
+from .clearance import clearance_joints, contact_model, journal_node, with_journal_nodes
 from .contact_pairs import ContactPair
-from ..errors import UnsupportedFeature
 from ..fem.beam import BeamSet
+from ..model.contact_rules import clearance_radii, point_radius
 from ..model.io import model_with_defaults
 from .timefn import TimeFunction
 
@@ -74,6 +75,8 @@ class System:
     beta: float
     settings: dict
     rigid_bodies: list[tuple[str, tuple[int, int, int]]] = field(default_factory=list)  # (id, (x, y, phi) dofs)
+    #: (journal dofs, bearing dofs) of each clearance joint: the two centres start with one velocity
+    initial_ties: list[tuple[tuple[int, int], tuple[int, int]]] = field(default_factory=list)
 
     @property
     def formulation(self) -> str:
@@ -104,24 +107,9 @@ def section_properties(section: dict, materials: dict) -> tuple[float, float, fl
     return mat["E"] * A, mat["E"] * I, mat["density"] * A, mat["density"] * I, c
 
 
-def unsupported_features(doc: dict) -> list[str]:
-    """What in the model this version of the solver cannot run yet."""
-    out = []
-    models = {c.get("model", {}).get("kind", "impulse") for c in doc.get("contacts", [])}
-    for kind, what in (("lagrange", "the Lagrange-multiplier contact model"), ("compliant", "compliant contact force laws")):
-        if kind in models:
-            out.append(what)
-    if any(j["kind"] == "clearance" for j in doc.get("joints", [])):
-        out.append("clearance joints")
-    return out
-
-
 def compile_model(document: dict) -> System:
     """Build the :class:`System` of a validated model document."""
-    doc = model_with_defaults(document)
-    missing = unsupported_features(doc)
-    if missing:
-        raise UnsupportedFeature("this model needs solver features not available yet: " + ", ".join(missing))
+    doc = with_journal_nodes(model_with_defaults(document))
     settings = dict(doc["solver"])
     settings.setdefault("nu", 0.25 * (settings["tau"] + 0.5) ** 2)  # thesis eq. (5.1)
     materials = {m["id"]: m for m in doc["materials"]}
@@ -239,6 +227,7 @@ def compile_model(document: dict) -> System:
         loads.append(Load((*b.node_dof[nd], rot if rot is not None else -1), ld["fx"], ld["fy"], ld["torque"], TimeFunction(ld["function"]), ld["follower"]))
 
     contacts = [_contact_pair(c, b, doc) for c in doc["contacts"]]
+    contacts += [_clearance_pair(j, b) for j in clearance_joints(doc)]
     slots = list(b.slot_dof)
     return System(
         doc=doc,
@@ -263,6 +252,7 @@ def compile_model(document: dict) -> System:
         beta=doc["damping"]["beta"],
         settings=settings,
         rigid_bodies=b.bodies,
+        initial_ties=[(b.node_dof[journal_node(j)], b.node_dof[j["node"]]) for j in clearance_joints(doc)],
     )
 
 
@@ -276,7 +266,7 @@ def _loose_dofs(b: "_Builder", mass: np.ndarray, elem_dofs: np.ndarray, dm: DofM
 def _contact_pair(c: dict, b: "_Builder", doc: dict) -> ContactPair:
     """A contact pair's dofs and parameters."""
     point = c["point"].get("node", c["point"].get("body"))
-    radius = next((bd["radius"] for bd in doc["bodies"] if bd["id"] == point), 0.0)
+    radius = point_radius(doc, c["point"])
     tgt = c["target"]
     segments = np.zeros((0, 4), dtype=int)
     if tgt["kind"] == "link":
@@ -287,8 +277,23 @@ def _contact_pair(c: dict, b: "_Builder", doc: dict) -> ContactPair:
             chain = [(nodes[0], nodes[1])]
         segments = np.array([[*b.node_dof[a], *b.node_dof[z]] for a, z in chain], dtype=int)
     target = b.node_dof[tgt["node"]] if tgt["kind"] == "node" else None
+    turning = b.first_rotation(point, missing=-1) if radius > 0 else -1
     return ContactPair(c["id"], b.node_dof[point], radius, tgt["kind"], tgt, segments, target,
-                       c["mu_s"], c["mu_d"], c["e"], c["law"])
+                       c["mu_s"], c["mu_d"], c["e"], c["law"], b.ndof, point_rotation=turning,
+                       model=c.get("model", {"kind": "impulse"}))
+
+
+def _clearance_pair(joint: dict, b: "_Builder") -> ContactPair:
+    """The journal of a clearance joint inside its bearing: a point of radius Rj turning with
+    the journal's link, in a circle of radius Rb about the joint's node."""
+    r_journal, r_bearing = clearance_radii(joint)
+    journal, node = journal_node(joint), joint["node"]
+    bearing = b.slot_dof.get((node, joint["links"][1])) if len(joint["links"]) > 1 else b.first_rotation(node, -1)
+    return ContactPair(joint["id"], b.node_dof[journal], r_journal, "circle",
+                       {"radius": r_bearing, "inside": True}, np.zeros((0, 4), dtype=int), b.node_dof[node],
+                       joint["friction"], joint["friction"], joint["restitution"], "energetic", b.ndof,
+                       point_rotation=b.slot_dof[(journal, joint["links"][0])],
+                       target_rotation=-1 if bearing is None else bearing, model=contact_model(joint))
 
 
 class _Builder:

@@ -16,6 +16,7 @@ import numpy as np
 import scipy.linalg as sla
 
 from .assembly import Assembly, newton_scale
+from .bordered import ContactRows, bordered_solve
 from .compile import System
 from ..fem.beam import deformations
 from .state import State
@@ -81,24 +82,37 @@ def rigid_velocity_correction(asm: Assembly, q: np.ndarray, v: np.ndarray, t: fl
     """The change of ``v`` that meets ``G v = -g_t`` exactly with the smallest deformation
     rates of the beams (zero when the mechanism can move rigidly) and is otherwise as
     small as possible: ``dv = dv_p + N z`` with N the null space of G, z by least squares
-    (SVD; no regularisation, so a finely meshed link still starts exactly rigid)."""
+    (SVD; no regularisation, so a finely meshed link still starts exactly rigid).
+
+    The journal and bearing centres of a clearance joint start with one velocity, as if
+    the joint were an ideal pin (:attr:`~solver.system.compile.System.initial_ties`)."""
     cons = asm.sys.constraints
-    G = cons.jacobian_dense(q, asm.n)
-    dv_p = sla.lstsq(G, cons.velocity_rhs(t) - G @ v)[0]
+    ties = asm.sys.initial_ties
+    G = np.vstack([cons.jacobian_dense(q, asm.n), np.zeros((2 * len(ties), asm.n))])
+    for k, ((jx, jy), (bx, by)) in enumerate(ties):
+        row = cons.count + 2 * k
+        G[[row, row, row + 1, row + 1], [jx, bx, jy, by]] = (1.0, -1.0, 1.0, -1.0)
+    rhs = np.concatenate([cons.velocity_rhs(t), np.zeros(2 * len(ties))])
+    dv_p = sla.lstsq(G, rhs - G @ v)[0]
     N = sla.null_space(G)
     Bd = deformation_rates(asm, q)
     z = sla.lstsq(Bd @ N, -Bd @ (v + dv_p))[0] if Bd.size and N.size else np.zeros(N.shape[1])
     return dv_p + N @ z
 
 
-def consistent_acceleration(asm: Assembly, q: np.ndarray, v: np.ndarray, t: float) -> tuple[np.ndarray, np.ndarray]:
-    """Accelerations and multipliers at ``(q, v, t)``: ``[M G^T; G 0] [a; lambda] = [-Psi(a=0); gamma]``."""
+def consistent_acceleration(asm: Assembly, q: np.ndarray, v: np.ndarray, t: float,
+                            rows: ContactRows | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Accelerations and multipliers at ``(q, v, t)``: ``[M G^T; G 0] [a; lambda] = [-Psi(a=0); gamma]``,
+    bordered by the contact ``rows`` (``R a = gamma_c``, their forces ``C lambda_c``
+    applied, thesis eq. 4.4); returns ``(a, lambda, lambda_c)``."""
     cons = asm.sys.constraints
     fr, B, diag = asm.forces(q, v, np.zeros(asm.n), t, blocks=(1.0, 0.0, 0.0))
     scale = newton_scale(B, diag)
     rhs = np.concatenate([-fr.residual, scale * cons.gamma(q, v, t)])
-    x = asm.factorize(B, diag, cons.values(q), scale).solve(rhs)
-    return x[: asm.n], scale * x[asm.n :]
+    lu = asm.factorize(B, diag, cons.values(q), scale)
+    rows = ContactRows.empty() if rows is None else rows
+    x, lam_c = bordered_solve(lu, rows, rhs, rows.gamma)
+    return x[: asm.n], scale * x[asm.n :], lam_c
 
 
 def _velocity_correction(asm: Assembly, q: np.ndarray, v: np.ndarray, t: float, W: np.ndarray, diag: np.ndarray) -> np.ndarray:
@@ -117,18 +131,19 @@ def initial_state(asm: Assembly, t: float = 0.0) -> State:
     v = explicit_velocity(sys)
     if sys.settings["consistent_initial_velocity"] and asm.m:
         v = v + rigid_velocity_correction(asm, q, v, t)
-    a, lam = consistent_acceleration(asm, q, v, t)
+    a, lam, _ = consistent_acceleration(asm, q, v, t)
     return State(t, q, v, a, lam)
 
 
-def restart(asm: Assembly, s: State) -> State:
+def restart(asm: Assembly, s: State, rows: ContactRows | None = None, jump: bool = True) -> State:
     """Restart at a breakpoint: where a driver's rate jumps the constrained velocities
-    jump by an impulse (least kinetic-energy change, ``[M G^T; G 0]``), then the
-    accelerations and multipliers are made consistent with the loads after the jump."""
+    jump by an impulse (least kinetic-energy change, ``[M G^T; G 0]``; with ``jump``),
+    then the accelerations and multipliers are made consistent with the loads after the
+    jump and with the contact ``rows`` in force from here on."""
     v = s.v
-    if asm.m:
+    if asm.m and jump:
         zero = np.zeros(asm.n)
         _f, B, diag = asm.forces(s.q, zero, zero, s.t, blocks=(1.0, 0.0, 0.0))
         v = v + _velocity_correction(asm, s.q, v, s.t, B, diag)
-    a, lam = consistent_acceleration(asm, s.q, v, s.t)
-    return State(s.t, s.q, v, a, lam)
+    a, lam, lam_c = consistent_acceleration(asm, s.q, v, s.t, rows)
+    return State(s.t, s.q, v, a, lam, lam_c=lam_c)

@@ -16,7 +16,10 @@ class State:
     a: np.ndarray
     lam: np.ndarray
     a_pseudo: np.ndarray | None = None  # generalized-alpha a~ (equal to a for Newmark)
+    lam_c: np.ndarray | None = None  # multipliers of the contact rows of the step that ended here, N
 
     def __post_init__(self) -> None:
         if self.a_pseudo is None:
             self.a_pseudo = self.a.copy()
+        if self.lam_c is None:
+            self.lam_c = np.zeros(0)

@@ -37,6 +37,12 @@ class CanvasUser:
         self.view.setFocus()
         self.qtbot.keyClick(self.view, key)
 
+    def tool(self, key: Qt.Key, *points: tuple[float, float]) -> None:
+        """Choose a tool by its key and click at each of ``points`` (m) in turn."""
+        self.key(key)
+        for x, y in points:
+            self.click(x, y)
+
     def click(self, x: float, y: float, shift: bool = False) -> None:
         modifier = Qt.KeyboardModifier.ShiftModifier if shift else Qt.KeyboardModifier.NoModifier
         self.qtbot.mouseMove(self.view.viewport(), self.pixel(x, y))

@@ -11,6 +11,8 @@ import pytest  # noqa: E402
 from PySide6.QtCore import QSettings, QtMsgType, QTimer  # noqa: E402
 from PySide6.QtWidgets import QMessageBox  # noqa: E402
 
+from app.shell.error_log import ErrorLog  # noqa: E402
+from app.shell.exception_hook import ExceptionHook  # noqa: E402
 from app.shell.main_window import MainWindow  # noqa: E402
 from solver.api import load_model, simulate  # noqa: E402
 from solver.model.io import examples_dir  # noqa: E402
@@ -58,6 +60,22 @@ def isolated_settings(tmp_path, qapp):
     yield
     qapp.setOrganizationName(names[0])
     qapp.setApplicationName(names[1])
+
+
+@pytest.fixture(autouse=True)
+def exception_hook(tmp_path, qapp, monkeypatch):
+    """Flexmech's exception hook, recording instead of showing: a test fails when an
+    exception reached it (from a slot, a Qt override or a thread) that the test did not
+    :meth:`~app.shell.exception_hook.ExceptionHook.take`."""
+    monkeypatch.setenv("FLEXMECH_LOG_DIR", str(tmp_path / "log"))  # the app's own hook (launch) too
+    hook = ExceptionHook(ErrorLog(tmp_path / "log" / "flexmech.log"), show_dialog=False, chain=False)
+    hook.install()
+    yield hook
+    hook.uninstall()
+    qapp.processEvents()
+    unexpected = hook.take()
+    hook.deleteLater()
+    assert not unexpected, "exceptions reached the hook:\n" + "\n".join(r.details for r in unexpected)
 
 
 @pytest.fixture(autouse=True)
@@ -230,11 +248,33 @@ def newton_fails_at(monkeypatch):
     original = NewmarkIntegrator.step
 
     def fail(t_fail: float) -> None:
-        def failing_step(self, s, h, breakpoint=None):
+        def failing_step(self, s, h, breakpoint=None, rows=None):
             if s.t >= t_fail:
                 raise NewtonFailure("Newton did not converge (test)")
-            return original(self, s, h, breakpoint)
+            return original(self, s, h, breakpoint, rows)
 
         monkeypatch.setattr(NewmarkIntegrator, "step", failing_step)
 
     return fail
+
+
+def small_model() -> dict:
+    """A crank O-A and a rod A-B, and a free block: the sketch the tool tests start from."""
+    return {
+        "format": "flexmech", "version": 1, "name": "tools",
+        "nodes": [{"id": "O", "x": 0.0, "y": 0.0}, {"id": "A", "x": 0.1, "y": 0.0}, {"id": "B", "x": 0.3, "y": 0.0}],
+        "links": [{"id": "crank", "kind": "rigid", "nodes": ["O", "A"], "mass": 0.1},
+                  {"id": "rod", "kind": "rigid", "nodes": ["A", "B"], "mass": 0.2}],
+        "bodies": [{"id": "blk", "kind": "point", "x": 0.4, "y": 0.1, "mass": 1.0}],
+    }
+
+
+@pytest.fixture
+def user(qtbot, window):
+    """A user at the canvas of :func:`small_model`, zoomed to a 10 mm grid."""
+    from .canvas_user import CanvasUser
+
+    window.document.replace(small_model(), None)
+    user = CanvasUser(qtbot, window)
+    user.show(-0.1, 0.5, grid=0.01)
+    return user

@@ -116,12 +116,31 @@ def test_toggle_link_kind_both_ways(document):
     assert cmd.text() == "Make link crank flexible"
     _before, after = undo_redo_round_trip(document, cmd)
     assert after["links"][0] == {"id": "crank", "kind": "flexible", "nodes": ["O", "A"],
-                                 "section": {"kind": "circle", "material": "steel", "d": 0.01}}
+                                 "section": {"kind": "circle", "material": "steel", "d": 0.01},
+                                 "mesh": {"kind": "uniform", "elements": 4}}
     assert validate(after) == []
     cmd = toggle_link_kind(document, "beam")
     assert cmd.text() == "Make link beam rigid"
     _before, after = undo_redo_round_trip(document, cmd)
     assert after["links"][2]["kind"] == "rigid" and validate(after) == []
+
+
+def test_a_link_made_flexible_in_a_model_without_material_brings_steel_in_one_entry(document):
+    document.model.pop("materials")
+    document.model["links"] = [link for link in document.model["links"] if link["kind"] == "rigid"]
+    document.model["joints"] = []
+    document.model["contacts"] = []
+    document.model["drivers"] = []
+    before = copy.deepcopy(document.model)
+    document.push(toggle_link_kind(document, "crank"))
+    assert document.undo_stack.count() == 1 and document.undo_stack.text(0) == "Make link crank flexible"
+    assert document.model["materials"] == [{"id": "steel", "E": 2.1e11, "density": 7850.0}]
+    assert document.model["links"][0]["section"] == {"kind": "circle", "material": "steel", "d": 0.01}
+    assert validate(document.model) == []
+    document.undo_stack.undo()
+    assert document.model == before
+    document.undo_stack.redo()
+    assert document.model["materials"][0]["id"] == "steel"
 
 
 def test_a_long_sequence_undoes_to_the_start_and_redoes_to_the_end(document):

@@ -7,6 +7,7 @@ from PySide6.QtCore import QTimer
 from PySide6.QtGui import QPainterPath
 from PySide6.QtWidgets import QApplication
 
+from app.shell.exception_hook import ExceptionHook
 from app.shell.gui import launch
 from app.shell.main_window import MainWindow
 from solver.model.io import examples_dir
@@ -35,6 +36,22 @@ def test_launch_opens_the_given_file(qapp):
     assert launch(str(examples_dir() / "robot_arm.json")) == 0
     assert seen == ["Flexmech — Flexible robot arm"]
     assert qapp.organizationName() == "Flexmech"
+
+
+def test_launch_installs_the_exception_hook_with_its_dialog(qapp):
+    hooks = []
+
+    def grab() -> None:
+        hooks.append(sys.excepthook)
+        for w in QApplication.topLevelWidgets():
+            if isinstance(w, MainWindow):
+                w.close()
+        QApplication.exit(0)
+
+    QTimer.singleShot(0, grab)
+    assert launch(None) == 0
+    hook = hooks[0].__self__
+    assert isinstance(hook, ExceptionHook) and hook.show_dialog
 
 
 def test_none_survives_void_qt_calls():

@@ -199,15 +199,19 @@ def test_dock_layout_and_geometry_persist(qtbot, tmp_path):
     # window's minimum width (about 760 px with the playback bar)
     first.resize(790, 520)
     first.property_dock.hide()
+    first.results_ui.compare_dock.raise_()  # its tab in front of the events'
+    first.simulation.bar.hide()
     first.close()
 
     second = MainWindow(settings)
     qtbot.addWidget(second)
     second.show()
     qtbot.waitExposed(second)
-    assert (second.width(), second.height()) == (790, 520)
-    assert second.property_dock.isHidden()
+    qtbot.waitUntil(lambda: (second.width(), second.height()) == (790, 520))  # once the docks are restored
+    assert second.property_dock.isHidden() and second.simulation.bar.isHidden()
     assert not second.tree_dock.isHidden()
+    compare, events = second.results_ui.compare_dock, second.results_ui.events_dock
+    assert not compare.visibleRegion().isEmpty() and events.visibleRegion().isEmpty()
 
 
 def test_cursor_position_shows_in_the_status_bar(qtbot, window):

@@ -16,6 +16,7 @@ import pytest
 from PySide6.QtCore import QPoint, Qt
 
 from app.canvas import geometry as geo
+from app.document.units import format_quantity
 from app.document.entities import EntityRef
 from app.playback.controller import CONTACT_EVENT_KINDS
 
@@ -227,7 +228,7 @@ def test_time_and_frame_text_shows_the_frame(qtbot, big_window, bar_mass):
     sim = play_results(big_window, "bar_mass_impact", bar_mass)
     sim.playback.set_index(42)
     text = sim.layer.text.toPlainText()
-    assert f"t = {bar_mass.frames[42].time:.6g} s" in text
+    assert f"t = {format_quantity(bar_mass.frames[42].time, 's', 6)}" in text and "94.5 ms" in text
     assert f"frame 43 / {len(bar_mass.frames)}" in text
 
 

@@ -9,6 +9,7 @@ from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
 from PySide6.QtGui import QMouseEvent
 from PySide6.QtWidgets import QApplication, QToolButton
 
+from app.document.units import format_quantity
 from app.results.series import catalogue, outer_fibre_strain, presets, x_axes
 from app.results.plots import PlotPanel, frame_index_at
 from app.results.plots_dock import PlotsDock
@@ -42,7 +43,7 @@ def test_default_preset_plots_the_contact_force_the_solver_computed(dock, bar_ma
     dock.set_time(t)
     assert panel.cursor.value() == t
     assert panel.values_at(t)["contact/striker-end/F_n"] == contact_force(bar_mass, t) > 0.0
-    assert f"{contact_force(bar_mass, t):.6g} N" in panel.readout.text()
+    assert f"= {format_quantity(contact_force(bar_mass, t), 'N', 6)}" in panel.readout.text()  # 250.694 mN
 
 
 def test_checking_a_series_in_the_tree_draws_it(dock, bar_mass):
@@ -168,3 +169,14 @@ def test_driver_angle_abscissa_and_presets():
     panel.cursor.sigDragged.emit(panel.cursor)
     assert scrubbed == [results.time[100]]           # the frame whose angle is nearest
     dock.deleteLater()
+
+
+def test_the_impulse_series_add_up_to_the_impulses_of_the_events(example_results):
+    results = example_results("slider_crank_block")
+    from app.results.series import catalogue, presets, series_xy, x_axes
+    assert presets(results)["contact impulses vs time"] == [("time", ("contact/block-slider/I_n",
+                                                                         "contact/block-slider/I_t"))]
+    _t, impulses = series_xy(results.frames, x_axes(results)["time"], catalogue(results)["contact/block-slider/I_n"])
+    from_events = sum(e["I_n_N_s"] for e in results.events if e["kind"] == "impulse")
+    assert impulses.sum() == pytest.approx(from_events, rel=1e-12) and from_events > 1.0  # N s
+    assert catalogue(results)["contact/block-slider/I_n"].column == "contact.block-slider.I_n_N_s"

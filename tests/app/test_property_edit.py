@@ -101,7 +101,7 @@ def test_changing_a_kind_keeps_the_fields_that_still_apply(all_kinds_model):
     keys, table = plan(all_kinds_model, EntityRef("drivers", "motor"), ["function", "kind"], "table")
     assert table == {"kind": "table", "t": [0.0, 1.0], "v": [0.0, 1.0]}
     # what still breaks a rule is refused with the validator's words
-    with pytest.raises(EditError, match="must be > journal_radius"):
+    with pytest.raises(EditError, match="give the clearance or journal_radius"):
         plan(all_kinds_model, EntityRef("joints", "A-pin"), ["kind"], "clearance")
 
 
@@ -131,15 +131,20 @@ def value_of(view, field):
     return view.table.item(view.row_of(field), 1).text()
 
 
+def press_f2(qtbot, view, field: str):
+    """Make ``field``'s value the current cell and press F2, which opens its editor."""
+    table = view.table
+    table.setFocus()
+    table.setCurrentCell(view.row_of(field), 1)
+    qtbot.keyClick(table, Qt.Key.Key_F2)
+    return table.focusWidget()
+
+
 def test_typing_a_value_with_a_unit_becomes_an_undoable_command(qtbot, window):
     view = select_rod(window)
     table = view.table
-    row = view.row_of("section.d")
-    table.setFocus()
-    table.setCurrentCell(row, 1)
-    qtbot.keyClick(table, Qt.Key.Key_F2)  # F2 opens the editor on the current value
-    editor = table.findChild(QLineEdit)
-    assert editor is not None and editor.text() == "0.006"
+    editor = press_f2(qtbot, view, "section.d")  # F2 opens the editor on the current value
+    assert isinstance(editor, QLineEdit) and editor.text() == "0.006"
     qtbot.keyClick(editor, Qt.Key.Key_Escape)
     qtbot.keyClicks(table, "8")  # typing opens it too, with what was typed
     editor = table.focusWidget()
@@ -153,6 +158,67 @@ def test_typing_a_value_with_a_unit_becomes_an_undoable_command(qtbot, window):
     assert window.windowTitle().endswith("*")
     window.undo_action.trigger()
     assert value_of(view, "section.d") == "0.006"
+
+
+@pytest.mark.parametrize("driver, keys, text, value", [
+    ("speed", ["function", "value"], "300 rpm", 31.4159265358979),
+    ("speed", ["function", "value"], "20 rad/s", 20.0),
+    ("speed", ["function", "value"], "1000 deg/s", 17.4532925199433),
+    ("speed", ["function", "value"], "150", 150.0),
+    ("angle", ["function", "value"], "90 deg", 1.5707963267949),
+    ("angle", ["function", "value"], "1 rad", 1.0),
+    ("displacement", ["function", "value"], "5 mm", 0.005),
+])
+def test_drivers_take_the_units_of_their_kind(all_kinds_model, driver, keys, text, value):
+    model = all_kinds_model
+    motor = model["drivers"][0]
+    if driver == "displacement":
+        motor = model["drivers"][1]
+        motor["function"] = {"kind": "constant", "value": 0.0}
+    else:
+        motor["kind"] = driver
+        motor["function"] = {"kind": "constant", "value": 1.0}
+    assert plan(model, EntityRef("drivers", motor["id"]), keys, text) == (keys, pytest.approx(value, rel=1e-12))
+
+
+def test_units_follow_the_driver_kind_in_the_rows_and_refuse_other_dimensions(all_kinds_model):
+    from app.panels.properties import entity_rows
+    model = all_kinds_model
+    motor = EntityRef("drivers", "motor")  # an angle driver, f(t) = rate t
+    units_of = {row.field: row.unit for row in entity_rows(model, motor)}
+    assert units_of["function.rate"] == "rad/s"
+    model["drivers"][0].update(kind="speed")
+    assert {row.field: row.unit for row in entity_rows(model, motor)}["function.rate"] == "rad/s^2"
+    model["drivers"][0]["function"] = {"kind": "table", "t": [0.0, 1.0], "v": [0.0, 10.0]}
+    units_of = {row.field: row.unit for row in entity_rows(model, motor)}
+    assert (units_of["function.t"], units_of["function.v"]) == ("s", "rad/s")
+    push = {row.field: row.unit for row in entity_rows(model, EntityRef("drivers", "push"))}
+    assert (push["function.amplitude"], push["function.frequency"], push["function.phase"]) == ("m", "Hz", "rad")
+    load = {row.field: row.unit for row in entity_rows(model, EntityRef("loads", "tip-force"))}
+    assert (load["fx"], load["function.value"]) == ("N", "-")
+    with pytest.raises(EditError, match="'deg' is not a unit of m"):
+        plan(model, EntityRef("drivers", "push"), ["function", "amplitude"], "3 deg")
+    with pytest.raises(EditError, match="'rpm' is not a unit of a pure number"):
+        plan(model, EntityRef("loads", "tip-force"), ["function", "value"], "3 rpm")
+
+
+def test_a_refused_entry_stays_red_in_the_current_cell(qtbot, window):
+    view = select_rod(window)
+    table = view.table
+    row = view.row_of("section.d")
+    editor = press_f2(qtbot, view, "section.d")
+    editor.selectAll()
+    qtbot.keyClicks(editor, "-2 mm")
+    qtbot.keyClick(editor, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: view.error_at(row) is not None)
+    cell = table.item(row, 1)
+    assert cell.text() == "-2 mm" and table.currentRow() == row
+    assert cell.toolTip() == "Refused: must be > 0 (the value stays 0.006)"
+    image = table.viewport().grab().toImage()
+    centre = table.visualItemRect(cell).center()
+    colour = image.pixelColor(centre.x() + 30, centre.y())  # pink, not the selection's blue
+    assert colour.red() > colour.green() + 30 and colour.red() > colour.blue() + 20
+    assert window.document.model["links"][1]["section"]["d"] == 0.006
 
 
 def test_an_invalid_entry_is_refused_with_the_schema_message(qtbot, window):
@@ -175,13 +241,17 @@ def field_edit_error_colour():
     return ERROR_BACKGROUND
 
 
-def test_choices_are_combo_boxes_of_existing_ids(qtbot, window):
-    view = select_rod(window)
+def open_choice(view, field: str) -> QComboBox:
+    """Start editing ``field`` (a choice) and return its combo box."""
     table = view.table
-    row = view.row_of("section.material")
+    row = view.row_of(field)
     table.setCurrentCell(row, 1)
     table.editItem(table.item(row, 1))
-    combo = table.findChild(QComboBox)
+    return table.findChild(QComboBox)
+
+
+def test_choices_are_combo_boxes_of_existing_ids(qtbot, window):
+    combo = open_choice(select_rod(window), "section.material")
     assert [combo.itemText(i) for i in range(combo.count())] == sorted(
         m["id"] for m in window.document.model["materials"])
 
@@ -293,3 +363,16 @@ def test_an_initial_velocity_is_listed_by_what_it_starts_and_edited(window):
     window.selection.replace((EntityRef("bodies", "block"),))
     window.delete_action.trigger()  # the body takes its velocity and contact with it
     assert window.document.model["initial_velocities"] == [] and window.document.model["contacts"] == []
+
+
+def test_a_choice_picked_in_the_open_list_applies_at_once(qtbot, window):
+    combo = open_choice(select_rod(window), "kind")
+    combo.showPopup()  # what a click on it does
+    qtbot.waitUntil(lambda: combo.view().isVisible())
+    index = combo.model().index(combo.findText("rigid"), 0)
+    list_view = combo.view()
+    target = list_view.visualRect(index).center()
+    qtbot.mouseMove(list_view.viewport(), target)
+    qtbot.mouseClick(list_view.viewport(), Qt.MouseButton.LeftButton, pos=target)
+    qtbot.waitUntil(lambda: window.document.model["links"][1]["kind"] == "rigid")  # no Enter needed
+    assert window.undo_action.text() == "&Undo Make link rod rigid"

@@ -201,12 +201,13 @@ def test_pendulum_impact_reverses_sliding(law):
 
 
 def test_slider_crank_block_throws_the_block_back_and_excites_the_rod():
-    """Thesis 5.4: the struck slider-crank. The block comes back faster than it came (the
-    driven slider was moving toward it), and the rod deflects more than without impact."""
+    """Thesis 5.4: the struck slider-crank. The block comes back faster than it came, at almost
+    40 m/s (the driven slider was moving toward it at 22.5 m/s; a rigid wall would send it back at
+    60 m/s), and the rod deflects more than without impact."""
     res = simulate(load_model(examples_dir() / "slider_crank_block.json"))
     assert res.completed
     v_block = res.stack("node_v")[:, res.node_index("block"), 0]
-    assert 15.0 < v_block[-1] < 2 * 11.02 + 15.0  # at most a rigid wall moving at the slider's 11.02 m/s
+    assert 35.0 < v_block[-1] < 42.0
     plain = simulate(load_model(examples_dir() / "slider_crank_flexible.json"))
     assert np.abs(res.stack("midspan")).max() > 1.5 * np.abs(plain.stack("midspan")).max()
 

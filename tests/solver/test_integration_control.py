@@ -52,11 +52,11 @@ def test_newton_failure_cuts_the_step_then_stops_keeping_results(monkeypatch):
     real_step = newmark.NewmarkIntegrator.step
     tries = []
 
-    def failing(self, s, h, breakpoint=None):
+    def failing(self, s, h, breakpoint=None, rows=None):
         if s.t > 0.01:
             tries.append(h)
             raise newmark.NewtonFailure("Newton did not converge in 25 iterations (out-of-balance 1e+06 N)")
-        return real_step(self, s, h, breakpoint)
+        return real_step(self, s, h, breakpoint, rows)
 
     monkeypatch.setattr(newmark.NewmarkIntegrator, "step", failing)
     res = simulate(doc)

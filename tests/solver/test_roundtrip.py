@@ -168,7 +168,12 @@ def models(draw) -> dict:
         contact = {"id": f"c{i}", "point": {"node": node}, "target": target, "mu_s": mu_s,
                    "mu_d": mu_s * draw(FRACTION), "e": draw(FRACTION)}
         _maybe(draw, contact, "law", st.sampled_from(["newton", "poisson", "energetic"]))
-        _maybe(draw, contact, "model", st.sampled_from([{"kind": "lagrange"}, {"kind": "compliant", "stiffness": 1e9}]))
+        models = [{"kind": "lagrange"}]
+        if target["kind"] in ("link", "node"):  # a fixed target could find the node already inside it
+            models.append({"kind": "compliant", "stiffness": 1e9, "friction_law": "threlfall"})
+        _maybe(draw, contact, "model", st.sampled_from(models))
+        if contact.get("model", {}).get("kind") == "compliant":
+            contact["e"] = max(contact["e"], 0.05)  # c_e in (0, 1]
         contacts.append(contact)
     doc["contacts"] = contacts
 

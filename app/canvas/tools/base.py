@@ -200,6 +200,7 @@ class PickTool(Tool):
         picks, self.done = self.done, []
         self._pressed = None
         self.context.view.show_preview([])
+        self.context.message(self.prompt())  # ready for the next one (not the last click's prompt)
         self.finish(picks)  # which may say why it made nothing
 
     def accepts(self, ref: EntityRef) -> bool:

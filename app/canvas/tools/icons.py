@@ -14,7 +14,7 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QIcon, QPainter, QPainterPath, QPen, QPixmap, QTransform
 
 from .. import symbols as sym
-from ..items import BODY, CONTACT, DRIVER, FLEXIBLE, GROUND, LOAD, MASS, RIGID, VELOCITY
+from ..items import BODY, CLEARANCE, CONTACT, DRIVER, FLEXIBLE, GROUND, LOAD, MASS, RIGID, VELOCITY
 
 SIZE = 32
 
@@ -56,6 +56,8 @@ def _shapes(name: str) -> tuple[str, list[sym.Symbol]]:
         return GROUND, [_scaled(sym.ground_pin(), 0.9, 0, -5), node]
     if name == "pin":
         return RIGID, [sym.Symbol(_line((-12, 6), (0, 0), (12, 8)), empty), _scaled(sym.ring(6), 1.0), node]
+    if name == "clearance":
+        return CLEARANCE, [sym.Symbol(_line((-12, 6), (-4, 2)), empty), _scaled(sym.journal_in_bearing(10, 5), 1.0)]
     if name == "weld":
         weld = QPainterPath()
         weld.addRect(QRectF(-4, -4, 8, 8))

@@ -14,8 +14,9 @@ from PySide6.QtWidgets import QToolBar, QWidget
 from ...document.commands import AddEntity
 from ...document.entities import EntityRef
 from ...document.new_entities import new_material
+from ..actions import with_key
 from .base import Tool
-from .constraints import DriverTool, GroundTool, PinTool, SliderTool, WeldTool
+from .constraints import ClearanceTool, DriverTool, GroundTool, PinTool, SliderTool, WeldTool
 from .contacts import CircleTool, ContactTool, GroundLineTool, SegmentTool
 from .controller import ToolController
 from .forces import LoadTool, MassTool, VelocityTool
@@ -25,7 +26,7 @@ from .sketching import BodyTool, LinkTool, NodeTool
 
 #: the tools in tool-bar order; the first (Select) is where Esc returns
 TOOLS: list[type[Tool]] = [
-    SelectTool, NodeTool, LinkTool, GroundTool, PinTool, WeldTool, SliderTool, MassTool, DriverTool,
+    SelectTool, NodeTool, LinkTool, GroundTool, PinTool, WeldTool, ClearanceTool, SliderTool, MassTool, DriverTool,
     LoadTool, BodyTool, VelocityTool, ContactTool, GroundLineTool, SegmentTool, CircleTool, DeleteTool,
 ]
 
@@ -43,7 +44,7 @@ class ToolBar(QToolBar):
         self.group.setExclusive(True)
         self.actions_by_name: dict[str, QAction] = {}
         for name, tool in controller.tools.items():
-            action = self._canvas_action(tool.text, tool.shortcut, f"{tool.tip} ({tool.shortcut})")
+            action = self._canvas_action(tool.text, tool.shortcut, tool.tip)
             action.setCheckable(True)
             action.setIcon(tool_icon(name))
             action.triggered.connect(lambda _checked=False, n=name: controller.set_tool(n))
@@ -68,11 +69,12 @@ class ToolBar(QToolBar):
         controller.tool_changed.connect(lambda name: self.actions_by_name[name].setChecked(True))
 
     def _canvas_action(self, text: str, shortcut: str, tip: str) -> QAction:
+        """A canvas action; its tooltip and status tip name its key: ``Draw a link ... (L)``."""
         action = QAction(text, self)
         action.setShortcut(QKeySequence(shortcut))
         action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-        action.setToolTip(tip)
-        action.setStatusTip(tip)
+        action.setToolTip(with_key(tip, action))
+        action.setStatusTip(action.toolTip())
         return action
 
     def add_material(self) -> None:

@@ -1,0 +1,19 @@
+"""Axis labels of the results' plots: ``time (ms)``, with the SI prefix the ticks are
+scaled by where the unit takes one, never pyqtgraph's ``(x0.001)``."""
+from __future__ import annotations
+
+import pyqtgraph as pg
+
+from ..document.units import PREFIXED_UNITS
+
+
+def axis_label(plot: pg.PlotItem, side: str, text: str, unit: str) -> None:
+    """Label an axis ``text (unit)``; units of :data:`~app.document.units.PREFIXED_UNITS`
+    get the prefix of the ticks (``time (ms)``), others are shown as they are (``angle (deg)``)."""
+    axis = plot.getAxis(side)
+    prefixed = unit in PREFIXED_UNITS
+    axis.enableAutoSIPrefix(prefixed)
+    if prefixed:
+        plot.setLabel(side, text, units=unit)
+    else:
+        plot.setLabel(side, text if unit in ("-", "") else f"{text} ({unit})".strip())

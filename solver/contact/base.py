@@ -1,0 +1,214 @@
+"""The interface between the time loop and a contact model, and the predictor they share.
+
+A :class:`ContactModel` owns the pairs of a run that use its kind (``model.kind`` in the
+model file) and their state between steps.  :class:`~solver.contact.tracker.ContactTracker`
+holds the models and speaks to the time loop for all of them; each step it asks every
+model, in this order:
+
+1. ``row_count`` / ``fill_rows(s, rows, start)``: the rows it adds to the Newton system of
+   the next step (:class:`~solver.system.bordered.ContactRows`; a Lagrange multiplier per
+   row).  The momentum-balance model adds none.
+2. ``event_time(old, new, lam_old, lam_new)``: after a tentative step, the time at which the step
+   must end instead (a contact passed, a force that would turn tensile, a slip velocity
+   through zero), or None; the step is then taken again ending there (thesis eq. 3.4).
+3. ``switch(old, new, lam_c)``: after the accepted step, the changes of mode that take
+   effect at its end (release, stick, slip) without a velocity jump; True when a mode changed.
+4. ``jumps(s, held)``: the velocity jumps at its end (impulses, the onset jump of §4.7),
+   with the rows ``held`` of all models kept; the new state and the Routh solutions, whose
+   works the tracker books in the energy ledger.
+5. ``check(s, lam_c)``: after the accelerations and multipliers are made consistent with
+   the new rows, modes the consistent multipliers contradict (a new contact that would
+   pull, a stick that needs more than μs λn) switch at once; True when one did.
+6. ``closed()`` (the impact step 3.5 is used while any pair is, for a model with
+   ``impact_steps``), ``friction_power(s, lam_c)`` for the ledger, ``frame_data(s, lam_c,
+   out)`` for the forces, states and impulses of its pairs in the output frames (and the
+   further columns it names in ``frame_keys``).
+
+A model of contact forces (the compliant laws) also takes part in the Newton iteration:
+``begin_step(s, h)`` before every attempt at a step, ``step_size(h)`` (the step its error
+allows), ``damping_power(s)``, ``elastic_energy(s)`` and ``take_dissipation()`` for the
+ledger, ``summary()`` for the run's metadata; the defaults here do nothing.
+
+``lam_c`` is always the slice of the state's contact multipliers that belongs to the
+model's rows, in the layout of its modes at the start of the step.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..system.assembly import Assembly
+from ..system.bordered import ContactRows
+from ..system.contact_pairs import ContactPair
+from ..system.state import State
+from .routh import ImpactResult
+
+
+class ContactModel:
+    """Base of the contact models: state per pair, the predictor of contact (§3.1.1)."""
+
+    #: the ``model.kind`` of the model file this class resolves
+    kind = ""
+    #: whether the impact step (eq. 3.5) applies while a pair of this model is closed
+    impact_steps = True
+    #: contact columns of the frames beyond CONTACT_KEYS that this model fills
+    frame_keys: tuple[str, ...] = ()
+
+    def __init__(self, asm: Assembly, pairs: list[tuple[int, ContactPair]], settings: dict, events: list[dict],
+                 impact_step: float):
+        self.asm = asm
+        #: the per-step impulse rate is taken over the last impact step (eq. 3.5)
+        self.rate_window = impact_step if math.isfinite(impact_step) else settings["step"]
+        self.index = [k for k, _p in pairs]  # positions in the run's list of pairs
+        self.pairs = [p for _k, p in pairs]
+        self.tol = settings["contact_tol"]
+        self.events = events
+        self.state = np.zeros(len(self.pairs), dtype=int)  # index into CONTACT_STATES
+        self._acc = np.zeros((len(self.pairs), 2))  # impulses since the last frame, N s
+        self._recent: list[tuple[float, float, int, float, float]] = []  # (time, step, pair, I_n, I_t)
+        self.last_step = self.rate_window  # the step that ended where the current jumps happen, s
+
+    # ------------------------------------------------------------------ the interface
+    def closed(self) -> bool:
+        """Whether any pair is in contact (the impact step applies)."""
+        return bool(self.state.any())
+
+    def row_count(self) -> int:
+        return 0
+
+    def fill_rows(self, s: State, rows: ContactRows, start: int) -> None:
+        """Write the model's rows at ``start`` of ``rows`` (linearised at ``s``)."""
+
+    def refresh(self, q: np.ndarray, v: np.ndarray, rows: ContactRows, start: int) -> bool:
+        """Re-linearise curved rows at ``(q, v)``; True when they changed."""
+        return False
+
+    def event_time(self, old: State, new: State, lam_old: np.ndarray, lam_new: np.ndarray) -> float | None:
+        """The time within ``old -> new`` at which the step should end instead, or None."""
+        return self.passed_contact(old, new, self.pairs)
+
+    def switch(self, old: State | None, new: State, lam_c: np.ndarray) -> bool:
+        return False
+
+    def jumps(self, s: State, held: ContactRows) -> tuple[State, list[ImpactResult]]:
+        return s, []
+
+    def check(self, s: State, lam_c: np.ndarray) -> bool:
+        return False
+
+    def friction_power(self, s: State, lam_c: np.ndarray) -> float:
+        """Power dissipated by friction at ``s``, W."""
+        return 0.0
+
+    def frame_data(self, s: State, lam_c: np.ndarray, out: dict[str, np.ndarray]) -> None:
+        """Fill ``F_n_N, F_t_N, state, I_n_N_s, I_t_N_s`` and the impulse rates of its pairs."""
+
+    # ------------------------------------------------------------------ force models
+    def begin_step(self, s: State, h: float) -> None:
+        """Prepare an attempt at a step of size ``h`` from ``s``."""
+
+    def step_size(self, h: float) -> float:
+        """The largest step the model allows now, at most ``h``."""
+        return h
+
+    def damping_power(self, s: State) -> float:
+        """Power dissipated by the damping of contact laws at ``s``, W."""
+        return 0.0
+
+    def elastic_energy(self, s: State) -> float:
+        """Energy stored in the contacts at ``s``, J."""
+        return 0.0
+
+    def take_dissipation(self) -> float:
+        """Energy dissipated at once by the last switches (not through a power), J."""
+        return 0.0
+
+    def summary(self) -> dict[str, dict]:
+        """Per pair: what the run's metadata reports of it."""
+        return {}
+
+    # ------------------------------------------------------------------ predictor
+    def open_pairs(self):
+        """``(j, pair)`` of the pairs not in contact."""
+        return [(j, p) for j, p in enumerate(self.pairs) if not self.state[j]]
+
+    def passed_contact(self, old: State, new: State, pairs: list[ContactPair]) -> float | None:
+        """If one of ``pairs`` penetrated beyond TOL during ``old -> new``, the estimated time
+        of contact (eq. 3.4, clamped inside the step); else None."""
+        h = new.t - old.t
+        best = None
+        for pair in pairs:
+            g = pair.geometry(new.q)
+            if not g.reachable or g.gap >= -self.tol:
+                continue
+            if pair.geometry(old.q).gap < -self.tol:
+                continue  # was already inside (a start inside the target): not a crossing
+            s, sd, sdd = g.gap, float(g.J[0] @ new.v), float(g.J[0] @ new.a)
+            tau = back_time(s, sd, sdd, h)
+            t_ct = min(max(new.t - tau, old.t + 0.02 * h), new.t - 0.02 * h)
+            best = t_ct if best is None else min(best, t_ct)
+        return best
+
+    # ------------------------------------------------------------------ impulses
+    def record_impulse(self, t: float, j: int, r: ImpactResult) -> None:
+        """Keep an impulse of pair ``j`` (at the end of a step of ``last_step``) for the
+        frames and log it."""
+        self._acc[j] += (r.I_n, r.I_t)
+        self._recent.append((t, self.last_step, j, r.I_n, r.I_t))
+        self.log(t, "impulse", j, **impulse_event(r))
+
+    def impulses_in(self, t: float, window: float) -> list[tuple[float, float, int, float, float]]:
+        """The recorded impulses whose step reaches into ``(t - window, t]``."""
+        return [r for r in self._recent if r[0] > t - window * (1 - 1e-9)]
+
+    def frame_impulses(self, s: State, out: dict[str, np.ndarray], keep: float) -> None:
+        """The impulses since the last frame, the per-step impulse rates (the impulses of
+        the last impact step over that step) and the states of the pairs; impulses older
+        than ``keep`` are forgotten."""
+        self._recent = self.impulses_in(s.t, max(keep, self.rate_window))
+        for _t, _h, j, I_n, I_t in self.impulses_in(s.t, self.rate_window):
+            out["F_n_impulse_rate_N"][self.index[j]] += I_n / self.rate_window
+            out["F_t_impulse_rate_N"][self.index[j]] += I_t / self.rate_window
+        for j, k in enumerate(self.index):
+            out["I_n_N_s"][k], out["I_t_N_s"][k] = self._acc[j]
+            out["state"][k] = self.state[j]
+        self._acc[:] = 0.0
+
+    def log(self, t: float, kind: str, j: int, **data) -> None:
+        """Append an event of pair ``j`` to the run's event log."""
+        self.events.append({"time_s": float(t), "kind": kind, "contact": self.pairs[j].id, **data})
+
+
+def impact_time_step(asm: Assembly, k: float = 0.8) -> float:
+    """Eq. (3.5): ``k l / c`` with ``l`` the shortest flexible element and ``c = sqrt(EA / rhoA)``
+    (eq. 3.6); infinite when there is no flexible element."""
+    b = asm.sys.beams
+    if not b.count:
+        return math.inf
+    return float(k * np.min(b.L / np.sqrt(b.EA / b.rhoA)))
+
+
+def back_time(s: float, sd: float, sdd: float, h: float) -> float:
+    """``tau`` in (0, h] with ``s - tau sd + tau^2 sdd / 2 = 0`` (eq. 3.4), the gap traced back."""
+    roots = []
+    if abs(sdd) > 1e-300:
+        disc = sd * sd - 2.0 * sdd * s
+        if disc >= 0.0:
+            r = math.sqrt(disc)
+            roots = [(sd - r) / sdd, (sd + r) / sdd]
+    elif sd != 0.0:
+        roots = [s / sd]
+    roots = [r for r in roots if 0.0 < r <= h]
+    return min(roots) if roots else 0.5 * h
+
+
+def impulse_event(r: ImpactResult) -> dict:
+    """The event-log data of one impulse (with what redraws its Routh diagram)."""
+    return {
+        "type": r.kind, "I_n_N_s": r.I_n, "I_t_N_s": r.I_t,
+        "v_n_pre_m_s": r.v_n0, "v_t_pre_m_s": r.v_t0, "v_n_post_m_s": r.v_n, "v_t_post_m_s": r.v_t,
+        "e_achieved": r.e_achieved, "W_n_J": r.W_n, "W_t_J": r.W_t, "dT_J": r.dT,
+        "dissipated_J": -r.dT, "a": r.a, "b": r.b, "c": r.c, "mu_s": r.mu_s, "mu_d": r.mu_d, "e": r.e,
+        "law": r.law, "I_nh_N_s": r.I_nh, "I_nc_N_s": r.I_nc, "I_ne_N_s": r.I_ne,
+    }

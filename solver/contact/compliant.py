@@ -1,0 +1,439 @@
+"""Compliant (continuous) contact in the time loop: Flores, Ambrósio, Claro & Lankarani
+2006 (``001_…txt``), §§2-5.
+
+**Forces.**  A pair in contact pushes with its normal law F_n(δ, δ̇) and rubs with its
+friction law F_t(v_t, F_n) (:mod:`.compliant_laws`), applied at the contact point as the
+generalised force ``J^T (F_n, F_t)``.  The Newton iteration of a step evaluates them at
+every iterate together with their tangent on the pair's dofs (geometric terms of the
+turning normal left out),
+
+    -(dQ/dq + c_v dQ/dv) = (J_n + μ' J_t)^T (F_δ + c_v F_δ̇) J_n - c_v (∂F_t/∂v_t) J_t^T J_t,
+
+with δ = -gap, δ̇ = -v_n, μ' = F_t/F_n (the laws are linear in F_n) and c_v the
+Newmark velocity factor.  Pairs far from touching in a step are left out of it.
+
+**History.**  The hysteresis laws read the impact velocity δ̇⁽⁻⁾: the approach speed at
+the instant of touching, from the cubic Hermite gap of the step in which contact begins
+(at least :data:`MIN_IMPACT_VELOCITY`), kept for the whole contact; within that step
+(whose penetration is at most ``contact_tol``) the approach speed at its start stands in.
+Kelvin-Voigt (eq. 1) loads until maximum compression and unloads from then on: a step
+that passes the maximum (the least Hermite gap) before its last 1 % is taken again to end
+there, and at the switch the accelerations are restarted with the unloading force.
+
+**Step control** (seed §5).  A step that starts with a pair open and ends with it
+penetrated deeper than ``contact_tol`` -- or dips deeper on the way, seen by the cubic
+Hermite interpolation of the gap through both ends' gap and rate -- is rejected and
+retried up to the moment the gap first reaches ``-contact_tol / 2``: no contact start
+is stepped over, and each begins with a penetration within the tolerance.  While a pair
+is closed the local error of the Newmark penetration, (h²/12) |J_n (a₁ - a₀)|, is kept
+below ε = ``contact_accuracy`` times the contact's largest penetration, and the change of
+the penetration in a step below ε^⅓ times the penetration (an increment criterion:
+near first touch and parting, where F'' of a Hertz law grows without bound, the
+trapezoidal work of the force needs short steps the error estimate does not ask for).
+A step over 1.5 times either tolerance is rejected, and the next step is sized to them
+(h (tol/err)^⅓ and h tol/increment, within a factor 0.2 ... 2); in free flight the loop
+grows the step back to ``solver.step``.
+
+**Energy.**  The elastic part of the normal law stores V(δ) (``contact_elastic``, a
+state energy); its hysteresis, damper and Kelvin-Voigt's switch dissipate
+``(F_n - F_el) δ̇`` (``dissipated_contact``) and friction ``-F_t v_t``
+(``dissipated_friction``), both integrated by the trapezoidal rule over each step, so
+that ``T + U + V + V_contact - W + D`` stays constant.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..results.frames import CONTACT_STATES
+from ..system.assembly import Assembly
+from ..system.contact_pairs import ContactGeometry, ContactPair
+from ..system.state import State
+from .base import ContactModel
+from .compliant_laws import WIDTH_FRACTION, NormalState, PairLaw, bind_pair
+
+#: least impact velocity δ̇⁽⁻⁾ of the hysteresis laws (m/s): a pair that creeps into contact
+MIN_IMPACT_VELOCITY = 1e-4
+#: Newmark's local error of the penetration, (ν - 1/6) h² |Δa| with the trapezoidal rule's ν = 1/4
+ERROR_CONSTANT = 1.0 / 12.0
+#: a step whose error exceeds this multiple of the tolerance is taken again
+REJECT_RATIO = 1.5
+
+
+class PairForces:
+    """Kinematics and forces of one pair at one state."""
+
+    __slots__ = ("geometry", "v_n", "v_t", "normal", "F_t", "dF_t")
+
+    def __init__(self, geometry: ContactGeometry, v_n: float, v_t: float, normal: NormalState | None,
+                 F_t: float, dF_t: float):
+        self.geometry, self.v_n, self.v_t, self.normal, self.F_t, self.dF_t = geometry, v_n, v_t, normal, F_t, dF_t
+
+    @property
+    def delta(self) -> float:
+        """Penetration (m; negative open, -inf beside a segment)."""
+        return -self.geometry.gap if self.geometry.reachable else -math.inf
+
+    @property
+    def F_n(self) -> float:
+        return self.normal.force if self.normal is not None else 0.0
+
+
+class CompliantModel(ContactModel):
+    """The compliant pairs of a run (``model.kind = "compliant"``): their forces in Newton,
+    history, step control and outputs."""
+
+    kind = "compliant"
+    impact_steps = False  # the penetration error sizes the steps in contact instead
+    #: further contact columns of the frames this model fills
+    frame_keys = ("penetration_m", "eccentricity_m", "impacts")
+
+    def __init__(self, asm: Assembly, pairs: list[tuple[int, ContactPair]], settings: dict, events: list[dict],
+                 impact_step: float):
+        super().__init__(asm, pairs, settings, events, impact_step)
+        materials = {m["id"]: m for m in asm.sys.doc["materials"]}
+        self.laws: list[PairLaw] = [bind_pair(p, materials) for p in self.pairs]
+        self.accuracy = settings["contact_accuracy"]
+        #: largest relative change of the penetration in a step (the penetration-increment criterion)
+        self.increment = self.accuracy ** (1.0 / 3.0)
+        count = len(self.pairs)
+        self.delta_dot_0 = np.zeros(count)
+        self.unloading = np.zeros(count, dtype=bool)
+        self.impacts = np.zeros(count, dtype=int)
+        self.peak = np.zeros(count)  # largest penetration of the current contact, m
+        self.peak_force = np.zeros(count)  # largest normal force of the current contact, N
+        self.live = np.zeros(count, dtype=bool)  # evaluated in the current step
+        self.trial_rate = np.full(count, MIN_IMPACT_VELOCITY)  # δ̇⁽⁻⁾ if contact begins in this step
+        self.h_error = math.inf
+        self.report = {key: np.zeros(count, dtype=int) for key in
+                       ("impacts_beyond_speed_bound", "steps_beyond_penetration_limit", "steps_beyond_contact_width")}
+        self.largest = {"penetration_m": np.zeros(count), "force_N": np.zeros(count)}
+        sizes = np.array([len(p.dofs) ** 2 for p in self.pairs], dtype=int)
+        self.offsets = np.concatenate([[0], np.cumsum(sizes)])
+        self._dissipated = 0.0  # energy lost at Kelvin-Voigt's switches since it was last taken, J
+        self.touched_at = np.zeros(count)  # when the current contact began (interpolated), s
+        self._last: list[PairForces] | None = None  # forces at the last accepted state
+        self._cached: tuple | None = None  # (q, v, forces) of the last state the powers were asked at
+
+    @property
+    def touching(self) -> np.ndarray:
+        """Which pairs are closed (penetration > 0 at the last accepted state)."""
+        return self.state > 0
+
+    # ------------------------------------------------------------------ forces
+    def pair_forces(self, k: int, q: np.ndarray, v: np.ndarray) -> PairForces:
+        """Geometry, velocities and forces of pair ``k`` at ``(q, v)``."""
+        pair, law = self.pairs[k], self.laws[k]
+        g = pair.geometry(q)
+        v_n, v_t = g.velocity(v)
+        if not g.reachable or g.gap >= 0.0:
+            return PairForces(g, float(v_n), float(v_t), None, 0.0, 0.0)
+        rate = self.delta_dot_0[k] if self.state[k] else self.trial_rate[k]
+        normal = law.normal_state(-g.gap, -float(v_n), rate, bool(self.unloading[k]))
+        F_t, dF_t = law.friction_force(float(v_t), normal.force)
+        return PairForces(g, float(v_n), float(v_t), normal, F_t, dF_t)
+
+    def evaluate(self, q: np.ndarray, v: np.ndarray, c_v: float) -> tuple[np.ndarray, np.ndarray]:
+        """Generalised contact forces (n,) of the pairs live in this step, and the values of
+        their Newton blocks ``-(dQ/dq + c_v dQ/dv)`` on the pattern of
+        :class:`~solver.system.assembly.Assembly` (row-major on each pair's dofs)."""
+        F = np.zeros(self.asm.n)
+        vals = np.zeros(self.asm.extra_size)
+        for k in np.flatnonzero(self.live):
+            pf = self.pair_forces(k, q, v)
+            if pf.normal is None:
+                continue
+            g, nf = pf.geometry, pf.normal
+            J_n, J_t = g.J_local[0], g.J_local[1]
+            F[g.local_dofs] += J_n * nf.force + J_t * pf.F_t
+            mu = pf.F_t / nf.force if nf.force > 0.0 else 0.0
+            block = np.outer(J_n + mu * J_t, J_n) * (nf.dF_ddelta + c_v * nf.dF_ddelta_dot)
+            block -= c_v * pf.dF_t * np.outer(J_t, J_t)
+            vals[self.offsets[k]:self.offsets[k + 1]] = block.ravel()
+        return F, vals
+
+    def generalized_forces(self, q: np.ndarray, v: np.ndarray) -> np.ndarray:
+        """Contact forces (n,) of every pair in contact at ``(q, v)`` (for consistent accelerations)."""
+        F = np.zeros(self.asm.n)
+        for k in range(len(self.pairs)):
+            pf = self.pair_forces(k, q, v)
+            F[pf.geometry.local_dofs] += pf.geometry.J_local.T @ np.array([pf.F_n, pf.F_t])
+        return F
+
+    # ------------------------------------------------------------------ steps
+    def begin_step(self, s: State, h: float) -> None:
+        """Choose the pairs evaluated in a step of size ``h`` from ``s``: those closed, and those
+        whose gap the step's motion could close (with a margin of two); note the impact
+        velocity each open pair would strike with."""
+        for k, pair in enumerate(self.pairs):
+            if self.state[k]:
+                self.live[k] = True
+                continue
+            g = pair.geometry(s.q)
+            v_n = float(g.velocity(s.v)[0])
+            a_n = float(g.velocity(s.a)[0])
+            reach = 2.0 * (abs(v_n) * h + 0.5 * abs(a_n) * h * h) + self.tol
+            self.live[k] = g.reachable and g.gap < reach
+            self.trial_rate[k] = max(-v_n, MIN_IMPACT_VELOCITY)
+
+    @property
+    def any_live(self) -> bool:
+        return bool(self.live.any())
+
+    def step_size(self, h: float) -> float:
+        """The step the penetration error allows while a pair is closed, else ``h``."""
+        return min(h, self.h_error) if self.closed() else h
+
+    def event_time(self, old: State, new: State, lam_old: np.ndarray, lam_new: np.ndarray) -> float | None:
+        """The time to end the step at instead when it stepped over a contact start or its
+        penetration error is too large; None accepts it (and sizes the next step)."""
+        h = new.t - old.t
+        before, after = self._last or self._forces_at(old), self._forces_at(new)
+        ends = [_gap_ends(b, a, h) for b, a in zip(before, after)]
+        starts = [self._first_contact(e) for k, e in enumerate(ends) if not self.state[k]]
+        starts += [self._maximum_compression(e) for k, e in enumerate(ends) if self._loading_kelvin_voigt(k)]
+        starts = [old.t + s * h for s in starts if s is not None]
+        if starts:
+            return min(starts)
+        error = increment = 0.0  # the two criteria over their tolerances
+        for k, (b, a) in enumerate(zip(before, after)):
+            depth = a.delta
+            if not (self.state[k] or depth > 0.0):
+                continue
+            err = ERROR_CONSTANT * h * h * abs(float(a.geometry.velocity(new.a - old.a)[0]))
+            error = max(error, err / (self.accuracy * max(self.peak[k], depth, self.tol)))
+            if self.state[k] and depth > 0.0:
+                step = abs(depth - b.delta) / (self.increment * max(depth, b.delta, self.tol))
+                increment = max(increment, step)
+        if error == 0.0 and increment == 0.0:
+            self.h_error = math.inf
+            return None
+        factors = [0.9 * r ** -p for r, p in ((error, 1.0 / 3.0), (increment, 1.0)) if r > 0.0]
+        h_next = h * min(2.0, max(0.2, min(factors)))
+        if max(error, increment) > REJECT_RATIO:
+            return old.t + h_next
+        self.h_error = h_next
+        return None
+
+    def _first_contact(self, ends: tuple[float, float, float, float]) -> float | None:
+        """When an open pair's gap, interpolated by the cubic Hermite polynomial of both ends'
+        gap and rate (:func:`_gap_ends`), falls below -tol within the step: the fraction of the
+        step where it first reaches -tol/2 (within 0.02 ... 0.98)."""
+        if not all(math.isfinite(x) for x in ends):
+            return None  # beside a segment at an end: the predictor of a later step sees it
+        lowest, value = _hermite_min(*ends)
+        if value >= -self.tol:
+            return None
+        lo, hi = 0.0, lowest
+        for _ in range(40):  # bisection for the first crossing of -tol/2 before the lowest point
+            mid = 0.5 * (lo + hi)
+            lo, hi = (mid, hi) if _hermite(mid, *ends) > -0.5 * self.tol else (lo, mid)
+        return min(max(hi, 0.02), 0.98)
+
+    def _loading_kelvin_voigt(self, k: int) -> bool:
+        return bool(self.state[k]) and self.laws[k].normal == "kelvin_voigt" and not self.unloading[k]
+
+    @staticmethod
+    def _maximum_compression(ends: tuple[float, float, float, float]) -> float | None:
+        """Where a loading Kelvin-Voigt pair passed its maximum compression (the least Hermite
+        gap) inside the step, unless within its last 1 %: its force switches there (eq. 1)."""
+        if not all(math.isfinite(x) for x in ends) or ends[3] < 0.0:
+            return None  # still approaching at the end of the step
+        lowest, _value = _hermite_min(*ends)
+        return max(lowest, 0.02) if lowest < 0.99 else None
+
+    # ------------------------------------------------------------------ accepted steps
+    def switch(self, old: State | None, new: State, lam_c: np.ndarray) -> bool:
+        """Book an accepted step: contact starts and separations (events), Kelvin-Voigt's
+        switch, peaks and validity counts, and the impulses of the forces over the step.
+        True when a Kelvin-Voigt pair switched to unloading: its force jumps, and the
+        accelerations must be made consistent with it (the trapezoidal rule would otherwise
+        average the two phases over the next step, an O(h) error of the rebound)."""
+        before = None if old is None else self._last or [self.pair_forces(k, old.q, old.v)
+                                                          for k in range(len(self.pairs))]
+        after = self._forces_at(new)  # as the ledger saw them; a Kelvin-Voigt switch replaces its pair's
+        jumped = False
+        for k in range(len(self.pairs)):
+            pf = after[k]
+            depth, was_closed = pf.delta, bool(self.state[k])
+            ends = None if before is None else _gap_ends(before[k], pf, new.t - old.t)
+            if depth > 0.0 and not was_closed:
+                self._contact_start(k, new, pf, old, ends)
+            elif depth <= 0.0 and was_closed:
+                self._separation(k, new, old, ends)
+            if (was_closed or self.state[k]) and ends is not None:
+                self._interpolated_peak(k, ends)
+            if self.state[k] and self._in_contact(k, pf):
+                after[k] = self.pair_forces(k, new.q, new.v)  # Kelvin-Voigt unloads from here
+                jumped = True
+        if before is not None:
+            h = new.t - old.t
+            for k, (b, a) in enumerate(zip(before, after)):
+                self._acc[k] += 0.5 * h * np.array([b.F_n + a.F_n, b.F_t + a.F_t])
+        self._last = after
+        if not self.closed():
+            self.h_error = math.inf
+        return jumped
+
+    def _contact_start(self, k: int, s: State, pf: PairForces, old: State | None, ends) -> None:
+        self.state[k] = CONTACT_STATES.index("slide")
+        self.unloading[k] = False
+        self.delta_dot_0[k] = self.trial_rate[k]
+        self.impacts[k] += 1
+        self.peak[k] = self.peak_force[k] = 0.0
+        exact = ends is not None and all(math.isfinite(x) for x in ends)
+        self.touched_at[k] = s.t
+        if exact:  # the instant of touching and the approach speed then, from the Hermite gap
+            root = _hermite_root(*ends)
+            self.touched_at[k] = old.t + root * (s.t - old.t)
+            self.delta_dot_0[k] = max(-_hermite_slope(root, *ends) / (s.t - old.t), MIN_IMPACT_VELOCITY)
+        data = {"gap_m": pf.geometry.gap, "impact_velocity_m_s": float(self.delta_dot_0[k]),
+                "impact": int(self.impacts[k]), "contact_time_s": float(self.touched_at[k])}
+        bound = self.laws[k].speed_limit
+        if math.isfinite(bound):
+            data["speed_bound_m_s"] = bound
+            if self.delta_dot_0[k] > bound:
+                self.report["impacts_beyond_speed_bound"][k] += 1
+        self.log(s.t, "contact_start", k, **data)
+
+    def _separation(self, k: int, s: State, old: State | None, ends) -> None:
+        self.state[k] = 0
+        self.unloading[k] = False
+        if ends is not None:
+            self._interpolated_peak(k, ends)
+        exact = ends is not None and all(math.isfinite(x) for x in ends)
+        parted = old.t + _hermite_root(*ends) * (s.t - old.t) if exact else s.t
+        self.log(s.t, "separation", k, max_penetration_m=float(self.peak[k]), max_force_N=float(self.peak_force[k]),
+                 separation_time_s=float(parted), duration_s=float(parted - self.touched_at[k]))
+
+    def _interpolated_peak(self, k: int, ends) -> None:
+        """The largest penetration of a contact between the ends of a step, from the cubic
+        Hermite gap (the samples at the steps miss it by O(h²)); the force of the law there,
+        at δ̇ = 0, where an elastic law's force peaks too."""
+        if not all(math.isfinite(x) for x in ends):
+            return
+        _s, gap = _hermite_min(*ends)
+        if -gap > self.peak[k]:
+            self.peak[k] = -gap
+            self.largest["penetration_m"][k] = max(self.largest["penetration_m"][k], -gap)
+            force = self.laws[k].normal_state(-gap, 0.0, self.delta_dot_0[k], bool(self.unloading[k])).force
+            self.peak_force[k] = max(self.peak_force[k], force)
+            self.largest["force_N"][k] = max(self.largest["force_N"][k], force)
+
+    def _in_contact(self, k: int, pf: PairForces) -> bool:
+        """Peaks, validity, the state (stick below the friction velocity) and Kelvin-Voigt's
+        switch of a closed pair at an accepted state; True when the switch happened here."""
+        law, depth = self.laws[k], pf.delta
+        self.peak[k] = max(self.peak[k], depth)
+        self.peak_force[k] = max(self.peak_force[k], pf.F_n)
+        self.largest["penetration_m"][k] = max(self.largest["penetration_m"][k], depth)
+        self.largest["force_N"][k] = max(self.largest["force_N"][k], pf.F_n)
+        slow = law.friction is not None and abs(pf.v_t) < self.pairs[k].model["friction_velocity"]
+        self.state[k] = CONTACT_STATES.index("stick" if slow else "slide")
+        if pf.normal is not None and not pf.normal.valid:
+            self.report["steps_beyond_penetration_limit"][k] += 1
+        if law.half_width_ratio(pf.F_n) > WIDTH_FRACTION:
+            self.report["steps_beyond_contact_width"][k] += 1
+        if law.normal == "kelvin_voigt" and not self.unloading[k] and pf.v_n >= 0.0:
+            self._dissipated += law.elastic_energy(depth, False) - law.elastic_energy(depth, True)
+            self.unloading[k] = True
+            return True
+        return False
+
+    def take_dissipation(self) -> float:
+        """Energy lost at Kelvin-Voigt's switches since the last call (J): the stored energy
+        the unloading law no longer returns, (1 - c_e) K δ²/2."""
+        lost, self._dissipated = self._dissipated, 0.0
+        return lost
+
+    # ------------------------------------------------------------------ energy
+    def friction_power(self, s: State, lam_c: np.ndarray) -> float:
+        """-F_t v_t summed over the pairs, W (≥ 0)."""
+        return sum(-pf.F_t * pf.v_t for pf in self._forces_at(s))
+
+    def damping_power(self, s: State) -> float:
+        """(F_n - F_el) δ̇ summed over the pairs, W (≥ 0 for every law)."""
+        return sum((pf.normal.force - pf.normal.elastic) * -pf.v_n for pf in self._forces_at(s)
+                   if pf.normal is not None)
+
+    def _forces_at(self, s: State) -> list[PairForces]:
+        """Every pair's forces at ``s`` (kept for the next call with the same state)."""
+        if self._cached is None or self._cached[0] is not s.q or self._cached[1] is not s.v:
+            self._cached = (s.q, s.v, [self.pair_forces(k, s.q, s.v) for k in range(len(self.pairs))])
+        return self._cached[2]
+
+    def elastic_energy(self, s: State) -> float:
+        """Energy stored in the contacts' elastic laws at ``s`` (J)."""
+        return sum(self.laws[k].elastic_energy(pf.delta, bool(self.unloading[k]))
+                   for k, pf in enumerate(self._forces_at(s)) if pf.delta > 0.0)
+
+    # ------------------------------------------------------------------ output
+    def frame_data(self, s: State, lam_c: np.ndarray, out: dict[str, np.ndarray]) -> None:
+        """Forces, state, impulses of the forces since the last frame, penetration,
+        eccentricity (circle targets: distance of the centres) and impacts so far."""
+        for k, (pair, pf) in enumerate(zip(self.pairs, self._forces_at(s))):
+            i = self.index[k]
+            out["F_n_N"][i], out["F_t_N"][i] = pf.F_n, pf.F_t
+            out["penetration_m"][i] = max(pf.delta, 0.0)
+            out["eccentricity_m"][i] = _eccentricity(pair, pf.geometry)
+            out["impacts"][i] = self.impacts[k]
+        self.frame_impulses(s, out, 0.0)
+
+    def summary(self) -> dict[str, dict]:
+        """Per pair: impacts, largest penetration and force, and the law's validity counts."""
+        return {pair.id: {"impacts": int(self.impacts[k]),
+                          "max_penetration_m": float(self.largest["penetration_m"][k]),
+                          "max_force_N": float(self.largest["force_N"][k]),
+                          **{key: int(v[k]) for key, v in self.report.items()}}
+                for k, pair in enumerate(self.pairs)}
+
+
+def _hermite(s, g0: float, r0: float, g1: float, r1: float):
+    """The cubic Hermite polynomial at ``s`` in [0, 1] through values g0, g1 and slopes r0, r1
+    (per unit of s)."""
+    s2, s3 = s * s, s * s * s
+    return (2 * s3 - 3 * s2 + 1) * g0 + (s3 - 2 * s2 + s) * r0 + (-2 * s3 + 3 * s2) * g1 + (s3 - s2) * r1
+
+
+def _hermite_min(g0: float, r0: float, g1: float, r1: float) -> tuple[float, float]:
+    """``(s, value)`` of the smallest value of the cubic Hermite polynomial on [0, 1] (at an
+    end or where p' = 3 a s² + 2 b s + r0 vanishes)."""
+    a, b = 2 * g0 + r0 - 2 * g1 + r1, -3 * g0 - 2 * r0 + 3 * g1 - r1  # p = a s³ + b s² + r0 s + g0
+    candidates = [0.0, 1.0]
+    if abs(a) > 1e-300:
+        disc = b * b - 3.0 * a * r0
+        if disc >= 0.0:
+            root = math.sqrt(disc)
+            candidates += [(-b - root) / (3.0 * a), (-b + root) / (3.0 * a)]
+    elif abs(b) > 1e-300:
+        candidates.append(-r0 / (2.0 * b))
+    return min(((c, _hermite(c, g0, r0, g1, r1)) for c in candidates if 0.0 <= c <= 1.0), key=lambda x: x[1])
+
+
+def _hermite_slope(s: float, g0: float, r0: float, g1: float, r1: float) -> float:
+    """The derivative (per unit of s) of the cubic Hermite polynomial at ``s``."""
+    return (6 * s * s - 6 * s) * (g0 - g1) + (3 * s * s - 4 * s + 1) * r0 + (3 * s * s - 2 * s) * r1
+
+
+def _hermite_root(g0: float, r0: float, g1: float, r1: float) -> float:
+    """Where the cubic Hermite polynomial changes sign between ``g0`` and ``g1`` (bisection), in [0, 1]."""
+    lo, hi = 0.0, 1.0
+    for _ in range(50):
+        mid = 0.5 * (lo + hi)
+        lo, hi = (mid, hi) if (_hermite(mid, g0, r0, g1, r1) > 0.0) == (g0 > 0.0) else (lo, mid)
+    return 0.5 * (lo + hi)
+
+
+def _gap_ends(before: PairForces, after: PairForces, h: float) -> tuple[float, float, float, float]:
+    """Gap and rate (per unit of the step) at both ends of a step, for the Hermite polynomials."""
+    return before.geometry.gap, h * before.v_n, after.geometry.gap, h * after.v_n
+
+
+def _eccentricity(pair: ContactPair, g: ContactGeometry) -> float:
+    """Distance between the centres of a point and a circle target (m); nan for other targets."""
+    if pair.kind != "circle":
+        return math.nan
+    if pair.params["inside"]:
+        return pair.params["radius"] - pair.radius - g.gap
+    return pair.params["radius"] + pair.radius + g.gap

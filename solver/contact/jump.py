@@ -1,0 +1,59 @@
+"""Velocity jumps by contact impulses on the constrained system (thesis §3.3, eqs. 3.10-3.21).
+
+An impulse ``P = (P_n, P_t)`` at a contact changes the generalised velocities by
+``M dv = J^T P - G^T Lambda + C Lambda_c`` while the joints and drivers hold (``G dv =
+0``: the impulse-momentum balance with the constraints, Predebon's H matrix, ``003_…txt``
+§4) and so do the contact rows already in force (``R dv = 0``: a pair held by a
+Lagrange multiplier, thesis ch. 4, takes its share of the impulse).  Solving this once
+per contact direction gives ``dv = X P`` and the contact-space inverse inertia
+``D = J X`` that Routh's method works with (:mod:`solver.contact.routh`).  Both contact
+models use it: the momentum-balance model for each impulse, the Lagrange-multiplier
+model for the jump at contact onset (§4.7).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..system.assembly import Assembly, newton_scale
+from ..system.bordered import ContactRows, bordered_solve
+from ..system.contact_pairs import ContactGeometry
+from ..system.state import State
+from .routh import ImpactResult, routh_impulse
+
+
+def impulse_response(asm: Assembly, q: np.ndarray, t: float, J: np.ndarray,
+                     held: ContactRows | None = None) -> np.ndarray:
+    """``X`` (n, 2): the velocity jump per unit contact impulse, with the joints and the
+    contact rows ``held`` kept."""
+    n = asm.n
+    zero = np.zeros(n)
+    _f, B, diag = asm.forces(q, zero, zero, t, blocks=(1.0, 0.0, 0.0))
+    scale = newton_scale(B, diag)
+    lu = asm.factorize(B, diag, asm.sys.constraints.values(q), scale)
+    held = ContactRows.empty() if held is None else held
+    X = np.empty((n, 2))
+    for k in range(2):
+        X[:, k] = bordered_solve(lu, held, np.concatenate([J[k], np.zeros(asm.m)]), np.zeros(held.count))[0][:n]
+    return X
+
+
+def contact_inertia(asm: Assembly, q: np.ndarray, t: float, J: np.ndarray,
+                    held: ContactRows | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """``(X, D)``: the velocity jump per unit contact impulse (:func:`impulse_response`)
+    and the contact-space inverse inertia ``D = J X`` (LAJSS eq. 5), symmetrised.
+
+    A mechanism with fewer free dofs than contact directions has a singular ``D`` (a
+    pinned pendulum: rank 1); a relative 1e-12 on the diagonal keeps Routh's method defined.
+    """
+    X = impulse_response(asm, q, t, J, held)
+    D = J @ X
+    return X, 0.5 * (D + D.T) + 1e-12 * np.trace(D) * np.eye(2)
+
+
+def velocity_jump(asm: Assembly, s: State, geom: ContactGeometry, mu_s: float, mu_d: float, e: float, law: str,
+                  held: ContactRows | None = None) -> tuple[np.ndarray, ImpactResult]:
+    """The velocities after Routh's impulse at a pair in ``geom`` and the impulse itself."""
+    X, D = contact_inertia(asm, s.q, s.t, geom.J, held)
+    v_n0, v_t0 = geom.J @ s.v
+    res = routh_impulse(D, float(v_n0), float(v_t0), mu_s, mu_d, e, law)
+    return s.v + X @ np.array([res.I_n, res.I_t]), res

@@ -1,0 +1,316 @@
+"""The Lagrange-multiplier contact model, thesis ch. 4 and App. B (``model.kind = "lagrange"``).
+
+Strategy (§4.8, fig. 4.1), per pair:
+
+* **Onset** (§4.1, §4.7): the predictor of ch. 3 (eqs. 3.2-3.4) ends a step where the gap
+  closes; a pair within ``TOL_imp`` whose points approach then receives the momentum-balance
+  impulse that makes the normal relative velocity vanish (Routh's method ended at maximum
+  compression, e = 0, with the pair's friction; the joints and the other pairs in contact
+  held).  Momentum is conserved; the kinetic energy it removes is booked (restitution and
+  friction works).  The gap is held at its value then.
+* **Sliding** (§4.5): one row, the normal gap held (4.15, 4.18) by the multiplier
+  ``lambda_n = F_n``, whose force acts along ``eta = alpha - mu_D [beta] sigma`` (4.16-4.17):
+  the friction force ``F_t = -mu_D F_n sigma`` comes with the normal force, ``sigma`` the
+  sign of the slip velocity at the start of the step.  Sliding is assumed first (§4.3).
+* **Sticking** (§4.6): two rows, the normal gap held and the tangential relative velocity
+  held at zero, with ``lambda_n = F_n`` and ``lambda_t = F_t`` (4.27-4.29).
+* **Transitions**: slide -> stick when the slip velocity changes sign (4.8) or falls to
+  ``eps`` of its previous value (4.9, ``model.stick_tolerance``); stick -> slide when
+  ``|F_t| > mu_s F_n`` (4.6), sliding then in the direction opposite to the force that held
+  the stick (eq. 3.62 on the line of contact); release when ``F_n`` would become tensile
+  (§4.1).  Each is located within the step by taking the step again to end where the
+  switching quantity crosses zero (linear interpolation), and the accelerations and
+  multipliers are made consistent with the new rows.  A released pair meets again through
+  the predictor and a new onset.
+
+The rows are those of :mod:`solver.system.bordered` and are solved in the Newton system of
+the Newmark step with the banded factors, as App. B does (eqs. B.10-B.15, B.24-B.31).
+Departure from the thesis: the stick row holds the tangential *velocity* (``[beta]^T qdot
+= 0`` at the end of each step) rather than the tangential gap (4.32); with the
+trapezoidal rule a position row makes the slip velocity alternate in sign from step to
+step after stick begins, a velocity row keeps it at zero (see ``docs/solver.md``).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..system.assembly import Assembly
+from ..system.bordered import POSITION, VELOCITY, ContactRows
+from ..system.contact_pairs import ContactGeometry, ContactPair
+from ..system.state import State
+from .base import ContactModel
+from .jump import velocity_jump
+from .routh import ImpactResult
+
+OPEN, SLIDE, STICK = 0, 1, 2  # indices into CONTACT_STATES
+
+#: default of eq. (4.9)'s tolerance: the slip velocity has vanished below this fraction of
+#: its value one step before (the thesis's 1e-3)
+STICK_TOLERANCE = 1e-3
+
+
+class LagrangeModel(ContactModel):
+    """Contact held by Lagrange multipliers with sliding and sticking modes (thesis ch. 4)."""
+
+    kind = "lagrange"
+
+    def __init__(self, asm: Assembly, pairs: list[tuple[int, ContactPair]], settings: dict, events: list[dict],
+                 impact_step: float):
+        super().__init__(asm, pairs, settings, events, impact_step)
+        count = len(self.pairs)
+        self.sigma = np.zeros(count)  # slip direction while sliding (0: no friction force)
+        self.hold = np.zeros(count)  # the gap held while in contact, m
+        self.segment = np.full(count, -1)  # the segment of a link target the rows were written for
+        self.eps = np.array([p.model.get("stick_tolerance", STICK_TOLERANCE) for p in self.pairs])
+        self.tol_g = 1e-10 * max(1.0, float(np.abs(asm.sys.q0).max(initial=0.0)))
+        self._pending: tuple[float, int, str] | None = None  # a switch the step was taken again to land on
+        self._released: set[int] = set()  # pairs released at the end of the current step
+        self._touched: set[int] = set()  # pairs whose contact began at the end of the current step
+
+    # ------------------------------------------------------------------ rows
+    def _rows_of(self, j: int) -> int:
+        return (0, 1, 2)[self.state[j]]
+
+    def row_count(self) -> int:
+        return sum(self._rows_of(j) for j in range(len(self.pairs)))
+
+    def _first_row(self, j: int) -> int:
+        return sum(self._rows_of(i) for i in range(j))
+
+    def _geometry(self, j: int, q: np.ndarray) -> ContactGeometry:
+        """Pair ``j`` at ``q``, on the segment its rows were written for while it can be."""
+        return self.pairs[j].geometry(q, int(self.segment[j]))
+
+    def _v_t(self, j: int, s: State) -> float:
+        return float(self._geometry(j, s.q).J[1] @ s.v)
+
+    def fill_rows(self, s: State, rows: ContactRows, start: int) -> None:
+        for j in range(len(self.pairs)):
+            if self.state[j]:
+                self._write(j, self._geometry(j, s.q), s.q, s.v, rows, start + self._first_row(j))
+
+    def _write(self, j: int, g: ContactGeometry, q: np.ndarray, v: np.ndarray, rows: ContactRows, r: int) -> None:
+        """The rows of pair ``j`` linearised at ``q``: the normal gap (4.15, position row) and,
+        sticking, the tangential velocity (velocity row)."""
+        pair = self.pairs[j]
+        self.segment[j] = g.segment
+        Jn, Jt = g.Jc
+        gamma = self._gamma(pair, g, q, v)
+        rows.dofs[r] = g.dofs
+        rows.row[r] = Jn
+        rows.level[r] = POSITION
+        rows.rhs[r] = Jn @ q[g.dofs] - g.gap + self.hold[j]
+        rows.gamma[r] = gamma[0]
+        if self.state[j] == STICK:
+            rows.col[r] = Jn
+            rows.dofs[r + 1] = g.dofs
+            rows.col[r + 1] = rows.row[r + 1] = Jt
+            rows.level[r + 1] = VELOCITY
+            rows.rhs[r + 1] = 0.0
+            rows.gamma[r + 1] = gamma[1]
+        else:
+            rows.col[r] = Jn - pair.mu_d * self.sigma[j] * Jt  # eta, eq. (4.17)
+
+    def _gamma(self, pair: ContactPair, g: ContactGeometry, q: np.ndarray, v: np.ndarray) -> np.ndarray:
+        """``-Jdot v`` of the two rows (zero for straight targets), by a difference along ``v``."""
+        if not pair.curved:
+            return np.zeros(2)
+        speed = float(np.abs(v).max(initial=0.0))
+        if speed == 0.0:
+            return np.zeros(2)
+        dt = 1e-7 * max(1.0, float(np.abs(q).max())) / speed
+        g2 = pair.geometry(q + dt * v, g.segment)
+        return -((g2.J - g.J) @ v) / dt
+
+    def refresh(self, q: np.ndarray, v: np.ndarray, rows: ContactRows, start: int) -> bool:
+        """Re-linearise the rows of curved targets whose exact gap left the held value (True
+        then); else bring their ``gamma`` to ``(q, v)``."""
+        changed = False
+        for j, pair in enumerate(self.pairs):
+            if self.state[j] and pair.curved:
+                g = self._geometry(j, q)
+                r = start + self._first_row(j)
+                if abs(g.gap - self.hold[j]) > self.tol_g:
+                    self._write(j, g, q, v, rows, r)
+                    changed = True
+                else:
+                    rows.gamma[r:r + self._rows_of(j)] = self._gamma(pair, g, q, v)[:self._rows_of(j)]
+        return changed
+
+    # ------------------------------------------------------------------ switching
+    def _switching(self, j: int, s: State, lam: np.ndarray) -> tuple[str, float] | None:
+        """The switch pair ``j`` is heading for and its switching quantity (positive while
+        the mode holds): release ``F_n``, stick ``sigma v_t``, slip ``mu_s F_n - |F_t|``."""
+        pair, r = self.pairs[j], self._first_row(j)
+        F_n = lam[r] if lam.size else 0.0
+        if F_n < 0.0:
+            return "release", F_n
+        if self.state[j] == SLIDE and self.sigma[j] and (pair.mu_s > 0 or pair.mu_d > 0):
+            return "stick", self.sigma[j] * self._v_t(j, s)
+        if self.state[j] == STICK and lam.size:
+            return "slip", pair.mu_s * F_n - abs(lam[r + 1])
+        return "release", F_n
+
+    def event_time(self, old: State, new: State, lam_old: np.ndarray, lam_new: np.ndarray) -> float | None:
+        """The predictor (open pairs), or the instant a closed pair's switching quantity
+        crosses zero (linear interpolation), clamped inside the step; once per switch."""
+        best = self.passed_contact(old, new, [p for _j, p in self.open_pairs()])
+        h = new.t - old.t
+        pending = None
+        for j in range(len(self.pairs)):
+            if not self.state[j] or lam_old.size == 0:
+                continue
+            what, phi_new = self._switching(j, new, lam_new)
+            if phi_new >= 0.0 or self._landed(new.t, j):
+                continue
+            phi_old = self._switching_value(j, what, old, lam_old)
+            if phi_old <= 0.0:
+                continue
+            t_sw = old.t + h * phi_old / (phi_old - phi_new)
+            if t_sw >= new.t - 0.02 * h:
+                continue  # close enough: the switch takes effect at the end of this step
+            t_sw = max(t_sw, old.t + 0.02 * h)
+            if best is None or t_sw < best:
+                best, pending = t_sw, (t_sw, j, what)
+        if pending is not None:
+            self._pending = pending
+        return best
+
+    def _switching_value(self, j: int, what: str, s: State, lam: np.ndarray) -> float:
+        pair, r = self.pairs[j], self._first_row(j)
+        if what == "stick":
+            return self.sigma[j] * self._v_t(j, s)
+        if what == "slip":
+            return pair.mu_s * lam[r] - abs(lam[r + 1])
+        return lam[r]
+
+    def _landed(self, t: float, j: int) -> str | None:
+        """The switch of pair ``j`` the step was taken again to end at ``t``, if any."""
+        p = self._pending
+        if p is not None and p[1] == j and abs(t - p[0]) <= 1e-9 * self.rate_window + 4 * np.spacing(abs(t)):
+            return p[2]
+        return None
+
+    def switch(self, old: State | None, new: State, lam_c: np.ndarray) -> bool:
+        """Release, stick and slip at the end of the step (§4.3, §4.8)."""
+        changed = False
+        self._released, self._touched = set(), set()
+        for j, pair in enumerate(self.pairs):
+            if not self.state[j] or lam_c.size == 0:
+                continue
+            landed = self._landed(new.t, j)
+            what, phi = self._switching(j, new, lam_c)
+            r = self._first_row(j)
+            if landed == "release" or lam_c[r] < 0.0:
+                self._open(j, new.t, lam_c[r])
+            elif what == "stick" and (landed == "stick" or phi < 0.0 or self._vanished(j, old, new)):
+                changed |= self._stop_slip(j, old, new)
+                continue
+            elif what == "slip" and (landed == "slip" or phi < 0.0):
+                self._slip(j, new.t, lam_c[r], lam_c[r + 1])
+            else:
+                continue
+            changed = True
+        self._pending = None
+        return changed
+
+    def _vanished(self, j: int, old: State | None, new: State) -> bool:
+        """Eq. (4.9): the slip velocity fell to ``eps`` of its value a step before."""
+        if old is None:
+            return False
+        return abs(self._v_t(j, new)) <= self.eps[j] * abs(self._v_t(j, old))
+
+    def _stop_slip(self, j: int, old: State | None, s: State) -> bool:
+        """Slide -> stick, or with no static friction a change of the slip direction.  A slip
+        that began from rest the other way than assumed keeps sliding, now opposed by friction."""
+        pair = self.pairs[j]
+        v_t = self._v_t(j, s)
+        started = old is not None and self.sigma[j] * self._v_t(j, old) <= 0.0
+        if started and self.sigma[j] * v_t < 0.0:
+            self.sigma[j] = np.sign(v_t)
+            return True
+        if pair.mu_s > 0.0:
+            self.state[j] = STICK
+            self.log(s.t, "stick", j, v_t_m_s=v_t)
+            return True
+        if np.sign(v_t) not in (0.0, self.sigma[j]):
+            self.sigma[j] = np.sign(v_t)
+            return True
+        return False
+
+    def _slip(self, j: int, t: float, F_n: float, F_t: float) -> None:
+        """Stick -> slide, in the direction the held force resisted (eq. 3.62)."""
+        self.state[j] = SLIDE
+        self.sigma[j] = -np.sign(F_t)
+        self.log(t, "slip", j, F_n_N=float(F_n), F_t_N=float(F_t), direction=int(self.sigma[j]))
+
+    def _open(self, j: int, t: float, F_n: float) -> None:
+        self._released.add(j)
+        self.state[j] = OPEN
+        self.sigma[j] = 0.0
+        self.log(t, "separation", j, cause="tensile normal force", F_n_N=float(F_n))
+
+    def check(self, s: State, lam_c: np.ndarray) -> bool:
+        """A stick that the consistent multipliers say needs more than ``mu_s F_n`` slides at
+        once.  Not at onset: a pair just touched keeps its mode for its first step (§4.3),
+        its consistent forces being zero to round-off; nor does a tensile ``F_n`` release
+        here: the step decides."""
+        for j in range(len(self.pairs)):
+            r = self._first_row(j)
+            if j in self._touched:
+                continue
+            if self.state[j] == STICK and abs(lam_c[r + 1]) > self.pairs[j].mu_s * lam_c[r]:
+                self._slip(j, s.t, lam_c[r], lam_c[r + 1])
+                return True  # the others are judged again with the multipliers of the new rows
+        return False
+
+    # ------------------------------------------------------------------ onset
+    def jumps(self, s: State, held: ContactRows) -> tuple[State, list[ImpactResult]]:
+        """The onset jump (§4.7) at every open pair within TOL whose points approach."""
+        results = []
+        for j, pair in self.open_pairs():
+            if j in self._released:
+                continue  # released at this instant: its points do not press together
+            g = pair.geometry(s.q)
+            if not g.reachable or g.gap > self.tol or float(g.J[0] @ s.v) >= 0.0:
+                continue
+            v_new, res = velocity_jump(self.asm, s, g, pair.mu_s, pair.mu_d, 0.0, "energetic", held)
+            s = State(s.t, s.q, v_new, s.a, s.lam, s.a_pseudo, s.lam_c)
+            self.hold[j] = g.gap
+            self._touched.add(j)
+            scale = max(abs(res.v_n0), abs(res.v_t0))
+            if pair.mu_s > 0.0 and abs(res.v_t) <= 1e-9 * scale:
+                self.state[j], self.sigma[j] = STICK, 0.0
+            else:
+                self.state[j], self.sigma[j] = SLIDE, float(np.sign(res.v_t)) if pair.mu_d > 0 else 0.0
+            self.log(s.t, "contact_start", j, gap_m=g.gap, mode=("open", "slide", "stick")[self.state[j]])
+            self.record_impulse(s.t, j, res)
+            self.events[-1]["onset"] = True
+            results.append(res)
+        return s, results
+
+    # ------------------------------------------------------------------ outputs
+    def _forces(self, j: int, lam_c: np.ndarray) -> tuple[float, float]:
+        """``(F_n, F_t)`` of a closed pair, N: the multipliers (4.2); at an onset instant where
+        the consistent normal multiplier would pull, no force (the next step releases)."""
+        r = self._first_row(j)
+        F_n = max(float(lam_c[r]), 0.0)
+        if self.state[j] == STICK:
+            mu_F = self.pairs[j].mu_s * F_n
+            return F_n, min(max(float(lam_c[r + 1]), -mu_F), mu_F)
+        return F_n, -self.pairs[j].mu_d * F_n * self.sigma[j]  # eq. (4.5)
+
+    def friction_power(self, s: State, lam_c: np.ndarray) -> float:
+        """``-F_t v_t`` summed over the pairs in contact, W."""
+        P = 0.0
+        for j in range(len(self.pairs)):
+            if self.state[j] and lam_c.size:
+                P -= self._forces(j, lam_c)[1] * self._v_t(j, s)
+        return P
+
+    def frame_data(self, s: State, lam_c: np.ndarray, out: dict[str, np.ndarray]) -> None:
+        """The multipliers as forces (4.2-4.3), states, onset impulses and their rates."""
+        for j, k in enumerate(self.index):
+            if self.state[j] and lam_c.size:
+                out["F_n_N"][k], out["F_t_N"][k] = self._forces(j, lam_c)
+        self.frame_impulses(s, out, self.rate_window)

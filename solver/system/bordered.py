@@ -1,0 +1,148 @@
+"""Contact rows bordering the Newton system, solved with the banded factors (thesis App. B).
+
+A contact model in the Lagrange-multiplier form adds ``c`` unknowns ``lambda_c`` (contact
+forces, N) and ``c`` equations to the equations of motion (thesis eqs. 4.4, 4.16, 4.29):
+
+    Psi(q) - sum_k C_k lambda_k = 0            C_k: generalised force per unit lambda_k
+    r_k = R_k . x + D_k lambda_k - b_k = 0     x = q (position rows) or v / c_v (velocity rows)
+
+Each row touches at most :data:`K` dofs (the striking point and up to two target nodes),
+so ``C_k`` and ``R_k`` are stored compactly on ``dofs[k]``.  The rows are linear in ``q``
+within one Newton pass; a model with curved geometry re-linearises them through
+``ContactRows.refresh`` until the exact gap holds.
+
+Newton's linearised system is bordered by the rows:
+
+    [ A   -C ] [ dx  ]   [ b ]        A: the banded saddle-point matrix of the joints
+    [ R    D ] [ dlam] = [ r ]        (:mod:`solver.system.assembly`)
+
+and is solved as Appendix B solves it, by the Schur complement on the contact unknowns
+(eqs. 4.23-4.24 for one row, 4.36-4.38 for two): ``W = A^-1 C`` (one banded solve per
+row), ``(R W + D) dlam = r - R A^-1 b``, ``dx = A^-1 b + W dlam``.  The banded factors
+and their sparsity pattern stay those of the contact-free system, so a contact row costs
+one extra back-substitution per factorisation and a ``c x c`` solve per iteration.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+from numba import njit
+
+from .banded import BandLU, band_solve
+
+#: dofs a contact row may touch: the point (x, y, and the rotation of a round point) and two
+#: target nodes (x, y each), or a moving circle's centre and rotation
+K = 7
+
+#: row levels: the residual of a position row is ``R . q + D lambda - b``, of a velocity row
+#: ``R . v / c_v + D lambda - b`` (its derivative with respect to q is R either way)
+POSITION, VELOCITY = 0, 1
+
+
+@dataclass
+class ContactRows:
+    """The contact rows of one step (arrays ready for the compiled Newton kernel).
+
+    Unused slots of a row hold dof 0 with zero coefficients.  ``lam`` is the multipliers'
+    first guess on entry to a step and their converged values after it.  ``gamma`` is the
+    right-hand side of the rows at acceleration level (``R a = gamma``, ``-Rdot v``).
+    ``refresh(q, v)``, when given, re-linearises curved rows at the converged iterate in
+    place and returns whether they had to change (the integrator then iterates on).
+    """
+
+    dofs: np.ndarray  # (c, K) int64
+    col: np.ndarray  # (c, K) C_k on dofs[k], 1 (N/N or N m/N)
+    row: np.ndarray  # (c, K) R_k on dofs[k]
+    level: np.ndarray  # (c,) int64, POSITION or VELOCITY
+    diag: np.ndarray  # (c,) D_k, m/N
+    rhs: np.ndarray  # (c,) b_k, m
+    gamma: np.ndarray  # (c,) m/s^2
+    lam: np.ndarray  # (c,) N
+    refresh: Callable[[np.ndarray, np.ndarray], bool] | None = field(default=None, compare=False)
+
+    @classmethod
+    def empty(cls) -> "ContactRows":
+        return cls.build(0)
+
+    @classmethod
+    def build(cls, count: int) -> "ContactRows":
+        """``count`` zero rows, to be filled in."""
+        return cls(np.zeros((count, K), dtype=np.int64), np.zeros((count, K)), np.zeros((count, K)),
+                   np.zeros(count, dtype=np.int64), np.zeros(count), np.zeros(count), np.zeros(count), np.zeros(count))
+
+    @property
+    def count(self) -> int:
+        return self.lam.shape[0]
+
+    def kernel_args(self) -> tuple:
+        """The arrays the compiled kernels take, in their order."""
+        return self.dofs, self.col, self.row, self.level, self.diag, self.rhs, self.lam
+
+    def force(self, n: int, lam: np.ndarray | None = None) -> np.ndarray:
+        """``sum_k C_k lambda_k``, the generalised contact force (n,)."""
+        out = np.zeros(n)
+        np.add.at(out, self.dofs.ravel(), (self.col * (self.lam if lam is None else lam)[:, None]).ravel())
+        return out
+
+    def times(self, x: np.ndarray) -> np.ndarray:
+        """``R x`` (c,) for an n-vector ``x``."""
+        return (self.row * x[self.dofs]).sum(axis=1)
+
+
+@njit(cache=True)
+def border_prepare(AB, kl, ku, ipiv, perm, size, dofs, col, row, diag):
+    """``W = A^-1 [C; 0]`` (c, size) and the inverse Schur matrix ``(R W + D)^-1`` (c, c)
+    with the factors of ``A``."""
+    c = dofs.shape[0]
+    W = np.zeros((c, size))
+    S = np.zeros((c, c))
+    rhs = np.zeros(size)
+    x = np.empty(size)
+    for k in range(c):
+        rhs[:] = 0.0
+        for j in range(dofs.shape[1]):
+            rhs[dofs[k, j]] += col[k, j]
+        band_solve(AB, kl, ku, ipiv, perm, rhs, x)
+        W[k] = x
+    for k in range(c):
+        S[k, k] = diag[k]
+        for l in range(c):
+            for j in range(dofs.shape[1]):
+                S[k, l] += row[k, j] * W[l, dofs[k, j]]
+    Sinv = np.linalg.inv(S) if c > 0 else S
+    return W, Sinv
+
+
+@njit(cache=True)
+def border_correct(x, W, Sinv, dofs, row, r, dlam):
+    """In place: with ``x = A^-1 b`` on entry, ``dlam = (R W + D)^-1 (r - R x)`` and
+    ``x += W dlam`` (the bordered solution)."""
+    c = dofs.shape[0]
+    t = np.empty(c)
+    for k in range(c):
+        acc = r[k]
+        for j in range(dofs.shape[1]):
+            acc -= row[k, j] * x[dofs[k, j]]
+        t[k] = acc
+    for k in range(c):
+        acc = 0.0
+        for l in range(c):
+            acc += Sinv[k, l] * t[l]
+        dlam[k] = acc
+    for l in range(c):
+        if dlam[l] != 0.0:
+            for i in range(x.shape[0]):
+                x[i] += W[l, i] * dlam[l]
+
+
+def bordered_solve(lu: BandLU, rows: ContactRows, b: np.ndarray, r: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Solve ``[A -C; R D] [x; lam] = [b; r]`` with the factors ``lu`` of ``A``; ``(x, lam)``."""
+    x = lu.solve(b)
+    lam = np.zeros(rows.count)
+    if rows.count and not lu.singular:
+        p = lu.p
+        W, Sinv = border_prepare(lu.AB, p.kl, p.ku, lu.ipiv, p.perm, p.size, rows.dofs, rows.col, rows.row, rows.diag)
+        border_correct(x, W, Sinv, rows.dofs, rows.row, np.ascontiguousarray(r, dtype=float), lam)
+    return x, lam

@@ -1,0 +1,54 @@
+"""Help: Getting Started rendered from the repository's Markdown inside the app, every
+doc page, the keyboard shortcuts as the window has them, and keys in the tooltips."""
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, QUrl
+from PySide6.QtGui import QTextDocument
+
+from app.shell.help import DOCS_DIR, doc_pages
+
+
+def test_getting_started_opens_inside_the_app_with_its_pictures(qtbot, window):
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)
+    qtbot.keyClick(window, Qt.Key.Key_F1)
+    browser = window.help.browser
+    qtbot.waitUntil(browser.isVisible)
+    assert browser.browser.source().toLocalFile() == str(DOCS_DIR / "getting-started.md")
+    text = browser.browser.toPlainText()
+    assert text.startswith("Getting started") and "Make the rod flexible" in text
+    document = browser.browser.document()
+    pictures = [name for name in ("screenshots/start.png", "screenshots/flexible_link.png",
+                                  "screenshots/impact_run.png")]
+    for name in pictures:
+        assert (DOCS_DIR / name).exists()
+        image = document.resource(QTextDocument.ResourceType.ImageResource, QUrl(name))
+        assert image is not None and not image.isNull(), name  # the picture was loaded, not a broken icon
+
+
+def test_every_doc_page_is_in_the_help_menu_and_links_between_pages_are_followed(qtbot, window):
+    titles = [action.text() for action in window.help.page_actions]
+    assert len(titles) == len(list(DOCS_DIR.glob("*.md"))) == len(doc_pages())
+    assert titles[:2] == ["Getting Started", "Editing Models"]
+    window.help.page_actions[titles.index("Command Line")].trigger()
+    browser = window.help.browser.browser
+    assert browser.source().fileName() == "cli.md"
+    browser.anchorClicked.emit(QUrl("results-format.md"))
+    assert browser.source().fileName() == "results-format.md"
+    assert "results" in browser.toPlainText().lower()
+
+
+def test_the_shortcut_list_comes_from_the_actions(qtbot, window):
+    window.help.shortcuts_action.trigger()
+    text = window.help.browser.browser.toPlainText()
+    for key, what in (("F5", "Simulate the model"), ("L", "Link"), ("Home", "Go to start"),
+                      ("Ctrl+Space", "Play / pause"), ("F1", "A short illustrated walk"), ("Space + drag", "pan")):
+        assert key in text and what in text, (key, what)
+
+
+def test_tooltips_name_the_keys(window):
+    assert window.simulation.run_action.toolTip() == "Simulate the model (in the background) (F5)"
+    assert window.tool_bar.actions_by_name["link"].toolTip().endswith("(L)")
+    assert window.tool_bar.escape_action.toolTip().endswith("(Esc)")
+    assert window.simulation.bar.start_action.toolTip() == "Go to start (Home)"
+    assert window.zoom_fit_action.toolTip().endswith("(Ctrl+0)")

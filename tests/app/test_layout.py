@@ -1,0 +1,56 @@
+"""A layout that fits 1280 × 800: property rows, the events table's essential columns and
+the plots readable; View > Reset Layout.  (Kept between sessions: test_main_window.py.)"""
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+
+from app.document.entities import EntityRef
+from app.shell.layout import DEFAULT_SIZE
+from app.shell.main_window import MainWindow
+
+#: columns of the events table that must show without scrolling: time, pair, event, type, I_n
+ESSENTIAL_COLUMNS = 5
+
+
+def in_front(dock) -> bool:
+    """Whether ``dock`` shows (Qt 6.11 moves a tab group's hidden docks away rather than hiding them)."""
+    return dock.isVisible() and not dock.visibleRegion().isEmpty()
+
+
+def big(qtbot, window) -> MainWindow:
+    window.resize(*DEFAULT_SIZE)
+    qtbot.waitUntil(lambda: window.width() == DEFAULT_SIZE[0])
+    return window
+
+
+def test_at_1280_by_800_the_panels_show_their_content(qtbot, window, example_results):
+    window = big(qtbot, window)
+    window.open_example("slider_crank_block")
+    window.selection.replace((EntityRef("links", "rod"),))
+    table = window.properties.table
+    last = table.rowCount() - 1
+    assert last >= 7
+    assert table.rowViewportPosition(last) + table.rowHeight(last) <= table.viewport().height()  # every row
+    window.results_ui.show_results(example_results("slider_crank_block"))
+    events = window.results_ui.events.table
+    window.results_ui.events_dock.raise_()
+    qtbot.waitUntil(lambda: events.viewport().width() > 0)
+    essential = events.columnViewportPosition(ESSENTIAL_COLUMNS - 1) + events.columnWidth(ESSENTIAL_COLUMNS - 1)
+    assert essential <= events.viewport().width()
+    assert events.viewport().height() >= 6 * events.rowHeight(0)  # six events at a glance
+    plot = window.results_ui.plots.panels[0].plot
+    qtbot.waitUntil(lambda: plot.width() >= 250 and plot.height() >= 180)  # once laid out
+    assert window.sketch.width() >= 600 and window.sketch.height() >= 300
+
+
+def test_view_reset_layout_puts_every_panel_and_tool_bar_back(qtbot, window):
+    window.history_dock.raise_()
+    window.problems_dock.hide()
+    window.simulation.bar.hide()
+    window.property_dock.setFloating(True)
+    window.reset_layout_action.trigger()
+    assert not window.problems_dock.isHidden() and not window.simulation.bar.isHidden()
+    assert not window.property_dock.isFloating() and in_front(window.property_dock)
+    assert window.dockWidgetArea(window.property_dock) == Qt.DockWidgetArea.LeftDockWidgetArea
+    assert window.dockWidgetArea(window.results_ui.plots) == Qt.DockWidgetArea.BottomDockWidgetArea
+    assert window.tabifiedDockWidgets(window.results_ui.events_dock) == [window.results_ui.compare_dock]
