@@ -10,7 +10,11 @@ published tables: ``python -m solver.analysis.reference_curves`` rewrites
   impact, from its energy integral (Predebon §7);
 * ``rod_impact_rigid.table1-<law>``, ``.table2-<law>`` — LAJSS 2024 Tables 1 and 2;
 * ``slider_crank_flexible.exudyn`` — the converged Exudyn ANCF peak of the mid-span
-  deflection (``docs/validation.md``).
+  deflection (``docs/validation.md``);
+* ``slider_crank_ideal.inverse_dynamics`` — the crank moment of the ideal slider-crank at
+  5000 rpm (Flores et al. 2006, :func:`~solver.analysis.closed_forms.slider_crank_moment`);
+* ``spheres_hertz.hertz`` — the elastic Hertz impact of the sphere in its bore (Flores et
+  al. 2006 eq. 2, :func:`~solver.analysis.closed_forms.hertz_impact`).
 
 Every reference's conditions (``applies_when``) and the parameters of its closed form
 are read from the example model, so the two cannot drift apart.
@@ -28,6 +32,7 @@ from scipy.integrate import quad
 from ..model.io import examples_dir, load_model
 from ..model.paths import get_path
 from ..results.references import FORMAT, VERSION, CurveTable, curve_csv_text, references_dir
+from .closed_forms import hertz_impact, slider_crank_moment
 from .wave_theory import MassOnBar, TwoBars
 
 #: LAJSS 2024 (``002_…txt``) Tables 1 (e = 0.82) and 2 (e = 1): post-impact normal velocity
@@ -242,10 +247,69 @@ def slider_crank_reference() -> dict:
         values=[{"name": "peak mid-span deflection / length", "value": EXUDYN_PEAK["midspan"], "unit": "-"}])
 
 
+def slider_crank_ideal_reference() -> tuple[dict, CurveTable]:
+    """The crank moment against the crank angle over the example's run."""
+    m = _model("slider_crank_ideal")
+    omega = get_path(m, "drivers[motor].function.value")
+    crank = get_path(m, "nodes[A].x") - get_path(m, "nodes[O].x")
+    rod = get_path(m, "nodes[B].x") - get_path(m, "nodes[A].x")
+    t = np.linspace(0.0, m["solver"]["end_time"], 1441)
+    moment = slider_crank_moment(t, omega, crank, rod, get_path(m, "links[rod].mass"),
+                                 get_path(m, "links[rod].inertia"), get_path(m, "masses[slider].mass"))
+    table = CurveTable("driver.motor.angle_deg", {"driver.motor.angle_deg": np.degrees(omega * t),
+                                                  "driver.motor.reaction_N_m": moment})
+    paths = ["nodes[O].x", "nodes[O].y", "nodes[A].x", "nodes[A].y", "nodes[B].x", "nodes[B].y", "links[rod].mass",
+             "links[rod].inertia", "masses[slider].mass", "drivers[motor].function.value"]
+    doc = _document(
+        "slider_crank_ideal", "inverse_dynamics", "Inverse dynamics of the rigid slider-crank",
+        "Flores et al. 2006 (001_…txt) Table 1 at 5000 rpm: the crank moment M = (dT/dt) / omega from the exact "
+        "kinematics (solver.analysis.closed_forms.slider_crank_moment)",
+        _conditions(m, paths), "driver.motor.angle_deg",
+        values=[{"name": "largest |crank moment|", "value": float(np.abs(moment).max()), "unit": "N m"}])
+    return doc, table
+
+
+def spheres_hertz_reference() -> tuple[dict, CurveTable]:
+    """The Hertz impact of the example's sphere, in its time (contact when the ball has
+    crossed the radial clearance)."""
+    m = _model("spheres_hertz")
+    v0 = get_path(m, "initial_velocities[0].vx")
+    gap = get_path(m, "contacts[bore].target.radius") - get_path(m, "bodies[ball].radius")
+    hz = hertz_impact(get_path(m, "bodies[ball].mass"), get_path(m, "contacts[bore].model.stiffness"), v0)
+    t_c = gap / v0
+    t_end = m["solver"]["end_time"]
+    before, after = np.linspace(0.0, t_c, 51)[:-1], np.linspace(t_c + hz["duration"], t_end, 51)[1:]
+    nan = lambda a: np.full(len(a), np.nan)  # noqa: E731
+    table = CurveTable("time_s", {
+        "time_s": np.concatenate([before, t_c + hz["time"], after]),
+        "contact.bore.F_n_N": np.concatenate([0 * before, hz["force"], 0 * after]),
+        "contact.bore.penetration_m": np.concatenate([nan(before), hz["penetration"], nan(after)]),
+        "node.ball.vx_m_s": np.concatenate([v0 + 0 * before, hz["velocity"], -v0 + 0 * after]),
+    })
+    peak = t_c + 0.5 * hz["duration"]
+    paths = ["bodies[ball].mass", "bodies[ball].radius", "bodies[ball].x", "contacts[bore].target.radius",
+             "contacts[bore].target.x", "contacts[bore].model.stiffness", "contacts[bore].model.law",
+             "initial_velocities[0].vx"]
+    doc = _document(
+        "spheres_hertz", "hertz", "Hertz impact, closed form (Flores et al. 2006 eq. 2)",
+        "m delta'' = -K delta^1.5: delta_max = (5 m v0^2 / (4 K))^(2/5), F_max = K delta_max^1.5, contact "
+        "2.9432 delta_max / v0, elastic (solver.analysis.closed_forms.hertz_impact)",
+        _conditions(m, paths), "time_s",
+        points=[{"x": peak, "column": "contact.bore.F_n_N", "value": hz["max_force"], "label": "peak force, Hertz"},
+                {"x": peak, "column": "contact.bore.penetration_m", "value": hz["max_penetration"],
+                 "label": "largest penetration, Hertz"}],
+        values=[{"name": "largest penetration", "value": hz["max_penetration"], "unit": "m"},
+                {"name": "peak force", "value": hz["max_force"], "unit": "N"},
+                {"name": "contact duration", "value": hz["duration"], "unit": "s"}])
+    return doc, table
+
+
 def reference_files() -> dict[str, str]:
     """File name -> text of every bundled reference file."""
     pairs = {"bar_mass_impact.wave": bar_mass_reference(), "two_bars_impact.wave": two_bars_reference(),
              "pendulum_impact.fall": pendulum_reference(),
+             "slider_crank_ideal.inverse_dynamics": slider_crank_ideal_reference(),
+             "spheres_hertz.hertz": spheres_hertz_reference(),
              **{f"rod_impact_rigid.{k}": v for k, v in rod_references().items()}}
     files = {}
     for stem, (doc, table) in pairs.items():

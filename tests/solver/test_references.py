@@ -34,6 +34,9 @@ def test_the_shipped_reference_files_are_those_the_closed_forms_make():
     ("pendulum_impact", ["pendulum_impact.fall"]),
     ("rod_impact_rigid", ["rod_impact_rigid.table1-energetic"]),
     ("slider_crank_flexible", ["slider_crank_flexible.exudyn"]),
+    ("bar_mass_impact_lagrange", ["bar_mass_impact.wave"]),      # the same bar and mass
+    ("slider_crank_ideal", ["slider_crank_ideal.inverse_dynamics"]),
+    ("spheres_hertz", ["spheres_hertz.hertz"]),
     ("robot_arm", []),
 ])
 def test_each_example_gets_its_references(name, expected):
@@ -133,3 +136,27 @@ def test_the_slider_crank_meets_the_exudyn_peak():
     k = np.argmax(np.abs(y[second]))
     assert y[second][k] == pytest.approx(point.value, rel=2e-4)
     assert x[second][k] == pytest.approx(point.x, abs=0.5)
+
+
+def test_the_hertz_sphere_follows_its_closed_form():
+    """Flores et al. 2006 eq. 2: the contact force over the impact within 0.5 % of its peak
+    (2.3410e-5 m, 7475.5 N, 68.90 µs), and the ball leaves at -1 m/s."""
+    res = simulate(example("spheres_hertz"))
+    ref = reference("spheres_hertz.hertz")
+    t, F, F_ref = curve(res, "contact/bore/F_n", ref, "contact.bore.F_n_N")
+    peak = ref.values[1]["value"]
+    assert (ref.values[0]["value"], peak, ref.values[2]["value"]) == pytest.approx((2.3410e-5, 7475.5, 6.890e-5),
+                                                                                    rel=1e-4)
+    assert np.nanmax(np.abs(F - F_ref)) < 5e-3 * peak
+    _t, v, v_ref = curve(res, "node/ball/vx", ref, "node.ball.vx_m_s")
+    assert v[-1] == pytest.approx(v_ref[-1], abs=1e-3) and v_ref[-1] == -1.0
+
+
+def test_the_ideal_slider_crank_follows_its_inverse_dynamics():
+    """Within 0.1 % of the moment's amplitude (138.5 N m) over two revolutions."""
+    res = simulate(example("slider_crank_ideal"))
+    ref = reference("slider_crank_ideal.inverse_dynamics")
+    x, y = series_xy(res.frames, x_axes(res)["driver/motor/angle"], catalogue(res)["driver/motor/reaction"])
+    exact = np.interp(x, ref.table.columns["driver.motor.angle_deg"], ref.table.columns["driver.motor.reaction_N_m"])
+    assert ref.values[0]["value"] == pytest.approx(138.5, abs=0.1)
+    assert np.max(np.abs(y - exact)) < 1e-3 * 138.5
