@@ -10,8 +10,8 @@ mechanism is not shown (the model changed away from the published configuration)
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import (QCheckBox, QComboBox, QDockWidget, QHBoxLayout, QLabel, QPushButton, QSizePolicy,
-                               QSplitter, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QComboBox, QDockWidget, QHBoxLayout, QLabel, QPushButton, QSplitter, QToolButton,
+                               QVBoxLayout, QWidget)
 
 from solver.results.frames import Frame, Results
 from solver.results.references import Reference, ReferenceError, bundled_references, references_for
@@ -59,9 +59,9 @@ class PlotsDock(QDockWidget):
 
         self._bundled: list[Reference] | None = None
         self._references: list[Overlay] = []
-        self.references_check = QCheckBox("References")
+        self.references_check = QToolButton(text="Refs")
+        self.references_check.setCheckable(True)
         self.references_check.setChecked(True)
-        self.references_check.setSizePolicy(QSizePolicy.Policy.Maximum, QSizePolicy.Policy.Fixed)
         self.references_check.setToolTip("Draw the published or closed-form reference curves of this model "
                                          "(resources/references) dashed over the series they name")
         self.references_check.toggled.connect(lambda _on: self._offer_references())
@@ -77,17 +77,14 @@ class PlotsDock(QDockWidget):
         bar = QHBoxLayout()
         bar.addWidget(QLabel("Preset:"))
         bar.addWidget(self.preset_combo, 1)
+        bar.addWidget(self.references_check)
         bar.addWidget(add)
-        references = QHBoxLayout()     # its own row: the dock stays as narrow as before
-        references.addWidget(self.references_check)
-        references.addWidget(self.reference_note, 1)
-        references.addStretch(0)
         self.splitter = QSplitter(Qt.Orientation.Vertical)
         body = QWidget()
         layout = QVBoxLayout(body)
         layout.setContentsMargins(2, 2, 2, 2)
         layout.addLayout(bar)
-        layout.addLayout(references)
+        layout.addWidget(self.reference_note)   # shown only when a reference is left out
         layout.addWidget(self.splitter, 1)
         self.hint = QLabel("Run the model (F5) to plot its results here.")
         self.hint.setAlignment(Qt.AlignmentFlag.AlignCenter)
@@ -122,7 +119,8 @@ class PlotsDock(QDockWidget):
         self._references = reference_overlays(refs)
         self.reference_note.setText("\n".join(notes))
         self.reference_note.setVisible(bool(notes))
-        self.references_check.setToolTip("Draw " + (", ".join(r.title for r in refs) or "no reference (none applies)"))
+        self.references_check.setToolTip("References: draw " + (", ".join(r.title for r in refs)
+                                                                 or "none (none applies to this model)"))
 
     def _offer_references(self) -> None:
         shown = self._references if self.references_check.isChecked() else []
