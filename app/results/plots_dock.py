@@ -4,7 +4,7 @@ chooser, an "Add plot" button, and the reference overlays of the run's model.
 The dock applies the presets of :func:`app.results.series.presets`, forwards the time
 cursor, and offers every panel the bundled references that apply to the run's model
 (:func:`solver.results.references.references_for`), drawn dashed over the series they
-name; a "References" switch hides them, and a note says why a reference of the same
+name; a "Refs" button hides them, and a note says why a reference of the same
 mechanism is not shown (the model changed away from the published configuration).
 """
 from __future__ import annotations
