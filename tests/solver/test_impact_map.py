@@ -192,3 +192,8 @@ def test_the_csv_has_a_row_per_cell_with_units(rod, tmp_path):
     last = rows[-1]
     assert (float(last["mu_s"]), float(last["e"]), last["type"]) == (1.0, 1.0, "SCS")
     assert math.isclose(float(last["I_n_N_s"]), m.values["I_n"][-1, -1], rel_tol=1e-15)
+
+
+def test_a_compliant_pair_has_no_impulse_types():
+    with pytest.raises(InstantError, match=r"contacts\[bore\]: a compliant contact resolves impacts by a force law"):
+        instant_at_start(load_model(examples_dir() / "spheres_hertz.json"), "bore")
