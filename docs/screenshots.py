@@ -16,9 +16,13 @@ impact examples just after their largest impulse (deformed shape, contact state 
 force arrow, plots, the impulse's row and Routh diagram in the events tab), the chapter-2 examples in motion at their largest mid-span
 deflection, with the strain colours on and the deflection exaggerated where it is
 too small to see.  The overlay shots run the wave-theory examples and show their plots
-dock alone, the reference curves dashed over the computed ones.  Each is
-``window.grab()`` (or the dock's) saved as PNG in
-``docs/screenshots/``.  Settings go to a throw-away folder, so the user's saved
+dock alone, the reference curves dashed over the computed ones; the sweep shots show the
+rod's sweep results and its impact-type map (``python docs/screenshots.py sweep map``).
+Each is ``window.grab()`` (or a dock's) saved as PNG in
+``docs/screenshots/``.  The Lagrange shots (``python docs/screenshots.py lagrange``) are the
+plots dock of the rod striking the floor (§5.5) in its four cases with the Lagrange-multiplier
+contact (normal and tangential force histories), and the Compare runs dock of the rotating beam
+(§5.2) run with both contact models (strain at the gauge, the root's angular velocity).  Settings go to a throw-away folder, so the user's saved
 window layout does not leak into the pictures.
 """
 from __future__ import annotations
@@ -78,6 +82,18 @@ OVERLAY_SHOTS = {
 OVERLAY_SIZE = (1100, 760)
 #: the sweep shot: the rod over mu_s x e (docs/sweeps.md), its table and plot, and its map
 SWEEP_SHOTS = {"sweep_rod_impact_rigid.png": "sweep", "map_rod_impact_rigid.png": "map"}
+#: force-history shots of the rod striking the floor (thesis §5.5) with the Lagrange-multiplier
+#: contact: file name -> (initial horizontal velocity of the rod, m/s; friction coefficient)
+LAGRANGE_ROD_SHOTS = {
+    "lagrange_rod_floor_mu0.png": (0.0, 0.0),
+    "lagrange_rod_floor_mu0.8.png": (0.0, 0.8),
+    "lagrange_rod_floor_vt-1_mu0.7.png": (-1.0, 0.7),
+    "lagrange_rod_floor_vt-1_mu0.95.png": (-1.0, 0.95),
+}
+#: the stretch of the rod's run the force shots show, s
+ROD_SHOT_SPAN = (0.0, 0.004)
+#: size of the floated plots dock in those shots, pixels
+ROD_SHOT_SIZE = (1100, 520)
 #: the longest a shot's run may take, s
 RUN_TIMEOUT_S = 300
 
@@ -128,8 +144,8 @@ def shot_time(results) -> float:
     return frames[len(frames) // 2].time
 
 
-def run_to_end(window: MainWindow) -> None:
-    """Run the window's model (F5's path) and wait for the end of the run."""
+def run_in_window(window: MainWindow) -> None:
+    """Run the open model (F5's path) and wait for the run to end."""
     simulation = window.simulation
     simulation.run()
     started = time.monotonic()
@@ -144,8 +160,8 @@ def render_run(example: str, exaggeration: float, strain: str, out: Path, settin
                follow: bool = False) -> None:
     """Run ``example`` in the window and save it at :func:`shot_time`."""
     with example_window(example, RUN_SIZE, settings) as window:
-        run_to_end(window)
         simulation = window.simulation
+        run_in_window(window)
         bar = simulation.bar
         bar.exaggeration.setCurrentIndex(bar.exaggeration.findData(exaggeration))
         bar.strain.setCurrentIndex(bar.strain.findData(strain))
@@ -180,10 +196,59 @@ def render_flexible_link(out: Path, settings: QSettings) -> None:
         save_shot(window, out)
 
 
+def render_rod_forces(vx: float, mu: float, out: Path, settings: QSettings) -> None:
+    """The rod of §5.5 with its tip-floor pair switched to the Lagrange-multiplier model: the plots
+    dock's normal and tangential force histories over :data:`ROD_SHOT_SPAN`."""
+    with example_window("rod_floor_flexible", RUN_SIZE, settings) as window:
+        model = window.document.model
+        model["contacts"][0].update(mu_s=mu, mu_d=mu, model={"kind": "lagrange"})
+        model["initial_velocities"][0]["vx"] = vx
+        model["name"] = f"Rod striking the floor, v_t = {vx:g} m/s, mu = {mu:g}, Lagrange multipliers"
+        window.document.replace(model, None)
+        run_in_window(window)
+        plots = window.results_ui.plots
+        plots.setFloating(True)
+        plots.resize(*ROD_SHOT_SIZE)
+        for panel in plots.panels:
+            panel.plot.setXRange(*ROD_SHOT_SPAN, padding=0.0)
+        window.simulation.playback.set_time(ROD_SHOT_SPAN[1])
+        for _ in range(5):
+            QApplication.processEvents()
+        plots.grab().save(str(out))
+
+
+#: the rotating beam (thesis §5.2) run with both contact models, overlaid in Compare runs:
+#: file name -> series
+ROTATING_BEAM_SHOTS = {
+    "compare_rotating_beam_strain.png": "strain/beam/9/0/bending",
+    "compare_rotating_beam_omega.png": "rotation/hub/root/omega",
+}
+
+
+def render_rotating_beam_compare(settings: QSettings) -> None:
+    """§5.2 with the momentum-balance contact, then with its pair switched to Lagrange
+    multipliers in the property panel: the strain at 0.46 m and the root's angular velocity of
+    the two runs in the floated Compare runs dock."""
+    with example_window("rotating_beam_stop", RUN_SIZE, settings) as window:
+        run_in_window(window)
+        window.selection.replace((EntityRef("contacts", "beam-stop"),))
+        window.properties.commit_field("model.kind", "lagrange")
+        run_in_window(window)
+        dock = window.results_ui.compare_dock
+        dock.setFloating(True)
+        dock.resize(*ROD_SHOT_SIZE)
+        for name, key in ROTATING_BEAM_SHOTS.items():
+            window.results_ui.compare.set_series(key)
+            for _ in range(5):
+                QApplication.processEvents()
+            dock.grab().save(str(OUT_DIR / name))
+            print(OUT_DIR / name)
+
+
 def render_overlay(example: str, panels: list, out: Path, settings: QSettings) -> None:
     """Run ``example`` and save its plots dock, floated, with ``panels``."""
     with example_window(example, RUN_SIZE, settings) as window:
-        run_to_end(window)
+        run_in_window(window)
         plots = window.results_ui.plots
         for panel in list(plots.panels):
             plots.remove_panel(panel)
@@ -248,6 +313,12 @@ def main(argv: list[str]) -> int:
             if not only or example in only:
                 render_run(example, exaggeration, strain, OUT_DIR / name, settings)
                 print(OUT_DIR / name)
+        for name, (vx, mu) in LAGRANGE_ROD_SHOTS.items():
+            if not only or "lagrange" in only:
+                render_rod_forces(vx, mu, OUT_DIR / name, settings)
+                print(OUT_DIR / name)
+        if not only or "lagrange" in only:
+            render_rotating_beam_compare(settings)
         for name, (example, panels) in OVERLAY_SHOTS.items():
             if not only or example in only:
                 render_overlay(example, panels, OUT_DIR / name, settings)

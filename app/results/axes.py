@@ -13,6 +13,8 @@ def axis_label(plot: pg.PlotItem, side: str, text: str, unit: str) -> None:
     axis = plot.getAxis(side)
     prefixed = unit in PREFIXED_UNITS
     axis.enableAutoSIPrefix(prefixed)
+    if not prefixed:  # pyqtgraph keeps the scale of the series shown before (a strain's 1e6) once disabled
+        axis.autoSIPrefixScale, axis.labelUnitPrefix = 1.0, ""
     if prefixed:
         plot.setLabel(side, text, units=unit)
     else:

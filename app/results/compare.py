@@ -1,5 +1,6 @@
 """Compare runs: the same series of several runs overlaid in one plot, labelled by run
-(for example the bar-mass impact at μ = 0.7 against μ = 0.95)."""
+(for example the bar-mass impact at μ = 0.7 against μ = 0.95, or with its contact resolved by
+momentum balance and by Lagrange multipliers)."""
 from __future__ import annotations
 
 import pyqtgraph as pg
@@ -10,6 +11,15 @@ from solver.results.frames import Results
 from .series import catalogue, presets, series_xy, x_axes
 from .axes import axis_label
 from .plots import COLOURS, PlottedSeries
+
+
+def run_label(number: int, name: str, results: Results) -> str:
+    """``"2: Bar struck by a rigid mass (lagrange)"``: the run's number, its model's name (or file)
+    and the contact models of its pairs other than the default momentum balance, so that runs of
+    one model with its pairs switched between the models tell apart in the legend."""
+    kinds = sorted({pair.get("model", {}).get("kind", "impulse") for pair in results.model.get("contacts", [])}
+                   - {"impulse"})
+    return f"{number}: {name}" + (f" ({', '.join(kinds)})" if kinds else "")
 
 
 def compare_series(runs: list[tuple[str, Results]], x_key: str, y_key: str) -> list[PlottedSeries]:

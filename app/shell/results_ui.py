@@ -27,7 +27,7 @@ from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox
 from solver.results.frames import Results
 from solver.results.files import ResultsFormatError, load_results, write_results
 
-from ..results.compare import CompareView
+from ..results.compare import CompareView, run_label
 from ..results.events_view import EventsView
 from ..results.export import VideoCodecMissing, export_animation, export_plot, write_series_csv
 from ..results.plots_dock import PlotsDock
@@ -128,7 +128,7 @@ class ResultsUi(QObject):
         if results is None:
             return
         self.show_results(results)
-        self.runs.append((f"{len(self.runs) + 1}: {self._run_label}", results))
+        self.runs.append((run_label(len(self.runs) + 1, self._run_label, results), results))
         del self.runs[:-MAX_COMPARED_RUNS]
         self.compare.set_runs(self.runs)
 

@@ -14,7 +14,7 @@ model, in this order:
 3. ``switch(old, new, lam_c)``: after the accepted step, the changes of mode that take
    effect at its end (release, stick, slip) without a velocity jump; True when a mode changed.
 4. ``jumps(s, held)``: the velocity jumps at its end (impulses, the onset jump of §4.7),
-   with the rows ``held`` of all models kept; the new state and the Routh solutions, whose
+   with the rows ``held(s)`` of all models kept; the new state and the Routh solutions, whose
    works the tracker books in the energy ledger.
 5. ``check(s, lam_c)``: after the accelerations and multipliers are made consistent with
    the new rows, modes the consistent multipliers contradict (a new contact that would
@@ -35,6 +35,7 @@ model's rows, in the layout of its modes at the start of the step.
 from __future__ import annotations
 
 import math
+from typing import Callable
 
 import numpy as np
 
@@ -91,7 +92,8 @@ class ContactModel:
     def switch(self, old: State | None, new: State, lam_c: np.ndarray) -> bool:
         return False
 
-    def jumps(self, s: State, held: ContactRows) -> tuple[State, list[ImpactResult]]:
+    def jumps(self, s: State, held: Callable[[State], ContactRows]) -> tuple[State, list[ImpactResult]]:
+        """Velocity jumps at ``s`` with the rows ``held(s)`` kept; the new state and the impulses."""
         return s, []
 
     def check(self, s: State, lam_c: np.ndarray) -> bool:
@@ -144,7 +146,7 @@ class ContactModel:
                 continue
             if pair.geometry(old.q).gap < -self.tol:
                 continue  # was already inside (a start inside the target): not a crossing
-            s, sd, sdd = g.gap, float(g.J[0] @ new.v), float(g.J[0] @ new.a)
+            s, sd, sdd = g.gap, float(g.velocity(new.v)[0]), float(g.velocity(new.a)[0])
             tau = back_time(s, sd, sdd, h)
             t_ct = min(max(new.t - tau, old.t + 0.02 * h), new.t - 0.02 * h)
             best = t_ct if best is None else min(best, t_ct)

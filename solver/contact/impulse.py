@@ -21,6 +21,7 @@
 from __future__ import annotations
 
 import math
+from typing import Callable
 
 import numpy as np
 
@@ -72,7 +73,7 @@ class ImpulseModel(ContactModel):
                     self.log(new.t, "separation", j)
         return False
 
-    def jumps(self, s: State, held: ContactRows) -> tuple[State, list[ImpactResult]]:
+    def jumps(self, s: State, held: Callable[[State], ContactRows]) -> tuple[State, list[ImpactResult]]:
         """An impulse at every pair that is within TOL and approaching (3.3, 3.7)."""
         results = []
         for j, pair in enumerate(self.pairs):
@@ -82,9 +83,9 @@ class ImpulseModel(ContactModel):
             if not self.state[j]:
                 self.state[j] = CONTACT_STATES.index("slide")
                 self.log(s.t, "contact_start", j, gap_m=g.gap)
-            if float(g.J[0] @ s.v) >= 0.0:
+            if float(g.velocity(s.v)[0]) >= 0.0:
                 continue
-            v_new, res = velocity_jump(self.asm, s, g, pair.mu_s, pair.mu_d, pair.e, pair.law, held)
+            v_new, res = velocity_jump(self.asm, s, g, pair.mu_s, pair.mu_d, pair.e, pair.law, held(s))
             s = State(s.t, s.q, v_new, s.a, s.lam, s.a_pseudo, s.lam_c)
             self.state[j] = CONTACT_STATES.index("stick" if res.kind in STICK_KINDS else "slide")
             self.record_impulse(s.t, j, res)

@@ -54,6 +54,6 @@ def velocity_jump(asm: Assembly, s: State, geom: ContactGeometry, mu_s: float, m
                   held: ContactRows | None = None) -> tuple[np.ndarray, ImpactResult]:
     """The velocities after Routh's impulse at a pair in ``geom`` and the impulse itself."""
     X, D = contact_inertia(asm, s.q, s.t, geom.J, held)
-    v_n0, v_t0 = geom.J @ s.v
+    v_n0, v_t0 = geom.velocity(s.v)
     res = routh_impulse(D, float(v_n0), float(v_t0), mu_s, mu_d, e, law)
     return s.v + X @ np.array([res.I_n, res.I_t]), res

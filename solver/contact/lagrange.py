@@ -32,6 +32,8 @@ step after stick begins, a velocity row keeps it at zero (see ``docs/solver.md``
 """
 from __future__ import annotations
 
+from typing import Callable
+
 import numpy as np
 
 from ..system.assembly import Assembly
@@ -66,6 +68,8 @@ class LagrangeModel(ContactModel):
         self._pending: tuple[float, int, str] | None = None  # a switch the step was taken again to land on
         self._released: set[int] = set()  # pairs released at the end of the current step
         self._touched: set[int] = set()  # pairs whose contact began at the end of the current step
+        self._seen: list[tuple | None] = [None] * count  # (q, segment, geometry) last computed per pair
+        self._frictional = np.array([p.mu_s > 0.0 or p.mu_d > 0.0 for p in self.pairs])
 
     # ------------------------------------------------------------------ rows
     def _rows_of(self, j: int) -> int:
@@ -78,11 +82,18 @@ class LagrangeModel(ContactModel):
         return sum(self._rows_of(i) for i in range(j))
 
     def _geometry(self, j: int, q: np.ndarray) -> ContactGeometry:
-        """Pair ``j`` at ``q``, on the segment its rows were written for while it can be."""
-        return self.pairs[j].geometry(q, int(self.segment[j]))
+        """Pair ``j`` at ``q`` (a state's, which does not change), on the segment its rows were written
+        for while it can be (the last one computed is kept: a state is looked at several times
+        after its step)."""
+        seen = self._seen[j]
+        if seen is not None and seen[0] is q and seen[1] == self.segment[j]:
+            return seen[2]
+        g = self.pairs[j].geometry(q, int(self.segment[j]))
+        self._seen[j] = (q, int(self.segment[j]), g)
+        return g
 
     def _v_t(self, j: int, s: State) -> float:
-        return float(self._geometry(j, s.q).J[1] @ s.v)
+        return float(self._geometry(j, s.q).velocity(s.v)[1])
 
     def fill_rows(self, s: State, rows: ContactRows, start: int) -> None:
         for j in range(len(self.pairs)):
@@ -128,7 +139,7 @@ class LagrangeModel(ContactModel):
         changed = False
         for j, pair in enumerate(self.pairs):
             if self.state[j] and pair.curved:
-                g = self._geometry(j, q)
+                g = pair.geometry(q, int(self.segment[j]))  # not remembered: Newton's q changes in place
                 r = start + self._first_row(j)
                 if abs(g.gap - self.hold[j]) > self.tol_g:
                     self._write(j, g, q, v, rows, r)
@@ -138,18 +149,17 @@ class LagrangeModel(ContactModel):
         return changed
 
     # ------------------------------------------------------------------ switching
-    def _switching(self, j: int, s: State, lam: np.ndarray) -> tuple[str, float] | None:
-        """The switch pair ``j`` is heading for and its switching quantity (positive while
-        the mode holds): release ``F_n``, stick ``sigma v_t``, slip ``mu_s F_n - |F_t|``."""
-        pair, r = self.pairs[j], self._first_row(j)
+    def _switching(self, j: int, s: State, lam: np.ndarray) -> tuple[str, float]:
+        """The switch pair ``j`` is heading for and its switching quantity (positive while the
+        mode holds): release ``F_n`` (4.1), stick ``sigma v_t`` (4.8), slip ``mu_s F_n - |F_t|`` (4.6)."""
+        r = self._first_row(j)
         F_n = lam[r] if lam.size else 0.0
-        if F_n < 0.0:
-            return "release", F_n
-        if self.state[j] == SLIDE and self.sigma[j] and (pair.mu_s > 0 or pair.mu_d > 0):
-            return "stick", self.sigma[j] * self._v_t(j, s)
-        if self.state[j] == STICK and lam.size:
-            return "slip", pair.mu_s * F_n - abs(lam[r + 1])
-        return "release", F_n
+        what = "release"
+        if F_n >= 0.0 and self.state[j] == SLIDE and self.sigma[j] and self._frictional[j]:
+            what = "stick"
+        elif F_n >= 0.0 and self.state[j] == STICK and lam.size:
+            what = "slip"
+        return what, self._switching_value(j, what, s, lam)
 
     def event_time(self, old: State, new: State, lam_old: np.ndarray, lam_new: np.ndarray) -> float | None:
         """The predictor (open pairs), or the instant a closed pair's switching quantity
@@ -177,12 +187,12 @@ class LagrangeModel(ContactModel):
         return best
 
     def _switching_value(self, j: int, what: str, s: State, lam: np.ndarray) -> float:
-        pair, r = self.pairs[j], self._first_row(j)
+        r = self._first_row(j)
         if what == "stick":
             return self.sigma[j] * self._v_t(j, s)
         if what == "slip":
-            return pair.mu_s * lam[r] - abs(lam[r + 1])
-        return lam[r]
+            return self.pairs[j].mu_s * lam[r] - abs(lam[r + 1])
+        return lam[r] if lam.size else 0.0
 
     def _landed(self, t: float, j: int) -> str | None:
         """The switch of pair ``j`` the step was taken again to end at ``t``, if any."""
@@ -265,16 +275,16 @@ class LagrangeModel(ContactModel):
         return False
 
     # ------------------------------------------------------------------ onset
-    def jumps(self, s: State, held: ContactRows) -> tuple[State, list[ImpactResult]]:
+    def jumps(self, s: State, held: Callable[[State], ContactRows]) -> tuple[State, list[ImpactResult]]:
         """The onset jump (§4.7) at every open pair within TOL whose points approach."""
         results = []
         for j, pair in self.open_pairs():
             if j in self._released:
                 continue  # released at this instant: its points do not press together
             g = pair.geometry(s.q)
-            if not g.reachable or g.gap > self.tol or float(g.J[0] @ s.v) >= 0.0:
+            if not g.reachable or g.gap > self.tol or float(g.velocity(s.v)[0]) >= 0.0:
                 continue
-            v_new, res = velocity_jump(self.asm, s, g, pair.mu_s, pair.mu_d, 0.0, "energetic", held)
+            v_new, res = velocity_jump(self.asm, s, g, pair.mu_s, pair.mu_d, 0.0, "energetic", held(s))
             s = State(s.t, s.q, v_new, s.a, s.lam, s.a_pseudo, s.lam_c)
             self.hold[j] = g.gap
             self._touched.add(j)
@@ -304,7 +314,7 @@ class LagrangeModel(ContactModel):
         """``-F_t v_t`` summed over the pairs in contact, W."""
         P = 0.0
         for j in range(len(self.pairs)):
-            if self.state[j] and lam_c.size:
+            if self.state[j] and self._frictional[j] and lam_c.size:
                 P -= self._forces(j, lam_c)[1] * self._v_t(j, s)
         return P
 

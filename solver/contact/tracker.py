@@ -97,7 +97,9 @@ class ContactTracker:
         return out
 
     def rows(self, s: State) -> ContactRows | None:
-        """The contact rows of a step from ``s`` (None when no model adds any)."""
+        """The contact rows of a step from ``s`` in the models' present modes (None when no model
+        adds any); the state's contact multipliers are laid out the same way."""
+        self._layout = self._slices()
         total = self._layout[-1].stop if self._layout else 0
         if not total:
             return None
@@ -132,21 +134,17 @@ class ContactTracker:
         for i, m in enumerate(self.models):
             changed |= m.switch(old, new, self._lam(new, i))
             out.ledger["dissipated_contact"] += m.take_dissipation()
-        self._layout = self._slices()
         s, impacts = new, []
         for m in self.models:
             m.last_step = new.t - old.t if old is not None else m.rate_window
-            held = self.rows(s) or ContactRows.empty()
-            s, res = m.jumps(s, held)
+            s, res = m.jumps(s, lambda st: self.rows(st) or ContactRows.empty())
             impacts += res
-            self._layout = self._slices()
         if not (changed or impacts):
             return s
         for _ in range(MAX_CHECKS):
             s = restart(self.asm, s, self.rows(s), jump=False)
             if not any([m.check(s, self._lam(s, i)) for i, m in enumerate(self.models)]):
                 break
-            self._layout = self._slices()
         else:  # the last switches take effect without a further check
             s = restart(self.asm, s, self.rows(s), jump=False)
         out.book_impulses(impacts, s)

@@ -22,6 +22,10 @@ from ..system.state import State
 from .frames import STATIONS, Frame, Layout
 
 
+#: states whose energies and powers are remembered
+MEMO = 4
+
+
 def model_layout(model: dict) -> Layout:
     """The :class:`Layout` a run of ``model`` will have (node, element and contact names
     of its frames), known before the first step."""
@@ -59,6 +63,7 @@ class OutputBuilder:
         self.contact_power: Callable[[State], tuple[float, float]] | None = None
         #: energy stored in compliant contacts at a state (set by the time loop), J
         self.contact_energy: Callable[[State], float] = lambda st: 0.0
+        self._memo: list[tuple[State, str, object]] = []
 
     def _midspan_locator(self, link) -> tuple[int, float]:
         """(element, local coordinate) of the link's mid-length point."""
@@ -69,9 +74,24 @@ class OutputBuilder:
         return int(link.elements[k]), float((half - s[k]) / L[k])
 
     # ------------------------------------------------------------------ energy ledger
+    def _remembered(self, st: State, what: str, compute):
+        """``compute()`` for state ``st``, remembered for the last few states (a step's end state is
+        looked at by the energy guard, the ledger and the next step's guard)."""
+        for state, key, value in self._memo:
+            if state is st and key == what:
+                return value
+        value = compute()
+        self._memo = [(st, what, value), *self._memo[:MEMO - 1]]
+        return value
+
     def powers(self, st: State, t_loads: float | None = None) -> tuple[float, float, float, float, float]:
         """Power of the loads, of the drivers, of damping, of contact friction and of contact
         damping, W (loads at ``t_loads`` if given)."""
+        if t_loads is None:
+            return self._remembered(st, "powers", lambda: self._powers(st, None))
+        return self._powers(st, t_loads)
+
+    def _powers(self, st: State, t_loads: float | None) -> tuple[float, float, float, float, float]:
         asm, s = self.asm, self.sys
         p_loads = 0.0
         if s.loads:
@@ -84,8 +104,8 @@ class OutputBuilder:
     def energy_terms(self, st: State) -> tuple[float, float, float, float]:
         """Kinetic, strain, gravitational potential and contact energy, J."""
         asm = self.asm
-        return (asm.kinetic_energy(st.q, st.v), asm.strain_energy(st.q), asm.potential_energy(st.q),
-                self.contact_energy(st))
+        return self._remembered(st, "energy", lambda: (asm.kinetic_energy(st.q, st.v), asm.strain_energy(st.q),
+                                                        asm.potential_energy(st.q), self.contact_energy(st)))
 
     def spurious_growth(self, old: State, new: State, ratio: float = 0.05) -> bool:
         """Whether the mechanical energy grew over a step by more than ``ratio`` of the energies

@@ -7,7 +7,8 @@ each driver's value).  The plots of the GUI, the ``--collect`` quantities of a s
 and reference curves name series by these keys.
 
 Keys are stable, readable strings: ``contact/<id>/F_n``, ``strain/<link>/<element>/<station>/axial``,
-``node/<id>/vx``, ``driver/<id>/reaction``, ``energy/kinetic``, ``midspan/<link>``, ``time``;
+``node/<id>/vx``, ``rotation/<link>/<node>/omega``, ``driver/<id>/reaction``, ``energy/kinetic``,
+``midspan/<link>``, ``time``;
 a series' CSV column (:attr:`Series.column`) is its key with dots and its unit:
 ``contact.striker-end.F_n_N``.
 
@@ -34,6 +35,14 @@ NODE_QUANTITIES = {
     "vy": ("node_v", 1, "m/s", False),
     "ax": ("node_a", 0, "m/s^2", False),
     "ay": ("node_a", 1, "m/s^2", False),
+}
+
+#: rotation series: key suffix -> (frame field, label, unit); a slot is a node and the link (or
+#: rigidly joined group) that turns there, as in ``rotations.csv``
+ROTATION_QUANTITIES = {
+    "theta": ("rot", "rotation", "rad"),
+    "omega": ("rot_v", "angular velocity", "rad/s"),
+    "alpha": ("rot_a", "angular acceleration", "rad/s^2"),
 }
 
 #: strain kinds at a station: axial, outer-fibre bending, and the combined outer-fibre
@@ -112,7 +121,8 @@ def catalogue(results: Results) -> dict[str, Series]:
     """Every series ``results`` offers, by key, grouped (``series.group``) in display order."""
     out: dict[str, Series] = {}
     for s in (*_contact_series(results), *_energy_series(results), *_driver_series(results),
-              *_midspan_series(results), *_node_series(results), *_strain_series(results)):
+              *_midspan_series(results), *_node_series(results), *_rotation_series(results),
+              *_strain_series(results)):
         out[s.key] = s
     return out
 
@@ -184,6 +194,13 @@ def _node_series(results: Results):
         for name, (field, k, unit, relative) in NODE_QUANTITIES.items():
             yield Series(f"node/{node}/{name}", f"{node} {name}", unit, f"node {name[0]}",
                          lambda f, i=i, k=k, field=field: getattr(f, field)[i, k], relative)
+
+
+def _rotation_series(results: Results):
+    for r, (node, link) in enumerate(results.layout.rotations):
+        for name, (field, text, unit) in ROTATION_QUANTITIES.items():
+            yield Series(f"rotation/{link}/{node}/{name}", f"{link} at {node}: {text}", unit, f"rotation {link}",
+                         lambda f, r=r, field=field: getattr(f, field)[r])
 
 
 def _strain_series(results: Results):

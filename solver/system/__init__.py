@@ -3,7 +3,7 @@ their numbering, beams, masses, loads and time functions (:mod:`.compile`,
 :mod:`.timefn`), joint and driver constraints (:mod:`.constraints`), the kinematics
 of contact pairs — gap, contact frame and Jacobian (:mod:`.contact_pairs`) —, the
 assembled residual, mass and Newton matrices (:mod:`.assembly`) with the banded
-solver (:mod:`.banded`), the state vector (:mod:`.state`) and the consistent
+solver (:mod:`.banded`) and the contact rows that border it (:mod:`.bordered`), the state vector (:mod:`.state`) and the consistent
 initial state (:mod:`.initial`).
 
 May import :mod:`solver.fem`, :mod:`solver.model` and :mod:`solver.errors`.

@@ -20,7 +20,8 @@ and is solved as Appendix B solves it, by the Schur complement on the contact un
 (eqs. 4.23-4.24 for one row, 4.36-4.38 for two): ``W = A^-1 C`` (one banded solve per
 row), ``(R W + D) dlam = r - R A^-1 b``, ``dx = A^-1 b + W dlam``.  The banded factors
 and their sparsity pattern stay those of the contact-free system, so a contact row costs
-one extra back-substitution per factorisation and a ``c x c`` solve per iteration.
+one extra back-substitution per step (and per new factorisation) and a ``c x c`` solve per
+iteration.
 """
 from __future__ import annotations
 

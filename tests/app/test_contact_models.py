@@ -1,0 +1,108 @@
+"""Both contact models side by side in the window: the user runs the bar struck by a mass, switches
+its contact pair to the Lagrange-multiplier model in the property panel, runs again, and Compare
+runs overlays the two contact forces."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QComboBox
+
+from app.document.entities import EntityRef
+from app.running.controller import COMPLETED
+from solver.model.validate import validate
+
+from .test_simulation_ui import run_with_f5
+
+PAIR = EntityRef("contacts", "striker-end")
+
+
+def choose(qtbot, view, field: str, option: str) -> None:
+    """Open the value's combo box in the property table, pick ``option`` and press Return."""
+    table = view.table
+    row = view.row_of(field)
+    table.setFocus()
+    table.setCurrentCell(row, 1)
+    table.editItem(table.item(row, 1))
+    combo = table.findChild(QComboBox)
+    assert combo is not None and option in [combo.itemText(i) for i in range(combo.count())]
+    combo.setCurrentIndex(combo.findText(option))
+    qtbot.keyClick(combo, Qt.Key.Key_Return)
+
+
+def test_switch_a_pair_to_lagrange_in_the_panel_and_compare_the_two_runs(qtbot, window):
+    window.example_actions["bar_mass_impact"].trigger()
+    run_with_f5(qtbot, window)
+    assert window.simulation.runs.state == COMPLETED
+    window.selection.replace((PAIR,))
+    view = window.properties
+    choose(qtbot, view, "model.kind", "lagrange")
+    qtbot.waitUntil(lambda: window.document.model["contacts"][0]["model"]["kind"] == "lagrange")
+    assert window.undo_action.text() == "&Undo Set contacts[striker-end].model"
+    assert validate(window.document.model) == []
+    # the model's own field, from the schema, with its default shown
+    qtbot.waitUntil(lambda: view.row_of("model.stick_tolerance") >= 0)
+    assert view.table.item(view.row_of("model.stick_tolerance"), 1).text() == "0.001"
+    assert view.commit_field("model.stick_tolerance", "0.002")
+    assert window.document.model["contacts"][0]["model"]["stick_tolerance"] == 0.002
+    run_with_f5(qtbot, window)
+    assert window.simulation.runs.state == COMPLETED
+    lagrange = window.simulation.runs.results
+    assert [e["kind"] for e in lagrange.events][:2] == ["contact_start", "impulse"]
+    assert lagrange.events[1]["onset"] is True
+
+    compare = window.results_ui.compare
+    labels = [label for label, _results in compare.runs]
+    assert labels == ["1: Bar struck by a rigid mass", "2: Bar struck by a rigid mass (lagrange)"]
+    compare.series_combo.setCurrentIndex(compare.series_combo.findData("contact/striker-end/F_n"))
+    compare.series_combo.activated.emit(compare.series_combo.currentIndex())
+    curves = compare.plotted()
+    assert [c.run for c in curves] == labels
+    np.testing.assert_array_equal(curves[1].y, [f.contact["F_n_N"][0] for f in lagrange.frames])
+    for curve in curves:  # both peak near the wave theory's 0.2135 N after the reflected wave
+        assert 0.19 < curve.y.max() < 0.24
+        assert 0.29 < curve.x[np.argmax(curve.y)] < 0.33
+    window.undo_action.trigger()
+    window.undo_action.trigger()
+    assert window.document.model["contacts"][0]["model"] == {"kind": "impulse"}
+
+
+def test_rotating_beam_strain_and_root_speed_of_both_models_overlaid(qtbot, window):
+    """§5.2 side by side: the strain at the gauge (0.46 m) and the root's angular velocity of the
+    two models in one Compare runs plot each, as the thesis's figs. 5.18-5.21 pair them."""
+    window.example_actions["rotating_beam_stop"].trigger()
+    run_with_f5(qtbot, window)
+    window.selection.replace((EntityRef("contacts", "beam-stop"),))
+    choose(qtbot, window.properties, "model.kind", "lagrange")
+    qtbot.waitUntil(lambda: window.document.model["contacts"][0]["model"]["kind"] == "lagrange")
+    run_with_f5(qtbot, window)
+    compare = window.results_ui.compare
+    for key, unit in (("rotation/hub/root/omega", "rad/s"), ("strain/beam/9/0/bending", "-")):
+        compare.set_series(key)
+        curves = compare.plotted()
+        assert [c.run.endswith("(lagrange)") for c in curves] == [False, True]
+        assert all(c.y_series.unit == unit for c in curves)
+        first, second = (np.interp(curves[0].x, c.x, c.y) for c in curves)
+        peak = np.abs(first).max()
+        assert peak > 0.0
+        tolerance = 0.05 if unit == "rad/s" else 0.25  # the strain's peak differs by 10 % (validation.md)
+        assert np.abs(second).max() == pytest.approx(peak, rel=tolerance)
+
+
+def test_an_angular_velocity_after_a_strain_is_not_scaled_by_the_strain_s_prefix(qtbot, shown):
+    """Compare runs switching from a force (N, with SI prefixes) to a strain and then to an angular
+    velocity in rad/s (units without them) shows the velocity's own numbers, not scaled by the
+    micro- prefix pyqtgraph kept from the strain's range."""
+    from app.results.compare import CompareView
+    from solver.api import load_model, simulate
+    from solver.model.io import examples_dir
+
+    doc = load_model(examples_dir() / "rotating_beam_stop.json")
+    doc["solver"]["end_time"] = 0.85
+    view = shown(CompareView(), 800, 400)
+    view.set_runs([("1: beam", simulate(doc))])
+    axis = view.plot.getPlotItem().getAxis("left")
+    for key in ("contact/beam-stop/F_n", "strain/beam/9/0/bending", "rotation/hub/root/omega"):
+        view.set_series(key)  # a force in N (SI prefixes), a strain, an angular velocity (neither)
+        qtbot.wait(50)
+    assert axis.tickStrings([5.0], axis.autoSIPrefixScale * axis.scale, 1.0) == ["5"]  # as the axis draws them

@@ -1,0 +1,93 @@
+"""Benchmark: the cost of a step in Lagrange-multiplier contact against a contact-free step.
+
+Run on demand (not part of the test suite)::
+
+    python tests/benchmarks/bench_lagrange.py          # fastest of 3 runs per case
+    python tests/benchmarks/bench_lagrange.py --quick  # one run
+
+For each chapter-5 example with its pairs switched to the Lagrange model, the run's metadata
+gives the wall time of the steps taken while a pair is in contact (``impact_steps_wall_s``:
+the Newmark step with the contact rows bordering its Newton matrix, the step taken again to
+land on a switch, the onset jumps and the consistent restarts) and of its other steps
+(``free_steps_wall_s``: the predictor and the energy guard of a model with contacts).  Two
+contact-free steps are compared: the same run's steps out of contact, and the model with its
+pairs removed stepping at the impact step (the difference between runs of twice and once as
+many steps, so that the setup cancels).  The issue's goal is a ratio under
+2.  A warm-up run first loads the compiled kernels.
+"""
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+import time
+
+from solver.api import load_model, simulate
+from solver.model.io import examples_dir
+
+CASES = {
+    "two bars (5.1.2), 80 + 160 elements": "two_bars_impact",
+    "bar struck by a mass (5.1.1), 40 elements": "bar_mass_impact_lagrange",
+    "rod striking the floor (5.5), mu = 0.8": "rod_floor_flexible",
+    "rotating beam on a stop (5.2)": "rotating_beam_stop",
+    "struck slider-crank (5.4)": "slider_crank_block",
+}
+
+
+def lagrange(name: str) -> dict:
+    doc = load_model(examples_dir() / f"{name}.json")
+    for pair in doc["contacts"]:
+        pair["model"] = {"kind": "lagrange"}
+    doc["solver"]["output_interval"] = doc["solver"]["end_time"]
+    return doc
+
+
+def impact_step(doc: dict) -> float:
+    """The step while in contact: ``solver.impact_step``, else eq. (3.5)."""
+    from solver.contact.base import impact_time_step
+    from solver.system.assembly import Assembly
+    from solver.system.compile import compile_model
+
+    return doc["solver"].get("impact_step") or impact_time_step(Assembly(compile_model(doc)))
+
+
+def contact_free(doc: dict, step: float, steps: int) -> dict:
+    free = dict(doc, contacts=[])
+    free["solver"] = dict(doc["solver"], step=step, impact_step=step, end_time=step * steps, output_interval=step * steps)
+    return free
+
+
+def fastest(doc: dict, repeat: int):
+    best, res = math.inf, None
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        res = simulate(doc)
+        best = min(best, time.perf_counter() - t0)
+    return best, res
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Lagrange contact step against a contact-free step")
+    parser.add_argument("--quick", action="store_true", help="one run per case instead of the fastest of three")
+    args = parser.parse_args(argv)
+    repeat = 1 if args.quick else 3
+    simulate(lagrange("bar_mass_impact_lagrange"))  # warm-up: compile the kernels
+    print(f"{'case':<44}{'contact steps':>14}{'us/contact step':>17}{'us/step out of contact':>24}{'ratio':>7}"
+          f"{'us/step, no pairs':>19}{'ratio':>7}{'contact steps/s':>17}")
+    for label, name in CASES.items():
+        doc = lagrange(name)
+        _wall, res = fastest(doc, repeat)
+        meta = res.meta
+        per_contact = meta["impact_steps_wall_s"] / max(meta["impact_steps"], 1) * 1e6
+        per_out = meta["free_steps_wall_s"] / max(meta["free_steps"], 1) * 1e6
+        steps = max(meta["impact_steps"], 1)  # setup (initial velocities, compiling the model) cancels out:
+        once, _res = fastest(contact_free(doc, impact_step(doc), steps), repeat)
+        twice, _res = fastest(contact_free(doc, impact_step(doc), 2 * steps), repeat)
+        per_free = (twice - once) / steps * 1e6
+        print(f"{label:<44}{meta['impact_steps']:>14}{per_contact:>17.1f}{per_out:>24.1f}{per_contact / per_out:>7.2f}"
+              f"{per_free:>19.1f}{per_contact / per_free:>7.2f}{1e6 / per_contact:>17.0f}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
