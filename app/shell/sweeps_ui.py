@@ -96,8 +96,8 @@ class SweepsUi(QObject):
         self.progress.cancel_requested.connect(self.controller.cancel)
         self.table.run_chosen.connect(self.open_run)
         simulation.runs.run_ended.connect(self.map.set_results)
-        window.document.replaced.connect(lambda: self.map.set_model(window.document.model))
-        window.document.changed.connect(lambda: self.map.set_model(window.document.model))
+        window.document.replaced.connect(self._on_document_changed)
+        window.document.changed.connect(self._on_document_changed)
         window.installEventFilter(self)
 
     def reveal(self, dock) -> None:
@@ -116,6 +116,9 @@ class SweepsUi(QObject):
             dock.setFloating(False)
             dock.hide()
         self._unplaced = set(self.docks)
+
+    def _on_document_changed(self) -> None:
+        self.map.set_model(self.window.document.model)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt override)
         if watched is self.window and event.type() == QEvent.Type.Close and self.controller.running:
