@@ -15,7 +15,10 @@ it (F5's path, in the worker thread) and stop playback at a telling moment: the
 impact examples just after their largest impulse (deformed shape, contact state and
 force arrow, plots, the impulse's row and Routh diagram in the events tab), the chapter-2 examples in motion at their largest mid-span
 deflection, with the strain colours on and the deflection exaggerated where it is
-too small to see.  Each is ``window.grab()`` saved as PNG in
+too small to see.  The overlay shots run the wave-theory examples and show their plots
+dock alone, the reference curves dashed over the computed ones; the sweep shots show the
+rod's sweep results and its impact-type map (``python docs/screenshots.py sweep map``).
+Each is ``window.grab()`` (or a dock's) saved as PNG in
 ``docs/screenshots/``.  The Lagrange shots (``python docs/screenshots.py lagrange``) are the
 plots dock of the rod striking the floor (§5.5) in its four cases with the Lagrange-multiplier
 contact (normal and tangential force histories), and the Compare runs dock of the rotating beam
@@ -71,6 +74,17 @@ RUN_SHOTS = {
     "run_pendulum_flexible_modal5_energetic.png": ("pendulum_flexible_modal5_energetic", 10.0, "bending"),
     "run_slider_crank_modal.png": ("slider_crank_modal", 10.0, "combined"),
 }
+#: overlay shots: file name -> (example, the plots: (abscissa, series) per panel)
+OVERLAY_SHOTS = {
+    "overlay_bar_mass_impact.png": ("bar_mass_impact", [("time", ("contact/striker-end/F_n",)),
+                                                        ("time", ("node/striker/vx", "node/end/vx"))]),
+    "overlay_two_bars_impact.png": ("two_bars_impact", [("time", ("contact/front-end/F_n",)),
+                                                        ("time", ("node/front/vx", "node/back/vx"))]),
+}
+#: size of the plots dock in an overlay shot
+OVERLAY_SIZE = (1100, 760)
+#: the sweep shot: the rod over mu_s x e (docs/sweeps.md), its table and plot, and its map
+SWEEP_SHOTS = {"sweep_rod_impact_rigid.png": "sweep", "map_rod_impact_rigid.png": "map"}
 #: force-history shots of the rod striking the floor (thesis §5.5) with the Lagrange-multiplier
 #: contact: file name -> (initial horizontal velocity of the rod, m/s; friction coefficient)
 LAGRANGE_ROD_SHOTS = {
@@ -240,6 +254,53 @@ def render_rotating_beam_compare(settings: QSettings) -> None:
             print(OUT_DIR / name)
 
 
+def render_overlay(example: str, panels: list, out: Path, settings: QSettings) -> None:
+    """Run ``example`` and save its plots dock, floated, with ``panels``."""
+    with example_window(example, RUN_SIZE, settings) as window:
+        run_in_window(window)
+        plots = window.results_ui.plots
+        for panel in list(plots.panels):
+            plots.remove_panel(panel)
+        for x, series in panels:
+            plots.add_panel(x, series)
+        plots.setFloating(True)
+        plots.resize(*OVERLAY_SIZE)
+        for _ in range(5):
+            QApplication.processEvents()
+        plots.grab().save(str(out))
+
+
+def render_sweep(shot: str, out: Path, settings: QSettings) -> None:
+    """The rod's mu_s x e sweep of docs/sweeps.md in the window (its results dock), or the
+    impact-type map of the rod (its map dock), floated and grabbed."""
+    from app.sweeps.dialog import SweepRequest
+    from solver.sweeps import SweepSpec, parse_set, parse_vary
+
+    with example_window("rod_impact_rigid", RUN_SIZE, settings) as window, tempfile.TemporaryDirectory() as tmp:
+        ui = window.sweeps_ui
+        if shot == "sweep":
+            spec = SweepSpec((parse_vary("contacts[B-ground].mu_s=0.4:0.85:10"),
+                              parse_vary("contacts[B-ground].e=0:1:10")),
+                             fixed=(parse_set("contacts[B-ground].mu_d=0.4"), parse_set("initial_velocities[0].vx=1")))
+            ui.start(window.document.model, SweepRequest(spec, Path(tmp) / "sweep", None, 2))
+            started = time.monotonic()
+            while ui.controller.running and time.monotonic() - started < RUN_TIMEOUT_S:
+                QApplication.processEvents()
+                time.sleep(0.01)
+            ui.table.y_combo.setCurrentText("contact.B-ground.first_I_t_N_s")
+            dock = ui.table_dock
+        else:
+            ui.show_map()
+            ui.map.x_axis.high.setValue(1.2)
+            ui.map.draw()
+            dock = ui.map_dock
+        dock.setFloating(True)
+        dock.resize(*OVERLAY_SIZE)
+        for _ in range(5):
+            QApplication.processEvents()
+        dock.grab().save(str(out))
+
+
 def main(argv: list[str]) -> int:
     app = QApplication.instance() or QApplication(sys.argv)
     OUT_DIR.mkdir(exist_ok=True)
@@ -267,6 +328,14 @@ def main(argv: list[str]) -> int:
                 print(OUT_DIR / name)
         if not only or "lagrange" in only:
             render_rotating_beam_compare(settings)
+        for name, (example, panels) in OVERLAY_SHOTS.items():
+            if not only or example in only:
+                render_overlay(example, panels, OUT_DIR / name, settings)
+                print(OUT_DIR / name)
+        for name, shot in SWEEP_SHOTS.items():
+            if not only or shot in only:
+                render_sweep(shot, OUT_DIR / name, settings)
+                print(OUT_DIR / name)
     app.processEvents()
     return 0
 

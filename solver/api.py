@@ -55,14 +55,9 @@ def output_layout(model: dict) -> Layout:
     """The :class:`Layout` a run of ``model`` will have (node, element and contact
     names of its frames), known before the first step: a viewer can draw frames as
     they arrive.  Raises like :func:`iter_simulation` on a model that cannot run."""
-    from .system.assembly import Assembly
-    from .system.compile import compile_model
-    from .results.outputs import OutputBuilder
+    from .results.outputs import model_layout
 
-    system = compile_model(model)
-    layout = OutputBuilder(Assembly(system)).layout
-    layout.contacts = [pair.id for pair in system.contacts]
-    return layout
+    return model_layout(model)
 
 
 def simulate(

@@ -1,7 +1,9 @@
-"""Results views: plots with a shared time cursor (:mod:`.plots`) of the series a run
-offers (:mod:`.series`), the impact events table with its Routh diagram
-(:mod:`.events_view`, :mod:`.routh_diagram`), run comparison (:mod:`.compare`) and
-export to CSV, PNG/SVG and GIF/MP4 (:mod:`.export`).
+"""Results views: plots with a shared time cursor (:mod:`.plots`, :mod:`.plots_dock`)
+of the series a run offers (:mod:`.series`), with reference and CSV overlays
+(:mod:`.overlays`), the impact events table with its Routh diagram
+(:mod:`.events_view`, :mod:`.routh_diagram`), impact-type maps (:mod:`.map_view`,
+drawn without Qt for the command line by :mod:`.map_image`), run comparison
+(:mod:`.compare`) and export to CSV, PNG/SVG and GIF/MP4 (:mod:`.export`).
 
 May import :mod:`solver`; no other area of the app.
 """

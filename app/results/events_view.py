@@ -126,6 +126,10 @@ class EventsView(QWidget):
         self.events = list(results.events) if results is not None else []
         self.table.blockSignals(True)
         self.table.clearSelection()
+        header = self.table.horizontalHeader()
+        # sized to the contents once at the end: per item, the header rescans every row
+        # (a few hundred events took 30-40 s in a shown window)
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         self.table.setRowCount(len(self.events))
         for row, event in enumerate(self.events):
             for col, (_, key, fmt) in enumerate(COLUMNS):
@@ -133,6 +137,7 @@ class EventsView(QWidget):
                 if key not in ("contact", "kind", "type"):
                     item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 self.table.setItem(row, col, item)
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.table.blockSignals(False)
         self.diagram.clear_diagram()
 

@@ -1,12 +1,12 @@
-"""The plots dock: several pyqtgraph plots of a run's series, with a time cursor shared
-with playback.
+"""One pyqtgraph plot of a run's series, with a time cursor shared with playback.
 
 :class:`PlotPanel` is one plot: a series tree (checkable, grouped, filterable), an
 abscissa chooser (time or a driver's value), the curves, a movable vertical time
-cursor and a readout of every curve's value at the cursor.  :class:`PlotsDock` stacks
-panels (add / remove), applies the presets of :func:`app.results.series.presets` and
-forwards the cursor.  Both take a :class:`~solver.results.frames.Results` (possibly partial)
-and grow with :meth:`append_frames` while a run is going.
+cursor, a readout of every curve's value at the cursor, and overlays
+(:mod:`.overlays`): the references its dock offers, drawn over the series they name,
+and any CSV file the user loads.  It takes a :class:`~solver.results.frames.Results`
+(possibly partial) and grows with :meth:`append_frames` while a run is going.
+:class:`~app.results.plots_dock.PlotsDock` stacks panels.
 """
 from __future__ import annotations
 
@@ -16,15 +16,17 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
-    QComboBox, QDockWidget, QGraphicsItem, QHBoxLayout, QLabel, QLineEdit, QPushButton, QSizePolicy, QSplitter,
+    QComboBox, QFileDialog, QGraphicsItem, QHBoxLayout, QLabel, QLineEdit, QMenu, QMessageBox, QSizePolicy, QSplitter,
     QToolButton, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget,
 )
 
 from solver.results.frames import Frame, Results
+from solver.results.references import ReferenceError
 
 from ..document.units import format_quantity
 from .axes import axis_label
-from .series import Panel, Series, catalogue, default_preset, presets, series_xy, x_axes
+from .overlays import Overlay, OverlayLayer, csv_overlays
+from .series import Series, catalogue, series_xy, x_axes
 
 #: pen colours of successive curves in a plot
 COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf")
@@ -84,6 +86,8 @@ class PlotPanel(QWidget):
         self._times = np.empty(0)
         self._curves: dict[str, tuple[pg.PlotDataItem, np.ndarray, np.ndarray]] = {}
         self._time = 0.0
+        self._overlays: list[Overlay] = []   # the dock's references
+        self._loaded: list[Overlay] = []     # CSV files loaded into this panel
 
         self.x_combo = QComboBox()
         self.x_combo.setToolTip("Abscissa")
@@ -97,6 +101,16 @@ class PlotPanel(QWidget):
         close = QToolButton(text="✕")
         close.setToolTip("Remove this plot")
         close.clicked.connect(self.remove_requested)
+        self.overlay_button = QToolButton(text="CSV")
+        self.overlay_button.setToolTip("Overlay a CSV file on this plot, or remove the overlays loaded")
+        self.overlay_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        menu = QMenu(self.overlay_button)
+        self.load_csv_action = menu.addAction("Overlay a CSV File…")
+        self.load_csv_action.setToolTip("Every column of a CSV file against its first column, dashed")
+        self.load_csv_action.triggered.connect(lambda _checked=False: self.load_overlay_dialog())
+        self.clear_csv_action = menu.addAction("Remove the CSV Overlays")
+        self.clear_csv_action.triggered.connect(lambda _checked=False: self.clear_loaded_overlays())
+        self.overlay_button.setMenu(menu)
 
         self.tree = QTreeWidget()
         self.tree.setHeaderHidden(True)
@@ -115,6 +129,7 @@ class PlotPanel(QWidget):
         self.plot.addItem(self.cursor, ignoreBounds=True)
         self.cursor.sigDragged.connect(self._cursor_dragged)
         self.plot.setDownsampling(auto=True, mode="peak")   # long runs: keep the impact peaks
+        self.overlay_layer = OverlayLayer(self.plot.getPlotItem())
         self.readout = QLabel()
         self.readout.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         # a long readout must not widen the dock: it is cut, and whole in its tooltip
@@ -139,6 +154,7 @@ class PlotPanel(QWidget):
         top = QHBoxLayout()
         top.addWidget(QLabel("x:"))
         top.addWidget(self.x_combo, 1)
+        top.addWidget(self.overlay_button)
         top.addWidget(autoscale)
         top.addWidget(close)
         layout = QVBoxLayout(self)
@@ -198,6 +214,7 @@ class PlotPanel(QWidget):
         x_series = self._axes.get(self._x_key)
         axis_label(self.plot.getPlotItem(), "bottom", *((x_series.label, x_series.unit) if x_series else ("", "-")))
         axis_label(self.plot.getPlotItem(), "left", *_y_label([self._series[k] for k in keys]))
+        self._draw_overlays()
         self.set_time(self._time)
 
     def selected_series(self) -> list[str]:
@@ -209,6 +226,42 @@ class PlotPanel(QWidget):
         x_series = self._axes.get(self._x_key)
         return [PlottedSeries(self._series[k].title, x_series, self._series[k], x.copy(), y.copy())
                 for k, (_, x, y) in self._curves.items()]
+
+    # ------------------------------------------------------------ overlays
+    def set_overlays(self, overlays: list[Overlay]) -> None:
+        """The reference overlays offered to this plot (drawn on the series they name)."""
+        self._overlays = list(overlays)
+        self._draw_overlays()
+
+    def load_overlay_csv(self, path) -> int:
+        """Overlay every column of the CSV file ``path``; the number of curves added.
+        Raises :class:`~solver.results.references.ReferenceError` naming the problem."""
+        added = csv_overlays(path)
+        self._loaded += added
+        self._draw_overlays()
+        return len(added)
+
+    def load_overlay_dialog(self) -> None:
+        path, _filter = QFileDialog.getOpenFileName(self, "Overlay a CSV file", "", "CSV files (*.csv);;All files (*)")
+        if not path:
+            return
+        try:
+            self.load_overlay_csv(path)
+        except ReferenceError as exc:
+            QMessageBox.warning(self, "Cannot overlay the file", str(exc))
+
+    def clear_loaded_overlays(self) -> None:
+        self._loaded = []
+        self._draw_overlays()
+
+    def overlaid(self) -> list[Overlay]:
+        """The overlays drawn on this plot now."""
+        return self.overlay_layer.drawn()
+
+    def _draw_overlays(self) -> None:
+        x_column = self._axes[self._x_key].column if self._x_key in self._axes else "time_s"
+        columns = {self._series[k].column: self._series[k].label for k in self._curves}
+        self.overlay_layer.show(self._overlays + self._loaded, x_column, columns)
 
     def autoscale(self) -> None:
         """Fit both axes to the curves (and keep following them as they grow)."""
@@ -350,147 +403,8 @@ class PlotPanel(QWidget):
                 group.setExpanded(True)
 
 
-class PlotsDock(QDockWidget):
-    """A dock of several :class:`PlotPanel` s, a preset chooser and an "Add plot" button.
-
-    Signals
-    -------
-    time_scrubbed(float)
-        A panel's time cursor was dragged to this time (s): scrub playback there.
-
-    Slots
-    -----
-    set_results(results)
-        Show a run (complete or partial); applies the default preset the first time and
-        whenever the run's layout differs.  For a run just started, pass
-        ``Results(model, solver.api.output_layout(model))`` (no frames yet), then the
-        frames as they come, then the final ``Results`` (the panels stay).
-    append_frames(frames)
-        Frames the running solver produced since the last call (≤ 30 per second).
-    set_time(t)
-        Move every panel's time cursor (playback's current time, s).
-
-    clear()
-        Show no run.
-
-    Functions: :meth:`add_panel`, :meth:`remove_panel`, :meth:`apply_preset`,
-    :attr:`panels`, :meth:`plotted` (every drawn curve's data).
-    """
-
-    time_scrubbed = Signal(float)
-
-    def __init__(self, parent: QWidget | None = None):
-        super().__init__("Plots", parent)
-        self.setObjectName("plots_dock")
-        self._results: Results | None = None
-        self._time = 0.0
-        self.panels: list[PlotPanel] = []
-
-        self.preset_combo = QComboBox()
-        self.preset_combo.setToolTip("Thesis-style plot presets for this run")
-        self.preset_combo.activated.connect(lambda _: self.apply_preset(self.preset_combo.currentText()))
-        add = QPushButton("Add plot")
-        add.clicked.connect(lambda: self.add_panel())
-        bar = QHBoxLayout()
-        bar.addWidget(QLabel("Preset:"))
-        bar.addWidget(self.preset_combo, 1)
-        bar.addWidget(add)
-        self.splitter = QSplitter(Qt.Orientation.Vertical)
-        body = QWidget()
-        layout = QVBoxLayout(body)
-        layout.setContentsMargins(2, 2, 2, 2)
-        layout.addLayout(bar)
-        layout.addWidget(self.splitter, 1)
-        self.hint = QLabel("Run the model (F5) to plot its results here.")
-        self.hint.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.hint.setEnabled(False)
-        layout.addWidget(self.hint, 1)
-        self.splitter.hide()
-        self.setWidget(body)
-
-    def set_results(self, results: Results) -> None:
-        layout_changed = self._results is None or _names(self._results) != _names(results)
-        self._results = results
-        self.hint.hide()
-        self.splitter.show()
-        self.preset_combo.clear()
-        self.preset_combo.addItems(list(presets(results)))
-        if layout_changed:
-            self.apply_preset(default_preset(results))
-        else:
-            for panel in self.panels:
-                panel.set_results(results)
-
-    def append_frames(self, frames: list[Frame]) -> None:
-        for panel in self.panels:
-            panel.append_frames(frames)
-
-    def clear(self) -> None:
-        """Show no run: no panels, no presets (another model was opened)."""
-        for panel in list(self.panels):
-            self.remove_panel(panel)
-        self.preset_combo.clear()
-        self._results = None
-        self._time = 0.0
-        self.splitter.hide()
-        self.hint.show()
-
-    def set_time(self, t: float) -> None:
-        self._time = float(t)
-        for panel in self.panels:
-            panel.set_time(t)
-
-    def add_panel(self, x: str = "time", series=()) -> PlotPanel:
-        """A new plot at the bottom, of ``series`` against ``x``."""
-        panel = PlotPanel()
-        panel.time_scrubbed.connect(lambda t: self._scrubbed(panel, t))
-        panel.remove_requested.connect(lambda: self.remove_panel(panel))
-        self.splitter.addWidget(panel)
-        self.panels.append(panel)
-        if self._results is not None:
-            panel.set_results(self._results)
-            panel.set_x_axis(x)
-            panel.set_series(series)
-            panel.set_time(self._time)
-        return panel
-
-    def remove_panel(self, panel: PlotPanel) -> None:
-        self.panels.remove(panel)
-        panel.setParent(None)
-        panel.deleteLater()
-
-    def apply_preset(self, name: str) -> None:
-        """Replace the panels by those of preset ``name`` (see :func:`app.results.series.presets`)."""
-        if self._results is None:
-            return
-        panels: list[Panel] = presets(self._results)[name]
-        for panel in list(self.panels):
-            self.remove_panel(panel)
-        for x, series in panels:
-            self.add_panel(x, series)
-        self.preset_combo.setCurrentText(name)
-
-    def plotted(self) -> list[PlottedSeries]:
-        """Every panel's drawn curves, top to bottom."""
-        return [s for panel in self.panels for s in panel.plotted()]
-
-    def _scrubbed(self, source: PlotPanel, t: float) -> None:
-        self._time = t
-        for panel in self.panels:
-            if panel is not source:
-                panel.set_time(t)
-        self.time_scrubbed.emit(t)
-
-
 def _y_label(series: list[Series]) -> tuple[str, str]:
     """The ordinate's label and unit: the legend names the curves, so the axis says only
     the unit they share (nothing when they share none, or are pure numbers)."""
     units = {s.unit for s in series}
     return "", units.pop() if len(units) == 1 else "-"
-
-
-def _names(results: Results) -> tuple:
-    """What a run's series are named after: its layout's ids."""
-    layout = results.layout
-    return (layout.nodes, layout.elements, layout.stations, layout.flexible_links, layout.drivers, layout.contacts,
-            layout.modes)

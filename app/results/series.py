@@ -1,86 +1,19 @@
-"""What can be plotted from a :class:`~solver.results.frames.Results`: named series and plot presets.
+"""Plot presets: the thesis-style sets of plots that apply to a run.
 
-No Qt here.  A :class:`Series` reads one number from each :class:`~solver.results.frames.Frame`
-(so a plot of a growing run extends its arrays frame by frame); :func:`catalogue`
-lists every series a run offers, :func:`x_axes` the quantities a plot can use as its
-abscissa (time, each driver's value), and :func:`presets` the thesis-style sets of
-plots that apply to a run.
-
-Keys are stable, readable strings: ``contact/<id>/F_n``, ``strain/<link>/<element>/<station>/axial``,
-``node/<id>/vx``, ``rotation/<link>/<node>/omega``, ``driver/<id>/reaction``, ``energy/kinetic``,
-``midspan/<link>``, ``mode/<link>/<k>/q`` (a modal link's coordinate, its rates and energies), ``time``.
-
->>> from solver.api import load_model, simulate                      # doctest: +SKIP
->>> res = simulate(load_model("resources/examples/bar_mass_impact.json"))  # doctest: +SKIP
->>> x, y = series_xy(res.frames, x_axes(res)["time"], catalogue(res)["contact/striker-end/F_n"])  # doctest: +SKIP
+No Qt here.  The series themselves — :class:`Series`, :func:`catalogue`,
+:func:`x_axes`, :func:`series_xy` — are the solver's (:mod:`solver.results.series`,
+also read by sweeps and reference curves) and are re-exported from here for the views.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Callable, NamedTuple
+from typing import NamedTuple
 
-import numpy as np
+from solver.results.frames import ENERGY_KEYS, Results
+from solver.results.series import (NODE_QUANTITIES, STRAIN_KINDS, UNIT_SUFFIX, Series, catalogue, driver_units,
+                                   outer_fibre_strain, series_xy, x_axes)
 
-from solver.results.frames import ENERGY_BALANCE_SIGNS, ENERGY_KEYS, Frame, Results
-from solver.results.tables import DRIVER_UNITS
-
-#: node quantities: key suffix -> (Frame field, component, unit, relative to the first frame)
-NODE_QUANTITIES = {
-    "ux": ("node_xy", 0, "m", True),
-    "uy": ("node_xy", 1, "m", True),
-    "vx": ("node_v", 0, "m/s", False),
-    "vy": ("node_v", 1, "m/s", False),
-    "ax": ("node_a", 0, "m/s^2", False),
-    "ay": ("node_a", 1, "m/s^2", False),
-}
-
-#: rotation series: key suffix -> (frame field, label, unit); a slot is a node and the link (or
-#: rigidly joined group) that turns there, as in ``rotations.csv``
-ROTATION_QUANTITIES = {
-    "theta": ("rot", "rotation", "rad"),
-    "omega": ("rot_v", "angular velocity", "rad/s"),
-    "alpha": ("rot_a", "angular acceleration", "rad/s^2"),
-}
-
-#: strain kinds at a station: axial, outer-fibre bending, and the combined outer-fibre
-#: strain of larger magnitude (axial +- bending, see :func:`outer_fibre_strain`)
-STRAIN_KINDS = ("axial", "bending", "outer")
-
-#: CSV suffix of each unit (the results files' convention: ``vx_m_s``, ``ax_m_s2``)
-UNIT_SUFFIX = {"-": "", "s": "s", "m": "m", "m/s": "m_s", "m/s^2": "m_s2", "N": "N", "N m": "N_m",
-               "J": "J", "rad": "rad", "deg": "deg", "rad/s": "rad_s"}
-
-#: modal coordinate quantities: key suffix -> (label, unit, Frame field)
-MODE_QUANTITIES = {
-    "q": ("coordinate", "m", "modal_q"),
-    "qdot": ("rate", "m/s", "modal_qd"),
-    "strain_energy": ("strain energy", "J", "modal_strain_energy"),
-    "kinetic_energy": ("kinetic energy", "J", "modal_kinetic_energy"),
-}
-
-
-@dataclass(frozen=True)
-class Series:
-    """One plottable quantity: ``value(frame)`` in ``unit``, minus its first-frame value
-    when ``relative`` (displacements)."""
-
-    key: str
-    label: str
-    unit: str
-    group: str
-    value: Callable[[Frame], float]
-    relative: bool = False
-
-    @property
-    def column(self) -> str:
-        """CSV column name, unit last: ``contact.striker-end.F_n_N``."""
-        suffix = UNIT_SUFFIX.get(self.unit, self.unit.replace("/", "_").replace(" ", "_"))
-        return self.key.replace("/", ".") + ("_" + suffix if suffix else "")
-
-    @property
-    def title(self) -> str:
-        """Label with its unit, for axes and legends."""
-        return self.label if self.unit == "-" else f"{self.label} ({self.unit})"
+__all__ = ["NODE_QUANTITIES", "STRAIN_KINDS", "UNIT_SUFFIX", "Series", "catalogue", "outer_fibre_strain",
+           "series_xy", "x_axes", "Panel", "presets", "default_preset"]
 
 
 class Panel(NamedTuple):
@@ -88,155 +21,6 @@ class Panel(NamedTuple):
 
     x: str
     series: tuple[str, ...]
-
-
-def series_xy(frames: list[Frame], x: Series, y: Series, first: Frame | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """``(x, y)`` arrays of ``y`` against ``x`` over ``frames``.
-
-    ``first`` is the frame relative series are measured from (default: ``frames[0]``);
-    pass the run's first frame when ``frames`` are a later slice of it.
-    """
-    first = first if first is not None else (frames[0] if frames else None)
-    return _values(frames, x, first), _values(frames, y, first)
-
-
-def _values(frames: list[Frame], series: Series, first: Frame | None) -> np.ndarray:
-    values = np.array([series.value(f) for f in frames], dtype=float)
-    if series.relative and first is not None:
-        values -= series.value(first)
-    return values
-
-
-def outer_fibre_strain(axial: np.ndarray, bending: np.ndarray) -> np.ndarray:
-    """Combined strain at the more strained outer fibre: ``axial +- bending`` of larger
-    magnitude, i.e. ``sign(axial) (|axial| + |bending|)`` (thesis ch. 2 strain output)."""
-    return np.where(axial < 0.0, -1.0, 1.0) * (np.abs(axial) + np.abs(bending))
-
-
-# ---------------------------------------------------------------- catalogue
-def x_axes(results: Results) -> dict[str, Series]:
-    """Abscissae: ``time`` and each driver's value (angle in rad, or displacement in m);
-    an angle also in degrees (``driver/<id>/angle``), as the thesis plots against crank angle."""
-    axes = {"time": Series("time", "time", "s", "time", lambda f: f.time)}
-    for j, driver in enumerate(results.layout.drivers):
-        unit = _driver_units(results, driver)["value"]
-        axes[f"driver/{driver}/value"] = Series(
-            f"driver/{driver}/value", f"{driver} {'angle' if unit == 'rad' else 'displacement'}", unit, "drivers",
-            lambda f, j=j: f.driver_angle[j])
-        if unit == "rad":
-            axes[f"driver/{driver}/angle"] = Series(f"driver/{driver}/angle", f"{driver} angle", "deg", "drivers",
-                                                  lambda f, j=j: np.degrees(f.driver_angle[j]))
-    return axes
-
-
-def catalogue(results: Results) -> dict[str, Series]:
-    """Every series ``results`` offers, by key, grouped (``series.group``) in display order."""
-    out: dict[str, Series] = {}
-    for s in (*_contact_series(results), *_energy_series(results), *_driver_series(results),
-              *_midspan_series(results), *_mode_series(results), *_node_series(results), *_rotation_series(results),
-              *_strain_series(results)):
-        out[s.key] = s
-    return out
-
-
-#: contact series: key suffix -> (label, unit, ``Frame.contact`` key); the impulses are
-#: those applied since the previous frame (an impact's force is an impulse, thesis ch. 3)
-CONTACT_QUANTITIES = {
-    "F_n": ("normal force", "N", "F_n_N"),
-    "F_t": ("tangential force", "N", "F_t_N"),
-    "I_n": ("normal impulse", "N s", "I_n_N_s"),
-    "I_t": ("tangential impulse", "N s", "I_t_N_s"),
-}
-#: further contact columns a run may have (compliant pairs, clearance joints): (key, name, text, unit)
-CONTACT_EXTRAS = (("penetration_m", "penetration", "penetration", "m"),
-                  ("eccentricity_m", "eccentricity", "eccentricity (journal from bearing centre)", "m"),
-                  ("impacts", "impacts", "impacts so far", "-"))
-
-
-def _contact_series(results: Results):
-    for c, pair in enumerate(results.layout.contacts):
-        for name, (text, unit, key) in CONTACT_QUANTITIES.items():
-            yield Series(f"contact/{pair}/{name}", f"{pair} {text}", unit, "contact forces",
-                         lambda f, c=c, k=key: _contact_value(f, k, c))
-    have = results.frames[0].contact if results.frames else {}
-    for key, name, text, unit in CONTACT_EXTRAS:
-        if key not in have:
-            continue
-        for c, pair in enumerate(results.layout.contacts):
-            if not np.isnan(_contact_value(results.frames[0], key, c)):
-                yield Series(f"contact/{pair}/{name}", f"{pair} {text}", unit, "contact forces",
-                             lambda f, c=c, k=key: _contact_value(f, k, c))
-
-
-def _contact_value(frame: Frame, key: str, c: int) -> float:
-    values = frame.contact.get(key)
-    return float(values[c]) if values is not None else np.nan
-
-
-def _energy_series(results: Results):
-    keys = list(ENERGY_KEYS) + [k for k in (results.frames[0].energy if results.frames else ()) if k not in ENERGY_KEYS]
-    for key in keys:
-        yield Series(f"energy/{key}", key.replace("_", " "), "J", "energy",
-                     lambda f, key=key: f.energy.get(key, np.nan))
-    yield Series("energy/total", "total (balance)", "J", "energy",
-                 lambda f: sum(s * f.energy.get(k, 0.0) for k, s in ENERGY_BALANCE_SIGNS.items()))
-
-
-def _driver_units(results: Results, driver: str) -> dict[str, str]:
-    kinds = {d.get("id"): d.get("kind") for d in results.model.get("drivers", [])}
-    return DRIVER_UNITS.get(kinds.get(driver), DRIVER_UNITS["angle"])
-
-
-def _driver_series(results: Results):
-    for j, driver in enumerate(results.layout.drivers):
-        unit = _driver_units(results, driver)["reaction"]
-        yield Series(f"driver/{driver}/reaction", f"{driver} {'torque' if unit == 'N m' else 'force'}", unit,
-                     "drivers", lambda f, j=j: f.driver_reaction[j])
-
-
-def _midspan_series(results: Results):
-    for j, link in enumerate(results.layout.flexible_links):
-        yield Series(f"midspan/{link}", f"{link} mid-span deflection / length", "-", "mid-span deflection",
-                     lambda f, j=j: f.midspan[j])
-
-
-def _mode_series(results: Results):
-    for j, (link, k) in enumerate(results.layout.modes):
-        for name, (text, unit, field) in MODE_QUANTITIES.items():
-            yield Series(f"mode/{link}/{k}/{name}", f"{link} mode {k} {text}", unit, f"modes {link}",
-                         lambda f, j=j, field=field: getattr(f, field)[j])
-
-
-def _node_series(results: Results):
-    for i, node in enumerate(results.layout.nodes):
-        for name, (field, k, unit, relative) in NODE_QUANTITIES.items():
-            yield Series(f"node/{node}/{name}", f"{node} {name}", unit, f"node {name[0]}",
-                         lambda f, i=i, k=k, field=field: getattr(f, field)[i, k], relative)
-
-
-def _rotation_series(results: Results):
-    for r, (node, link) in enumerate(results.layout.rotations):
-        for name, (field, text, unit) in ROTATION_QUANTITIES.items():
-            yield Series(f"rotation/{link}/{node}/{name}", f"{link} at {node}: {text}", unit, f"rotation {link}",
-                         lambda f, r=r, field=field: getattr(f, field)[r])
-
-
-def _strain_series(results: Results):
-    layout = results.layout
-    for e, (link, k, _, _) in enumerate(layout.elements):
-        for s, xi in enumerate(layout.stations):
-            for kind in STRAIN_KINDS:
-                yield Series(f"strain/{link}/{k}/{xi:g}/{kind}", f"{link} el. {k} at {xi:g}: {kind} strain", "-",
-                             f"strain {link}", lambda f, e=e, s=s, kind=kind: _strain(f, e, s, kind))
-
-
-def _strain(frame: Frame, e: int, s: int, kind: str) -> float:
-    axial, bending = frame.axial_strain[e, s], frame.bending_strain[e, s]
-    if kind == "axial":
-        return axial
-    if kind == "bending":
-        return bending
-    return float(outer_fibre_strain(np.asarray(axial), np.asarray(bending)))
 
 
 # ------------------------------------------------------------------ presets
@@ -292,7 +76,7 @@ def presets(results: Results) -> dict[str, list[Panel]]:
 
 def _angle_axis(results: Results, driver: str) -> str:
     """The abscissa key of ``driver``'s value: in degrees for an angle."""
-    return f"driver/{driver}/angle" if _driver_units(results, driver)["value"] == "rad" else f"driver/{driver}/value"
+    return f"driver/{driver}/angle" if driver_units(results, driver)["value"] == "rad" else f"driver/{driver}/value"
 
 
 def default_preset(results: Results) -> str:

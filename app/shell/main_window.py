@@ -42,6 +42,7 @@ from .recovery import RecoveryFile
 from ..document.selection import Selection
 from .results_ui import ResultsUi
 from .simulation_ui import SimulationUi
+from .sweeps_ui import SweepsUi
 from .window_parts import add_dock, make_action
 from ..canvas.sketch_view import SketchView
 from ..canvas.tools.base import ToolContext
@@ -101,6 +102,7 @@ class MainWindow(QMainWindow):
         self._build_tools()
         self.simulation = SimulationUi(self)
         self.results_ui = ResultsUi(self, self.simulation)
+        self.sweeps_ui = SweepsUi(self, self.simulation, self.results_ui)   # before the layout restores its docks
         results = self.results_ui
         areas = Qt.ToolBarArea
         self.window_layout = WindowLayout(self, self.settings, Docks(
@@ -110,6 +112,7 @@ class MainWindow(QMainWindow):
              (areas.BottomToolBarArea, self.simulation.bar))))
         self.reset_layout_action = make_action(self, "&Reset Layout", self.window_layout.reset,
                                                tip="Put every panel and tool bar back where it was at first start")
+        self.reset_layout_action.triggered.connect(self.sweeps_ui.hide_docks)
         self.view_menu.addSeparator()
         self.view_menu.addAction(self.reset_layout_action)
         self.help = HelpUi(self, self.help_menu, self.about_action,

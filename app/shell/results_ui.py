@@ -2,7 +2,7 @@
 
 :class:`ResultsUi` adds to a :class:`~app.shell.main_window.MainWindow` (through :class:`~app.shell.window_parts.WindowParts`) (after its
 :class:`~app.shell.simulation_ui.SimulationUi`) three docks — the
-:class:`~app.results.plots.PlotsDock`, the :class:`~app.results.events_view.EventsView` with its
+:class:`~app.results.plots_dock.PlotsDock`, the :class:`~app.results.events_view.EventsView` with its
 Routh diagram, and the :class:`~app.results.compare.CompareView` of the runs of this session
 — and a File > Export menu.  The plots grow with the frames of a run going on and
 share playback's time cursor: dragging a plot's cursor or selecting an impulse in
@@ -30,7 +30,7 @@ from solver.results.files import ResultsFormatError, load_results, write_results
 from ..results.compare import CompareView, run_label
 from ..results.events_view import EventsView
 from ..results.export import VideoCodecMissing, export_animation, export_plot, write_series_csv
-from ..results.plots import PlotsDock
+from ..results.plots_dock import PlotsDock
 from .simulation_ui import SimulationUi
 from .window_parts import WindowParts, add_dock, make_action
 

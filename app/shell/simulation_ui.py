@@ -103,6 +103,17 @@ class SimulationUi(QObject):
             self.window.statusBar().showMessage(f"Not run: the model has {count} (listed in Problems). "
                                                 "Fix them, then run again (F5).", 15000)
             return False
+        return self._start(model)
+
+    def run_other(self, model: dict) -> bool:
+        """Simulate ``model`` rather than the document's (a sweep's run opened from its
+        table) and play it back; the document is not changed.  False when a run is going
+        on or the model cannot run (the reason shown)."""
+        if self.runs.running:
+            return False
+        return self._start(copy.deepcopy(model))
+
+    def _start(self, model: dict) -> bool:
         try:
             self.run_model = model
             self.runs.start(model)

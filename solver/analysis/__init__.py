@@ -1,5 +1,8 @@
 """Analyses about one configuration, without a time loop: static equilibrium
-(:mod:`.static`) and natural modes with Rayleigh damping (:mod:`.modal`).
+(:mod:`.static`), natural modes with Rayleigh damping (:mod:`.modal`), a contact pair
+at one instant (:mod:`.contact_instant`) and its impact-type maps (:mod:`.impact_map`,
+with the zero lines of :mod:`.isolines`), and the wave-theory solutions of the
+chapter-5 bar impacts (:mod:`.wave_theory`).
 
-May import :mod:`solver.system` and below; never :mod:`solver.integration`.
+May import :mod:`solver.contact` and below; never :mod:`solver.integration`.
 """

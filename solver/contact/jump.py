@@ -37,14 +37,23 @@ def impulse_response(asm: Assembly, q: np.ndarray, t: float, J: np.ndarray,
     return X
 
 
+def contact_inertia(asm: Assembly, q: np.ndarray, t: float, J: np.ndarray,
+                    held: ContactRows | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """``(X, D)``: the velocity jump per unit contact impulse (:func:`impulse_response`)
+    and the contact-space inverse inertia ``D = J X`` (LAJSS eq. 5), symmetrised.
+
+    A mechanism with fewer free dofs than contact directions has a singular ``D`` (a
+    pinned pendulum: rank 1); a relative 1e-12 on the diagonal keeps Routh's method defined.
+    """
+    X = impulse_response(asm, q, t, J, held)
+    D = J @ X
+    return X, 0.5 * (D + D.T) + 1e-12 * np.trace(D) * np.eye(2)
+
+
 def velocity_jump(asm: Assembly, s: State, geom: ContactGeometry, mu_s: float, mu_d: float, e: float, law: str,
                   held: ContactRows | None = None) -> tuple[np.ndarray, ImpactResult]:
     """The velocities after Routh's impulse at a pair in ``geom`` and the impulse itself."""
-    X = impulse_response(asm, s.q, s.t, geom.J, held)
-    D = geom.J @ X
-    # a mechanism with fewer free dofs than contact directions has a singular D (a pinned
-    # pendulum: rank 1); a relative 1e-12 on the diagonal keeps Routh's method defined
-    D = 0.5 * (D + D.T) + 1e-12 * np.trace(D) * np.eye(2)
+    X, D = contact_inertia(asm, s.q, s.t, geom.J, held)
     v_n0, v_t0 = geom.velocity(s.v)
     res = routh_impulse(D, float(v_n0), float(v_t0), mu_s, mu_d, e, law)
     return s.v + X @ np.array([res.I_n, res.I_t]), res

@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -150,10 +151,141 @@ def kinetic_energy_change(v_n0: float, v_t0: float, v_n: float, v_t: float,
     return 0.5 * ((v_n0 + v_n) * I_n + (v_t0 + v_t) * I_t)
 
 
+class RouthArrays(NamedTuple):
+    """The closed form evaluated on arrays (:func:`routh_arrays`): every field has the
+    broadcast shape of the inputs.  Units as in :class:`ImpactResult`.
+
+    ``kind`` indexes :data:`KINDS`.  ``I_nh`` is ``inf`` where the initial slip never
+    stops and ``0`` for a contact starting at rest; ``v_nh`` is ``inf`` with it.  The
+    slopes of the two linear segments of the history, before and after ``I_nh``, are
+    ``s_* = dv_n/dI_n``, ``t_* = dv_t/dI_n`` and ``k_* = dI_t/dI_n`` (eqs. 8-11, 13,
+    18, 20-22).
+    """
+
+    kind: np.ndarray
+    I_n: np.ndarray
+    I_t: np.ndarray
+    v_n: np.ndarray
+    v_t: np.ndarray
+    I_nh: np.ndarray
+    v_nh: np.ndarray
+    I_nc: np.ndarray
+    I_np: np.ndarray
+    I_nf: np.ndarray
+    W_n: np.ndarray
+    W_t: np.ndarray
+    W_nc: np.ndarray
+    dT: np.ndarray
+    mu_c: np.ndarray
+    s_A: np.ndarray
+    t_A: np.ndarray
+    k_A: np.ndarray
+    s_B: np.ndarray
+    t_B: np.ndarray
+    k_B: np.ndarray
+
+
+def routh_arrays(a, b, c, v_n0, v_t0, mu_s, mu_d, e, law: str) -> RouthArrays:
+    """The closed form of §5 (eqs. 31-56, with the corrections of the module docstring)
+    on numpy arrays that broadcast together: one impulse per element, no Python loop
+    (impact-type maps evaluate 10^4 cells at once).
+
+    Parameters
+    ----------
+    a, b, c : entries of ``D = [[a, c], [c, b]]`` (eq. 5), ``a, b > 0``, ``ab > c^2``.
+    v_n0, v_t0 : contact velocity before impact, ``v_n0 < 0`` (m/s).
+    mu_s, mu_d : friction coefficients, ``0 <= mu_d <= mu_s``.
+    e : coefficient of restitution in ``[0, 1]``.
+    law : ``'newton'``, ``'poisson'`` or ``'energetic'`` (one law for all elements).
+
+    The arguments are not checked (:func:`routh_impulse` checks one impulse's).
+
+    >>> r = routh_arrays(2.5, 2.5, -1.5, -1.0, 0.6, np.array([0.5, 0.73]), 0.4, 0.82, "newton")
+    >>> [KINDS[k] for k in r.kind], r.mu_c.round(3)
+    (['SCD', 'SCS'], array([0.6, 0.6]))
+    """
+    a, b, c, v_n0, v_t0, mu_s, mu_d, e = np.broadcast_arrays(
+        *(np.asarray(x, dtype=float) for x in (a, b, c, v_n0, v_t0, mu_s, mu_d, e)))
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        return _closed_form(a, b, c, v_n0, v_t0, mu_s, mu_d, e, law)
+
+
+def _closed_form(a, b, c, v_n0, v_t0, mu_s, mu_d, e, law: str) -> RouthArrays:
+    inf = np.inf
+    mu_c = np.abs(c) / b                # eq. (14), valid for either initial direction
+    sticks = mu_s >= mu_c               # eq. (16)
+    rest = v_t0 == 0.0                  # initially at rest: segment A is empty
+
+    # Segment A: slip in the initial direction sigma_I (eqs. 8, 10, 11).
+    sig_I = np.sign(v_t0)
+    s_A = np.where(rest, 0.0, a - mu_d * c * sig_I)         # dv_n/dI_n = 1/zeta_I^s, eq. (10)
+    t_A = np.where(rest, 0.0, c - mu_d * b * sig_I)         # dv_t/dI_n = 1/epsilon_I, eq. (11)
+    k_A = -mu_d * sig_I                                     # dI_t/dI_n, eq. (8)
+    I_nh = np.where(rest, 0.0, np.where(sig_I * t_A < 0.0, -v_t0 / t_A, inf))   # eq. (31), corrected
+    I_np = np.where(~rest & (s_A > 0.0), -v_n0 / s_A, inf)  # eq. (33)
+    I_nf = (1.0 + e) * I_np                                 # eqs. (34), (35)
+    sig_F = np.where(rest, np.copysign(1.0, c), -sig_I)     # eq. (23)
+    stopped_at_all = np.isfinite(I_nh)
+    v_nh = np.where(stopped_at_all, v_n0 + s_A * I_nh, inf)  # eq. (32)
+
+    # Segment B, after v_t = 0: sticking (eqs. 13, 18) or reverse slip (eqs. 20-22).
+    s_B = np.where(sticks, a - c * c / b, a - mu_d * c * sig_F)
+    t_B = np.where(sticks, 0.0, c - mu_d * b * sig_F)
+    k_B = np.where(sticks, -c / b, -mu_d * sig_F)
+
+    # End of compression (v_n = 0) and the work of compression (eqs. 27-29).
+    comp_in_A = I_nh >= I_np
+    I_nc = np.where(comp_in_A, I_np, I_nh - v_nh / s_B)                     # eqs. (40), (36)
+    W_nc = np.where(comp_in_A, -0.5 * v_n0 * v_n0 / s_A,                    # eq. (42)
+                    0.5 * (v_n0 + v_nh) * I_nh - 0.5 * v_nh * v_nh / s_B)   # eq. (38)
+
+    # End of impact from the restitution law.
+    if law == "newton":
+        v_ne = -e * v_n0                                                    # eqs. (24), (48)
+        end_in_A = comp_in_A & (v_ne <= v_nh)
+    elif law == "poisson":
+        I_ne = (1.0 + e) * I_nc                                             # eq. (25)
+        end_in_A = I_ne <= I_nh
+        v_ne = np.where(end_in_A, v_n0 + s_A * I_ne, v_nh + s_B * (I_ne - I_nh))  # eq. (54)
+    else:
+        W_nR = -e * e * W_nc                                                # eq. (26)
+        W_RA = np.where(stopped_at_all, 0.5 * v_nh * v_nh / s_A, inf)       # eq. (43), 1st term
+        end_in_A = comp_in_A & (W_nR <= W_RA)
+        v_ne = np.where(end_in_A, np.sqrt(2.0 * s_A * W_nR),                # eq. (35): -e v_n0
+                        np.where(comp_in_A, np.sqrt(v_nh * v_nh + 2.0 * s_B * (W_nR - W_RA)),  # (43), (50)
+                                 np.sqrt(2.0 * s_B * W_nR)))                # eqs. (39), (50)
+    end_in_A = end_in_A & ~rest
+    if law != "poisson":
+        I_ne = np.where(end_in_A, (v_ne - v_n0) / s_A, I_nh + (v_ne - v_nh) / s_B)   # eqs. (34), (54)
+
+    # Impulse type (§5 list, thesis Table 3.1) as an index into KINDS.
+    S, SCS, SRS, SCD, SRD, STICK = range(len(KINDS))
+    halted = np.where(comp_in_A, np.where(sticks, SRS, SRD), np.where(sticks, SCS, SCD))
+    # slip that stops within rounding of the end of the impact never sticks nor reverses
+    ends_sliding = end_in_A | (I_ne - I_nh <= 4.0 * EPS * I_ne)
+    kind = np.where(rest, np.where(sticks, STICK, S), np.where(ends_sliding, S, halted))
+
+    # Tangential impulse and velocity (eqs. 52, 53, 55).
+    I_te = np.where(end_in_A, k_A * I_ne, k_A * I_nh + k_B * (I_ne - I_nh))
+    v_te = np.where(end_in_A, v_t0 + t_A * I_ne, t_B * (I_ne - I_nh))       # 0 when sticking, eq. (52)
+
+    # Work of the normal impulse (eq. 28) and of friction (eqs. 30, 44; the second
+    # term of eq. 44 is -1/2 mu_D sigma_F epsilon_F v_te^2): trapezoids of the linear
+    # segments.
+    W_n = np.where(end_in_A, 0.5 * (v_n0 + v_ne) * I_ne,
+                   0.5 * (v_n0 + v_nh) * I_nh + 0.5 * (v_nh + v_ne) * (I_ne - I_nh))
+    W_t = np.where(end_in_A, k_A * 0.5 * (v_t0 + v_te) * I_ne,
+                   k_A * 0.5 * v_t0 * I_nh + k_B * 0.5 * v_te * (I_ne - I_nh))
+    dT = kinetic_energy_change(v_n0, v_t0, v_ne, v_te, I_ne, I_te)
+    return RouthArrays(kind=kind, I_n=I_ne, I_t=I_te, v_n=v_ne, v_t=v_te, I_nh=I_nh, v_nh=v_nh, I_nc=I_nc,
+                       I_np=I_np, I_nf=I_nf, W_n=W_n, W_t=W_t, W_nc=W_nc, dT=dT, mu_c=mu_c,
+                       s_A=s_A, t_A=t_A, k_A=k_A, s_B=s_B, t_B=t_B, k_B=k_B)
+
+
 def routh_impulse(D: np.ndarray, v_n0: float, v_t0: float, mu_s: float, mu_d: float,
                   e: float, law: str) -> ImpactResult:
     """Impulse at one contact point, closed form of §5 (eqs. 31-56) with the corrections
-    listed in the module docstring.
+    listed in the module docstring (:func:`routh_arrays` for one element, checked).
 
     Parameters
     ----------
@@ -175,118 +307,29 @@ def routh_impulse(D: np.ndarray, v_n0: float, v_t0: float, mu_s: float, mu_d: fl
     """
     a, b, c = check_inputs(D, v_n0, v_t0, mu_s, mu_d, e, law)
     v_n0, v_t0, mu_s, mu_d, e = float(v_n0), float(v_t0), float(mu_s), float(mu_d), float(e)
-    mu_c = abs(c) / b                   # eq. (14), valid for either initial direction
-    sticks = mu_s >= mu_c               # eq. (16)
-    inf = math.inf
-
-    # Segment A: slip in the initial direction sigma_I (eqs. 8, 10, 11).
-    if v_t0 != 0.0:
-        sig_I = math.copysign(1.0, v_t0)
-        s_A = a - mu_d * c * sig_I      # dv_n/dI_n = 1/zeta_I^s, eq. (10)
-        t_A = c - mu_d * b * sig_I      # dv_t/dI_n = 1/epsilon_I, eq. (11)
-        k_A = -mu_d * sig_I             # dI_t/dI_n, eq. (8)
-        I_nh = -v_t0 / t_A if sig_I * t_A < 0.0 else inf     # eq. (31), corrected
-        I_np = -v_n0 / s_A if s_A > 0.0 else inf            # eq. (33)
-        I_nf = (1.0 + e) * I_np                             # eqs. (34), (35)
-        sig_F = -sig_I                                       # eq. (23)
-    else:                               # initially at rest: segment A is empty
-        s_A = t_A = k_A = 0.0
-        I_nh, I_np, I_nf = 0.0, inf, inf
-        sig_F = math.copysign(1.0, c)
-    stopped_at_all = math.isfinite(I_nh)
-    v_nh = v_n0 + s_A * I_nh if stopped_at_all else inf    # eq. (32)
-
-    # Segment B, after v_t = 0: sticking (eqs. 13, 18) or reverse slip (eqs. 20-22).
-    if sticks:
-        s_B, t_B, k_B = a - c * c / b, 0.0, -c / b
-    else:
-        s_B = a - mu_d * c * sig_F
-        t_B = c - mu_d * b * sig_F
-        k_B = -mu_d * sig_F
-
-    # End of compression (v_n = 0) and the work of compression (eqs. 27-29).
-    comp_in_A = I_nh >= I_np
-    if comp_in_A:
-        I_nc = I_np                                         # eq. (40)
-        W_nc = -0.5 * v_n0 * v_n0 / s_A                     # eq. (42)
-    else:
-        I_nc = I_nh - v_nh / s_B                            # eq. (36)
-        W_nc = 0.5 * (v_n0 + v_nh) * I_nh - 0.5 * v_nh * v_nh / s_B   # eq. (38)
-
-    # End of impact from the restitution law.
-    if law == "newton":
-        v_ne = -e * v_n0                                    # eqs. (24), (48)
-        end_in_A = comp_in_A and v_ne <= v_nh
-        I_ne = (v_ne - v_n0) / s_A if end_in_A else I_nh + (v_ne - v_nh) / s_B  # (34), (54)
-    elif law == "poisson":
-        I_ne = (1.0 + e) * I_nc                             # eq. (25)
-        end_in_A = I_ne <= I_nh
-        v_ne = v_n0 + s_A * I_ne if end_in_A else v_nh + s_B * (I_ne - I_nh)   # eq. (54)
-    else:
-        W_nR = -e * e * W_nc                                # eq. (26)
-        if comp_in_A:
-            W_RA = 0.5 * v_nh * v_nh / s_A if stopped_at_all else inf   # eq. (43), 1st term
-            end_in_A = W_nR <= W_RA
-            if end_in_A:
-                v_ne = math.sqrt(2.0 * s_A * W_nR)          # eq. (35): -e v_n0
-            else:
-                v_ne = math.sqrt(v_nh * v_nh + 2.0 * s_B * (W_nR - W_RA))  # eqs. (43), (50)
-        else:
-            end_in_A = False
-            v_ne = math.sqrt(2.0 * s_B * W_nR)              # eqs. (39), (50)
-        I_ne = (v_ne - v_n0) / s_A if end_in_A else I_nh + (v_ne - v_nh) / s_B  # eq. (54)
-    if v_t0 == 0.0:
-        end_in_A = False
-
-    # Impulse type (§5 list, thesis Table 3.1).
-    if v_t0 == 0.0:
-        kind = "stick" if sticks else "S"
-    elif end_in_A or I_ne - I_nh <= 4.0 * EPS * I_ne:
-        kind = "S"   # slip stops within rounding of the end of the impact: it never sticks nor reverses
-    else:
-        kind = "S" + ("R" if comp_in_A else "C") + ("S" if sticks else "D")
-    slip_stops = kind in ("SCS", "SRS", "SCD", "SRD", "stick")
-
-    # Tangential impulse and velocity (eqs. 52, 53, 55).
-    if end_in_A:
-        I_te = k_A * I_ne
-        v_te = v_t0 + t_A * I_ne
-    else:
-        I_te = k_A * I_nh + k_B * (I_ne - I_nh)
-        v_te = t_B * (I_ne - I_nh)                          # 0 when sticking, eq. (52)
-
-    # Work of the normal impulse (eq. 28) and of friction (eqs. 30, 44; the second
-    # term of eq. 44 is -1/2 mu_D sigma_F epsilon_F v_te^2): trapezoids of the linear
-    # segments.
-    if end_in_A:
-        W_n = 0.5 * (v_n0 + v_ne) * I_ne
-        W_t = k_A * 0.5 * (v_t0 + v_te) * I_ne
-    else:
-        W_n = 0.5 * (v_n0 + v_nh) * I_nh + 0.5 * (v_nh + v_ne) * (I_ne - I_nh)
-        W_t = k_A * 0.5 * v_t0 * I_nh + k_B * 0.5 * v_te * (I_ne - I_nh)
-
-    dT = kinetic_energy_change(v_n0, v_t0, v_ne, v_te, I_ne, I_te)
+    r = RouthArrays(*(x.item() for x in routh_arrays(a, b, c, v_n0, v_t0, mu_s, mu_d, e, law)))
+    kind = KINDS[r.kind]
+    slip_stops = kind != "S"
 
     # Breakpoints of the history, for the Routh diagram.
     def at(I):
-        if I <= I_nh:
-            return (I, k_A * I, v_n0 + s_A * I, v_t0 + t_A * I)
-        return (I, k_A * I_nh + k_B * (I - I_nh), v_nh + s_B * (I - I_nh), t_B * (I - I_nh))
+        if I <= r.I_nh:
+            return (I, r.k_A * I, v_n0 + r.s_A * I, v_t0 + r.t_A * I)
+        return (I, r.k_A * r.I_nh + r.k_B * (I - r.I_nh), r.v_nh + r.s_B * (I - r.I_nh), r.t_B * (I - r.I_nh))
 
-    marks = {0.0: (0.0, 0.0, v_n0, v_t0), I_ne: (I_ne, I_te, v_ne, v_te)}
-    if slip_stops and I_nh > 0.0:
-        marks[I_nh] = (I_nh, k_A * I_nh, v_nh, 0.0)
-    p = at(I_nc)
-    marks[I_nc] = (p[0], p[1], 0.0, p[3])
+    marks = {0.0: (0.0, 0.0, v_n0, v_t0), r.I_n: (r.I_n, r.I_t, r.v_n, r.v_t)}
+    if slip_stops and r.I_nh > 0.0:
+        marks[r.I_nh] = (r.I_nh, r.k_A * r.I_nh, r.v_nh, 0.0)
+    p = at(r.I_nc)
+    marks[r.I_nc] = (p[0], p[1], 0.0, p[3])
     path = tuple(marks[k] for k in sorted(marks))
 
     return ImpactResult(
-        kind=kind, I_n=I_ne, I_t=I_te, v_n=v_ne, v_t=v_te, v_n0=v_n0, v_t0=v_t0,
-        I_nh=(I_nh if slip_stops else None), I_nc=I_nc, I_ne=I_ne, W_n=W_n, W_t=W_t, dT=dT,
-        e_achieved=-v_ne / v_n0, a=a, b=b, c=c, mu_s=mu_s, mu_d=mu_d, e=e, law=law,
-        mu_c=mu_c, v_nh=(v_nh if slip_stops else None), I_np=I_np, I_nf=I_nf, W_nc=W_nc,
+        kind=kind, I_n=r.I_n, I_t=r.I_t, v_n=r.v_n, v_t=r.v_t, v_n0=v_n0, v_t0=v_t0,
+        I_nh=(r.I_nh if slip_stops else None), I_nc=r.I_nc, I_ne=r.I_n, W_n=r.W_n, W_t=r.W_t, dT=r.dT,
+        e_achieved=-r.v_n / v_n0, a=a, b=b, c=c, mu_s=mu_s, mu_d=mu_d, e=e, law=law,
+        mu_c=r.mu_c, v_nh=(r.v_nh if slip_stops else None), I_np=r.I_np, I_nf=r.I_nf, W_nc=r.W_nc,
         path=path)
-
 
 @dataclass(frozen=True)
 class StickImpulse:

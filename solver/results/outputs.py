@@ -17,6 +17,7 @@ from typing import Callable
 import numpy as np
 
 from ..system.assembly import Assembly
+from ..system.compile import compile_model
 from ..fem.beam import deformations
 from ..system.state import State
 from .frames import MODAL_FIELDS, STATIONS, Frame, Layout
@@ -25,6 +26,15 @@ from .modal_outputs import ModalOutputs
 
 #: states whose energies and powers are remembered
 MEMO = 4
+
+
+def model_layout(model: dict) -> Layout:
+    """The :class:`Layout` a run of ``model`` will have (node, element and contact names
+    of its frames), known before the first step."""
+    system = compile_model(model)
+    layout = OutputBuilder(Assembly(system)).layout
+    layout.contacts = [pair.id for pair in system.contacts]
+    return layout
 
 
 class OutputBuilder:

@@ -12,7 +12,7 @@ from PySide6.QtGui import QColor, QImage
 
 from app.results import export
 from app.results.export import VideoCodecMissing, export_animation, export_plot, frame_times, image_array, write_series_csv
-from app.results.plots import PlotsDock
+from app.results.plots_dock import PlotsDock
 from solver.results.frames import Results
 from solver.results.files import load_results, write_results
 

@@ -11,7 +11,8 @@ from PySide6.QtWidgets import QApplication, QToolButton
 
 from app.document.units import format_quantity
 from app.results.series import catalogue, outer_fibre_strain, presets, x_axes
-from app.results.plots import PlotPanel, PlotsDock, frame_index_at
+from app.results.plots import PlotPanel, frame_index_at
+from app.results.plots_dock import PlotsDock
 from solver.api import load_model, output_layout, simulate
 from solver.results.frames import Results
 
@@ -55,7 +56,10 @@ def test_checking_a_series_in_the_tree_draws_it(dock, bar_mass):
     np.testing.assert_array_equal(panel.plotted()[-1].y, bar_mass.stack("node_v")[:, bar_mass.node_index("end"), 0])
     panel.series_item("contact/striker-end/F_t").setCheckState(0, Qt.CheckState.Unchecked)
     assert panel.selected_series() == ["contact/striker-end/F_n", "node/end/vx"]
-    assert len(panel.plot.getPlotItem().legend.items) == 2
+    # the two curves and the wave-theory overlays of F_n (curve and peak) and of the end's vx
+    assert [o.column for o in panel.overlaid()] == ["contact.striker-end.F_n_N", "node.end.vx_m_s",
+                                                    "contact.striker-end.F_n_N"]
+    assert len(panel.plot.getPlotItem().legend.items) == 2 + 3
 
 
 def test_displacement_is_measured_from_the_first_frame(bar_mass):

@@ -10,6 +10,7 @@ import math
 import numpy as np
 import pytest
 
+from solver.analysis.closed_forms import slider_crank_moment
 from solver.api import load_model, simulate
 from solver.contact.normal_laws import effective_restitution, material_compliance, normal_force
 from solver.model.io import examples_dir
@@ -26,21 +27,9 @@ def example(name: str, **solver) -> dict:
 
 
 def inverse_dynamics_moment(t: np.ndarray) -> np.ndarray:
-    """Crank moment (N m) that turns the ideal slider-crank at constant ω, from the power
-    balance M ω = dT/dt with the exact kinematics: crank angle θ = ω t from the dead centre,
-    rod angle sin φ = -r sin θ / l, slider x = r cos θ + l cos φ; centres of mass at mid-length."""
-    th = OMEGA * t
-    s_phi = -CRANK * np.sin(th) / ROD
-    c_phi = np.sqrt(1.0 - s_phi**2)
-    phi_d = -CRANK * OMEGA * np.cos(th) / (ROD * c_phi)
-    phi_dd = (CRANK * OMEGA**2 * np.sin(th) + ROD * s_phi * phi_d**2) / (ROD * c_phi)
-    x_d = -CRANK * OMEGA * np.sin(th) - ROD * s_phi * phi_d
-    x_dd = -CRANK * OMEGA**2 * np.cos(th) - ROD * c_phi * phi_d**2 - ROD * s_phi * phi_dd
-    v_a = CRANK * OMEGA * np.stack([-np.sin(th), np.cos(th)])
-    a_a = -CRANK * OMEGA**2 * np.stack([np.cos(th), np.sin(th)])
-    v_g = 0.5 * (v_a + np.stack([x_d, 0 * x_d]))
-    a_g = 0.5 * (a_a + np.stack([x_dd, 0 * x_dd]))
-    return (M_ROD * np.sum(v_g * a_g, axis=0) + I_ROD * phi_d * phi_dd + M_SLIDER * x_d * x_dd) / OMEGA
+    """Crank moment (N m) of the ideal slider-crank of Table 1 at constant ω
+    (:func:`solver.analysis.closed_forms.slider_crank_moment`)."""
+    return slider_crank_moment(t, OMEGA, CRANK, ROD, M_ROD, I_ROD, M_SLIDER)
 
 
 def test_ideal_slider_crank_moment_matches_inverse_dynamics():

@@ -1,0 +1,100 @@
+"""Overlays: reference curves and points, or any CSV file, drawn over a plot in a style
+of their own (black, dashed; open circles for single values).
+
+An :class:`Overlay` is one curve or set of points named by its abscissa and ordinate
+columns (the series' CSV column names, ``time_s`` and ``contact.striker-end.F_n_N``).
+The bundled references of :mod:`solver.results.references` become overlays of the
+series they name (:func:`reference_overlays`); a CSV file loaded by the user becomes
+overlays of whatever the plot shows (:func:`csv_overlays`).  :class:`OverlayLayer`
+draws them on a pyqtgraph plot.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import Qt
+
+from solver.results.references import Reference, read_curve_csv
+
+#: pen of reference curves and of loaded CSV curves
+REFERENCE_PEN = {"color": "k", "width": 2, "style": Qt.PenStyle.DashLine}
+CSV_PEN = {"color": "#555555", "width": 2, "style": Qt.PenStyle.DashDotLine}
+
+
+@dataclass(frozen=True)
+class Overlay:
+    """A curve (``points`` False) or markers of ``y`` against ``x``; ``x_column`` and
+    ``column`` say which abscissa and series they belong to; ``origin`` is
+    ``'reference'`` (drawn on the series it names) or ``'csv'`` (drawn on the plot it was
+    loaded into, whatever it shows)."""
+
+    label: str
+    x_column: str
+    column: str
+    x: np.ndarray
+    y: np.ndarray
+    points: bool = False
+    origin: str = "reference"
+
+
+def reference_overlays(references: list[Reference]) -> list[Overlay]:
+    """The curves and points of ``references``, labelled by their titles."""
+    out = []
+    for ref in references:
+        if ref.table is not None:
+            x = ref.table.columns[ref.table.x]
+            out += [Overlay(ref.title, ref.x, name, x, ref.table.columns[name]) for name in ref.table.y_names]
+        out += [Overlay(p.label or ref.title, ref.x, p.column, np.array([p.x]), np.array([p.value]), points=True)
+                for p in ref.points]
+    return out
+
+
+def csv_overlays(path: str | os.PathLike) -> list[Overlay]:
+    """Every column of a CSV file against its first one, labelled ``file: column``;
+    raises :class:`solver.results.references.ReferenceError` naming what is wrong."""
+    table = read_curve_csv(path)
+    x = table.columns[table.x]
+    stem = Path(path).stem
+    return [Overlay(f"{stem}: {name}", table.x, name, x, table.columns[name], origin="csv") for name in table.y_names]
+
+
+class OverlayLayer:
+    """The overlay items of one plot."""
+
+    def __init__(self, plot: pg.PlotItem):
+        self.plot = plot
+        self.items: list[tuple[Overlay, pg.PlotDataItem]] = []
+
+    def show(self, overlays: list[Overlay], x_column: str, columns: dict[str, str]) -> None:
+        """Draw the reference overlays on abscissa ``x_column`` of the series drawn
+        (``columns``: CSV column -> the series' label, which a reference curve's legend
+        entry adds to its title), and every CSV overlay."""
+        self.clear()
+        for overlay in overlays:
+            if overlay.origin == "reference" and (overlay.x_column != x_column or overlay.column not in columns):
+                continue
+            name = overlay.label
+            if overlay.origin == "reference" and not overlay.points:
+                name = f"{overlay.label}: {columns[overlay.column]}"
+            if overlay.points:
+                item = pg.PlotDataItem(overlay.x, overlay.y, pen=None, symbol="o", symbolSize=11,
+                                       symbolPen=pg.mkPen("k", width=2), symbolBrush=None, name=name)
+            else:
+                pen = pg.mkPen(**(REFERENCE_PEN if overlay.origin == "reference" else CSV_PEN))
+                item = pg.PlotDataItem(overlay.x, overlay.y, pen=pen, connect="finite", name=name)
+            item.setZValue(5)
+            self.plot.addItem(item)
+            self.items.append((overlay, item))
+
+    def clear(self) -> None:
+        for _overlay, item in self.items:
+            self.plot.removeItem(item)
+        self.items = []
+
+    def drawn(self) -> list[Overlay]:
+        """The overlays on the plot now."""
+        return [overlay for overlay, _item in self.items]

@@ -1,0 +1,252 @@
+"""The main window's sweeps: a Sweeps menu, the sweep's progress, its results, and the
+impact-type map.
+
+:class:`SweepsUi` adds to a :class:`~app.shell.main_window.MainWindow` (through
+:class:`~app.shell.window_parts.WindowParts`) a Sweeps menu — New Sweep… (the
+:class:`~app.sweeps.dialog.SweepDialog` on the document's model), Open Sweep Folder…,
+Cancel Sweep, Impact-Type Map… — and three docks: the
+:class:`~app.sweeps.progress.SweepProgressView` with Cancel, the
+:class:`~app.sweeps.results_view.SweepResultsView` (table and plot; clicking a point
+opens that run for playback: its kept results folder, or the run simulated again from
+``sweep.json``; the document is not changed), and the
+:class:`~app.results.map_view.ImpactMapView` of the document's contacts and of the
+last run's impulses.  The sweep runs on dask in a worker thread; closing the window
+cancels it.
+"""
+from __future__ import annotations
+
+import copy
+import re
+import time
+from pathlib import Path
+
+from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtWidgets import QDialog, QFileDialog, QFrame, QMenu, QMessageBox, QScrollArea, QWidget
+
+from solver.model.paths import set_path
+from solver.results.files import ResultsFormatError, load_results
+from solver.sweeps import SweepError, read_rows, read_sweep
+from solver.sweeps.variants import run_id
+
+from ..document.checks import model_problems
+from ..results.map_view import ImpactMapView
+from ..sweeps.controller import SweepController
+from ..sweeps.dialog import SweepDialog
+from ..sweeps.progress import SweepProgressView
+from ..sweeps.results_view import SweepResultsView
+from .results_ui import ResultsUi
+from .simulation_ui import SimulationUi
+from .window_parts import WindowParts, add_dock, make_action
+
+#: seconds between refreshes of the results table while a sweep goes on
+LIVE_REFRESH_S = 1.0
+
+
+class SweepsUi(QObject):
+    """Sweeps and impact-type maps for ``window``, playing runs through ``simulation`` and ``results``."""
+
+    def __init__(self, window: WindowParts, simulation: SimulationUi, results: ResultsUi):
+        super().__init__(window)
+        self.window, self.simulation, self.results = window, simulation, results
+        self.controller = SweepController(self)
+        #: the sweep shown: its folder, model and varied and fixed paths
+        self.folder: Path | None = None
+        self.sweep_model: dict = {}
+        self.parameters: list[str] = []
+        self._live: dict[str, dict] = {}
+        self._refreshed = 0.0
+
+        bottom = Qt.DockWidgetArea.BottomDockWidgetArea
+        self.progress = SweepProgressView()
+        self.progress_dock = add_dock(window, "Sweep progress", "sweep_progress_dock", _scrolled(self.progress), bottom)
+        self.table = SweepResultsView()
+        self.table_dock = add_dock(window, "Sweep results", "sweep_results_dock", _scrolled(self.table), bottom)
+        self.map = ImpactMapView()
+        self.map_dock = add_dock(window, "Impact-type map", "impact_map_dock", _scrolled(self.map), bottom)
+        self.docks = (self.progress_dock, self.table_dock, self.map_dock)
+        # hidden until used, then tabbed beside the events (progress) or the plots (results,
+        # map): a tabbed dock widens the window's minimum even while hidden.  The window's
+        # layout restores them as the user left them.
+        self._unplaced = set(self.docks)
+        self.hide_docks()
+
+        self.new_action = make_action(window, "&New Sweep…", self.new_sweep, "Ctrl+Shift+W",
+                                      "Run variants of the model with fields varied, on a dask cluster")
+        self.open_action = make_action(window, "&Open Sweep Folder…", self.open_folder_dialog,
+                                       tip="Show the table of a sweep run before")
+        self.cancel_action = make_action(window, "&Cancel Sweep", self.controller.cancel,
+                                         tip="Stop the sweep; the finished runs stay in its table")
+        self.cancel_action.setEnabled(False)
+        self.map_action = make_action(window, "Impact-Type &Map…", self.show_map,
+                                      tip="Routh's impulse types of a contact over two parameters, in closed form")
+        self.menu = QMenu("S&weeps", window)
+        menu_bar = window.menuBar()
+        menu_bar.insertMenu(menu_bar.actions()[-1], self.menu)  # before Help
+        for action in (self.new_action, self.open_action, self.cancel_action):
+            self.menu.addAction(action)
+        self.menu.addSeparator()
+        self.menu.addAction(self.map_action)
+        view_menu = next(a.menu() for a in menu_bar.actions() if a.text() == "&View")
+        for dock in self.docks:
+            view_menu.addAction(dock.toggleViewAction())
+
+        self.controller.started.connect(self._on_started)
+        self.controller.progressed.connect(self._on_progress)
+        self.controller.ended.connect(self._on_ended)
+        self.progress.cancel_requested.connect(self.controller.cancel)
+        self.table.run_chosen.connect(self.open_run)
+        simulation.runs.run_ended.connect(self.map.set_results)
+        window.document.replaced.connect(self._on_document_changed)
+        window.document.changed.connect(self._on_document_changed)
+        window.installEventFilter(self)
+
+    def reveal(self, dock) -> None:
+        """Show ``dock`` in front (tabbed in its place when it was hidden, the first time)."""
+        if dock in self._unplaced:
+            self._unplaced.discard(dock)
+            if not dock.isVisible() and not dock.isFloating():
+                beside = self.results.events_dock if dock is self.progress_dock else self.results.plots
+                self.window.tabifyDockWidget(beside, dock)
+        dock.show()
+        dock.raise_()
+
+    def hide_docks(self) -> None:
+        """Hide the sweep docks (View > Reset Layout: they come back in place when used)."""
+        for dock in self.docks:
+            dock.setFloating(False)
+            dock.hide()
+        self._unplaced = set(self.docks)
+
+    def _on_document_changed(self) -> None:
+        self.map.set_model(self.window.document.model)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt override)
+        if watched is self.window and event.type() == QEvent.Type.Close and self.controller.running:
+            self.controller.cancel()
+            self.controller.wait()
+        return False
+
+    # ------------------------------------------------------------------ sweep
+    def new_sweep(self) -> bool:
+        """Ask for a sweep of the document's model and start it; False when none starts."""
+        document = self.window.document
+        if self.controller.running:
+            self.window.statusBar().showMessage("A sweep is going on: cancel it first", 8000)
+            return False
+        errors = [p for p in model_problems(document.model) if p.severity == "error"]
+        if document.is_empty or errors:
+            self.window.show_problems("Cannot sweep", "The model cannot run:" if errors else "There is no model.",
+                                      errors)
+            return False
+        dialog = SweepDialog(document.model, str(self.default_folder()), self.window)
+        if dialog.exec() != QDialog.DialogCode.Accepted:
+            return False
+        return self.start(document.model, dialog.request())
+
+    def start(self, model: dict, request) -> bool:
+        """Run the sweep ``request`` of ``model`` (what the dialog's Run does)."""
+        self.folder, self.sweep_model = request.folder, copy.deepcopy(model)
+        self.parameters = [*request.spec.paths, *(p for p, _v in request.spec.fixed)]
+        self._live = {}
+        return self.controller.start(model, request)
+
+    def default_folder(self) -> Path:
+        document = self.window.document
+        stem = re.sub(r"[^\w.-]+", "-", document.title).strip("-") or "model"
+        parent = document.path.parent if document.path else Path.home() / "flexmech-sweeps"
+        return parent / f"{stem}-sweep"
+
+    def _on_started(self, request) -> None:
+        self.progress.started(request)
+        self.cancel_action.setEnabled(True)
+        self.reveal(self.progress_dock)
+
+    def _on_progress(self, p) -> None:
+        self.progress.show_progress(p)
+        if p.row is not None:
+            self._live[p.row["run"]] = p.row
+        if time.monotonic() - self._refreshed > LIVE_REFRESH_S:
+            self._refreshed = time.monotonic()
+            self._show_rows(list(self._live.values()))
+
+    def _on_ended(self, outcome, message: str) -> None:
+        self.progress.ended(outcome, message)
+        self.cancel_action.setEnabled(False)
+        if outcome is None:
+            QMessageBox.warning(self.window, "The sweep could not run", message)
+            return
+        self._show_rows(outcome.rows)
+        self.window.statusBar().showMessage(
+            f"Sweep {'cancelled' if outcome.cancelled else 'finished'}: {outcome.completed} completed, "
+            f"{outcome.failed} failed, {outcome.skipped} already in the table", 10000)
+
+    def _show_rows(self, rows: list[dict]) -> None:
+        self.table.set_rows(rows, self.parameters)
+        self.reveal(self.table_dock)
+
+    def open_folder(self, folder: str | Path) -> bool:
+        """Show the sweep in ``folder`` (its table, its model for replaying runs)."""
+        try:
+            found = read_sweep(folder)
+            if found is None:
+                raise SweepError([f"{folder}: no sweep.json here"])
+            rows = read_rows(folder)
+        except SweepError as exc:
+            QMessageBox.critical(self.window, "Cannot open the sweep", "\n".join(exc.problems))
+            return False
+        self.folder, (self.sweep_model, spec) = Path(folder), found
+        self.parameters = [*spec.paths, *(p for p, _v in spec.fixed)]
+        self._show_rows(rows)
+        return True
+
+    def open_folder_dialog(self) -> bool:
+        folder = QFileDialog.getExistingDirectory(self.window, "Open sweep folder")
+        return bool(folder) and self.open_folder(folder)
+
+    # ------------------------------------------------------------------ runs
+    def open_run(self, rid: str) -> bool:
+        """Play back run ``rid`` of the sweep shown: its results folder when kept, else the
+        run simulated again from the sweep's model and its row's values."""
+        row = next((r for r in self.table.rows if r.get("run") == rid), None)
+        if row is None or self.folder is None:
+            return False
+        kept = self.folder / row["results"] if row.get("results") else None
+        if kept is not None and kept.is_dir():
+            try:
+                results = load_results(kept)
+            except (OSError, ResultsFormatError) as exc:
+                QMessageBox.critical(self.window, "Cannot open the run", f"{kept}:\n\n{exc}")
+                return False
+            self.simulation.show_run(results)
+            self.results.show_results(results)
+            self.window.statusBar().showMessage(f"Playing run {rid} of the sweep (the model is unchanged)", 8000)
+            return True
+        model = copy.deepcopy(self.sweep_model)
+        for path in self.parameters:
+            if path in row:
+                set_path(model, path, row[path])
+        if run_id(model) != rid:
+            QMessageBox.warning(self.window, "Cannot open the run",
+                                f"Run {rid} cannot be rebuilt from the sweep's model and its row.")
+            return False
+        self.window.statusBar().showMessage(f"Simulating run {rid} of the sweep (the model is unchanged)", 8000)
+        return self.simulation.run_other(model)
+
+    # ------------------------------------------------------------------ map
+    def show_map(self) -> None:
+        """Show the impact-type map of the document's model (drawn at once the first time)."""
+        self.map.set_model(self.window.document.model)
+        self.map.set_results(self.simulation.runs.results)
+        self.reveal(self.map_dock)
+        if self.map.map is None and self.map.contact.count():
+            self.map.draw()
+
+
+def _scrolled(widget: QWidget) -> QScrollArea:
+    """``widget`` in a scroll area: a narrow dock scrolls rather than widening the window
+    (tabbed docks count towards the window's minimum width even while hidden)."""
+    area = QScrollArea()
+    area.setWidgetResizable(True)
+    area.setFrameShape(QFrame.Shape.NoFrame)
+    area.setWidget(widget)
+    return area

@@ -1,0 +1,118 @@
+"""The runs of a sweep: the design's points (:func:`design_points`) applied to copies of
+the model, each validated before anything runs (:func:`build_variants`).
+
+A run is known by the SHA-256 of its model's canonical text (:func:`run_id`): the same
+variant gets the same id in every sweep of the same model, which is how a sweep run
+again skips what its table already holds.
+"""
+from __future__ import annotations
+
+import copy
+import hashlib
+import itertools
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.stats import qmc
+
+from ..model.io import dumps_model
+from ..model.paths import PathError, numeric_field, set_path
+from ..model.validate import validate
+from .spec import MAX_RUNS, SweepError, SweepSpec
+
+#: problems listed for a sweep whose variants are invalid; the rest are counted
+MAX_LISTED = 20
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One run of a sweep: its id, the values of the varied (and fixed) fields by path,
+    and its complete model."""
+
+    run_id: str
+    values: dict[str, float]
+    model: dict
+
+
+def run_id(model: dict) -> str:
+    """The id of a run: the first 16 hex digits of the SHA-256 of its model's text."""
+    return hashlib.sha256(dumps_model(model).encode("utf-8")).hexdigest()[:16]
+
+
+def design_points(spec: SweepSpec) -> list[dict[str, float]]:
+    """The values of every run, by parameter path, in the design's order.
+
+    >>> from solver.sweeps.spec import Parameter, SweepSpec
+    >>> design_points(SweepSpec((Parameter("a", (1.0, 2.0)), Parameter("b", (5.0, 6.0)))))
+    [{'a': 1.0, 'b': 5.0}, {'a': 1.0, 'b': 6.0}, {'a': 2.0, 'b': 5.0}, {'a': 2.0, 'b': 6.0}]
+    """
+    problems = spec.problems()
+    if problems:
+        raise SweepError(problems)
+    paths = spec.paths
+    if spec.design == "grid":
+        count = int(np.prod([len(p.levels()) for p in spec.parameters]))
+        if count > MAX_RUNS:
+            raise SweepError([f"design grid: {count} runs, more than {MAX_RUNS}"])
+        rows = itertools.product(*(p.levels() for p in spec.parameters))
+    elif spec.design == "zip":
+        rows = zip(*(p.levels() for p in spec.parameters))
+    else:
+        if spec.samples > MAX_RUNS:
+            raise SweepError([f"samples: {spec.samples} runs, more than {MAX_RUNS}"])
+        unit = qmc.LatinHypercube(d=len(paths), rng=np.random.default_rng(spec.seed)).random(spec.samples)
+        rows = (tuple(_lhs_value(p, u) for p, u in zip(spec.parameters, point)) for point in unit)
+    return [dict(zip(paths, (float(v) for v in row))) for row in rows]
+
+
+def _lhs_value(parameter, u: float) -> float:
+    """Unit sample ``u`` in [0, 1) mapped onto a parameter's range, or onto one of its values."""
+    if parameter.is_range:
+        return parameter.low + u * (parameter.high - parameter.low)
+    levels = parameter.levels()
+    return levels[min(int(u * len(levels)), len(levels) - 1)]
+
+
+def build_variants(model: dict, spec: SweepSpec) -> list[Variant]:
+    """Every run of the sweep, validated: a :class:`SweepError` lists each variant that
+    is not a valid model (``run 3 (contacts[tip].mu_s = 0.2): contacts[tip].mu_d: must
+    be <= mu_s``) and every path that names no number of the model."""
+    problems = []
+    fields = {}
+    for path in [*spec.paths, *(p for p, _v in spec.fixed)]:
+        try:
+            fields[path] = numeric_field(model, path)
+        except PathError as exc:
+            problems.append(str(exc))
+    if problems:
+        raise SweepError(problems)
+    base = copy.deepcopy(model)
+    fixed = {path: _typed(fields[path], value) for path, value in spec.fixed}
+    for path, value in fixed.items():
+        set_path(base, path, value)
+    variants: dict[str, Variant] = {}
+    invalid = 0
+    points = design_points(spec)
+    for k, point in enumerate(points):
+        doc = copy.deepcopy(base)
+        values = {path: _typed(fields[path], value) for path, value in point.items()}
+        for path, value in values.items():
+            set_path(doc, path, value)
+        bad = validate(doc)
+        if bad:
+            invalid += 1
+            if len(problems) < MAX_LISTED:
+                shown = ", ".join(f"{p} = {v:g}" for p, v in values.items())
+                problems += [f"run {k + 1} ({shown}): {p}" for p in bad]
+            continue
+        rid = run_id(doc)
+        variants.setdefault(rid, Variant(rid, {**fixed, **values}, doc))
+    if problems:
+        raise SweepError([f"{invalid} of {len(points)} runs are not valid models; nothing was run:"]
+                         + problems[:MAX_LISTED])
+    return list(variants.values())
+
+
+def _typed(spec, value: float) -> float | int:
+    """``value`` as the field wants it: integers rounded (a Latin hypercube samples reals)."""
+    return int(round(value)) if spec.integer else float(value)

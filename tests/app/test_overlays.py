@@ -1,0 +1,94 @@
+"""Reference overlays in the plots dock, and any CSV drawn over a plot."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QFileDialog
+
+from app.results.plots_dock import PlotsDock
+from solver.api import load_model, simulate
+from solver.model.io import examples_dir
+from solver.results.references import bundled_references
+
+
+def reference(name):
+    return next(r for r in bundled_references() if r.name == name)
+
+
+@pytest.fixture
+def dock(shown) -> PlotsDock:
+    return shown(PlotsDock(), 700, 600)
+
+
+def test_the_bar_struck_by_a_mass_shows_its_wave_theory_dashed_over_the_contact_force(dock, bar_mass, qtbot):
+    dock.set_results(bar_mass)
+    panel = dock.panels[0]
+    wave = reference("bar_mass_impact.wave")
+    curve, peak = panel.overlaid()
+    assert (curve.label, curve.column, peak.points) == ("Wave theory (Johnson 1972), thesis §5.1.1",
+                                                        "contact.striker-end.F_n_N", True)
+    np.testing.assert_array_equal(curve.y, wave.table.columns["contact.striker-end.F_n_N"])
+    assert peak.y[0] == pytest.approx(0.2135, abs=5e-5)
+    item = panel.overlay_layer.items[0][1]
+    assert item.opts["pen"].style() == Qt.PenStyle.DashLine           # a style of its own
+    # the user switches the references off and on again
+    qtbot.mouseClick(dock.references_check, Qt.MouseButton.LeftButton)
+    assert panel.overlaid() == []
+    qtbot.mouseClick(dock.references_check, Qt.MouseButton.LeftButton)
+    assert len(panel.overlaid()) == 2
+    # a new panel of the mass's velocity gets its own reference curve
+    other = dock.add_panel("time", ["node/striker/vx"])
+    assert [o.column for o in other.overlaid()] == ["node.striker.vx_m_s"]
+
+
+def test_the_two_bars_show_their_wave_theory_force_and_velocities(dock, example_results):
+    res = example_results("two_bars_impact")
+    dock.set_results(res)
+    assert [o.column for o in dock.panels[0].overlaid()] == ["contact.front-end.F_n_N"]
+    assert max(dock.panels[0].overlaid()[0].y) == pytest.approx(1e6)
+    panel = dock.add_panel("time", ["node/front/vx", "node/back/vx"])
+    assert [o.column for o in panel.overlaid()] == ["node.front.vx_m_s", "node.back.vx_m_s"]
+
+
+def test_a_reference_is_drawn_only_against_its_abscissa(dock, example_results):
+    """The slider-crank's Exudyn peak is a point at a crank angle: not on a time axis."""
+    dock.set_results(example_results("slider_crank_flexible"))
+    panel = dock.panels[0]
+    assert [o.column for o in panel.overlaid()] == ["midspan.rod"]
+    assert panel.overlaid()[0].x[0] == 670.98
+    panel.x_combo.setCurrentIndex(panel.x_combo.findData("time"))
+    assert panel.overlaid() == []
+
+
+def test_a_model_changed_from_the_published_one_says_why_its_reference_is_not_shown(dock):
+    rod = load_model(examples_dir() / "rod_impact_rigid.json")
+    rod["contacts"][0]["e"] = 0.5
+    dock.set_results(simulate(rod))
+    assert all(p.overlaid() == [] for p in dock.panels)
+    assert dock.reference_note.isVisibleTo(dock)
+    assert "contacts[B-ground].e is 0.5, the reference needs 0.82" in dock.reference_note.text()
+
+
+def test_the_user_loads_a_csv_over_a_plot_and_clears_it(dock, bar_mass, qtbot, tmp_path, monkeypatch,
+                                                        message_boxes):
+    dock.set_results(bar_mass)
+    panel = dock.panels[0]
+    measured = tmp_path / "measured.csv"
+    measured.write_text("t_s,force_N,other\n0.1,0.05,1\n0.2,0.15,\n0.3,0.2,2\n")
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(measured), "CSV files (*.csv)"))
+    panel.load_csv_action.trigger()          # CSV ▸ Overlay a CSV File…
+    loaded = [o for o in panel.overlaid() if o.origin == "csv"]
+    assert [o.label for o in loaded] == ["measured: force_N", "measured: other"]
+    np.testing.assert_array_equal(loaded[0].x, [0.1, 0.2, 0.3])
+    assert np.isnan(loaded[1].y[1])                                    # an empty cell is a gap
+    # the loaded curves stay when the plot changes
+    panel.set_series(["contact/striker-end/F_n"])
+    assert len([o for o in panel.overlaid() if o.origin == "csv"]) == 2
+    panel.clear_csv_action.trigger()
+    assert [o for o in panel.overlaid() if o.origin == "csv"] == []
+    # a file that is not a table is refused with the reason, the plot unchanged
+    measured.write_text("t_s,force_N\n0.1,zero\n")
+    panel.load_csv_action.trigger()          # CSV ▸ Overlay a CSV File…
+    assert message_boxes[-1][:2] == ("warning", "Cannot overlay the file")
+    assert "line 2, column force_N: 'zero' is not a number" in message_boxes[-1][2]

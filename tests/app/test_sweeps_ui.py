@@ -1,0 +1,217 @@
+"""Sweeps in the window, driven like a user: the dialog, the progress dock with cancel,
+the results table and plot (a click opens the run), and the impact-type map."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from PySide6.QtCore import QPointF, Qt, QTimer
+from PySide6.QtWidgets import QApplication, QComboBox, QFileDialog, QLineEdit
+
+from app.sweeps.dialog import SweepDialog
+from solver.contact.routh import routh_impulse
+from solver.model.io import examples_dir, load_model
+from solver.sweeps import read_rows
+
+SWEEP_TIMEOUT_MS = 120_000
+
+
+@pytest.fixture
+def rod():
+    return load_model(examples_dir() / "rod_impact_rigid.json")
+
+
+def type_into_cell(qtbot, table, row: int, column: int, text: str) -> None:
+    """Select a cell, press F2, type ``text`` and press Enter, as a user edits a table."""
+    table.setCurrentCell(row, column)
+    qtbot.keyClick(table, Qt.Key.Key_F2)
+    cell = table.visualItemRect(table.item(row, column))
+    editor = next(w for w in table.viewport().findChildren(QLineEdit)       # the editor over that cell
+                  if w.isVisible() and not isinstance(w.parent(), QComboBox)
+                  and cell.contains(w.mapTo(table.viewport(), w.rect().center())))
+    editor.selectAll()
+    qtbot.keyClicks(editor, text)
+    qtbot.keyClick(editor, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: table.item(row, column).text() == text)     # the delegate commits queued
+
+
+def choose_path(dialog: SweepDialog, row: int, path: str) -> None:
+    combo = dialog.table.cellWidget(row, 0)
+    combo.setCurrentIndex(combo.findText(path))
+
+
+def test_the_dialog_counts_the_runs_and_refuses_invalid_variants(qtbot, rod, tmp_path):
+    dialog = SweepDialog(rod, str(tmp_path / "s"))
+    qtbot.addWidget(dialog)
+    dialog.show()
+    assert "contacts[B-ground].mu_s" in dialog.paths
+    choose_path(dialog, 0, "contacts[B-ground].e")
+    type_into_cell(qtbot, dialog.table, 0, 1, "0.2:1:5")
+    qtbot.mouseClick(dialog.add_button, Qt.MouseButton.LeftButton)
+    choose_path(dialog, 1, "contacts[B-ground].mu_s")
+    type_into_cell(qtbot, dialog.table, 1, 1, "0.5, 0.9")
+    assert dialog.summary.text() == "10 runs"
+    dialog.design.setCurrentIndex(dialog.design.findText("Side by side (zip)"))
+    assert "every parameter needs as many values" in dialog.summary.text()
+    dialog.design.setCurrentIndex(0)
+    # mu_s = 0.5 is below the model's mu_d = 0.7: the variants are checked before anything runs
+    qtbot.mouseClick(dialog.run_button, Qt.MouseButton.LeftButton)
+    assert dialog.isVisible() and dialog.request() is None
+    assert "contacts[B-ground].mu_d: must be &lt;= mu_s" in dialog.summary.text()
+    type_into_cell(qtbot, dialog.table, 1, 1, "0.75, 0.9")
+    dialog.remote.setChecked(True)
+    qtbot.mouseClick(dialog.run_button, Qt.MouseButton.LeftButton)
+    assert "Scheduler: give the address" in dialog.summary.text()
+    dialog.local.setChecked(True)
+    dialog.workers.setValue(2)
+    qtbot.mouseClick(dialog.run_button, Qt.MouseButton.LeftButton)
+    request = dialog.request()
+    assert [p.describe() for p in request.spec.parameters] == ["contacts[B-ground].e=0.2:1:5",
+                                                                "contacts[B-ground].mu_s=0.75,0.9"]
+    assert (request.scheduler, request.workers, request.folder) == (None, 2, tmp_path / "s")
+
+
+def run_sweep_from_the_menu(qtbot, window, folder, rows, keep=False, workers=1):
+    """Sweeps ▸ New Sweep…, fill in the dialog and press Run; wait for the sweep's end."""
+    def fill():
+        dialog = QApplication.activeModalWidget()
+        for k, (path, values) in enumerate(rows):
+            if k:
+                qtbot.mouseClick(dialog.add_button, Qt.MouseButton.LeftButton)
+            choose_path(dialog, k, path)
+            type_into_cell(qtbot, dialog.table, k, 1, values)
+        dialog.folder.setText(str(folder))
+        dialog.workers.setValue(workers)
+        dialog.keep_results.setChecked(keep)
+        qtbot.mouseClick(dialog.run_button, Qt.MouseButton.LeftButton)
+
+    QTimer.singleShot(0, fill)
+    window.sweeps_ui.new_action.trigger()
+    qtbot.waitUntil(lambda: not window.sweeps_ui.controller.running, timeout=SWEEP_TIMEOUT_MS)
+
+
+def click_point(qtbot, plot, x: float, y: float) -> None:
+    """A left click on the plot at data coordinates ``(x, y)``."""
+    vb = plot.getPlotItem().vb
+    pos = plot.mapFromScene(vb.mapViewToScene(QPointF(x, y)))
+    qtbot.mouseClick(plot.viewport(), Qt.MouseButton.LeftButton, pos=pos)
+
+
+def test_a_sweep_from_the_menu_fills_the_table_and_a_click_replays_its_run(qtbot, window, tmp_path):
+    window.open_example("rod_impact_rigid")
+    run_sweep_from_the_menu(qtbot, window, tmp_path / "e", [("contacts[B-ground].e", "0.3, 0.6, 0.9")])
+    ui = window.sweeps_ui
+    assert ui.progress.counts.text() == "3 completed, 0 failed, 0 already in the table"
+    assert ui.progress_dock.isVisible() and not ui.progress.cancel_button.isEnabled()
+    view = ui.table
+    assert view.table.rowCount() == 3 and len(read_rows(tmp_path / "e")) == 3
+    assert view.x_combo.currentText() == "contacts[B-ground].e"
+    assert view.y_combo.currentText() == "contact.B-ground.first_I_n_N_s"
+    points = sorted(view.points())
+    for (e, I_n, _run), expected_e in zip(points, (0.3, 0.6, 0.9)):
+        assert e == pytest.approx(expected_e)
+        assert I_n == pytest.approx(routh_impulse([[2.5, -1.5], [-1.5, 2.5]], -1, 0.6, 0.73, 0.7, e, "energetic").I_n,
+                                    abs=1e-9)
+    # the user clicks the point e = 0.6: that run is simulated again and played back
+    e, I_n, rid = points[1]
+    view.plot.getPlotItem().vb.autoRange()
+    QApplication.processEvents()
+    click_point(qtbot, view.plot, e, I_n)
+    qtbot.waitUntil(lambda: window.simulation.runs.results is not None and not window.simulation.runs.running,
+                    timeout=60_000)
+    played = window.simulation.runs.results
+    assert played.model["contacts"][0]["e"] == 0.6
+    impulse = next(ev for ev in played.events if ev["kind"] == "impulse")
+    assert impulse["I_n_N_s"] == pytest.approx(I_n, rel=1e-12)
+    assert window.document.model["contacts"][0]["e"] == 0.82            # the model is not changed
+    assert not window.document.is_modified
+
+
+def test_kept_results_open_without_solving_and_a_reopened_folder_shows_the_sweep(qtbot, window, tmp_path):
+    window.open_example("rod_impact_rigid")
+    run_sweep_from_the_menu(qtbot, window, tmp_path / "k", [("contacts[B-ground].mu_s", "0.75, 0.95")], keep=True)
+    ui = window.sweeps_ui
+    rows = read_rows(tmp_path / "k")
+    assert all((tmp_path / "k" / r["results"]).is_dir() for r in rows)
+    ui.table.table.clearContents()
+    assert ui.open_folder(tmp_path / "k")
+    assert ui.table.table.rowCount() == 2
+    runs_before = window.simulation.runs.state
+    ui.table.run_chosen.emit(rows[1]["run"])        # a double-click on the row does the same
+    assert window.simulation.runs.state == runs_before          # nothing was simulated
+    assert window.results_ui.results.model["contacts"][0]["mu_s"] == 0.95
+    assert window.simulation.playback.frames
+
+
+def test_cancel_in_the_progress_dock_stops_the_sweep_and_keeps_the_finished_runs(qtbot, window, tmp_path):
+    window.open_example("rod_impact_rigid")
+    ui = window.sweeps_ui
+    ui.controller.progressed.connect(lambda _p: qtbot.mouseClick(ui.progress.cancel_button, Qt.MouseButton.LeftButton)
+                                     if ui.progress.cancel_button.isEnabled() else None)
+    run_sweep_from_the_menu(qtbot, window, tmp_path / "c", [("contacts[B-ground].e", "0:1:40")])
+    kept = read_rows(tmp_path / "c")
+    assert 1 <= len(kept) < 40
+    assert ui.progress.title.text().startswith("Sweep cancelled")
+    assert ui.table.table.rowCount() == len(kept)
+
+
+def test_a_sweep_that_cannot_reach_its_scheduler_says_so(qtbot, window, tmp_path, message_boxes, monkeypatch):
+    monkeypatch.setattr("solver.sweeps.cluster.CONNECT_TIMEOUT_S", 1)
+    window.open_example("rod_impact_rigid")
+
+    def fill():
+        dialog = QApplication.activeModalWidget()
+        choose_path(dialog, 0, "contacts[B-ground].e")
+        type_into_cell(qtbot, dialog.table, 0, 1, "0.5")
+        dialog.folder.setText(str(tmp_path / "x"))
+        dialog.remote.setChecked(True)
+        dialog.scheduler.setText("tcp://127.0.0.1:1")
+        qtbot.mouseClick(dialog.run_button, Qt.MouseButton.LeftButton)
+
+    QTimer.singleShot(0, fill)
+    window.sweeps_ui.new_action.trigger()
+    qtbot.waitUntil(lambda: not window.sweeps_ui.controller.running, timeout=SWEEP_TIMEOUT_MS)
+    assert message_boxes[-1][:2] == ("warning", "The sweep could not run")
+    assert "scheduler tcp://127.0.0.1:1: cannot connect" in message_boxes[-1][2]
+
+
+def test_the_impact_type_map_of_the_rod_puts_mu_c_at_0_6_and_exports(qtbot, window, tmp_path, monkeypatch):
+    window.open_example("rod_impact_rigid")
+    window.sweeps_ui.map_action.trigger()
+    view = window.sweeps_ui.map
+    assert window.sweeps_ui.map_dock.isVisible() and view.map is not None
+    # the user sets e on the y axis, 0 .. 1, and draws again
+    y = view.y_axis
+    y.quantity.setCurrentIndex(y.quantity.findData("e"))
+    x = view.x_axis
+    x.low.setValue(0.2)
+    x.high.setValue(1.0)
+    qtbot.mouseClick(view.draw_button, Qt.MouseButton.LeftButton)
+    m = view.map
+    assert (m.x.name, m.y.name) == ("mu_s", "e")
+    assert view.kind_at(0.55, 0.5) == "SCD" and view.kind_at(0.65, 0.5) == "SCS"
+    assert m.boundaries["mu_c"][..., 0] == pytest.approx(0.6, abs=1e-9)
+    assert "μc = |c|/b = 0.6" in view.message.text()
+    for suffix, button in ((".png", view.png_button), (".csv", view.csv_button)):
+        target = tmp_path / f"map{suffix}"
+        monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, t=target, **k: (str(t), ""))
+        qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+        assert target.stat().st_size > 0
+    # an impulse of a run is an instant too
+    window.simulation.run()
+    qtbot.waitUntil(lambda: not window.simulation.runs.running and window.simulation.runs.results is not None,
+                    timeout=60_000)
+    assert view.instant.count() == 2
+    view.instant.setCurrentIndex(1)
+    qtbot.mouseClick(view.draw_button, Qt.MouseButton.LeftButton)
+    assert view.map.instant.source.startswith("impulse of B-ground at t = 0 s")
+    assert np.isclose(view.map.instant.mu_c, 0.6)
+
+
+def test_a_map_of_a_model_with_problems_says_why(qtbot, window):
+    window.open_example("rod_impact_rigid")
+    window.sweeps_ui.map_action.trigger()
+    view = window.sweeps_ui.map
+    view.x_axis.low.setValue(0.9)
+    view.x_axis.high.setValue(0.1)
+    qtbot.mouseClick(view.draw_button, Qt.MouseButton.LeftButton)
+    assert "x axis mu_s: need finite low &lt; high" in view.message.text()

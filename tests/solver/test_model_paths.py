@@ -1,0 +1,48 @@
+"""Model fields named by the validator's paths (``contacts[tip].mu_s``)."""
+import pytest
+
+from solver.model.io import examples_dir, load_model
+from solver.model.paths import PathError, get_path, numeric_field, numeric_paths, set_path, split_path
+from solver.model.validate import validate
+
+
+@pytest.fixture
+def rod():
+    return load_model(examples_dir() / "rod_impact_rigid.json")
+
+
+def test_paths_read_and_write_the_fields_the_validator_names(rod):
+    assert get_path(rod, "contacts[B-ground].mu_s") == 0.73
+    assert get_path(rod, "initial_velocities[0].vx") == 0.6
+    assert get_path(rod, "solver.tau") is None
+    set_path(rod, "contacts[B-ground].mu_d", 0.8)
+    set_path(rod, "solver.tau", 0.6)
+    set_path(rod, "links[rod].com.s", 0.4)           # an absent object is created
+    assert rod["contacts"][0]["mu_d"] == 0.8 and rod["solver"]["tau"] == 0.6
+    assert rod["links"][0]["com"] == {"s": 0.4}
+    # the validator names the field the same way
+    assert [str(p) for p in validate(rod)] == ["contacts[B-ground].mu_d: must be <= mu_s"]
+
+
+def test_numeric_fields_carry_their_description(rod):
+    assert numeric_field(rod, "solver.max_iterations").integer
+    assert numeric_field(rod, "contacts[B-ground].e").le == 1
+    assert "contacts[B-ground].mu_s" in numeric_paths(rod)
+    assert "version" not in numeric_paths(rod)
+
+
+@pytest.mark.parametrize("path, message", [
+    ("contacts[nope].mu_s", r"contacts\[nope\].mu_s: no item 'nope' in contacts"),
+    ("contacts[B-ground].law", "is not a number"),
+    ("links[rod].colour", "no such field in the model"),
+    ("contacts[B-ground]mu_s", "cannot read the path at 'mu_s'"),
+    ("solver[0].step", "'solver' is not a list"),
+    ("[0].x", "a path starts with a field name"),
+])
+def test_bad_paths_say_what_is_wrong(rod, path, message):
+    with pytest.raises(PathError, match=message):
+        numeric_field(rod, path)
+
+
+def test_split_path_keeps_ids_and_indices_apart():
+    assert split_path("a.b[1].c[x-y]") == ["a", "b", ("1",), "c", ("x-y",)]

@@ -1,0 +1,95 @@
+"""Sweep specs, designs and validated variants (no cluster needed)."""
+import numpy as np
+import pytest
+
+from solver.model.io import examples_dir, load_model
+from solver.sweeps import (Parameter, SweepError, SweepSpec, build_variants, design_points, parse_set, parse_vary,
+                           spec_from_json, spec_to_json)
+from solver.sweeps.variants import run_id
+
+
+@pytest.fixture(scope="module")
+def rod():
+    return load_model(examples_dir() / "rod_impact_rigid.json")
+
+
+def test_vary_and_set_texts():
+    assert parse_vary("contacts[tip].mu_s=0.1:0.9:9") == Parameter("contacts[tip].mu_s", low=0.1, high=0.9, count=9)
+    assert parse_vary("links[rod].mesh.elements=4,8").values == (4.0, 8.0)
+    assert parse_set("solver.end_time=0.2") == ("solver.end_time", 0.2)
+    for bad in ("mu_s", "a=1:2", "a=x,y", "a=1:2:x"):
+        with pytest.raises(SweepError, match=f"--vary {bad}"):
+            parse_vary(bad)
+    with pytest.raises(SweepError, match="--set a: write PATH=NUMBER"):
+        parse_set("a")
+
+
+def test_a_grid_is_every_combination_in_order():
+    spec = SweepSpec((Parameter("a", low=0.0, high=1.0, count=3), Parameter("b", (10.0, 20.0))))
+    points = design_points(spec)
+    assert [(p["a"], p["b"]) for p in points] == [(0.0, 10.0), (0.0, 20.0), (0.5, 10.0), (0.5, 20.0),
+                                                   (1.0, 10.0), (1.0, 20.0)]
+
+
+def test_zip_pairs_the_lists_and_needs_equal_lengths():
+    spec = SweepSpec((Parameter("a", (1.0, 2.0)), Parameter("b", (3.0, 4.0))), design="zip")
+    assert design_points(spec) == [{"a": 1.0, "b": 3.0}, {"a": 2.0, "b": 4.0}]
+    with pytest.raises(SweepError, match=r"design zip: every parameter needs as many values \(a: 2, b: 3\)"):
+        design_points(SweepSpec((Parameter("a", (1.0, 2.0)), Parameter("b", (3.0, 4.0, 5.0))), design="zip"))
+
+
+def test_a_latin_hypercube_puts_one_sample_in_every_stratum_of_every_parameter():
+    spec = SweepSpec((Parameter("a", low=0.0, high=2.0), Parameter("b", low=-1.0, high=1.0),
+                      Parameter("c", (1.0, 2.0, 3.0, 4.0))), design="lhs", samples=20, seed=7)
+    points = design_points(spec)
+    assert len(points) == 20
+    for path, low, high in (("a", 0.0, 2.0), ("b", -1.0, 1.0)):
+        u = (np.array([p[path] for p in points]) - low) / (high - low)
+        assert sorted(np.floor(u * 20).astype(int)) == list(range(20))
+    counts = np.bincount([int(p["c"]) for p in points])[1:]
+    assert counts.tolist() == [5, 5, 5, 5]                      # a list is sampled evenly too
+    assert design_points(spec) == points                        # the seed repeats it
+
+
+def test_spec_json_round_trips_and_names_bad_fields():
+    spec = SweepSpec((Parameter("a", low=0.0, high=1.0, count=3), Parameter("b", (1.0, 2.0))), design="lhs",
+                     samples=5, seed=3, fixed=(("c", 2.0),), collect=("max(energy/kinetic)",), keep_results=True)
+    assert spec_from_json(spec_to_json(spec)) == spec
+    with pytest.raises(SweepError) as err:
+        spec_from_json({"parameters": [{"path": "a", "low": 1.0, "high": 0.0}, {"values": [1]},
+                                       {"path": "b", "values": [], "step": 1}],
+                        "design": "random", "colour": 1})
+    assert err.value.problems == [
+        "colour: unknown field",
+        "parameters[1].path: is required (a model path such as contacts[tip].mu_s)",
+        "parameters[b].step: unknown field",
+        "parameters[a].high: must be >= low",
+        "parameters[b].values: needs at least one value",
+        "design: must be one of grid, zip, lhs, got 'random'",
+    ]
+
+
+def test_every_variant_is_validated_before_anything_runs(rod):
+    spec = SweepSpec((Parameter("contacts[B-ground].mu_s", (0.5, 0.9)), Parameter("contacts[B-ground].e", (0.5, 1.2))))
+    with pytest.raises(SweepError) as err:
+        build_variants(rod, spec)
+    assert err.value.problems[0] == "3 of 4 runs are not valid models; nothing was run:"
+    assert ("run 1 (contacts[B-ground].mu_s = 0.5, contacts[B-ground].e = 0.5): contacts[B-ground].mu_d: "
+            "must be <= mu_s") in err.value.problems
+    assert "run 4 (contacts[B-ground].mu_s = 0.9, contacts[B-ground].e = 1.2): contacts[B-ground].e: must be <= 1" \
+        in err.value.problems
+    with pytest.raises(SweepError, match=r"contacts\[B-ground\].law: is not a number"):
+        build_variants(rod, SweepSpec((Parameter("contacts[B-ground].law", (1.0,)),)))
+    with pytest.raises(SweepError, match=r"links\[bar\].mass: no item 'bar' in links"):
+        build_variants(rod, SweepSpec((Parameter("links[bar].mass", (1.0,)),)))
+
+
+def test_variants_apply_fixed_fields_round_integers_and_share_ids_when_equal(rod):
+    spec = SweepSpec((Parameter("solver.max_iterations", low=3.0, high=4.0, count=4),),
+                     fixed=(("contacts[B-ground].mu_d", 0.5),))
+    variants = build_variants(rod, spec)
+    assert [v.values["solver.max_iterations"] for v in variants] == [3, 4]   # 3, 3.33, 3.67, 4 rounded, once each
+    assert all(v.model["contacts"][0]["mu_d"] == 0.5 for v in variants)
+    assert variants[0].values == {"contacts[B-ground].mu_d": 0.5, "solver.max_iterations": 3}
+    assert variants[0].run_id == run_id(variants[0].model) and len(variants[0].run_id) == 16
+    assert rod["contacts"][0]["mu_d"] == 0.7                                   # the model itself is untouched
