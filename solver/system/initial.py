@@ -3,8 +3,8 @@
 Explicit velocities from the model are taken as given; with
 ``solver.consistent_initial_velocity`` the velocity field is then corrected by the
 smallest change that satisfies the velocity constraints ``G v = -g_t``, measured by
-the dimensionless deformation rates of the beams, and among rigid motions by the
-kinetic energy.
+the dimensionless deformation rates of the beams, and among the rigid motions the
+joints allow by its norm ``|dv|`` (sparse: cost and memory linear in the elements).
 A mechanism driven at 150 rad/s therefore starts with its rigid velocity field,
 not at rest, and flexible links start without deformation rates.  The initial
 accelerations and multipliers solve ``[M G^T; G 0] [a; lambda] = [-Psi(a=0); gamma]``.
@@ -100,26 +100,30 @@ def velocity_constraints(asm: Assembly, q: np.ndarray, t: float) -> tuple[sp.csr
 
 def constrained_least_squares(A: sp.spmatrix, b: np.ndarray, G: sp.spmatrix, c: np.ndarray) -> np.ndarray:
     """``w`` of least ``|A w - b|`` with ``G w = c`` (A of full column rank on ``null(G)``, G of
-    full row rank), from the sparse augmented system (Björck, *Numerical Methods for
-    Least Squares Problems*, 1996, §2.5.3), which keeps the condition of ``A``, not its square:
+    full row rank), from the sparse augmented system, which keeps the condition of ``A``
+    rather than squaring it as the normal equations would (Björck, *Numerical Methods for
+    Least Squares Problems*, SIAM 1996, the augmented system):
 
         [ -alpha I  A    0  ] [ (A w - b) / alpha ]   [ b ]
         [  A^T      0   G^T ] [ w                 ] = [ 0 ]
         [  0        G    0  ] [ mu                ]   [ c ]
 
-    ``alpha`` and the scale of G are the typical size of A's entries.  Raises
-    :class:`~solver.errors.SolverError` when the conditions are redundant."""
+    ``alpha`` and the scale of G are the typical size of A's entries; sparse LU (SuperLU)
+    and one step of iterative refinement.  Raises :class:`~solver.errors.SolverError`
+    when the conditions are redundant or contradict each other (a singular system)."""
     m, n = A.shape
     size = np.exp(np.mean(np.log(np.abs(A.data[A.data != 0])))) if A.nnz else 1.0
     K = sp.bmat([[-size * sp.identity(m), A, None], [A.T, None, size * G.T], [None, size * G, None]], format="csc")
+    rhs = np.concatenate([b, np.zeros(n), size * c])
     try:
         lu = spla.splu(K)
-        rhs = np.concatenate([b, np.zeros(n), size * c])
         x = lu.solve(rhs)
         x += lu.solve(rhs - K @ x)
-    except RuntimeError as exc:  # an exactly singular factor
+    except RuntimeError:  # an exactly singular factor
+        x = np.full(rhs.size, np.nan)
+    if not np.all(np.isfinite(x)):
         raise SolverError("no consistent initial velocity: the joints and drivers leave none "
-                          "(some of them are redundant or contradict each other)") from exc
+                          "(some of them are redundant or contradict each other)")
     return x[m : m + n]
 
 
