@@ -36,8 +36,13 @@ def dense_correction(asm: Assembly, q: np.ndarray, v: np.ndarray) -> np.ndarray:
 def welded_frame() -> dict:
     """Flexible links pinned and welded to each other and to rigid links, one node grounded."""
     sec = {"kind": "per_length", "EA": 1e9, "EI": 100.0, "rhoA": 1.0}
-    flex = lambda i, a, z: {"id": i, "kind": "flexible", "nodes": [a, z], "section": sec, "mesh": {"elements": 3}}  # noqa: E731
-    rigid = lambda i, a, z: {"id": i, "kind": "rigid", "nodes": [a, z], "mass": 1.0}  # noqa: E731
+
+    def flex(i, a, z):
+        return {"id": i, "kind": "flexible", "nodes": [a, z], "section": sec, "mesh": {"elements": 3}}
+
+    def rigid(i, a, z):
+        return {"id": i, "kind": "rigid", "nodes": [a, z], "mass": 1.0}
+
     xy = [("A", 0, 0), ("B", 1, 0), ("C", 2, 0), ("D", 1, 1), ("E", 2, 1)]
     return {"format": "flexmech", "version": 1, "nodes": [{"id": k, "x": x, "y": y} for k, x, y in xy],
             "links": [flex("a", "A", "B"), rigid("r", "B", "C"), flex("b", "C", "E"), rigid("s", "E", "D"),
