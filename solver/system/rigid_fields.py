@@ -3,7 +3,8 @@
 A velocity field ``w`` (n,) has no deformation rates (:func:`solver.system.initial.deformation_rates`)
 when every modal coordinate is at rest and every beam element moves rigidly: both its
 rotation dofs turn at one rate ``omega`` and its end nodes move as
-``v_z - v_a = omega (-(y_z - y_a), x_z - x_a)`` (thesis §2.2: zero extension and end-slope rates).
+``v_z - v_a = omega (-(y_z - y_a), x_z - x_a)`` (zero rates of the extension and the end
+slopes of the corotational frame, thesis §2.6, eq. 2.65).
 Elements that share a rotation dof turn together (a *class*: a link, or links welded
 together); elements of one class that share a node move with one field (a *piece*).
 Such fields are ``w = P a`` with the parameters ``a``: the velocity ``(v_x, v_y)`` of every
