@@ -183,8 +183,9 @@ def compile_model(document: dict) -> System:
         dx, dy = b.node_dof[m["node"]]
         b.mass[dx] += m["mass"]
         b.mass[dy] += m["mass"]
-        if m["inertia"] > 0:
-            b.mass[b.first_rotation(m["node"])] += m["inertia"]
+        rotation = b.first_rotation(m["node"], missing=-1)
+        if m["inertia"] > 0 and rotation >= 0:  # a node no link turns has no rotation to carry it
+            b.mass[rotation] += m["inertia"]
     mass = np.zeros(n)
     mass[: len(b.mass)] = b.mass[:n]
 
