@@ -262,28 +262,46 @@ def contacts_from_table(table: CsvTable, keys: list[str], n_f: int, n_c: int) ->
 
 
 class CsvTable(NamedTuple):
-    """A CSV file's text, header and number of data rows."""
+    """A CSV file's name, text, header and number of data rows."""
 
+    name: str
     text: str
     header: list[str]
     rows: int
 
     @classmethod
-    def parse(cls, text: str, rows: int) -> CsvTable:
-        """The table of CSV ``text`` with ``rows`` data rows (its header read from the first line)."""
-        return cls(text, next(csv.reader(io.StringIO(text))), rows)
+    def parse(cls, name: str, text: str, rows: int) -> CsvTable:
+        """The table ``name`` of CSV ``text`` with ``rows`` data rows (its header read from the first line).
+
+        Raises :class:`ResultsFormatError` when the text does not hold that many rows.
+        """
+        lines = text.count("\n")
+        if not lines or lines - 1 != rows or not text.endswith("\n"):
+            found = "no header line" if not lines else f"{lines - 1} data rows"
+            raise ResultsFormatError(f"{name}: {found}, summary.json records {rows}")
+        return cls(name, text, next(csv.reader(io.StringIO(text))), rows)
 
     def columns(self, names: list[str], dtype: type = float) -> np.ndarray:
-        """The named columns as an array (rows, len(names)), parsed in C by ``np.loadtxt``."""
+        """The named columns as an array (rows, len(names)), parsed in C by ``np.loadtxt``.
+
+        Raises :class:`ResultsFormatError` naming the file for a missing column or a cell
+        that is not a ``dtype``.
+        """
+        missing = [n for n in names if n not in self.header]
+        if missing:
+            raise ResultsFormatError(f"{self.name}: no column {', '.join(map(repr, missing))}")
         if not self.rows:
             return np.empty((0, len(names)), dtype=dtype)
-        return np.loadtxt(
-            io.StringIO(self.text),
-            dtype=dtype,
-            delimiter=",",
-            skiprows=1,
-            usecols=[self.header.index(n) for n in names],
-            quotechar='"',
-            comments=None,
-            ndmin=2,
-        )
+        try:
+            return np.loadtxt(
+                io.StringIO(self.text),
+                dtype=dtype,
+                delimiter=",",
+                skiprows=1,
+                usecols=[self.header.index(n) for n in names],
+                quotechar='"',
+                comments=None,
+                ndmin=2,
+            )
+        except ValueError as exc:
+            raise ResultsFormatError(f"{self.name}: {exc}") from None

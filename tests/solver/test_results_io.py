@@ -42,7 +42,20 @@ IMPULSE = {
     "D": [[1.0, 0.2], [0.2, 3.0]],
 }
 SEPARATION = {"time_s": 0.4, "kind": "separation", "contact": "tip-floor"}
-MODEL = {"format": "flexmech", "version": 1, "name": "synthetic", "nodes": [{"id": "root", "x": 0.0, "y": 0.0}]}
+#: a valid model naming what the layout below names (its mesh nodes aside)
+MODEL = {
+    "format": "flexmech",
+    "version": 1,
+    "name": "synthetic",
+    "nodes": [{"id": "root", "x": 0.0, "y": 0.0}, {"id": TIP, "x": 1.0, "y": 0.0}],
+    "links": [{"id": "rod", "kind": "flexible", "nodes": ["root", TIP], "mesh": {"elements": 2},
+               "section": {"kind": "per_length", "EA": 1e6, "EI": 1e2, "rhoA": 1.0, "c": 0.003}}],
+    "joints": [{"id": "pin", "kind": "ground", "node": "root"}],
+    "drivers": [{"id": "crank-speed", "kind": "speed", "link": "rod", "pivot": "root",
+                 "function": {"kind": "constant", "value": 150.0}}],
+    "contacts": [{"id": "tip-floor", "point": {"node": TIP}, "target": {"kind": "ground_line", "x": 0.0, "y": -0.1,
+                  "angle": 0.0}, "mu_s": 0.8, "mu_d": 0.7, "e": 0.5, "model": {"kind": "impulse"}}],
+}
 
 
 def make_layout() -> Layout:
