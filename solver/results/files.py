@@ -78,7 +78,7 @@ def load_results(directory: str | os.PathLike) -> Results:
     directory = Path(directory)
     summary = read_summary(directory)
     files = summary["files"]
-    tables = {name: CsvTable.parse(name, read_recorded(directory, name, entry["sha256"]), entry["rows"])
+    tables = {name: CsvTable.parse(str(directory / name), read_recorded(directory, name, entry["sha256"]), entry["rows"])
               for name, entry in files.items() if name != MODEL}
     model = read_model(directory, summary)
     layout = layout_from_json(summary["layout"])
@@ -114,7 +114,7 @@ def load_results(directory: str | os.PathLike) -> Results:
     ]
     step_table = tables["steps.csv"].columns(list(STEP_COLUMNS))
     if not np.isfinite(step_table[:, 2]).all():
-        raise ResultsFormatError("steps.csv: newton_iterations: a cell that is not a number")
+        raise ResultsFormatError(f"{directory / 'steps.csv'}: newton_iterations: a cell that is not a number")
     steps = [StepRecord(time=t, step=h, newton_iterations=int(n)) for t, h, n in step_table.tolist()]
     return Results(model=model, layout=layout, frames=frames, steps=steps, events=summary["events"],
                    meta=summary["meta"])
@@ -123,5 +123,5 @@ def load_results(directory: str | os.PathLike) -> Results:
 def _frame_rows(table: CsvTable, n_f: int, per_frame: int) -> CsvTable:
     """``table``, refused unless it holds ``per_frame`` rows for each of the ``n_f`` frames."""
     if table.rows != n_f * per_frame:
-        raise ResultsFormatError(f"{table.name}: {table.rows} data rows, expected {n_f} frames x {per_frame}")
+        raise ResultsFormatError(f"{table.source}: {table.rows} data rows, expected {n_f} frames x {per_frame}")
     return table
