@@ -1,5 +1,6 @@
-"""File > Open Results on a damaged folder: the ResultsFormatError's message in a dialog,
-nothing on stderr, the open model untouched."""
+"""Results folders in the window: File > Open Results on a damaged folder shows the
+ResultsFormatError's message in a dialog (nothing on stderr, the open model untouched),
+and a bundle that cannot be written is reported, not raised."""
 from __future__ import annotations
 
 import pytest
@@ -32,3 +33,16 @@ def test_a_damaged_results_folder_is_refused_in_a_dialog(window, monkeypatch, tm
     assert capfd.readouterr().err == ""
     assert window.document.model["name"] == "Flexible robot arm"
     assert window.simulation.playback.count == 0
+
+
+def test_a_bundle_that_cannot_be_written_is_reported_in_a_dialog(window, monkeypatch, tmp_path, message_boxes):
+    window.results_ui.show_results(make_results())
+    blocked = tmp_path / "a-file"
+    blocked.write_text("not a folder", encoding="utf-8")
+    monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *a, **k: str(blocked / "bundle"))
+
+    window.results_ui.export_results_action.trigger()
+
+    [(box, title, text)] = message_boxes
+    assert (box, title) == ("critical", "Export results bundle") and str(blocked / "bundle") in text
+    assert blocked.read_text(encoding="utf-8") == "not a folder"
