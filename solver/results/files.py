@@ -93,7 +93,7 @@ def load_results(directory: str | os.PathLike) -> Results:
             continue
         first, first_columns = table_fields[0]
         per_frame = int(np.prod(shapes[first])) // len(first_columns)  # its entities (x stations)
-        values = _frame_rows(tables[name], n_f, per_frame).columns([c for _, cols in table_fields for c in cols])
+        values = _frame_rows(tables[name], [c for _, cols in table_fields for c in cols], n_f, per_frame)
         start = 0
         for field, cols in table_fields:
             fields[field] = np.ascontiguousarray(values[:, start : start + len(cols)]).reshape((n_f, *shapes[field]))
@@ -102,7 +102,8 @@ def load_results(directory: str | os.PathLike) -> Results:
     energy = tables["energy.csv"].columns([k + "_J" for k in energy_keys])
     contact_keys = summary["frame_keys"]["contact"]
     n_c = len(layout.contacts) if contact_keys else 0
-    contact = contacts_from_table(_frame_rows(tables["contacts.csv"], n_f, n_c), contact_keys, n_f, n_c)
+    _frame_rows(tables["contacts.csv"], ["time_s"], n_f, n_c)
+    contact = contacts_from_table(tables["contacts.csv"], contact_keys, n_f, n_c)
     frames = [
         Frame(
             time=float(times[i]),
@@ -120,8 +121,9 @@ def load_results(directory: str | os.PathLike) -> Results:
                    meta=summary["meta"])
 
 
-def _frame_rows(table: CsvTable, n_f: int, per_frame: int) -> CsvTable:
-    """``table``, refused unless it holds ``per_frame`` rows for each of the ``n_f`` frames."""
-    if table.rows != n_f * per_frame:
-        raise ResultsFormatError(f"{table.source}: {table.rows} data rows, expected {n_f} frames x {per_frame}")
-    return table
+def _frame_rows(table: CsvTable, columns: list[str], n_f: int, per_frame: int) -> np.ndarray:
+    """The ``columns`` of ``table``, refused unless it holds ``per_frame`` rows for each of the ``n_f`` frames."""
+    values = table.columns(columns)
+    if len(values) != n_f * per_frame:
+        raise ResultsFormatError(f"{table.source}: {len(values)} data rows, expected {n_f} frames x {per_frame}")
+    return values

@@ -282,3 +282,11 @@ def test_newer_format_version_is_refused(tmp_path):
     (tmp_path / "summary.json").write_text(json.dumps(summary))
     with pytest.raises(ResultsFormatError, match="version"):
         load_results(tmp_path)
+
+
+def test_ids_with_line_breaks_round_trip(tmp_path):
+    results = make_results()
+    results.layout.nodes[1] = "rod\n#1"
+    results.layout.elements = [("rod", 0, "root", "rod\n#1"), ("rod", 1, "rod\n#1", TIP)]
+    write_results(results, tmp_path)
+    assert_results_equal(load_results(tmp_path), results)
