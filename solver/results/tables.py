@@ -276,9 +276,11 @@ class CsvTable(NamedTuple):
         Raises :class:`ResultsFormatError` when the text does not hold that many rows.
         """
         lines = text.count("\n")
-        if not lines or lines - 1 != rows or not text.endswith("\n"):
+        if not lines or lines - 1 != rows:
             found = "no header line" if not lines else f"{lines - 1} data rows"
             raise ResultsFormatError(f"{source}: {found}, summary.json records {rows}")
+        if not text.endswith("\n"):
+            raise ResultsFormatError(f"{source}: ends within a line (cut short?)")
         return cls(source, text, next(csv.reader(io.StringIO(text))), rows)
 
     def columns(self, names: list[str], dtype: type = float) -> np.ndarray:

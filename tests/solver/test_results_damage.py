@@ -151,6 +151,8 @@ DAMAGES = [
      "nodes.csv", "expected 7 frames x 3"),
     ("a row more, rehashed", _replace("drivers.csv", lambda t: t + t.split("\n")[1] + "\n", rehash=True),
      "drivers.csv", "expected 7 frames x 1"),
+    ("a CSV file cut within a line, rehashed", _replace("energy.csv", lambda t: t[:-3], rehash=True), "energy.csv",
+     "ends within a line"),
     ("rows recorded wrongly", _edit_summary(_set(("files", "links.csv", "rows"), 3)), "links.csv", "records 3"),
 ]
 
