@@ -146,13 +146,15 @@ def element_offsets(layout: Layout) -> np.ndarray:
     """(E,) distance of each element's first node from its link's first node, m,
     along the undeformed chain of the link's elements (ordered by their index)."""
     lengths = np.asarray(layout.element_length, dtype=float)
-    return np.array(
-        [
-            sum(lengths[j] for j, (lj, kj, _, _) in enumerate(layout.elements) if lj == link and kj < k)
-            for link, k, _, _ in layout.elements
-        ],
-        dtype=float,
-    )
+    offsets = np.zeros(len(layout.elements))
+    by_link: dict[str, list[tuple[int, int]]] = {}
+    for j, (link, k, _, _) in enumerate(layout.elements):
+        by_link.setdefault(link, []).append((k, j))
+    for chain in by_link.values():
+        chain.sort()
+        order = [j for _k, j in chain]
+        offsets[order] = np.concatenate(([0.0], np.cumsum(lengths[order])[:-1]))
+    return offsets
 
 
 def energy_keys(results: Results) -> list[str]:
