@@ -3,9 +3,12 @@
 Strains at stations along each element come from the corotational deformations:
 the axial strain is the mean strain of the element (uniform extension, A.17 / the
 consistent mean strain), the curvature is the second derivative of the cubic
-shape (A.9), ``kappa(xi) = ((6 xi - 4) tb1 + (6 xi - 2) tb2) / L``, and the
+shape (A.9), ``kappa(xi) = ((6 xi - 4) tb1 + (6 xi - 2) tb2) / L`` (of the section
+rotation of the IIE with shear, :func:`solver.fem.timoshenko.curvature_coefficients`), and the
 outer-fibre bending strain is ``-c kappa`` (A.3: the strain at ``y = +c``, the left
-side of the element).  The mid-span deflection of a flexible link is the distance of
+side of the element).  With free (thermal, creep) strains the strains, forces and moments
+are the elastic ones: the free strain is taken off (``eps - eps0``, ``kappa - kappa0``);
+the free strains themselves follow from the model (:mod:`.series`).  The mid-span deflection of a flexible link is the distance of
 its mid-length point from the chord between its end nodes, divided by its length
 (thesis Ex. 4), positive to the left of the chord.  Modal links add their mesh, strains,
 mid-span deflection and modal coordinates (:mod:`.modal_outputs`).
@@ -19,6 +22,8 @@ import numpy as np
 from ..system.assembly import Assembly
 from ..system.compile import compile_model
 from ..fem.beam import deformations
+from ..fem.timoshenko import curvature_coefficients, shapes
+from ..system.free_strains import EPS0, KAPPA0
 from ..system.state import State
 from .frames import MODAL_FIELDS, STATIONS, Frame, Layout
 from .modal_outputs import ModalOutputs
@@ -110,7 +115,7 @@ class OutputBuilder:
     def energy_terms(self, st: State) -> tuple[float, float, float, float]:
         """Kinetic, strain, gravitational potential and contact energy, J."""
         asm = self.asm
-        return self._remembered(st, "energy", lambda: (asm.kinetic_energy(st.q, st.v), asm.strain_energy(st.q),
+        return self._remembered(st, "energy", lambda: (asm.kinetic_energy(st.q, st.v), asm.strain_energy(st.q, st.t),
                                                         asm.potential_energy(st.q), self.contact_energy(st)))
 
     def spurious_growth(self, old: State, new: State, ratio: float = 0.05) -> bool:
@@ -156,6 +161,7 @@ class OutputBuilder:
         q, v, a = st.q, st.v, st.a
         if self._last_powers is None:
             self._last_powers = self.powers(st)
+        self.asm.set_time(st.t)
         axial_N, axial_eps, bend_eps, bend_M, midspan = self._element_outputs(q)
         drv_val = np.array([q[d.dof] - s.constraints.dm_base[d.row] for d in s.drivers])
         drv_rate = np.array([v[d.dof] for d in s.drivers])
@@ -191,16 +197,18 @@ class OutputBuilder:
         if E == 0:
             z = np.zeros((0, S))
             return z, z, z, z, np.zeros(0)
-        d = deformations(q, s.elem_dofs, self.asm.secs)
+        secs = self.asm.secs
+        d = deformations(q, s.elem_dofs, secs)
         c, sn, u, tb1, tb2 = d[:, 0], d[:, 1], d[:, 3], d[:, 4], d[:, 5]
         if s.formulation == "thesis":
-            eps = u / beams.L  # (A.17)
+            eps = u / beams.L - secs[:, EPS0]  # (A.17)
             N = beams.EA * eps
         else:
             N = d[:, 6]
             eps = N / beams.EA
-        xi = self.xi[None, :]
-        kappa = ((6 * xi - 4) * tb1[:, None] + (6 * xi - 2) * tb2[:, None]) / beams.L[:, None]
+        xi, phi, L = self.xi[None, :], beams.shear[:, None], beams.L[:, None]
+        c3, c6 = curvature_coefficients.py_func(xi, phi, L)
+        kappa = c3 * tb1[:, None] + c6 * tb2[:, None] - secs[:, KAPPA0, None]
         axial_N = np.repeat(N[:, None], S, axis=1)
         axial_eps = np.repeat(eps[:, None], S, axis=1)
         bend_M = beams.EI[:, None] * kappa
@@ -208,7 +216,8 @@ class OutputBuilder:
         mid = np.empty(len(s.flex_links))
         for i, (link, (e, x)) in enumerate(zip(s.flex_links, self._midspan)):
             L = beams.L[e]
-            v_loc = L * (x * (1 - x) ** 2 * tb1[e] + (-x * x + x**3) * tb2[e])  # (A.9) N3, N6
+            N3, N6, _P3, _P6 = shapes.py_func(x, beams.shear[e], L)
+            v_loc = N3 * tb1[e] + N6 * tb2[e]  # (A.9), or the IIE's
             qe = q[s.elem_dofs[e]]
             p = qe[:2] + x * (qe[3:5] - qe[:2]) + v_loc * np.array([-sn[e], c[e]])
             first = q[s.elem_dofs[link.elements[0], :2]]
