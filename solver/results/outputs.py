@@ -66,7 +66,7 @@ class OutputBuilder:
         self._midspan = [self._midspan_locator(f) for f in s.flex_links]
         self._driver_rows = np.array([d.row for d in s.drivers], dtype=int)
         self._driver_dofs = np.array([d.dof for d in s.drivers], dtype=int)
-        self.ledger = {"work_loads": 0.0, "work_drivers": 0.0, "dissipated_damping": 0.0,
+        self.ledger = {"work_loads": 0.0, "work_drivers": 0.0, "work_free_strains": 0.0, "dissipated_damping": 0.0,
                        "dissipated_friction": 0.0, "dissipated_restitution": 0.0, "dissipated_contact": 0.0}
         self._last_powers: tuple[float, ...] | None = None
         #: powers dissipated by contact friction and by the damping of compliant contact laws
@@ -95,14 +95,14 @@ class OutputBuilder:
         self._memo = [(st, what, value), *self._memo[:MEMO - 1]]
         return value
 
-    def powers(self, st: State, t_loads: float | None = None) -> tuple[float, float, float, float, float]:
-        """Power of the loads, of the drivers, of damping, of contact friction and of contact
-        damping, W (loads at ``t_loads`` if given)."""
+    def powers(self, st: State, t_loads: float | None = None) -> tuple[float, float, float, float, float, float]:
+        """Power of the loads, of the drivers, of damping, of contact friction, of contact
+        damping and of the free strains, W (loads at ``t_loads`` if given)."""
         if t_loads is None:
             return self._remembered(st, "powers", lambda: self._powers(st, None))
         return self._powers(st, t_loads)
 
-    def _powers(self, st: State, t_loads: float | None) -> tuple[float, float, float, float, float]:
+    def _powers(self, st: State, t_loads: float | None) -> tuple[float, float, float, float, float, float]:
         asm, s = self.asm, self.sys
         p_loads = 0.0
         if s.loads:
@@ -110,7 +110,22 @@ class OutputBuilder:
         p_drv = -float(np.dot(st.lam[self._driver_rows], st.v[self._driver_dofs])) if s.drivers else 0.0
         p_damp = asm.damping_power(st.q, st.v) if (s.alpha > 0.0 or s.beta > 0.0) else 0.0
         p_fric, p_contact = self.contact_power(st) if self.contact_power is not None else (0.0, 0.0)
-        return p_loads, p_drv, p_damp, p_fric, p_contact
+        return p_loads, p_drv, p_damp, p_fric, p_contact, self._free_strain_power(st, t_loads)
+
+    def _free_strain_power(self, st: State, t_rates: float | None) -> float:
+        """``dU/dt`` at fixed positions, W: the free strains' rates (at ``t_rates``, the left limit
+        at a breakpoint, if given) against the elastic strains,
+        ``-sum L (EA eps_el eps0' + EI (kappa_mean - kappa0) kappa0')`` (zero without free strains)."""
+        free = self.sys.free_strains
+        if not free.active:
+            return 0.0
+        beams, secs = self.sys.beams, self.asm.secs
+        self.asm.set_time(st.t)
+        d = deformations(st.q, self.sys.elem_dofs, secs)
+        eps_el = d[:, 3] / beams.L - secs[:, EPS0] if self.sys.formulation == "thesis" else d[:, 6] / beams.EA
+        kappa_el = (d[:, 5] - d[:, 4]) / beams.L - secs[:, KAPPA0]  # mean elastic curvature
+        rate0, rate_kappa = free.at(st.t if t_rates is None else t_rates, beams.count, rate=True)
+        return -float(np.sum(beams.L * (beams.EA * eps_el * rate0 + beams.EI * kappa_el * rate_kappa)))
 
     def energy_terms(self, st: State) -> tuple[float, float, float, float]:
         """Kinetic, strain, gravitational potential and contact energy, J."""
@@ -120,12 +135,12 @@ class OutputBuilder:
 
     def spurious_growth(self, old: State, new: State, ratio: float = 0.05) -> bool:
         """Whether the mechanical energy grew over a step by more than ``ratio`` of the energies
-        in play, beyond the work of loads and drivers: the mark of a spurious root of the
+        in play, beyond the work of loads, drivers and free strains: the mark of a spurious root of the
         Newmark equations (after an impulse the velocity-dependent inertia can offer one far
         from the start)."""
         h = new.t - old.t
         p0, p1 = self.powers(old), self.powers(new)
-        work = 0.5 * h * (p0[0] + p0[1] + p1[0] + p1[1])
+        work = 0.5 * h * (p0[0] + p0[1] + p0[5] + p1[0] + p1[1] + p1[5])
         e0, e1 = self.energy_terms(old), self.energy_terms(new)
         scale = sum(abs(x) for x in e0 + e1) + abs(work)
         return sum(e1) - sum(e0) - work > ratio * max(scale, 1e-30)
@@ -135,7 +150,7 @@ class OutputBuilder:
         p = self.powers(st, t_loads)
         if self._last_powers is not None:
             for key, p0, p1 in zip(("work_loads", "work_drivers", "dissipated_damping", "dissipated_friction",
-                                    "dissipated_contact"), self._last_powers, p):
+                                    "dissipated_contact", "work_free_strains"), self._last_powers, p):
                 self.ledger[key] += 0.5 * h * (p0 + p1)
         self._last_powers = p
 

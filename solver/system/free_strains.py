@@ -34,6 +34,12 @@ class LinkStrains:
     temperature: TimeFunction
     creep: TimeFunction
 
+    def at(self, t: float, rate: bool = False) -> tuple[np.ndarray, np.ndarray]:
+        """``(eps0, kappa0)`` of the link's elements at ``t`` (their rates with ``rate``)."""
+        fT, fc = (self.temperature.rate(t), self.creep.rate(t)) if rate else \
+            (self.temperature.value(t), self.creep.value(t))
+        return self.thermal_strain * fT + self.creep_strain * fc, self.thermal_curvature * fT
+
 
 @dataclass
 class FreeStrains:
@@ -48,14 +54,12 @@ class FreeStrains:
     def functions(self) -> list[TimeFunction]:
         return [f for lk in self.links for f in (lk.temperature, lk.creep)]
 
-    def at(self, t: float, count: int) -> tuple[np.ndarray, np.ndarray]:
+    def at(self, t: float, count: int, rate: bool = False) -> tuple[np.ndarray, np.ndarray]:
         """``(eps0, kappa0)`` of all ``count`` elements at time ``t``: the thermal and creep
-        axial strain and the thermal curvature (1/m)."""
+        axial strain and the thermal curvature (1/m); their rates with ``rate``."""
         eps0, kappa0 = np.zeros(count), np.zeros(count)
         for lk in self.links:
-            fT, fc = lk.temperature.value(t), lk.creep.value(t)
-            eps0[lk.elements] = lk.thermal_strain * fT + lk.creep_strain * fc
-            kappa0[lk.elements] = lk.thermal_curvature * fT
+            eps0[lk.elements], kappa0[lk.elements] = lk.at(t, rate)
         return eps0, kappa0
 
     def write(self, secs: np.ndarray, t: float) -> None:
