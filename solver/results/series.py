@@ -6,8 +6,9 @@ series a run offers, :func:`x_axes` the quantities that can serve as an abscissa
 each driver's value).  The plots of the GUI, the ``--collect`` quantities of a sweep
 and reference curves name series by these keys.
 
-Keys are stable, readable strings: ``contact/<id>/F_n``, ``strain/<link>/<element>/<station>/axial``,
-``strain/<link>/<element>/<station>/axial_free`` (a free thermal or creep strain), ``node/<id>/vx``, ``rotation/<link>/<node>/omega``, ``driver/<id>/reaction``, ``energy/kinetic``,
+Keys are stable, readable strings: ``contact/<id>/F_n``, ``strain/<link>/<element>/<station>/axial``
+(elastic; ``axial_free``: a heated or creeping link's free strain), ``node/<id>/vx``,
+``rotation/<link>/<node>/omega``, ``driver/<id>/reaction``, ``energy/kinetic``,
 ``midspan/<link>``, ``mode/<link>/<k>/q`` (a modal link's coordinate, its rates and energies), ``time``;
 a series' CSV column (:attr:`Series.column`) is its key with dots and its unit:
 ``contact.striker-end.F_n_N``.
