@@ -99,6 +99,25 @@ MESH = Variant(
     },
 )
 
+FREE_STRAINS = Obj(
+    {
+        "temperature_change": Num(
+            "uniform temperature change dT from the sketched, stress-free state, times temperature_function: "
+            "free axial strain alpha dT", "K", default=0.0),
+        "temperature_gradient": Num(
+            "temperature gradient dT' through the depth, from the link's left side (seen from its first node) to "
+            "its right, times temperature_function: free curvature alpha dT' (counter-clockwise positive)",
+            "K/m", default=0.0),
+        "temperature_function": replace(TIME_FUNCTION, default={"kind": "constant", "value": 1.0}),
+        "creep_strain": Num("prescribed creep (inelastic) axial strain eps_c, times creep_function "
+                            "(Amirouche & Xie eq. 11)", default=0.0),
+        "creep_function": replace(TIME_FUNCTION, default={"kind": "constant", "value": 1.0}),
+    },
+    help="thermal and creep strains of a flexible link: free strains that load it only where it is held "
+         "(alpha: the material's expansion)",
+    units={F: "-"},
+)
+
 _LINK_NODES = Arr(
     Str("node", ref="nodes"),
     "the link's nodes; a flexible link has exactly its two end nodes; a modal link has its two end nodes "
@@ -129,20 +148,9 @@ LINK = Variant(
             {
                 "section": SECTION,
                 "mesh": MESH,
-                "temperature_change": Num(
-                    "uniform temperature change dT from the sketched, stress-free state, times temperature_function: "
-                    "free axial strain alpha dT", "K", default=0.0),
-                "temperature_gradient": Num(
-                    "temperature gradient dT' through the depth, from the link's left side (seen from its first "
-                    "node) to its right, times temperature_function: free curvature alpha dT' (counter-clockwise "
-                    "positive)", "K/m", default=0.0),
-                "temperature_function": replace(TIME_FUNCTION, default={"kind": "constant", "value": 1.0}),
-                "creep_strain": Num("prescribed creep (inelastic) axial strain eps_c, times creep_function "
-                                    "(Amirouche & Xie eq. 11)", default=0.0),
-                "creep_function": replace(TIME_FUNCTION, default={"kind": "constant", "value": 1.0}),
+                "free_strains": FREE_STRAINS,
             },
             required=("section",),
-            units={F: "-"},
         ),
         "modal": Obj(
             {

@@ -267,8 +267,8 @@ def section_problems(link: dict) -> list[tuple[list, str]]:
             out.append((["section", "d_inner_end"], "must be < d_outer_end (the bore at the second node)"))
     if kind == "per_length":
         for key in ("temperature_change", "temperature_gradient"):
-            if link.get(key, 0.0) != 0.0:
-                out.append(([key], "needs a section with a material (its expansion coefficient)"))
+            if link.get("free_strains", {}).get(key, 0.0) != 0.0:
+                out.append((["free_strains", key], "needs a section with a material (its expansion coefficient)"))
     return out
 
 

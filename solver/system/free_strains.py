@@ -1,6 +1,6 @@
 """Free (thermal and creep) strains of the flexible links' elements at a time.
 
-A flexible link with a temperature change ``dT f_T(t)``, a through-depth gradient
+A flexible link whose ``free_strains`` give a temperature change ``dT f_T(t)``, a through-depth gradient
 ``dT' f_T(t)`` and a creep strain ``eps_c f_c(t)`` (Amirouche & Xie eq. 11) has, in each
 element, the free mean axial strain and curvature
 
@@ -69,12 +69,15 @@ class FreeStrains:
 
 def link_strains(link: dict, alpha: float, elements: np.ndarray) -> LinkStrains | None:
     """The free strains of a flexible link (defaults filled in), None if it has none."""
-    dT, grad, creep = link["temperature_change"], link["temperature_gradient"], link["creep_strain"]
+    if "free_strains" not in link:
+        return None
+    free = link["free_strains"]
+    dT, grad, creep = free["temperature_change"], free["temperature_gradient"], free["creep_strain"]
     if alpha * dT == 0.0 and alpha * grad == 0.0 and creep == 0.0:
         return None
     n = len(elements)
     return LinkStrains(np.asarray(elements), np.full(n, alpha * dT), np.full(n, alpha * grad), creep,
-                       TimeFunction(link["temperature_function"]), TimeFunction(link["creep_function"]))
+                       TimeFunction(free["temperature_function"]), TimeFunction(free["creep_function"]))
 
 
 def links_free_strains(doc: dict) -> dict[str, LinkStrains]:

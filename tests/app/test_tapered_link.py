@@ -46,5 +46,5 @@ def test_the_tapered_and_heated_examples_show_their_fields(window):
     assert value_of(view, "section.shear") == "false"
     window.open_example("bimetal_strip_heated")
     window.selection.replace((EntityRef("links", "strip"),))
-    assert value_of(window.properties, "temperature_change") == "100"
-    assert value_of(window.properties, "temperature_function.kind") == "ramp"
+    assert value_of(window.properties, "free_strains.temperature_change") == "100"
+    assert value_of(window.properties, "free_strains.temperature_function.kind") == "ramp"

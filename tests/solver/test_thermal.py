@@ -21,7 +21,7 @@ def heated_bar(n=8, clamp_tip=False, shear=False, formulation="consistent", **li
     doc = beam_model(L=1.0, n=n, solver={"formulation": formulation})
     doc["materials"] = [{"id": "steel", "E": E, "density": RHO, "expansion": ALPHA}]
     doc["links"][0]["section"] = {"kind": "rectangle", "material": "steel", "b": 0.02, "h": 0.01, "shear": shear}
-    doc["links"][0].update(link)
+    doc["links"][0]["free_strains"] = link
     if clamp_tip:
         doc["joints"].append({"id": "clamp-tip", "kind": "fixed", "node": "tip"})
     return doc
@@ -107,6 +107,6 @@ def test_a_creep_strain_history_acts_like_eq_11s_eps_c():
 
 def test_free_strains_need_a_material():
     doc = beam_model()
-    doc["links"][0]["temperature_change"] = 10.0
+    doc["links"][0]["free_strains"] = {"temperature_change": 10.0}
     assert [str(p) for p in validate(doc)] == [
-        "links[beam].temperature_change: needs a section with a material (its expansion coefficient)"]
+        "links[beam].free_strains.temperature_change: needs a section with a material (its expansion coefficient)"]
