@@ -121,18 +121,19 @@ def local_forces(sec, u, t1, t2):
     """Axial force N, end moments M1, M2 and mean strain of the consistent form (``sec``: a
     row of :meth:`BeamSet.sections`).
 
-    Mean strain ``eps = u/L + g_a (tb1^2 + tb2^2) + g_b tb1 tb2``: the uniform extension
-    (A.17) plus the mean of ``1/2 (v')^2`` (A.3) for the cubic shape (A.9; ``g_a = 1/15``,
-    ``g_b = -1/30``) or the IIE's; ``N = EA (eps - eps0)``, and the free curvature adds
-    ``+- EI kappa0`` to the end moments.
+    Mean strain ``eps = u/L + (A tb1^2 + B tb1 tb2 + A tb2^2) / w``: the uniform extension
+    (A.17) plus the mean of ``1/2 (v')^2`` (A.3) for the cubic shape (A.9; ``(2, -1, 30)``)
+    or the IIE's; ``N = EA (eps - eps0)``, and the free curvature adds ``+- EI kappa0`` to the
+    end moments.  (At ``phi = 0`` and without free strains the arithmetic is the
+    Euler-Bernoulli element's, bit for bit.)
     """
     L, EA, EI, phi, eps0, kappa0 = sec[0], sec[1], sec[2], sec[6], sec[7], sec[8]
     kd, ko = bending_coefficients(phi)
-    ga, gb = stretch_coefficients(phi)
-    eps = u / L + ga * (t1 * t1 + t2 * t2) + gb * t1 * t2
+    A, B, w = stretch_coefficients(phi)
+    eps = u / L + (A * t1 * t1 + B * t1 * t2 + A * t2 * t2) / w
     N = EA * (eps - eps0)
-    M1 = EI / L * (kd * t1 + ko * t2) + N * L * (2.0 * ga * t1 + gb * t2) + EI * kappa0
-    M2 = EI / L * (ko * t1 + kd * t2) + N * L * (2.0 * ga * t2 + gb * t1) - EI * kappa0
+    M1 = EI / L * (kd * t1 + ko * t2) + N * L / w * (2.0 * A * t1 + B * t2) + EI * kappa0
+    M2 = EI / L * (ko * t1 + kd * t2) + N * L / w * (2.0 * A * t2 + B * t1) - EI * kappa0
     return N, M1, M2, eps
 
 
@@ -143,14 +144,15 @@ def strain_energy_of(sec, u, t1, t2, formulation):
     tb2 - tb1``); zero in free thermal expansion and bending."""
     L, EA, EI, phi, eps0, kappa0 = sec[0], sec[1], sec[2], sec[6], sec[7], sec[8]
     kd, ko = bending_coefficients(phi)
-    bend = 0.5 * EI / L * (kd * (t1 * t1 + t2 * t2) + 2.0 * ko * t1 * t2) - EI * kappa0 * (t2 - t1) \
+    h = 0.5 * kd
+    bend = EI / L * (h * t1 * t1 + ko * t1 * t2 + h * t2 * t2) - EI * kappa0 * (t2 - t1) \
         + 0.5 * EI * kappa0 * kappa0 * L
     if formulation == THESIS:
-        eps = u / L
-    else:
-        ga, gb = stretch_coefficients(phi)
-        eps = u / L + ga * (t1 * t1 + t2 * t2) + gb * t1 * t2
-    return 0.5 * EA * L * (eps - eps0) ** 2 + bend
+        du = u - eps0 * L
+        return 0.5 * EA * du * du / L + bend
+    A, B, w = stretch_coefficients(phi)
+    e = u / L + (A * t1 * t1 + B * t1 * t2 + A * t2 * t2) / w - eps0
+    return 0.5 * EA * L * e * e + bend
 
 
 @njit(cache=True)
@@ -324,7 +326,7 @@ def _element_terms(q, v, a, sec, Mbar, formulation, alpha, beta, want, c_a, c_v,
         dQ = np.empty((6, 6))
         _rotation(c, s, Q, dQ)
         Kb = np.empty((6, 6))
-        _thesis_stiffness(EA, EI, L, phi, EA * (u / L - sec[7]), Kb)  # T_s from (A.17)
+        _thesis_stiffness(EA, EI, L, phi, EA * (u - sec[7] * L) / L, Kb)  # T_s from (A.17)
         d = np.zeros(6)  # deformations beyond the free ones (a free curvature's end slopes -+ kappa0 L / 2)
         d[2], d[3], d[5] = t1 + 0.5 * sec[8] * L, u - sec[7] * L, t2 - 0.5 * sec[8] * L
         fl = Kb @ d
@@ -354,16 +356,17 @@ def _element_terms(q, v, a, sec, Mbar, formulation, alpha, beta, want, c_a, c_v,
                 Bm[2, j] = -zl[j]
             Bm[1, 2] += 1.0
             Bm[2, 5] += 1.0
-            ga, gb = stretch_coefficients(phi)
-            g1 = 2.0 * ga * t1 + gb * t2
-            g2 = 2.0 * ga * t2 + gb * t1
+            A, B, w = stretch_coefficients(phi)
+            a2 = 2.0 * A
+            g1 = (a2 * t1 + B * t2) / w
+            g2 = (a2 * t2 + B * t1) / w
             D = np.empty((3, 3))
             D[0, 0] = EA / L
             D[0, 1] = D[1, 0] = EA * g1
             D[0, 2] = D[2, 0] = EA * g2
-            D[1, 1] = kd * EI / L + 2.0 * ga * N * L + EA * L * g1 * g1
-            D[2, 2] = kd * EI / L + 2.0 * ga * N * L + EA * L * g2 * g2
-            D[1, 2] = D[2, 1] = ko * EI / L + gb * N * L + EA * L * g1 * g2
+            D[1, 1] = kd * EI / L + a2 * N * L / w + EA * L * g1 * g1
+            D[2, 2] = kd * EI / L + a2 * N * L / w + EA * L * g2 * g2
+            D[1, 2] = D[2, 1] = ko * EI / L + B * N * L / w + EA * L * g1 * g2
             K[:, :] = Bm.T @ D @ Bm
             fz = N / l
             frz = (M1 + M2) / (l * l)
@@ -512,5 +515,5 @@ def deformation_rate_power(q, v, dofs, secs):
         kd, ko = bending_coefficients(secs[e, 6])
         _c, _s, _l, _u, _t1, _t2 = kinematics(qe, L, beta0, r, zl)
         du, dt1, dt2 = deformation_rates_of(r, zl, ve)
-        total += EA / L * du * du + EI / L * (kd * (dt1 * dt1 + dt2 * dt2) + 2.0 * ko * dt1 * dt2)
+        total += EA / L * du * du + EI / L * (kd * dt1 * dt1 + 2.0 * ko * dt1 * dt2 + kd * dt2 * dt2)
     return total

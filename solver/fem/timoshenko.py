@@ -42,31 +42,32 @@ def bending_coefficients(phi):
 
 @njit(cache=True)
 def stretch_coefficients(phi):
-    """``(g_a, g_b)``: the mean of ``1/2 (v')^2`` over the element is
-    ``g_a (tb1^2 + tb2^2) + g_b tb1 tb2`` (the second-order part of the mean strain, A.3);
-    ``(1/15, -1/30)`` for Euler-Bernoulli."""
-    d = 120.0 * (1.0 + phi) * (1.0 + phi)
-    return (8.0 + 10.0 * phi + 5.0 * phi * phi) / d, -(4.0 + 20.0 * phi + 10.0 * phi * phi) / d
+    """``(A, B, w)``: the mean of ``1/2 (v')^2`` over the element (the second-order part of the
+    mean strain, A.3) is ``(A tb1^2 + B tb1 tb2 + A tb2^2) / w``; ``(2, -1, 30)`` for
+    Euler-Bernoulli (so that its arithmetic is the Euler-Bernoulli element's to the last bit)."""
+    return 0.25 * (8.0 + 10.0 * phi + 5.0 * phi * phi), -0.25 * (4.0 + 20.0 * phi + 10.0 * phi * phi), \
+        30.0 * (1.0 + phi) * (1.0 + phi)
 
 
 @njit(cache=True)
 def shapes(xi, phi, L):
     """Shape functions of the end slopes at ``xi = x / L``: transverse ``(N3, N6)`` (m/rad)
-    and section rotation ``(P3, P6)``; ``v = N3 tb1 + N6 tb2``, ``psi = P3 tb1 + P6 tb2``."""
+    and section rotation ``(P3, P6)``; ``v = N3 tb1 + N6 tb2``, ``psi = P3 tb1 + P6 tb2``
+    (written so that at ``phi = 0`` the arithmetic is that of A.9)."""
     h = 1.0 / (1.0 + phi)
-    b = 0.5 * phi * xi * (1.0 - xi)
-    N3 = L * h * (xi * (1.0 - xi) * (1.0 - xi) + b)
-    N6 = L * h * (xi * xi * (xi - 1.0) - b)
-    P3 = h * ((1.0 - xi) * (1.0 - 3.0 * xi) + phi * (1.0 - xi))
-    P6 = h * (xi * (3.0 * xi - 2.0) + phi * xi)
+    b = L * 0.5 * phi * xi * (1.0 - xi)
+    N3 = (L * xi * (1.0 - xi) ** 2 + b) * h
+    N6 = (L * (xi**3 - xi * xi) - b) * h
+    P3 = ((1.0 - xi) * (1.0 - 3.0 * xi) + phi * (1.0 - xi)) * h
+    P6 = (xi * (3.0 * xi - 2.0) + phi * xi) * h
     return N3, N6, P3, P6
 
 
 @njit(cache=True)
-def curvature_coefficients(xi, phi, L):
-    """``(c3, c6)``: the curvature ``psi' = c3 tb1 + c6 tb2`` at ``xi``, 1/m per rad."""
-    h = 1.0 / ((1.0 + phi) * L)
-    return h * (6.0 * xi - 4.0 - phi), h * (6.0 * xi - 2.0 + phi)
+def curvature(xi, phi, L, t1, t2):
+    """The curvature ``psi'`` at ``xi`` for end slopes ``t1, t2``, 1/m (A.9's second derivative
+    at ``phi = 0``)."""
+    return ((6.0 * xi - 4.0 - phi) * t1 + (6.0 * xi - 2.0 + phi) * t2) / (L * (1.0 + phi))
 
 
 @njit(cache=True)
@@ -78,33 +79,39 @@ def geometric_coefficients(phi):
         -0.5 * (5.0 * phi * phi + 10.0 * phi + 2.0)
 
 
-def full_shapes(xi: float, phi: np.ndarray, L: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Axial, transverse and section-rotation shape rows of all six local dofs
-    ``[u1, v1, t1, u2, v2, t2]`` at ``xi``, each (E, 6): for the consistent local mass."""
-    h = 1.0 / (1.0 + phi)
-    N3, N6, P3, P6 = shapes.py_func(xi, phi, L)
-    Nv1 = h * (1.0 - 3.0 * xi * xi + 2.0 * xi**3 + phi * (1.0 - xi))
-    Pv1 = 6.0 * h * (xi * xi - xi) / L
-    zero = np.zeros_like(phi)
-    axial = np.stack([zero + 1.0 - xi, zero, zero, zero + xi, zero, zero], axis=1)
-    trans = np.stack([zero, Nv1, N3, zero, 1.0 - Nv1, N6], axis=1)
-    rot = np.stack([zero, Pv1, P3, zero, -Pv1, P6], axis=1)
-    return axial, trans, rot
-
-
 #: 4-point Gauss-Legendre on [0, 1] (exact to degree 7)
 _GAUSS_X = np.array([0.0694318442029737, 0.3300094782075719, 0.6699905217924281, 0.9305681557970263])
 _GAUSS_W = np.array([0.1739274225687269, 0.3260725774312731, 0.3260725774312731, 0.1739274225687269])
 
 
 def local_mass(L: np.ndarray, rhoA: np.ndarray, rhoI: np.ndarray, phi: np.ndarray) -> np.ndarray:
-    """Consistent local mass of the IIE, translational + rotary, (E, 6, 6): 4-point Gauss of
-    ``rhoA (N_u^T N_u + N_v^T N_v) + rhoI P^T P`` (exact: the integrands are of degree 6 at most).
-    At ``phi = 0`` it is the thesis's A.25 + A.26."""
-    M = np.zeros((L.shape[0], 6, 6))
-    for xg, wg in zip(_GAUSS_X, _GAUSS_W):
-        axial, trans, rot = full_shapes(xg, phi, L)
-        w = (wg * L)[:, None, None]
-        M += w * (rhoA[:, None, None] * (axial[:, :, None] * axial[:, None, :] + trans[:, :, None] * trans[:, None, :])
-                  + rhoI[:, None, None] * rot[:, :, None] * rot[:, None, :])
-    return M
+    """Consistent local mass of the IIE, translational + rotary, (E, 6, 6) on ``[u1, v1, t1, u2, v2,
+    t2]``: ``int rhoA (N_u^T N_u + N_v^T N_v) + rhoI P^T P dx`` in closed form (Friedman & Kosmatka
+    1993); at ``phi = 0`` the thesis's A.25 + A.26, entry by entry."""
+    p = phi[:, None, None]
+    one = np.ones_like(p)
+    d = (1.0 + p) ** 2
+    a, b, c = 2 * (70 * p * p + 147 * p + 78), (35 * p * p + 77 * p + 44) / 2, 2 * (35 * p * p + 63 * p + 27)
+    e, f, g = (35 * p * p + 63 * p + 26) / 2, (7 * p * p + 14 * p + 8) / 2, (7 * p * p + 14 * p + 6) / 2
+    trans = np.block([
+        [140 * d, 0 * one, 0 * one, 70 * d, 0 * one, 0 * one],
+        [0 * one, a, b, 0 * one, c, -e],
+        [0 * one, b, f, 0 * one, e, -g],
+        [70 * d, 0 * one, 0 * one, 140 * d, 0 * one, 0 * one],
+        [0 * one, c, e, 0 * one, a, -b],
+        [0 * one, -e, -g, 0 * one, -b, f],
+    ])
+    r, s, t = -3 * (5 * p - 1), 10 * p * p + 5 * p + 4, 5 * p * p - 5 * p - 1
+    rot = np.block([
+        [0 * one, 0 * one, 0 * one, 0 * one, 0 * one, 0 * one],
+        [0 * one, 36 * one, r, 0 * one, -36 * one, r],
+        [0 * one, r, s, 0 * one, -r, t],
+        [0 * one, 0 * one, 0 * one, 0 * one, 0 * one, 0 * one],
+        [0 * one, -36 * one, -r, 0 * one, 36 * one, -r],
+        [0 * one, r, t, 0 * one, -r, s],
+    ])
+    k = np.array([0, 0, 1, 0, 0, 1])
+    powers = L[:, None, None] ** (k[:, None] + k[None, :])[None]
+    M1 = (rhoA * L / (420.0 * (1.0 + phi) ** 2))[:, None, None] * trans * powers
+    M2 = (rhoI / (30.0 * L * (1.0 + phi) ** 2))[:, None, None] * rot * powers
+    return M1 + M2

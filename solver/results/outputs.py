@@ -4,7 +4,7 @@ Strains at stations along each element come from the corotational deformations:
 the axial strain is the mean strain of the element (uniform extension, A.17 / the
 consistent mean strain), the curvature is the second derivative of the cubic
 shape (A.9), ``kappa(xi) = ((6 xi - 4) tb1 + (6 xi - 2) tb2) / L`` (of the section
-rotation of the IIE with shear, :func:`solver.fem.timoshenko.curvature_coefficients`), and the
+rotation of the IIE with shear, :func:`solver.fem.timoshenko.curvature`), and the
 outer-fibre bending strain is ``-c kappa`` (A.3: the strain at ``y = +c``, the left
 side of the element).  With free (thermal, creep) strains the strains, forces and moments
 are the elastic ones: the free strain is taken off (``eps - eps0``, ``kappa - kappa0``);
@@ -22,7 +22,7 @@ import numpy as np
 from ..system.assembly import Assembly
 from ..system.compile import compile_model
 from ..fem.beam import deformations
-from ..fem.timoshenko import curvature_coefficients, shapes
+from ..fem.timoshenko import curvature, shapes
 from ..system.free_strains import EPS0, KAPPA0
 from ..system.state import State
 from .frames import MODAL_FIELDS, STATIONS, Frame, Layout
@@ -222,8 +222,7 @@ class OutputBuilder:
             N = d[:, 6]
             eps = N / beams.EA
         xi, phi, L = self.xi[None, :], beams.shear[:, None], beams.L[:, None]
-        c3, c6 = curvature_coefficients.py_func(xi, phi, L)
-        kappa = c3 * tb1[:, None] + c6 * tb2[:, None] - secs[:, KAPPA0, None]
+        kappa = curvature.py_func(xi, phi, L, tb1[:, None], tb2[:, None]) - secs[:, KAPPA0, None]
         axial_N = np.repeat(N[:, None], S, axis=1)
         axial_eps = np.repeat(eps[:, None], S, axis=1)
         bend_M = beams.EI[:, None] * kappa
