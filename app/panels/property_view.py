@@ -133,8 +133,9 @@ class PropertyView(QWidget):
         self.table.verticalHeader().hide()
         self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 6)
         header = self.table.horizontalHeader()
-        header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)  # fitted, at most FIELD_SHARE
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        self.table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         header.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -189,6 +190,21 @@ class PropertyView(QWidget):
                     cell.setFont(italic)
                 self.table.setItem(r, c, cell)
         self._filling = False
+        self._fit_field_column()
+
+    #: the largest share of the table's width the field names take (long names are elided in the
+    #: middle, so that the values stay readable in a narrow panel)
+    FIELD_SHARE = 0.45
+
+    def _fit_field_column(self) -> None:
+        self.table.resizeColumnToContents(0)
+        cap = int(self.FIELD_SHARE * self.table.viewport().width())
+        if self.table.columnWidth(0) > cap > 0:
+            self.table.setColumnWidth(0, cap)
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt override)
+        super().resizeEvent(event)
+        self._fit_field_column()
 
     def row_of(self, field: str) -> int:
         """The row showing ``field`` (``"section.d"``)."""

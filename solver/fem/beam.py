@@ -25,6 +25,14 @@ Two formulations are offered (``solver.formulation``):
     drops (so energy and momenta are conserved), it is exact for rigid motion, and
     in the undeformed state its mass matrix is the thesis's (A.25 + A.26).
 
+Shear flexibility (a section with ``shear``) enters through the shear parameter ``phi``
+of the interdependent-interpolation element (:mod:`.timoshenko`): the same corotational
+framework with the IIE's cubic ``v`` and quadratic section rotation in place of (A.9); at
+``phi = 0`` it is the Euler-Bernoulli element.  Free (thermal and creep) strains: a mean
+axial strain ``eps0`` and a curvature ``kappa0`` per element, set for the time of each
+evaluation (:mod:`solver.system.free_strains`), enter the strain energy as
+``1/2 EA L (eps - eps0)^2 + 1/2 EI int (kappa - kappa0)^2 dx`` (Amirouche & Xie eq. 11).
+
 Every element quantity is computed once, by the compiled scalar kernels below
 (numba), and batched by compiled loops over the elements: the time loop makes one
 call per Newton iteration, and the analysis, output and test code use the same
@@ -37,6 +45,9 @@ from dataclasses import dataclass
 
 import numpy as np
 from numba import njit
+
+from . import timoshenko
+from .timoshenko import _GAUSS_W, _GAUSS_X, bending_coefficients, geometric_coefficients, shapes, stretch_coefficients
 
 CONSISTENT, THESIS = 0, 1
 FORMULATIONS = {"consistent": CONSISTENT, "thesis": THESIS}
@@ -53,50 +64,28 @@ class BeamSet:
     EI: np.ndarray
     rhoA: np.ndarray
     rhoI: np.ndarray
+    phi: np.ndarray | None = None  # shear parameter 12 EI / (k G A L^2) (None: Euler-Bernoulli)
+
+    @property
+    def shear(self) -> np.ndarray:
+        """The shear parameter of every element (zeros for Euler-Bernoulli)."""
+        return np.zeros_like(self.L) if self.phi is None else self.phi
 
     @property
     def count(self) -> int:
         return self.L.shape[0]
 
     def local_mass(self) -> np.ndarray:
-        """Consistent local mass, translational (A.25) + rotary (A.26), shape (E, 6, 6)."""
-        L = self.L
-        trans = np.array(
-            [
-                [140, 0, 0, 70, 0, 0],
-                [0, 156, 22, 0, 54, -13],
-                [0, 22, 4, 0, 13, -3],
-                [70, 0, 0, 140, 0, 0],
-                [0, 54, 13, 0, 156, -22],
-                [0, -13, -3, 0, -22, 4],
-            ],
-            dtype=float,
-        )
-        rot = np.array(
-            [
-                [0, 0, 0, 0, 0, 0],
-                [0, 36, 3, 0, -36, 3],
-                [0, 3, 4, 0, -3, -1],
-                [0, 0, 0, 0, 0, 0],
-                [0, -36, -3, 0, 36, -3],
-                [0, 3, -1, 0, -3, 4],
-            ],
-            dtype=float,
-        )
-        powers = _length_powers(L)
-        M1 = (self.rhoA * L / 420.0)[:, None, None] * trans[None] * powers
-        M2 = (self.rhoI / (30.0 * L))[:, None, None] * rot[None] * powers
-        return M1 + M2
+        """Consistent local mass, translational (A.25) + rotary (A.26) at ``phi = 0``, of the IIE
+        otherwise (:func:`.timoshenko.local_mass`), shape (E, 6, 6)."""
+        return timoshenko.local_mass(self.L, self.rhoA, self.rhoI, self.shear)
 
     def sections(self) -> np.ndarray:
-        """(E, 6) array of L, EA, EI, beta0, rhoA, rhoI for the kernels."""
-        return np.ascontiguousarray(np.stack([self.L, self.EA, self.EI, self.beta0, self.rhoA, self.rhoI], axis=1))
-
-
-def _length_powers(L: np.ndarray) -> np.ndarray:
-    """L**(i_rot + j_rot): the factor each entry of a beam matrix carries for its rotation dofs."""
-    rot = np.array([0, 0, 1, 0, 0, 1])
-    return L[:, None, None] ** (rot[:, None] + rot[None, :])[None]
+        """(E, 9) array of L, EA, EI, beta0, rhoA, rhoI, phi and the free strains eps0, kappa0
+        (zero here; :class:`solver.system.free_strains.FreeStrains` sets them) for the kernels."""
+        z = np.zeros_like(self.L)
+        return np.ascontiguousarray(np.stack([self.L, self.EA, self.EI, self.beta0, self.rhoA, self.rhoI, self.shear,
+                                              z, z], axis=1))
 
 
 # ----------------------------------------------------------------------------- scalar kernels
@@ -128,27 +117,42 @@ def kinematics(q, L, beta0, r, zl):
 
 
 @njit(cache=True)
-def local_forces(EA, EI, L, u, t1, t2):
-    """Axial force N, end moments M1, M2 and mean strain of the consistent form.
+def local_forces(sec, u, t1, t2):
+    """Axial force N, end moments M1, M2 and mean strain of the consistent form (``sec``: a
+    row of :meth:`BeamSet.sections`).
 
-    Mean strain ``eps = u/L + (2 tb1^2 - tb1 tb2 + 2 tb2^2)/30``: the uniform extension
-    (A.17) plus the mean of ``1/2 (v')^2`` (A.3) for the cubic shape (A.9).
+    Mean strain ``eps = u/L + (A tb1^2 + B tb1 tb2 + A tb2^2) / w``: the uniform extension
+    (A.17) plus the mean of ``1/2 (v')^2`` (A.3) for the cubic shape (A.9; ``(2, -1, 30)``)
+    or the IIE's; ``N = EA (eps - eps0)``, and the free curvature adds ``+- EI kappa0`` to the
+    end moments.  (At ``phi = 0`` and without free strains the arithmetic is the
+    Euler-Bernoulli element's, bit for bit.)
     """
-    eps = u / L + (2.0 * t1 * t1 - t1 * t2 + 2.0 * t2 * t2) / 30.0
-    N = EA * eps
-    M1 = EI / L * (4.0 * t1 + 2.0 * t2) + N * L / 30.0 * (4.0 * t1 - t2)
-    M2 = EI / L * (2.0 * t1 + 4.0 * t2) + N * L / 30.0 * (4.0 * t2 - t1)
+    L, EA, EI, phi, eps0, kappa0 = sec[0], sec[1], sec[2], sec[6], sec[7], sec[8]
+    kd, ko = bending_coefficients(phi)
+    A, B, w = stretch_coefficients(phi)
+    eps = u / L + (A * t1 * t1 + B * t1 * t2 + A * t2 * t2) / w
+    N = EA * (eps - eps0)
+    M1 = EI / L * (kd * t1 + ko * t2) + N * L / w * (2.0 * A * t1 + B * t2) + EI * kappa0
+    M2 = EI / L * (ko * t1 + kd * t2) + N * L / w * (2.0 * A * t2 + B * t1) - EI * kappa0
     return N, M1, M2, eps
 
 
 @njit(cache=True)
-def strain_energy_of(EA, EI, L, u, t1, t2, formulation):
-    """Strain energy of one element, J (eq. 2.16 / A.5)."""
-    bend = EI / L * (2.0 * t1 * t1 + 2.0 * t1 * t2 + 2.0 * t2 * t2)
+def strain_energy_of(sec, u, t1, t2, formulation):
+    """Strain energy of one element, J (eq. 2.16 / A.5): ``1/2 EA L (eps - eps0)^2`` and
+    ``1/2 EI int (kappa - kappa0)^2 dx`` with the shear energy of the IIE (``int kappa dx =
+    tb2 - tb1``); zero in free thermal expansion and bending."""
+    L, EA, EI, phi, eps0, kappa0 = sec[0], sec[1], sec[2], sec[6], sec[7], sec[8]
+    kd, ko = bending_coefficients(phi)
+    h = 0.5 * kd
+    bend = EI / L * (h * t1 * t1 + ko * t1 * t2 + h * t2 * t2) - EI * kappa0 * (t2 - t1) \
+        + 0.5 * EI * kappa0 * kappa0 * L
     if formulation == THESIS:
-        return 0.5 * EA * u * u / L + bend
-    eps = u / L + (2.0 * t1 * t1 - t1 * t2 + 2.0 * t2 * t2) / 30.0
-    return 0.5 * EA * L * eps * eps + bend
+        du = u - eps0 * L
+        return 0.5 * EA * du * du / L + bend
+    A, B, w = stretch_coefficients(phi)
+    e = u / L + (A * t1 * t1 + B * t1 * t2 + A * t2 * t2) / w - eps0
+    return 0.5 * EA * L * e * e + bend
 
 
 @njit(cache=True)
@@ -164,8 +168,9 @@ def _rotation(c, s, Q, dQ):
 
 
 @njit(cache=True)
-def _thesis_stiffness(EA, EI, L, T_s, K):
-    """K_bar = K1 (A.15) + K2(T_s) (A.16) in the corotational frame."""
+def _thesis_stiffness(EA, EI, L, phi, T_s, K):
+    """K_bar = K1 (A.15) + K2(T_s) (A.16) in the corotational frame (the IIE's for ``phi > 0``,
+    :mod:`.timoshenko`)."""
     for i in range(6):
         for j in range(6):
             K[i, j] = 0.0
@@ -174,11 +179,13 @@ def _thesis_stiffness(EA, EI, L, T_s, K):
     K[3, 3] = a
     K[0, 3] = -a
     K[3, 0] = -a
-    b = EI / L**3
-    g = T_s / (30.0 * L)
+    b = EI / (L**3 * (1.0 + phi))
+    g = T_s / (30.0 * L * (1.0 + phi) ** 2)
     idx = (1, 2, 4, 5)
-    bend = ((12.0, 6.0, -12.0, 6.0), (6.0, 4.0, -6.0, 2.0), (-12.0, -6.0, 12.0, -6.0), (6.0, 2.0, -6.0, 4.0))
-    geo = ((36.0, 3.0, -36.0, 3.0), (3.0, 4.0, -3.0, -1.0), (-36.0, -3.0, 36.0, -3.0), (3.0, -1.0, -3.0, 4.0))
+    kd, ko = 4.0 + phi, 2.0 - phi
+    bend = ((12.0, 6.0, -12.0, 6.0), (6.0, kd, -6.0, ko), (-12.0, -6.0, 12.0, -6.0), (6.0, ko, -6.0, kd))
+    vv, vt, tt, tT = geometric_coefficients(phi)
+    geo = ((vv, vt, -vv, vt), (vt, tt, -vt, tT), (-vv, -vt, vv, -vt), (vt, tT, -vt, tt))
     rot = (0, 1, 0, 1)
     for i in range(4):
         for j in range(4):
@@ -186,21 +193,19 @@ def _thesis_stiffness(EA, EI, L, T_s, K):
             K[idx[i], idx[j]] = (b * bend[i][j] + g * geo[i][j]) * p
 
 
-_GAUSS_X = np.array([0.0694318442029737, 0.3300094782075719, 0.6699905217924281, 0.9305681557970263])
-_GAUSS_W = np.array([0.1739274225687269, 0.3260725774312731, 0.3260725774312731, 0.1739274225687269])
-
-
 @njit(cache=True)
-def exact_inertia(v, a, L, rhoA, rhoI, kin, r, zl, f, M, want_mass):
+def exact_inertia(v, a, sec, kin, r, zl, f, M, want_mass):
     """Inertia force ``f`` and mass ``M`` of the exact kinetic energy of one element.
 
     Points of the element: ``r(x) = r1 + R(beta) w(x)``, ``w = [x l/L, v(x)]``, with
-    ``v = N3 tb1 + N6 tb2`` (A.9) and section rotation ``phi = beta - beta0 + v'``.
+    ``v = N3 tb1 + N6 tb2`` (A.9) and section rotation ``beta - beta0 + P3 tb1 + P6 tb2``
+    (``P = N'`` for Euler-Bernoulli; the IIE's shapes with shear, :func:`.timoshenko.shapes`).
     ``f = sum_g W_g L (rhoA J^T r_ddot + rhoI Jphi phi_ddot)`` (Lagrange, 2.33, with
     T of A.18) and, with ``want_mass``, ``M = sum_g W_g L (rhoA J^T J + rhoI Jphi Jphi^T)``.
     ``kin, r, zl`` are what :func:`kinematics` returned and filled for the element.
     """
     c, s, l, u, t1, t2 = kin
+    L, rhoA, rhoI, shear = sec[0], sec[4], sec[5], sec[6]
     dx, dy = c * l, s * l
     ddx, ddy = v[3] - v[0], v[4] - v[1]
     adx, ady = a[3] - a[0], a[4] - a[1]
@@ -229,10 +234,7 @@ def exact_inertia(v, a, L, rhoA, rhoI, kin, r, zl, f, M, want_mass):
         xi = _GAUSS_X[g]
         wg = _GAUSS_W[g] * L
         x = xi * L
-        N3 = L * xi * (1.0 - xi) ** 2
-        N6 = L * (xi**3 - xi * xi)
-        N3p = (1.0 - xi) * (1.0 - 3.0 * xi)
-        N6p = xi * (3.0 * xi - 2.0)
+        N3, N6, N3p, N6p = shapes(xi, shear, L)
         w1 = x * l / L
         w2 = N3 * t1 + N6 * t2
         w1d = x * ld / L
@@ -314,7 +316,8 @@ def _element_terms(q, v, a, sec, Mbar, formulation, alpha, beta, want, c_a, c_v,
                    r, zl, M, K):
     """:func:`element_terms` with work arrays ``r, zl`` (6) and ``M, K`` (6, 6) supplied by
     the caller (the batched loop allocates them once, not per element and iteration)."""
-    L, EA, EI, beta0 = sec[0], sec[1], sec[2], sec[3]
+    L, EA, EI, beta0, phi = sec[0], sec[1], sec[2], sec[3], sec[6]
+    kd, ko = bending_coefficients(phi)
     kin = kinematics(q, L, beta0, r, zl)
     c, s, l, u, t1, t2 = kin
     need_mass = want or alpha > 0.0
@@ -323,9 +326,9 @@ def _element_terms(q, v, a, sec, Mbar, formulation, alpha, beta, want, c_a, c_v,
         dQ = np.empty((6, 6))
         _rotation(c, s, Q, dQ)
         Kb = np.empty((6, 6))
-        _thesis_stiffness(EA, EI, L, EA * u / L, Kb)  # T_s from (A.17)
-        d = np.zeros(6)
-        d[2], d[3], d[5] = t1, u, t2
+        _thesis_stiffness(EA, EI, L, phi, EA * (u - sec[7] * L) / L, Kb)  # T_s from (A.17)
+        d = np.zeros(6)  # deformations beyond the free ones (a free curvature's end slopes -+ kappa0 L / 2)
+        d[2], d[3], d[5] = t1 + 0.5 * sec[8] * L, u - sec[7] * L, t2 - 0.5 * sec[8] * L
         fl = Kb @ d
         M[:, :] = Q.T @ Mbar @ Q
         for i in range(6):
@@ -339,12 +342,12 @@ def _element_terms(q, v, a, sec, Mbar, formulation, alpha, beta, want, c_a, c_v,
         if want:
             K[:, :] = Q.T @ Kb @ Q
     else:
-        N, M1, M2, _eps = local_forces(EA, EI, L, u, t1, t2)
+        N, M1, M2, _eps = local_forces(sec, u, t1, t2)
         for i in range(6):
             f_int[i] = N * r[i] - (M1 + M2) * zl[i]
         f_int[2] += M1
         f_int[5] += M2
-        exact_inertia(v, a, L, sec[4], sec[5], kin, r, zl, f_in, M, need_mass)
+        exact_inertia(v, a, sec, kin, r, zl, f_in, M, need_mass)
         if want:
             Bm = np.empty((3, 6))
             for j in range(6):
@@ -353,15 +356,17 @@ def _element_terms(q, v, a, sec, Mbar, formulation, alpha, beta, want, c_a, c_v,
                 Bm[2, j] = -zl[j]
             Bm[1, 2] += 1.0
             Bm[2, 5] += 1.0
-            g1 = (4.0 * t1 - t2) / 30.0
-            g2 = (4.0 * t2 - t1) / 30.0
+            A, B, w = stretch_coefficients(phi)
+            a2 = 2.0 * A
+            g1 = (a2 * t1 + B * t2) / w
+            g2 = (a2 * t2 + B * t1) / w
             D = np.empty((3, 3))
             D[0, 0] = EA / L
             D[0, 1] = D[1, 0] = EA * g1
             D[0, 2] = D[2, 0] = EA * g2
-            D[1, 1] = 4.0 * EI / L + 4.0 * N * L / 30.0 + EA * L * g1 * g1
-            D[2, 2] = 4.0 * EI / L + 4.0 * N * L / 30.0 + EA * L * g2 * g2
-            D[1, 2] = D[2, 1] = 2.0 * EI / L - N * L / 30.0 + EA * L * g1 * g2
+            D[1, 1] = kd * EI / L + a2 * N * L / w + EA * L * g1 * g1
+            D[2, 2] = kd * EI / L + a2 * N * L / w + EA * L * g2 * g2
+            D[1, 2] = D[2, 1] = ko * EI / L + B * N * L / w + EA * L * g1 * g2
             K[:, :] = Bm.T @ D @ Bm
             fz = N / l
             frz = (M1 + M2) / (l * l)
@@ -376,8 +381,8 @@ def _element_terms(q, v, a, sec, Mbar, formulation, alpha, beta, want, c_a, c_v,
     du, dt1, dt2 = deformation_rates_of(r, zl, v)
     if beta > 0.0:
         Nd = beta * EA / L * du
-        M1d = beta * EI / L * (4.0 * dt1 + 2.0 * dt2)
-        M2d = beta * EI / L * (2.0 * dt1 + 4.0 * dt2)
+        M1d = beta * EI / L * (kd * dt1 + ko * dt2)
+        M2d = beta * EI / L * (ko * dt1 + kd * dt2)
         for i in range(6):
             f_d[i] += Nd * r[i] - (M1d + M2d) * zl[i]
         f_d[2] += M1d
@@ -398,7 +403,7 @@ def _element_terms(q, v, a, sec, Mbar, formulation, alpha, beta, want, c_a, c_v,
             for j in range(6):
                 b1j = (1.0 if j == 2 else 0.0) - zl[j]
                 b2j = (1.0 if j == 5 else 0.0) - zl[j]
-                cd = ka * r[i] * r[j] + kb * (4.0 * b1i * b1j + 2.0 * b1i * b2j + 2.0 * b2i * b1j + 4.0 * b2i * b2j)
+                cd = ka * r[i] * r[j] + kb * (kd * b1i * b1j + ko * b1i * b2j + ko * b2i * b1j + kd * b2i * b2j)
                 blk[i, j] = c_a * M[i, j] + c_k * K[i, j] + c_v * (alpha * M[i, j] + beta * cd)
 
 
@@ -451,9 +456,8 @@ def deformations(q, dofs, secs):
     for e in range(E):
         for k in range(6):
             qe[k] = q[dofs[e, k]]
-        L, EA, EI, beta0 = secs[e, 0], secs[e, 1], secs[e, 2], secs[e, 3]
-        c, s, l, u, t1, t2 = kinematics(qe, L, beta0, r, zl)
-        N, M1, M2, _eps = local_forces(EA, EI, L, u, t1, t2)
+        c, s, l, u, t1, t2 = kinematics(qe, secs[e, 0], secs[e, 3], r, zl)
+        N, M1, M2, _eps = local_forces(secs[e], u, t1, t2)
         out[e, 0], out[e, 1], out[e, 2], out[e, 3], out[e, 4], out[e, 5] = c, s, l, u, t1, t2
         out[e, 6], out[e, 7], out[e, 8] = N, M1, M2
     return out
@@ -465,7 +469,7 @@ def strain_energies(q, dofs, secs, formulation):
     d = deformations(q, dofs, secs)
     out = np.empty(d.shape[0])
     for e in range(d.shape[0]):
-        out[e] = strain_energy_of(secs[e, 1], secs[e, 2], secs[e, 0], d[e, 3], d[e, 4], d[e, 5], formulation)
+        out[e] = strain_energy_of(secs[e], d[e, 3], d[e, 4], d[e, 5], formulation)
     return out
 
 
@@ -490,7 +494,7 @@ def mass_matrices(q, dofs, secs, Mbars, formulation):
             _rotation(kin[0], kin[1], Q, dQ)
             out[e] = Q.T @ Mbars[e] @ Q
         else:
-            exact_inertia(z6, z6, secs[e, 0], secs[e, 4], secs[e, 5], kin, r, zl, f, out[e], True)
+            exact_inertia(z6, z6, secs[e], kin, r, zl, f, out[e], True)
     return out
 
 
@@ -508,7 +512,8 @@ def deformation_rate_power(q, v, dofs, secs):
             qe[k] = q[dofs[e, k]]
             ve[k] = v[dofs[e, k]]
         L, EA, EI, beta0 = secs[e, 0], secs[e, 1], secs[e, 2], secs[e, 3]
+        kd, ko = bending_coefficients(secs[e, 6])
         _c, _s, _l, _u, _t1, _t2 = kinematics(qe, L, beta0, r, zl)
         du, dt1, dt2 = deformation_rates_of(r, zl, ve)
-        total += EA / L * du * du + EI / L * (4.0 * dt1 * dt1 + 4.0 * dt1 * dt2 + 4.0 * dt2 * dt2)
+        total += EA / L * du * du + EI / L * (kd * dt1 * dt1 + 2.0 * ko * dt1 * dt2 + kd * dt2 * dt2)
     return total

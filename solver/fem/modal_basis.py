@@ -118,7 +118,7 @@ def link_mesh(x: np.ndarray, EA: float, EI: float, rhoA: float, rhoI: float) -> 
     Ke = np.empty((6, 6))
     for e, L in enumerate(Le):
         idx = np.arange(3 * e, 3 * e + 6)
-        _thesis_stiffness(EA, EI, L, 0.0, Ke)
+        _thesis_stiffness(EA, EI, L, 0.0, 0.0, Ke)
         K[np.ix_(idx, idx)] += Ke
         M[np.ix_(idx, idx)] += M_all[e]
         Mt[np.ix_(idx, idx)] += Mt_all[e]

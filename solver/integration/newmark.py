@@ -336,6 +336,7 @@ class NewmarkIntegrator:
         if self._factor_h != h:
             self._factor = None
         t_f = t1 if t_loads is None else t_loads
+        asm.set_time(t_f)  # the free strains of the step's end
         cons = asm.sys.constraints
         target = cons.target(t1)
         dm_acc = cons.prescribed(t1, 2)

@@ -61,6 +61,12 @@ def entities() -> list[Entity]:
                 found.append(Entity(path.rsplit(".", 1)[-1], spec, [path]))
             elif path not in known.used_at:
                 known.used_at.append(path)
+    for entity in found:  # a shared object is named by its shortest field name (a time function: "function")
+        if "." in entity.used_at[0]:
+            first = min(entity.used_at, key=lambda p: (len(p.rsplit(".", 1)[-1]), entity.used_at.index(p)))
+            entity.used_at.remove(first)
+            entity.used_at.insert(0, first)
+            entity.name = first.rsplit(".", 1)[-1]
     return found
 
 

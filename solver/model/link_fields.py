@@ -1,17 +1,33 @@
 """The fields of a link in the model file (part of :mod:`.schema`): its cross-section, the
 mesh of a flexible or modal link, and the link itself by kind (rigid, flexible: corotational
 beam elements, modal: a floating frame with a few vibration modes).
+
+A section's dimensions may vary linearly along a flexible link (a tapered link): every
+dimension ``x`` has an optional ``x_end``, its value at the link's second node (the
+elements take the section at their mid-points).  A section with ``shear`` is
+shear-flexible (Timoshenko, :mod:`solver.fem.timoshenko`).
 """
 from __future__ import annotations
 
 from dataclasses import replace
 
 from .fields import Arr, Bool, Num, Obj, Str, Variant
+from .time_fields import F, TIME_FUNCTION
+
+
+def tapered(kind: Obj) -> Obj:
+    """``kind`` with an optional ``<name>_end`` beside each of its numbers: the value at the
+    link's second node (default: the same as at the first)."""
+    fields = dict(kind.fields)
+    for name, f in kind.fields.items():
+        if isinstance(f, Num):
+            fields[name + "_end"] = replace(f, help=f"{f.help} at the second node (tapered link; default: {name})",
+                                            default=None)
+    return replace(kind, fields=fields)
+
 
 _MATERIAL_REF = Str("material of the link", ref="materials")
-SECTION = Variant(
-    help="cross-section of a flexible link: a shape and a material, or the per-length properties directly",
-    kinds={
+_SECTION_KINDS = {
         "circle": Obj({"material": _MATERIAL_REF, "d": Num("diameter", "m", gt=0)}, required=("material", "d")),
         "rectangle": Obj(
             {
@@ -45,10 +61,23 @@ SECTION = Variant(
                 "rhoA": Num("mass per unit length", "kg/m", gt=0),
                 "rhoI": Num("rotary inertia per unit length", "kg m", default=0.0, ge=0),
                 "c": Num("outer-fibre distance (for bending strain)", "m", gt=0),
+                "kGA": Num("shear rigidity k G A (required with shear)", "N", gt=0),
             },
             required=("EA", "EI", "rhoA"),
         ),
+}
+SECTION = Variant(
+    help="cross-section of a flexible link: a shape and a material, or the per-length properties directly",
+    common={
+        "shear": Bool("shear-flexible (Timoshenko) beam elements with rotary inertia, shear modulus from the "
+                      "material", default=False),
+        "shear_coefficient": Num(
+            "shear coefficient k (default: Cowper's for the shape from the material's Poisson's ratio -- "
+            "rectangle 10(1+nu)/(12+11nu), circle and tube Cowper 1966 table 1; required for an area section)",
+            gt=0, le=1,
+        ),
     },
+    kinds={kind: tapered(obj) for kind, obj in _SECTION_KINDS.items()},
 )
 
 MESH = Variant(
@@ -68,6 +97,25 @@ MESH = Variant(
             required=("stations",),
         ),
     },
+)
+
+FREE_STRAINS = Obj(
+    {
+        "temperature_change": Num(
+            "uniform temperature change dT from the sketched, stress-free state, times temperature_function: "
+            "free axial strain alpha dT", "K", default=0.0),
+        "temperature_gradient": Num(
+            "temperature gradient dT' through the depth, from the link's left side (seen from its first node) to "
+            "its right, times temperature_function: free curvature alpha dT' (counter-clockwise positive)",
+            "K/m", default=0.0),
+        "temperature_function": replace(TIME_FUNCTION, default={"kind": "constant", "value": 1.0}),
+        "creep_strain": Num("prescribed creep (inelastic) axial strain eps_c, times creep_function "
+                            "(Amirouche & Xie eq. 11)", default=0.0),
+        "creep_function": replace(TIME_FUNCTION, default={"kind": "constant", "value": 1.0}),
+    },
+    help="thermal and creep strains of a flexible link: free strains that load it only where it is held "
+         "(alpha: the material's expansion)",
+    units={F: "-"},
 )
 
 _LINK_NODES = Arr(
@@ -96,8 +144,14 @@ LINK = Variant(
                 "section": SECTION,
             }
         ),
-        "flexible": Obj({"section": SECTION, "mesh": replace(MESH, default={"kind": "uniform", "elements": 4})},
-                        required=("section",)),
+        "flexible": Obj(
+            {
+                "section": SECTION,
+                "mesh": replace(MESH, default={"kind": "uniform", "elements": 4}),
+                "free_strains": FREE_STRAINS,
+            },
+            required=("section",),
+        ),
         "modal": Obj(
             {
                 "section": SECTION,

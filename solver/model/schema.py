@@ -10,6 +10,7 @@ from dataclasses import replace
 
 from .fields import Arr, Bool, Num, Obj, Str, Variant
 from .link_fields import LINK, MESH, SECTION  # noqa: F401  (MESH, SECTION: re-exported for the app)
+from .time_fields import F, TIME_FUNCTION
 
 FORMAT = "flexmech"
 VERSION = 1
@@ -19,53 +20,6 @@ def _id(what: str) -> Str:
     return Str(f"unique id of this {what}", is_id=True)
 
 
-# --------------------------------------------------------------------- time functions
-#: the unit of f(t), which depends on where the function is used: rad for an angle
-#: driver, rad/s for a speed driver, m for a displacement driver, a pure number for a load
-F = "[f]"
-
-TIME_FUNCTION = Variant(
-    help="a function of time f(t); loads multiply their components by it (f is a pure number), drivers use it "
-         "as angle (f in rad), speed (rad/s) or displacement (m); the unit [f] of its values follows",
-    default_kind="constant",
-    kinds={
-        "constant": Obj({"value": Num("f(t) = value", F, default=1.0)}),
-        "ramp": Obj(
-            {
-                "t0": Num("start of the ramp", "s", default=0.0, ge=0),
-                "t1": Num("end of the ramp; f is held at v1 afterwards", "s", gt=0),
-                "v0": Num("value up to t0", F, default=0.0),
-                "v1": Num("value from t1 on", F, default=1.0),
-            },
-            required=("t1",),
-        ),
-        "linear": Obj({"rate": Num("f(t) = rate * t", F + "/s")}, required=("rate",)),
-        "window": Obj(
-            {
-                "t_on": Num("f switches on at t_on", "s", default=0.0, ge=0),
-                "t_off": Num("f switches off at t_off", "s", gt=0),
-                "value": Num("value while on", F, default=1.0),
-            },
-            required=("t_off",),
-        ),
-        "table": Obj(
-            {
-                "t": Arr(Num("time", "s"), "times, increasing", min_items=2),
-                "v": Arr(Num("value", F), "values at those times (linear in between, held outside)", min_items=2),
-            },
-            required=("t", "v"),
-        ),
-        "sine": Obj(
-            {
-                "amplitude": Num("amplitude", F, default=1.0),
-                "frequency": Num("frequency", "Hz", gt=0),
-                "phase": Num("phase", "rad", default=0.0),
-            },
-            required=("frequency",),
-        ),
-    },
-)
-
 # --------------------------------------------------------------------------- entities
 MATERIAL = Obj(
     {
@@ -73,6 +27,8 @@ MATERIAL = Obj(
         "E": Num("Young's modulus", "Pa", gt=0),
         "density": Num("mass density", "kg/m^3", gt=0),
         "poisson": Num("Poisson's ratio", default=0.3, gt=-1, lt=0.5),
+        "shear_modulus": Num("shear modulus G (default E / (2 (1 + poisson)))", "Pa", gt=0),
+        "expansion": Num("coefficient of thermal expansion alpha", "1/K", default=0.0),
     },
     help="an isotropic linear-elastic material",
     required=("id", "E", "density"),

@@ -199,6 +199,9 @@ def semantic_problems(doc: dict) -> list[Problem]:
         sec = link.get("section")
         if sec and sec.get("kind") == "tube" and sec["d_inner"] >= sec["d_outer"]:
             bad(["links", i, "section", "d_inner"], "must be < d_outer")
+        if sec:
+            for keys, msg in section_problems(link):
+                bad(["links", i, *keys], msg)
         if link.get("kind") == "rigid" and "mass" not in link and "section" not in link:
             bad(["links", i, "mass"], "is required (or give a section to derive it)")
         mesh = link.get("mesh", {})
@@ -238,6 +241,34 @@ def semantic_problems(doc: dict) -> list[Problem]:
             bad(["initial_velocities", i], "give exactly one of node, link, body")
     clearance_problems(doc, bad)
     compliant_contact_problems(doc, bad)
+    return out
+
+
+def section_problems(link: dict) -> list[tuple[list, str]]:
+    """What is wrong with a link's shear-flexible, tapered or heated section: shear and taper
+    belong to flexible links, shear needs the shear rigidity (``kGA``) or coefficient where the
+    shape does not give it, a tapered tube's bore stays inside it, and a temperature needs a
+    material (its expansion coefficient)."""
+    out: list[tuple[list, str]] = []
+    sec, kind = link["section"], link["section"].get("kind")
+    flexible = link.get("kind") == "flexible"
+    for key in sec:
+        if key.endswith("_end") and not flexible:
+            out.append((["section", key], "a tapered section is for flexible links"))
+    if sec.get("shear"):
+        if not flexible:
+            out.append((["section", "shear"], "shear-flexible (Timoshenko) elements are for flexible links"))
+        elif kind == "per_length" and "kGA" not in sec:
+            out.append((["section", "kGA"], "is required with shear"))
+        elif kind == "area" and "shear_coefficient" not in sec:
+            out.append((["section", "shear_coefficient"], "is required with shear for an area section"))
+    if kind == "tube" and ("d_inner_end" in sec or "d_outer_end" in sec):
+        if sec.get("d_inner_end", sec.get("d_inner", 0)) >= sec.get("d_outer_end", sec.get("d_outer", 0)):
+            out.append((["section", "d_inner_end"], "must be < d_outer_end (the bore at the second node)"))
+    if kind == "per_length":
+        for key in ("temperature_change", "temperature_gradient"):
+            if link.get("free_strains", {}).get(key, 0.0) != 0.0:
+                out.append((["free_strains", key], "needs a section with a material (its expansion coefficient)"))
     return out
 
 

@@ -26,14 +26,16 @@ ENERGY_KEYS = (
     "contact_elastic",
     "work_loads",
     "work_drivers",
+    "work_free_strains",
     "dissipated_damping",
     "dissipated_friction",
     "dissipated_restitution",
     "dissipated_contact",
 )
 
-#: sign of each energy term in the balance ``total = T + U + V + V_c - W_loads - W_drivers + D``
-#: (V_c: energy stored in compliant contacts, ``contact_elastic``; D: the dissipated terms),
+#: sign of each energy term in the balance ``total = T + U + V + V_c - W_loads - W_drivers - W_free + D``
+#: (V_c: energy stored in compliant contacts, ``contact_elastic``; W_free: the energy the free
+#: -- thermal and creep -- strains put into the links, ``int dU/dt|_q dt``; D: the dissipated terms),
 #: constant in time for an exact solution (its drift measures the integration error)
 ENERGY_BALANCE_SIGNS = {
     "kinetic": 1.0,
@@ -42,6 +44,7 @@ ENERGY_BALANCE_SIGNS = {
     "contact_elastic": 1.0,
     "work_loads": -1.0,
     "work_drivers": -1.0,
+    "work_free_strains": -1.0,
     "dissipated_damping": 1.0,
     "dissipated_friction": 1.0,
     "dissipated_restitution": 1.0,

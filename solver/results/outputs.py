@@ -3,9 +3,12 @@
 Strains at stations along each element come from the corotational deformations:
 the axial strain is the mean strain of the element (uniform extension, A.17 / the
 consistent mean strain), the curvature is the second derivative of the cubic
-shape (A.9), ``kappa(xi) = ((6 xi - 4) tb1 + (6 xi - 2) tb2) / L``, and the
+shape (A.9), ``kappa(xi) = ((6 xi - 4) tb1 + (6 xi - 2) tb2) / L`` (of the section
+rotation of the IIE with shear, :func:`solver.fem.timoshenko.curvature`), and the
 outer-fibre bending strain is ``-c kappa`` (A.3: the strain at ``y = +c``, the left
-side of the element).  The mid-span deflection of a flexible link is the distance of
+side of the element).  With free (thermal, creep) strains the strains, forces and moments
+are the elastic ones: the free strain is taken off (``eps - eps0``, ``kappa - kappa0``);
+the free strains themselves follow from the model (:mod:`.series`).  The mid-span deflection of a flexible link is the distance of
 its mid-length point from the chord between its end nodes, divided by its length
 (thesis Ex. 4), positive to the left of the chord.  Modal links add their mesh, strains,
 mid-span deflection and modal coordinates (:mod:`.modal_outputs`).
@@ -19,6 +22,8 @@ import numpy as np
 from ..system.assembly import Assembly
 from ..system.compile import compile_model
 from ..fem.beam import deformations
+from ..fem.timoshenko import curvature, shapes
+from ..system.free_strains import EPS0, KAPPA0
 from ..system.state import State
 from .frames import MODAL_FIELDS, STATIONS, Frame, Layout
 from .modal_outputs import ModalOutputs
@@ -61,7 +66,7 @@ class OutputBuilder:
         self._midspan = [self._midspan_locator(f) for f in s.flex_links]
         self._driver_rows = np.array([d.row for d in s.drivers], dtype=int)
         self._driver_dofs = np.array([d.dof for d in s.drivers], dtype=int)
-        self.ledger = {"work_loads": 0.0, "work_drivers": 0.0, "dissipated_damping": 0.0,
+        self.ledger = {"work_loads": 0.0, "work_drivers": 0.0, "work_free_strains": 0.0, "dissipated_damping": 0.0,
                        "dissipated_friction": 0.0, "dissipated_restitution": 0.0, "dissipated_contact": 0.0}
         self._last_powers: tuple[float, ...] | None = None
         #: powers dissipated by contact friction and by the damping of compliant contact laws
@@ -90,14 +95,14 @@ class OutputBuilder:
         self._memo = [(st, what, value), *self._memo[:MEMO - 1]]
         return value
 
-    def powers(self, st: State, t_loads: float | None = None) -> tuple[float, float, float, float, float]:
-        """Power of the loads, of the drivers, of damping, of contact friction and of contact
-        damping, W (loads at ``t_loads`` if given)."""
+    def powers(self, st: State, t_loads: float | None = None) -> tuple[float, float, float, float, float, float]:
+        """Power of the loads, of the drivers, of damping, of contact friction, of contact
+        damping and of the free strains, W (loads at ``t_loads`` if given)."""
         if t_loads is None:
             return self._remembered(st, "powers", lambda: self._powers(st, None))
         return self._powers(st, t_loads)
 
-    def _powers(self, st: State, t_loads: float | None) -> tuple[float, float, float, float, float]:
+    def _powers(self, st: State, t_loads: float | None) -> tuple[float, float, float, float, float, float]:
         asm, s = self.asm, self.sys
         p_loads = 0.0
         if s.loads:
@@ -105,22 +110,37 @@ class OutputBuilder:
         p_drv = -float(np.dot(st.lam[self._driver_rows], st.v[self._driver_dofs])) if s.drivers else 0.0
         p_damp = asm.damping_power(st.q, st.v) if (s.alpha > 0.0 or s.beta > 0.0) else 0.0
         p_fric, p_contact = self.contact_power(st) if self.contact_power is not None else (0.0, 0.0)
-        return p_loads, p_drv, p_damp, p_fric, p_contact
+        return p_loads, p_drv, p_damp, p_fric, p_contact, self._free_strain_power(st, t_loads)
+
+    def _free_strain_power(self, st: State, t_rates: float | None) -> float:
+        """``dU/dt`` at fixed positions, W: the free strains' rates (at ``t_rates``, the left limit
+        at a breakpoint, if given) against the elastic strains,
+        ``-sum L (EA eps_el eps0' + EI (kappa_mean - kappa0) kappa0')`` (zero without free strains)."""
+        free = self.sys.free_strains
+        if not free.active:
+            return 0.0
+        beams, secs = self.sys.beams, self.asm.secs
+        self.asm.set_time(st.t)
+        d = deformations(st.q, self.sys.elem_dofs, secs)
+        eps_el = d[:, 3] / beams.L - secs[:, EPS0] if self.sys.formulation == "thesis" else d[:, 6] / beams.EA
+        kappa_el = (d[:, 5] - d[:, 4]) / beams.L - secs[:, KAPPA0]  # mean elastic curvature
+        rate0, rate_kappa = free.at(st.t if t_rates is None else t_rates, beams.count, rate=True)
+        return -float(np.sum(beams.L * (beams.EA * eps_el * rate0 + beams.EI * kappa_el * rate_kappa)))
 
     def energy_terms(self, st: State) -> tuple[float, float, float, float]:
         """Kinetic, strain, gravitational potential and contact energy, J."""
         asm = self.asm
-        return self._remembered(st, "energy", lambda: (asm.kinetic_energy(st.q, st.v), asm.strain_energy(st.q),
+        return self._remembered(st, "energy", lambda: (asm.kinetic_energy(st.q, st.v), asm.strain_energy(st.q, st.t),
                                                         asm.potential_energy(st.q), self.contact_energy(st)))
 
     def spurious_growth(self, old: State, new: State, ratio: float = 0.05) -> bool:
         """Whether the mechanical energy grew over a step by more than ``ratio`` of the energies
-        in play, beyond the work of loads and drivers: the mark of a spurious root of the
+        in play, beyond the work of loads, drivers and free strains: the mark of a spurious root of the
         Newmark equations (after an impulse the velocity-dependent inertia can offer one far
         from the start)."""
         h = new.t - old.t
         p0, p1 = self.powers(old), self.powers(new)
-        work = 0.5 * h * (p0[0] + p0[1] + p1[0] + p1[1])
+        work = 0.5 * h * (p0[0] + p0[1] + p0[5] + p1[0] + p1[1] + p1[5])
         e0, e1 = self.energy_terms(old), self.energy_terms(new)
         scale = sum(abs(x) for x in e0 + e1) + abs(work)
         return sum(e1) - sum(e0) - work > ratio * max(scale, 1e-30)
@@ -130,7 +150,7 @@ class OutputBuilder:
         p = self.powers(st, t_loads)
         if self._last_powers is not None:
             for key, p0, p1 in zip(("work_loads", "work_drivers", "dissipated_damping", "dissipated_friction",
-                                    "dissipated_contact"), self._last_powers, p):
+                                    "dissipated_contact", "work_free_strains"), self._last_powers, p):
                 self.ledger[key] += 0.5 * h * (p0 + p1)
         self._last_powers = p
 
@@ -156,6 +176,7 @@ class OutputBuilder:
         q, v, a = st.q, st.v, st.a
         if self._last_powers is None:
             self._last_powers = self.powers(st)
+        self.asm.set_time(st.t)
         axial_N, axial_eps, bend_eps, bend_M, midspan = self._element_outputs(q)
         drv_val = np.array([q[d.dof] - s.constraints.dm_base[d.row] for d in s.drivers])
         drv_rate = np.array([v[d.dof] for d in s.drivers])
@@ -191,16 +212,17 @@ class OutputBuilder:
         if E == 0:
             z = np.zeros((0, S))
             return z, z, z, z, np.zeros(0)
-        d = deformations(q, s.elem_dofs, self.asm.secs)
+        secs = self.asm.secs
+        d = deformations(q, s.elem_dofs, secs)
         c, sn, u, tb1, tb2 = d[:, 0], d[:, 1], d[:, 3], d[:, 4], d[:, 5]
         if s.formulation == "thesis":
-            eps = u / beams.L  # (A.17)
+            eps = u / beams.L - secs[:, EPS0]  # (A.17)
             N = beams.EA * eps
         else:
             N = d[:, 6]
             eps = N / beams.EA
-        xi = self.xi[None, :]
-        kappa = ((6 * xi - 4) * tb1[:, None] + (6 * xi - 2) * tb2[:, None]) / beams.L[:, None]
+        xi, phi, L = self.xi[None, :], beams.shear[:, None], beams.L[:, None]
+        kappa = curvature.py_func(xi, phi, L, tb1[:, None], tb2[:, None]) - secs[:, KAPPA0, None]
         axial_N = np.repeat(N[:, None], S, axis=1)
         axial_eps = np.repeat(eps[:, None], S, axis=1)
         bend_M = beams.EI[:, None] * kappa
@@ -208,7 +230,8 @@ class OutputBuilder:
         mid = np.empty(len(s.flex_links))
         for i, (link, (e, x)) in enumerate(zip(s.flex_links, self._midspan)):
             L = beams.L[e]
-            v_loc = L * (x * (1 - x) ** 2 * tb1[e] + (-x * x + x**3) * tb2[e])  # (A.9) N3, N6
+            N3, N6, _P3, _P6 = shapes.py_func(x, beams.shear[e], L)
+            v_loc = N3 * tb1[e] + N6 * tb2[e]  # (A.9), or the IIE's
             qe = q[s.elem_dofs[e]]
             p = qe[:2] + x * (qe[3:5] - qe[:2]) + v_loc * np.array([-sn[e], c[e]])
             first = q[s.elem_dofs[link.elements[0], :2]]

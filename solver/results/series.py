@@ -6,8 +6,9 @@ series a run offers, :func:`x_axes` the quantities that can serve as an abscissa
 each driver's value).  The plots of the GUI, the ``--collect`` quantities of a sweep
 and reference curves name series by these keys.
 
-Keys are stable, readable strings: ``contact/<id>/F_n``, ``strain/<link>/<element>/<station>/axial``,
-``node/<id>/vx``, ``rotation/<link>/<node>/omega``, ``driver/<id>/reaction``, ``energy/kinetic``,
+Keys are stable, readable strings: ``contact/<id>/F_n``, ``strain/<link>/<element>/<station>/axial``
+(elastic; ``axial_free``: a heated or creeping link's free strain), ``node/<id>/vx``,
+``rotation/<link>/<node>/omega``, ``driver/<id>/reaction``, ``energy/kinetic``,
 ``midspan/<link>``, ``mode/<link>/<k>/q`` (a modal link's coordinate, its rates and energies), ``time``;
 a series' CSV column (:attr:`Series.column`) is its key with dots and its unit:
 ``contact.striker-end.F_n_N``.
@@ -24,6 +25,8 @@ from typing import Callable
 import numpy as np
 
 from .frames import ENERGY_BALANCE_SIGNS, ENERGY_KEYS, Frame, Results
+from ..model.io import model_with_defaults
+from ..system.free_strains import LinkStrains, links_free_strains
 from .tables import DRIVER_UNITS
 
 
@@ -45,9 +48,12 @@ ROTATION_QUANTITIES = {
     "alpha": ("rot_a", "angular acceleration", "rad/s^2"),
 }
 
-#: strain kinds at a station: axial, outer-fibre bending, and the combined outer-fibre
-#: strain of larger magnitude (axial +- bending, see :func:`outer_fibre_strain`)
+#: strain kinds at a station: elastic axial, elastic outer-fibre bending, and the combined
+#: outer-fibre strain of larger magnitude (axial +- bending, see :func:`outer_fibre_strain`)
 STRAIN_KINDS = ("axial", "bending", "outer")
+#: the free (thermal and creep) strains of a link that has some, beside its elastic ones:
+#: axial ``alpha dT + eps_c`` and outer-fibre bending ``-c alpha dT'``, from the model
+FREE_STRAIN_KINDS = ("axial_free", "bending_free")
 
 #: CSV suffix of each unit (the results files' convention: ``vx_m_s``, ``ax_m_s2``)
 UNIT_SUFFIX = {"-": "", "s": "s", "m": "m", "m/s": "m_s", "m/s^2": "m_s2", "N": "N", "N m": "N_m",
@@ -221,11 +227,24 @@ def _rotation_series(results: Results):
 
 def _strain_series(results: Results):
     layout = results.layout
+    free = links_free_strains(model_with_defaults(results.model)) if results.model else {}
     for e, (link, k, _, _) in enumerate(layout.elements):
         for s, xi in enumerate(layout.stations):
             for kind in STRAIN_KINDS:
                 yield Series(f"strain/{link}/{k}/{xi:g}/{kind}", f"{link} el. {k} at {xi:g}: {kind} strain", "-",
                              f"strain {link}", lambda f, e=e, s=s, kind=kind: _strain(f, e, s, kind))
+            if link in free:
+                c = float(layout.outer_fibre[e])
+                for kind in FREE_STRAIN_KINDS:
+                    yield Series(f"strain/{link}/{k}/{xi:g}/{kind}", f"{link} el. {k} at {xi:g}: {kind} strain",
+                                 "-", f"strain {link}",
+                                 lambda f, lk=free[link], k=k, c=c, kind=kind: _free_strain(lk, k, c, kind, f.time))
+
+
+def _free_strain(strains: LinkStrains, k: int, c: float, kind: str, t: float) -> float:
+    """Element ``k``'s free axial strain, or free outer-fibre bending strain (fibre at ``c``), at ``t``."""
+    eps0, kappa0 = strains.at(t)
+    return float(eps0[k]) if kind == "axial_free" else float(-c * kappa0[k])
 
 
 def _strain(frame: Frame, e: int, s: int, kind: str) -> float:

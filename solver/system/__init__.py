@@ -1,6 +1,7 @@
 """Building the system a model compiles to, once per run: degrees of freedom and
 their numbering, beams, masses, loads and time functions (:mod:`.compile`,
-:mod:`.timefn`), modal links' modes, dofs and ties to their nodes
+:mod:`.timefn`), section properties along tapered links (:mod:`.sections`), the links' thermal
+and creep strains at a time (:mod:`.free_strains`), modal links' modes, dofs and ties to their nodes
 (:mod:`.modal_links`), joint and driver constraints (:mod:`.constraints`), the kinematics
 of contact pairs — gap, contact frame and Jacobian (:mod:`.contact_pairs`) —, the
 assembled residual, mass and Newton matrices (:mod:`.assembly`) with the banded

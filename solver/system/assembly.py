@@ -130,6 +130,7 @@ class Assembly:
         self.m = system.constraints.count
         self.Mbar = np.ascontiguousarray(system.beams.local_mass())
         self.secs = system.beams.sections()
+        self._secs_time: float | None = None  # the time of the free strains in ``secs``
         self.form = FORMULATIONS[system.formulation]
         #: the packed modal links; ``modal[BLOCKS]`` holds their Newton blocks (off-diagonal part)
         #: of the last evaluation with blocks
@@ -143,6 +144,13 @@ class Assembly:
         #: ``contact_forces(q, v)``: generalised contact forces added to the loads, set by the time loop
         self.contact_forces: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None
         self._pattern()
+
+    def set_time(self, t: float) -> None:
+        """Bring the elements' free (thermal and creep) strains in :attr:`secs` to time ``t``
+        (every beam evaluation at ``t`` first calls this; a no-op without free strains)."""
+        if self.sys.free_strains.active and t != self._secs_time:
+            self.sys.free_strains.write(self.secs, t)
+            self._secs_time = t
 
     # ------------------------------------------------------------------ loads
     @property
@@ -187,6 +195,7 @@ class Assembly:
         want = blocks is not None
         c_a, c_v, c_k = blocks if want else (0.0, 0.0, 0.0)
         B = self._blocks if want else self._no_blocks
+        self.set_time(t if t_loads is None else t_loads)
         assemble_beams(q, v, a, s.elem_dofs, self.secs, self.Mbar, self.form, s.alpha, s.beta, want,
                        c_a, c_v, c_k, internal, inertial, damping, B)
         assemble_modal(q, v, a, self.modal, s.alpha, want, c_a, c_v, c_k, internal, inertial, damping)
@@ -217,8 +226,9 @@ class Assembly:
         T = np.einsum("ei,eij,ej->", ve, Me, ve) + np.dot(self.sys.mass_diag * v, v)
         return 0.5 * float(T) + self._modal_energies(q, v)[0]
 
-    def strain_energy(self, q: np.ndarray) -> float:
-        """U, J (eq. 2.16)."""
+    def strain_energy(self, q: np.ndarray, t: float = 0.0) -> float:
+        """U at time ``t`` (the free strains' time), J (eq. 2.16)."""
+        self.set_time(t)
         return float(strain_energies(q, self.sys.elem_dofs, self.secs, self.form).sum()) + self._modal_energies(q)[1]
 
     def potential_energy(self, q: np.ndarray) -> float:

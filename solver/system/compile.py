@@ -12,17 +12,20 @@ are measured from the sketched configuration, so every rotation dof starts at 0.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
 from .constraints import BodyPoint, ConstraintSet, DofMotion, SliderLine
 from .clearance import clearance_joints, contact_model, journal_node, with_journal_nodes
 from .contact_pairs import ContactPair
+from .free_strains import FreeStrains, links_free_strains
 from .modal_links import ModalSet, build_modal_link, number_modal_link
 from ..fem.beam import BeamSet
+from ..fem.timoshenko import shear_parameter
 from ..model.contact_rules import clearance_radii, point_radius
 from ..model.io import model_with_defaults
+from .sections import section_at, section_properties
 from .timefn import TimeFunction
 
 
@@ -80,6 +83,8 @@ class System:
     #: (journal dofs, bearing dofs) of each clearance joint: the two centres start with one velocity
     initial_ties: list[tuple[tuple[int, int], tuple[int, int]]] = field(default_factory=list)
     modal: ModalSet = field(default_factory=ModalSet.empty)
+    #: thermal and creep strains of the flexible links' elements
+    free_strains: FreeStrains = field(default_factory=FreeStrains)
 
     @property
     def formulation(self) -> str:
@@ -88,26 +93,8 @@ class System:
     def breakpoints(self) -> list[float]:
         """Times where a load or a driver function jumps or kinks."""
         fns = [ld.function for ld in self.loads] + [f for f in self.constraints.functions if f is not None]
+        fns += self.free_strains.functions()
         return [t for f in fns for t in f.breakpoints()]
-
-
-def section_properties(section: dict, materials: dict) -> tuple[float, float, float, float, float]:
-    """``(EA, EI, rhoA, rhoI, c)`` of a section (SI); ``c`` is nan when unknown."""
-    kind = section["kind"]
-    if kind == "per_length":
-        return section["EA"], section["EI"], section["rhoA"], section["rhoI"], section.get("c", math.nan)
-    mat = materials[section["material"]]
-    if kind == "circle":
-        d = section["d"]
-        A, I, c = math.pi * d * d / 4, math.pi * d**4 / 64, d / 2
-    elif kind == "rectangle":
-        A, I, c = section["b"] * section["h"], section["b"] * section["h"] ** 3 / 12, section["h"] / 2
-    elif kind == "tube":
-        do, di = section["d_outer"], section["d_inner"]
-        A, I, c = math.pi * (do * do - di * di) / 4, math.pi * (do**4 - di**4) / 64, do / 2
-    else:  # area
-        A, I, c = section["A"], section["I"], section.get("c", math.nan)
-    return mat["E"] * A, mat["E"] * I, mat["density"] * A, mat["density"] * I, c
 
 
 def compile_model(document: dict) -> System:
@@ -124,11 +111,11 @@ def compile_model(document: dict) -> System:
         b.add_node(body["id"], body["x"], body["y"])
 
     # flexible links: mesh nodes and elements
-    beam_rows, fibres, flex = [], [], []
+    beam_rows, fibres, shear_rigidity, flex, free = [], [], [], [], FreeStrains()
+    free_by_link = links_free_strains(doc)
     for link in doc["links"]:
         if link["kind"] != "flexible":
             continue
-        EA, EI, rhoA, rhoI, c = section_properties(link["section"], materials)
         n1, n2 = link["nodes"]
         p1, p2 = b.xy[n1], b.xy[n2]
         mesh = link["mesh"]
@@ -141,10 +128,15 @@ def compile_model(document: dict) -> System:
             a, z = names[k], names[k + 1]
             (xa, ya), (xz, yz) = b.xy[a], b.xy[z]
             L = math.hypot(xz - xa, yz - ya)
-            beam_rows.append((L, math.atan2(yz - ya, xz - xa), EA, EI, rhoA, rhoI))
-            fibres.append(c)
+            sec = section_at(link["section"], materials, 0.5 * (st[k] + st[k + 1]))  # at the mid-point
+            beam_rows.append((L, math.atan2(yz - ya, xz - xa), sec.EA, sec.EI, sec.rhoA, sec.rhoI))
+            fibres.append(sec.c)
+            shear_rigidity.append(sec.kGA)
             b.elem_nodes.append((link["id"], k, a, z))
-        flex.append(FlexLink(link["id"], np.arange(first, len(beam_rows)), math.hypot(p2[0] - p1[0], p2[1] - p1[1])))
+        elements = np.arange(first, len(beam_rows))
+        flex.append(FlexLink(link["id"], elements, math.hypot(p2[0] - p1[0], p2[1] - p1[1])))
+        if link["id"] in free_by_link:
+            free.links.append(replace(free_by_link[link["id"]], elements=elements))
         for name in names:
             b.rotation_slot(name, link["id"])
 
@@ -176,7 +168,8 @@ def compile_model(document: dict) -> System:
         dtype=int,
     ).reshape(-1, 6)
     arr = np.array(beam_rows, dtype=float).reshape(-1, 6)
-    beams = BeamSet(*(arr[:, i].copy() for i in range(6)))
+    kGA = np.array(shear_rigidity, dtype=float)
+    beams = BeamSet(*(arr[:, i].copy() for i in range(6)), phi=shear_parameter(arr[:, 3], kGA, arr[:, 0]))
 
     # mass of lumped masses
     for m in doc["masses"]:
@@ -268,6 +261,7 @@ def compile_model(document: dict) -> System:
         rigid_bodies=b.bodies,
         initial_ties=[(b.node_dof[journal_node(j)], b.node_dof[j["node"]]) for j in clearance_joints(doc)],
         modal=ModalSet.build(modal, (g[0], g[1]), doc["damping"]["beta"]),
+        free_strains=free,
     )
 
 
