@@ -29,6 +29,7 @@ from .base import ContactModel, impact_time_step
 from .compliant import CompliantModel
 from .impulse import ImpulseModel
 from .lagrange import LagrangeModel
+from .moving import MovingModel
 
 #: further contact columns of the frames (after CONTACT_KEYS): the impulses of the last
 #: impact step over that step (the momentum-balance model's per-step impulse rate), N
@@ -55,6 +56,8 @@ class ContactTracker:
             mine = [(k, p) for k, p in enumerate(self.pairs) if p.model["kind"] == kind]
             model = MODELS[kind]
             self.models.append(model(asm, mine, settings, self.events, self.impact_step))
+        if any(m.rows for m in asm.sys.movers):  # the rows of moving supports and masses
+            self.models.append(MovingModel(asm, settings, self.events))
         self._layout: list[slice] = self._slices()
         #: the model of contact forces the Newton iteration evaluates (None: no compliant pair)
         self.forces: CompliantModel | None = next((m for m in self.models if isinstance(m, CompliantModel)), None)
@@ -63,7 +66,7 @@ class ContactTracker:
 
     @property
     def active(self) -> bool:
-        return bool(self.pairs)
+        return bool(self.models)
 
     def closed(self) -> bool:
         return any(m.closed() for m in self.models)

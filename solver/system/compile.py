@@ -20,6 +20,7 @@ from .constraints import BodyPoint, ConstraintSet, DofMotion, SliderLine
 from .clearance import clearance_joints, contact_model, journal_node, with_journal_nodes
 from .contact_pairs import ContactPair
 from .modal_links import ModalSet, build_modal_link, number_modal_link
+from .moving import Mover, link_path
 from ..fem.beam import BeamSet
 from ..model.contact_rules import clearance_radii, point_radius
 from ..model.io import model_with_defaults
@@ -80,6 +81,8 @@ class System:
     #: (journal dofs, bearing dofs) of each clearance joint: the two centres start with one velocity
     initial_ties: list[tuple[tuple[int, int], tuple[int, int]]] = field(default_factory=list)
     modal: ModalSet = field(default_factory=ModalSet.empty)
+    #: supports, masses and forces travelling along flexible links (:mod:`.moving`)
+    movers: list[Mover] = field(default_factory=list)
 
     @property
     def formulation(self) -> str:
@@ -88,6 +91,7 @@ class System:
     def breakpoints(self) -> list[float]:
         """Times where a load or a driver function jumps or kinks."""
         fns = [ld.function for ld in self.loads] + [f for f in self.constraints.functions if f is not None]
+        fns += [m.position for m in self.movers]
         return [t for f in fns for t in f.breakpoints()]
 
 
@@ -122,6 +126,12 @@ def compile_model(document: dict) -> System:
         b.add_node(nd["id"], nd["x"], nd["y"])
     for body in doc["bodies"]:
         b.add_node(body["id"], body["x"], body["y"])
+    for item in doc["moving"]:  # a moving mass is a point of its own, sketched where it starts
+        if item["kind"] == "mass":
+            (x1, y1), (x2, y2) = (b.xy[nd] for nd in _link(doc, item["link"])["nodes"])
+            s0 = TimeFunction(item["position"]).value(0.0) / math.hypot(x2 - x1, y2 - y1)
+            b.add_node(item["id"], x1 + s0 * (x2 - x1), y1 + s0 * (y2 - y1))
+            b.mass[list(b.node_dof[item["id"]])] += item["mass"]
 
     # flexible links: mesh nodes and elements
     beam_rows, fibres, flex = [], [], []
@@ -239,6 +249,10 @@ def compile_model(document: dict) -> System:
         loads.append(Load((*b.node_dof[nd], rot if rot is not None else -1), ld["fx"], ld["fy"], ld["torque"], TimeFunction(ld["function"]), ld["follower"]))
 
     contacts = [_contact_pair(c, b, doc) for c in doc["contacts"]]
+    paths = {f.id: link_path(_link(doc, f.id), b.xy, f.elements, elem_dofs, beams.L, beams.beta0) for f in flex}
+    movers = [Mover(m["id"], m["kind"], paths[m["link"]], TimeFunction(m["position"]),
+                    np.array([m.get("fx", 0.0), m.get("fy", 0.0)]), b.node_dof.get(m["id"]) if m["kind"] == "mass" else None)
+              for m in doc["moving"]]
     contacts += [_clearance_pair(j, b) for j in clearance_joints(doc)]
     slots = list(b.slot_dof)
     return System(
@@ -266,7 +280,12 @@ def compile_model(document: dict) -> System:
         rigid_bodies=b.bodies,
         initial_ties=[(b.node_dof[journal_node(j)], b.node_dof[j["node"]]) for j in clearance_joints(doc)],
         modal=ModalSet.build(modal, (g[0], g[1]), doc["damping"]["beta"]),
+        movers=movers,
     )
+
+
+def _link(doc: dict, link_id: str) -> dict:
+    return next(l for l in doc["links"] if l["id"] == link_id)
 
 
 def _loose_dofs(b: "_Builder", mass: np.ndarray, elem_dofs: np.ndarray, dm: DofMotion, bp: BodyPoint, sl: SliderLine) -> list[int]:
