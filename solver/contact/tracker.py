@@ -30,6 +30,7 @@ from .compliant import CompliantModel
 from .impulse import ImpulseModel
 from .lagrange import LagrangeModel
 from .moving import MovingModel
+from .rolling import RollingModel
 
 #: further contact columns of the frames (after CONTACT_KEYS): the impulses of the last
 #: impact step over that step (the momentum-balance model's per-step impulse rate), N
@@ -37,7 +38,7 @@ RATE_KEYS = ("F_n_impulse_rate_N", "F_t_impulse_rate_N")
 
 #: the contact model classes by ``model.kind``
 MODELS: dict[str, type[ContactModel]] = {"impulse": ImpulseModel, "lagrange": LagrangeModel,
-                                         "compliant": CompliantModel}
+                                         "compliant": CompliantModel, "rolling": RollingModel}
 
 #: times the rows may be made consistent again after a restart contradicted a mode
 MAX_CHECKS = 4

@@ -357,6 +357,13 @@ CONTACT_MODEL = Variant(
             help="Lagrange-multiplier contact (thesis ch. 4): the momentum-balance jump at onset (e and law are not "
                  "used), then the gap held by the normal force, sliding or sticking, release when the force would pull",
         ),
+        "rolling": Obj(
+            {},
+            help="rolling without slip (Amirouche & Xie eqs. 17-21): the gap held by the normal force and the "
+                 "tangential relative velocity of the surfaces held at zero, the contact point found again at every "
+                 "step; lift-off when the normal force would pull, and a plastic, no-slip onset when it lands "
+                 "again (mu_s, mu_d, e and law are not used); the point is a round rigid body",
+        ),
         "compliant": Obj(
             {
                 **COMPLIANT_LAW,
