@@ -33,7 +33,7 @@ from .lagrange import OPEN, STICK, LagrangeModel
 NO_SLIP = 1e6
 
 #: relative tangential velocity (m/s) within which the no-slip row counts as met at a converged step
-SLIP_TOL = 1e-10
+SLIP_TOL = 1e-9
 
 
 class RollingModel(LagrangeModel):
@@ -45,6 +45,22 @@ class RollingModel(LagrangeModel):
     def __init__(self, asm, pairs, settings, events, impact_step):
         pairs = [(k, replace(p, mu_s=NO_SLIP, mu_d=NO_SLIP)) for k, p in pairs]
         super().__init__(asm, pairs, settings, events, impact_step)
+        self._c_v = settings["tau"] / settings["nu"]  # c_v h of the Newmark relations (2.62), for the scale
+        self.scale = 1.0  # of the no-slip rows, set for each step
+
+    def begin_step(self, s: State, h: float) -> None:
+        """Newton takes a row converged when its residual is within the constraint tolerance,
+        a length; a velocity row's residual is ``R v / c_v``: the no-slip rows are scaled by
+        ``c_v tol_g / (0.1 SLIP_TOL)`` so that their tolerance is a tenth of :data:`SLIP_TOL`."""
+        self.scale = self._c_v / h * self.tol_g / (0.1 * SLIP_TOL)
+
+    def _write(self, j, g, q, v, rows, r) -> None:
+        super()._write(j, g, q, v, rows, r)
+        rows.row[r + 1] *= self.scale
+        rows.gamma[r + 1] *= self.scale
+
+    def _gamma(self, pair, g, q, v) -> np.ndarray:
+        return super()._gamma(pair, g, q, v) * (1.0, self.scale)
 
     def refresh(self, q: np.ndarray, v: np.ndarray, rows, start: int) -> bool:
         """The Lagrange model's refresh, and the rows of a pair re-linearised as well when the

@@ -237,6 +237,12 @@ def semantic_problems(doc: dict) -> list[Problem]:
             bad(["contacts", i, "point"], "give exactly one of node, body")
         if c.get("mu_d", 0) > c.get("mu_s", c.get("mu_d", 0)):
             bad(["contacts", i, "mu_d"], "must be <= mu_s")
+    bodies = {b["id"]: b for b in doc.get("bodies", [])}
+    for i, c in enumerate(doc.get("contacts", [])):
+        body = bodies.get(c["point"].get("body"), {})
+        round_ = c["point"].get("radius", body.get("radius", 0.0)) > 0
+        if c.get("model", {}).get("kind") == "rolling" and not (body.get("kind") == "rigid" and round_):
+            bad(["contacts", i, "point"], "a rolling pair rolls a free rigid body with a radius > 0")
     for i, v in enumerate(doc.get("initial_velocities", [])):
         if len([k for k in ("node", "link", "body") if k in v]) != 1:
             bad(["initial_velocities", i], "give exactly one of node, link, body")

@@ -248,7 +248,7 @@ def compile_model(document: dict) -> System:
         rot = b.slot_dof.get((nd, ld["link"])) if "link" in ld else b.first_rotation(nd, missing=-1)
         loads.append(Load((*b.node_dof[nd], rot if rot is not None else -1), ld["fx"], ld["fy"], ld["torque"], TimeFunction(ld["function"]), ld["follower"]))
 
-    contacts = [_contact_pair(c, b, doc) for c in doc["contacts"]]
+    contacts = [_contact_pair(c, b, doc, elem_dofs, beams) for c in doc["contacts"]]
     paths = {f.id: link_path(_link(doc, f.id), b.xy, f.elements, elem_dofs, beams.L, beams.beta0) for f in flex}
     movers = [Mover(m["id"], m["kind"], paths[m["link"]], TimeFunction(m["position"]),
                     np.array([m.get("fx", 0.0), m.get("fy", 0.0)]), b.node_dof.get(m["id"]) if m["kind"] == "mass" else None)
@@ -295,12 +295,18 @@ def _loose_dofs(b: "_Builder", mass: np.ndarray, elem_dofs: np.ndarray, dm: DofM
     return [d for dofs in b.node_dof.values() for d in dofs if d not in held]
 
 
-def _contact_pair(c: dict, b: "_Builder", doc: dict) -> ContactPair:
-    """A contact pair's dofs and parameters."""
+def _contact_pair(c: dict, b: "_Builder", doc: dict, elem_dofs: np.ndarray, beams: BeamSet) -> ContactPair:
+    """A contact pair's dofs and parameters; a rolling pair on a flexible link rolls on its
+    deformed elements (``link_curve``)."""
     point = c["point"].get("node", c["point"].get("body"))
     radius = point_radius(doc, c["point"])
     tgt = c["target"]
     segments = np.zeros((0, 4), dtype=int)
+    model = c.get("model", {"kind": "impulse"})
+    kind, beam = tgt["kind"], None
+    elements = [e for e, (l, _k, _a, _z) in enumerate(b.elem_nodes) if kind == "link" and l == tgt["link"]]
+    if model["kind"] == "rolling" and elements:
+        kind, beam = "link_curve", (elem_dofs[elements], beams.beta0[elements])
     if tgt["kind"] == "link":
         link = tgt["link"]
         chain = [(a, z) for (l, _k, a, z) in b.elem_nodes if l == link]
@@ -312,9 +318,8 @@ def _contact_pair(c: dict, b: "_Builder", doc: dict) -> ContactPair:
         segments = np.array([[*b.node_dof[a], *b.node_dof[z]] for a, z in chain], dtype=int)
     target = b.node_dof[tgt["node"]] if tgt["kind"] == "node" else None
     turning = b.first_rotation(point, missing=-1) if radius > 0 else -1
-    return ContactPair(c["id"], b.node_dof[point], radius, tgt["kind"], tgt, segments, target,
-                       c["mu_s"], c["mu_d"], c["e"], c["law"], b.ndof, point_rotation=turning,
-                       model=c.get("model", {"kind": "impulse"}))
+    return ContactPair(c["id"], b.node_dof[point], radius, kind, tgt, segments, target,
+                       c["mu_s"], c["mu_d"], c["e"], c["law"], b.ndof, point_rotation=turning, model=model, beam=beam)
 
 
 def _clearance_pair(joint: dict, b: "_Builder") -> ContactPair:

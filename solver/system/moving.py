@@ -65,7 +65,7 @@ class LinkPath:
         element, the Jacobian (2, 6) of ``p`` on them and ``dp/ds`` (2,) along the deformed link."""
         e, xi = self.locate(s)
         dofs = self.elem_dofs[e]
-        p, J, dp_dxi = point_on_element(q[dofs], self.L[e], self.beta0[e], xi)
+        p, J, dp_dxi = point_on_element(q[dofs], self.beta0[e], xi)
         return p, dofs, J, dp_dxi / self.L[e]
 
     def on(self, s: float) -> bool:
