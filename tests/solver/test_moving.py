@@ -83,7 +83,8 @@ def test_support_sliding_in_settles_to_the_propped_cantilever():
     """The example's support slides from the tip to a = 2.4 m; with damping the tip settles to the
     static deflection of a clamped beam on a roller at a with an overhang (uniform weight w):
     R = w (6 L^2 - 4 L a + a^2) / (8 a), y_tip = -(w L^4 / 8 EI - R a^2 (3 L - a) / 6 EI)
-    = -7.7852 mm; within 0.3 % with 32 elements (the nodal lumping of the weight; measured 0.16 %)."""
+    = -7.7852 mm; within 1 % with 16 elements (the nodal lumping of the weight: measured 0.55 %,
+    0.16 % with 32)."""
     doc = load_model(examples_dir() / "moving_support_beam.json")
     res = simulate(doc)
     sec = doc["links"][0]["section"]
@@ -91,7 +92,8 @@ def test_support_sliding_in_settles_to_the_propped_cantilever():
     R = w * (6 * Lb * Lb - 4 * Lb * a + a * a) / (8 * a)
     y_tip = -(w * Lb**4 / (8 * EIb) - R * a * a * (3 * Lb - a) / (6 * EIb))
     k = res.layout.nodes.index("tip")
-    assert res.frames[-1].node_xy[k, 1] == pytest.approx(y_tip, rel=3e-3)
+    assert res.frames[-1].node_xy[k, 1] == pytest.approx(y_tip, rel=1e-2)
+    assert res.frames[-1].node_xy[k, 1] == pytest.approx(-7.8277e-3, rel=1e-4)  # the example's reference
     assert y_tip == pytest.approx(-7.7852e-3, rel=1e-4)
 
 
