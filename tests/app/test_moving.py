@@ -3,6 +3,7 @@ mass is listed in the model tree, drawn on its link, and edited in the property 
 from __future__ import annotations
 
 import pytest
+from PySide6.QtCore import Qt
 
 from app.canvas import geometry as geo
 from app.document.entities import EntityRef
@@ -29,3 +30,24 @@ def test_a_moving_mass_is_listed_drawn_and_edited(qtbot, window):
     assert validate(window.document.model) == []
     type_into(qtbot, view, "position.rate", "20 m/s")
     qtbot.waitUntil(lambda: window.document.model["moving"][0]["position"]["rate"] == pytest.approx(20.0))
+
+
+def test_the_optimum_dialog_plots_the_objective_against_the_support_position(qtbot, window):
+    """Sweeps > Optimum of a Field… on the sliding-support example: the stop of the support is
+    offered, three positions are scanned and refined, the objective is plotted against them."""
+    window.open_example("moving_support_beam")
+    assert window.sweeps_ui.optimum_action.isEnabled()
+    dialog = window.sweeps_ui.find_optimum()
+    qtbot.addWidget(dialog)
+    assert dialog.field.currentText() == "moving[prop].position.v1"
+    dialog.low.setValue(2.0)
+    dialog.high.setValue(4.0)
+    dialog.scan.setValue(3)
+    qtbot.mouseClick(dialog.run_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: dialog.optimum is not None, timeout=240_000)
+    opt = dialog.optimum
+    assert 2.5 < opt.x < 3.5 and len(opt.runs) > 3
+    xs, ys = dialog.curve.getData()
+    assert list(xs) == sorted(x for x, _v in opt.runs) and min(ys) == pytest.approx(opt.value)
+    assert dialog.status.text().startswith("Optimum: moving[prop].position.v1 = ")
+    dialog.close()
