@@ -1,7 +1,8 @@
 """The contact models of a run, speaking to the time loop for all of them (thesis §3.1-3.2, §4.8).
 
 :class:`ContactTracker` builds one :class:`~solver.contact.base.ContactModel` per model
-kind used by the run's pairs and, for the time loop:
+kind used by the run's pairs (and one for the rows of moving supports and masses,
+:mod:`.moving`) and, for the time loop:
 
 * sizes the step: the impact step (eq. 3.5) while any pair is in contact;
 * gathers the contact rows of the next step (:class:`~solver.system.bordered.ContactRows`)
