@@ -57,6 +57,7 @@ class MovingModel(ContactModel):
         self.movers = [m for m in asm.sys.movers if m.rows]
         self._t: float | None = None  # the end of the step being attempted
         self._start: State | None = None
+        self._t_rows = 0.0  # the time the rows were last written for
         self.tol_g = 1e-10 * max(1.0, float(np.abs(asm.sys.q0).max(initial=0.0)))
 
     def row_count(self) -> int:
@@ -70,9 +71,8 @@ class MovingModel(ContactModel):
         return self._t if s is self._start else s.t
 
     def fill_rows(self, s: State, rows: ContactRows, start: int) -> None:
-        t = self._time(s)
-        self._write(s.q, s.v, t, rows, start)
-        self._t_rows = t
+        self._t_rows = self._time(s)
+        self._write(s.q, s.v, self._t_rows, rows, start)
 
     def refresh(self, q: np.ndarray, v: np.ndarray, rows: ContactRows, start: int) -> bool:
         """Re-linearise the rows at ``q`` when the exact ``g`` left zero (True then), else

@@ -255,6 +255,9 @@ _POSITION = replace(
          "s = rate t, a constant speed); any function the drivers use",
 )
 
+#: the constant force a moving mass or force carries
+_CARRIED = {"fx": Num("constant force along x", "N", default=0.0), "fy": Num("constant force along y", "N", default=0.0)}
+
 MOVING = Variant(
     help="a support, mass or force travelling along a flexible link: its point is the link's material point at "
          "arc length s(t), placed by the element's shape functions (Amirouche & Xie, eqs. 13-16 and 26)",
@@ -262,32 +265,16 @@ MOVING = Variant(
             "position": _POSITION},
     common_required=("id", "link", "position"),
     kinds={
-        "support": Obj(
-            {},
-            help="a roller support sliding under the link: the link's point at s(t) stays on the link's sketched "
-                 "line (a time-variant boundary condition; s is held within the link)",
-            units={F: "m"},
-        ),
-        "mass": Obj(
-            {
-                "mass": Num("mass", "kg", gt=0),
-                "fx": Num("constant force on the mass along x", "N", default=0.0),
-                "fy": Num("constant force on the mass along y", "N", default=0.0),
-            },
-            required=("mass",),
-            help="a point mass carried along the link at s(t) (the moving-mass problem); before and after the "
-                 "link it runs on a rigid track along the link's sketched line",
-            units={F: "m"},
-        ),
-        "force": Obj(
-            {
-                "fx": Num("force along x", "N", default=0.0),
-                "fy": Num("force along y", "N", default=0.0),
-            },
-            help="a constant force carried along the link at s(t) (the moving-load problem); none while s(t) is "
-                 "off the link",
-            units={F: "m"},
-        ),
+        "support": Obj({}, units={F: "m"},
+                       help="a roller support sliding under the link: the link's point at s(t) stays on the link's "
+                            "sketched line (a time-variant boundary condition; s is held within the link)"),
+        "mass": Obj({"mass": Num("mass", "kg", gt=0), **_CARRIED}, required=("mass",), units={F: "m"},
+                    help="a point mass carried along the link at s(t) (the moving-mass problem), with a constant "
+                         "force on it; before and after the link it runs on a rigid track along the link's sketched "
+                         "line"),
+        "force": Obj(dict(_CARRIED), units={F: "m"},
+                     help="a constant force carried along the link at s(t) (the moving-load problem); none while "
+                          "s(t) is off the link"),
     },
 )
 
