@@ -69,7 +69,7 @@ class CompareView(QWidget):
         self.x_combo.activated.connect(lambda _: self._redraw())
         self.plot = pg.PlotWidget(background="w")
         self.plot.showGrid(x=True, y=True, alpha=0.3)
-        self.plot.addLegend(offset=(-10, 10))
+        self.plot.addLegend(offset=(-10, 10), brush=(255, 255, 255, 200))  # readable over the curves
         bar = QHBoxLayout()
         bar.addWidget(QLabel("Series:"))
         bar.addWidget(self.series_combo, 2)

@@ -122,7 +122,7 @@ class PlotPanel(QWidget):
             # the axes paint the grid over the whole view: cache them as pixmaps, or every
             # cursor move replays their grid (5-10 ms a frame instead of 1-2 ms)
             self.plot.getPlotItem().getAxis(side).setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
-        self.plot.addLegend(offset=(-10, 10))
+        self.plot.addLegend(offset=(-10, 10), brush=(255, 255, 255, 200))  # readable over the curves
         self.cursor = pg.InfiniteLine(angle=90, movable=True, pen=pg.mkPen("#444", width=1.5),
                                       hoverPen=pg.mkPen("#000", width=3))
         self.cursor.setZValue(10)

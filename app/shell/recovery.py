@@ -6,10 +6,12 @@ Beside it, a :class:`~PySide6.QtCore.QLockFile` (``recovery-<id>.lock``) is held
 as long as the window lives; Qt knows a lock whose process has died.  A recovery
 file whose lock can be taken is therefore what a crashed session left behind (and
 two Flexmech windows running side by side never offer each other's work).  A file
-holds the model and the file the model belonged to, as JSON, written atomically.
+holds the model and the file the model belonged to, as JSON, written atomically.  At
+start the locks and the cut-short temporary files of ended sessions are removed.
 """
 from __future__ import annotations
 
+import glob
 import json
 import uuid
 from dataclasses import dataclass
@@ -101,8 +103,10 @@ class RecoveryFile:
     def leftovers(self) -> list[Recovered]:
         """Usable recovery files of sessions that ended without closing, newest first.
 
-        Unreadable leftovers and those older than their model's saved file are deleted.
+        Unreadable leftovers and those older than their model's saved file are deleted,
+        and so is what else ended sessions left: their locks and temporary files.
         """
+        self._remove_dead_sessions_debris()
         found = []
         for path in sorted(self.folder.glob(f"{PREFIX}*.json"), key=lambda p: p.stat().st_mtime, reverse=True):
             if path == self.path:
@@ -117,6 +121,22 @@ class RecoveryFile:
                 found.append(recovered)
             lock.unlock()
         return found
+
+    def _remove_dead_sessions_debris(self) -> None:
+        """Delete the locks and temporary files (``.recovery-<id>.json.*.tmp``: an autosave cut
+        short) of sessions that have ended; a running session holds its lock."""
+        ended = {}
+        for path in self.folder.glob(f"{PREFIX}*.lock"):
+            json_path = path.with_suffix(".json")
+            if json_path == self.path:
+                continue
+            lock = _lock(json_path)
+            if lock.tryLock(0):  # its process is gone: Qt took over the stale lock
+                ended[json_path.name] = lock
+        for name, lock in ended.items():
+            for tmp in self.folder.glob(f"{glob.escape('.' + name)}.*.tmp"):
+                tmp.unlink(missing_ok=True)
+            lock.unlock()  # removes the lock file (a recovery file is taken up by leftovers())
 
     @staticmethod
     def discard(recovered: Recovered) -> None:

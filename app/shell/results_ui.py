@@ -233,9 +233,14 @@ class ResultsUi(QObject):
     def export_results_dialog(self) -> None:
         folder = QFileDialog.getExistingDirectory(self.window, "Export results bundle into folder",
                                                   str(self.suggested_path("results")))
-        if folder:
+        if not folder:
+            return
+        try:
             self.export_results(folder)
-            self.window.statusBar().showMessage(f"Results written to {folder}", 8000)
+        except OSError as exc:
+            QMessageBox.critical(self.window, "Export results bundle", f"{folder}:\n\n{exc}")
+            return
+        self.window.statusBar().showMessage(f"Results written to {folder}", 8000)
 
     def export_series_dialog(self) -> None:
         self._export("Export plotted series", "CSV files (*.csv)", self.export_series, "series.csv")

@@ -212,7 +212,9 @@ class LagrangeModel(ContactModel):
             what, phi = self._switching(j, new, lam_c)
             r = self._first_row(j)
             if landed == "release" or lam_c[r] < 0.0:
-                self._open(j, new.t, lam_c[r])
+                self._open(j, new.t, lam_c[r], "tensile normal force")
+            elif not self._geometry(j, new.q).reachable:
+                self._open(j, new.t, lam_c[r], "passed the end of the target")
             elif what == "stick" and (landed == "stick" or phi < 0.0 or self._vanished(j, old, new)):
                 changed |= self._stop_slip(j, old, new)
                 continue
@@ -254,11 +256,13 @@ class LagrangeModel(ContactModel):
         self.sigma[j] = -np.sign(F_t)
         self.log(t, "slip", j, F_n_N=float(F_n), F_t_N=float(F_t), direction=int(self.sigma[j]))
 
-    def _open(self, j: int, t: float, F_n: float) -> None:
+    def _open(self, j: int, t: float, F_n: float, cause: str) -> None:
+        """Release (§4.1): the normal force would pull, or the point left the target's end
+        (a ground segment's, or a link's outer ends)."""
         self._released.add(j)
         self.state[j] = OPEN
         self.sigma[j] = 0.0
-        self.log(t, "separation", j, cause="tensile normal force", F_n_N=float(F_n))
+        self.log(t, "separation", j, cause=cause, F_n_N=float(F_n))
 
     def check(self, s: State, lam_c: np.ndarray) -> bool:
         """A stick that the consistent multipliers say needs more than ``mu_s F_n`` slides at

@@ -7,11 +7,14 @@ examples use too.
 """
 from __future__ import annotations
 
+import glob
 import json
 import os
-import tempfile
+import secrets
+import stat
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 from .validate import ModelError, Problem, validate
 
@@ -48,19 +51,74 @@ def load_model(path: str | os.PathLike) -> dict:
 
 
 def atomic_write_text(path: str | os.PathLike, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file and a rename: never half a file."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    """Write ``text`` (UTF-8, ``\\n`` line ends) to ``path`` atomically: see :func:`replacing`."""
+    with replacing(path) as tmp, open(tmp, "w", encoding="utf-8", newline="\n") as fh:
+        fh.write(text)
+
+
+#: a temporary file beside its target is named ``.<name>.<random>.tmp``
+TMP_PREFIX, TMP_SUFFIX = ".", ".tmp"
+
+
+@contextmanager
+def replacing(path: str | os.PathLike) -> Iterator[Path]:
+    """A temporary file to write, renamed over ``path`` when the block ends without error.
+
+    A reader never sees half a file and a crash leaves the previous file whole.  The file
+    keeps what the user gave it: a symbolic link is followed (the target is replaced, the
+    link stays), an existing file's mode and, where the process may, its owner and group
+    carry over (a new file gets the mode the umask gives).  The temporary file
+    (``.<name>.<random>.tmp`` beside the target) is removed on every failure, and those an
+    interrupted write of the same file left (a killed process) are removed first.
+
+    >>> with replacing("sweep.parquet") as tmp:                    # doctest: +SKIP
+    ...     pyarrow.parquet.write_table(table, tmp)
+    """
+    target = Path(os.path.realpath(path))
+    target.parent.mkdir(parents=True, exist_ok=True)
+    for stale in target.parent.glob(f"{glob.escape(TMP_PREFIX + target.name)}.*{TMP_SUFFIX}"):
+        stale.unlink(missing_ok=True)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+        kept = os.stat(target)
+    except FileNotFoundError:
+        kept = None
+    tmp = _new_temporary(target)
+    try:
+        yield tmp
+        _settle(tmp, kept)
+        os.replace(tmp, target)
+    finally:
+        tmp.unlink(missing_ok=True)  # gone after os.replace; removed after a failure
+
+
+def _new_temporary(target: Path) -> Path:
+    """Create an empty temporary file beside ``target`` (mode 0666 less the umask), unique."""
+    while True:
+        tmp = target.with_name(f"{TMP_PREFIX}{target.name}.{secrets.token_hex(6)}{TMP_SUFFIX}")
+        try:
+            os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
+            return tmp
+        except FileExistsError:  # pragma: no cover - 48 random bits
+            continue
+
+
+def _settle(tmp: Path, kept: os.stat_result | None) -> None:
+    """Flush the written temporary file to disk and give it the replaced file's owner,
+    group (where the process may: only root gives a file away) and permission bits."""
+    fd = os.open(tmp, os.O_RDWR)
+    try:
+        if kept is not None and hasattr(os, "fchown"):
+            for uid in (kept.st_uid, -1):  # a member of the group may still keep the group
+                try:
+                    os.fchown(fd, uid, kept.st_gid)
+                    break
+                except OSError:
+                    continue
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    if kept is not None:
+        os.chmod(tmp, stat.S_IMODE(kept.st_mode))  # after the chown, which may clear set-id bits
 
 
 def save_model(doc: dict, path: str | os.PathLike) -> None:

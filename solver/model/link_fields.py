@@ -96,7 +96,8 @@ LINK = Variant(
                 "section": SECTION,
             }
         ),
-        "flexible": Obj({"section": SECTION, "mesh": MESH}, required=("section",)),
+        "flexible": Obj({"section": SECTION, "mesh": replace(MESH, default={"kind": "uniform", "elements": 4})},
+                        required=("section",)),
         "modal": Obj(
             {
                 "section": SECTION,

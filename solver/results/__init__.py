@@ -1,7 +1,8 @@
 """Results of a run: frames and their layout in memory (:mod:`.frames`), built from
 a solver state (:mod:`.outputs`; modal links' share: :mod:`.modal_outputs`), the named
 series they offer (:mod:`.series`), the results folder — its tables (:mod:`.tables`), the
-scalar summary (:mod:`.summary`), writing and loading (:mod:`.files`) — and the reference
+scalar summary (:mod:`.summary`), writing and loading (:mod:`.files`), the checks a folder
+passes before it is loaded (:mod:`.integrity`) — and the reference
 curves runs are compared with (:mod:`.references`).
 
 May import :mod:`solver.system` and below.

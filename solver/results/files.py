@@ -3,9 +3,11 @@
 
 The format (every file, column and key, with units) is described in
 ``docs/results-format.md``.  Floats are written with ``%.17g``, so they read back
-bit for bit.  Every file is written atomically (a temporary file in the folder,
-then a rename); ``summary.json`` is written last and records the SHA-256 of every
-CSV file, so a folder mixing files of two writes is refused on loading.
+bit for bit.  Every file is written atomically (a temporary file in the folder, then a
+rename); ``summary.json`` is written last and records the SHA-256 of every other file,
+``model.json`` included.  A folder where a write was interrupted (some files new, some
+old) or that was damaged since is refused on loading: :mod:`solver.results.integrity`
+checks every file before anything is returned.
 
 >>> write_results(results, "out/slider_crank")                 # doctest: +SKIP
 >>> load_results("out/slider_crank").meta["status"]            # doctest: +SKIP
@@ -16,16 +18,15 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
 from ..errors import ResultsFormatError
 from ..model.io import atomic_write_text, dumps_model
 from .frames import Frame, Results, StepRecord
+from .integrity import MODEL, SUMMARY, check_layout, read_model, read_recorded, read_summary
 from .summary import layout_from_json, summarize
-from .tables import (FORMAT, FRAME_TABLES, STEP_COLUMNS, VERSION, CsvTable, contacts_from_table, csv_tables,
-                     field_shapes, sha256)
+from .tables import FRAME_TABLES, STEP_COLUMNS, CsvTable, contacts_from_table, csv_tables, field_shapes, sha256
 
 __all__ = ["ResultsFormatError", "load_results", "summarize", "write_results"]
 
@@ -34,7 +35,10 @@ __all__ = ["ResultsFormatError", "load_results", "summarize", "write_results"]
 def write_results(results: Results, directory: str | os.PathLike) -> None:
     """Write ``results`` to ``directory`` (created if needed; our files there are replaced).
 
-    Writes ``model.json``, the CSV files and, last, ``summary.json``, each atomically.
+    Writes ``model.json``, the CSV files and, last, ``summary.json`` (with the SHA-256 of
+    every other file), each atomically.  Until ``summary.json`` is replaced the folder
+    holds the previous run, or, once a file has changed, a folder :func:`load_results`
+    refuses; never a mix it accepts.
 
     Parameters
     ----------
@@ -44,36 +48,41 @@ def write_results(results: Results, directory: str | os.PathLike) -> None:
         The results folder.
     """
     directory = Path(directory)
-    atomic_write_text(directory / "model.json", dumps_model(results.model))
+    model = dumps_model(results.model)
+    atomic_write_text(directory / MODEL, model)
     tables = csv_tables(results)
     for name, text in tables.items():
         atomic_write_text(directory / name, text)
     summary = summarize(results)
     summary["files"] = {name: {"rows": text.count("\n") - 1, "sha256": sha256(text)} for name, text in tables.items()}
+    summary["files"][MODEL] = {"sha256": sha256(model)}
     text = json.dumps(summary, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
-    atomic_write_text(directory / "summary.json", text)
+    atomic_write_text(directory / SUMMARY, text)
 
 
 # ====================================================================== loading
 def load_results(directory: str | os.PathLike) -> Results:
     """Read a results folder written by :func:`write_results` back into a :class:`Results`.
 
+    Everything returned is checked first: ``summary.json`` against its schema, every
+    other file against the SHA-256 it records, ``model.json`` a valid model of the
+    layout's ids, every table's columns, numbers and rows.
+
     Raises
     ------
     ResultsFormatError
-        When a file is missing or unreadable, the format version is unknown, or a CSV
-        file is not the one ``summary.json`` records (changed after writing, or left
-        from another write).
+        Naming the file and the reason, when a file is missing, unreadable or damaged,
+        the format version is unknown, or a file is not the one ``summary.json`` records
+        (changed after writing, or left from another write).
     """
     directory = Path(directory)
-    summary = json.loads(_read(directory / "summary.json"))
-    if summary.get("format") != FORMAT or not isinstance(summary.get("version"), int) or summary["version"] > VERSION:
-        raise ResultsFormatError(
-            f"{directory / 'summary.json'}: not a {FORMAT} version {VERSION} summary "
-            f"(format {summary.get('format')!r}, version {summary.get('version')!r})"
-        )
-    tables = {name: _read_table(directory, name, entry) for name, entry in summary["files"].items()}
+    summary = read_summary(directory)
+    files = summary["files"]
+    tables = {name: CsvTable.parse(str(directory / name), read_recorded(directory, name, entry["sha256"]), entry["rows"])
+              for name, entry in files.items() if name != MODEL}
+    model = read_model(directory, summary)
     layout = layout_from_json(summary["layout"])
+    check_layout(layout, model, directory / SUMMARY)
     times = tables["energy.csv"].columns(["time_s"])[:, 0]
     n_f = len(times)
 
@@ -82,14 +91,19 @@ def load_results(directory: str | os.PathLike) -> Results:
     for name, (_, table_fields) in FRAME_TABLES.items():
         if name not in tables:  # a folder written before the table existed (modes.csv)
             continue
-        values = tables[name].columns([c for _, cols in table_fields for c in cols])
+        first, first_columns = table_fields[0]
+        per_frame = int(np.prod(shapes[first])) // len(first_columns)  # its entities (x stations)
+        values = _frame_rows(tables[name], [c for _, cols in table_fields for c in cols], n_f, per_frame)
         start = 0
         for field, cols in table_fields:
             fields[field] = np.ascontiguousarray(values[:, start : start + len(cols)]).reshape((n_f, *shapes[field]))
             start += len(cols)
     energy_keys = summary["frame_keys"]["energy"]
     energy = tables["energy.csv"].columns([k + "_J" for k in energy_keys])
-    contact = contacts_from_table(tables["contacts.csv"], summary["frame_keys"]["contact"], n_f, len(layout.contacts))
+    contact_keys = summary["frame_keys"]["contact"]
+    n_c = len(layout.contacts) if contact_keys else 0
+    _frame_rows(tables["contacts.csv"], ["time_s"], n_f, n_c)
+    contact = contacts_from_table(tables["contacts.csv"], contact_keys, n_f, n_c)
     frames = [
         Frame(
             time=float(times[i]),
@@ -99,25 +113,17 @@ def load_results(directory: str | os.PathLike) -> Results:
         )
         for i in range(n_f)
     ]
-    steps = [
-        StepRecord(time=t, step=h, newton_iterations=int(n))
-        for t, h, n in tables["steps.csv"].columns(list(STEP_COLUMNS)).tolist()
-    ]
-    model = json.loads(_read(directory / "model.json"))
-    events, meta = summary["events"], summary["meta"]
-    return Results(model=model, layout=layout, frames=frames, steps=steps, events=events, meta=meta)
+    step_table = tables["steps.csv"].columns(list(STEP_COLUMNS))
+    if not np.isfinite(step_table[:, 2]).all():
+        raise ResultsFormatError(f"{directory / 'steps.csv'}: newton_iterations: a cell that is not a number")
+    steps = [StepRecord(time=t, step=h, newton_iterations=int(n)) for t, h, n in step_table.tolist()]
+    return Results(model=model, layout=layout, frames=frames, steps=steps, events=summary["events"],
+                   meta=summary["meta"])
 
 
-def _read(path: Path) -> str:
-    try:
-        return path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ResultsFormatError(f"cannot read {path}: {exc.strerror}") from None
-
-
-def _read_table(directory: Path, name: str, entry: dict[str, Any]) -> CsvTable:
-    """A CSV file, checked against its ``summary.json`` entry."""
-    text = _read(directory / name)
-    if sha256(text) != entry["sha256"]:
-        raise ResultsFormatError(f"{directory / name}: not the file summary.json records (changed after writing?)")
-    return CsvTable.parse(text, entry["rows"])
+def _frame_rows(table: CsvTable, columns: list[str], n_f: int, per_frame: int) -> np.ndarray:
+    """The ``columns`` of ``table``, refused unless it holds ``per_frame`` rows for each of the ``n_f`` frames."""
+    values = table.columns(columns)
+    if len(values) != n_f * per_frame:
+        raise ResultsFormatError(f"{table.source}: {len(values)} data rows, expected {n_f} frames x {per_frame}")
+    return values

@@ -146,13 +146,15 @@ def element_offsets(layout: Layout) -> np.ndarray:
     """(E,) distance of each element's first node from its link's first node, m,
     along the undeformed chain of the link's elements (ordered by their index)."""
     lengths = np.asarray(layout.element_length, dtype=float)
-    return np.array(
-        [
-            sum(lengths[j] for j, (lj, kj, _, _) in enumerate(layout.elements) if lj == link and kj < k)
-            for link, k, _, _ in layout.elements
-        ],
-        dtype=float,
-    )
+    offsets = np.zeros(len(layout.elements))
+    by_link: dict[str, list[tuple[int, int]]] = {}
+    for j, (link, k, _, _) in enumerate(layout.elements):
+        by_link.setdefault(link, []).append((k, j))
+    for chain in by_link.values():
+        chain.sort()
+        order = [j for _k, j in chain]
+        offsets[order] = np.concatenate(([0.0], np.cumsum(lengths[order])[:-1]))
+    return offsets
 
 
 def energy_keys(results: Results) -> list[str]:
@@ -255,35 +257,55 @@ def contacts_from_table(table: CsvTable, keys: list[str], n_f: int, n_c: int) ->
         names, inverse = np.unique(table.columns([key], dtype=str), return_inverse=True)
         unknown = set(names.tolist()) - set(CONTACT_STATES)
         if unknown:
-            raise ResultsFormatError(f"contacts.csv: unknown contact state(s) {sorted(unknown)}")
+            raise ResultsFormatError(f"{table.source}: unknown contact state(s) {sorted(unknown)}")
         codes = np.array([CONTACT_STATES.index(s) for s in names.tolist()], dtype=int)
         out[key] = codes[inverse].reshape(n_f, n_c)
     return out
 
 
 class CsvTable(NamedTuple):
-    """A CSV file's text, header and number of data rows."""
+    """A CSV file's text, header and number of data rows, and where it came from (for messages)."""
 
+    source: str
     text: str
     header: list[str]
     rows: int
 
     @classmethod
-    def parse(cls, text: str, rows: int) -> CsvTable:
-        """The table of CSV ``text`` with ``rows`` data rows (its header read from the first line)."""
-        return cls(text, next(csv.reader(io.StringIO(text))), rows)
+    def parse(cls, source: str, text: str, rows: int) -> CsvTable:
+        """The table of CSV ``text`` (from ``source``) with ``rows`` data rows (its header read from the first line).
+
+        Raises :class:`ResultsFormatError` when the text does not hold that many rows.
+        """
+        lines = text.count("\n")
+        if not lines or lines - 1 != rows:
+            found = "no header line" if not lines else f"{lines - 1} data rows"
+            raise ResultsFormatError(f"{source}: {found}, summary.json records {rows}")
+        if not text.endswith("\n"):
+            raise ResultsFormatError(f"{source}: ends within a line (cut short?)")
+        return cls(source, text, next(csv.reader(io.StringIO(text))), rows)
 
     def columns(self, names: list[str], dtype: type = float) -> np.ndarray:
-        """The named columns as an array (rows, len(names)), parsed in C by ``np.loadtxt``."""
+        """The named columns as an array (rows, len(names)), parsed in C by ``np.loadtxt``.
+
+        Raises :class:`ResultsFormatError` naming the file for a missing column or a cell
+        that is not a ``dtype``.
+        """
+        missing = [n for n in names if n not in self.header]
+        if missing:
+            raise ResultsFormatError(f"{self.source}: no column {', '.join(map(repr, missing))}")
         if not self.rows:
             return np.empty((0, len(names)), dtype=dtype)
-        return np.loadtxt(
-            io.StringIO(self.text),
-            dtype=dtype,
-            delimiter=",",
-            skiprows=1,
-            usecols=[self.header.index(n) for n in names],
-            quotechar='"',
-            comments=None,
-            ndmin=2,
-        )
+        try:
+            return np.loadtxt(
+                io.StringIO(self.text),
+                dtype=dtype,
+                delimiter=",",
+                skiprows=1,
+                usecols=[self.header.index(n) for n in names],
+                quotechar='"',
+                comments=None,
+                ndmin=2,
+            )
+        except ValueError as exc:
+            raise ResultsFormatError(f"{self.source}: {exc}") from None

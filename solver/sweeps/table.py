@@ -19,7 +19,7 @@ import pyarrow as pa
 import pyarrow.csv
 import pyarrow.parquet as pq
 
-from ..model.io import atomic_write_text, dumps_model
+from ..model.io import atomic_write_text, dumps_model, replacing
 from .spec import SweepError, SweepSpec, spec_from_json, spec_to_json
 
 TABLE = "sweep.parquet"
@@ -50,9 +50,8 @@ def write_rows(folder: str | os.PathLike, rows: list[dict[str, Any]], first: lis
     folder = Path(folder)
     for name, write in ((TABLE, lambda t, p: pq.write_table(t, p)),
                         (TABLE_CSV, lambda t, p: pa.csv.write_csv(t, p))):
-        tmp = folder / f".{name}.tmp"
-        write(table, tmp)
-        os.replace(tmp, folder / name)
+        with replacing(folder / name) as tmp:
+            write(table, tmp)
 
 
 def _column_type(rows: list[dict[str, Any]], name: str) -> pa.DataType:

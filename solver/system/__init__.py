@@ -5,7 +5,7 @@ their numbering, beams, masses, loads and time functions (:mod:`.compile`,
 of contact pairs — gap, contact frame and Jacobian (:mod:`.contact_pairs`) —, the
 assembled residual, mass and Newton matrices (:mod:`.assembly`) with the banded
 solver (:mod:`.banded`) and the contact rows that border it (:mod:`.bordered`), the state vector (:mod:`.state`) and the consistent
-initial state (:mod:`.initial`).
+initial state (:mod:`.initial`, with the links' rigid velocity fields of :mod:`.rigid_fields`).
 
 May import :mod:`solver.fem`, :mod:`solver.model` and :mod:`solver.errors`.
 """

@@ -176,6 +176,7 @@ def compile_model(document: dict) -> System:
     for j in doc["joints"]:
         if j["kind"] == "weld":
             b.weld(j["node"], j["links"])
+    b.merge_welds()
     for lk, (_name, frame) in zip(modal, b.modal_frames):
         lk.frame = frame
 
@@ -192,8 +193,9 @@ def compile_model(document: dict) -> System:
         dx, dy = b.node_dof[m["node"]]
         b.mass[dx] += m["mass"]
         b.mass[dy] += m["mass"]
-        if m["inertia"] > 0:
-            b.mass[b.first_rotation(m["node"])] += m["inertia"]
+        rotation = b.first_rotation(m["node"], missing=-1)
+        if m["inertia"] > 0 and rotation >= 0:  # a node no link turns has no rotation to carry it
+            b.mass[rotation] += m["inertia"]
     mass = np.zeros(n)
     mass[: len(b.mass)] = b.mass[:n]
 
@@ -336,15 +338,18 @@ def _clearance_pair(joint: dict, b: "_Builder") -> ContactPair:
 
 
 class _Builder:
-    """Dof numbering while a model is compiled."""
+    """Dof numbering while a model is compiled: each new dof costs O(1) (the value and mass
+    arrays grow by doubling), and the welds are renumbered in one pass (:meth:`merge_welds`)."""
 
     def __init__(self) -> None:
         self.ndof = 0
-        self.q0 = np.zeros(0)
-        self.mass = np.zeros(0)
+        self._q0 = np.zeros(16)
+        self._mass = np.zeros(16)
         self.xy: dict[str, tuple[float, float]] = {}
         self.node_dof: dict[str, tuple[int, int]] = {}
         self.slot_dof: dict[tuple[str, str], int] = {}
+        self._slots_at: dict[str, list[str]] = {}  # node -> links with a rotation slot there, in order
+        self._welded: dict[int, int] = {}  # a welded rotation dof -> the dof it shares (smaller)
         self.elem_nodes: list[tuple[str, int, str, str]] = []
         #: (node dofs, body dofs, arm, modal shape or None): body-point constraints
         self.attachments: list[tuple[tuple[int, int], tuple[int, ...], tuple[float, float], np.ndarray | None]] = []
@@ -353,11 +358,24 @@ class _Builder:
         self.modal_names: dict[str, list[str]] = {}  # modal link that is a contact target -> its mesh nodes
         self.linear_rows: list[tuple[tuple[int, ...], tuple[float, ...]]] = []  # (dofs, coefficients)
 
+    @property
+    def q0(self) -> np.ndarray:
+        """Initial values of the dofs so far (a view)."""
+        return self._q0[: self.ndof]
+
+    @property
+    def mass(self) -> np.ndarray:
+        """Lumped masses and inertias on the dofs so far (a view)."""
+        return self._mass[: self.ndof]
+
     def new_dofs(self, values: list[float]) -> list[int]:
         first = self.ndof
         self.ndof += len(values)
-        self.q0 = np.concatenate([self.q0, values])
-        self.mass = np.concatenate([self.mass, np.zeros(len(values))])
+        if self.ndof > self._q0.size:
+            size = max(2 * self._q0.size, self.ndof)
+            self._q0 = np.concatenate([self._q0, np.zeros(size - self._q0.size)])
+            self._mass = np.concatenate([self._mass, np.zeros(size - self._mass.size)])
+        self._q0[first : self.ndof] = values
         return list(range(first, self.ndof))
 
     def add_node(self, name: str, x: float, y: float) -> None:
@@ -368,15 +386,15 @@ class _Builder:
     def rotation_slot(self, node: str, link: str, dof: int | None = None) -> int:
         if (node, link) not in self.slot_dof:
             self.slot_dof[(node, link)] = dof if dof is not None else self.new_dofs([0.0])[0]
+            self._slots_at.setdefault(node, []).append(link)
         return self.slot_dof[(node, link)]
 
     def links_at(self, node: str) -> list[str]:
-        return [l for (n, l) in self.slot_dof if n == node]
+        return list(self._slots_at.get(node, []))
 
     def first_rotation(self, node: str, missing: int | None = None) -> int | None:
-        for (n, _l), d in self.slot_dof.items():
-            if n == node:
-                return d
+        if node in self._slots_at:
+            return self.slot_dof[(node, self._slots_at[node][0])]
         if missing is not None:
             return missing
         return self.rotation_slot(node, "")
@@ -405,16 +423,37 @@ class _Builder:
         cy = y1 + com["s"] * (y2 - y1) + com["n"] * ux
         self.add_rigid_body(link["id"], mass, inertia, (cx, cy), nodes)
 
+    def _shared(self, dof: int) -> int:
+        """The dof that ``dof`` shares after the welds so far."""
+        while dof in self._welded:
+            dof = self._welded[dof]
+        return dof
+
     def weld(self, node: str, links: list[str]) -> None:
-        """Give the links at ``node`` one rotation dof (their masses add up)."""
-        dofs = sorted({self.slot_dof[(node, l)] for l in links})
+        """Give the links at ``node`` one rotation dof, the smallest of theirs (their masses
+        add up); the numbering is made compact by :meth:`merge_welds`."""
+        dofs = sorted({self._shared(self.slot_dof[(node, l)]) for l in links})
         keep = dofs[0]
         for gone in reversed(dofs[1:]):
             self.mass[keep] += self.mass[gone]
-            self._renumber(lambda d, g=gone: keep if d == g else (d - 1 if d > g else d))
-            self.q0 = np.delete(self.q0, gone)
-            self.mass = np.delete(self.mass, gone)
-            self.ndof -= 1
+            self._welded[gone] = keep
+
+    def merge_welds(self) -> None:
+        """Number the dofs left after the welds consecutively, in their order, in one pass."""
+        if not self._welded:
+            return
+        kept = np.ones(self.ndof, dtype=bool)
+        kept[list(self._welded)] = False
+        new = np.cumsum(kept) - 1
+        shared = np.arange(self.ndof)
+        for gone in self._welded:
+            shared[gone] = self._shared(gone)
+        number = new[shared]
+        q0, mass = self.q0[kept], self.mass[kept]
+        self.ndof = int(kept.sum())
+        self._q0, self._mass = q0, mass
+        self._welded = {}
+        self._renumber(lambda d: int(number[d]))
 
     def _renumber(self, f) -> None:
         self.node_dof = {k: (f(a), f(b)) for k, (a, b) in self.node_dof.items()}

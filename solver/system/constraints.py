@@ -23,6 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
+import scipy.sparse as sp
 from numba import njit
 
 from .timefn import TimeFunction
@@ -244,10 +245,12 @@ class ConstraintSet:
     def gamma(self, q: np.ndarray, v: np.ndarray, t: float) -> np.ndarray:
         return self.evaluate(q, t, v)[2]
 
+    def jacobian(self, q: np.ndarray, n: int) -> sp.csr_matrix:
+        """``G = dg/dq`` (count, n), sparse."""
+        return sp.csr_matrix((self.values(q), (self.rows, self.cols)), shape=(self.count, n))
+
     def jacobian_dense(self, q: np.ndarray, n: int) -> np.ndarray:
-        G = np.zeros((self.count, n))
-        np.add.at(G, (self.rows, self.cols), self.values(q))
-        return G
+        return self.jacobian(q, n).toarray()
 
     def velocity_rhs(self, t: float) -> np.ndarray:
         """``G v = -g_t``: the prescribed velocities of the dof-motion rows, 0 elsewhere."""

@@ -4,8 +4,8 @@ Explicit velocities from the model are taken as given (a moving mass starts at t
 speed of its travel); with
 ``solver.consistent_initial_velocity`` the velocity field is then corrected by the
 smallest change that satisfies the velocity constraints ``G v = -g_t``, measured by
-the dimensionless deformation rates of the beams, and among rigid motions by the
-kinetic energy.
+the dimensionless deformation rates of the beams, and among the rigid motions the
+joints allow by its norm ``|dv|`` (sparse: cost and memory linear in the elements).
 A mechanism driven at 150 rad/s therefore starts with its rigid velocity field,
 not at rest, and flexible links start without deformation rates.  The initial
 accelerations and multipliers solve ``[M G^T; G 0] [a; lambda] = [-Psi(a=0); gamma]``.
@@ -13,12 +13,15 @@ accelerations and multipliers solve ``[M G^T; G 0] [a; lambda] = [-Psi(a=0); gam
 from __future__ import annotations
 
 import numpy as np
-
 import scipy.linalg as sla
+import scipy.sparse as sp
+import scipy.sparse.linalg as spla
 
 from .assembly import Assembly, newton_scale
 from .bordered import ContactRows, bordered_solve
 from .compile import System
+from .rigid_fields import rigid_motions
+from ..errors import SolverError
 from ..fem.beam import deformations
 from .state import State
 
@@ -61,9 +64,9 @@ def explicit_velocity(system: System) -> np.ndarray:
     return v
 
 
-def deformation_rates(asm: Assembly, q: np.ndarray) -> np.ndarray:
-    """Global matrix of the dimensionless deformation rates ``(udot/L, tb1dot, tb2dot)`` of
-    every beam (rows of B: r/L, e3 - z/l, e6 - z/l), and ``q'/L`` of every modal
+def deformation_rates(asm: Assembly, q: np.ndarray) -> sp.csr_matrix:
+    """Sparse global matrix of the dimensionless deformation rates ``(udot/L, tb1dot, tb2dot)``
+    of every beam (rows of B: r/L, e3 - z/l, e6 - z/l), and ``q'/L`` of every modal
     coordinate, (3E + modal coordinates, n); zero for rigid motion."""
     sysm = asm.sys
     d = deformations(q, sysm.elem_dofs, asm.secs)
@@ -77,32 +80,80 @@ def deformation_rates(asm: Assembly, q: np.ndarray) -> np.ndarray:
     B[:, 2] = -zl
     B[:, 1, 2] += 1.0
     B[:, 2, 5] += 1.0
-    out = np.zeros((3 * E, asm.n))
-    rows = np.repeat(np.arange(3 * E).reshape(E, 3), 6, axis=1).reshape(E, 3, 6)
-    np.add.at(out, (rows, np.broadcast_to(sysm.elem_dofs[:, None, :], (E, 3, 6))), B)
-    return np.vstack([out, sysm.modal.rate_rows(asm.n)])
+    rows = np.repeat(np.arange(3 * E), 6)
+    cols = np.broadcast_to(sysm.elem_dofs[:, None, :], (E, 3, 6)).ravel()
+    beams = sp.csr_matrix((B.ravel(), (rows, cols)), shape=(3 * E, asm.n))
+    return sp.vstack([beams, sysm.modal.rate_rows(asm.n)], format="csr")
+
+
+def velocity_constraints(asm: Assembly, q: np.ndarray, t: float) -> tuple[sp.csr_matrix, np.ndarray]:
+    """``(G, h)`` of the velocity conditions ``G v = h`` at the start of a run: the joints and
+    drivers (``h = -g_t``), and the journal and bearing centres of every clearance joint
+    moving as one, as if the joint were an ideal pin
+    (:attr:`~solver.system.compile.System.initial_ties`)."""
+    cons, ties = asm.sys.constraints, asm.sys.initial_ties
+    pairs = np.array(ties, dtype=np.int64).reshape(-1, 4)  # jx, jy, bx, by
+    k = np.arange(len(ties))
+    tie_rows = np.concatenate([2 * k, 2 * k, 2 * k + 1, 2 * k + 1])
+    tie_cols = np.concatenate([pairs[:, 0], pairs[:, 2], pairs[:, 1], pairs[:, 3]])
+    tie_vals = np.repeat([1.0, -1.0, 1.0, -1.0], len(ties))
+    T = sp.csr_matrix((tie_vals, (tie_rows, tie_cols)), shape=(2 * len(ties), asm.n))
+    G = sp.vstack([cons.jacobian(q, asm.n), T], format="csr")
+    return G, np.concatenate([cons.velocity_rhs(t), np.zeros(2 * len(ties))])
+
+
+def constrained_least_squares(A: sp.spmatrix, b: np.ndarray, G: sp.spmatrix, c: np.ndarray) -> np.ndarray:
+    """``w`` of least ``|A w - b|`` with ``G w = c`` (A of full column rank on ``null(G)``, G of
+    full row rank), from the sparse augmented system, which keeps the condition of ``A``
+    rather than squaring it as the normal equations would (Björck, *Numerical Methods for
+    Least Squares Problems*, SIAM 1996, the augmented system):
+
+        [ -alpha I  A    0  ] [ (A w - b) / alpha ]   [ b ]
+        [  A^T      0   G^T ] [ w                 ] = [ 0 ]
+        [  0        G    0  ] [ mu                ]   [ c ]
+
+    ``alpha`` and the scale of G are the typical size of A's entries; sparse LU (SuperLU)
+    and one step of iterative refinement.  Raises :class:`~solver.errors.SolverError`
+    when the conditions are redundant or contradict each other (a singular system)."""
+    m, n = A.shape
+    size = np.exp(np.mean(np.log(np.abs(A.data[A.data != 0])))) if A.nnz else 1.0
+    K = sp.bmat([[-size * sp.identity(m), A, None], [A.T, None, size * G.T], [None, size * G, None]], format="csc")
+    rhs = np.concatenate([b, np.zeros(n), size * c])
+    try:
+        lu = spla.splu(K)
+        x = lu.solve(rhs)
+        x += lu.solve(rhs - K @ x)
+    except RuntimeError:  # an exactly singular factor
+        x = np.full(rhs.size, np.nan)
+    if not np.all(np.isfinite(x)):
+        raise SolverError("no consistent initial velocity: the joints and drivers leave none "
+                          "(some of them are redundant or contradict each other)")
+    return x[m : m + n]
 
 
 def rigid_velocity_correction(asm: Assembly, q: np.ndarray, v: np.ndarray, t: float) -> np.ndarray:
     """The change of ``v`` that meets ``G v = -g_t`` exactly with the smallest deformation
     rates of the beams (zero when the mechanism can move rigidly) and is otherwise as
-    small as possible: ``dv = dv_p + N z`` with N the null space of G, z by least squares
-    (SVD; no regularisation, so a finely meshed link still starts exactly rigid).
+    small as possible (least ``|dv|``; no regularisation, so a finely meshed link still
+    starts exactly rigid).
 
-    The journal and bearing centres of a clearance joint start with one velocity, as if
-    the joint were an ideal pin (:attr:`~solver.system.compile.System.initial_ties`)."""
-    cons = asm.sys.constraints
-    ties = asm.sys.initial_ties
-    G = np.vstack([cons.jacobian_dense(q, asm.n), np.zeros((2 * len(ties), asm.n))])
-    for k, ((jx, jy), (bx, by)) in enumerate(ties):
-        row = cons.count + 2 * k
-        G[[row, row, row + 1, row + 1], [jx, bx, jy, by]] = (1.0, -1.0, 1.0, -1.0)
-    rhs = np.concatenate([cons.velocity_rhs(t), np.zeros(2 * len(ties))])
-    dv_p = sla.lstsq(G, rhs - G @ v)[0]
-    N = sla.null_space(G)
-    Bd = deformation_rates(asm, q)
-    z = sla.lstsq(Bd @ N, -Bd @ (v + dv_p))[0] if Bd.size and N.size else np.zeros(N.shape[1])
-    return dv_p + N @ z
+    The deformation rates B are least at ``dv + r`` for every rigid motion ``r`` the joints
+    allow (:func:`~solver.system.rigid_fields.rigid_motions`, a basis Y); pinning ``dv`` at
+    ``k = rank Y`` dofs that Y moves makes the least-squares problem definite
+    (:func:`constrained_least_squares`), and removing ``Y Y^T dv`` gives the least ``|dv|``.
+    Without beams and modal links, ``dv`` is the least change that meets the constraints.
+    Cost and memory are linear in the number of elements (sparse factors)."""
+    n = asm.n
+    G, h = velocity_constraints(asm, q, t)
+    B = deformation_rates(asm, q)
+    if not B.shape[0]:
+        return constrained_least_squares(sp.identity(n, format="csr"), np.zeros(n), G, h - G @ v)
+    Y = rigid_motions(asm.sys, q, G)
+    k = Y.shape[1]
+    pinned = sla.qr(Y.T, pivoting=True, mode="r")[1][:k]
+    fix = sp.csr_matrix((np.ones(k), (np.arange(k), pinned)), shape=(k, n))
+    dv = constrained_least_squares(B, -(B @ v), sp.vstack([G, fix]), np.concatenate([h - G @ v, np.zeros(k)]))
+    return dv - Y @ (Y.T @ dv)
 
 
 def consistent_acceleration(asm: Assembly, q: np.ndarray, v: np.ndarray, t: float,
@@ -124,8 +175,7 @@ def _velocity_correction(asm: Assembly, q: np.ndarray, v: np.ndarray, t: float, 
     """The change ``dv`` of least ``1/2 dv^T W dv`` that makes ``G (v + dv) = -g_t``."""
     cons = asm.sys.constraints
     scale = newton_scale(W, diag)
-    G = cons.jacobian_dense(q, asm.n)
-    rhs = np.concatenate([np.zeros(asm.n), scale * (cons.velocity_rhs(t) - G @ v)])
+    rhs = np.concatenate([np.zeros(asm.n), scale * (cons.velocity_rhs(t) - cons.jacobian(q, asm.n) @ v)])
     return asm.factorize(W, diag, cons.values(q), scale).solve(rhs)[: asm.n]
 
 

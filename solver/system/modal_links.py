@@ -24,6 +24,7 @@ import math
 from dataclasses import dataclass, field
 
 import numpy as np
+import scipy.sparse as sp
 
 from ..fem.modal_basis import LinkMesh, ModalBasis, ModalInertia, inertia_integrals, link_mesh, modal_basis
 from ..fem.modal import DOFS
@@ -203,13 +204,13 @@ class ModalSet:
         the impact step of thesis eq. (3.5)."""
         return [2.0 / lk.basis.omega.max() for lk in self.links if lk.count and lk.basis.omega.max() > 0]
 
-    def rate_rows(self, n: int) -> np.ndarray:
-        """(total modal coordinates, n): the rates ``q_i' / L`` (1/s) of every modal
+    def coordinate_dofs(self) -> np.ndarray:
+        """The global dofs of every modal coordinate, link by link."""
+        return np.array([d for lk in self.links for d in lk.frame[3:]], dtype=np.int64)
+
+    def rate_rows(self, n: int) -> sp.csr_matrix:
+        """(total modal coordinates, n), sparse: the rates ``q_i' / L`` (1/s) of every modal
         coordinate, the deformation rates an initial velocity field should not have."""
-        rows = []
-        for l, lk in enumerate(self.links):
-            for j in range(lk.count):
-                row = np.zeros(n)
-                row[self.args[DOFS][l, 3 + j]] = 1.0 / lk.mesh.length
-                rows.append(row)
-        return np.array(rows).reshape(-1, n)
+        dofs = self.coordinate_dofs()
+        lengths = np.array([lk.mesh.length for lk in self.links for _j in range(lk.count)])
+        return sp.csr_matrix((1.0 / lengths, (np.arange(dofs.size), dofs)), shape=(dofs.size, n))

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QMessageBox  # noqa: E402
 
 from app.shell.error_log import ErrorLog  # noqa: E402
 from app.shell.exception_hook import ExceptionHook  # noqa: E402
+from app.shell.garbage import collect_in_gui_thread  # noqa: E402
 from app.shell.main_window import MainWindow  # noqa: E402
 from solver.api import load_model, simulate  # noqa: E402
 from solver.model.io import examples_dir  # noqa: E402
@@ -46,6 +47,14 @@ def none_reserve():
     if sys.version_info < (3, 12) and _leaks_none():
         for singleton in (None, True, False):
             ctypes.c_ssize_t.from_address(id(singleton)).value += 1 << 40
+    yield
+
+
+@pytest.fixture(scope="session", autouse=True)
+def gui_thread_garbage(qapp):
+    """Garbage is collected in the GUI thread only (:mod:`app.shell.garbage`), as in the app:
+    windows of earlier tests freed by the run or warm-up thread deadlocked the suite."""
+    collect_in_gui_thread()
     yield
 
 

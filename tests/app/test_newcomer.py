@@ -57,6 +57,17 @@ def build_struck_slider_crank(qtbot, window) -> None:
     user.type_field("output_interval", "0.167551608 ms")
 
 
+def choose_preset(qtbot, plots, name: str) -> None:
+    """Pick the plots' preset ``name`` with the arrow keys, as a user does."""
+    plots.preset_combo.setFocus()
+    target = plots.preset_combo.findText(name)
+    assert target >= 0, name
+    while plots.preset_combo.currentIndex() != target:
+        qtbot.keyClick(plots.preset_combo, Qt.Key.Key_Down if plots.preset_combo.currentIndex() < target
+                       else Qt.Key.Key_Up)
+    plots.preset_combo.activated.emit(target)  # what choosing it in the open list does
+
+
 def test_a_newcomer_builds_runs_plays_back_and_exports_an_impact(qtbot, window, monkeypatch, tmp_path,
                                                                   message_boxes):
     build_struck_slider_crank(qtbot, window)
@@ -84,32 +95,37 @@ def test_a_newcomer_builds_runs_plays_back_and_exports_an_impact(qtbot, window, 
     assert sim.playback.times[index] >= first["time_s"]  # the state after the impulse
     assert "ms" in sim.layer.text.toPlainText()
 
-    # the contact's impulses, plotted and exported as CSV
-    plots = window.results_ui.plots
-    plots.preset_combo.setFocus()
-    target = plots.preset_combo.findText("contact impulses vs time")
-    while plots.preset_combo.currentIndex() != target:
-        qtbot.keyClick(plots.preset_combo, Qt.Key.Key_Down if plots.preset_combo.currentIndex() < target
-                       else Qt.Key.Key_Up)
-    plots.preset_combo.activated.emit(target)  # what choosing it in the open list does
-    assert plots.panels[0].selected_series() == ["contact/contact1/I_n", "contact/contact1/I_t"]
+    # the contact's impulses and its force, plotted and exported as CSV
     proposed = []
 
-    def save_dialog(parent, title, start, filters):
-        proposed.append(start)
-        return str(tmp_path / "impact.csv"), ""
+    def export(preset: str, name: str) -> list[list[str]]:
+        choose_preset(qtbot, window.results_ui.plots, preset)
 
-    monkeypatch.setattr(QFileDialog, "getSaveFileName", save_dialog)
-    window.results_ui.export_series_action.trigger()
+        def save_dialog(parent, title, start, filters):
+            proposed.append(start)
+            return str(tmp_path / name), ""
+
+        monkeypatch.setattr(QFileDialog, "getSaveFileName", save_dialog)
+        window.results_ui.export_series_action.trigger()
+        with open(tmp_path / name, newline="", encoding="utf-8") as f:
+            return list(csv.reader(f))
+
+    rows = export("contact impulses vs time", "impulses.csv")
+    assert window.results_ui.plots.panels[0].selected_series() == ["contact/contact1/I_n", "contact/contact1/I_t"]
     assert proposed[0].endswith("untitled-series.csv")
-    with open(tmp_path / "impact.csv", newline="", encoding="utf-8") as f:
-        rows = list(csv.reader(f))
     assert rows[0] == ["time_s", "contact.contact1.I_n_N_s", "contact.contact1.I_t_N_s"]
     data = np.array(rows[1:], dtype=float)
     np.testing.assert_allclose(data[:, 0], sim.playback.times)
     total = sum(e["I_n_N_s"] for e in impulses)
     assert data[:, 1].sum() == pytest.approx(total, rel=1e-9) and total > 0.5  # N s
     assert data[index, 1] > 0.0  # the frame scrubbed to carries the impact's impulse
+
+    rows = export("contact forces vs time", "force.csv")
+    assert rows[0] == ["time_s", "contact.contact1.F_n_N", "contact.contact1.F_t_N"]
+    force = np.array(rows[1:], dtype=float)
+    np.testing.assert_allclose(force[:, 0], sim.playback.times)
+    np.testing.assert_allclose(force[:, 1], [f.contact["F_n_N"][0] for f in results.frames], rtol=1e-9)
+    assert force[:, 1].min() >= 0.0 and force[index, 1] > 0.0  # N: compressive, and acting at the impact
 
     # saved, the file has the rod's mesh, which nobody typed
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(tmp_path / "struck.json"), ""))

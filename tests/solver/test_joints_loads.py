@@ -68,14 +68,16 @@ def test_weld_joins_two_links_into_one_beam():
         static_equilibrium(doc, load_steps=1)
 
 
-def test_prescribed_displacement_and_its_reaction_force():
-    """A 2 kg mass driven along x by A sin(w t): the driver force is m a = -m A w^2 sin(w t)."""
+@pytest.mark.parametrize("inertia", [0.0, 0.3])
+def test_prescribed_displacement_and_its_reaction_force(inertia):
+    """A 2 kg mass driven along x by A sin(w t): the driver force is m a = -m A w^2 sin(w t).  A
+    rotary inertia on the lone node (no link turns it, so it has no rotation) changes nothing."""
     m, A, f = 2.0, 0.01, 5.0
     w = 2 * math.pi * f
     doc = {
         "format": "flexmech", "version": 1,
         "nodes": [{"id": "n", "x": 0.0, "y": 0.0}],
-        "masses": [{"id": "m", "node": "n", "mass": m}],
+        "masses": [{"id": "m", "node": "n", "mass": m, "inertia": inertia}],
         "joints": [],
         "drivers": [{"id": "shaker", "kind": "displacement", "node": "n", "direction": "x",
                      "function": {"kind": "sine", "amplitude": A, "frequency": f}}],

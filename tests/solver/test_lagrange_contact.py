@@ -73,6 +73,29 @@ def test_a_block_slides_down_a_steeper_incline_with_coulomb_friction():
     assert np.abs(drift).max() < 1e-6 * res.energy("kinetic").max()
 
 
+def test_a_block_slides_off_the_end_of_a_ground_segment_and_falls():
+    """Along a horizontal segment from x = 0.2 m at 2 m/s, braked by mu_d m g (F_n = m g), it
+    reaches the end x = 1 m at t_e = (2 - sqrt(4 - 2 a 0.8)) / a, a = mu_d g; there the pair is
+    released (the point left the target) and the block falls freely, y = -g (t - t_e)^2 / 2."""
+    mu = 0.1
+    segment = {"kind": "ground_segment", "x1": 0.0, "y1": 0.0, "x2": 1.0, "y2": 0.0}
+    res = simulate(block(segment, (0.2, 0.0), v=(2.0, 0.0), mu_s=mu, mu_d=mu, end=0.6, step=1e-4,
+                         output_interval=1e-3))
+    assert res.completed
+    a = mu * G
+    t_edge = (2.0 - math.sqrt(4.0 - 2.0 * a * 0.8)) / a
+    t, xy = res.time, res.stack("node_xy")[:, 0]
+    on, off = (t > 0.01) & (t < t_edge - 0.01), t > t_edge + 0.01
+    assert xy[on, 0] == pytest.approx(0.2 + 2.0 * t[on] - 0.5 * a * t[on] ** 2, abs=1e-8)
+    assert series(res, "F_n_N")[on] == pytest.approx(2.0 * G, rel=1e-9)
+    assert series(res, "state")[off] == pytest.approx(0)  # open
+    assert xy[off, 1] == pytest.approx(-0.5 * G * (t[off] - t_edge) ** 2, abs=1e-4)  # m: one step's overshoot
+    released = [e for e in res.events if e["kind"] == "separation"]
+    assert [e["cause"] for e in released] == ["passed the end of the target"]
+    assert released[0]["time_s"] == pytest.approx(t_edge, abs=2e-4)
+    assert res.energy("dissipated_friction")[-1] == pytest.approx(mu * 2.0 * G * 0.8, rel=1e-3)
+
+
 def test_a_bead_in_a_bowl_swings_with_the_normal_force_of_circular_motion():
     """Inside a circle of radius R, from the bottom at v0: frictionless, so it rises to v0^2 / 2g
     with F_n = m (v^2 / R + g cos φ) (the gap of a curved target is re-linearised, App. B)."""

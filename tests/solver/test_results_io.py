@@ -42,7 +42,20 @@ IMPULSE = {
     "D": [[1.0, 0.2], [0.2, 3.0]],
 }
 SEPARATION = {"time_s": 0.4, "kind": "separation", "contact": "tip-floor"}
-MODEL = {"format": "flexmech", "version": 1, "name": "synthetic", "nodes": [{"id": "root", "x": 0.0, "y": 0.0}]}
+#: a valid model naming what the layout below names (its mesh nodes aside)
+MODEL = {
+    "format": "flexmech",
+    "version": 1,
+    "name": "synthetic",
+    "nodes": [{"id": "root", "x": 0.0, "y": 0.0}, {"id": TIP, "x": 1.0, "y": 0.0}],
+    "links": [{"id": "rod", "kind": "flexible", "nodes": ["root", TIP], "mesh": {"elements": 2},
+               "section": {"kind": "per_length", "EA": 1e6, "EI": 1e2, "rhoA": 1.0, "c": 0.003}}],
+    "joints": [{"id": "pin", "kind": "ground", "node": "root"}],
+    "drivers": [{"id": "crank-speed", "kind": "speed", "link": "rod", "pivot": "root",
+                 "function": {"kind": "constant", "value": 150.0}}],
+    "contacts": [{"id": "tip-floor", "point": {"node": TIP}, "target": {"kind": "ground_line", "x": 0.0, "y": -0.1,
+                  "angle": 0.0}, "mu_s": 0.8, "mu_d": 0.7, "e": 0.5, "model": {"kind": "impulse"}}],
+}
 
 
 def make_layout() -> Layout:
@@ -269,3 +282,11 @@ def test_newer_format_version_is_refused(tmp_path):
     (tmp_path / "summary.json").write_text(json.dumps(summary))
     with pytest.raises(ResultsFormatError, match="version"):
         load_results(tmp_path)
+
+
+def test_ids_with_line_breaks_round_trip(tmp_path):
+    results = make_results()
+    results.layout.nodes[1] = "rod\n#1"
+    results.layout.elements = [("rod", 0, "root", "rod\n#1"), ("rod", 1, "rod\n#1", TIP)]
+    write_results(results, tmp_path)
+    assert_results_equal(load_results(tmp_path), results)

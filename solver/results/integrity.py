@@ -1,0 +1,162 @@
+"""The checks a results folder passes before :func:`solver.results.files.load_results`
+returns it: ``summary.json`` against a JSON schema, every other file against the SHA-256
+``summary.json`` records, ``model.json`` a valid model whose ids the layout names, and a
+layout whose parts agree with each other.
+
+Each failure is a :class:`~solver.errors.ResultsFormatError` naming the file and the
+reason (``summary.json: layout.nodes[2]: 5 is not of type 'string'``).
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from jsonschema import Draft202012Validator
+
+from ..errors import ResultsFormatError
+from ..model.io import parse_model
+from ..model.validate import ModelError
+from .frames import Layout
+from .tables import FORMAT, FRAME_TABLES, VERSION, sha256
+
+#: the CSV files of a results folder; a folder written before ``modes.csv`` existed lacks it
+CSV_FILES = (*FRAME_TABLES, "energy.csv", "contacts.csv", "steps.csv", "events.csv")
+OPTIONAL_FILES = ("modes.csv",)
+SUMMARY, MODEL = "summary.json", "model.json"
+
+_TEXTS = {"type": "array", "items": {"type": "string"}}
+_NUMBERS = {"type": "array", "items": {"type": ["number", "null"]}}  # null: a value that was not finite
+_HASH = {"type": "string", "pattern": "^[0-9a-f]{64}$"}
+
+
+def _pairs(*types: str) -> dict[str, Any]:
+    """An array of fixed-length arrays of the JSON ``types``."""
+    return {"type": "array", "items": {"type": "array", "prefixItems": [{"type": t} for t in types],
+                                       "minItems": len(types), "maxItems": len(types)}}
+
+
+#: the parts of summary.json that load_results reads (the scalar results are for people and tools)
+SUMMARY_SCHEMA = {
+    "type": "object",
+    "required": ["format", "version", "files", "layout", "frame_keys", "events", "meta"],
+    "properties": {
+        "run": {"type": "object", "properties": {"model_sha256": _HASH}},
+        "files": {
+            "type": "object",
+            "propertyNames": {"enum": [*CSV_FILES, MODEL]},
+            "properties": {MODEL: {"type": "object", "required": ["sha256"], "properties": {"sha256": _HASH}}},
+            "additionalProperties": {"type": "object", "required": ["rows", "sha256"],
+                                     "properties": {"rows": {"type": "integer", "minimum": 0}, "sha256": _HASH}},
+        },
+        "layout": {
+            "type": "object",
+            "required": ["nodes", "rotations", "elements", "element_length_m", "outer_fibre_m", "stations",
+                         "flexible_links", "drivers", "contacts"],
+            "properties": {
+                "nodes": _TEXTS, "rotations": _pairs("string", "string"),
+                "elements": _pairs("string", "integer", "string", "string"),
+                "element_length_m": _NUMBERS, "outer_fibre_m": _NUMBERS,
+                "stations": {"type": "array", "items": {"type": "number"}},
+                "flexible_links": _TEXTS, "drivers": _TEXTS, "contacts": _TEXTS,
+                "modes": _pairs("string", "integer"), "mode_frequency_Hz": _NUMBERS,
+            },
+        },
+        "frame_keys": {"type": "object", "required": ["energy", "contact"],
+                       "properties": {"energy": _TEXTS, "contact": _TEXTS}},
+        "events": {"type": "array", "items": {"type": "object"}},
+        "meta": {"type": "object"},
+    },
+}  # fmt: skip
+_VALIDATOR = Draft202012Validator(SUMMARY_SCHEMA)
+
+
+def read_text(path: Path) -> str:
+    """A file's UTF-8 text; a file that is missing, unreadable or not UTF-8 is refused."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ResultsFormatError(f"cannot read {path}: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise ResultsFormatError(f"{path}: not UTF-8 text (byte {exc.start})") from None
+
+
+def read_summary(directory: Path) -> dict[str, Any]:
+    """``summary.json`` parsed and checked against :data:`SUMMARY_SCHEMA`, its CSV files all listed."""
+    path = directory / SUMMARY
+    if not directory.is_dir():
+        raise ResultsFormatError(f"{directory}: not a folder")
+    text = read_text(path)
+    try:
+        summary = json.loads(text)
+    except RecursionError:
+        raise ResultsFormatError(f"{path}: invalid JSON: nested too deeply") from None
+    except ValueError as exc:  # JSONDecodeError, or an integer of more digits than Python converts
+        what = ("empty" if not text.strip() else f"invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}"
+                if isinstance(exc, json.JSONDecodeError) else f"invalid JSON: {exc}")
+        raise ResultsFormatError(f"{path}: {what}") from None
+    if not isinstance(summary, dict) or summary.get("format") != FORMAT or not isinstance(
+            summary.get("version"), int) or summary["version"] > VERSION:
+        found = (summary.get("format"), summary.get("version")) if isinstance(summary, dict) else (None, None)
+        raise ResultsFormatError(f"{path}: not a {FORMAT} version {VERSION} summary "
+                                 f"(format {found[0]!r}, version {found[1]!r})")
+    error = next(iter(sorted(_VALIDATOR.iter_errors(summary), key=lambda e: list(map(str, e.absolute_path)))), None)
+    if error is not None:
+        raise ResultsFormatError(f"{path}: {_json_path(error.absolute_path) or 'the document'}: {error.message}")
+    missing = [name for name in CSV_FILES if name not in summary["files"] and name not in OPTIONAL_FILES]
+    if missing:
+        raise ResultsFormatError(f"{path}: files: no entry for {', '.join(missing)}")
+    return summary
+
+
+def _json_path(parts) -> str:
+    """``layout.nodes[2]`` from the parts ``("layout", "nodes", 2)``."""
+    return "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in parts).lstrip(".")
+
+
+def read_recorded(directory: Path, name: str, recorded: str | None) -> str:
+    """The text of ``name``, refused unless its SHA-256 is the one ``summary.json`` recorded."""
+    text = read_text(directory / name)
+    if recorded is None:
+        raise ResultsFormatError(f"{directory / SUMMARY}: records no SHA-256 of {name}")
+    if sha256(text) != recorded:
+        raise ResultsFormatError(f"{directory / name}: not the file {SUMMARY} records "
+                                 f"(changed after writing, or a write into the folder was interrupted)")
+    return text
+
+
+def read_model(directory: Path, summary: dict[str, Any]) -> dict:
+    """``model.json``: the file ``summary.json`` records (folders written before it recorded
+    ``files.model.json`` are checked against ``run.model_sha256``), and a valid model."""
+    recorded = summary["files"].get(MODEL, {}).get("sha256") or summary.get("run", {}).get("model_sha256")
+    path = directory / MODEL
+    try:
+        return parse_model(read_recorded(directory, MODEL, recorded))
+    except ModelError as exc:
+        shown = "; ".join(str(p) for p in exc.problems[:3]) + ("; ..." if len(exc.problems) > 3 else "")
+        raise ResultsFormatError(f"{path}: not a valid model: {shown}") from None
+
+
+def check_layout(layout: Layout, model: dict, path: Path) -> None:
+    """The layout's parts agree in length and reference each other's and the model's ids."""
+    def refuse(reason: str) -> None:
+        raise ResultsFormatError(f"{path}: layout: {reason}")
+
+    n_e, n_k = len(layout.elements), len(layout.modes)
+    if len(layout.element_length) != n_e or len(layout.outer_fibre) != n_e:
+        refuse(f"{n_e} elements but {len(layout.element_length)} lengths and {len(layout.outer_fibre)} outer fibres")
+    if len(layout.mode_frequency) != n_k:
+        refuse(f"{n_k} modes but {len(layout.mode_frequency)} frequencies")
+    nodes = set(layout.nodes)
+    named = {"rotations": {n for n, _ in layout.rotations}, "elements": {n for e in layout.elements for n in e[2:]}}
+    for part, used in named.items():
+        if used - nodes:
+            refuse(f"{part} name nodes that are not in nodes: {sorted(used - nodes)}")
+    ids = {kind: {e.get("id") for e in model.get(kind, [])} for kind in ("nodes", "links", "drivers", "contacts")}
+    ids["contacts"] |= {j.get("id") for j in model.get("joints", []) if j.get("kind") == "clearance"}
+    for part, kind in (("flexible_links", "links"), ("drivers", "drivers"), ("contacts", "contacts")):
+        unknown = set(getattr(layout, part)) - ids[kind]
+        if unknown:
+            refuse(f"{part} {sorted(unknown)} are not in {MODEL} (not the model that was run)")
+    if ids["nodes"] - nodes:
+        refuse(f"the nodes {sorted(ids['nodes'] - nodes)} of {MODEL} are missing (not the model that was run)")

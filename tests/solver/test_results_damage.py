@@ -1,0 +1,205 @@
+"""Damaged results folders: every kind of damage is refused with a ResultsFormatError that
+names the file, and leftover temporary files neither disturb loading nor survive a write.
+
+A damage marked *rehashed* also rewrites the file's SHA-256 (and row count) in
+``summary.json``, as a careless tool would: the checks behind the hash must catch it too.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import pytest
+
+from solver.model.io import dumps_model, examples_dir
+from solver.results.files import ResultsFormatError, load_results, write_results
+from tests.solver.test_results_io import assert_results_equal, make_results
+
+
+def _summary(folder: Path) -> dict:
+    return json.loads((folder / "summary.json").read_text(encoding="utf-8"))
+
+
+def _write_summary(folder: Path, summary: dict) -> None:
+    (folder / "summary.json").write_text(json.dumps(summary), encoding="utf-8")
+
+
+def _edit_summary(change):
+    def damage(folder: Path) -> None:
+        summary = _summary(folder)
+        change(summary)
+        _write_summary(folder, summary)
+    return damage
+
+
+def _replace(name: str, text: str | bytes, rehash: bool = False):
+    """Write ``text`` (or a function of the old text) to ``name``; with ``rehash`` record it in summary.json."""
+    def damage(folder: Path) -> None:
+        path = folder / name
+        new = text(path.read_text(encoding="utf-8")) if callable(text) else text
+        path.write_bytes(new if isinstance(new, bytes) else new.encode("utf-8"))
+        if rehash:
+            summary = _summary(folder)
+            entry = summary["files"][name]
+            entry["sha256"] = hashlib.sha256(path.read_bytes()).hexdigest()
+            if "rows" in entry:
+                entry["rows"] = max(path.read_bytes().count(b"\n") - 1, 0)
+            _write_summary(folder, summary)
+    return damage
+
+
+def _delete(name: str):
+    return lambda folder: (folder / name).unlink()
+
+
+def _csv_cell(name: str, row: int, column: str, value: str):
+    """Set one cell of a CSV file (row 1 = first data row)."""
+    def edit(text: str) -> str:
+        lines = text.split("\n")
+        header = lines[0].split(",")
+        cells = lines[row].split(",")
+        cells[header.index(column)] = value
+        lines[row] = ",".join(cells)
+        return "\n".join(lines)
+    return _replace(name, edit, rehash=True)
+
+
+def _drop_column(name: str, column: str):
+    def edit(text: str) -> str:
+        rows = [line.split(",") for line in text.split("\n")[:-1]]
+        k = rows[0].index(column)
+        return "".join(",".join(r[:k] + r[k + 1:]) + "\n" for r in rows)
+    return _replace(name, edit, rehash=True)
+
+
+def _another_model() -> str:
+    return (examples_dir() / "rod_impact_rigid.json").read_text(encoding="utf-8")
+
+
+def _set(path: tuple, value):
+    def change(summary):
+        target = summary
+        for key in path[:-1]:
+            target = target[key]
+        target[path[-1]] = value
+    return change
+
+
+def _delete_key(path: tuple):
+    def change(summary):
+        target = summary
+        for key in path[:-1]:
+            target = target[key]
+        del target[path[-1]]
+    return change
+
+
+#: (kind of damage, how to do it, the file the message must name, words of the reason)
+DAMAGES = [
+    # summary.json
+    ("summary.json missing", _delete("summary.json"), "summary.json", "cannot read"),
+    ("summary.json empty", _replace("summary.json", ""), "summary.json", "empty"),
+    ("summary.json truncated", _replace("summary.json", lambda t: t[: len(t) // 2]), "summary.json", "invalid JSON"),
+    ("summary.json not UTF-8", _replace("summary.json", b'{"format": "\xff\xfe"}'), "summary.json", "UTF-8"),
+    ("summary.json a list", _replace("summary.json", "[1, 2]"), "summary.json", "not a flexmech-results"),
+    ("summary.json newer version", _edit_summary(_set(("version",), 99)), "summary.json", "version 99"),
+    ("summary.json version as text", _edit_summary(_set(("version",), "1")), "summary.json", "version '1'"),
+    ("summary.json without layout", _edit_summary(_delete_key(("layout",))), "summary.json", "'layout'"),
+    ("summary.json without files", _edit_summary(_delete_key(("files",))), "summary.json", "'files'"),
+    ("files a list", _edit_summary(_set(("files",), [])), "summary.json", "files"),
+    ("rows as text", _edit_summary(_set(("files", "nodes.csv", "rows"), "21")), "summary.json",
+     "files.nodes.csv.rows"),
+    ("a CSV file not listed", _edit_summary(_delete_key(("files", "nodes.csv"))), "summary.json", "nodes.csv"),
+    ("a file listed outside the format", _edit_summary(_set(("files", "../secret.csv"), {"rows": 0, "sha256": "0" * 64})),
+     "summary.json", "../secret.csv"),
+    ("layout nodes as text", _edit_summary(_set(("layout", "nodes"), "root")), "summary.json", "layout.nodes"),
+    ("element index as text", _edit_summary(_set(("layout", "elements", 0, 1), "zero")), "summary.json",
+     "layout.elements[0][1]"),
+    ("events an object", _edit_summary(_set(("events",), {})), "summary.json", "events"),
+    ("frame keys without contact", _edit_summary(_delete_key(("frame_keys", "contact"))), "summary.json",
+     "'contact'"),
+    ("element lengths of the wrong shape", _edit_summary(_set(("layout", "element_length_m"), [0.4])), "summary.json",
+     "2 elements but 1 lengths"),
+    ("a rotation at an unknown node", _edit_summary(_set(("layout", "rotations", 0, 0), "nowhere")), "summary.json",
+     "nowhere"),
+    # model.json
+    ("model.json missing", _delete("model.json"), "model.json", "cannot read"),
+    ("model.json empty", _replace("model.json", ""), "model.json", "not the file summary.json records"),
+    ("model.json truncated", _replace("model.json", lambda t: t[:-40]), "model.json", "not the file"),
+    ("model.json swapped for another model", _replace("model.json", _another_model()), "model.json", "not the file"),
+    ("model.json swapped, rehashed", _replace("model.json", _another_model(), rehash=True), "summary.json",
+     "not the model that was run"),
+    ("model.json empty, rehashed", _replace("model.json", "", rehash=True), "model.json", "invalid JSON"),
+    ("model.json invalid, rehashed", _replace("model.json", lambda t: t.replace('"x": 1.0', '"x": "far"'), rehash=True),
+     "model.json", "not a valid model"),
+    ("model.json hash not recorded", _edit_summary(lambda s: (s["files"].pop("model.json"), s["run"].pop("model_sha256"))),
+     "summary.json", "no SHA-256 of model.json"),
+    # the CSV files
+    ("a CSV file missing", _delete("nodes.csv"), "nodes.csv", "cannot read"),
+    ("a CSV file edited", _replace("nodes.csv", lambda t: t.replace("rod#1", "rod#9")), "nodes.csv", "not the file"),
+    ("a CSV file truncated", _replace("elements.csv", lambda t: t[: len(t) // 3]), "elements.csv", "not the file"),
+    ("a CSV file not UTF-8", _replace("links.csv", b"time_s,link\n\xff\n"), "links.csv", "UTF-8"),
+    ("a CSV file empty, rehashed", _replace("energy.csv", "", rehash=True), "energy.csv", "no header line"),
+    ("text in a numeric column, rehashed", _csv_cell("nodes.csv", 2, "x_m", "abc"), "nodes.csv", "abc"),
+    ("text in the time column, rehashed", _csv_cell("energy.csv", 1, "time_s", "noon"), "energy.csv", "noon"),
+    ("an unknown contact state, rehashed", _csv_cell("contacts.csv", 1, "state", "flying"), "contacts.csv", "flying"),
+    ("a step without iterations, rehashed", _csv_cell("steps.csv", 3, "newton_iterations", "nan"), "steps.csv",
+     "newton_iterations"),
+    ("a column missing, rehashed", _drop_column("rotations.csv", "omega_rad_s"), "rotations.csv", "omega_rad_s"),
+    ("a row missing, rehashed", _replace("nodes.csv", lambda t: t[: t.rstrip("\n").rindex("\n") + 1], rehash=True),
+     "nodes.csv", "expected 7 frames x 3"),
+    ("a row more, rehashed", _replace("drivers.csv", lambda t: t + t.split("\n")[1] + "\n", rehash=True),
+     "drivers.csv", "expected 7 frames x 1"),
+    ("a CSV file cut within a line, rehashed", _replace("energy.csv", lambda t: t[:-3], rehash=True), "energy.csv",
+     "ends within a line"),
+    ("rows recorded wrongly", _edit_summary(_set(("files", "links.csv", "rows"), 3)), "links.csv", "records 3"),
+]
+
+
+def test_at_least_22_kinds_of_damage_are_covered():
+    assert len(DAMAGES) >= 22 and len({kind for kind, *_ in DAMAGES}) == len(DAMAGES)
+
+
+@pytest.mark.parametrize(("kind", "damage", "file", "reason"), DAMAGES, ids=[d[0] for d in DAMAGES])
+def test_damage_is_refused_naming_the_file_and_the_reason(tmp_path, kind, damage, file, reason):
+    write_results(make_results(), tmp_path)
+    damage(tmp_path)
+    with pytest.raises(ResultsFormatError) as refused:
+        load_results(tmp_path)
+    message = str(refused.value)
+    assert file in message and reason in message, message
+
+
+def test_a_folder_that_does_not_exist_is_refused(tmp_path):
+    with pytest.raises(ResultsFormatError, match="not a folder"):
+        load_results(tmp_path / "nowhere")
+
+
+def test_summary_json_records_the_hash_of_model_json(tmp_path):
+    results = make_results()
+    write_results(results, tmp_path)
+    recorded = _summary(tmp_path)["files"]["model.json"]["sha256"]
+    assert recorded == hashlib.sha256(dumps_model(results.model).encode()).hexdigest()
+
+
+def test_a_folder_written_before_model_json_was_listed_is_checked_against_the_run_hash(tmp_path):
+    results = make_results()
+    write_results(results, tmp_path)
+    _edit_summary(_delete_key(("files", "model.json")))(tmp_path)
+    assert_results_equal(load_results(tmp_path), results)
+    (tmp_path / "model.json").write_text(_another_model(), encoding="utf-8")
+    with pytest.raises(ResultsFormatError, match="model.json: not the file"):
+        load_results(tmp_path)
+
+
+def test_leftover_temporary_files_are_ignored_and_the_next_write_removes_them(tmp_path):
+    results = make_results()
+    write_results(results, tmp_path)
+    leftovers = [tmp_path / ".nodes.csv.0123456789ab.tmp", tmp_path / ".summary.json.ba9876543210.tmp"]
+    for path in leftovers:
+        path.write_text("half a fi", encoding="utf-8")
+    assert_results_equal(load_results(tmp_path), results)
+    write_results(results, tmp_path)
+    assert not any(path.exists() for path in leftovers)
+    assert_results_equal(load_results(tmp_path), results)
