@@ -15,6 +15,10 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+from solver.model.fields import with_defaults
+from solver.model.schema import MOVING
+from solver.system.timefn import TimeFunction
+
 from ..document.entities import EntityRef, find_entity
 
 Point = tuple[float, float]
@@ -198,6 +202,21 @@ def contact_point(doc: dict, contact: dict) -> Point:
     return (body["x"], body["y"])
 
 
+def moving_point(doc: dict, item: dict) -> Point:
+    """Where a moving support, mass or force starts: the sketched point of its link at s(0)."""
+    link = find_entity(doc, EntityRef("links", item["link"]))
+    pos = node_positions(doc)
+    if link is None or len(link[1]["nodes"]) < 2 or any(n not in pos for n in link[1]["nodes"][:2]):
+        return (0.0, 0.0)
+    (x1, y1), (x2, y2) = (pos[n] for n in link[1]["nodes"][:2])
+    length = math.hypot(x2 - x1, y2 - y1) or 1.0
+    try:
+        s0 = TimeFunction(with_defaults(MOVING, item)["position"]).value(0.0) / length
+    except (KeyError, TypeError, ValueError):  # a function being edited into shape
+        s0 = 0.0
+    return (x1 + s0 * (x2 - x1), y1 + s0 * (y2 - y1))
+
+
 def outline(doc: dict, ref: EntityRef) -> Outline:
     """The shape that stands for an entity when it is highlighted."""
     found = find_entity(doc, ref)
@@ -232,6 +251,9 @@ def outline(doc: dict, ref: EntityRef) -> Outline:
         owner = next(EntityRef(c, item[k]) for k, c in (("node", "nodes"), ("link", "links"), ("body", "bodies"))
                      if k in item)
         return outline(doc, owner)
+    if coll == "moving":
+        link = find_entity(doc, EntityRef("links", item["link"]))
+        return Outline(points=[moving_point(doc, item)], polylines=[link_polyline(doc, link[1])] if link else [])
     if coll == "contacts":
         shape = _target_outline(doc, item["target"])
         shape.points.append(contact_point(doc, item))

@@ -159,6 +159,23 @@ def _load_items(doc: dict, load: dict) -> list[QGraphicsItem]:
     return items
 
 
+def _moving_items(doc: dict, item: dict) -> list[QGraphicsItem]:
+    """A moving support (a pin symbol), mass (a square) or force (an arrow) where it starts on
+    its link, with its id."""
+    pt = geo.moving_point(doc, item)
+    kind = item.get("kind")
+    if kind == "support":
+        shapes = [_glyph(sym.ground_pin(), pt, GROUND)]
+    elif kind == "mass":
+        shapes = [_scatter([pt], "s", 12, _pen(MASS), MASS, Z_MASS)]
+    else:
+        shapes = []
+    fx, fy = item.get("fx", 0.0), item.get("fy", 0.0)
+    if fx or fy:
+        shapes.append(_glyph(sym.arrow(math.atan2(fy, fx)), pt, LOAD, width=2))
+    return shapes + [_label(item["id"], pt, LOAD, math.pi / 4, 14, italic=True)]
+
+
 def _velocity_items(doc: dict, velocity: dict) -> list[QGraphicsItem]:
     """A dashed arrow along a node's or free body's initial velocity."""
     vx, vy = velocity.get("vx", 0.0), velocity.get("vy", 0.0)
@@ -243,6 +260,8 @@ def model_items(doc: dict) -> list[QGraphicsItem]:
         items += _driver_items(doc, driver)
     for load in doc.get("loads", []):
         items += _load_items(doc, load)
+    for item in doc.get("moving", []):
+        items += _moving_items(doc, item)
     for contact in doc.get("contacts", []):
         items += _contact_items(doc, contact)
     for velocity in doc.get("initial_velocities", []):

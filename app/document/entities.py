@@ -27,6 +27,7 @@ GROUPS: tuple[tuple[str, str], ...] = (
     ("Bodies", "bodies"),
     ("Drivers", "drivers"),
     ("Loads", "loads"),
+    ("Moving", "moving"),
     ("Contacts", "contacts"),
     ("Initial velocities", "initial_velocities"),
 )
@@ -110,6 +111,8 @@ def describe(collection: str, item: dict) -> str:
     if collection == "drivers":
         where = f"{item['link']} about {item['pivot']}" if "link" in item else f"{item['node']} along {item['direction']}"
         return f"{kind} of {where}"
+    if collection == "moving":
+        return f"{kind} along {item['link']}"
     if collection == "contacts":
         point = item["point"].get("node") or item["point"].get("body")
         return f"{point} against {item['target']['kind']}"

@@ -1,7 +1,7 @@
 """The ``flexmech`` command: open the GUI, or run, validate and list models headless.
 
-The headless commands (``run``, ``static``, ``modes``, ``validate``, ``examples``, and
-``sweep`` and ``map`` of :mod:`.cli_sweep`) never import Qt: they are
+The headless commands (``run``, ``static``, ``modes``, ``validate``, ``examples``,
+``sweep`` and ``map`` of :mod:`.cli_sweep`, ``optimize`` of :mod:`.cli_optimize`) never import Qt: they are
 thin shells over :mod:`solver.api` and :mod:`solver.model.io`.  Exit codes are
 documented in ``docs/cli.md`` and listed in :data:`EXIT_CODES`.
 """
@@ -15,6 +15,7 @@ from typing import Callable
 
 from solver.model.io import ModelError, examples_dir, list_examples, load_model, model_with_defaults
 
+from .cli_optimize import add_optimize_command
 from .cli_sweep import add_sweep_commands
 
 DEFAULT_EXAMPLE = "slider_crank_flexible"
@@ -88,6 +89,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(command=_cmd_examples)
 
     add_sweep_commands(sub, load=_load_reporting, error=_error, cancel_on_interrupt=_CancelOnInterrupt)
+    add_optimize_command(sub, load=_load_reporting, error=_error, cancel_on_interrupt=_CancelOnInterrupt)
     return parser
 
 

@@ -4,7 +4,9 @@ impact-type map.
 :class:`SweepsUi` adds to a :class:`~app.shell.main_window.MainWindow` (through
 :class:`~app.shell.window_parts.WindowParts`) a Sweeps menu — New Sweep… (the
 :class:`~app.sweeps.dialog.SweepDialog` on the document's model), Open Sweep Folder…,
-Cancel Sweep, Impact-Type Map… — and three docks: the
+Cancel Sweep, Optimum of a Field… (the :class:`~app.sweeps.optimum_dialog.OptimumDialog`:
+the value of a field, such as where a sliding support stops, that minimises a measure
+of the run, plotted against the field), Impact-Type Map… — and three docks: the
 :class:`~app.sweeps.progress.SweepProgressView` with Cancel, the
 :class:`~app.sweeps.results_view.SweepResultsView` (table and plot; clicking a point
 opens that run for playback: its kept results folder, or the run simulated again from
@@ -32,6 +34,7 @@ from ..document.checks import model_problems
 from ..results.map_view import ImpactMapView
 from ..sweeps.controller import SweepController
 from ..sweeps.dialog import SweepDialog
+from ..sweeps.optimum_dialog import OptimumDialog
 from ..sweeps.progress import SweepProgressView
 from ..sweeps.results_view import SweepResultsView
 from .results_ui import ResultsUi
@@ -77,12 +80,15 @@ class SweepsUi(QObject):
         self.cancel_action = make_action(window, "&Cancel Sweep", self.controller.cancel,
                                          tip="Stop the sweep; the finished runs stay in its table")
         self.cancel_action.setEnabled(False)
+        self.optimum_action = make_action(window, "Optimum of a &Field…", self.find_optimum,
+                                          tip="The value of a field that minimises a measure of the run, over runs "
+                                              "of the model")
         self.map_action = make_action(window, "Impact-Type &Map…", self.show_map,
                                       tip="Routh's impulse types of a contact over two parameters, in closed form")
         self.menu = QMenu("S&weeps", window)
         menu_bar = window.menuBar()
         menu_bar.insertMenu(menu_bar.actions()[-1], self.menu)  # before Help
-        for action in (self.new_action, self.open_action, self.cancel_action):
+        for action in (self.new_action, self.open_action, self.cancel_action, self.optimum_action):
             self.menu.addAction(action)
         self.menu.addSeparator()
         self.menu.addAction(self.map_action)
@@ -231,6 +237,20 @@ class SweepsUi(QObject):
             return False
         self.window.statusBar().showMessage(f"Simulating run {rid} of the sweep (the model is unchanged)", 8000)
         return self.simulation.run_other(model)
+
+    # ------------------------------------------------------------------ optimum
+    def find_optimum(self) -> OptimumDialog | None:
+        """Show the optimum dialog on the document's model (None when the model cannot run)."""
+        document = self.window.document
+        errors = [p for p in model_problems(document.model) if p.severity == "error"]
+        if document.is_empty or errors:
+            self.window.show_problems("Cannot search", "The model cannot run:" if errors else "There is no model.",
+                                      errors)
+            return None
+        dialog = OptimumDialog(copy.deepcopy(document.model), self.window)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.show()
+        return dialog
 
     # ------------------------------------------------------------------ map
     def show_map(self) -> None:

@@ -11,7 +11,14 @@ Models (``model.kind`` of a contact pair in the model file):
   normal laws (:mod:`.normal_laws`, one compiled kernel each in :mod:`.normal_kernels`), the
   friction laws (:mod:`.friction_laws`), their parameters (:mod:`.law_params`) and their
   binding to a pair (:mod:`.compliant_laws`); a revolute clearance joint is such a pair
-  (:mod:`solver.system.clearance`).
+  (:mod:`solver.system.clearance`);
+* ``rolling`` (:mod:`.rolling`): rolling without slip of a round rigid body (Amirouche & Xie
+  eqs. 17-21) -- the Lagrange model's sticking rows held for good, released when the normal
+  force would pull.
+
+The rows of the supports and masses that travel along flexible links
+(:mod:`solver.system.moving`) border the Newton system the same way (:mod:`.moving`, a
+model with no pairs, always closed).
 
 The velocity jump of an impulse on the constrained system (:mod:`.jump`) serves the first two.
 
@@ -21,7 +28,7 @@ which the time loop holds):
 1. *Rows for the next step*: ``row_count()`` and ``fill_rows(state, rows, start)`` write the
    model's rows into :class:`solver.system.bordered.ContactRows`: per row a generalised force
    column ``C_k``, a Jacobian row ``R_k`` and ``D_k``, the residual ``R_k . q (or v / c_v) +
-   D_k lambda_k - b_k``, on at most seven dofs.  The Newton iteration of the Newmark step adds
+   D_k lambda_k - b_k``, on at most nine dofs.  The Newton iteration of the Newmark step adds
    ``-C lambda`` to the out-of-balance force and solves the bordered system with the banded
    factors of the contact-free matrix (App. B's Schur complement); ``refresh(q, v, rows,
    start)`` re-linearises curved rows until the exact geometry holds.  A Lagrange pair adds

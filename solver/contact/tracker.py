@@ -1,7 +1,8 @@
 """The contact models of a run, speaking to the time loop for all of them (thesis §3.1-3.2, §4.8).
 
 :class:`ContactTracker` builds one :class:`~solver.contact.base.ContactModel` per model
-kind used by the run's pairs and, for the time loop:
+kind used by the run's pairs (and one for the rows of moving supports and masses,
+:mod:`.moving`) and, for the time loop:
 
 * sizes the step: the impact step (eq. 3.5) while any pair is in contact;
 * gathers the contact rows of the next step (:class:`~solver.system.bordered.ContactRows`)
@@ -29,6 +30,8 @@ from .base import ContactModel, impact_time_step
 from .compliant import CompliantModel
 from .impulse import ImpulseModel
 from .lagrange import LagrangeModel
+from .moving import MovingModel
+from .rolling import RollingModel
 
 #: further contact columns of the frames (after CONTACT_KEYS): the impulses of the last
 #: impact step over that step (the momentum-balance model's per-step impulse rate), N
@@ -36,7 +39,7 @@ RATE_KEYS = ("F_n_impulse_rate_N", "F_t_impulse_rate_N")
 
 #: the contact model classes by ``model.kind``
 MODELS: dict[str, type[ContactModel]] = {"impulse": ImpulseModel, "lagrange": LagrangeModel,
-                                         "compliant": CompliantModel}
+                                         "compliant": CompliantModel, "rolling": RollingModel}
 
 #: times the rows may be made consistent again after a restart contradicted a mode
 MAX_CHECKS = 4
@@ -55,6 +58,8 @@ class ContactTracker:
             mine = [(k, p) for k, p in enumerate(self.pairs) if p.model["kind"] == kind]
             model = MODELS[kind]
             self.models.append(model(asm, mine, settings, self.events, self.impact_step))
+        if any(m.rows for m in asm.sys.movers):  # the rows of moving supports and masses
+            self.models.append(MovingModel(asm, settings, self.events))
         self._layout: list[slice] = self._slices()
         #: the model of contact forces the Newton iteration evaluates (None: no compliant pair)
         self.forces: CompliantModel | None = next((m for m in self.models if isinstance(m, CompliantModel)), None)
@@ -63,7 +68,7 @@ class ContactTracker:
 
     @property
     def active(self) -> bool:
-        return bool(self.pairs)
+        return bool(self.models)
 
     def closed(self) -> bool:
         return any(m.closed() for m in self.models)

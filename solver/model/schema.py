@@ -204,6 +204,36 @@ LOAD = Obj(
     units={F: "-"},
 )
 
+#: the arc length s(t) along a link of a moving support, mass or force
+_POSITION = replace(
+    TIME_FUNCTION,
+    help="arc length s(t) of the point from the link's first node, along the sketched link (e.g. linear: "
+         "s = rate t, a constant speed); any function the drivers use",
+)
+
+#: the constant force a moving mass or force carries
+_CARRIED = {"fx": Num("constant force along x", "N", default=0.0), "fy": Num("constant force along y", "N", default=0.0)}
+
+MOVING = Variant(
+    help="a support, mass or force travelling along a flexible link: its point is the link's material point at "
+         "arc length s(t), placed by the element's shape functions (Amirouche & Xie, eqs. 13-16 and 26)",
+    common={"id": _id("moving support, mass or force"), "link": Str("flexible link travelled", ref="links"),
+            "position": _POSITION},
+    common_required=("id", "link", "position"),
+    kinds={
+        "support": Obj({}, units={F: "m"},
+                       help="a roller support sliding under the link: the link's point at s(t) stays on the link's "
+                            "sketched line (a time-variant boundary condition; s is held within the link)"),
+        "mass": Obj({"mass": Num("mass", "kg", gt=0), **_CARRIED}, required=("mass",), units={F: "m"},
+                    help="a point mass carried along the link at s(t) (the moving-mass problem), with a constant "
+                         "force on it; before and after the link it runs on a rigid track along the link's sketched "
+                         "line"),
+        "force": Obj(dict(_CARRIED), units={F: "m"},
+                     help="a constant force carried along the link at s(t) (the moving-load problem); none while "
+                          "s(t) is off the link"),
+    },
+)
+
 _XY = {"x": Num("x", "m", default=0.0), "y": Num("y", "m", default=0.0)}
 
 CONTACT_POINT = Obj(
@@ -269,6 +299,13 @@ CONTACT_MODEL = Variant(
             },
             help="Lagrange-multiplier contact (thesis ch. 4): the momentum-balance jump at onset (e and law are not "
                  "used), then the gap held by the normal force, sliding or sticking, release when the force would pull",
+        ),
+        "rolling": Obj(
+            {},
+            help="rolling without slip (Amirouche & Xie eqs. 17-21): the gap held by the normal force and the "
+                 "tangential relative velocity of the surfaces held at zero, the contact point found again at every "
+                 "step; lift-off when the normal force would pull, and a plastic, no-slip onset when it lands "
+                 "again (mu_s, mu_d, e and law are not used); the point is a round rigid body",
         ),
         "compliant": Obj(
             {
@@ -367,6 +404,7 @@ MODEL = Obj(
         "bodies": Arr(BODY, "free bodies", unique_ids=True, default=[]),
         "drivers": Arr(DRIVER, "drivers", unique_ids=True, default=[]),
         "loads": Arr(LOAD, "loads", unique_ids=True, default=[]),
+        "moving": Arr(MOVING, "moving supports, masses and forces", unique_ids=True, default=[]),
         "gravity": Obj({"x": Num("gravity along x", "m/s^2", default=0.0), "y": Num("gravity along y", "m/s^2", default=0.0)}, help="gravitational acceleration", default={}),
         "damping": Obj(
             {
@@ -385,4 +423,5 @@ MODEL = Obj(
 )
 
 #: collections whose items carry ids other fields may refer to
-COLLECTIONS = ("materials", "nodes", "links", "joints", "masses", "bodies", "drivers", "loads", "contacts")
+COLLECTIONS = ("materials", "nodes", "links", "joints", "masses", "bodies", "drivers", "loads", "moving",
+               "contacts")

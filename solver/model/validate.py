@@ -217,25 +217,35 @@ def semantic_problems(doc: dict) -> list[Problem]:
     for i, d in enumerate(doc.get("drivers", [])):
         if "link" in d and d["pivot"] not in link_nodes.get(d["link"], []):
             bad(["drivers", i, "pivot"], f"node '{d['pivot']}' is not a node of link '{d['link']}'")
-    for coll in ("drivers", "loads"):
+    for coll, key in (("drivers", "function"), ("loads", "function"), ("moving", "position")):
         for i, item in enumerate(doc.get(coll, [])):
-            fn = item.get("function", {})
+            fn = item.get(key, {})
             if fn.get("kind") == "table":
                 t, v = fn["t"], fn["v"]
                 if len(t) != len(v):
-                    bad([coll, i, "function", "v"], "must have as many values as t has times")
+                    bad([coll, i, key, "v"], "must have as many values as t has times")
                 if any(b <= a for a, b in zip(t, t[1:])):
-                    bad([coll, i, "function", "t"], "must increase strictly")
+                    bad([coll, i, key, "t"], "must increase strictly")
             if fn.get("kind") in ("ramp", "window"):
                 lo, hi = ("t0", "t1") if fn["kind"] == "ramp" else ("t_on", "t_off")
                 if fn.get(hi, 0) <= fn.get(lo, 0):
-                    bad([coll, i, "function", hi], f"must be > {lo}")
+                    bad([coll, i, key, hi], f"must be > {lo}")
+    link_kinds = {l["id"]: l.get("kind") for l in doc.get("links", [])}
+    for i, item in enumerate(doc.get("moving", [])):
+        if link_kinds.get(item["link"]) != "flexible":
+            bad(["moving", i, "link"], f"link '{item['link']}' is not a flexible link")
     for i, c in enumerate(doc.get("contacts", [])):
         given = [k for k in ("node", "body") if k in c["point"]]
         if len(given) != 1:
             bad(["contacts", i, "point"], "give exactly one of node, body")
         if c.get("mu_d", 0) > c.get("mu_s", c.get("mu_d", 0)):
             bad(["contacts", i, "mu_d"], "must be <= mu_s")
+    bodies = {b["id"]: b for b in doc.get("bodies", [])}
+    for i, c in enumerate(doc.get("contacts", [])):
+        body = bodies.get(c["point"].get("body"), {})
+        round_ = c["point"].get("radius", body.get("radius", 0.0)) > 0
+        if c.get("model", {}).get("kind") == "rolling" and not (body.get("kind") == "rigid" and round_):
+            bad(["contacts", i, "point"], "a rolling pair rolls a free rigid body with a radius > 0")
     for i, v in enumerate(doc.get("initial_velocities", [])):
         if len([k for k in ("node", "link", "body") if k in v]) != 1:
             bad(["initial_velocities", i], "give exactly one of node, link, body")

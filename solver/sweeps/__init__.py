@@ -4,18 +4,21 @@ one tidy table of scalars.
 
 What a sweep varies (:mod:`.spec`), its runs (:mod:`.variants`), the scalars of a run
 (:mod:`.scalars`), one run as a task (:mod:`.task`), the cluster (:mod:`.cluster`), the
-sweep folder and its table (:mod:`.table`), and running it all (:mod:`.engine`).
+sweep folder and its table (:mod:`.table`), and running it all (:mod:`.engine`); the
+value of one field that minimises a measure of a run, found over runs of the model
+(:mod:`.optimum`).
 
 May import :mod:`solver.integration`, :mod:`solver.analysis` and every stage below;
 :mod:`solver.api` imports it, never the reverse.
 """
 from .engine import SweepOutcome, SweepPlan, SweepProgress, plan_sweep, run_sweep
+from .optimum import Optimum, OptimumError, find_optimum
 from .spec import DESIGNS, Parameter, SweepError, SweepSpec, parse_set, parse_vary, spec_from_json, spec_to_json
 from .table import read_rows, read_sweep
 from .variants import Variant, build_variants, design_points
 
 __all__ = [
-    "DESIGNS", "Parameter", "SweepError", "SweepOutcome", "SweepPlan", "SweepProgress", "SweepSpec", "Variant",
-    "build_variants", "design_points", "parse_set", "parse_vary", "plan_sweep", "read_rows", "read_sweep",
+    "DESIGNS", "Optimum", "OptimumError", "Parameter", "SweepError", "SweepOutcome", "SweepPlan", "SweepProgress", "SweepSpec", "Variant",
+    "build_variants", "design_points", "find_optimum", "parse_set", "parse_vary", "plan_sweep", "read_rows", "read_sweep",
     "run_sweep", "spec_from_json", "spec_to_json",
 ]

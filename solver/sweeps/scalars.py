@@ -39,6 +39,7 @@ REDUCTIONS: dict[str, Callable[[np.ndarray], float]] = {
     "min": lambda y: float(np.nanmin(y)),
     "absmax": lambda y: float(np.nanmax(np.abs(y))),
     "mean": lambda y: float(np.nanmean(y)),
+    "rms": lambda y: float(np.sqrt(np.nanmean(y * y))),
     "initial": lambda y: float(y[0]),
     "final": lambda y: float(y[-1]),
 }

@@ -27,6 +27,7 @@ from numba import njit
 from .banded import BandLU, BandPattern, band_factorize
 from .constraints import constraint_eval
 from .compile import System
+from .moving import moving_forces
 from ..fem.beam import FORMULATIONS, assemble_beams, deformation_rate_power, mass_matrices, strain_energies
 from ..fem.modal import BLOCKS, assemble_modal, modal_energies, modal_gravity, move_diagonal
 
@@ -155,14 +156,15 @@ class Assembly:
     # ------------------------------------------------------------------ loads
     @property
     def follower_loads(self) -> bool:
-        """Whether a load turns with the structure (then F depends on q)."""
-        return any(ld.follower for ld in self.sys.loads)
+        """Whether a load turns with the structure, or travels along a link (then F depends on q)."""
+        return any(ld.follower for ld in self.sys.loads) or any(m.kind == "force" for m in self.sys.movers)
 
     def external(self, q: np.ndarray, t: float) -> np.ndarray:
-        """Applied loads F(t) (gravity included), N and N m (not to be modified in place)."""
-        if not self.sys.loads:
+        """Applied loads F(t) (gravity and moving forces included), N and N m (not to be modified in place)."""
+        if not self.sys.loads and not self.sys.movers:
             return self.sys.gravity
         F = self.sys.gravity.copy()
+        moving_forces(self.sys.movers, q, t, F)
         for ld in self.sys.loads:
             f = ld.function.value(t)
             fx, fy = ld.fx * f, ld.fy * f

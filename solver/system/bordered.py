@@ -34,8 +34,9 @@ from numba import njit
 from .banded import BandLU, band_solve
 
 #: dofs a contact row may touch: the point (x, y, and the rotation of a round point) and two
-#: target nodes (x, y each), or a moving circle's centre and rotation
-K = 7
+#: target nodes (x, y each), a moving circle's centre and rotation, or the six dofs of the
+#: element a rolling body is on
+K = 9
 
 #: row levels: the residual of a position row is ``R . q + D lambda - b``, of a velocity row
 #: ``R . v / c_v + D lambda - b`` (its derivative with respect to q is R either way)

@@ -21,6 +21,7 @@ from .clearance import clearance_joints, contact_model, journal_node, with_journ
 from .contact_pairs import ContactPair
 from .free_strains import FreeStrains, links_free_strains
 from .modal_links import ModalSet, build_modal_link, number_modal_link
+from .moving import Mover, link_path
 from ..fem.beam import BeamSet
 from ..fem.timoshenko import shear_parameter
 from ..model.contact_rules import clearance_radii, point_radius
@@ -85,6 +86,8 @@ class System:
     modal: ModalSet = field(default_factory=ModalSet.empty)
     #: thermal and creep strains of the flexible links' elements
     free_strains: FreeStrains = field(default_factory=FreeStrains)
+    #: supports, masses and forces travelling along flexible links (:mod:`.moving`)
+    movers: list[Mover] = field(default_factory=list)
 
     @property
     def formulation(self) -> str:
@@ -94,6 +97,7 @@ class System:
         """Times where a load or a driver function jumps or kinks."""
         fns = [ld.function for ld in self.loads] + [f for f in self.constraints.functions if f is not None]
         fns += self.free_strains.functions()
+        fns += [m.position for m in self.movers]
         return [t for f in fns for t in f.breakpoints()]
 
 
@@ -109,6 +113,12 @@ def compile_model(document: dict) -> System:
         b.add_node(nd["id"], nd["x"], nd["y"])
     for body in doc["bodies"]:
         b.add_node(body["id"], body["x"], body["y"])
+    for item in doc["moving"]:  # a moving mass is a point of its own, sketched where it starts
+        if item["kind"] == "mass":
+            (x1, y1), (x2, y2) = (b.xy[nd] for nd in _link(doc, item["link"])["nodes"])
+            s0 = TimeFunction(item["position"]).value(0.0) / math.hypot(x2 - x1, y2 - y1)
+            b.add_node(item["id"], x1 + s0 * (x2 - x1), y1 + s0 * (y2 - y1))
+            b.mass[list(b.node_dof[item["id"]])] += item["mass"]
 
     # flexible links: mesh nodes and elements
     beam_rows, fibres, shear_rigidity, flex, free = [], [], [], [], FreeStrains()
@@ -233,7 +243,11 @@ def compile_model(document: dict) -> System:
         rot = b.slot_dof.get((nd, ld["link"])) if "link" in ld else b.first_rotation(nd, missing=-1)
         loads.append(Load((*b.node_dof[nd], rot if rot is not None else -1), ld["fx"], ld["fy"], ld["torque"], TimeFunction(ld["function"]), ld["follower"]))
 
-    contacts = [_contact_pair(c, b, doc) for c in doc["contacts"]]
+    contacts = [_contact_pair(c, b, doc, elem_dofs, beams) for c in doc["contacts"]]
+    paths = {f.id: link_path(_link(doc, f.id), b.xy, f.elements, elem_dofs, beams.L, beams.beta0) for f in flex}
+    movers = [Mover(m["id"], m["kind"], paths[m["link"]], TimeFunction(m["position"]),
+                    np.array([m.get("fx", 0.0), m.get("fy", 0.0)]), b.node_dof.get(m["id"]) if m["kind"] == "mass" else None)
+              for m in doc["moving"]]
     contacts += [_clearance_pair(j, b) for j in clearance_joints(doc)]
     slots = list(b.slot_dof)
     return System(
@@ -262,7 +276,12 @@ def compile_model(document: dict) -> System:
         initial_ties=[(b.node_dof[journal_node(j)], b.node_dof[j["node"]]) for j in clearance_joints(doc)],
         modal=ModalSet.build(modal, (g[0], g[1]), doc["damping"]["beta"]),
         free_strains=free,
+        movers=movers,
     )
+
+
+def _link(doc: dict, link_id: str) -> dict:
+    return next(l for l in doc["links"] if l["id"] == link_id)
 
 
 def _loose_dofs(b: "_Builder", mass: np.ndarray, elem_dofs: np.ndarray, dm: DofMotion, bp: BodyPoint, sl: SliderLine) -> list[int]:
@@ -272,12 +291,18 @@ def _loose_dofs(b: "_Builder", mass: np.ndarray, elem_dofs: np.ndarray, dm: DofM
     return [d for dofs in b.node_dof.values() for d in dofs if d not in held]
 
 
-def _contact_pair(c: dict, b: "_Builder", doc: dict) -> ContactPair:
-    """A contact pair's dofs and parameters."""
+def _contact_pair(c: dict, b: "_Builder", doc: dict, elem_dofs: np.ndarray, beams: BeamSet) -> ContactPair:
+    """A contact pair's dofs and parameters; a rolling pair on a flexible link rolls on its
+    deformed elements (``link_curve``)."""
     point = c["point"].get("node", c["point"].get("body"))
     radius = point_radius(doc, c["point"])
     tgt = c["target"]
     segments = np.zeros((0, 4), dtype=int)
+    model = c.get("model", {"kind": "impulse"})
+    kind, beam = tgt["kind"], None
+    elements = [e for e, (l, _k, _a, _z) in enumerate(b.elem_nodes) if kind == "link" and l == tgt["link"]]
+    if model["kind"] == "rolling" and elements:
+        kind, beam = "link_curve", (elem_dofs[elements], beams.beta0[elements])
     if tgt["kind"] == "link":
         link = tgt["link"]
         chain = [(a, z) for (l, _k, a, z) in b.elem_nodes if l == link]
@@ -289,9 +314,8 @@ def _contact_pair(c: dict, b: "_Builder", doc: dict) -> ContactPair:
         segments = np.array([[*b.node_dof[a], *b.node_dof[z]] for a, z in chain], dtype=int)
     target = b.node_dof[tgt["node"]] if tgt["kind"] == "node" else None
     turning = b.first_rotation(point, missing=-1) if radius > 0 else -1
-    return ContactPair(c["id"], b.node_dof[point], radius, tgt["kind"], tgt, segments, target,
-                       c["mu_s"], c["mu_d"], c["e"], c["law"], b.ndof, point_rotation=turning,
-                       model=c.get("model", {"kind": "impulse"}))
+    return ContactPair(c["id"], b.node_dof[point], radius, kind, tgt, segments, target,
+                       c["mu_s"], c["mu_d"], c["e"], c["law"], b.ndof, point_rotation=turning, model=model, beam=beam)
 
 
 def _clearance_pair(joint: dict, b: "_Builder") -> ContactPair:

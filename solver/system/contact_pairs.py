@@ -4,7 +4,9 @@ A pair is a point (a node of a link, or a free body, with the radius of its surf
 and a target: a fixed line, segment or circle, a circle whose centre moves with a node
 (the bearing of a clearance joint, Flores et al. 2006 eq. 18), a node (with a fixed
 normal direction: the thesis's candidate contact node pairs, eq. 3.1), or anywhere
-along a link's elements.  The normal ``n`` points out of the target; the tangent is
+along a link's elements: straight segments between its nodes, or for a rolling pair on a
+flexible link (``link_curve``) the deformed elements themselves, placed by their shape
+functions (:mod:`solver.fem.beam_point`), whose tangent is continuous across the nodes.  The normal ``n`` points out of the target; the tangent is
 ``t = (n_y, -n_x)``; the gap is positive when open (``delta = -gap`` is the
 penetration); ``v_n = n . (v_point - v_target)`` is positive when separating.  The
 contact point lies on each surface on the line of the normal, so the tangential
@@ -29,6 +31,7 @@ from functools import cached_property
 
 import numpy as np
 
+from ..fem.beam_point import point_on_element
 from .bordered import K
 
 #: fraction of a segment's length beyond its ends within which a link target keeps the
@@ -90,7 +93,7 @@ class ContactPair:
     id: str
     point: tuple[int, int]  # x, y dofs of the striking point
     radius: float
-    kind: str  # ground_line | ground_segment | circle | node | link
+    kind: str  # ground_line | ground_segment | circle | node | link | link_curve
     params: dict
     segments: np.ndarray  # (S, 4) dofs (x1, y1, x2, y2) of a link target's segments (else empty)
     target: tuple[int, int] | None  # dofs of a node target or of a moving circle's centre
@@ -102,6 +105,8 @@ class ContactPair:
     point_rotation: int = -1
     target_rotation: int = -1
     model: dict = field(default_factory=lambda: {"kind": "impulse"})
+    #: a link_curve target's elements: their dofs (E, 6) and sketched chord angles (E,), rad
+    beam: tuple[np.ndarray, np.ndarray] | None = None
     dofs: np.ndarray = field(init=False)  # every dof the pair may touch (its Newton block's)
 
     def __post_init__(self) -> None:
@@ -109,6 +114,8 @@ class ContactPair:
         if self.target is not None:
             dofs += list(self.target) + [self.target_rotation]
         dofs += self.segments.ravel().tolist()
+        if self.beam is not None:
+            dofs += self.beam[0].ravel().tolist()
         self.dofs = np.array(list(dict.fromkeys(d for d in dofs if d >= 0)), dtype=np.int64)
         self._slot = {int(d): i for i, d in enumerate(self.dofs)}
         self._point_slots = (self._slot[self.point[0]], self._slot[self.point[1]])
@@ -154,6 +161,9 @@ class ContactPair:
             nx, ny = math.cos(a), math.sin(a)
             gap = nx * (px - q[self.target[0]]) + ny * (py - q[self.target[1]])
             weights.append((*self._target_slots, -1.0))
+        elif k == "link_curve":
+            gap, nx, ny, segment, curve = self._on_curve(q, px, py, prefer)
+            reachable = segment >= 0
         else:  # a link's segments: the nearest, the point projected onto it (onto the node
             # between two segments when it is in the wedge outside both, on a convex kink)
             best, last = None, len(self.segments) - 1
@@ -186,6 +196,12 @@ class ContactPair:
             J[0, iy] += w * ny
             J[1, ix] += w * tx
             J[1, iy] += w * ty
+        if k == "link_curve" and segment >= 0:  # the material point of the deformed element under the point
+            slots, Jp = curve
+            for c_, slot in enumerate(slots):
+                touched.append(slot)
+                J[0, slot] -= nx * Jp[0, c_] + ny * Jp[1, c_]
+                J[1, slot] -= tx * Jp[0, c_] + ty * Jp[1, c_]
         for slot, side in self._turning:  # the point's rotation with its radius, the target's with rho
             touched.append(slot)
             J[1, slot] += self.radius if side > 0 else rho_target
@@ -193,10 +209,62 @@ class ContactPair:
         return ContactGeometry(float(gap), np.array([nx, ny]), np.array([tx, ty]), self.dofs, J, self.n_dofs,
                                reachable, touched, segment)
 
+    def _on_curve(self, q: np.ndarray, px: float, py: float, prefer: int):
+        """The point projected onto the deformed elements of a link_curve target: ``(gap, nx, ny,
+        element, (slots of its dofs, Jacobian (2, 6) of the material point there))``: from the
+        element whose chord is nearest (``prefer`` kept while the point projects onto its chord
+        within :data:`SEGMENT_OVERLAP`), the foot of the perpendicular (:func:`_foot`), passed on
+        to the neighbour when it lies beyond the element's end by more than that; element -1
+        beside the link's ends."""
+        dofs, beta0 = self.beam
+        best, last = None, len(dofs) - 1
+        for e, ed in enumerate(dofs):
+            _g, _sx, _sy, xi = _segment(px, py, q[ed[0]], q[ed[1]], q[ed[3]], q[ed[4]])
+            if (e == 0 and xi < 0.0) or (e == last and xi > 1.0):
+                continue
+            xi = min(max(xi, 0.0), 1.0)
+            kept = e == prefer and -SEGMENT_OVERLAP <= xi <= 1.0 + SEGMENT_OVERLAP
+            dist = -1.0 if kept else math.hypot(px - q[ed[0]] - xi * (q[ed[3]] - q[ed[0]]),
+                                                py - q[ed[1]] - xi * (q[ed[4]] - q[ed[1]]))
+            if best is None or dist < best[2]:
+                best = (e, xi, dist)
+        if best is None:
+            return math.inf, 0.0, 1.0, -1, None
+        e, xi, _d = best
+        for _ in range(len(dofs)):  # the foot point, on the neighbour when it lies beyond the element's end
+            xi = _foot(q[dofs[e]], beta0[e], xi, px, py)
+            if xi > 1.0 + SEGMENT_OVERLAP and e < last:
+                e, xi = e + 1, 0.0
+            elif xi < -SEGMENT_OVERLAP and e > 0:
+                e, xi = e - 1, 1.0
+            else:
+                break
+        xi = min(max(xi, 0.0), 1.0) if (e == 0 and xi < 0.0) or (e == last and xi > 1.0) else xi
+        qe = q[dofs[e]]
+        x, Jp, dx = point_on_element(qe, beta0[e], xi)
+        norm = math.hypot(dx[0], dx[1])
+        nx, ny = -dx[1] / norm, dx[0] / norm
+        if self.params["side"] == "right":
+            nx, ny = -nx, -ny
+        gap = nx * (px - x[0]) + ny * (py - x[1])
+        return gap, nx, ny, e, ([self._slot[int(d)] for d in dofs[e]], Jp)
+
     @property
     def curved(self) -> bool:
         """Whether the gap is nonlinear in the dofs (a circle, or a link whose segments turn)."""
-        return self.kind in ("circle", "link")
+        return self.kind in ("circle", "link", "link_curve")
+
+
+def _foot(qe: np.ndarray, beta0: float, xi: float, px: float, py: float) -> float:
+    """``xi`` of the foot of the perpendicular from ``p`` on the deformed element (the cubic
+    extended beyond its ends), by Gauss-Newton steps on ``(p - x(xi)) . x'(xi) = 0`` from ``xi``."""
+    for _ in range(12):
+        x, _J, dx = point_on_element(qe, beta0, xi)
+        step = ((px - x[0]) * dx[0] + (py - x[1]) * dx[1]) / (dx[0] * dx[0] + dx[1] * dx[1])
+        xi = min(max(xi + step, -0.5), 1.5)
+        if abs(step) < 1e-14:
+            break
+    return xi
 
 
 def _segment(px: float, py: float, x1: float, y1: float, x2: float, y2: float) -> tuple[float, float, float, float]:

@@ -1,6 +1,7 @@
 """Initial velocities and accelerations consistent with joints and drivers.
 
-Explicit velocities from the model are taken as given; with
+Explicit velocities from the model are taken as given (a moving mass starts at the
+speed of its travel); with
 ``solver.consistent_initial_velocity`` the velocity field is then corrected by the
 smallest change that satisfies the velocity constraints ``G v = -g_t``, measured by
 the dimensionless deformation rates of the beams, and among the rigid motions the
@@ -57,6 +58,9 @@ def explicit_velocity(system: System) -> np.ndarray:
             bx, by, bphi = bodies[link]
             v[[bx, by]] = field(system.q0[[bx, by]])
             v[bphi] = w
+    for m in system.movers:  # a moving mass starts at the speed of its prescribed travel
+        if m.mass_dofs is not None:
+            v[list(m.mass_dofs)] = m.path.direction * m.position.rate(0.0)
     return v
 
 

@@ -1,0 +1,182 @@
+"""The optimum dialog: the value of one field of the model that minimises a measure of its run
+(:func:`solver.sweeps.find_optimum`, Amirouche & Xie eqs. 28-29), with the objective plotted
+against the field's value as the runs come in.
+
+The field is one of the model's numeric fields by path (``moving[prop].position.v1``: where
+a sliding support stops), the objective a reduction of a series as the sweeps collect it
+(``mean(energy/strain)``).  The runs go on in a worker thread; Cancel stops after the
+current run and keeps the best so far.
+"""
+from __future__ import annotations
+
+import copy
+import threading
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QObject, Qt, QThread, Signal, Slot
+from PySide6.QtWidgets import (
+    QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox, QFormLayout, QHBoxLayout, QLabel, QSpinBox, QVBoxLayout,
+    QWidget,
+)
+
+from solver.model.paths import numeric_paths
+from solver.sweeps import Optimum, OptimumError, find_optimum
+
+#: objectives offered (any REDUCTION(SERIES) may be typed)
+OBJECTIVES = ("mean(energy/strain)", "max(energy/strain)", "mean(energy/kinetic)")
+
+
+class OptimumWorker(QObject):
+    """Runs :func:`find_optimum` on a copy of ``model`` (in the thread it is moved to)."""
+
+    #: the runs so far, a list of (field value, objective)
+    progressed = Signal(object)
+    #: the :class:`~solver.sweeps.Optimum` (also when cancelled)
+    finished = Signal(object)
+    #: why it could not run (a problem per line)
+    failed = Signal(str)
+
+    def __init__(self, model: dict, path: str, bounds: tuple[float, float], objective: str, scan: int):
+        super().__init__()
+        self.model, self.args = copy.deepcopy(model), (path, bounds, objective)
+        self.scan = scan
+        self._cancel = threading.Event()
+
+    def cancel(self) -> None:
+        self._cancel.set()
+
+    @Slot()
+    def run(self) -> None:
+        try:
+            opt = find_optimum(self.model, *self.args, scan=self.scan,
+                               progress=lambda o: self.progressed.emit(list(o.runs)), cancel=self._cancel.is_set)
+        except OptimumError as exc:
+            self.failed.emit("\n".join(exc.problems))
+            return
+        except Exception as exc:  # noqa: BLE001 (every error of a search reaches the user)
+            self.failed.emit(f"{type(exc).__name__}: {exc}")
+            return
+        self.finished.emit(opt)
+
+
+class OptimumDialog(QDialog):
+    """Find and plot the optimum of a field of ``model``."""
+
+    def __init__(self, model: dict, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setWindowTitle("Optimum of a Field")
+        self.model = model
+        self.optimum: Optimum | None = None
+        self._thread: QThread | None = None
+        self._worker: OptimumWorker | None = None
+
+        self.field = QComboBox()
+        self.field.setEditable(True)
+        paths = numeric_paths(model)
+        self.field.addItems(paths)
+        moving = [p for p in paths if p.startswith("moving[") and ".position." in p]
+        if moving:
+            self.field.setCurrentText(moving[-1])
+        self.low, self.high = QDoubleSpinBox(), QDoubleSpinBox()
+        for box in (self.low, self.high):
+            box.setDecimals(6)
+            box.setRange(-1e9, 1e9)
+        self.objective = QComboBox()
+        self.objective.setEditable(True)
+        self.objective.addItems(OBJECTIVES)
+        self.scan = QSpinBox()
+        self.scan.setRange(3, 50)
+        self.scan.setValue(5)
+        bounds = QHBoxLayout()
+        bounds.addWidget(self.low)
+        bounds.addWidget(self.high)
+        form = QFormLayout()
+        form.addRow("Field (path)", self.field)
+        form.addRow("Bounds (low, high)", bounds)
+        form.addRow("Objective to minimise", self.objective)
+        form.addRow("Values scanned first", self.scan)
+
+        self.plot = pg.PlotWidget()
+        self.plot.setLabel("left", "objective")
+        self.plot.showGrid(x=True, y=True, alpha=0.3)
+        self.curve = self.plot.plot([], [], pen=pg.mkPen("#1f6fb4", width=2), symbol="o", symbolSize=7)
+        self.best = self.plot.plot([], [], pen=None, symbol="star", symbolSize=16, symbolBrush="#c0392b")
+        self.status = QLabel("Set the field, its bounds and the objective, then Run.")
+        self.status.setWordWrap(True)
+
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        self.run_button = self.buttons.addButton("Run", QDialogButtonBox.ButtonRole.ActionRole)
+        self.cancel_button = self.buttons.addButton("Cancel Search", QDialogButtonBox.ButtonRole.ActionRole)
+        self.cancel_button.setEnabled(False)
+        self.run_button.clicked.connect(self.start)
+        self.cancel_button.clicked.connect(self.cancel)
+        self.buttons.rejected.connect(self.reject)
+
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(self.plot, 1)
+        layout.addWidget(self.status)
+        layout.addWidget(self.buttons)
+        self.resize(560, 520)
+
+    @property
+    def running(self) -> bool:
+        return self._thread is not None and self._thread.isRunning()
+
+    def start(self) -> bool:
+        """Start the search with the dialog's settings; False when it cannot start."""
+        if self.running:
+            return False
+        path, objective = self.field.currentText().strip(), self.objective.currentText().strip()
+        self.plot.setLabel("bottom", path)
+        self.plot.setLabel("left", objective)
+        self._show_runs([])
+        self._worker = OptimumWorker(self.model, path, (self.low.value(), self.high.value()), objective,
+                                     self.scan.value())
+        self._thread = QThread(self)
+        self._worker.moveToThread(self._thread)
+        self._thread.started.connect(self._worker.run)
+        for signal in (self._worker.finished, self._worker.failed):
+            signal.connect(self._thread.quit, Qt.ConnectionType.DirectConnection)
+        self._worker.progressed.connect(self._show_runs)
+        self._worker.finished.connect(self._on_finished)
+        self._worker.failed.connect(self._on_failed)
+        self.run_button.setEnabled(False)
+        self.cancel_button.setEnabled(True)
+        self.status.setText(f"Searching {path} over [{self.low.value():g}, {self.high.value():g}]…")
+        self._thread.start()
+        return True
+
+    def cancel(self) -> None:
+        if self._worker is not None:
+            self._worker.cancel()
+
+    def _show_runs(self, runs: list[tuple[float, float]]) -> None:
+        ordered = sorted(r for r in runs if np.isfinite(r[1]))
+        self.curve.setData([x for x, _v in ordered], [v for _x, v in ordered])
+        if runs:
+            self.status.setText(f"{len(runs)} runs; last: {runs[-1][0]:.6g} → {runs[-1][1]:.6g}")
+
+    def _on_finished(self, opt: Optimum) -> None:
+        self.optimum = opt
+        self._show_runs(opt.runs)
+        self.best.setData([opt.x], [opt.value])
+        self.status.setText(f"{'Cancelled; best so far' if opt.cancelled else 'Optimum'}: {opt.path} = {opt.x:.6g}, "
+                            f"{opt.objective} = {opt.value:.6g} ({len(opt.runs)} runs)")
+        self._done()
+
+    def _on_failed(self, message: str) -> None:
+        self.status.setText("Cannot search:\n" + message)
+        self._done()
+
+    def _done(self) -> None:
+        self.run_button.setEnabled(True)
+        self.cancel_button.setEnabled(False)
+
+    def done(self, result: int) -> None:  # noqa: D401 (Qt override)
+        """Closing the dialog stops the search and waits for its thread."""
+        if self.running:
+            self.cancel()
+            self._thread.wait()
+        super().done(result)

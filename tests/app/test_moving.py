@@ -1,0 +1,53 @@
+"""Moving supports, masses and forces in the window (issue 15): the example opens, its moving
+mass is listed in the model tree, drawn on its link, and edited in the property panel."""
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import Qt
+
+from app.canvas import geometry as geo
+from app.document.entities import EntityRef
+from solver.model.validate import validate
+
+from .test_modal_link import type_into
+from .test_property_edit import value_of
+
+CART = EntityRef("moving", "cart")
+
+
+def test_a_moving_mass_is_listed_drawn_and_edited(qtbot, window):
+    window.open_example("moving_mass_beam")
+    item = window.tree.item_for(CART)
+    assert item is not None and item.text(1) == "mass along beam"
+    # drawn where it starts: the left end of the beam (s(0) = 0)
+    assert geo.moving_point(window.document.model, window.document.model["moving"][0]) == pytest.approx((0.0, 0.0))
+    assert geo.outline(window.document.model, CART).points == [pytest.approx((0.0, 0.0))]
+    window.selection.replace((CART,))
+    view = window.properties
+    assert value_of(view, "mass").startswith("50")
+    type_into(qtbot, view, "mass", "80 kg")
+    qtbot.waitUntil(lambda: window.document.model["moving"][0]["mass"] == pytest.approx(80.0))
+    assert validate(window.document.model) == []
+    type_into(qtbot, view, "position.rate", "20 m/s")
+    qtbot.waitUntil(lambda: window.document.model["moving"][0]["position"]["rate"] == pytest.approx(20.0))
+
+
+def test_the_optimum_dialog_plots_the_objective_against_the_support_position(qtbot, window):
+    """Sweeps > Optimum of a Field… on the sliding-support example: the stop of the support is
+    offered, three positions are scanned and refined, the objective is plotted against them."""
+    window.open_example("moving_support_beam")
+    assert window.sweeps_ui.optimum_action.isEnabled()
+    dialog = window.sweeps_ui.find_optimum()
+    qtbot.addWidget(dialog)
+    assert dialog.field.currentText() == "moving[prop].position.v1"
+    dialog.low.setValue(2.0)
+    dialog.high.setValue(4.0)
+    dialog.scan.setValue(3)
+    qtbot.mouseClick(dialog.run_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: dialog.optimum is not None, timeout=240_000)
+    opt = dialog.optimum
+    assert 2.5 < opt.x < 3.5 and len(opt.runs) > 3
+    xs, ys = dialog.curve.getData()
+    assert list(xs) == sorted(x for x, _v in opt.runs) and min(ys) == pytest.approx(opt.value)
+    assert dialog.status.text().startswith("Optimum: moving[prop].position.v1 = ")
+    dialog.close()
