@@ -73,7 +73,7 @@ CASES: list[tuple[str, Callable[[dict], None], list[str]]] = [
     ("wrong-type-boolean-mass", _set("masses", 0, "mass", True), ["masses[slider].mass: must be a number"]),
     ("wrong-type-list", _set("links", {"crank": 1}), ["links: must be a list"] + [
         "drivers[motor].link: no link with id 'crank'"][::-1]),
-    ("nan-is-not-a-number", _set("masses", 0, "mass", math.nan), ["masses[slider].mass: must be a number"]),
+    ("nan-is-not-a-number", _set("masses", 0, "mass", math.nan), ["masses[slider].mass: must be a number (NaN is not one)"]),
     ("negative-mass", _set("masses", 0, "mass", -0.5), ["masses[slider].mass: must be >= 0"]),
     ("zero-diameter", _set("links", 1, "section", "d", 0.0), ["links[rod].section.d: must be > 0"]),
     ("non-integer-elements", _set("links", 1, "mesh", "elements", 2.5),

@@ -63,8 +63,8 @@ def meshes(draw) -> dict:
         mesh: dict = {}
         _maybe(draw, mesh, "elements", st.integers(1, 40))
         return mesh
-    inner = draw(st.lists(st.floats(min_value=0.0, max_value=1.0, exclude_min=True, exclude_max=True), max_size=5))
-    return {"kind": "stations", "stations": [0.0, *sorted(set(inner)), 1.0]}
+    inner = draw(st.sets(st.integers(1, 99), max_size=5))  # no element shorter than 1 % of the link
+    return {"kind": "stations", "stations": [0.0, *(k / 100 for k in sorted(inner)), 1.0]}
 
 
 @st.composite
@@ -107,7 +107,9 @@ def models(draw) -> dict:
         _maybe(draw, mat, "poisson", st.floats(min_value=-0.99, max_value=0.49))
         materials.append(mat)
     doc["materials"] = materials
-    doc["nodes"] = [{"id": n, "x": draw(REAL), "y": draw(REAL)} for n in node_ids]
+    # nodes 1 km apart along x: no two coincide within a millionth of the sketch's size (< 3 m)
+    doc["nodes"] = [{"id": n, "x": 1e3 * k + draw(st.floats(-100.0, 100.0)), "y": draw(REAL)}
+                    for k, n in enumerate(node_ids)]
 
     links = []
     for lid in link_ids:
@@ -183,9 +185,11 @@ def models(draw) -> dict:
         for key, value in draw(st.lists(st.sampled_from(owners), max_size=2))
     ]
     _maybe(draw, doc, "gravity", st.fixed_dictionaries({}, optional={"x": REAL, "y": REAL}))
-    _maybe(draw, doc, "solver", st.fixed_dictionaries(
-        {}, optional={"end_time": POSITIVE, "step": POSITIVE, "tau": st.floats(min_value=0.5, max_value=1.0)}
-    ))
+    solver = draw(st.fixed_dictionaries({}, optional={"end_time": st.floats(1e-6, 1e6), "tau": st.floats(min_value=0.5, max_value=1.0)}))
+    if "end_time" in solver or draw(st.booleans()):  # a step within the run, at most 10 000 of them
+        solver["step"] = solver.get("end_time", 1.0) * draw(st.floats(min_value=1e-4, max_value=1.0))
+    if solver or draw(st.booleans()):
+        doc["solver"] = solver
     return doc
 
 
