@@ -1,9 +1,8 @@
 """Geometric impossibilities of a sketch: coincident nodes of a link, zero-length elements
 and segments.
 
-Two points closer than :func:`coincidence_tolerance` -- a millionth of the model's size,
-plus what float rounding at its distance from the origin blurs -- are one point for the
-solver: a link or beam element between them has no direction and no length (its
+Two points closer than :func:`coincidence_tolerance` -- a millionth of the model's size
+or of its distance from the origin, whichever is larger -- are one point for the solver: a link or beam element between them has no direction and no length (its
 stiffness and inertia divide by it).  Called by
 :func:`solver.model.validate.semantic_problems` on schema-valid documents with a
 ``bad(keys, message)`` callback.
@@ -17,10 +16,8 @@ from .limits import link_elements
 
 Bad = Callable[[list, str], None]
 
-#: points closer than this fraction of the model's size coincide
+#: points closer than this fraction of the model's size, or of their distance from the origin, coincide
 RELATIVE_TOLERANCE = 1e-6
-#: ... or closer than this fraction of their distance from the origin (float rounding)
-ROUNDING_TOLERANCE = 1e-12
 
 
 def coincidence_tolerance(doc: dict) -> float:
@@ -29,11 +26,11 @@ def coincidence_tolerance(doc: dict) -> float:
     ys = [p["y"] for p in doc["nodes"] + doc.get("bodies", [])]
     size = math.hypot(max(xs) - min(xs), max(ys) - min(ys))
     far = max(max(map(abs, xs)), max(map(abs, ys)))
-    return RELATIVE_TOLERANCE * size + ROUNDING_TOLERANCE * far
+    return RELATIVE_TOLERANCE * max(size, far)
 
 
 def _tolerance_text(tol: float) -> str:
-    return f"at least {tol:.3g} m, a millionth of the model's size"
+    return f"at least {tol:.3g} m, a millionth of the model's size or distance from the origin"
 
 
 def geometry_problems(doc: dict, bad: Bad) -> set[int]:

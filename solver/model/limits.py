@@ -19,6 +19,9 @@ from .fields import with_defaults
 
 #: largest magnitude of any number in a model file
 MAX_MAGNITUDE = 1e15
+#: times of the solver settings (impact step, force window, output interval) shorter than this
+#: fraction of the step are shorter than any step a run takes
+MIN_STEP_FRACTION = 1e-6
 #: memory a run may take for its set-up, stored frames and step log (bytes)
 MEMORY_BUDGET = 4 * 2**30
 #: beam elements of all flexible and modal links together
@@ -97,12 +100,22 @@ def run_size(doc: dict, solver: dict) -> RunSize:
 
 
 def resource_problems(doc: dict, bad: Bad) -> None:
-    """A step longer than the run, and element counts, frames and steps beyond memory."""
+    """A step longer than the run, times shorter than any step, and element counts, frames and
+    steps beyond memory."""
     from .schema import SOLVER
 
     solver = with_defaults(SOLVER, doc.get("solver", {}))
     if solver["step"] > solver["end_time"]:
         bad(["solver", "step"], f"must be <= end_time ({solver['end_time']:g} s)")
+        return
+    shortest = MIN_STEP_FRACTION * solver["step"]
+    times = ("impact_step", "impulse_force_window", "output_interval")
+    too_short = [key for key in times if 0.0 < solver[key] < shortest]
+    for key in too_short:
+        hint = "0 stores a frame at every step" if key == "output_interval" else "0 chooses it for you"
+        bad(["solver", key], f"{solver[key]:.3g} s is shorter than any step the run takes (at least "
+                             f"{MIN_STEP_FRACTION:g} x step = {shortest:.3g} s); {hint}")
+    if too_short:
         return
     size = run_size(doc, solver)
     fixed = size.steps * STEP_BYTES + size.frames * (FRAME_BYTES + FRAME_BYTES_PER_POINT * size.points)
@@ -117,9 +130,10 @@ def resource_problems(doc: dict, bad: Bad) -> None:
             f"at most {most} elements in a model")
     elif size.memory > MEMORY_BUDGET:
         interval, end = solver["output_interval"], solver["end_time"]
-        log = size.steps * (STEP_BYTES + (size.frame_bytes if interval == 0 else 0.0))
+        per_step = STEP_BYTES + (size.frame_bytes if interval == 0 else 0.0)
+        log = size.steps * per_step
         if interval == 0 or log > MEMORY_BUDGET / 2:
-            most = MEMORY_BUDGET / 2 / (log / size.steps)
+            most = MEMORY_BUDGET / 2 / per_step
             bad(["solver", "step"],
                 f"{size.steps:.3g} steps over end_time {end:g} s{' (a frame stored at each)' if interval == 0 else ''} "
                 f"need about {_gb(size.memory)}; at most {most:.3g} steps: a step of at least {end / most:.3g} s "

@@ -238,8 +238,8 @@ def semantic_problems(doc: dict) -> list[Problem]:
         given = [k for k in ("node", "body") if k in c["point"]]
         if len(given) != 1:
             bad(["contacts", i, "point"], "give exactly one of node, body")
-        if c.get("mu_d", 0) > c.get("mu_s", c.get("mu_d", 0)):
-            bad(["contacts", i, "mu_d"], "must be <= mu_s")
+        if c.get("mu_d", 0.0) > c.get("mu_s", 0.0):
+            bad(["contacts", i, "mu_d"], "must be <= mu_s" + ("" if "mu_s" in c else " (0 when not given)"))
     for i, v in enumerate(doc.get("initial_velocities", [])):
         if len([k for k in ("node", "link", "body") if k in v]) != 1:
             bad(["initial_velocities", i], "give exactly one of node, link, body")
