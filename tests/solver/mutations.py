@@ -1,7 +1,7 @@
 """Hypothesis strategies that break the shipped examples the way a hostile user would.
 
 :func:`mutated_models` takes a bundled example (``resources/examples/*.json``) and applies
-one to three mutations: a number set to an extreme (0, negative, tiny, huge, 1e308,
+one or two mutations: a number set to an extreme (0, negative, tiny, huge, 1e308,
 NaN, a 401-digit integer), a node moved onto another or merged with it, an entity
 dropped or duplicated, a field deleted, any JSON value put anywhere.
 :func:`mutated_texts` goes one level lower and breaks the file's text: truncation,
@@ -164,16 +164,18 @@ def _solver_setting(draw, doc: dict) -> None:
     doc.setdefault("solver", {})[key] = value
 
 
-MUTATIONS = [_set_number, _set_number, _move_node, _merge_nodes, _drop_entity, _duplicate_entity,
-             _delete_field, _any_value, _solver_setting]
+#: the mutations, those that keep a model valid more often drawn more often (so that most
+#: cases reach the solver)
+MUTATIONS = [_set_number, _set_number, _set_number, _move_node, _move_node, _merge_nodes, _merge_nodes,
+             _duplicate_entity, _duplicate_entity, _solver_setting, _drop_entity, _delete_field, _any_value]
 
 
 @st.composite
 def mutated_models(draw, examples: list[str] | None = None) -> tuple[str, Any]:
-    """``(example name, document)``: a bundled example with one to three mutations."""
+    """``(example name, document)``: a bundled example with one or two mutations."""
     name = draw(st.sampled_from(examples or sorted(EXAMPLES)))
     doc = copy.deepcopy(EXAMPLES[name])
-    for _ in range(draw(st.integers(1, 3))):
+    for _ in range(draw(st.integers(1, 2))):
         if not isinstance(doc, dict) or not isinstance(doc.get("nodes"), list) or not doc["nodes"]:
             break
         try:
