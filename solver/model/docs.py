@@ -16,8 +16,9 @@ from typing import Any
 
 from .fields import Arr, Num, Obj, Str, Variant, iter_fields
 from .io import atomic_write_text, dumps_model
+from .geometry_rules import ABSOLUTE_TOLERANCE
 from .limits import (BYTES_PER_ELEMENT, FRAME_BYTES, FRAME_BYTES_PER_POINT, MAX_ELEMENTS, MAX_MAGNITUDE,
-                     MEMORY_BUDGET, MIN_STEP_FRACTION, STEP_BYTES)
+                     MEMORY_BUDGET, MIN_MAGNITUDE, MIN_STEP_FRACTION, STEP_BYTES)
 from .schema import FORMAT, MODEL, VERSION
 from .validate import validate
 
@@ -143,9 +144,10 @@ the file on disk, the GUI's document and the solver's input.
   `path: rule`, e.g. `links[rod].section.d: must be > 0`; list items are named by
   their id (`links[rod]`), or by their index where they have none
   (`initial_velocities[0]`).
-- **What the solver can use.** Every number is finite and at most {_sci(MAX_MAGNITUDE)} in
-  magnitude. The nodes of a link, and the ends of its beam elements, are more than a
-  millionth of the model's size (or of its distance from the origin) apart. The step
+- **What the solver can use.** Every number is finite, at most {_sci(MAX_MAGNITUDE)} in
+  magnitude and, unless it is 0, at least {_sci(MIN_MAGNITUDE)}. The nodes of a link, and the
+  ends of its beam elements, are more than a millionth of the model's size (or of its
+  distance from the origin), and more than {_sci(ABSOLUTE_TOLERANCE)} m, apart. The step
   is at most the end time; an impact step, force window or output interval, when
   given, is at least {_sci(MIN_STEP_FRACTION)} x the step. A model has at most {MAX_ELEMENTS} beam
   elements, and a run's elements, stored frames and step log fit in an estimated

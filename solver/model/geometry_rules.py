@@ -2,7 +2,8 @@
 and segments.
 
 Two points closer than :func:`coincidence_tolerance` -- a millionth of the model's size
-or of its distance from the origin, whichever is larger -- are one point for the solver: a link or beam element between them has no direction and no length (its
+or of its distance from the origin, whichever is larger, and at least a nanometre -- are
+one point for the solver: a link or beam element between them has no direction and no length (its
 stiffness and inertia divide by it).  Called by
 :func:`solver.model.validate.semantic_problems` on schema-valid documents with a
 ``bad(keys, message)`` callback.
@@ -18,6 +19,9 @@ Bad = Callable[[list, str], None]
 
 #: points closer than this fraction of the model's size, or of their distance from the origin, coincide
 RELATIVE_TOLERANCE = 1e-6
+#: ... and so do points closer than this (m): below it lengths, their powers and their
+#: quotients leave what a solver can use (a link of 1e-300 m divided by zero)
+ABSOLUTE_TOLERANCE = 1e-9
 
 
 def coincidence_tolerance(doc: dict) -> float:
@@ -26,11 +30,11 @@ def coincidence_tolerance(doc: dict) -> float:
     ys = [p["y"] for p in doc["nodes"] + doc.get("bodies", [])]
     size = math.hypot(max(xs) - min(xs), max(ys) - min(ys))
     far = max(max(map(abs, xs)), max(map(abs, ys)))
-    return RELATIVE_TOLERANCE * max(size, far)
+    return max(RELATIVE_TOLERANCE * max(size, far), ABSOLUTE_TOLERANCE)
 
 
 def _tolerance_text(tol: float) -> str:
-    return f"at least {tol:.3g} m, a millionth of the model's size or distance from the origin"
+    return f"at least {tol:.3g} m, a millionth of the model's size or distance from the origin, or 1 nm"
 
 
 def geometry_problems(doc: dict, bad: Bad) -> set[int]:

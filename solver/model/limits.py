@@ -1,8 +1,9 @@
 """What the solver can use: number magnitudes, and the memory a run's elements, frames and steps take.
 
-Every number of a model file is finite and at most :data:`MAX_MAGNITUDE` in size (SI
-units: 1e15 is beyond any length, stiffness or speed of a mechanism, and its products
-stay far from the float range).  A run keeps its frames and its step log in memory: the
+Every number of a model file is finite, at most :data:`MAX_MAGNITUDE` in size and, unless
+it is 0, at least :data:`MIN_MAGNITUDE` (SI units: 1e15 is beyond any length, stiffness or
+speed of a mechanism, 1e-30 below any of them, and their products and quotients stay far
+from the float range: a ramp of 5e-324 s overflowed).  A run keeps its frames and its step log in memory: the
 estimate of :func:`run_memory` -- measured on the flexible slider-crank, about 4 kB of
 set-up per beam element, 2.5 kB + 232 B per node and element for each stored frame,
 200 B per step -- must stay within :data:`MEMORY_BUDGET`, and a model has at most
@@ -19,6 +20,8 @@ from .fields import with_defaults
 
 #: largest magnitude of any number in a model file
 MAX_MAGNITUDE = 1e15
+#: smallest magnitude of a number other than 0 (its powers and quotients stay within the float range)
+MIN_MAGNITUDE = 1e-30
 #: times of the solver settings (impact step, force window, output interval) shorter than this
 #: fraction of the step are shorter than any step a run takes
 MIN_STEP_FRACTION = 1e-6
@@ -39,11 +42,11 @@ def is_number(x: Any) -> bool:
 
 
 def usable(x: Any) -> bool:
-    """Whether a number is finite and within :data:`MAX_MAGNITUDE` (integers compared exactly:
-    a 401-digit integer is no float)."""
+    """Whether a number is finite, 0 or between :data:`MIN_MAGNITUDE` and :data:`MAX_MAGNITUDE`
+    in size (integers compared exactly: a 401-digit integer is no float)."""
     if isinstance(x, int):
         return -MAX_MAGNITUDE <= x <= MAX_MAGNITUDE
-    return math.isfinite(x) and abs(x) <= MAX_MAGNITUDE
+    return x == 0.0 or MIN_MAGNITUDE <= abs(x) <= MAX_MAGNITUDE
 
 
 def magnitude_rule(x: Any) -> str:
@@ -54,6 +57,8 @@ def magnitude_rule(x: Any) -> str:
         return "must be a number (NaN is not one)"
     if math.isinf(x):
         return "must be finite (a number beyond the float range, about 1.8e308, reads as infinite)"
+    if abs(x) < MIN_MAGNITUDE:
+        return f"{x:.6g} is too small: a number is 0 or at least {MIN_MAGNITUDE:g} in magnitude"
     return f"{x:.6g} is too large: the magnitude must be at most {MAX_MAGNITUDE:g}"
 
 

@@ -94,6 +94,9 @@ add("huge-integer-elements", "huge integers", "links[rod].mesh.elements", "is to
 add("huge-float-speed", "huge numbers", "drivers[motor].function.value", "1e+308 is too large", S(["drivers", 0, "function", "value"], 1e308))
 add("huge-float-beyond-range", "huge numbers", "materials[steel].E", "must be finite",
     text=json.dumps(SC, indent=2).replace("200000000000.0", "1e999", 1))
+add("tiny-ramp-time", "tiny numbers", "drivers[motor].function.t1", "is too small: a number is 0 or at least 1e-30",
+    S(["drivers", 0, "function"], {"kind": "ramp", "t1": 5e-324, "v1": 150.0}))
+add("too-many-iterations", "ranges", "solver.max_iterations", "must be <= 1000", S(["solver", "max_iterations"], 10**6))
 # non-finite
 add("nan-mass", "non-finite numbers", "links[crank].mass", "NaN is not one",
     text=json.dumps(SC, indent=2).replace('"mass": 0.0333778511\n', '"mass": NaN\n', 1))
@@ -119,9 +122,9 @@ add("too-many-frames", "intervals too large", "solver.output_interval", "stored 
 add("too-many-steps", "counts too large", "solver.step", "steps over end_time",
     mut(lambda d: d["solver"].update(end_time=1e4, step=1e-5, output_interval=1.0)))
 add("output-interval-below-any-step", "intervals too small", "solver.output_interval", "shorter than any step",
-    S(["solver", "output_interval"], 1e-300))
+    S(["solver", "output_interval"], 1e-12))
 add("impact-step-below-any-step", "intervals too small", "solver.impact_step", "shorter than any step",
-    S(["solver", "impact_step"], 1e-300))
+    S(["solver", "impact_step"], 1e-12))
 add("step-above-end-time", "step > end time", "solver.step", "must be <= end_time", S(["solver", "step"], 1.0))
 # files that are no model
 text = json.dumps(SC, indent=2)

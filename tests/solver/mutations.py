@@ -25,7 +25,7 @@ from solver.model.schema import COLLECTIONS
 EXAMPLES = {p.stem: json.loads(p.read_text(encoding="utf-8")) for p in sorted(examples_dir().glob("*.json"))}
 
 #: extremes a number field is set to (JSON has no NaN, but Python's reader takes it)
-EXTREME_FLOATS = [0.0, -0.0, -1.0, 1e-300, 5e-324, -1e-12, 1e15, 1e16, 1e100, 1e308, -1e308,
+EXTREME_FLOATS = [0.0, -0.0, -1.0, 1e-300, 5e-324, 1e-30, -1e-12, 1e15, -1e15, 1e16, 1e100, 1e308, -1e308,
                   float("nan"), float("inf"), float("-inf")]
 #: extremes of integer fields (counts, iterations): a mesh of a million elements, 401 digits
 EXTREME_INTS = [0, -1, 1, 2, 10**6, 10**20, 10**401]
