@@ -30,7 +30,7 @@ EXTREME_FLOATS = [0.0, -0.0, -1.0, 1e-300, 5e-324, 1e-30, -1e-12, 1e15, -1e15, 1
 #: extremes of integer fields (counts, iterations): a mesh of a million elements, 401 digits
 EXTREME_INTS = [0, -1, 1, 2, 10**6, 10**20, 10**401]
 
-_JSON_VALUES = st.recursive(
+JSON_VALUES = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=4),
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3),
     max_leaves=5,
@@ -152,7 +152,7 @@ def _delete_field(draw, doc: dict) -> None:
 @st.composite
 def _any_value(draw, doc: dict) -> None:
     keys = draw(st.sampled_from([k for k in locations(doc) if k]))
-    _at(doc, keys[:-1])[keys[-1]] = draw(_JSON_VALUES)
+    _at(doc, keys[:-1])[keys[-1]] = draw(JSON_VALUES)
 
 
 @st.composite
