@@ -9,10 +9,12 @@ not stall the suite.  ``pytest --hypothesis-show-statistics`` shows how the case
 """
 from __future__ import annotations
 
+import copy
 import signal
 from contextlib import contextmanager
 from typing import Iterator
 
+import pytest
 from hypothesis import HealthCheck, Phase, event, given, settings
 
 from solver.api import Results, SolverError, iter_simulation, output_layout
@@ -80,6 +82,14 @@ def first_steps(doc: dict, steps: int = STEPS) -> Results:
     raise AssertionError("the run yielded no results")
 
 
+@pytest.fixture(scope="module")
+def compiled_kernels() -> None:
+    """Every stepped example run once outside any budget, so that the numba kernels are compiled
+    (a minute on a fresh checkout) before the cases are timed."""
+    for name in STEPPED:
+        first_steps(copy.deepcopy(EXAMPLES[name]))
+
+
 def _check_problems(problems: list[Problem]) -> None:
     """Every refusal is a list of problems with a message, each naming its field (or the file)."""
     assert problems and all(isinstance(p, Problem) and p.message for p in problems)
@@ -87,7 +97,7 @@ def _check_problems(problems: list[Problem]) -> None:
 
 @settings(FUZZ, max_examples=1000)
 @given(case=mutated_models(STEPPED))
-def test_mutated_example_validates_compiles_and_steps(case):
+def test_mutated_example_validates_compiles_and_steps(compiled_kernels, case):
     name, doc = case
     with budget(CASE_BUDGET_S, f"mutated {name}"):
         problems = validate(doc)
