@@ -85,7 +85,7 @@ class ImpulseModel(ContactModel):
                 self.log(s.t, "contact_start", j, gap_m=g.gap)
             if float(g.velocity(s.v)[0]) >= 0.0:
                 continue
-            v_new, res = velocity_jump(self.asm, s, g, pair.mu_s, pair.mu_d, pair.e, pair.law, held(s))
+            v_new, res = velocity_jump(self.asm, s, g, pair.mu_s, pair.mu_d, pair.e, pair.law, held(s), pair.id)
             s = State(s.t, s.q, v_new, s.a, s.lam, s.a_pseudo, s.lam_c)
             self.state[j] = CONTACT_STATES.index("stick" if res.kind in STICK_KINDS else "slide")
             self.record_impulse(s.t, j, res)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..errors import SolverError
 from ..system.assembly import Assembly, newton_scale
 from ..system.bordered import ContactRows, bordered_solve
 from ..system.contact_pairs import ContactGeometry
@@ -51,9 +52,17 @@ def contact_inertia(asm: Assembly, q: np.ndarray, t: float, J: np.ndarray,
 
 
 def velocity_jump(asm: Assembly, s: State, geom: ContactGeometry, mu_s: float, mu_d: float, e: float, law: str,
-                  held: ContactRows | None = None) -> tuple[np.ndarray, ImpactResult]:
-    """The velocities after Routh's impulse at a pair in ``geom`` and the impulse itself."""
+                  held: ContactRows | None = None, pair: str = "") -> tuple[np.ndarray, ImpactResult]:
+    """The velocities after Routh's impulse at ``pair`` in ``geom`` and the impulse itself;
+    :class:`SolverError` when its contact-space inverse inertia is unusable."""
     X, D = contact_inertia(asm, s.q, s.t, geom.J, held)
+    if not np.all(np.isfinite(D)):
+        raise SolverError(f"stopped at t = {s.t:.6g} s: the impulse of contact '{pair}' cannot be computed: its "
+                          "inverse inertia is not finite (masses or stiffnesses beyond what the solver can use)")
+    if not (D[0, 0] > 0.0 and D[0, 0] * D[1, 1] - D[0, 1] ** 2 > 0.0):
+        raise SolverError(f"stopped at t = {s.t:.6g} s: the impulse of contact '{pair}' cannot be computed: "
+                          "its point cannot move along the contact (held by a joint or driver, or far heavier "
+                          "than what it strikes)")
     v_n0, v_t0 = geom.velocity(s.v)
     res = routh_impulse(D, float(v_n0), float(v_t0), mu_s, mu_d, e, law)
     return s.v + X @ np.array([res.I_n, res.I_t]), res

@@ -16,6 +16,9 @@ from typing import Any
 
 from .fields import Arr, Num, Obj, Str, Variant, iter_fields
 from .io import atomic_write_text, dumps_model
+from .geometry_rules import ABSOLUTE_TOLERANCE
+from .limits import (BYTES_PER_ELEMENT, FRAME_BYTES, FRAME_BYTES_PER_POINT, MAX_ELEMENTS, MAX_MAGNITUDE,
+                     MEMORY_BUDGET, MIN_MAGNITUDE, MIN_STEP_FRACTION, STEP_BYTES)
 from .schema import FORMAT, MODEL, VERSION
 from .validate import validate
 
@@ -147,11 +150,25 @@ the file on disk, the GUI's document and the solver's input.
   `path: rule`, e.g. `links[rod].section.d: must be > 0`; list items are named by
   their id (`links[rod]`), or by their index where they have none
   (`initial_velocities[0]`).
+- **What the solver can use.** Every number is finite, at most {_sci(MAX_MAGNITUDE)} in
+  magnitude and, unless it is 0, at least {_sci(MIN_MAGNITUDE)}. The nodes of a link, and the
+  ends of its beam elements, are more than a millionth of the model's size (or of its
+  distance from the origin), and more than {_sci(ABSOLUTE_TOLERANCE)} m, apart. The step
+  is at most the end time; an impact step, force window or output interval, when
+  given, is at least {_sci(MIN_STEP_FRACTION)} x the step. A model has at most {MAX_ELEMENTS} beam
+  elements, and a run's elements, stored frames and step log fit in an estimated
+  {MEMORY_BUDGET / 2**30:g} GiB (about {BYTES_PER_ELEMENT / 1e3:g} kB per element, {FRAME_BYTES / 1e3:g} kB + {FRAME_BYTES_PER_POINT} B per node and element
+  for each frame, {STEP_BYTES} B per step); beyond that the problem gives the estimate.
 
 In the tables, a path such as `com.s` is the field `s` inside the object `com`;
 *required* fields have no default, and a blank default means the value is derived
 (the help text says how) or the field is simply absent.
 """
+
+
+def _sci(x: float) -> str:
+    """``1e15``, ``1e-6``: a power of ten as the docs write it."""
+    return f"{x:.0e}".replace("e+0", "e").replace("e+", "e").replace("e-0", "e-")
 
 
 def _top_level_table(found: list[Entity]) -> str:

@@ -264,6 +264,8 @@ def _fill_fields(fields: dict, inst: dict) -> None:
     for name, f in fields.items():
         if name not in inst and getattr(f, "default", None) is not None:
             inst[name] = copy.deepcopy(f.default)
+        if isinstance(f, Num) and f.integer and isinstance(inst.get(name), float):
+            inst[name] = int(inst[name])  # JSON's 4.0 is the integer 4
         if name in inst:
             _fill(f, inst[name])
 

@@ -24,10 +24,19 @@ def dumps_model(doc: dict) -> str:
     return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
 
 
+def _parse_int(digits: str) -> int | float:
+    """An integer of the file; one longer than Python converts (``sys.get_int_max_str_digits``)
+    becomes an infinite float, which validation refuses at its path."""
+    try:
+        return int(digits)
+    except ValueError:
+        return float(digits)
+
+
 def parse_model(text: str) -> dict:
     """Parse and validate model text; raise :class:`ModelError` listing every problem."""
     try:
-        doc = json.loads(text)
+        doc = json.loads(text, parse_int=_parse_int)
     except json.JSONDecodeError as exc:
         raise ModelError([Problem("", f"invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}")]) from None
     except RecursionError:

@@ -83,6 +83,7 @@ SECTION = Variant(
 MESH = Variant(
     help="how a flexible link is divided into corotational beam elements",
     default_kind="uniform",
+    default={},
     kinds={
         "uniform": Obj({"elements": Num("number of equal beam elements", default=4, ge=1, integer=True)}),
         "stations": Obj(

@@ -18,6 +18,8 @@ from jsonschema.exceptions import ValidationError
 from . import schema as S
 from .contact_rules import clearance_problems, compliant_contact_problems
 from .fields import Obj, Variant, field_at
+from .geometry_rules import geometry_problems
+from .limits import is_number, magnitude_rule, resource_problems, usable
 
 
 @dataclass(frozen=True)
@@ -51,11 +53,13 @@ def model_json_schema() -> dict:
 
 _SINGULAR = {"bodies": "body", "masses": "mass"}
 
-# JSON has no NaN or Infinity, but Python's json module reads them: they are not numbers here
-_FINITE_NUMBERS = Draft202012Validator.TYPE_CHECKER.redefine(
-    "number",
-    lambda checker, x: Draft202012Validator.TYPE_CHECKER.is_type(x, "number") and math.isfinite(x),
-)
+# JSON has no NaN or Infinity, but Python's json module reads them: they are not numbers here,
+# and neither is a number beyond what the solver can use (limits.MAX_MAGNITUDE)
+_BASE_TYPES = Draft202012Validator.TYPE_CHECKER
+_FINITE_NUMBERS = _BASE_TYPES.redefine_many({
+    "number": lambda checker, x: _BASE_TYPES.is_type(x, "number") and usable(x),
+    "integer": lambda checker, x: is_number(x) and usable(x) and _BASE_TYPES.is_type(x, "integer"),
+})
 
 
 def _make_validator(ids: dict[str, set[str]]) -> Draft202012Validator:
@@ -152,6 +156,8 @@ def _rule(doc: Any, err: ValidationError) -> tuple[list, str] | None:
     if v == "type":
         want = err.validator_value
         want = want if isinstance(want, str) else want[0]
+        if want in ("number", "integer") and is_number(err.instance) and not usable(err.instance):
+            return keys, magnitude_rule(err.instance)
         return keys, f"must be {_TYPE_NAMES.get(want, want)}"
     if v == "exclusiveMinimum":
         return keys, f"must be > {err.validator_value:g}"
@@ -208,9 +214,10 @@ def semantic_problems(doc: dict) -> list[Problem]:
         st = mesh.get("stations")
         if st is not None and (st[0] != 0 or st[-1] != 1 or any(b <= a for a, b in zip(st, st[1:]))):
             bad(["links", i, "mesh", "stations"], "must increase strictly from 0 to 1")
+    degenerate = geometry_problems(doc, bad)
     xy = {n["id"]: (n["x"], n["y"]) for n in doc.get("nodes", [])}
     for i, link in enumerate(doc.get("links", [])):
-        if link.get("kind") == "modal":
+        if link.get("kind") == "modal" and i not in degenerate:
             for keys, msg in modal_link_problems(link, xy):
                 bad(["links", i, *keys], msg)
     link_nodes = {l["id"]: l["nodes"] for l in doc.get("links", [])}
@@ -238,8 +245,8 @@ def semantic_problems(doc: dict) -> list[Problem]:
         given = [k for k in ("node", "body") if k in c["point"]]
         if len(given) != 1:
             bad(["contacts", i, "point"], "give exactly one of node, body")
-        if c.get("mu_d", 0) > c.get("mu_s", c.get("mu_d", 0)):
-            bad(["contacts", i, "mu_d"], "must be <= mu_s")
+        if c.get("mu_d", 0.0) > c.get("mu_s", 0.0):
+            bad(["contacts", i, "mu_d"], "must be <= mu_s" + ("" if "mu_s" in c else " (0 when not given)"))
     bodies = {b["id"]: b for b in doc.get("bodies", [])}
     for i, c in enumerate(doc.get("contacts", [])):
         body = bodies.get(c["point"].get("body"), {})
@@ -251,6 +258,7 @@ def semantic_problems(doc: dict) -> list[Problem]:
             bad(["initial_velocities", i], "give exactly one of node, link, body")
     clearance_problems(doc, bad)
     compliant_contact_problems(doc, bad)
+    resource_problems(doc, bad)
     return out
 
 

@@ -28,6 +28,7 @@ import scipy.sparse as sp
 
 from ..fem.modal_basis import LinkMesh, ModalBasis, ModalInertia, inertia_integrals, link_mesh, modal_basis
 from ..fem.modal import DOFS
+from ..errors import SolverError
 
 
 @dataclass
@@ -107,7 +108,11 @@ def build_modal_link(link: dict, properties: tuple, xy: dict, doc: dict) -> Moda
                 corrections += [3 * k, 3 * k + 1, 3 * k + 2]  # a force along, across, a moment
     if link["stiffening"]:
         corrections = sorted(set(corrections) | {3 * k for k in range(mesh.nodes)})
-    basis = modal_basis(mesh, link["reference"], link["modes"], corrections)
+    try:
+        basis = modal_basis(mesh, link["reference"], link["modes"], corrections)
+    except np.linalg.LinAlgError as exc:  # scipy.linalg's too
+        raise SolverError(f"links[{link['id']}]: its vibration modes cannot be computed ({exc}): the link's "
+                          f"mass and stiffness matrices are too ill-conditioned (a link of {length:.3g} m)") from None
     ratios = list(link["damping_ratios"])
     damping = np.array([ratios[min(i, len(ratios) - 1)] if ratios else 0.0 for i in range(basis.count)])
     names = [at.get(k, f"{link['id']}.{k}") for k in range(mesh.nodes)]

@@ -20,6 +20,8 @@ from hypothesis import strategies as st
 from solver.model.io import ModelError, examples_dir, load_model
 from solver.model.validate import validate
 
+from .mutations import JSON_VALUES, locations
+
 BASE = json.loads((examples_dir() / "slider_crank_flexible.json").read_text(encoding="utf-8"))
 CONTACT = {"id": "tip-floor", "point": {"node": "B"}, "target": {"kind": "ground_line", "y": -0.1}}
 
@@ -73,7 +75,7 @@ CASES: list[tuple[str, Callable[[dict], None], list[str]]] = [
     ("wrong-type-boolean-mass", _set("masses", 0, "mass", True), ["masses[slider].mass: must be a number"]),
     ("wrong-type-list", _set("links", {"crank": 1}), ["links: must be a list"] + [
         "drivers[motor].link: no link with id 'crank'"][::-1]),
-    ("nan-is-not-a-number", _set("masses", 0, "mass", math.nan), ["masses[slider].mass: must be a number"]),
+    ("nan-is-not-a-number", _set("masses", 0, "mass", math.nan), ["masses[slider].mass: must be a number (NaN is not one)"]),
     ("negative-mass", _set("masses", 0, "mass", -0.5), ["masses[slider].mass: must be >= 0"]),
     ("zero-diameter", _set("links", 1, "section", "d", 0.0), ["links[rod].section.d: must be > 0"]),
     ("non-integer-elements", _set("links", 1, "mesh", "elements", 2.5),
@@ -183,33 +185,14 @@ def test_every_problem_is_listed():
 
 # --------------------------------------------------------------------- never a traceback
 
-_JSON_VALUES = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=True) | st.text(max_size=5),
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3),
-    max_leaves=6,
-)
-
-
-def _locations(doc: Any, keys: tuple = ()) -> list[tuple]:
-    """Every key path inside a document."""
-    found = [keys]
-    if isinstance(doc, dict):
-        for k, v in doc.items():
-            found += _locations(v, keys + (k,))
-    elif isinstance(doc, list):
-        for i, v in enumerate(doc):
-            found += _locations(v, keys + (i,))
-    return found
-
-
 @settings(max_examples=150, deadline=None)
 @given(st.data())
 def test_validate_never_raises(data):
     """Any value at any place in a model gives problems (or none), never an exception."""
     doc = copy.deepcopy(BASE)
     for _ in range(data.draw(st.integers(1, 3))):
-        keys = data.draw(st.sampled_from(_locations(doc)))
-        value = data.draw(_JSON_VALUES)
+        keys = data.draw(st.sampled_from(locations(doc)))
+        value = data.draw(JSON_VALUES)
         if not keys:
             doc = value
             continue

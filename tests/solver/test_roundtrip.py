@@ -5,6 +5,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from solver.model.io import dumps_model, load_model, model_with_defaults, save_model
+from solver.model.limits import MIN_MAGNITUDE
 from solver.model.validate import validate
 
 
@@ -22,10 +23,17 @@ def test_example_save_rewrites_the_same_bytes(example, tmp_path):
 # ----------------------------------------------------------------------------- generated models
 
 IDS = st.from_regex(r"[A-Za-z][A-Za-z0-9_-]{0,7}", fullmatch=True)
-REAL = st.floats(min_value=-1e6, max_value=1e6, allow_nan=False)
-POSITIVE = st.floats(min_value=0.0, exclude_min=True, max_value=1e12)
-NON_NEGATIVE = st.floats(min_value=0.0, max_value=1e6)
-FRACTION = st.floats(min_value=0.0, max_value=1.0)
+
+
+def usable(x: float) -> float:
+    """``x``, or 0 where it is closer to 0 than a model's numbers may be (limits.MIN_MAGNITUDE)."""
+    return 0.0 if abs(x) < MIN_MAGNITUDE else x
+
+
+REAL = st.floats(min_value=-1e6, max_value=1e6, allow_nan=False).map(usable)
+POSITIVE = st.floats(min_value=MIN_MAGNITUDE, max_value=1e12)
+NON_NEGATIVE = st.floats(min_value=0.0, max_value=1e6).map(usable)
+FRACTION = st.floats(min_value=0.0, max_value=1.0).map(usable)
 
 
 def _maybe(draw, obj: dict, key: str, strategy) -> None:
@@ -46,7 +54,7 @@ def sections(draw, materials: list[str]) -> dict:
         sec.update(b=draw(POSITIVE), h=draw(POSITIVE))
     elif kind == "tube":
         d_outer = draw(st.floats(min_value=1e-6, max_value=1.0))
-        sec.update(d_outer=d_outer, d_inner=d_outer * draw(st.floats(min_value=0.0, max_value=0.99)))
+        sec.update(d_outer=d_outer, d_inner=usable(d_outer * draw(st.floats(min_value=0.0, max_value=0.99))))
     elif kind == "area":
         sec.update(A=draw(POSITIVE), I=draw(POSITIVE))
         _maybe(draw, sec, "c", POSITIVE)
@@ -63,8 +71,8 @@ def meshes(draw) -> dict:
         mesh: dict = {}
         _maybe(draw, mesh, "elements", st.integers(1, 40))
         return mesh
-    inner = draw(st.lists(st.floats(min_value=0.0, max_value=1.0, exclude_min=True, exclude_max=True), max_size=5))
-    return {"kind": "stations", "stations": [0.0, *sorted(set(inner)), 1.0]}
+    inner = draw(st.sets(st.integers(1, 99), max_size=5))  # no element shorter than 1 % of the link
+    return {"kind": "stations", "stations": [0.0, *(k / 100 for k in sorted(inner)), 1.0]}
 
 
 @st.composite
@@ -74,14 +82,14 @@ def time_functions(draw) -> dict:
         fn: dict = {"kind": "constant"} if draw(st.booleans()) else {}
         _maybe(draw, fn, "value", REAL)
     elif kind == "ramp":
-        t0 = draw(st.floats(min_value=0.0, max_value=10.0))
+        t0 = draw(st.floats(min_value=0.0, max_value=10.0).map(usable))
         fn = {"kind": "ramp", "t0": t0, "t1": t0 + draw(st.floats(min_value=1e-3, max_value=10.0)), "v1": draw(REAL)}
     elif kind == "linear":
         fn = {"kind": "linear", "rate": draw(REAL)}
     elif kind == "window":
         fn = {"kind": "window", "t_off": draw(st.floats(min_value=1e-3, max_value=10.0)), "value": draw(REAL)}
     elif kind == "table":
-        times = sorted(draw(st.sets(st.floats(min_value=0.0, max_value=100.0), min_size=2, max_size=6)))
+        times = sorted(draw(st.sets(st.floats(min_value=0.0, max_value=100.0).map(usable), min_size=2, max_size=6)))
         fn = {"kind": "table", "t": times, "v": draw(st.lists(REAL, min_size=len(times), max_size=len(times)))}
     else:
         fn = {"kind": "sine", "frequency": draw(POSITIVE)}
@@ -104,10 +112,12 @@ def models(draw) -> dict:
     materials = []
     for m in material_ids:
         mat = {"id": m, "E": draw(POSITIVE), "density": draw(POSITIVE)}
-        _maybe(draw, mat, "poisson", st.floats(min_value=-0.99, max_value=0.49))
+        _maybe(draw, mat, "poisson", st.floats(min_value=-0.99, max_value=0.49).map(usable))
         materials.append(mat)
     doc["materials"] = materials
-    doc["nodes"] = [{"id": n, "x": draw(REAL), "y": draw(REAL)} for n in node_ids]
+    # nodes 1 km apart along x: no two coincide within a millionth of the sketch's size (< 3 m)
+    doc["nodes"] = [{"id": n, "x": usable(1e3 * k + draw(st.floats(-100.0, 100.0))), "y": draw(REAL)}
+                    for k, n in enumerate(node_ids)]
 
     links = []
     for lid in link_ids:
@@ -157,7 +167,7 @@ def models(draw) -> dict:
 
     contacts = []
     for i, node in enumerate(draw(st.lists(st.sampled_from(node_ids), max_size=2))):
-        mu_s = draw(st.floats(min_value=0.0, max_value=2.0))
+        mu_s = draw(st.floats(min_value=0.0, max_value=2.0).map(usable))
         target = draw(
             st.sampled_from(
                 [{"kind": "ground_line", "y": -1.0}, {"kind": "circle", "radius": 2.0, "inside": True}]
@@ -166,7 +176,7 @@ def models(draw) -> dict:
             )
         )
         contact = {"id": f"c{i}", "point": {"node": node}, "target": target, "mu_s": mu_s,
-                   "mu_d": mu_s * draw(FRACTION), "e": draw(FRACTION)}
+                   "mu_d": usable(mu_s * draw(FRACTION)), "e": draw(FRACTION)}
         _maybe(draw, contact, "law", st.sampled_from(["newton", "poisson", "energetic"]))
         models = [{"kind": "lagrange"}]
         if target["kind"] in ("link", "node"):  # a fixed target could find the node already inside it
@@ -183,9 +193,11 @@ def models(draw) -> dict:
         for key, value in draw(st.lists(st.sampled_from(owners), max_size=2))
     ]
     _maybe(draw, doc, "gravity", st.fixed_dictionaries({}, optional={"x": REAL, "y": REAL}))
-    _maybe(draw, doc, "solver", st.fixed_dictionaries(
-        {}, optional={"end_time": POSITIVE, "step": POSITIVE, "tau": st.floats(min_value=0.5, max_value=1.0)}
-    ))
+    solver = draw(st.fixed_dictionaries({}, optional={"end_time": st.floats(1e-6, 1e6), "tau": st.floats(min_value=0.5, max_value=1.0)}))
+    if "end_time" in solver or draw(st.booleans()):  # a step within the run, at most 10 000 of them
+        solver["step"] = solver.get("end_time", 1.0) * draw(st.floats(min_value=1e-4, max_value=1.0))
+    if solver or draw(st.booleans()):
+        doc["solver"] = solver
     return doc
 
 

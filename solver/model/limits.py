@@ -1,0 +1,150 @@
+"""What the solver can use: number magnitudes, and the memory a run's elements, frames and steps take.
+
+Every number of a model file is finite, at most :data:`MAX_MAGNITUDE` in size and, unless
+it is 0, at least :data:`MIN_MAGNITUDE` (SI units: 1e15 is beyond any length, stiffness or
+speed of a mechanism, 1e-30 below any of them, and their products and quotients stay far
+from the float range: a ramp of 5e-324 s overflowed).  A run keeps its frames and its step log in memory: the
+estimate of :func:`run_memory` -- measured on the flexible slider-crank, about 4 kB of
+set-up per beam element, 2.5 kB + 232 B per node and element for each stored frame,
+200 B per step -- must stay within :data:`MEMORY_BUDGET`, and a model has at most
+:data:`MAX_ELEMENTS` beam elements.  :func:`resource_problems` reports what exceeds them
+with the estimate, at the field to change.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from .fields import with_defaults
+
+#: largest magnitude of any number in a model file
+MAX_MAGNITUDE = 1e15
+#: smallest magnitude of a number other than 0 (its powers and quotients stay within the float range)
+MIN_MAGNITUDE = 1e-30
+#: times of the solver settings (impact step, force window, output interval) shorter than this
+#: fraction of the step are shorter than any step a run takes
+MIN_STEP_FRACTION = 1e-6
+#: memory a run may take for its set-up, stored frames and step log (bytes)
+MEMORY_BUDGET = 4 * 2**30
+#: beam elements of all flexible and modal links together
+MAX_ELEMENTS = 20_000
+BYTES_PER_ELEMENT = 4_000
+FRAME_BYTES = 2_500
+FRAME_BYTES_PER_POINT = 232
+STEP_BYTES = 200
+
+Bad = Callable[[list, str], None]
+
+
+def is_number(x: Any) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool)
+
+
+def usable(x: Any) -> bool:
+    """Whether a number is finite, 0 or between :data:`MIN_MAGNITUDE` and :data:`MAX_MAGNITUDE`
+    in size (integers compared exactly: a 401-digit integer is no float)."""
+    if isinstance(x, int):
+        return -MAX_MAGNITUDE <= x <= MAX_MAGNITUDE
+    return x == 0.0 or MIN_MAGNITUDE <= abs(x) <= MAX_MAGNITUDE
+
+
+def magnitude_rule(x: Any) -> str:
+    """What is wrong with a number that is not :func:`usable`."""
+    if isinstance(x, int):
+        return f"a {len(str(abs(x)))}-digit integer is too large: the magnitude must be at most {MAX_MAGNITUDE:g}"
+    if math.isnan(x):
+        return "must be a number (NaN is not one)"
+    if math.isinf(x):
+        return "must be finite (a number beyond the float range, about 1.8e308, reads as infinite)"
+    if abs(x) < MIN_MAGNITUDE:
+        return f"{x:.6g} is too small: a number is 0 or at least {MIN_MAGNITUDE:g} in magnitude"
+    return f"{x:.6g} is too large: the magnitude must be at most {MAX_MAGNITUDE:g}"
+
+
+def _gb(n: float) -> str:
+    return f"{n / 1e9:.3g} GB"
+
+
+@dataclass(frozen=True)
+class RunSize:
+    """The counts a run of a model keeps in memory (estimates, from the file alone)."""
+
+    elements: int
+    points: int  # nodes, free bodies and mesh nodes
+    frames: float
+    steps: float
+
+    @property
+    def frame_bytes(self) -> float:
+        return FRAME_BYTES + FRAME_BYTES_PER_POINT * (self.points + self.elements)
+
+    @property
+    def memory(self) -> float:
+        return self.elements * BYTES_PER_ELEMENT + self.frames * self.frame_bytes + self.steps * STEP_BYTES
+
+
+def link_elements(link: dict) -> int:
+    """Beam elements of a link's mesh (0 for a rigid link)."""
+    if link.get("kind") not in ("flexible", "modal"):
+        return 0
+    mesh = link.get("mesh", {})
+    if "stations" in mesh:
+        return len(mesh["stations"]) - 1
+    return mesh.get("elements", 4 if link["kind"] == "flexible" else 10)
+
+
+def run_size(doc: dict, solver: dict) -> RunSize:
+    """Estimated :class:`RunSize` of a schema-valid model, ``solver`` its settings with defaults."""
+    elements = sum(link_elements(link) for link in doc.get("links", []))
+    end, step, interval = solver["end_time"], solver["step"], solver["output_interval"]
+    smallest = min(step, solver["impact_step"]) if solver["impact_step"] > 0 else step
+    steps = end / step
+    frames = 1 + (end / max(interval, smallest) if interval > 0 else steps)
+    return RunSize(elements, len(doc["nodes"]) + len(doc.get("bodies", [])), frames, steps)
+
+
+def resource_problems(doc: dict, bad: Bad) -> None:
+    """A step longer than the run, times shorter than any step, and element counts, frames and
+    steps beyond memory."""
+    from .schema import SOLVER
+
+    solver = with_defaults(SOLVER, doc.get("solver", {}))
+    if solver["step"] > solver["end_time"]:
+        bad(["solver", "step"], f"must be <= end_time ({solver['end_time']:g} s)")
+        return
+    shortest = MIN_STEP_FRACTION * solver["step"]
+    times = ("impact_step", "impulse_force_window", "output_interval")
+    too_short = [key for key in times if 0.0 < solver[key] < shortest]
+    for key in too_short:
+        hint = "0 stores a frame at every step" if key == "output_interval" else "0 chooses it for you"
+        bad(["solver", key], f"{solver[key]:.3g} s is shorter than any step the run takes (at least "
+                             f"{MIN_STEP_FRACTION:g} x step = {shortest:.3g} s); {hint}")
+    if too_short:
+        return
+    size = run_size(doc, solver)
+    fixed = size.steps * STEP_BYTES + size.frames * (FRAME_BYTES + FRAME_BYTES_PER_POINT * size.points)
+    per_element = BYTES_PER_ELEMENT + size.frames * FRAME_BYTES_PER_POINT
+    if size.elements > MAX_ELEMENTS or (size.memory > MEMORY_BUDGET and size.elements * per_element > fixed):
+        most = int(min(MAX_ELEMENTS, max(0.0, MEMORY_BUDGET - fixed) // per_element))
+        links = doc["links"]
+        i = max(range(len(links)), key=lambda k: link_elements(links[k]))
+        field = "stations" if "stations" in links[i].get("mesh", {}) else "elements"
+        bad(["links", i, "mesh", field],
+            f"{size.elements} elements need about {_gb(size.memory)} with {size.frames:.3g} stored frames; "
+            f"at most {most} elements in a model")
+    elif size.memory > MEMORY_BUDGET:
+        interval, end = solver["output_interval"], solver["end_time"]
+        per_step = STEP_BYTES + (size.frame_bytes if interval == 0 else 0.0)
+        log = size.steps * per_step
+        if interval == 0 or log > MEMORY_BUDGET / 2:
+            most = MEMORY_BUDGET / 2 / per_step
+            bad(["solver", "step"],
+                f"{size.steps:.3g} steps over end_time {end:g} s{' (a frame stored at each)' if interval == 0 else ''} "
+                f"need about {_gb(size.memory)}; at most {most:.3g} steps: a step of at least {end / most:.3g} s "
+                "or a shorter end_time")
+        else:
+            frames = max(1.0, (MEMORY_BUDGET - log) / size.frame_bytes)
+            bad(["solver", "output_interval"],
+                f"{size.frames:.3g} stored frames of {size.frame_bytes / 1e3:.3g} kB need about {_gb(size.memory)}; "
+                f"at most {frames:.3g} frames: an interval of at least {end / frames:.3g} s")

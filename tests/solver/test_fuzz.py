@@ -1,0 +1,133 @@
+"""Fuzzing: mutated examples validate, compile and take 100 steps, or fail as documented.
+
+Issue 18 item 6 (and issue 11 item 2): anything :func:`~solver.model.validate.validate`
+accepts compiles and runs -- completing, or failing with a
+:class:`~solver.errors.SolverError` or a failed run's message -- and anything it refuses is
+a list of problems each naming its path.  The mutations are in :mod:`.mutations`.  Each
+case has a budget of processor and wall time (:func:`budget`): a case that hangs fails its test, it does
+not stall the suite.  ``pytest --hypothesis-show-statistics`` shows how the cases ended.
+"""
+from __future__ import annotations
+
+import copy
+import signal
+from contextlib import contextmanager
+from typing import Iterator
+
+import pytest
+from hypothesis import HealthCheck, Phase, event, given, settings
+
+from solver.api import Results, SolverError, iter_simulation, output_layout
+from solver.model.io import load_model
+from solver.model.validate import ModelError, Problem, validate
+
+from .mutations import EXAMPLES, mutated_models, mutated_texts
+
+#: processor time one case may take (validation, compilation, 100 steps): about 20 times the
+#: slowest stepped example's, so that only a hang exceeds it; counted in processor time, which
+#: other processes on a busy machine do not lengthen
+CASE_BUDGET_S = 20.0
+#: wall time a case may take, whatever the load (a hang that waits rather than computes)
+CASE_WALL_S = 180.0
+#: steps taken of each model that validates
+STEPS = 100
+#: examples whose 100 steps take seconds (a long bar meshed finely): loaded, not stepped
+SLOW = {"two_bars_impact"}
+STEPPED = sorted(set(EXAMPLES) - SLOW)
+
+FUZZ = settings(deadline=None, derandomize=True, phases=[Phase.explicit, Phase.generate], print_blob=True,
+                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+
+class _OverBudget(BaseException):
+    """Raised into a case that ran past its budget (no ``except Exception`` of the solver stops it)."""
+
+
+@contextmanager
+def budget(seconds: float, case: str, wall: float = CASE_WALL_S) -> Iterator[None]:
+    """Fail the test when the block takes more than ``seconds`` of processor time (SIGPROF) or
+    ``wall`` seconds of wall time (SIGALRM)."""
+    def expire(signum, _frame):
+        raise _OverBudget(signum)
+
+    previous = {sig: signal.signal(sig, expire) for sig in (signal.SIGPROF, signal.SIGALRM)}
+    signal.setitimer(signal.ITIMER_PROF, seconds)
+    signal.setitimer(signal.ITIMER_REAL, wall)
+    try:
+        yield
+    except _OverBudget as exc:
+        what = f"{seconds:g} s of processor time" if exc.args[0] == signal.SIGPROF else f"{wall:g} s of wall time"
+        raise AssertionError(f"{case}: over its budget of {what} (a hang?)") from None
+    finally:
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
+def first_steps(doc: dict, steps: int = STEPS) -> Results:
+    """The results of ``doc``'s first ``steps`` steps (cancelled after them), its layout known first
+    as the GUI asks it."""
+    taken = 0
+
+    def cancel() -> bool:
+        nonlocal taken
+        taken += 1
+        return taken > steps
+
+    output_layout(doc)
+    for item in iter_simulation(doc, cancel=cancel):
+        if isinstance(item, Results):
+            return item
+    raise AssertionError("the run yielded no results")
+
+
+@pytest.fixture(scope="module")
+def compiled_kernels() -> None:
+    """Every stepped example run once outside any budget, so that the numba kernels are compiled
+    (a minute on a fresh checkout) before the cases are timed."""
+    for name in STEPPED:
+        first_steps(copy.deepcopy(EXAMPLES[name]))
+
+
+def _check_problems(problems: list[Problem]) -> None:
+    """Every refusal is a list of problems with a message, each naming its field (or the file)."""
+    assert problems and all(isinstance(p, Problem) and p.message for p in problems)
+
+
+@settings(FUZZ, max_examples=1000)
+@given(case=mutated_models(STEPPED))
+def test_mutated_example_validates_compiles_and_steps(compiled_kernels, case):
+    name, doc = case
+    with budget(CASE_BUDGET_S, f"mutated {name}"):
+        problems = validate(doc)
+        if problems:
+            _check_problems(problems)
+            event("refused by validate")
+            return
+        try:
+            results = first_steps(doc)
+        except SolverError as exc:
+            assert str(exc)
+            event("SolverError")
+            return
+    status = results.meta["status"]
+    assert status in ("completed", "cancelled", "failed")
+    assert status != "failed" or results.meta["message"]
+    event(f"run {status}")
+
+
+@settings(FUZZ, max_examples=5000)
+@given(case=mutated_texts())
+def test_mutated_file_loads_or_is_refused(case, tmp_path_factory):
+    how, data = case
+    path = tmp_path_factory.getbasetemp() / "fuzzed-model.json"
+    path.write_bytes(data)
+    with budget(CASE_BUDGET_S, f"file broken by {how}"):
+        try:
+            load_model(path)
+        except ModelError as exc:
+            _check_problems(exc.problems)
+            event(f"{how}: refused")
+            return
+    event(f"{how}: valid")
