@@ -9,55 +9,35 @@ current run and keeps the best so far.
 """
 from __future__ import annotations
 
-import copy
-import threading
-
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QObject, Qt, QThread, Signal, Slot
+from PySide6.QtCore import QThread
 from PySide6.QtWidgets import (
     QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox, QFormLayout, QHBoxLayout, QLabel, QSpinBox, QVBoxLayout,
     QWidget,
 )
 
 from solver.model.paths import numeric_paths
-from solver.sweeps import Optimum, OptimumError, find_optimum
+from solver.sweeps import Optimum, find_optimum
+
+from .worker import SweepTask, start_task
 
 #: objectives offered (any REDUCTION(SERIES) may be typed)
 OBJECTIVES = ("mean(energy/strain)", "max(energy/strain)", "mean(energy/kinetic)")
 
 
-class OptimumWorker(QObject):
-    """Runs :func:`find_optimum` on a copy of ``model`` (in the thread it is moved to)."""
-
-    #: the runs so far, a list of (field value, objective)
-    progressed = Signal(object)
-    #: the :class:`~solver.sweeps.Optimum` (also when cancelled)
-    finished = Signal(object)
-    #: why it could not run (a problem per line)
-    failed = Signal(str)
+class OptimumWorker(SweepTask):
+    """Runs :func:`find_optimum` on a copy of ``model``: progress is the list of runs so far,
+    (field value, objective); the outcome the :class:`~solver.sweeps.Optimum`."""
 
     def __init__(self, model: dict, path: str, bounds: tuple[float, float], objective: str, scan: int):
-        super().__init__()
-        self.model, self.args = copy.deepcopy(model), (path, bounds, objective)
+        super().__init__(model)
+        self.args = (path, bounds, objective)
         self.scan = scan
-        self._cancel = threading.Event()
 
-    def cancel(self) -> None:
-        self._cancel.set()
-
-    @Slot()
-    def run(self) -> None:
-        try:
-            opt = find_optimum(self.model, *self.args, scan=self.scan,
-                               progress=lambda o: self.progressed.emit(list(o.runs)), cancel=self._cancel.is_set)
-        except OptimumError as exc:
-            self.failed.emit("\n".join(exc.problems))
-            return
-        except Exception as exc:  # noqa: BLE001 (every error of a search reaches the user)
-            self.failed.emit(f"{type(exc).__name__}: {exc}")
-            return
-        self.finished.emit(opt)
+    def work(self, progress, cancel):
+        return find_optimum(self.model, *self.args, scan=self.scan, progress=lambda o: progress(list(o.runs)),
+                            cancel=cancel)
 
 
 class OptimumDialog(QDialog):
@@ -134,11 +114,7 @@ class OptimumDialog(QDialog):
         self._show_runs([])
         self._worker = OptimumWorker(self.model, path, (self.low.value(), self.high.value()), objective,
                                      self.scan.value())
-        self._thread = QThread(self)
-        self._worker.moveToThread(self._thread)
-        self._thread.started.connect(self._worker.run)
-        for signal in (self._worker.finished, self._worker.failed):
-            signal.connect(self._thread.quit, Qt.ConnectionType.DirectConnection)
+        self._thread = start_task(self._worker, self)
         self._worker.progressed.connect(self._show_runs)
         self._worker.finished.connect(self._on_finished)
         self._worker.failed.connect(self._on_failed)
