@@ -41,10 +41,11 @@ MAX_CONTACT_RETRIES = 12
 #: no contact event ends a step earlier than it after its start
 MIN_STEP_RATIO = 1e-6
 
-#: steps in a row shorter than SMALL_STEP_RATIO x the reference step after which the run
-#: stops as stalled (a compliant contact of the examples takes at most 135 in a row)
+#: a run whose mean step over MAX_SMALL_STEPS steps falls below SMALL_STEP_RATIO x the
+#: reference step stops as stalled (a compliant contact of the examples takes at most 135
+#: steps in a row below it)
 SMALL_STEP_RATIO = 1e-3
-MAX_SMALL_STEPS = 10_000
+MAX_SMALL_STEPS = 2_000
 
 #: what a user can do when Newton fails at the shortest step the loop allows
 ADVICE = "try a smaller step, or check the loads, supports and stiffness of the model"
@@ -67,7 +68,7 @@ class StepLimits:
         self.reference = min(settings["step"], impact_step, settings["end_time"])
         self.shortest = MIN_STEP_RATIO * self.reference
         self.max_cuts = settings["max_step_cuts"]
-        self._small = 0  # steps in a row below SMALL_STEP_RATIO x reference
+        self._window = (0, 0.0)  # steps counted and time at the start of the present window
 
     def may_cut(self, h: float, cuts: int) -> bool:
         """Whether a failed step of ``h`` that was already cut ``cuts`` times may be halved again."""
@@ -75,13 +76,20 @@ class StepLimits:
 
     def accepted(self, t: float, h: float) -> None:
         """Count an accepted step of ``h`` ending at ``t``; raise :class:`StepFailure` when the
-        run has stalled."""
-        self._small = self._small + 1 if h < SMALL_STEP_RATIO * self.reference else 0
-        if self._small >= MAX_SMALL_STEPS:
+        run has stalled: its last :data:`MAX_SMALL_STEPS` steps advanced less than
+        :data:`SMALL_STEP_RATIO` of the reference step each, on average."""
+        count, start = self._window
+        count += 1
+        if count < MAX_SMALL_STEPS:
+            self._window = (count, start)
+            return
+        self._window = (0, t)
+        mean = (t - start) / count
+        if mean < SMALL_STEP_RATIO * self.reference:
             raise StepFailure(
-                f"stopped at t = {t:.6g} s: the step stayed below {SMALL_STEP_RATIO * self.reference:.3g} s "
-                f"for {MAX_SMALL_STEPS} steps in a row (the last {h:.3g} s), so the run would not end in a "
-                f"reasonable time; {ADVICE}, or the contact tolerance"
+                f"stopped at t = {t:.6g} s: the last {count} steps advanced {mean:.3g} s each on average "
+                f"(the last {h:.3g} s), so the run would not end in a reasonable time; {ADVICE}, "
+                "or the contact tolerance"
             )
 
 
