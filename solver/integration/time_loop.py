@@ -11,8 +11,8 @@ restarted consistently (:func:`solver.system.initial.restart`): the trapezoidal 
 would otherwise carry an undamped velocity error from a kink in a prescribed motion.
 
 Every run ends at a bounded cost (:class:`StepLimits`): no step is shorter than
-:data:`MIN_STEP_RATIO` of the reference step, and a run whose steps stay below
-:data:`SMALL_STEP_RATIO` of it for :data:`MAX_SMALL_STEPS` steps in a row stops as stalled.
+:data:`MIN_STEP_RATIO` of the reference step, and a run whose last :data:`MAX_SMALL_STEPS`
+steps advanced less than :data:`SMALL_STEP_RATIO` of it each, on average, stops as stalled.
 Output times are ``k dt_out`` from the output index ``k``, never accumulated.
 """
 from __future__ import annotations
@@ -57,7 +57,7 @@ class StepFailure(Exception):
 
 
 class StepLimits:
-    """The bounds on the steps of one run (docs/solver.md, *Step control*).
+    """The bounds on the steps of one run (docs/solver.md, *Every run ends*).
 
     >>> limits = StepLimits({"step": 1e-3, "end_time": 1.0, "max_step_cuts": 8}, 4e-5)
     >>> limits.reference, round(limits.shortest, 20)
