@@ -136,17 +136,27 @@ class ContactModel:
         return [(j, p) for j, p in enumerate(self.pairs) if not self.state[j]]
 
     def passed_contact(self, old: State, new: State, pairs: list[ContactPair]) -> float | None:
-        """If one of ``pairs`` penetrated beyond TOL during ``old -> new``, the estimated time
-        of contact (eq. 3.4, clamped inside the step); else None."""
+        """If one of ``pairs`` went too deep during ``old -> new``, the time the step should end
+        instead (clamped inside the step); else None.
+
+        A pair that started within ``TOL`` went too deep when its gap fell below ``-TOL``: the
+        step should end at the estimated instant of contact, gap 0 (eq. 3.4; halved when the
+        expansion has no root in the step).  One that started further in (a start inside the
+        target, or a point pressed in) went too deep when it moved more than ``TOL`` further
+        in: the step should end where it is ``TOL/2`` further in.  A point touching or inside
+        at the start is not cut below :func:`pressed_step`.
+        """
         h = new.t - old.t
         best = None
         for pair in pairs:
             g = pair.geometry(new.q)
-            if not g.reachable or g.gap >= -self.tol:
+            g0 = pair.geometry(old.q)
+            aim = min(g0.gap, 0.0) if g0.gap < -self.tol else 0.0
+            if not g.reachable or g.gap >= min(aim, 0.0) - self.tol:
                 continue
-            if pair.geometry(old.q).gap < -self.tol:
-                continue  # was already inside (a start inside the target): not a crossing
-            s, sd, sdd = g.gap, float(g.velocity(new.v)[0]), float(g.velocity(new.a)[0])
+            if g0.gap <= 0.0 and h <= pressed_step(self.tol, float(g0.velocity(old.a)[0])):
+                continue  # touching and pressed in: the impulse at the step's end resolves it
+            s, sd, sdd = g.gap - aim, float(g.velocity(new.v)[0]), float(g.velocity(new.a)[0])
             tau = back_time(s, sd, sdd, h)
             t_ct = min(max(new.t - tau, old.t + 0.02 * h), new.t - 0.02 * h)
             best = t_ct if best is None else min(best, t_ct)
@@ -189,6 +199,23 @@ def impact_time_step(asm: Assembly, k: float = 0.8) -> float:
     b = asm.sys.beams
     transits = list(b.L / np.sqrt(b.EA / b.rhoA)) + asm.sys.modal.transit_times()
     return float(k * min(transits)) if transits else math.inf
+
+
+def pressed_step(tol: float, a_n: float) -> float:
+    """The step in which a point touching its target (not approaching) is carried ``TOL``
+    further in by its normal acceleration ``a_n`` (m/s², < 0 inward): ``sqrt(2 TOL / |a_n|)``,
+    s (0 when it is not pressed in).
+
+    Within a shorter step the penetration is the momentum-balance model's own (of order
+    ``a_n h² / 2``, stopped by the impulse at the step's end, eq. 3.7): cutting the step
+    further does not find an instant of contact but makes the steps shrink without bound
+    while the point stays pressed in (the rod struck on the floor at twice the gravity
+    stalled with steps of 10⁻¹⁰ s, its tip held at ``-TOL``).
+
+    >>> round(pressed_step(1e-6, -9000.0), 8)
+    1.491e-05
+    """
+    return math.sqrt(2.0 * tol / -a_n) if a_n < 0.0 else 0.0
 
 
 def back_time(s: float, sd: float, sdd: float, h: float) -> float:

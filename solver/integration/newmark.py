@@ -33,7 +33,8 @@ from ..system.bordered import ContactRows, border_correct, border_prepare
 
 
 class NewtonFailure(Exception):
-    """Newton did not converge within the allowed iterations."""
+    """A step that cannot be taken; the message says why in words (the time loop adds the
+    time and the step)."""
 
 
 def integrator_parameters(settings: dict) -> tuple[float, float, float, float]:
@@ -52,6 +53,20 @@ def integrator_parameters(settings: dict) -> tuple[float, float, float, float]:
 
 
 CONVERGED, REFACTOR, DIVERGED, FOLLOWER = 0, 1, 2, 3
+
+
+def divergence(out_of_balance: float, iterations: int) -> str:
+    """Why Newton stopped, in words: the out-of-balance force (N) it was left with.
+
+    >>> divergence(float("nan"), 25)
+    'the out-of-balance force became not-a-number: the model diverged'
+    >>> divergence(3.2e4, 25)
+    'the out-of-balance force was still 3.2e+04 N after 25 iterations'
+    """
+    if not np.isfinite(out_of_balance):
+        word = "not-a-number" if np.isnan(out_of_balance) else "infinite"
+        return f"the out-of-balance force became {word}: the model diverged"
+    return f"the out-of-balance force was still {out_of_balance:.3g} N after {iterations} iterations"
 
 
 @njit(cache=True)
@@ -317,7 +332,7 @@ class NewmarkIntegrator:
             return self._step(s, h, breakpoint, rows)
         except ZeroDivisionError:
             self._factor = None
-            raise NewtonFailure("an element collapsed to zero length during the Newton iterations") from None
+            raise NewtonFailure("an element collapsed to zero length during the iterations") from None
 
     def _step(self, s: State, h: float, breakpoint: float | None, rows: ContactRows) -> tuple[State, int]:
         asm, nu, tau = self.asm, self.nu, self.tau
@@ -363,7 +378,7 @@ class NewmarkIntegrator:
                 previous = np.inf
             if self._factor.singular:
                 self._factor = None
-                raise NewtonFailure("the Newton matrix is singular (a mechanism locked or unconstrained?)")
+                raise NewtonFailure("the Newton matrix is singular: a mechanism locked, or a body nothing holds")
             status = converge_step(s.q, s.v, s.a_pseudo, h, nu, a_pseudo, dm_acc, pseudo_ratio, nu * h * h,
                                    q, v, a, lam, F_ext, target, c_a, c_v, counters, norms, *self._fixed_args,
                                    *rows.kernel_args())
@@ -382,7 +397,7 @@ class NewmarkIntegrator:
                 return State(t1, q, v, a, lam, a_pseudo, rows.lam.copy()), int(counters[1])
             if status == DIVERGED:
                 self._factor = None
-                raise NewtonFailure(f"Newton did not converge in {self.max_iter} iterations (out-of-balance {norms[0]:.3g} N)")
+                raise NewtonFailure(divergence(norms[0], self.max_iter))
             if status == FOLLOWER:  # new loads at the updated configuration, same matrix while it contracts
                 if norms[0] > self.CONTRACTION * previous:
                     self._factor = None

@@ -4,11 +4,16 @@
 bar with it): it yields a :class:`~solver.results.frames.Frame` at every output time and
 finally the :class:`~solver.results.frames.Results`.  When Newton fails the step is halved
 (at most ``max_step_cuts`` times) and grown back after successes; when it still
-fails the run stops with a message naming the time and the cause, and the frames
+fails the run stops with a message naming the time, the step and the cause, and the frames
 computed so far are kept.  Steps land exactly on the breakpoints of load and
 driver functions (the end of a ramp, the edges of a window), where the state is
 restarted consistently (:func:`solver.system.initial.restart`): the trapezoidal rule
 would otherwise carry an undamped velocity error from a kink in a prescribed motion.
+
+Every run ends at a bounded cost (:class:`StepLimits`): no step is shorter than
+:data:`MIN_STEP_RATIO` of the reference step, and a run whose last :data:`MAX_SMALL_STEPS`
+steps advanced less than :data:`SMALL_STEP_RATIO` of it each, on average, stops as stalled.
+Output times are ``k dt_out`` from the output index ``k``, never accumulated.
 """
 from __future__ import annotations
 
@@ -31,30 +36,104 @@ from ..results.frames import Frame, Results, StepRecord
 #: contact-time estimates (eq. 3.4) tried before a step that passes a contact is accepted
 MAX_CONTACT_RETRIES = 12
 
+#: the shortest step, as a fraction of the reference step (the smallest of the model's
+#: step, its impact step and its end time): a Newton failure below it ends the run, and
+#: no contact event ends a step earlier than it after its start
+MIN_STEP_RATIO = 1e-6
 
-def _advance(integ: NewmarkIntegrator, s: State, h: float, land: float | None, max_cuts: int,
+#: a run whose mean step over MAX_SMALL_STEPS steps falls below SMALL_STEP_RATIO x the
+#: reference step stops as stalled (a compliant contact of the examples takes at most 135
+#: steps in a row below it)
+SMALL_STEP_RATIO = 1e-3
+MAX_SMALL_STEPS = 2_000
+
+#: what a user can do when Newton fails at the shortest step the loop allows
+ADVICE = "try a smaller step, or check the loads, supports and stiffness of the model"
+
+
+class StepFailure(Exception):
+    """A step that could not be taken however it was cut; the message names the time, the
+    step and the cause."""
+
+
+class StepLimits:
+    """The bounds on the steps of one run (docs/solver.md, *Every run ends*).
+
+    >>> limits = StepLimits({"step": 1e-3, "end_time": 1.0, "max_step_cuts": 8}, 4e-5)
+    >>> limits.reference, round(limits.shortest, 20)
+    (4e-05, 4e-11)
+    """
+
+    def __init__(self, settings: dict, impact_step: float):
+        self.reference = min(settings["step"], impact_step, settings["end_time"])
+        self.shortest = MIN_STEP_RATIO * self.reference
+        self.max_cuts = settings["max_step_cuts"]
+        self._window = (0, 0.0)  # steps counted and time at the start of the present window
+
+    def may_cut(self, h: float, cuts: int) -> bool:
+        """Whether a failed step of ``h`` that was already cut ``cuts`` times may be halved again."""
+        return cuts < self.max_cuts and 0.5 * h >= self.shortest
+
+    def accepted(self, t: float, h: float) -> None:
+        """Count an accepted step of ``h`` ending at ``t``; raise :class:`StepFailure` when the
+        run has stalled: its last :data:`MAX_SMALL_STEPS` steps advanced less than
+        :data:`SMALL_STEP_RATIO` of the reference step each, on average."""
+        count, start = self._window
+        count += 1
+        if count < MAX_SMALL_STEPS:
+            self._window = (count, start)
+            return
+        self._window = (0, t)
+        mean = (t - start) / count
+        if mean < SMALL_STEP_RATIO * self.reference:
+            raise StepFailure(
+                f"stopped at t = {t:.6g} s: the last {count} steps advanced {mean:.3g} s each on average "
+                f"(the last {h:.3g} s), so the run would not end in a reasonable time; {ADVICE}, "
+                "or the contact tolerance"
+            )
+
+
+def _advance(integ: NewmarkIntegrator, s: State, h: float, land: float | None, limits: StepLimits,
              guard: OutputBuilder | None = None, contacts: ContactTracker | None = None):
     """One step from ``s`` (with the contact rows and forces of ``contacts``), halving it
     when Newton fails (or, with a ``guard``, when the energy jumps: a spurious root);
-    ``(state, iterations, step, cuts)``."""
+    ``(state, iterations, step, cuts)``.  Raises :class:`StepFailure` when the step may not
+    be cut further (:meth:`StepLimits.may_cut`)."""
     cuts = 0
     while True:
+        step = h if land is None else land - s.t
         try:
-            step = h if land is None else land - s.t
             rows = None
             if contacts is not None:
                 contacts.begin_step(s, step)
                 rows = contacts.rows(s)
             new, iters = integ.step(s, step, breakpoint=land, rows=rows)
             if guard is not None and guard.spurious_growth(s, new):
-                raise NewtonFailure("the energy jumped in one step (a spurious root of the Newmark equations)")
+                raise NewtonFailure("the energy jumped in one step: a spurious root of the Newmark equations")
             return new, iters, new.t - s.t, cuts
         except NewtonFailure as exc:
+            if not limits.may_cut(step, cuts):
+                limit = (f"after {cuts} cuts" if cuts >= limits.max_cuts
+                         else "the shortest step the run allows")
+                raise StepFailure(
+                    f"stopped at t = {s.t:.6g} s: Newton did not converge with a step of {step:.3g} s, "
+                    f"{limit} ({exc}); {ADVICE}"
+                ) from None
             cuts += 1
-            if cuts > max_cuts:
-                raise NewtonFailure(f"{exc}; step cut {cuts - 1} times down to {h:.3g} s") from None
-            h *= 0.5
+            h = 0.5 * step
             land = None
+
+
+def _next_output(t: float, dt_out: float, eps_t: float) -> float:
+    """The first output time ``k dt_out`` after ``t + eps_t`` (from the index ``k``, never by
+    accumulation: an interval of 1e-300 s costs one division, not 1e297 additions).
+
+    >>> _next_output(0.0301, 0.01, 1e-9), _next_output(1.0, 1e-300, 1e-9) > 1.0
+    (0.04, True)
+    """
+    after = float(np.nextafter(t + eps_t, np.inf))
+    t_k = (np.floor((t + eps_t) / dt_out) + 1.0) * dt_out
+    return float(t_k) if np.isfinite(t_k) and t_k >= after else after
 
 
 def run(model: dict, cancel: Callable[[], bool] | None = None) -> Iterator[Frame | Results]:
@@ -78,6 +157,7 @@ def run(model: dict, cancel: Callable[[], bool] | None = None) -> Iterator[Frame
     res.events = contacts.events
     h0, t_end = settings["step"], settings["end_time"]
     dt_out = settings["output_interval"]
+    limits = StepLimits(settings, contacts.impact_step)
     state = initial_state(asm)
     if contacts.active:
         out.contact_power = contacts.contact_power
@@ -98,35 +178,36 @@ def run(model: dict, cancel: Callable[[], bool] | None = None) -> Iterator[Frame
     # cost of contact: steps taken while a pair is closed (impact steps, eq. 3.5), the other steps, impulse solves
     impact = {"impact_steps": 0, "impact_steps_wall_s": 0.0, "impulses": 0, "impulses_wall_s": 0.0,
               "free_steps": 0, "free_steps_wall_s": 0.0}
-    next_out = dt_out
+    next_out = _next_output(0.0, dt_out, 0.0) if dt_out > 0 else 0.0
     h = h0
     status, message = "completed", ""
-    eps_t = 1e-9 * h0
+    eps_t = 1e-9 * limits.reference
     rejected = 0  # step attempts taken again: Newton cuts, contact events stepped over, contact errors
-    max_cuts = settings["max_step_cuts"]
     while state.t < t_end - eps_t:
         if cancel is not None and cancel():
             status, message = "cancelled", f"cancelled at t = {state.t:.6g} s"
             break
         in_contact = contacts.active and contacts.closed()
         step_started = wallclock.perf_counter()
-        h_try = min(contacts.step_size(h), t_end - state.t)
+        h_try = min(max(contacts.step_size(h), limits.shortest), t_end - state.t)
         while breakpoints and breakpoints[0] <= state.t + eps_t:
             breakpoints.pop(0)
         land = breakpoints[0] if breakpoints and breakpoints[0] <= state.t + h_try + eps_t else None
         try:
-            new, iters, h_try, cuts = _advance(integ, state, h_try, land, max_cuts, guard, tracker)
+            new, iters, h_try, cuts = _advance(integ, state, h_try, land, limits, guard, tracker)
             rejected += cuts
             for _ in range(MAX_CONTACT_RETRIES if tracker else 0):  # contact predictor (eq. 3.4), switches, errors
                 t_ct = contacts.event_time(state, new)
-                if t_ct is None:
+                if t_ct is None or h_try <= limits.shortest:
                     break
                 rejected += 1
                 land = None
-                new, iters, h_try, cuts = _advance(integ, state, t_ct - state.t, None, max_cuts, guard, tracker)
+                step = max(t_ct - state.t, limits.shortest)
+                new, iters, h_try, cuts = _advance(integ, state, step, None, limits, guard, tracker)
                 rejected += cuts
-        except NewtonFailure as exc:
-            status, message = "failed", f"stopped at t = {state.t:.6g} s: {exc}"
+            limits.accepted(new.t, h_try)
+        except StepFailure as exc:
+            status, message = "failed", str(exc)
             break
         res.steps.append(StepRecord(new.t, h_try, iters))
         previous = state
@@ -151,8 +232,8 @@ def run(model: dict, cancel: Callable[[], bool] | None = None) -> Iterator[Frame
         h = min(h0, 2 * h_try)  # grow back gradually after cuts, contacts and breakpoints
         if dt_out <= 0 or state.t >= next_out - eps_t or state.t >= t_end - eps_t:
             yield frame_of(state)
-            while dt_out > 0 and next_out <= state.t + eps_t:
-                next_out += dt_out
+            if dt_out > 0:
+                next_out = _next_output(state.t, dt_out, eps_t)
     iters = [s.newton_iterations for s in res.steps]
     res.meta.update(
         status=status,

@@ -1,0 +1,138 @@
+"""Every run ends (issue 18): harsh but plausible models complete, hopeless ones fail with the
+time, the step and the cause, and the loop's cost is bounded (minimum step, stall window,
+output times from the output index)."""
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+
+from app.shell.cli import main
+from solver.api import load_model, simulate
+from solver.integration.newmark import divergence
+from solver.integration.time_loop import StepLimits, _next_output
+from solver.results.summary import summarize
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "resources" / "examples"
+
+
+def example(name: str) -> dict:
+    return load_model(EXAMPLES / f"{name}.json")
+
+
+def energy_drift(res) -> float:
+    """The energy balance's largest drift over the energy in play, as ``summary.json`` reports it."""
+    return summarize(res)["energy"]["total"]["max_abs_drift_rel"]
+
+
+def test_rod_striking_the_floor_at_twice_the_gravity_completes():
+    """Thesis 5.5 with g = 19.62: the tip pressed into the floor used to be held at -TOL by
+    steps that shrank to 10⁻¹⁰ s.  Energy: the drift is the numerical damping of tau = 0.6 (the
+    example itself loses 0.0822 J of 0.5 J at g = 9.81)."""
+    model = example("rod_floor_flexible")
+    model["gravity"] = {"x": 0.0, "y": -19.62}
+    res = simulate(model)
+    assert res.meta["status"] == "completed", res.meta["message"]
+    assert min(s.step for s in res.steps) > 1e-2 * model["solver"]["impact_step"]
+    assert res.meta["steps"] < 1000  # 549 measured; 500 without contact
+    gap = min(f.contact["gap_m"][0] for f in res.frames)
+    assert gap > -20 * model["solver"].get("contact_tol", 1e-6)  # -1.5e-5 m measured
+    assert energy_drift(res) < 0.2  # 0.165 measured (0.163 at g = 9.81)
+
+
+def test_pendulum_at_ten_thousand_g_bounces_to_rest_on_its_surface():
+    """Predebon §7 at g = -10 000 m/s²: bounces for 0.055 s, then the tip rests on the
+    surface.  A point pressed in moves at most TOL further per step, so it neither sinks through
+    (0.34 m deep, before) nor stalls (steps of 10⁻⁸ s, before); energy is booked to friction."""
+    model = example("pendulum_impact")
+    model["gravity"] = {"x": 0.0, "y": -10_000.0}
+    model["solver"]["end_time"] = 0.07
+    res = simulate(model)
+    assert res.meta["status"] == "completed", res.meta["message"]
+    gaps = [f.contact["gap_m"][0] for f in res.frames]
+    assert min(gaps) > -1e-3  # a millimetre at most, after 0.015 s at rest
+    assert energy_drift(res) < 0.05
+    assert res.energy("dissipated_friction")[-1] > 0
+
+
+def test_a_step_larger_than_the_end_time_ends():
+    """A step of 1 s on the flexible slider-crank (end time 0.084 s): the first step spans
+    two revolutions; the run ends, failed, with the time, the step and the cause."""
+    model = example("slider_crank_flexible")
+    model["solver"]["step"] = 1.0
+    res = simulate(model)
+    assert res.meta["status"] in ("completed", "failed")
+    if res.meta["status"] == "failed":
+        message = res.meta["message"]
+        assert message.startswith("stopped at t = ") and "with a step of" in message
+        assert "nan" not in message and "down to 0 s" not in message
+        assert len(res.frames) > 1  # partial results kept
+
+
+def test_the_slider_crank_at_1500_rad_s_ends_with_the_time_step_and_cause():
+    """Ten times the example's speed buckles the rod (Euler load 1.4 kN against an inertia load
+    of 11 kN); its energy balance breaks at t = 2.4 ms and Newton fails: the run stops there."""
+    model = example("slider_crank_flexible")
+    model["drivers"][0]["function"]["value"] = 1500.0
+    res = simulate(model)
+    assert res.meta["status"] in ("completed", "failed")
+    if res.meta["status"] == "failed":
+        assert res.meta["message"].startswith("stopped at t = 0.00") and "with a step of" in res.meta["message"]
+
+
+def test_an_output_interval_of_1e_300_s_gives_a_frame_per_step():
+    model = example("rod_impact_rigid")
+    model["solver"]["output_interval"] = 1e-300
+    res = simulate(model)
+    assert res.meta["status"] == "completed"
+    assert len(res.frames) == res.meta["steps"] + 1
+
+
+def test_output_times_come_from_the_output_index():
+    assert _next_output(0.0, 0.1, 1e-12) == pytest.approx(0.1)
+    assert _next_output(0.30000000001, 0.1, 1e-9) == pytest.approx(0.4)
+    t = 0.0
+    for _ in range(1000):
+        t = _next_output(t, 0.001, 1e-12)
+    assert t == 1000 * 0.001  # no accumulated round-off
+    assert _next_output(1.0, 5e-324, 1e-9) > 1.0  # (t / dt_out overflows) the next representable time
+
+
+def test_step_limits_follow_the_model_and_impact_steps():
+    limits = StepLimits({"step": 1e-3, "end_time": 2.0, "max_step_cuts": 8}, math.inf)
+    assert limits.reference == 1e-3 and limits.shortest == pytest.approx(1e-9)
+    assert limits.may_cut(1e-6, 0) and not limits.may_cut(1e-6, 8) and not limits.may_cut(1.5e-9, 0)
+    assert StepLimits({"step": 1.0, "end_time": 0.1, "max_step_cuts": 8}, 4e-5).reference == 4e-5
+
+
+def test_newton_failures_are_told_in_words():
+    assert divergence(float("nan"), 25) == "the out-of-balance force became not-a-number: the model diverged"
+    assert "infinite" in divergence(float("inf"), 25)
+    assert divergence(1.5e3, 25) == "the out-of-balance force was still 1.5e+03 N after 25 iterations"
+
+
+def hopeless_load(tmp_path: Path) -> Path:
+    """The pendulum of Predebon §7 with 10¹² N pressing its tip down: Newton cannot converge."""
+    model = example("pendulum_impact")
+    model["loads"] = [{"id": "press", "node": "tip", "fx": 0.0, "fy": -1e12}]
+    path = tmp_path / "hopeless.json"
+    path.write_text(json.dumps(model))
+    return path
+
+
+def test_a_hopeless_load_fails_through_the_api_naming_time_step_and_cause(tmp_path):
+    res = simulate(load_model(hopeless_load(tmp_path)))
+    assert res.meta["status"] == "failed"
+    message = res.meta["message"]
+    assert message.startswith("stopped at t = 0 s: Newton did not converge with a step of")
+    assert "out-of-balance force" in message and "try a smaller step" in message
+
+
+def test_a_hopeless_load_exits_4_from_the_command_line(tmp_path, capsys):
+    out = tmp_path / "out"
+    assert main(["run", str(hopeless_load(tmp_path)), "--out", str(out)]) == 4
+    err = capsys.readouterr().err
+    assert "stopped at t = 0 s" in err and "with a step of" in err and "partial results written" in err
+    assert (out / "summary.json").exists()
