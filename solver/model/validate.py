@@ -6,6 +6,7 @@ Every problem is a :class:`Problem` naming the exact path and the rule, e.g.
 """
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import dataclass
 from functools import lru_cache
@@ -247,6 +248,12 @@ def semantic_problems(doc: dict) -> list[Problem]:
             bad(["contacts", i, "point"], "give exactly one of node, body")
         if c.get("mu_d", 0.0) > c.get("mu_s", 0.0):
             bad(["contacts", i, "mu_d"], "must be <= mu_s" + ("" if "mu_s" in c else " (0 when not given)"))
+    pairs: dict[str, str] = {}
+    for i, c in enumerate(doc.get("contacts", [])):
+        key = json.dumps([c["point"], c["target"]], sort_keys=True)
+        if key in pairs:  # two pairs would hold one contact twice (redundant multipliers, impulses counted twice)
+            bad(["contacts", i, "target"], f"the same point and target as contact '{pairs[key]}': one pair per contact")
+        pairs.setdefault(key, c.get("id", str(i)))
     bodies = {b["id"]: b for b in doc.get("bodies", [])}
     for i, c in enumerate(doc.get("contacts", [])):
         body = bodies.get(c["point"].get("body"), {})

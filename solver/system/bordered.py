@@ -32,6 +32,7 @@ import numpy as np
 from numba import njit
 
 from .banded import BandLU, band_solve
+from ..errors import SolverError
 
 #: dofs a contact row may touch: the point (x, y, and the rotation of a round point) and two
 #: target nodes (x, y each), a moving circle's centre and rotation, or the six dofs of the
@@ -145,6 +146,11 @@ def bordered_solve(lu: BandLU, rows: ContactRows, b: np.ndarray, r: np.ndarray) 
     lam = np.zeros(rows.count)
     if rows.count and not lu.singular:
         p = lu.p
-        W, Sinv = border_prepare(lu.AB, p.kl, p.ku, lu.ipiv, p.perm, p.size, rows.dofs, rows.col, rows.row, rows.diag)
+        try:
+            W, Sinv = border_prepare(lu.AB, p.kl, p.ku, lu.ipiv, p.perm, p.size, rows.dofs, rows.col, rows.row,
+                                     rows.diag)
+        except np.linalg.LinAlgError:
+            raise SolverError("the contact constraints are redundant (the pairs in contact hold the same motion "
+                              "twice); remove one of the pairs that touch together") from None
         border_correct(x, W, Sinv, rows.dofs, rows.row, np.ascontiguousarray(r, dtype=float), lam)
     return x, lam

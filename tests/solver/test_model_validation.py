@@ -60,6 +60,10 @@ def _duplicate_material(doc: dict) -> None:
     doc["materials"].append({"id": "steel", "E": 7.0e10, "density": 2700.0})
 
 
+def _contact_twice(doc: dict) -> None:
+    doc["contacts"] = [copy.deepcopy(CONTACT), dict(copy.deepcopy(CONTACT), id="again")]
+
+
 def _third_node(doc: dict) -> None:
     doc["links"][1]["nodes"].append("O")
 
@@ -90,6 +94,8 @@ CASES: list[tuple[str, Callable[[dict], None], list[str]]] = [
      ["contacts[tip-floor].point.body: no body with id 'hammer'"]),
     ("contact-point-missing", _with_contact(point={}), ["contacts[tip-floor].point: give exactly one of node, body"]),
     ("friction-dynamic-above-static", _with_contact(mu_s=0.1, mu_d=0.2), ["contacts[tip-floor].mu_d: must be <= mu_s"]),
+    ("contact-pair-twice", _contact_twice,
+     ["contacts[again].target: the same point and target as contact 'tip-floor': one pair per contact"]),
     ("flexible-link-three-nodes", _third_node, ["links[rod].nodes: a flexible link has exactly two end nodes"]),
     ("tube-inner-not-below-outer", _set("links", 1, "section", TUBE), ["links[rod].section.d_inner: must be < d_outer"]),
     ("table-lengths-differ", _set("drivers", 0, "function", TABLE),
