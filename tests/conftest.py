@@ -7,6 +7,7 @@ run stops at once with the ``apt-get install`` line that fixes it.
 from __future__ import annotations
 
 import os
+import signal
 from pathlib import Path
 
 import pytest
@@ -25,6 +26,25 @@ EXAMPLE_PATHS = [path for _name, path, _desc in list_examples()]
 def examples() -> list[Path]:
     """Paths of every bundled example model."""
     return list(EXAMPLE_PATHS)
+
+
+@pytest.fixture
+def interactive_sigint():
+    """SIGINT raises KeyboardInterrupt, as in a Python started at a terminal, whatever the
+    suite inherited (a suite started as a background job has SIGINT ignored, and so would
+    the commands it starts); the children started meanwhile get the default disposition
+    (a handled signal is reset at ``exec``).  Put back after the test."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)
+
+
+@pytest.fixture
+def ignored_sigint():
+    """SIGINT ignored, as in a background job of a shell script; put back after the test."""
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    yield
+    signal.signal(signal.SIGINT, previous)
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
