@@ -3,11 +3,18 @@
 ``QT_QPA_PLATFORM`` is set before anything imports Qt, so GUI tests run on a
 machine without a screen; if Qt cannot load at all (system libraries missing), the
 run stops at once with the ``apt-get install`` line that fixes it.
+
+Before the first test the solver's numba kernels are compiled, in the main thread
+(:func:`pytest_sessionstart`): in a fresh checkout that takes minutes on a busy
+machine, which would otherwise fall on whichever test simulates first (against its
+time limits) and on a GUI run's worker thread.
 """
 from __future__ import annotations
 
+import faulthandler
 import os
 import signal
+import sys
 from pathlib import Path
 
 import pytest
@@ -20,6 +27,30 @@ from solver.model.io import list_examples  # noqa: E402
 require_qt()
 
 EXAMPLE_PATHS = [path for _name, path, _desc in list_examples()]
+
+#: examples whose first steps call every kind of compiled kernel: corotational beams
+#: and impact, Lagrange contact, modal links, clearance joints, compliant contact laws
+KERNEL_EXAMPLES = ("bar_mass_impact", "bar_mass_impact_lagrange", "pendulum_flexible_modal3_energetic",
+                   "slider_crank_clearance_lankarani_nikravesh", "spheres_hertz", "robot_arm")
+#: the bound (s) on compiling them; past it the run stops with every thread's stack
+KERNEL_COMPILE_LIMIT_S = 1800
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Compile the solver's kernels (or load them from numba's cache: seconds) by running
+    the first steps of :data:`KERNEL_EXAMPLES`."""
+    from solver.api import load_model, simulate
+    from solver.model.io import examples_dir
+
+    faulthandler.dump_traceback_later(KERNEL_COMPILE_LIMIT_S, exit=True, file=sys.stderr)
+    try:
+        for name in KERNEL_EXAMPLES:
+            model = load_model(examples_dir() / f"{name}.json")
+            step = model["solver"]["step"]
+            model["solver"].update(end_time=3 * step, output_interval=3 * step)
+            simulate(model)
+    finally:
+        faulthandler.cancel_dump_traceback_later()
 
 
 @pytest.fixture(scope="session")
