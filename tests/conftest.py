@@ -36,6 +36,48 @@ KERNEL_EXAMPLES = ("bar_mass_impact", "bar_mass_impact_lagrange", "pendulum_flex
 KERNEL_COMPILE_LIMIT_S = 1800
 
 
+#: the stderr of the run, as it was before output capture (where the watchdog writes)
+_WATCHDOG_FD = pytest.StashKey[int]()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    try:
+        fd = sys.stderr.fileno()
+    except (AttributeError, ValueError):
+        fd = sys.__stderr__.fileno()
+    config.stash[_WATCHDOG_FD] = os.dup(fd)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    os.close(config.stash[_WATCHDOG_FD])
+
+
+def _timeout_of(item: pytest.Item) -> float:
+    """The test's pytest-timeout limit (s): its marker, else ``--timeout``, else the ini's."""
+    marker = item.get_closest_marker("timeout")
+    if marker is not None and (marker.args or "timeout" in marker.kwargs):
+        value = marker.args[0] if marker.args else marker.kwargs["timeout"]
+    else:
+        value = item.config.getoption("timeout", None) or item.config.getini("timeout")
+    return float(value or 0)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem):
+    """A watchdog that needs no GIL behind pytest-timeout's: pytest-timeout's watchdog is
+    a Python thread, which never runs while a deadlocked thread holds the GIL (the stall
+    of app/running/gui_gc.py did).  faulthandler's C thread writes every thread's stack
+    and ends the run (status 1) a little after the test's timeout."""
+    limit = _timeout_of(item)
+    if limit > 0:
+        faulthandler.dump_traceback_later(1.1 * limit + 5, exit=True, file=item.config.stash[_WATCHDOG_FD])
+    try:
+        return (yield)
+    finally:
+        if limit > 0:
+            faulthandler.cancel_dump_traceback_later()
+
+
 def pytest_sessionstart(session: pytest.Session) -> None:
     """Compile the solver's kernels (or load them from numba's cache: seconds) by running
     the first steps of :data:`KERNEL_EXAMPLES`."""
