@@ -3,10 +3,18 @@
 ``QT_QPA_PLATFORM`` is set before anything imports Qt, so GUI tests run on a
 machine without a screen; if Qt cannot load at all (system libraries missing), the
 run stops at once with the ``apt-get install`` line that fixes it.
+
+Before the first test the solver's numba kernels are compiled, in the main thread
+(:func:`pytest_sessionstart`): in a fresh checkout that takes minutes on a busy
+machine, which would otherwise fall on whichever test simulates first (against its
+time limits) and on a GUI run's worker thread.
 """
 from __future__ import annotations
 
+import faulthandler
 import os
+import signal
+import sys
 from pathlib import Path
 
 import pytest
@@ -20,11 +28,96 @@ require_qt()
 
 EXAMPLE_PATHS = [path for _name, path, _desc in list_examples()]
 
+#: examples whose first steps call every kind of compiled kernel: corotational beams
+#: and impact, Lagrange contact, modal links, clearance joints, compliant contact laws
+KERNEL_EXAMPLES = ("bar_mass_impact", "bar_mass_impact_lagrange", "pendulum_flexible_modal3_energetic",
+                   "slider_crank_clearance_lankarani_nikravesh", "spheres_hertz", "robot_arm")
+#: the bound (s) on compiling them; past it the run stops with every thread's stack
+KERNEL_COMPILE_LIMIT_S = 1800
+
+
+#: the stderr of the run, as it was before output capture (where the watchdog writes)
+_WATCHDOG_FD = pytest.StashKey[int]()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    try:
+        fd = sys.stderr.fileno()
+    except (AttributeError, ValueError):
+        fd = sys.__stderr__.fileno()
+    config.stash[_WATCHDOG_FD] = os.dup(fd)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    os.close(config.stash[_WATCHDOG_FD])
+
+
+def _timeout_of(item: pytest.Item) -> float:
+    """The test's pytest-timeout limit (s): its marker, else ``--timeout``, else the ini's."""
+    marker = item.get_closest_marker("timeout")
+    if marker is not None and (marker.args or "timeout" in marker.kwargs):
+        value = marker.args[0] if marker.args else marker.kwargs["timeout"]
+    else:
+        value = item.config.getoption("timeout", None) or item.config.getini("timeout")
+    return float(value or 0)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem):
+    """A watchdog that needs no GIL behind pytest-timeout's: pytest-timeout's watchdog is
+    a Python thread, which never runs while a deadlocked thread holds the GIL (the stall
+    of app/running/gui_gc.py did).  faulthandler's C thread writes every thread's stack
+    and ends the run (status 1) a little after the test's timeout."""
+    limit = _timeout_of(item)
+    if limit > 0:
+        faulthandler.dump_traceback_later(1.1 * limit + 5, exit=True, file=item.config.stash[_WATCHDOG_FD])
+    try:
+        return (yield)
+    finally:
+        if limit > 0:
+            faulthandler.cancel_dump_traceback_later()
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Compile the solver's kernels (or load them from numba's cache: seconds) by running
+    the first steps of :data:`KERNEL_EXAMPLES`."""
+    from solver.api import load_model, simulate
+    from solver.model.io import examples_dir
+
+    faulthandler.dump_traceback_later(KERNEL_COMPILE_LIMIT_S, exit=True, file=sys.stderr)
+    try:
+        for name in KERNEL_EXAMPLES:
+            model = load_model(examples_dir() / f"{name}.json")
+            step = model["solver"]["step"]
+            model["solver"].update(end_time=3 * step, output_interval=3 * step)
+            simulate(model)
+    finally:
+        faulthandler.cancel_dump_traceback_later()
+
 
 @pytest.fixture(scope="session")
 def examples() -> list[Path]:
     """Paths of every bundled example model."""
     return list(EXAMPLE_PATHS)
+
+
+@pytest.fixture
+def interactive_sigint():
+    """SIGINT raises KeyboardInterrupt, as in a Python started at a terminal, whatever the
+    suite inherited (a suite started as a background job has SIGINT ignored, and so would
+    the commands it starts); the children started meanwhile get the default disposition
+    (a handled signal is reset at ``exec``).  Put back after the test."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)
+
+
+@pytest.fixture
+def ignored_sigint():
+    """SIGINT ignored, as in a background job of a shell script; put back after the test."""
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    yield
+    signal.signal(signal.SIGINT, previous)
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:

@@ -268,7 +268,7 @@ def test_run_failed_writes_partial_results_and_exits_4(monkeypatch, written, tmp
     assert message in err and "partial results written" in err
 
 
-def test_run_ctrl_c_cancels_writes_partial_results_and_exits_130(monkeypatch, written, tmp_path):
+def test_run_ctrl_c_cancels_writes_partial_results_and_exits_130(monkeypatch, written, tmp_path, interactive_sigint):
     def simulate(model, progress=None, cancel=None):
         os.kill(os.getpid(), signal.SIGINT)
         deadline = time.monotonic() + 10
@@ -280,6 +280,19 @@ def test_run_ctrl_c_cancels_writes_partial_results_and_exits_130(monkeypatch, wr
     assert cli.main(["run", str(DEFAULT_EXAMPLE), "--out", str(tmp_path), "--quiet"]) == cli.EXIT_CANCELLED
     assert [r.meta["status"] for r, _d in written] == ["cancelled"]
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_a_run_started_with_sigint_ignored_keeps_ignoring_it(monkeypatch, written, tmp_path, ignored_sigint):
+    """A background job: Ctrl-C at the terminal is not for it, and the run completes."""
+    def simulate(model, progress=None, cancel=None):
+        assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+        os.kill(os.getpid(), signal.SIGINT)
+        return _results("cancelled" if cancel() else "completed")
+
+    monkeypatch.setattr(api, "simulate", simulate)
+    assert cli.main(["run", str(DEFAULT_EXAMPLE), "--out", str(tmp_path), "--quiet"]) == cli.EXIT_OK
+    assert [r.meta["status"] for r, _d in written] == ["completed"]
+    assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
 
 
 # ----------------------------------------------------------------------------- end to end
@@ -306,7 +319,7 @@ def test_run_every_example(example, tmp_path):
         assert "not available" in proc.stderr and not out.exists()
 
 
-def test_ctrl_c_stops_a_real_run(tmp_path):
+def test_ctrl_c_stops_a_real_run(tmp_path, interactive_sigint):
     """SIGINT during a run: the solver stops at the next step and the partial results are written."""
     out = tmp_path / "out"
     proc = subprocess.Popen(
@@ -317,7 +330,10 @@ def test_ctrl_c_stops_a_real_run(tmp_path):
     while not re.search(r"t = (0\.0*[1-9]|[1-9])", seen) and proc.poll() is None:
         seen += proc.stderr.read(1)
     proc.send_signal(signal.SIGINT)
-    _stdout, stderr = proc.communicate(timeout=120)
+    try:
+        _stdout, stderr = proc.communicate(timeout=120)
+    finally:
+        proc.kill()  # no run left behind when the test fails
     assert proc.returncode == cli.EXIT_CANCELLED, stderr[-2000:]
     assert "cancelled; partial results written" in stderr
     summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
@@ -332,17 +348,37 @@ def test_modes_prints_frequencies_and_rayleigh_coefficients(capsys):
     assert re.search(r"alpha = [0-9.e+-]+ 1/s, beta = [0-9.e+-]+ s", out)
 
 
-def test_static_prints_the_equilibrium(tmp_path, capsys):
+def _cantilever(tmp_path: Path) -> Path:
+    """The robot arm's link clamped at its root, under 1 N down at its tip."""
     doc = json.loads((cli.examples_dir() / "robot_arm.json").read_text())
     doc["drivers"] = []
     doc["joints"] = [{"id": "clamp", "kind": "fixed", "node": "root"}]
     doc["loads"] = [{"id": "tip", "node": "tip", "fy": -1.0}]
     path = tmp_path / "cantilever.json"
     path.write_text(json.dumps(doc))
-    assert cli.main(["static", str(path)]) == cli.EXIT_OK
+    return path
+
+
+def test_static_prints_the_equilibrium(tmp_path, capsys):
+    assert cli.main(["static", str(_cantilever(tmp_path))]) == cli.EXIT_OK
     lines = capsys.readouterr().out.splitlines()
     rows = {line.split()[0]: line.split() for line in lines[2:] if len(line.split()) == 5}
     assert float(rows["tip"][4]) == pytest.approx(-1.0 * 10.0**3 / (3 * 1.0e3), rel=0.01)
+
+
+@pytest.mark.parametrize("command", ["static", "examples"])
+def test_output_into_a_closed_pipe_ends_quietly_with_141(tmp_path, command):
+    """``flexmech static MODEL | head`` once head has read its lines: no traceback."""
+    argv = ["static", str(_cantilever(tmp_path))] if command == "static" else ["examples"]
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # the reader is gone before the first line is written
+    try:
+        proc = subprocess.run([sys.executable, "-m", "app.shell.cli", *argv], stdout=write_end,
+                              stderr=subprocess.PIPE, text=True, timeout=300)
+    finally:
+        os.close(write_end)
+    assert proc.returncode == cli.EXIT_BROKEN_PIPE
+    assert proc.stderr == ""
 
 
 def test_static_of_a_free_structure_fails_cleanly(capsys):

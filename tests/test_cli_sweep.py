@@ -79,7 +79,7 @@ def test_a_bad_map_says_why(capsys, argv, message):
     assert message in capsys.readouterr().err
 
 
-def test_ctrl_c_in_a_terminal_cancels_the_sweep_without_tracebacks(tmp_path):
+def test_ctrl_c_in_a_terminal_cancels_the_sweep_without_tracebacks(tmp_path, interactive_sigint):
     """Ctrl-C reaches the whole process group, workers included: the sweep stops, keeps
     its finished runs, exits 130, and no process prints a traceback."""
     import os
@@ -95,7 +95,11 @@ def test_ctrl_c_in_a_terminal_cancels_the_sweep_without_tracebacks(tmp_path):
     while " 2/30 runs" not in seen and proc.poll() is None:     # the progress bar: two runs done
         seen += proc.stderr.read(1)
     os.killpg(proc.pid, signal.SIGINT)
-    _stdout, stderr = proc.communicate(timeout=120)
+    try:
+        _stdout, stderr = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:  # the test failed: no sweep or workers left behind
+            os.killpg(proc.pid, signal.SIGKILL)
     assert proc.returncode == EXIT_CANCELLED, stderr[-2000:]
     assert "Traceback" not in seen + stderr
     assert "cancelled; the finished runs are in the table" in stderr

@@ -10,10 +10,15 @@ frames of the :class:`~solver.results.frames.Results`.
 
 States: ``idle`` (no run yet), ``running``, ``cancelling``, then ``completed``,
 ``cancelled`` or ``failed``.
+
+No wait is unbounded: :meth:`RunController.wait` gives the worker's thread
+:data:`STOP_LIMIT_S` to end and raises :class:`RunThreadStuck` past it, so closing a
+window whose run does not stop ends in an error report rather than a frozen window
+(and a hung test suite).
 """
 from __future__ import annotations
 
-from PySide6.QtCore import QObject, QThread, Signal, Slot
+from PySide6.QtCore import QDeadlineTimer, QObject, QThread, Signal, Slot
 
 from solver.api import output_layout
 from solver.results.frames import Frame, Layout, Results
@@ -24,6 +29,16 @@ IDLE, RUNNING, CANCELLING, COMPLETED, CANCELLED, FAILED = (
     "idle", "running", "cancelling", "completed", "cancelled", "failed")
 #: states in which no run is going on
 ENDED = (IDLE, COMPLETED, CANCELLED, FAILED)
+
+#: how long (s) :meth:`RunController.wait` waits for the worker's thread.  A cancelled
+#: run stops before its next step, so only a set-up or a single step longer than this
+#: (a first run compiling the solver's kernels on a busy machine takes about 150 s) is
+#: still going when it expires.
+STOP_LIMIT_S = 300.0
+
+
+class RunThreadStuck(RuntimeError):
+    """The worker's thread did not end within the limit of :meth:`RunController.wait`."""
 
 
 class RunController(QObject):
@@ -125,8 +140,14 @@ class RunController(QObject):
         self.wait()  # the thread has left its event loop: this returns at once
         self._thread = self._worker = None
 
-    def wait(self) -> None:
-        """Block until the worker's thread has finished (closing the window mid-run)."""
-        if self._thread is not None:
-            self._thread.wait()
+    def wait(self, limit_s: float = STOP_LIMIT_S) -> None:
+        """Block until the worker's thread has finished (closing the window mid-run), at
+        most ``limit_s`` seconds; past it raise :class:`RunThreadStuck` (the thread is kept:
+        the run ends in its own time)."""
+        if self._thread is None or self._thread.wait(QDeadlineTimer(int(limit_s * 1000))):
+            return
+        steps = self._worker.steps if self._worker is not None else 0
+        raise RunThreadStuck(f"the run did not end within {limit_s:g} s of being asked to ({self.state}, "
+                             f"{steps} steps taken, last frame at t = "
+                             f"{float(self._frames[-1].time) if self._frames else 0.0:g} s)")
 

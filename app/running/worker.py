@@ -18,6 +18,7 @@ dense algebra is small and its big systems are solved by its own banded kernels.
 """
 from __future__ import annotations
 
+import atexit
 import copy
 import sys
 import threading
@@ -40,6 +41,9 @@ MAX_FRAME_RATE = 30.0
 WARM_UP_EXAMPLE = "bar_mass_impact"
 _warm_up_lock = threading.Lock()
 _warm_up_thread: threading.Thread | None = None
+#: how long (s) the process waits at exit for a warm-up still compiling (a daemon thread
+#: inside numba's compiler as the interpreter shuts down can crash it)
+WARM_UP_EXIT_LIMIT_S = 60.0
 
 
 def single_blas_thread() -> None:
@@ -63,6 +67,7 @@ def warm_up() -> threading.Thread:
         if _warm_up_thread is None:
             _warm_up_thread = threading.Thread(target=_load_kernels, name="flexmech-warm-up", daemon=True)
             _warm_up_thread.start()
+            atexit.register(_warm_up_thread.join, WARM_UP_EXIT_LIMIT_S)
         return _warm_up_thread
 
 

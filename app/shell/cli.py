@@ -8,6 +8,7 @@ documented in ``docs/cli.md`` and listed in :data:`EXIT_CODES`.
 from __future__ import annotations
 
 import argparse
+import os
 import signal
 import sys
 from pathlib import Path
@@ -26,6 +27,7 @@ EXIT_USAGE = 2
 EXIT_UNSUPPORTED = 3
 EXIT_FAILED = 4
 EXIT_CANCELLED = 130
+EXIT_BROKEN_PIPE = 141
 
 EXIT_CODES = {
     EXIT_OK: "success",
@@ -34,6 +36,7 @@ EXIT_CODES = {
     EXIT_UNSUPPORTED: "the model needs solver features not yet available",
     EXIT_FAILED: "the run failed (partial results are written)",
     EXIT_CANCELLED: "cancelled by Ctrl-C (partial results are written)",
+    EXIT_BROKEN_PIPE: "the reader of the output went away (as with '| head'), quietly",
 }
 
 
@@ -41,10 +44,29 @@ def main(argv: list[str] | None = None) -> int:
     """Run the command line ``argv`` (default: ``sys.argv[1:]``); return the exit code."""
     args = build_parser().parse_args(argv)
     try:
-        return args.command(args)
+        code = args.command(args)
+        sys.stdout.flush()  # inside the try: a closed pipe shows here, not at exit
+        return code
     except KeyboardInterrupt:
         _error("cancelled")
         return EXIT_CANCELLED
+    except BrokenPipeError:
+        _silence_output()
+        return EXIT_BROKEN_PIPE
+
+
+def _silence_output() -> None:
+    """Point stdout and stderr at the null device: their reader is gone (``| head`` read
+    its lines), and Python would otherwise report the failed flush of what is still
+    buffered when it exits.  141 = 128 + SIGPIPE, what a shell reports for a command
+    that a broken pipe stopped."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            os.dup2(devnull, stream.fileno())
+        except (OSError, ValueError):  # not a real file (captured by a test)
+            pass
+    os.close(devnull)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -269,11 +291,15 @@ class _ProgressBar:
 
 class _CancelOnInterrupt:
     """While active, the first Ctrl-C asks the solver to stop at the next step (so the
-    partial results can be written); a second one interrupts at once."""
+    partial results can be written); a second one interrupts at once.
+
+    A process started with SIGINT ignored (a background job of a shell script, ``nohup``)
+    keeps ignoring it, as Python itself does: Ctrl-C at the terminal is not meant for it."""
 
     def __init__(self) -> None:
         self._cancelled = False
         self._previous: Callable | int | None = None
+        self._active = False
 
     def requested(self) -> bool:
         return self._cancelled
@@ -283,11 +309,15 @@ class _CancelOnInterrupt:
         signal.signal(signal.SIGINT, self._previous)
 
     def __enter__(self) -> _CancelOnInterrupt:
-        self._previous = signal.signal(signal.SIGINT, self._on_sigint)
+        self._previous = signal.getsignal(signal.SIGINT)
+        self._active = self._previous is not signal.SIG_IGN
+        if self._active:
+            signal.signal(signal.SIGINT, self._on_sigint)
         return self
 
     def __exit__(self, *exc) -> None:
-        signal.signal(signal.SIGINT, self._previous)
+        if self._active:
+            signal.signal(signal.SIGINT, self._previous)
 
 
 if __name__ == "__main__":

@@ -5,6 +5,7 @@ import sys
 
 from PySide6.QtWidgets import QApplication
 
+from ..running.gui_gc import GuiThreadCollector
 from .exception_hook import ExceptionHook
 from .main_window import APP_NAME, MainWindow
 
@@ -27,6 +28,8 @@ def launch(path: str | None) -> int:
     app.setApplicationName(APP_NAME)
     hook = ExceptionHook(parent=app)
     hook.install()
+    collector = GuiThreadCollector(parent=app)  # Qt objects are freed in this thread only
+    collector.install()
     window = MainWindow()
     window.show()
     if window.recovered:  # the user goes on with what a crashed session left

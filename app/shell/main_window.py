@@ -28,7 +28,6 @@ from PySide6.QtWidgets import (
 from solver.model.io import list_examples, load_model, save_model
 from solver.model.validate import ModelError, Problem
 
-from .garbage import collect_in_gui_thread
 from ..document.commands import RemoveEntities, rename_entity, set_field, toggle_link_kind
 from ..document.model_document import ModelDocument
 from ..document.edits import get_value
@@ -78,7 +77,6 @@ class MainWindow(QMainWindow):
     def __init__(self, settings: QSettings | None = None, parent: QWidget | None = None,
                  recovery_dir: Path | None = None):
         super().__init__(parent)
-        collect_in_gui_thread()
         self.settings = settings if settings is not None else QSettings(self)
         self.recent = RecentFiles(self.settings)
         #: this window's autosave file; ``recovery_dir`` defaults to the application data folder

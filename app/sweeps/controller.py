@@ -1,11 +1,22 @@
 """The GUI thread's side of a sweep: starts a :class:`~app.sweeps.worker.SweepWorker`,
-relays its reports, and says whether a sweep is going on.  One sweep at a time."""
+relays its reports, and says whether a sweep is going on.  One sweep at a time.
+
+Its waits for the worker's thread are bounded (:data:`STOP_LIMIT_S`, then
+:class:`SweepThreadStuck`), as a run's are (:mod:`app.running.controller`)."""
 from __future__ import annotations
 
-from PySide6.QtCore import QObject, QThread, Signal, Slot
+from PySide6.QtCore import QDeadlineTimer, QObject, QThread, Signal, Slot
 
 from .dialog import SweepRequest
 from .worker import SweepWorker, start_sweep
+
+#: how long (s) the controller waits for the sweep's thread to end once it was asked to
+#: (cancelled: the runs going on finish or are dropped, and the local cluster closes)
+STOP_LIMIT_S = 300.0
+
+
+class SweepThreadStuck(RuntimeError):
+    """The sweep's thread did not end within :data:`STOP_LIMIT_S`."""
 
 
 class SweepController(QObject):
@@ -46,10 +57,11 @@ class SweepController(QObject):
         if self._worker is not None:
             self._worker.cancel()
 
-    def wait(self) -> None:
-        """Wait for the sweep's thread to end (after :meth:`cancel`, to close the window)."""
-        if self._thread is not None:
-            self._thread.wait()
+    def wait(self, limit_s: float = STOP_LIMIT_S) -> None:
+        """Wait for the sweep's thread to end (after :meth:`cancel`, to close the window), at
+        most ``limit_s`` seconds; past it raise :class:`SweepThreadStuck` (the thread is kept)."""
+        if self._thread is not None and not self._thread.wait(QDeadlineTimer(int(limit_s * 1000))):
+            raise SweepThreadStuck(f"the sweep did not end within {limit_s:g} s of being asked to")
 
     @Slot(object)
     def _on_progress(self, progress) -> None:
@@ -67,5 +79,5 @@ class SweepController(QObject):
         self.ended.emit(None, message)
 
     def _end(self) -> None:
-        self._thread.wait()
+        self.wait()  # the worker has sent its last signal: its thread is ending
         self._thread = self._worker = None

@@ -11,9 +11,9 @@ import pytest  # noqa: E402
 from PySide6.QtCore import QSettings, QtMsgType, QTimer  # noqa: E402
 from PySide6.QtWidgets import QMessageBox  # noqa: E402
 
+from app.running.gui_gc import GuiThreadCollector  # noqa: E402
 from app.shell.error_log import ErrorLog  # noqa: E402
 from app.shell.exception_hook import ExceptionHook  # noqa: E402
-from app.shell.garbage import collect_in_gui_thread  # noqa: E402
 from app.shell.main_window import MainWindow  # noqa: E402
 from solver.api import load_model, simulate  # noqa: E402
 from solver.model.io import examples_dir  # noqa: E402
@@ -50,12 +50,21 @@ def none_reserve():
     yield
 
 
-@pytest.fixture(scope="session", autouse=True)
-def gui_thread_garbage(qapp):
-    """Garbage is collected in the GUI thread only (:mod:`app.shell.garbage`), as in the app:
-    windows of earlier tests freed by the run or warm-up thread deadlocked the suite."""
-    collect_in_gui_thread()
+@pytest.fixture(scope="package", autouse=True)
+def gui_thread_collector(qapp):
+    """Garbage is collected in the GUI thread only while the GUI tests run, as in the app
+    (:mod:`app.running.gui_gc`: a run's thread collecting a window's menus deadlocked)."""
+    collector = GuiThreadCollector()
+    collector.install()
+    yield collector
+    collector.uninstall()
+
+
+@pytest.fixture(autouse=True)
+def collect_after_each_test(gui_thread_collector):
+    """What the test dropped is collected here, in the GUI thread, when a generation is due."""
     yield
+    gui_thread_collector.collect()
 
 
 @pytest.fixture(autouse=True)

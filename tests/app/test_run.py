@@ -1,7 +1,11 @@
 """Runs in a worker thread: frames, progress, completion, cancel and failure reach the GUI thread."""
 from __future__ import annotations
 
-from app.running.controller import CANCELLED, COMPLETED, FAILED, RunController
+import threading
+
+import pytest
+
+from app.running.controller import CANCELLED, COMPLETED, FAILED, RunController, RunThreadStuck
 from solver.model.io import list_examples, load_model
 
 EXAMPLES = {name: path for name, path, _desc in list_examples()}
@@ -74,3 +78,24 @@ def test_failed_run_reports_time_and_cause_and_keeps_partial_results(qtbot, newt
     partial = controller.results
     assert partial.meta["status"] == "failed" and len(partial.frames) > 10
     assert partial.frames[-1].time < 0.26
+
+
+def test_a_run_that_does_not_stop_gives_an_error_not_a_hang(qtbot, monkeypatch):
+    """Waiting for a run's thread is bounded: a run stuck in its set-up (where cancel is not
+    polled) makes :meth:`RunController.wait` raise, naming how far the run got."""
+    release = threading.Event()
+
+    def stuck_in_set_up(model, cancel=None):
+        release.wait(60)  # bounded too: the test cannot hang if it breaks
+        yield from ()
+
+    monkeypatch.setattr("app.running.worker.iter_simulation", stuck_in_set_up)
+    controller = RunController()
+    controller.start(load_model(EXAMPLES["bar_mass_impact"]))
+    controller.cancel()
+    with pytest.raises(RunThreadStuck, match=r"did not end within 0.2 s .*cancelling, 0 steps taken"):
+        controller.wait(limit_s=0.2)
+    release.set()
+    qtbot.waitUntil(lambda: not controller.running, timeout=RUN_TIMEOUT_MS)
+    controller.wait()
+    assert controller.state == FAILED

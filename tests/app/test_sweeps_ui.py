@@ -215,3 +215,29 @@ def test_a_map_of_a_model_with_problems_says_why(qtbot, window):
     view.x_axis.high.setValue(0.1)
     qtbot.mouseClick(view.draw_button, Qt.MouseButton.LeftButton)
     assert "x axis mu_s: need finite low &lt; high" in view.message.text()
+
+
+def test_a_sweep_that_does_not_stop_gives_an_error_not_a_hang(qtbot, monkeypatch, tmp_path):
+    """Waiting for a sweep's thread is bounded, as a run's is."""
+    import threading
+
+    from app.sweeps.controller import SweepController, SweepThreadStuck
+    from app.sweeps.dialog import SweepRequest
+
+    release = threading.Event()
+
+    def stuck_sweep(model, spec, folder, **_options):
+        release.wait(60)  # bounded too: the test cannot hang if it breaks
+        raise RuntimeError("released")
+
+    monkeypatch.setattr("app.sweeps.worker.run_sweep", stuck_sweep)
+    controller = SweepController()
+    ended = []
+    controller.ended.connect(lambda outcome, message: ended.append(message))
+    controller.start({}, SweepRequest(spec=None, folder=tmp_path, scheduler=None, workers=1))
+    controller.cancel()
+    with pytest.raises(SweepThreadStuck, match="did not end within 0.2 s"):
+        controller.wait(limit_s=0.2)
+    release.set()
+    qtbot.waitUntil(lambda: not controller.running, timeout=60_000)
+    assert ended == ["RuntimeError: released"]
