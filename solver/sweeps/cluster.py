@@ -45,8 +45,10 @@ def sweep_client(scheduler: str | None = None, workers: int | None = None) -> It
             client.close()
         return
     with _children_ignore_ctrl_c():
+        # the scheduler's HTTP server on a free port (None still tries 8787, and two sweeps on one
+        # machine then clash)
         cluster = LocalCluster(n_workers=workers or default_workers(), threads_per_worker=1, processes=True,
-                               dashboard_address=None, silence_logs=logging.ERROR)
+                               dashboard_address=":0", silence_logs=logging.ERROR)
     try:
         client = Client(cluster)
         try:
