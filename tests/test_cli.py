@@ -5,6 +5,7 @@ the end-to-end ones start ``python -m app.shell.cli`` as a user would.
 """
 from __future__ import annotations
 
+import errno
 import json
 import os
 import re
@@ -238,6 +239,28 @@ def test_run_an_invalid_model(tmp_path, written, capsys):
     assert cli.main(["run", str(path), "--out", str(tmp_path / "out")]) == cli.EXIT_INVALID
     assert "nodes: needs at least 1 items" in capsys.readouterr().err
     assert written == []
+
+
+def test_run_into_a_folder_it_cannot_make_says_so_before_running(monkeypatch, written, tmp_path, capsys):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder", encoding="utf-8")
+    monkeypatch.setattr(api, "simulate", lambda *a, **k: pytest.fail("ran although it cannot write"))
+    assert cli.main(["run", str(DEFAULT_EXAMPLE), "--out", str(blocker / "out")]) == cli.EXIT_INVALID
+    err = capsys.readouterr().err
+    assert err.startswith(f"flexmech: cannot write results to {blocker / 'out'}: ") and "Traceback" not in err
+    assert written == []
+
+
+def test_run_whose_results_cannot_be_written_exits_1(monkeypatch, tmp_path, capsys):
+    def full_disk(results, directory):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(api, "simulate", lambda model, progress=None, cancel=None: _results("completed"))
+    monkeypatch.setattr("solver.results.files.write_results", full_disk)
+    assert cli.main(["run", str(DEFAULT_EXAMPLE), "--out", str(tmp_path / "out")]) == cli.EXIT_INVALID
+    err = capsys.readouterr().err  # after the progress bar
+    assert err.endswith(f"flexmech: cannot write results to {tmp_path / 'out'}: No space left on device\n")
+    assert "Traceback" not in err
 
 
 def test_run_unsupported_feature_exits_3(monkeypatch, written, tmp_path, capsys):

@@ -161,6 +161,11 @@ def _cmd_run(args: argparse.Namespace) -> int:
     if model is None:
         return EXIT_INVALID
     out = Path(args.out)
+    try:  # before the run: a folder it cannot write in is said at once, not after the solve
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        _error(f"cannot write results to {out}: {exc.strerror or exc}")
+        return EXIT_INVALID
     end_time = float(model_with_defaults(model)["solver"]["end_time"])
     with _ProgressBar(end_time, disable=args.quiet) as bar, _CancelOnInterrupt() as cancel:
         try:
@@ -171,7 +176,11 @@ def _cmd_run(args: argparse.Namespace) -> int:
         except api.SolverError as exc:
             _error(f"the run failed: {exc}")
             return EXIT_FAILED
-    write_results(results, out)
+    try:
+        write_results(results, out)
+    except OSError as exc:
+        _error(f"cannot write results to {out}: {exc.strerror or exc}")
+        return EXIT_INVALID
     status = results.meta.get("status", "completed")
     if status == "cancelled":
         _error(f"cancelled; partial results written to {out}")
