@@ -333,6 +333,10 @@ class NewmarkIntegrator:
         except ZeroDivisionError:
             self._factor = None
             raise NewtonFailure("an element collapsed to zero length during the iterations") from None
+        except np.linalg.LinAlgError:  # the bordered solve met a not-a-number or singular block
+            self._factor = None
+            raise NewtonFailure("the iterations met a singular or not-a-number matrix: a massless part "
+                                "driven, a mechanism locked, or the model diverged") from None
 
     def _step(self, s: State, h: float, breakpoint: float | None, rows: ContactRows) -> tuple[State, int]:
         asm, nu, tau = self.asm, self.nu, self.tau

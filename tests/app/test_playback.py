@@ -352,7 +352,8 @@ def test_traces_of_the_selected_nodes_grow_with_the_frames(qtbot, big_window, ex
 # ---------------------------------------------------------------------- live
 def test_animation_starts_while_the_run_goes_on(qtbot, big_window):
     assert big_window.open_example("bar_mass_impact")
-    big_window.document.model["solver"]["end_time"] *= 3  # a run long enough to watch
+    # a run long enough to watch however fast the machine (it is cancelled once frames were shown)
+    big_window.document.model["solver"]["end_time"] *= 30
     sim = big_window.simulation
     drawn_while_running = []
     sim.playback.frame_changed.connect(
@@ -368,6 +369,7 @@ def test_animation_starts_while_the_run_goes_on(qtbot, big_window):
     assert drawn_while_running == sorted(drawn_while_running)  # following the newest frame
     assert sim.layer.frame is not None
     assert sim.bar.slider.maximum() >= drawn_while_running[-1]
+    sim.cancel_action.trigger()
     qtbot.waitUntil(lambda: not sim.runs.running, timeout=RUN_TIMEOUT_MS)
     sim.runs.wait()
     assert sim.playback.count == len(sim.runs.results.frames)

@@ -165,8 +165,8 @@ def models(draw) -> dict:
         loads.append(load)
     doc["loads"] = loads
 
-    contacts = []
-    for i, node in enumerate(draw(st.lists(st.sampled_from(node_ids), max_size=2))):
+    contacts = []  # one pair per point: two pairs of one point and target are refused
+    for i, node in enumerate(draw(st.lists(st.sampled_from(node_ids), max_size=2, unique=True))):
         mu_s = draw(st.floats(min_value=0.0, max_value=2.0).map(usable))
         target = draw(
             st.sampled_from(

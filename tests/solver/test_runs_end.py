@@ -66,7 +66,8 @@ def test_a_step_larger_than_the_end_time_ends():
     assert res.meta["status"] in ("completed", "failed")
     if res.meta["status"] == "failed":
         message = res.meta["message"]
-        assert message.startswith("stopped at t = ") and "with a step of" in message
+        assert message.startswith("stopped at t = ")
+        assert "with a step of" in message or "steps advanced" in message  # Newton failed, or it stalled
         assert "nan" not in message and "down to 0 s" not in message
         assert len(res.frames) > 1  # partial results kept
 
