@@ -1,5 +1,6 @@
 """``flexmech sweep`` and ``flexmech map`` (no Qt)."""
 import csv
+import re
 
 import pytest
 
@@ -92,8 +93,14 @@ def test_ctrl_c_in_a_terminal_cancels_the_sweep_without_tracebacks(tmp_path, int
                              "links[bar].mesh.elements=10:60:30", "--out", str(out), "--workers", "2"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
     seen = ""
-    while " 2/30 runs" not in seen and proc.poll() is None:     # the progress bar: two runs done
+
+    def runs_done() -> int:  # the progress bar's count (it may jump: two workers finish together)
+        counts = re.findall(r" (\d+)/30 runs", seen)
+        return int(counts[-1]) if counts else 0
+
+    while runs_done() < 2 and proc.poll() is None:
         seen += proc.stderr.read(1)
+    assert proc.poll() is None, "the sweep ended before two runs were reported"
     os.killpg(proc.pid, signal.SIGINT)
     try:
         _stdout, stderr = proc.communicate(timeout=120)
