@@ -154,7 +154,7 @@ def test_autosave_runs_on_a_timer(qtbot, tmp_path, settings):
     qtbot.addWidget(w)
     open_copy(w, tmp_path)
     edit(w)
-    qtbot.waitUntil(w.recovery.path.exists, timeout=2000)
+    qtbot.waitUntil(w.recovery.path.exists)
     w.document.mark_saved()
 
 
