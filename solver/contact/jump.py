@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import SolverError
-from ..system.assembly import Assembly, newton_scale
+from ..system.assembly import Assembly
 from ..system.bordered import ContactRows, bordered_solve
 from ..system.contact_pairs import ContactGeometry
 from ..system.state import State
@@ -27,10 +27,7 @@ def impulse_response(asm: Assembly, q: np.ndarray, t: float, J: np.ndarray,
     """``X`` (n, 2): the velocity jump per unit contact impulse, with the joints and the
     contact rows ``held`` kept."""
     n = asm.n
-    zero = np.zeros(n)
-    _f, B, diag = asm.forces(q, zero, zero, t, blocks=(1.0, 0.0, 0.0))
-    scale = newton_scale(B, diag)
-    lu = asm.factorize(B, diag, asm.sys.constraints.values(q), scale)
+    lu, _scale = asm.mass_factors(q, t)
     held = ContactRows.empty() if held is None else held
     X = np.empty((n, 2))
     for k in range(2):

@@ -142,6 +142,7 @@ class Assembly:
         #: pairs whose forces enter the Newton matrix as dense blocks on their dofs (compliant contact)
         self.force_pairs = [p for p in system.contacts if p.model_kind == "compliant"]
         self.extra_size = sum(len(p.dofs) ** 2 for p in self.force_pairs)
+        self._mass_memo: tuple[float, np.ndarray, BandLU, float] | None = None  # (t, q, factors, scale)
         #: ``contact_forces(q, v)``: generalised contact forces added to the loads, set by the time loop
         self.contact_forces: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None
         self._pattern()
@@ -275,6 +276,23 @@ class Assembly:
         the modal links' blocks of the last :meth:`forces` with blocks)."""
         values = matrix_values(blocks, diag, G_vals, scale, np.zeros(self.extra_size))
         return BandLU.of(self.band, np.concatenate((values, self.modal[BLOCKS].ravel())))
+
+
+    def mass_factors(self, q: np.ndarray, t: float) -> tuple[BandLU, float]:
+        """LU factors of the constrained mass matrix ``[M  s G^T; s G  0]`` at ``(q, t)`` and
+        its scale ``s`` (:func:`newton_scale`): the matrix of consistent accelerations and of
+        the velocity jumps of impulses (thesis eqs. 3.10-3.21).  The last one is remembered:
+        an impulse, a second impulse at the same instant and the restart after them
+        factorise it once."""
+        memo = self._mass_memo
+        if memo is not None and memo[0] == t and np.array_equal(memo[1], q):
+            return memo[2], memo[3]
+        zero = np.zeros(self.n)
+        _f, B, diag = self.forces(q, zero, zero, t, blocks=(1.0, 0.0, 0.0))
+        scale = newton_scale(B, diag)
+        lu = self.factorize(B, diag, self.sys.constraints.values(q), scale)
+        self._mass_memo = (t, q.copy(), lu, scale)
+        return lu, scale
 
 
 def dense_matrices(asm: Assembly, q: np.ndarray, t: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
