@@ -28,7 +28,8 @@ from .banded import BandLU, BandPattern, band_factorize
 from .constraints import constraint_eval
 from .compile import System
 from .moving import moving_forces
-from ..fem.beam import FORMULATIONS, assemble_beams, deformation_rate_power, mass_matrices, strain_energies
+from ..fem.beam import (FORMULATIONS, assemble_beams, deformation_rate_power, kinetic_energy_beams, mass_matrices,
+                        strain_energies)
 from ..fem.modal import BLOCKS, assemble_modal, modal_energies, modal_gravity, move_diagonal
 
 @dataclass
@@ -224,10 +225,8 @@ class Assembly:
 
     def kinetic_energy(self, q: np.ndarray, v: np.ndarray) -> float:
         """T = 1/2 qdot^T M qdot (eq. 2.31), J."""
-        ve = v[self.sys.elem_dofs]
-        Me = self.mass_matrix_elements(q)
-        T = np.einsum("ei,eij,ej->", ve, Me, ve) + np.dot(self.sys.mass_diag * v, v)
-        return 0.5 * float(T) + self._modal_energies(q, v)[0]
+        T = kinetic_energy_beams(q, v, self.sys.elem_dofs, self.secs, self.Mbar, self.form)
+        return T + 0.5 * float(np.dot(self.sys.mass_diag * v, v)) + self._modal_energies(q, v)[0]
 
     def strain_energy(self, q: np.ndarray, t: float = 0.0) -> float:
         """U at time ``t`` (the free strains' time), J (eq. 2.16)."""
