@@ -268,9 +268,12 @@ def exact_inertia(v, a, sec, kin, r, zl, f, M, want_mass):
                 Jp[j] = zl[j] + N3p * (e3 - zl[j]) + N6p * (e6 - zl[j])
             J[0, 0] += 1.0
             J[1, 1] += 1.0
-            for i in range(6):
-                for j in range(6):
-                    M[i, j] += wg * (rhoA * (J[0, i] * J[0, j] + J[1, i] * J[1, j]) + rhoI * Jp[i] * Jp[j])
+            for i in range(6):  # the translational part is symmetric: computed once for both (i, j) and (j, i)
+                for j in range(i, 6):
+                    tr = rhoA * (J[0, i] * J[0, j] + J[1, i] * J[1, j])
+                    M[i, j] += wg * (tr + rhoI * Jp[i] * Jp[j])
+                    if j > i:
+                        M[j, i] += wg * (tr + rhoI * Jp[j] * Jp[i])
     for j in range(6):
         f[j] = s_b * zl[j] + s_r * r[j] - (s_3 + s_6) * zl[j]
     f[0] += s_x
