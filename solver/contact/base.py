@@ -96,7 +96,7 @@ class ContactModel:
     def switch(self, old: State | None, new: State, lam_c: np.ndarray) -> bool:
         return False
 
-    def jumps(self, s: State, held: Callable[[State], ContactRows]) -> tuple[State, list[ImpactResult]]:
+    def jumps(self, s: State, held: Callable[[State], ContactRows | None]) -> tuple[State, list[ImpactResult]]:
         """Velocity jumps at ``s`` with the rows ``held(s)`` kept; the new state and the impulses."""
         return s, []
 

@@ -73,7 +73,7 @@ class ImpulseModel(ContactModel):
                     self.log(new.t, "separation", j)
         return False
 
-    def jumps(self, s: State, held: Callable[[State], ContactRows]) -> tuple[State, list[ImpactResult]]:
+    def jumps(self, s: State, held: Callable[[State], ContactRows | None]) -> tuple[State, list[ImpactResult]]:
         """An impulse at every pair that is within TOL and approaching (3.3, 3.7)."""
         results = []
         for j, pair in enumerate(self.pairs):

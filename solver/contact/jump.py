@@ -28,10 +28,14 @@ def impulse_response(asm: Assembly, q: np.ndarray, t: float, J: np.ndarray,
     contact rows ``held`` kept."""
     n = asm.n
     lu, _scale = asm.mass_factors(q, t)
-    held = ContactRows.empty() if held is None else held
+    rhs = np.zeros(n + asm.m)
     X = np.empty((n, 2))
     for k in range(2):
-        X[:, k] = bordered_solve(lu, held, np.concatenate([J[k], np.zeros(asm.m)]), np.zeros(held.count))[0][:n]
+        rhs[:n] = J[k]
+        if held is None or not held.count:
+            X[:, k] = lu.solve(rhs)[:n]
+        else:
+            X[:, k] = bordered_solve(lu, held, rhs, np.zeros(held.count))[0][:n]
     return X
 
 

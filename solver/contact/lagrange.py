@@ -271,7 +271,7 @@ class LagrangeModel(ContactModel):
         return False
 
     # ------------------------------------------------------------------ onset
-    def jumps(self, s: State, held: Callable[[State], ContactRows]) -> tuple[State, list[ImpactResult]]:
+    def jumps(self, s: State, held: Callable[[State], ContactRows | None]) -> tuple[State, list[ImpactResult]]:
         """The onset jump (§4.7) at every open pair within TOL whose points approach."""
         results = []
         for j, pair in self.open_pairs():

@@ -165,8 +165,10 @@ def consistent_acceleration(asm: Assembly, q: np.ndarray, v: np.ndarray, t: floa
     fr = asm.forces(q, v, np.zeros(asm.n), t)
     lu, scale = asm.mass_factors(q, t)
     rhs = np.concatenate([-fr.residual, scale * cons.gamma(q, v, t)])
-    rows = ContactRows.empty() if rows is None else rows
-    x, lam_c = bordered_solve(lu, rows, rhs, rows.gamma)
+    if rows is None or not rows.count:
+        x, lam_c = lu.solve(rhs), np.zeros(0)
+    else:
+        x, lam_c = bordered_solve(lu, rows, rhs, rows.gamma)
     return x[: asm.n], scale * x[asm.n :], lam_c
 
 
