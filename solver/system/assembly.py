@@ -286,8 +286,12 @@ class Assembly:
         memo = self._mass_memo
         if memo is not None and memo[0] == t and np.array_equal(memo[1], q):
             return memo[2], memo[3]
-        zero = np.zeros(self.n)
-        _f, B, diag = self.forces(q, zero, zero, t, blocks=(1.0, 0.0, 0.0))
+        if self.sys.modal.links:  # their mass blocks come with an evaluation of the forces
+            zero = np.zeros(self.n)
+            _f, B, diag = self.forces(q, zero, zero, t, blocks=(1.0, 0.0, 0.0))
+        else:  # the same blocks (c_a = 1, c_v = c_k = 0), without the forces and the stiffness
+            self.set_time(t)
+            B, diag = self.mass_matrix_elements(q), self.sys.mass_diag
         scale = newton_scale(B, diag)
         lu = self.factorize(B, diag, self.sys.constraints.values(q), scale)
         self._mass_memo = (t, q.copy(), lu, scale)
