@@ -533,12 +533,9 @@ def exact_kinetic_energy(v, sec, kin, r, zl):
 def kinetic_energy_beams(q, v, dofs, secs, Mbars, formulation):
     """Kinetic energy of the elements, ``1/2 sum_e v_e^T M_e(q) v_e`` (eq. 2.31), J, without
     storing their mass matrices (:func:`exact_kinetic_energy` for the consistent form)."""
-    qe = np.empty(6)
-    ve = np.empty(6)
-    r = np.empty(6)
-    zl = np.empty(6)
-    Q = np.empty((6, 6))
-    dQ = np.empty((6, 6))
+    work = np.empty((4, 6))  # the element's q, v and the kinematics' r, zl
+    qe, ve, r, zl = work[0], work[1], work[2], work[3]
+    Q, dQ = np.empty((6, 6)), np.empty((6, 6))
     T = 0.0
     for e in range(dofs.shape[0]):
         for k in range(6):
