@@ -14,8 +14,8 @@ model, in this order:
 3. ``switch(old, new, lam_c)``: after the accepted step, the changes of mode that take
    effect at its end (release, stick, slip) without a velocity jump; True when a mode changed.
 4. ``jumps(s, held)``: the velocity jumps at its end (impulses, the onset jump of §4.7),
-   with the rows ``held(s)`` of all models kept; the new state and the Routh solutions, whose
-   works the tracker books in the energy ledger.
+   with the rows ``held(s)`` of all models kept (None when no model has any); the new state
+   and the Routh solutions, whose works the tracker books in the energy ledger.
 5. ``check(s, lam_c)``: after the accelerations and multipliers are made consistent with
    the new rows, modes the consistent multipliers contradict (a new contact that would
    pull, a stick that needs more than μs λn) switch at once; True when one did.
