@@ -47,7 +47,7 @@ which the time loop holds):
    compression; a compliant step whose error is too large); the loop takes the step again.
 4. *At the end of an accepted step*: ``switch(old, new, lam)`` (mode changes), ``jumps(state,
    held)`` (velocity jumps with every row in force held, ``held(state)`` building those rows
-   only when a jump is made; Routh solutions returned for the ledger), then the tracker makes accelerations and multipliers consistent with the new rows
+   only when a jump is made, None when there are none; Routh solutions returned for the ledger), then the tracker makes accelerations and multipliers consistent with the new rows
    and asks ``check(state, lam)`` whether those multipliers contradict a mode;
    ``take_dissipation()`` books energy lost at once by a switch.
 5. *Outputs*: ``closed()`` (the impact step, eq. 3.5, while a pair of a model with

@@ -14,8 +14,8 @@ model, in this order:
 3. ``switch(old, new, lam_c)``: after the accepted step, the changes of mode that take
    effect at its end (release, stick, slip) without a velocity jump; True when a mode changed.
 4. ``jumps(s, held)``: the velocity jumps at its end (impulses, the onset jump of §4.7),
-   with the rows ``held(s)`` of all models kept; the new state and the Routh solutions, whose
-   works the tracker books in the energy ledger.
+   with the rows ``held(s)`` of all models kept (None when no model has any); the new state
+   and the Routh solutions, whose works the tracker books in the energy ledger.
 5. ``check(s, lam_c)``: after the accelerations and multipliers are made consistent with
    the new rows, modes the consistent multipliers contradict (a new contact that would
    pull, a stick that needs more than μs λn) switch at once; True when one did.
@@ -41,9 +41,12 @@ import numpy as np
 
 from ..system.assembly import Assembly
 from ..system.bordered import ContactRows
-from ..system.contact_pairs import ContactPair
+from ..system.contact_pairs import ContactGeometry, ContactPair
 from ..system.state import State
 from .routh import ImpactResult
+
+#: configurations whose geometry each pair remembers (:meth:`ContactModel.pair_geometry`)
+SEEN = 3
 
 
 class ContactModel:
@@ -69,6 +72,7 @@ class ContactModel:
         self._acc = np.zeros((len(self.pairs), 2))  # impulses since the last frame, N s
         self._recent: list[tuple[float, float, int, float, float]] = []  # (time, step, pair, I_n, I_t)
         self.last_step = self.rate_window  # the step that ended where the current jumps happen, s
+        self._seen: list[list[tuple]] = [[] for _ in self.pairs]  # per pair: (q, prefer, geometry), newest first
 
     # ------------------------------------------------------------------ the interface
     def closed(self) -> bool:
@@ -87,12 +91,12 @@ class ContactModel:
 
     def event_time(self, old: State, new: State, lam_old: np.ndarray, lam_new: np.ndarray) -> float | None:
         """The time within ``old -> new`` at which the step should end instead, or None."""
-        return self.passed_contact(old, new, self.pairs)
+        return self.passed_contact(old, new, range(len(self.pairs)))
 
     def switch(self, old: State | None, new: State, lam_c: np.ndarray) -> bool:
         return False
 
-    def jumps(self, s: State, held: Callable[[State], ContactRows]) -> tuple[State, list[ImpactResult]]:
+    def jumps(self, s: State, held: Callable[[State], ContactRows | None]) -> tuple[State, list[ImpactResult]]:
         """Velocity jumps at ``s`` with the rows ``held(s)`` kept; the new state and the impulses."""
         return s, []
 
@@ -131,12 +135,25 @@ class ContactModel:
         return {}
 
     # ------------------------------------------------------------------ predictor
+    def pair_geometry(self, j: int, q: np.ndarray, prefer: int = -1) -> ContactGeometry:
+        """Pair ``j`` at ``q``, a state's configuration (never changed in place), on segment
+        ``prefer`` while it can be (:meth:`~solver.system.contact_pairs.ContactPair.geometry`).
+        The last :data:`SEEN` are remembered: a state is looked at by the predictor of the
+        step that ends there (once per attempt) and of the next, by the switches and the jumps."""
+        seen = self._seen[j]
+        for q_k, prefer_k, g in seen:
+            if q_k is q and prefer_k == prefer:
+                return g
+        g = self.pairs[j].geometry(q, prefer)
+        self._seen[j] = [(q, prefer, g), *seen[:SEEN - 1]]
+        return g
+
     def open_pairs(self):
         """``(j, pair)`` of the pairs not in contact."""
         return [(j, p) for j, p in enumerate(self.pairs) if not self.state[j]]
 
-    def passed_contact(self, old: State, new: State, pairs: list[ContactPair]) -> float | None:
-        """If one of ``pairs`` went too deep during ``old -> new``, the time the step should end
+    def passed_contact(self, old: State, new: State, pairs) -> float | None:
+        """If one of the pairs numbered ``pairs`` went too deep during ``old -> new``, the time the step should end
         instead (clamped inside the step); else None.
 
         A pair that started within ``TOL`` went too deep when its gap fell below ``-TOL``: the
@@ -148,9 +165,9 @@ class ContactModel:
         """
         h = new.t - old.t
         best = None
-        for pair in pairs:
-            g = pair.geometry(new.q)
-            g0 = pair.geometry(old.q)
+        for j in pairs:
+            g = self.pair_geometry(j, new.q)
+            g0 = self.pair_geometry(j, old.q)
             aim = min(g0.gap, 0.0) if g0.gap < -self.tol else 0.0
             if not g.reachable or g.gap >= min(aim, 0.0) - self.tol:
                 continue

@@ -65,19 +65,19 @@ class ImpulseModel(ContactModel):
 
     def switch(self, old: State | None, new: State, lam_c: np.ndarray) -> bool:
         """Open every closed pair whose gap grew beyond TOL (separation)."""
-        for j, pair in enumerate(self.pairs):
+        for j in range(len(self.pairs)):
             if self.state[j]:
-                g = pair.geometry(new.q)
+                g = self.pair_geometry(j, new.q)
                 if not g.reachable or g.gap > self.tol:
                     self.state[j] = 0
                     self.log(new.t, "separation", j)
         return False
 
-    def jumps(self, s: State, held: Callable[[State], ContactRows]) -> tuple[State, list[ImpactResult]]:
+    def jumps(self, s: State, held: Callable[[State], ContactRows | None]) -> tuple[State, list[ImpactResult]]:
         """An impulse at every pair that is within TOL and approaching (3.3, 3.7)."""
         results = []
         for j, pair in enumerate(self.pairs):
-            g = pair.geometry(s.q)
+            g = self.pair_geometry(j, s.q)
             if not g.reachable or g.gap > self.tol:
                 continue
             if not self.state[j]:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import SolverError
-from ..system.assembly import Assembly, newton_scale
+from ..system.assembly import Assembly
 from ..system.bordered import ContactRows, bordered_solve
 from ..system.contact_pairs import ContactGeometry
 from ..system.state import State
@@ -27,14 +27,15 @@ def impulse_response(asm: Assembly, q: np.ndarray, t: float, J: np.ndarray,
     """``X`` (n, 2): the velocity jump per unit contact impulse, with the joints and the
     contact rows ``held`` kept."""
     n = asm.n
-    zero = np.zeros(n)
-    _f, B, diag = asm.forces(q, zero, zero, t, blocks=(1.0, 0.0, 0.0))
-    scale = newton_scale(B, diag)
-    lu = asm.factorize(B, diag, asm.sys.constraints.values(q), scale)
-    held = ContactRows.empty() if held is None else held
+    lu, _scale = asm.mass_factors(q, t)
+    rhs = np.zeros(n + asm.m)
     X = np.empty((n, 2))
     for k in range(2):
-        X[:, k] = bordered_solve(lu, held, np.concatenate([J[k], np.zeros(asm.m)]), np.zeros(held.count))[0][:n]
+        rhs[:n] = J[k]
+        if held is None or not held.count:
+            X[:, k] = lu.solve(rhs)[:n]
+        else:
+            X[:, k] = bordered_solve(lu, held, rhs, np.zeros(held.count))[0][:n]
     return X
 
 

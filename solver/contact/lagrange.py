@@ -68,7 +68,6 @@ class LagrangeModel(ContactModel):
         self._pending: tuple[float, int, str] | None = None  # a switch the step was taken again to land on
         self._released: set[int] = set()  # pairs released at the end of the current step
         self._touched: set[int] = set()  # pairs whose contact began at the end of the current step
-        self._seen: list[tuple | None] = [None] * count  # (q, segment, geometry) last computed per pair
         self._frictional = np.array([p.mu_s > 0.0 or p.mu_d > 0.0 for p in self.pairs])
 
     # ------------------------------------------------------------------ rows
@@ -82,15 +81,8 @@ class LagrangeModel(ContactModel):
         return sum(self._rows_of(i) for i in range(j))
 
     def _geometry(self, j: int, q: np.ndarray) -> ContactGeometry:
-        """Pair ``j`` at ``q`` (a state's, which does not change), on the segment its rows were written
-        for while it can be (the last one computed is kept: a state is looked at several times
-        after its step)."""
-        seen = self._seen[j]
-        if seen is not None and seen[0] is q and seen[1] == self.segment[j]:
-            return seen[2]
-        g = self.pairs[j].geometry(q, int(self.segment[j]))
-        self._seen[j] = (q, int(self.segment[j]), g)
-        return g
+        """Pair ``j`` at ``q`` (a state's), on the segment its rows were written for while it can be."""
+        return self.pair_geometry(j, q, int(self.segment[j]))
 
     def _v_t(self, j: int, s: State) -> float:
         return float(self._geometry(j, s.q).velocity(s.v)[1])
@@ -164,7 +156,7 @@ class LagrangeModel(ContactModel):
     def event_time(self, old: State, new: State, lam_old: np.ndarray, lam_new: np.ndarray) -> float | None:
         """The predictor (open pairs), or the instant a closed pair's switching quantity
         crosses zero (linear interpolation), clamped inside the step; once per switch."""
-        best = self.passed_contact(old, new, [p for _j, p in self.open_pairs()])
+        best = self.passed_contact(old, new, [j for j, _p in self.open_pairs()])
         h = new.t - old.t
         pending = None
         for j in range(len(self.pairs)):
@@ -279,13 +271,13 @@ class LagrangeModel(ContactModel):
         return False
 
     # ------------------------------------------------------------------ onset
-    def jumps(self, s: State, held: Callable[[State], ContactRows]) -> tuple[State, list[ImpactResult]]:
+    def jumps(self, s: State, held: Callable[[State], ContactRows | None]) -> tuple[State, list[ImpactResult]]:
         """The onset jump (§4.7) at every open pair within TOL whose points approach."""
         results = []
         for j, pair in self.open_pairs():
             if j in self._released:
                 continue  # released at this instant: its points do not press together
-            g = pair.geometry(s.q)
+            g = self.pair_geometry(j, s.q)
             if not g.reachable or g.gap > self.tol or float(g.velocity(s.v)[0]) >= 0.0:
                 continue
             v_new, res = velocity_jump(self.asm, s, g, pair.mu_s, pair.mu_d, 0.0, "energetic", held(s), pair.id)

@@ -46,9 +46,12 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
+from numba import njit
 
 LAWS = ("newton", "poisson", "energetic")
+NEWTON, POISSON, ENERGETIC = range(len(LAWS))
 KINDS = ("S", "SCS", "SRS", "SCD", "SRD", "stick")
+SLIP, SCS, SRS, SCD, SRD, STICK = range(len(KINDS))
 #: relative rounding of an impulse: slip that stops within it of the end of the impact never stops
 EPS = float(np.finfo(float).eps)
 
@@ -140,6 +143,7 @@ def check_inputs(D, v_n0, v_t0, mu_s, mu_d, e, law) -> tuple[float, float, float
     return a, b, c
 
 
+@njit(cache=True)
 def kinetic_energy_change(v_n0: float, v_t0: float, v_n: float, v_t: float,
                           I_n: float, I_t: float) -> float:
     """``T_e - T_i`` (eq. 57) from the contact quantities alone (J).
@@ -187,7 +191,7 @@ class RouthArrays(NamedTuple):
 
 def routh_arrays(a, b, c, v_n0, v_t0, mu_s, mu_d, e, law: str) -> RouthArrays:
     """The closed form of §5 (eqs. 31-56, with the corrections of the module docstring)
-    on numpy arrays that broadcast together: one impulse per element, no Python loop
+    on numpy arrays that broadcast together: one impulse per element, in one compiled loop
     (impact-type maps evaluate 10^4 cells at once).
 
     Parameters
@@ -204,82 +208,112 @@ def routh_arrays(a, b, c, v_n0, v_t0, mu_s, mu_d, e, law: str) -> RouthArrays:
     >>> [KINDS[k] for k in r.kind], r.mu_c.round(3)
     (['SCD', 'SCS'], array([0.6, 0.6]))
     """
-    a, b, c, v_n0, v_t0, mu_s, mu_d, e = np.broadcast_arrays(
-        *(np.asarray(x, dtype=float) for x in (a, b, c, v_n0, v_t0, mu_s, mu_d, e)))
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        return _closed_form(a, b, c, v_n0, v_t0, mu_s, mu_d, e, law)
+    args = np.broadcast_arrays(*(np.asarray(x, dtype=float) for x in (a, b, c, v_n0, v_t0, mu_s, mu_d, e)))
+    shape = args[0].shape
+    out = _closed_form_many(*(np.ascontiguousarray(x).ravel() for x in args), LAWS.index(law))
+    fields = [x.reshape(shape) for x in out]
+    fields[0] = fields[0].astype(np.int64)
+    return RouthArrays(*fields)
 
 
-def _closed_form(a, b, c, v_n0, v_t0, mu_s, mu_d, e, law: str) -> RouthArrays:
+@njit(cache=True)
+def _closed_form_many(a, b, c, v_n0, v_t0, mu_s, mu_d, e, law):
+    """:func:`_closed_form` for every element of the 1-D arrays; (21, N), rows in the
+    order of :class:`RouthArrays`."""
+    out = np.empty((21, a.shape[0]))
+    for i in range(a.shape[0]):
+        r = _closed_form(a[i], b[i], c[i], v_n0[i], v_t0[i], mu_s[i], mu_d[i], e[i], law)
+        for k in range(21):
+            out[k, i] = r[k]
+    return out
+
+
+@njit(cache=True, error_model="numpy")
+def _closed_form(a, b, c, v_n0, v_t0, mu_s, mu_d, e, law):
+    """One impulse by the closed form (law: index into :data:`LAWS`); the fields of
+    :class:`RouthArrays` in their order (``kind`` as a float)."""
     inf = np.inf
-    mu_c = np.abs(c) / b                # eq. (14), valid for either initial direction
+    mu_c = abs(c) / b                   # eq. (14), valid for either initial direction
     sticks = mu_s >= mu_c               # eq. (16)
     rest = v_t0 == 0.0                  # initially at rest: segment A is empty
 
     # Segment A: slip in the initial direction sigma_I (eqs. 8, 10, 11).
     sig_I = np.sign(v_t0)
-    s_A = np.where(rest, 0.0, a - mu_d * c * sig_I)         # dv_n/dI_n = 1/zeta_I^s, eq. (10)
-    t_A = np.where(rest, 0.0, c - mu_d * b * sig_I)         # dv_t/dI_n = 1/epsilon_I, eq. (11)
-    k_A = -mu_d * sig_I                                     # dI_t/dI_n, eq. (8)
-    I_nh = np.where(rest, 0.0, np.where(sig_I * t_A < 0.0, -v_t0 / t_A, inf))   # eq. (31), corrected
-    I_np = np.where(~rest & (s_A > 0.0), -v_n0 / s_A, inf)  # eq. (33)
-    I_nf = (1.0 + e) * I_np                                 # eqs. (34), (35)
-    sig_F = np.where(rest, np.copysign(1.0, c), -sig_I)     # eq. (23)
-    stopped_at_all = np.isfinite(I_nh)
-    v_nh = np.where(stopped_at_all, v_n0 + s_A * I_nh, inf)  # eq. (32)
+    s_A = 0.0 if rest else a - mu_d * c * sig_I           # dv_n/dI_n = 1/zeta_I^s, eq. (10)
+    t_A = 0.0 if rest else c - mu_d * b * sig_I           # dv_t/dI_n = 1/epsilon_I, eq. (11)
+    k_A = -mu_d * sig_I                                   # dI_t/dI_n, eq. (8)
+    I_nh = 0.0 if rest else (-v_t0 / t_A if sig_I * t_A < 0.0 else inf)   # eq. (31), corrected
+    I_np = -v_n0 / s_A if (not rest and s_A > 0.0) else inf  # eq. (33)
+    I_nf = (1.0 + e) * I_np                               # eqs. (34), (35)
+    sig_F = math.copysign(1.0, c) if rest else -sig_I     # eq. (23)
+    stopped_at_all = math.isfinite(I_nh)
+    v_nh = v_n0 + s_A * I_nh if stopped_at_all else inf   # eq. (32)
 
     # Segment B, after v_t = 0: sticking (eqs. 13, 18) or reverse slip (eqs. 20-22).
-    s_B = np.where(sticks, a - c * c / b, a - mu_d * c * sig_F)
-    t_B = np.where(sticks, 0.0, c - mu_d * b * sig_F)
-    k_B = np.where(sticks, -c / b, -mu_d * sig_F)
+    if sticks:
+        s_B, t_B, k_B = a - c * c / b, 0.0, -c / b
+    else:
+        s_B, t_B, k_B = a - mu_d * c * sig_F, c - mu_d * b * sig_F, -mu_d * sig_F
 
     # End of compression (v_n = 0) and the work of compression (eqs. 27-29).
     comp_in_A = I_nh >= I_np
-    I_nc = np.where(comp_in_A, I_np, I_nh - v_nh / s_B)                     # eqs. (40), (36)
-    W_nc = np.where(comp_in_A, -0.5 * v_n0 * v_n0 / s_A,                    # eq. (42)
-                    0.5 * (v_n0 + v_nh) * I_nh - 0.5 * v_nh * v_nh / s_B)   # eq. (38)
+    if comp_in_A:
+        I_nc = I_np                                                         # eq. (40)
+        W_nc = -0.5 * v_n0 * v_n0 / s_A                                     # eq. (42)
+    else:
+        I_nc = I_nh - v_nh / s_B                                            # eq. (36)
+        W_nc = 0.5 * (v_n0 + v_nh) * I_nh - 0.5 * v_nh * v_nh / s_B         # eq. (38)
 
     # End of impact from the restitution law.
-    if law == "newton":
+    if law == NEWTON:
         v_ne = -e * v_n0                                                    # eqs. (24), (48)
-        end_in_A = comp_in_A & (v_ne <= v_nh)
-    elif law == "poisson":
+        end_in_A = comp_in_A and v_ne <= v_nh
+    elif law == POISSON:
         I_ne = (1.0 + e) * I_nc                                             # eq. (25)
         end_in_A = I_ne <= I_nh
-        v_ne = np.where(end_in_A, v_n0 + s_A * I_ne, v_nh + s_B * (I_ne - I_nh))  # eq. (54)
+        v_ne = v_n0 + s_A * I_ne if end_in_A else v_nh + s_B * (I_ne - I_nh)  # eq. (54)
     else:
         W_nR = -e * e * W_nc                                                # eq. (26)
-        W_RA = np.where(stopped_at_all, 0.5 * v_nh * v_nh / s_A, inf)       # eq. (43), 1st term
-        end_in_A = comp_in_A & (W_nR <= W_RA)
-        v_ne = np.where(end_in_A, np.sqrt(2.0 * s_A * W_nR),                # eq. (35): -e v_n0
-                        np.where(comp_in_A, np.sqrt(v_nh * v_nh + 2.0 * s_B * (W_nR - W_RA)),  # (43), (50)
-                                 np.sqrt(2.0 * s_B * W_nR)))                # eqs. (39), (50)
-    end_in_A = end_in_A & ~rest
-    if law != "poisson":
-        I_ne = np.where(end_in_A, (v_ne - v_n0) / s_A, I_nh + (v_ne - v_nh) / s_B)   # eqs. (34), (54)
+        W_RA = 0.5 * v_nh * v_nh / s_A if stopped_at_all else inf          # eq. (43), 1st term
+        end_in_A = comp_in_A and W_nR <= W_RA
+        if end_in_A:
+            v_ne = np.sqrt(2.0 * s_A * W_nR)                                # eq. (35): -e v_n0
+        elif comp_in_A:
+            v_ne = np.sqrt(v_nh * v_nh + 2.0 * s_B * (W_nR - W_RA))        # eqs. (43), (50)
+        else:
+            v_ne = np.sqrt(2.0 * s_B * W_nR)                                # eqs. (39), (50)
+    end_in_A = end_in_A and not rest
+    if law != POISSON:
+        I_ne = (v_ne - v_n0) / s_A if end_in_A else I_nh + (v_ne - v_nh) / s_B   # eqs. (34), (54)
 
     # Impulse type (§5 list, thesis Table 3.1) as an index into KINDS.
-    S, SCS, SRS, SCD, SRD, STICK = range(len(KINDS))
-    halted = np.where(comp_in_A, np.where(sticks, SRS, SRD), np.where(sticks, SCS, SCD))
+    if comp_in_A:
+        halted = SRS if sticks else SRD
+    else:
+        halted = SCS if sticks else SCD
     # slip that stops within rounding of the end of the impact never sticks nor reverses
-    ends_sliding = end_in_A | (I_ne - I_nh <= 4.0 * EPS * I_ne)
-    kind = np.where(rest, np.where(sticks, STICK, S), np.where(ends_sliding, S, halted))
+    ends_sliding = end_in_A or (I_ne - I_nh <= 4.0 * EPS * I_ne)
+    if rest:
+        kind = STICK if sticks else SLIP
+    else:
+        kind = SLIP if ends_sliding else halted
 
-    # Tangential impulse and velocity (eqs. 52, 53, 55).
-    I_te = np.where(end_in_A, k_A * I_ne, k_A * I_nh + k_B * (I_ne - I_nh))
-    v_te = np.where(end_in_A, v_t0 + t_A * I_ne, t_B * (I_ne - I_nh))       # 0 when sticking, eq. (52)
-
-    # Work of the normal impulse (eq. 28) and of friction (eqs. 30, 44; the second
-    # term of eq. 44 is -1/2 mu_D sigma_F epsilon_F v_te^2): trapezoids of the linear
-    # segments.
-    W_n = np.where(end_in_A, 0.5 * (v_n0 + v_ne) * I_ne,
-                   0.5 * (v_n0 + v_nh) * I_nh + 0.5 * (v_nh + v_ne) * (I_ne - I_nh))
-    W_t = np.where(end_in_A, k_A * 0.5 * (v_t0 + v_te) * I_ne,
-                   k_A * 0.5 * v_t0 * I_nh + k_B * 0.5 * v_te * (I_ne - I_nh))
+    # Tangential impulse and velocity (eqs. 52, 53, 55), the work of the normal impulse
+    # (eq. 28) and of friction (eqs. 30, 44; the second term of eq. 44 is
+    # -1/2 mu_D sigma_F epsilon_F v_te^2): trapezoids of the linear segments.
+    if end_in_A:
+        I_te = k_A * I_ne
+        v_te = v_t0 + t_A * I_ne
+        W_n = 0.5 * (v_n0 + v_ne) * I_ne
+        W_t = k_A * 0.5 * (v_t0 + v_te) * I_ne
+    else:
+        I_te = k_A * I_nh + k_B * (I_ne - I_nh)
+        v_te = t_B * (I_ne - I_nh)                                          # 0 when sticking, eq. (52)
+        W_n = 0.5 * (v_n0 + v_nh) * I_nh + 0.5 * (v_nh + v_ne) * (I_ne - I_nh)
+        W_t = k_A * 0.5 * v_t0 * I_nh + k_B * 0.5 * v_te * (I_ne - I_nh)
     dT = kinetic_energy_change(v_n0, v_t0, v_ne, v_te, I_ne, I_te)
-    return RouthArrays(kind=kind, I_n=I_ne, I_t=I_te, v_n=v_ne, v_t=v_te, I_nh=I_nh, v_nh=v_nh, I_nc=I_nc,
-                       I_np=I_np, I_nf=I_nf, W_n=W_n, W_t=W_t, W_nc=W_nc, dT=dT, mu_c=mu_c,
-                       s_A=s_A, t_A=t_A, k_A=k_A, s_B=s_B, t_B=t_B, k_B=k_B)
+    return (float(kind), I_ne, I_te, v_ne, v_te, I_nh, v_nh, I_nc, I_np, I_nf, W_n, W_t, W_nc, dT, mu_c,
+            s_A, t_A, k_A, s_B, t_B, k_B)
 
 
 def routh_impulse(D: np.ndarray, v_n0: float, v_t0: float, mu_s: float, mu_d: float,
@@ -307,8 +341,8 @@ def routh_impulse(D: np.ndarray, v_n0: float, v_t0: float, mu_s: float, mu_d: fl
     """
     a, b, c = check_inputs(D, v_n0, v_t0, mu_s, mu_d, e, law)
     v_n0, v_t0, mu_s, mu_d, e = float(v_n0), float(v_t0), float(mu_s), float(mu_d), float(e)
-    r = RouthArrays(*(x.item() for x in routh_arrays(a, b, c, v_n0, v_t0, mu_s, mu_d, e, law)))
-    kind = KINDS[r.kind]
+    r = RouthArrays(*_closed_form(a, b, c, v_n0, v_t0, mu_s, mu_d, e, LAWS.index(law)))
+    kind = KINDS[int(r.kind)]
     slip_stops = kind != "S"
 
     # Breakpoints of the history, for the Routh diagram.

@@ -142,7 +142,7 @@ class ContactTracker:
         s, impacts = new, []
         for m in self.models:
             m.last_step = new.t - old.t if old is not None else m.rate_window
-            s, res = m.jumps(s, lambda st: self.rows(st) or ContactRows.empty())
+            s, res = m.jumps(s, self.rows)
             impacts += res
         if not (changed or impacts):
             return s

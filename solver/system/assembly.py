@@ -28,7 +28,8 @@ from .banded import BandLU, BandPattern, band_factorize
 from .constraints import constraint_eval
 from .compile import System
 from .moving import moving_forces
-from ..fem.beam import FORMULATIONS, assemble_beams, deformation_rate_power, mass_matrices, strain_energies
+from ..fem.beam import (FORMULATIONS, assemble_beams, deformation_rate_power, kinetic_energy_beams, mass_matrices,
+                        strain_energies)
 from ..fem.modal import BLOCKS, assemble_modal, modal_energies, modal_gravity, move_diagonal
 
 @dataclass
@@ -142,6 +143,7 @@ class Assembly:
         #: pairs whose forces enter the Newton matrix as dense blocks on their dofs (compliant contact)
         self.force_pairs = [p for p in system.contacts if p.model_kind == "compliant"]
         self.extra_size = sum(len(p.dofs) ** 2 for p in self.force_pairs)
+        self._mass_memo: tuple[float, np.ndarray, BandLU, float] | None = None  # (t, q, factors, scale)
         #: ``contact_forces(q, v)``: generalised contact forces added to the loads, set by the time loop
         self.contact_forces: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None
         self._pattern()
@@ -223,10 +225,8 @@ class Assembly:
 
     def kinetic_energy(self, q: np.ndarray, v: np.ndarray) -> float:
         """T = 1/2 qdot^T M qdot (eq. 2.31), J."""
-        ve = v[self.sys.elem_dofs]
-        Me = self.mass_matrix_elements(q)
-        T = np.einsum("ei,eij,ej->", ve, Me, ve) + np.dot(self.sys.mass_diag * v, v)
-        return 0.5 * float(T) + self._modal_energies(q, v)[0]
+        T = kinetic_energy_beams(q, v, self.sys.elem_dofs, self.secs, self.Mbar, self.form)
+        return T + 0.5 * float(np.dot(self.sys.mass_diag * v, v)) + self._modal_energies(q, v)[0]
 
     def strain_energy(self, q: np.ndarray, t: float = 0.0) -> float:
         """U at time ``t`` (the free strains' time), J (eq. 2.16)."""
@@ -275,6 +275,27 @@ class Assembly:
         the modal links' blocks of the last :meth:`forces` with blocks)."""
         values = matrix_values(blocks, diag, G_vals, scale, np.zeros(self.extra_size))
         return BandLU.of(self.band, np.concatenate((values, self.modal[BLOCKS].ravel())))
+
+
+    def mass_factors(self, q: np.ndarray, t: float) -> tuple[BandLU, float]:
+        """LU factors of the constrained mass matrix ``[M  s G^T; s G  0]`` at ``(q, t)`` and
+        its scale ``s`` (:func:`newton_scale`): the matrix of consistent accelerations and of
+        the velocity jumps of impulses (thesis eqs. 3.10-3.21).  The last one is remembered:
+        an impulse, a second impulse at the same instant and the restart after them
+        factorise it once."""
+        memo = self._mass_memo
+        if memo is not None and memo[0] == t and np.array_equal(memo[1], q):
+            return memo[2], memo[3]
+        if self.sys.modal.links:  # their mass blocks come with an evaluation of the forces
+            zero = np.zeros(self.n)
+            _f, B, diag = self.forces(q, zero, zero, t, blocks=(1.0, 0.0, 0.0))
+        else:  # the same blocks (c_a = 1, c_v = c_k = 0), without the forces and the stiffness
+            self.set_time(t)
+            B, diag = self.mass_matrix_elements(q), self.sys.mass_diag
+        scale = newton_scale(B, diag)
+        lu = self.factorize(B, diag, self.sys.constraints.values(q), scale)
+        self._mass_memo = (t, q.copy(), lu, scale)
+        return lu, scale
 
 
 def dense_matrices(asm: Assembly, q: np.ndarray, t: float = 0.0) -> tuple[np.ndarray, np.ndarray]:

@@ -17,7 +17,7 @@ import scipy.linalg as sla
 import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
-from .assembly import Assembly, newton_scale
+from .assembly import Assembly
 from .bordered import ContactRows, bordered_solve
 from .compile import System
 from .rigid_fields import rigid_motions
@@ -162,21 +162,22 @@ def consistent_acceleration(asm: Assembly, q: np.ndarray, v: np.ndarray, t: floa
     bordered by the contact ``rows`` (``R a = gamma_c``, their forces ``C lambda_c``
     applied, thesis eq. 4.4); returns ``(a, lambda, lambda_c)``."""
     cons = asm.sys.constraints
-    fr, B, diag = asm.forces(q, v, np.zeros(asm.n), t, blocks=(1.0, 0.0, 0.0))
-    scale = newton_scale(B, diag)
+    fr = asm.forces(q, v, np.zeros(asm.n), t)
+    lu, scale = asm.mass_factors(q, t)
     rhs = np.concatenate([-fr.residual, scale * cons.gamma(q, v, t)])
-    lu = asm.factorize(B, diag, cons.values(q), scale)
-    rows = ContactRows.empty() if rows is None else rows
-    x, lam_c = bordered_solve(lu, rows, rhs, rows.gamma)
+    if rows is None or not rows.count:
+        x, lam_c = lu.solve(rhs), np.zeros(0)
+    else:
+        x, lam_c = bordered_solve(lu, rows, rhs, rows.gamma)
     return x[: asm.n], scale * x[asm.n :], lam_c
 
 
-def _velocity_correction(asm: Assembly, q: np.ndarray, v: np.ndarray, t: float, W: np.ndarray, diag: np.ndarray) -> np.ndarray:
-    """The change ``dv`` of least ``1/2 dv^T W dv`` that makes ``G (v + dv) = -g_t``."""
+def _velocity_correction(asm: Assembly, q: np.ndarray, v: np.ndarray, t: float) -> np.ndarray:
+    """The change ``dv`` of least kinetic energy ``1/2 dv^T M dv`` that makes ``G (v + dv) = -g_t``."""
     cons = asm.sys.constraints
-    scale = newton_scale(W, diag)
+    lu, scale = asm.mass_factors(q, t)
     rhs = np.concatenate([np.zeros(asm.n), scale * (cons.velocity_rhs(t) - cons.jacobian(q, asm.n) @ v)])
-    return asm.factorize(W, diag, cons.values(q), scale).solve(rhs)[: asm.n]
+    return lu.solve(rhs)[: asm.n]
 
 
 def initial_state(asm: Assembly, t: float = 0.0) -> State:
@@ -197,8 +198,6 @@ def restart(asm: Assembly, s: State, rows: ContactRows | None = None, jump: bool
     jump and with the contact ``rows`` in force from here on."""
     v = s.v
     if asm.m and jump:
-        zero = np.zeros(asm.n)
-        _f, B, diag = asm.forces(s.q, zero, zero, s.t, blocks=(1.0, 0.0, 0.0))
-        v = v + _velocity_correction(asm, s.q, v, s.t, B, diag)
+        v = v + _velocity_correction(asm, s.q, v, s.t)
     a, lam, lam_c = consistent_acceleration(asm, s.q, v, s.t, rows)
     return State(s.t, s.q, v, a, lam, lam_c=lam_c)

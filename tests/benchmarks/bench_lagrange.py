@@ -3,6 +3,7 @@
 Run on demand (not part of the test suite)::
 
     python tests/benchmarks/bench_lagrange.py          # fastest of 3 runs per case
+    python tests/benchmarks/bench_lagrange.py --cpu    # timed in the process's CPU time
     python tests/benchmarks/bench_lagrange.py --quick  # one run
 
 For each chapter-5 example with its pairs switched to the Lagrange model, the run's metadata
@@ -17,13 +18,14 @@ many steps, so that the setup cancels).  The issue's goal is a ratio under
 """
 from __future__ import annotations
 
-import argparse
-import math
 import sys
-import time
+from pathlib import Path
 
 from solver.api import load_model, simulate
 from solver.model.io import examples_dir
+
+sys.path.insert(0, str(Path(__file__).parent))
+from bench_solver import measure, repeat_option  # noqa: E402
 
 CASES = {
     "two bars (5.1.2), 80 + 160 elements": "two_bars_impact",
@@ -57,32 +59,19 @@ def contact_free(doc: dict, step: float, steps: int) -> dict:
     return free
 
 
-def fastest(doc: dict, repeat: int):
-    best, res = math.inf, None
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        res = simulate(doc)
-        best = min(best, time.perf_counter() - t0)
-    return best, res
-
-
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description="Lagrange contact step against a contact-free step")
-    parser.add_argument("--quick", action="store_true", help="one run per case instead of the fastest of three")
-    args = parser.parse_args(argv)
-    repeat = 1 if args.quick else 3
+    repeat = repeat_option(argv, "Lagrange contact step against a contact-free step")
     simulate(lagrange("bar_mass_impact_lagrange"))  # warm-up: compile the kernels
     print(f"{'case':<44}{'contact steps':>14}{'us/contact step':>17}{'us/step out of contact':>24}{'ratio':>7}"
           f"{'us/step, no pairs':>19}{'ratio':>7}{'contact steps/s':>17}")
     for label, name in CASES.items():
         doc = lagrange(name)
-        _wall, res = fastest(doc, repeat)
-        meta = res.meta
+        _wall, meta = measure(doc, repeat)
         per_contact = meta["impact_steps_wall_s"] / max(meta["impact_steps"], 1) * 1e6
         per_out = meta["free_steps_wall_s"] / max(meta["free_steps"], 1) * 1e6
         steps = max(meta["impact_steps"], 1)  # setup (initial velocities, compiling the model) cancels out:
-        once, _res = fastest(contact_free(doc, impact_step(doc), steps), repeat)
-        twice, _res = fastest(contact_free(doc, impact_step(doc), 2 * steps), repeat)
+        once, _meta = measure(contact_free(doc, impact_step(doc), steps), repeat)
+        twice, _meta = measure(contact_free(doc, impact_step(doc), 2 * steps), repeat)
         per_free = (twice - once) / steps * 1e6
         print(f"{label:<44}{meta['impact_steps']:>14}{per_contact:>17.1f}{per_out:>24.1f}{per_contact / per_out:>7.2f}"
               f"{per_free:>19.1f}{per_contact / per_free:>7.2f}{1e6 / per_contact:>17.0f}", flush=True)
