@@ -28,8 +28,9 @@ from .banded import BandLU, BandPattern, band_factorize
 from .constraints import constraint_eval
 from .compile import System
 from .moving import moving_forces
-from ..fem.beam import (FORMULATIONS, assemble_beams, deformation_rate_power, kinetic_energy_beams, mass_matrices,
+from ..fem.beam import (FORMULATIONS, assemble_beams, deformation_rate_power, mass_matrices,
                         strain_energies)
+from ..fem.beam_energy import kinetic_energy_beams
 from ..fem.modal import BLOCKS, assemble_modal, modal_energies, modal_gravity, move_diagonal
 
 @dataclass

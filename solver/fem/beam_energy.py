@@ -1,0 +1,64 @@
+"""Kinetic energy of the corotational beam elements without forming their mass matrices.
+
+``1/2 v^T M(q) v`` of :mod:`solver.fem.beam`'s element mass (eq. 2.31): the thesis's constant
+mass in the corotated frame, or the consistent form's Gauss-point sum of the velocity of the
+centreline and of the section's rotation rate.  One compiled pass over the elements, used by
+the energy check of every step.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .beam import THESIS, _rotation, kinematics
+from .timoshenko import _GAUSS_W, _GAUSS_X, shapes
+
+
+@njit(cache=True)
+def exact_kinetic_energy(v, sec, kin, r, zl):
+    """Kinetic energy of one element of the consistent form, J: ``1/2 sum_g W_g L (rhoA |r_dot|^2
+    + rhoI phi_dot^2)`` with the velocity ``r_dot = r1_dot + beta_dot R' w + R w_dot`` and the
+    section's rotation rate ``phi_dot`` at the Gauss points (``1/2 v^T M v`` of
+    :func:`exact_inertia`'s mass, without forming it).  ``kin, r, zl`` as there."""
+    c, s, l, u, t1, t2 = kin
+    L, rhoA, rhoI, shear = sec[0], sec[4], sec[5], sec[6]
+    bd = 0.0
+    ld = 0.0
+    for k in range(6):
+        bd += zl[k] * v[k]
+        ld += r[k] * v[k]
+    t1d, t2d = v[2] - bd, v[5] - bd
+    T = 0.0
+    for g in range(4):
+        xi = _GAUSS_X[g]
+        x = xi * L
+        N3, N6, N3p, N6p = shapes(xi, shear, L)
+        w1, w2 = x * l / L, N3 * t1 + N6 * t2
+        w1d, w2d = x * ld / L, N3 * t1d + N6 * t2d
+        vx = v[0] + bd * (-s * w1 - c * w2) + c * w1d - s * w2d
+        vy = v[1] + bd * (c * w1 - s * w2) + s * w1d + c * w2d
+        phid = bd + N3p * t1d + N6p * t2d
+        T += _GAUSS_W[g] * L * (rhoA * (vx * vx + vy * vy) + rhoI * phid * phid)
+    return 0.5 * T
+
+
+@njit(cache=True)
+def kinetic_energy_beams(q, v, dofs, secs, Mbars, formulation):
+    """Kinetic energy of the elements, ``1/2 sum_e v_e^T M_e(q) v_e`` (eq. 2.31), J, without
+    storing their mass matrices (:func:`exact_kinetic_energy` for the consistent form)."""
+    work = np.empty((4, 6))  # the element's q, v and the kinematics' r, zl
+    qe, ve, r, zl = work[0], work[1], work[2], work[3]
+    Q, dQ = np.empty((6, 6)), np.empty((6, 6))
+    T = 0.0
+    for e in range(dofs.shape[0]):
+        for k in range(6):
+            qe[k] = q[dofs[e, k]]
+            ve[k] = v[dofs[e, k]]
+        kin = kinematics(qe, secs[e, 0], secs[e, 3], r, zl)
+        if formulation == THESIS:
+            _rotation(kin[0], kin[1], Q, dQ)
+            w = Q @ ve
+            T += 0.5 * (w @ (Mbars[e] @ w))
+        else:
+            T += exact_kinetic_energy(ve, secs[e], kin, r, zl)
+    return T
