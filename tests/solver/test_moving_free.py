@@ -9,6 +9,8 @@ import pytest
 
 from solver.api import simulate
 from solver.model.validate import validate
+from solver.results.files import load_results, write_results
+from solver.results.series import catalogue
 
 G, L, MASS = 9.81, 4.0, 2.0
 
@@ -122,3 +124,20 @@ def test_a_slowly_carried_mass_presses_with_its_weight():
     F_n, F_t = res.frames[-1].moving_force[0]
     assert F_n == pytest.approx(-MASS * G, rel=1e-6)
     assert abs(F_t) < 1e-6 * MASS * G
+
+
+def test_the_moving_outputs_round_trip_and_are_plottable(tmp_path):
+    """moving.csv holds s, speed and the force on the link per entry; they load back bit for bit
+    and the plots offer them as series (``moving/<id>/F_n`` ...)."""
+    res = simulate(beam_model(end=0.05))
+    write_results(res, tmp_path)
+    back = load_results(tmp_path)
+    assert back.layout.moving == ["bead"]
+    for field in ("moving_s", "moving_speed", "moving_force"):
+        assert np.array_equal(back.stack(field), res.stack(field))
+    with open(tmp_path / "moving.csv", encoding="utf-8") as fh:
+        assert fh.readline().strip() == "time_s,moving,s_m,speed_m_s,F_n_N,F_t_N"
+    series = catalogue(back)
+    assert [k for k in series if k.startswith("moving/")] == [f"moving/bead/{q}" for q in ("F_n", "F_t", "s", "speed")]
+    assert series["moving/bead/F_n"].value(back.frames[-1]) == pytest.approx(-MASS * G, rel=1e-2)  # settling
+    assert series["moving/bead/F_n"].column == "moving.bead.F_n_N"
