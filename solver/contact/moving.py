@@ -11,6 +11,18 @@ iterate until the exact ``g`` holds (``refresh``); its acceleration right-hand s
 ``gamma = -d/dt (dg/dq v + dg/dt)`` at ``a = 0`` is a difference along the motion.  The
 multipliers are the support's reaction along the sketched normal and the force on the
 mass (N).
+
+A free mass's row ``n(s) . (x_m - p(q, s)) = 0`` holds at the point ``s(q)`` of the link
+nearest the mass; as ``s`` makes ``x_m - p`` normal to the link, the row's derivative is
+``n`` on the mass and ``-n J`` on the element whatever ``ds/dq`` is.  When ``s`` passes an end
+the step is cut to end there (within :data:`END_TOLERANCE` of the length), the row is
+dropped and the mass flies on free (an event ``left_link``).
+
+Each frame reports per entry (:func:`mover_outputs`) its arc length ``s``, its speed along
+the link and the force it exerts on the link, resolved on the deformed link's normal
+``n = e_z x t`` and tangent ``t`` (towards larger ``s``) at its point.  The rows' generalised
+force is ``+C lambda`` (:mod:`solver.system.bordered`), so a support pushes the link with
+``lambda n0`` and a mass with ``-lambda`` (the force on the mass is ``+lambda``).
 """
 from __future__ import annotations
 
@@ -23,10 +35,16 @@ from ..system.state import State
 from .base import ContactModel
 
 
+#: a free mass leaves the link when its ``s`` passes an end by less than this fraction of the length
+END_TOLERANCE = 1e-7
+
+
 def mover_rows(m: Mover, q: np.ndarray, v: np.ndarray, t: float) -> list[tuple[np.ndarray, np.ndarray, float, float]]:
     """``(dofs, dg/dq on them, g, dg/dt)`` of each row of mover ``m`` at ``(q, v, t)``
     (``dg/dt`` the total rate along the velocities ``v``)."""
     path = m.path
+    if m.free:
+        return [_free_row(m, q, v)]
     s, s_dot = m.position.value(t), m.position.rate(t)
     if m.kind == "support":
         held = min(max(s, 0.0), path.length)
@@ -46,6 +64,53 @@ def mover_rows(m: Mover, q: np.ndarray, v: np.ndarray, t: float) -> list[tuple[n
             for i, d in enumerate((mx, my))]
 
 
+def _free_row(m: Mover, q: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, np.ndarray, float, float]:
+    """The row ``n(s) . (x_m - p(q, s))`` of a free mass at its nearest point ``s`` of the link."""
+    xm, vm = q[list(m.mass_dofs)], v[list(m.mass_dofs)]
+    p, dofs, J, n, _t, _stretch = _frame_at(m, q, m.path.project(q, xm))
+    R = np.concatenate([n, -n @ J])
+    return np.concatenate([m.mass_dofs, dofs]), R, float(n @ (xm - p)), float(n @ (vm - J @ v[dofs]))
+
+
+def _frame_at(m: Mover, q: np.ndarray, s: float):
+    """``(p, dofs, J, n, t, |dp/ds|)`` of the link's point at ``s`` (held within the link): the
+    deformed link's unit normal ``n = e_z x t`` and tangent ``t`` there."""
+    p, dofs, J, dp_ds = m.path.point(q, min(max(s, 0.0), m.path.length))
+    stretch = float(np.linalg.norm(dp_ds))
+    t = dp_ds / stretch
+    return p, dofs, J, np.array([-t[1], t[0]]), t, stretch
+
+
+def mover_outputs(movers: list[Mover], q: np.ndarray, v: np.ndarray, t: float, lam: dict[str, np.ndarray]
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per mover: arc length ``s`` (m), speed along the link ``ds/dt`` (m/s), and the force
+    ``(F_n, F_t)`` (N) it exerts on the link, on the deformed link's normal and tangent at its
+    point (zero while off the link).  ``lam`` holds the multipliers (N) of the movers whose rows
+    are in force, by id."""
+    s_out, speed, force = np.zeros(len(movers)), np.zeros(len(movers)), np.zeros((len(movers), 2))
+    for i, m in enumerate(movers):
+        path = m.path
+        if m.free:
+            xm, vm = q[list(m.mass_dofs)], v[list(m.mass_dofs)]
+            s = path.project(q, xm)
+        else:
+            s = m.position.value(t)
+        _p, dofs, J, n, tangent, stretch = _frame_at(m, q, s)
+        s_out[i] = s
+        speed[i] = float(tangent @ (vm - J @ v[dofs])) / stretch if m.free else m.position.rate(t)
+        on_link = np.zeros(2)
+        if m.id in lam and m.kind == "support":
+            on_link = lam[m.id][0] * path.normal
+        elif m.id in lam and m.free:
+            on_link = -lam[m.id][0] * n
+        elif m.id in lam and path.on(s):  # a prescribed mass (on its rigid track the force is the track's)
+            on_link = -lam[m.id][:2]
+        elif m.kind == "force" and path.on(s):
+            on_link = m.force
+        force[i] = (float(n @ on_link), float(tangent @ on_link))
+    return s_out, speed, force
+
+
 class MovingModel(ContactModel):
     """The rows of a run's moving supports and masses (no contact pairs of its own)."""
 
@@ -54,7 +119,8 @@ class MovingModel(ContactModel):
 
     def __init__(self, asm: Assembly, settings: dict, events: list[dict]):
         super().__init__(asm, [], settings, events, settings["step"])
-        self.movers = [m for m in asm.sys.movers if m.rows]
+        self.all = list(asm.sys.movers)
+        self.movers = [m for m in self.all if m.rows]  # those with rows in force (free masses leave)
         self._t: float | None = None  # the end of the step being attempted
         self._start: State | None = None
         self._t_rows = 0.0  # the time the rows were last written for
@@ -109,10 +175,47 @@ class MovingModel(ContactModel):
             return np.array([r for m in self.movers for (_d, _R, _g, r) in mover_rows(m, q + tau * v, v, t + tau)])
         return -(rates(dt) - rates(-dt)) / (2 * dt)
 
+    # ------------------------------------------------------------------ free masses leaving
+    def _beyond(self, m: Mover, q: np.ndarray) -> float:
+        """How far (m) a free mass's nearest point is beyond the link's nearer end (negative: on it)."""
+        s = m.path.project(q, q[list(m.mass_dofs)])
+        return max(-s, s - m.path.length)
+
+    def event_time(self, old: State, new: State, lam_old: np.ndarray, lam_new: np.ndarray) -> float | None:
+        """The time a free mass reaches an end of its link (linear in its ``s`` over the step)."""
+        times = []
+        for m in self.movers:
+            if not m.free:
+                continue
+            before, after = self._beyond(m, old.q), self._beyond(m, new.q)
+            if after > END_TOLERANCE * m.path.length and before < after:
+                times.append(old.t + (new.t - old.t) * max(0.0, -before) / (after - before))
+        return min(times) if times else None
+
     def switch(self, old: State | None, new: State, lam_c: np.ndarray) -> bool:
-        """At the start of a run: the accelerations and multipliers are made consistent with the rows."""
-        return old is None
+        """A free mass at an end of its link leaves it (its row is dropped); at the start of a
+        run the accelerations and multipliers are made consistent with the rows."""
+        def leaves(m: Mover) -> bool:
+            beyond, tol = self._beyond(m, new.q), END_TOLERANCE * m.path.length
+            if old is None:  # starts off the link
+                return beyond > tol
+            return beyond >= -tol and beyond > self._beyond(m, old.q)
+        leaving = [m for m in self.movers if m.free and leaves(m)]
+        for m in leaving:
+            self.movers.remove(m)
+            self.events.append({"time_s": new.t, "kind": "left_link", "moving": m.id,
+                                "s_m": m.path.project(new.q, new.q[list(m.mass_dofs)])})
+        return old is None or bool(leaving)
+
+    # ------------------------------------------------------------------ outputs
+    def outputs(self, s: State, lam_c: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """:func:`mover_outputs` of every mover at ``s`` (``lam_c`` the multipliers of the rows in force)."""
+        lam, r = {}, 0
+        for m in self.movers:
+            if lam_c.shape[0] >= r + m.rows:
+                lam[m.id] = lam_c[r:r + m.rows]
+            r += m.rows
+        return mover_outputs(self.all, s.q, s.v, s.t, lam)
 
     def frame_data(self, s: State, lam_c: np.ndarray, out: dict[str, np.ndarray]) -> None:
-        """The movers have no contact columns."""
-
+        """The movers have no contact columns (their outputs: :meth:`outputs`)."""

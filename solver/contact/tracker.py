@@ -30,7 +30,7 @@ from .base import ContactModel, impact_time_step
 from .compliant import CompliantModel
 from .impulse import ImpulseModel
 from .lagrange import LagrangeModel
-from .moving import MovingModel
+from .moving import MovingModel, mover_outputs
 from .rolling import RollingModel
 
 #: further contact columns of the frames (after CONTACT_KEYS): the impulses of the last
@@ -171,6 +171,14 @@ class ContactTracker:
         laws' validity counts)."""
         compliant = {k: v for m in self.models for k, v in m.summary().items()}
         return {"compliant_contacts": compliant} if compliant else {}
+
+    def moving_outputs(self, s: State) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Arc length (m), speed along the link (m/s) and force on the link ``(F_n, F_t)`` (N) of
+        every moving support, mass and force at ``s`` (:func:`solver.contact.moving.mover_outputs`)."""
+        for i, m in enumerate(self.models):
+            if isinstance(m, MovingModel):
+                return m.outputs(s, self._lam(s, i))
+        return mover_outputs(self.asm.sys.movers, s.q, s.v, s.t, {})
 
     def frame_data(self, s: State) -> dict[str, np.ndarray]:
         """Per pair: gap, contact velocities, forces, state, impulses since the last frame,

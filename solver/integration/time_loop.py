@@ -171,6 +171,8 @@ def run(model: dict, cancel: Callable[[], bool] | None = None) -> Iterator[Frame
         frame = out.frame(st)
         if contacts.active:
             frame.contact = contacts.frame_data(st)
+        if system.movers:
+            frame.moving_s, frame.moving_speed, frame.moving_force = contacts.moving_outputs(st)
         res.frames.append(frame)
         return frame
 

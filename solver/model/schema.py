@@ -204,11 +204,23 @@ LOAD = Obj(
     units={F: "-"},
 )
 
-#: the arc length s(t) along a link of a moving support, mass or force
+#: the arc length s(t) along a link of a moving support, mass or force: a time function, or
+#: the free travel of a moving mass (s a degree of freedom)
 _POSITION = replace(
     TIME_FUNCTION,
     help="arc length s(t) of the point from the link's first node, along the sketched link (e.g. linear: "
-         "s = rate t, a constant speed); any function the drivers use",
+         "s = rate t, a constant speed); any function the drivers use, or (a mass only) free: s is a degree "
+         "of freedom",
+    kinds={
+        **TIME_FUNCTION.kinds,
+        "free": Obj(
+            {"s0": Num("arc length at the start", "m", default=0.0),
+             "speed0": Num("initial speed ds/dt along the link", "m/s", default=0.0)},
+            help="a moving mass only: it slides without friction along the deforming link from s0 at speed0, "
+                 "driven by gravity, its force and the link's slope; it leaves the link at an end and flies on "
+                 "as a free point mass",
+        ),
+    },
 )
 
 #: the constant force a moving mass or force carries

@@ -242,6 +242,8 @@ def semantic_problems(doc: dict) -> list[Problem]:
     for i, item in enumerate(doc.get("moving", [])):
         if link_kinds.get(item["link"]) != "flexible":
             bad(["moving", i, "link"], f"link '{item['link']}' is not a flexible link")
+        if item.get("position", {}).get("kind") == "free" and item.get("kind") != "mass":
+            bad(["moving", i, "position", "kind"], "free travel is for a moving mass only")
     for i, c in enumerate(doc.get("contacts", [])):
         given = [k for k in ("node", "body") if k in c["point"]]
         if len(given) != 1:

@@ -89,7 +89,7 @@ def load_results(directory: str | os.PathLike) -> Results:
     shapes = field_shapes(layout)
     fields = {}
     for name, (_, table_fields) in FRAME_TABLES.items():
-        if name not in tables:  # a folder written before the table existed (modes.csv)
+        if name not in tables:  # a folder written before the table existed (modes.csv, moving.csv)
             continue
         first, first_columns = table_fields[0]
         per_frame = int(np.prod(shapes[first])) // len(first_columns)  # its entities (x stations)

@@ -7,7 +7,7 @@ plus CSV files with units in every column name) and reads it back into an equal 
 Shapes: F frames, N nodes (model nodes and the mesh nodes of flexible links),
 R rotation slots (one per node and link that rotates there), E beam elements,
 S stations per element, D drivers, L flexible links (corotational and modal), C contact
-pairs, K modal coordinates (of all modal links).
+pairs, K modal coordinates (of all modal links), M moving supports, masses and forces.
 """
 from __future__ import annotations
 
@@ -84,6 +84,7 @@ class Layout:
     stations: tuple[float, ...] = STATIONS
     modes: list[tuple[str, int]] = field(default_factory=list)  # (modal link, mode number from 1) per coordinate
     mode_frequency: np.ndarray = field(default_factory=lambda: np.zeros(0))  # (K,) Hz
+    moving: list[str] = field(default_factory=list)  # ids of the moving supports, masses and forces
 
 
 @dataclass
@@ -112,6 +113,10 @@ class Frame:
     modal_qdd: np.ndarray = field(default_factory=lambda: np.zeros(0))  # (K,) m/s^2
     modal_strain_energy: np.ndarray = field(default_factory=lambda: np.zeros(0))  # (K,) 1/2 k q^2, J
     modal_kinetic_energy: np.ndarray = field(default_factory=lambda: np.zeros(0))  # (K,) 1/2 m q'^2, J
+    moving_s: np.ndarray = field(default_factory=lambda: np.zeros(0))  # (M,) arc length along the link, m
+    moving_speed: np.ndarray = field(default_factory=lambda: np.zeros(0))  # (M,) ds/dt, m/s
+    #: (M, 2) force on the link, N: on the deformed link's normal and tangent at the point
+    moving_force: np.ndarray = field(default_factory=lambda: np.zeros((0, 2)))
 
 
 @dataclass

@@ -20,9 +20,9 @@ from ..model.validate import ModelError
 from .frames import Layout
 from .tables import FORMAT, FRAME_TABLES, VERSION, sha256
 
-#: the CSV files of a results folder; a folder written before ``modes.csv`` existed lacks it
+#: the CSV files of a results folder; a folder written before ``modes.csv`` or ``moving.csv`` existed lacks it
 CSV_FILES = (*FRAME_TABLES, "energy.csv", "contacts.csv", "steps.csv", "events.csv")
-OPTIONAL_FILES = ("modes.csv",)
+OPTIONAL_FILES = ("modes.csv", "moving.csv")
 SUMMARY, MODEL = "summary.json", "model.json"
 
 _TEXTS = {"type": "array", "items": {"type": "string"}}
@@ -59,7 +59,7 @@ SUMMARY_SCHEMA = {
                 "element_length_m": _NUMBERS, "outer_fibre_m": _NUMBERS,
                 "stations": {"type": "array", "items": {"type": "number"}},
                 "flexible_links": _TEXTS, "drivers": _TEXTS, "contacts": _TEXTS,
-                "modes": _pairs("string", "integer"), "mode_frequency_Hz": _NUMBERS,
+                "modes": _pairs("string", "integer"), "mode_frequency_Hz": _NUMBERS, "moving": _TEXTS,
             },
         },
         "frame_keys": {"type": "object", "required": ["energy", "contact"],
@@ -152,9 +152,11 @@ def check_layout(layout: Layout, model: dict, path: Path) -> None:
     for part, used in named.items():
         if used - nodes:
             refuse(f"{part} name nodes that are not in nodes: {sorted(used - nodes)}")
-    ids = {kind: {e.get("id") for e in model.get(kind, [])} for kind in ("nodes", "links", "drivers", "contacts")}
+    ids = {kind: {e.get("id") for e in model.get(kind, [])}
+           for kind in ("nodes", "links", "drivers", "contacts", "moving")}
     ids["contacts"] |= {j.get("id") for j in model.get("joints", []) if j.get("kind") == "clearance"}
-    for part, kind in (("flexible_links", "links"), ("drivers", "drivers"), ("contacts", "contacts")):
+    for part, kind in (("flexible_links", "links"), ("drivers", "drivers"), ("contacts", "contacts"),
+                       ("moving", "moving")):
         unknown = set(getattr(layout, part)) - ids[kind]
         if unknown:
             refuse(f"{part} {sorted(unknown)} are not in {MODEL} (not the model that was run)")

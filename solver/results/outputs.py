@@ -62,6 +62,7 @@ class OutputBuilder:
             drivers=[d.id for d in s.drivers],
             modes=m.modes,
             mode_frequency=m.frequencies,
+            moving=[mv.id for mv in s.movers],
         )
         self._midspan = [self._midspan_locator(f) for f in s.flex_links]
         self._driver_rows = np.array([d.row for d in s.drivers], dtype=int)
@@ -105,7 +106,7 @@ class OutputBuilder:
     def _powers(self, st: State, t_loads: float | None) -> tuple[float, float, float, float, float, float]:
         asm, s = self.asm, self.sys
         p_loads = 0.0
-        if s.loads:
+        if s.loads or s.movers:  # nodal loads, moving forces and the forces on moving masses
             p_loads = float(np.dot(asm.external(st.q, st.t if t_loads is None else t_loads) - s.gravity, st.v))
         p_drv = -float(np.dot(st.lam[self._driver_rows], st.v[self._driver_dofs])) if s.drivers else 0.0
         p_damp = asm.damping_power(st.q, st.v) if (s.alpha > 0.0 or s.beta > 0.0) else 0.0

@@ -9,7 +9,8 @@ and reference curves name series by these keys.
 Keys are stable, readable strings: ``contact/<id>/F_n``, ``strain/<link>/<element>/<station>/axial``
 (elastic; ``axial_free``: a heated or creeping link's free strain), ``node/<id>/vx``,
 ``rotation/<link>/<node>/omega``, ``driver/<id>/reaction``, ``energy/kinetic``,
-``midspan/<link>``, ``mode/<link>/<k>/q`` (a modal link's coordinate, its rates and energies), ``time``;
+``midspan/<link>``, ``mode/<link>/<k>/q`` (a modal link's coordinate, its rates and energies),
+``moving/<id>/F_n`` (a moving support's, mass's or force's force on the link; ``F_t``, ``s``, ``speed``), ``time``;
 a series' CSV column (:attr:`Series.column`) is its key with dots and its unit:
 ``contact.striker-end.F_n_N``.
 
@@ -126,7 +127,7 @@ def x_axes(results: Results) -> dict[str, Series]:
 def catalogue(results: Results) -> dict[str, Series]:
     """Every series ``results`` offers, by key, grouped (``series.group``) in display order."""
     out: dict[str, Series] = {}
-    for s in (*_contact_series(results), *_energy_series(results), *_driver_series(results),
+    for s in (*_contact_series(results), *_moving_series(results), *_energy_series(results), *_driver_series(results),
               *_midspan_series(results), *_mode_series(results), *_node_series(results), *_rotation_series(results),
               *_strain_series(results)):
         out[s.key] = s
@@ -187,6 +188,22 @@ def _driver_series(results: Results):
         unit = driver_units(results, driver)["reaction"]
         yield Series(f"driver/{driver}/reaction", f"{driver} {'torque' if unit == 'N m' else 'force'}", unit,
                      "drivers", lambda f, j=j: f.driver_reaction[j])
+
+
+#: series of a moving support, mass or force: key suffix -> (label, unit, value of a frame at its index)
+MOVING_QUANTITIES = {
+    "F_n": ("normal force on the link", "N", lambda f, j: f.moving_force[j, 0]),
+    "F_t": ("tangential force on the link", "N", lambda f, j: f.moving_force[j, 1]),
+    "s": ("arc length", "m", lambda f, j: f.moving_s[j]),
+    "speed": ("speed along the link", "m/s", lambda f, j: f.moving_speed[j]),
+}
+
+
+def _moving_series(results: Results):
+    for j, mover in enumerate(results.layout.moving):
+        for name, (text, unit, value) in MOVING_QUANTITIES.items():
+            yield Series(f"moving/{mover}/{name}", f"{mover} {text}", unit, "moving",
+                         lambda f, j=j, value=value: value(f, j))
 
 
 def _midspan_series(results: Results):

@@ -61,6 +61,10 @@ FRAME_TABLES = {
             ("modal_kinetic_energy", ("kinetic_energy_J",)),
         ),
     ),
+    "moving.csv": (
+        ("moving",),
+        (("moving_s", ("s_m",)), ("moving_speed", ("speed_m_s",)), ("moving_force", ("F_n_N", "F_t_N"))),
+    ),
 }
 STEP_COLUMNS = ("time_s", "step_s", "newton_iterations")
 
@@ -139,6 +143,7 @@ def _labels(layout: Layout) -> dict[str, list[tuple[str, ...]]]:
         "links.csv": [(link,) for link in layout.flexible_links],
         "drivers.csv": [(d,) for d in layout.drivers],
         "modes.csv": [(link, str(k)) for link, k in layout.modes],
+        "moving.csv": [(m,) for m in layout.moving],
     }
 
 
@@ -244,6 +249,7 @@ def field_shapes(layout: Layout) -> dict[str, tuple[int, ...]]:
         "driver_angle": (d,), "driver_speed": (d,), "driver_reaction": (d,),
         "modal_q": (k,), "modal_qd": (k,), "modal_qdd": (k,), "modal_strain_energy": (k,),
         "modal_kinetic_energy": (k,),
+        "moving_s": (len(layout.moving),), "moving_speed": (len(layout.moving),), "moving_force": (len(layout.moving), 2),
     }  # fmt: skip
 
 

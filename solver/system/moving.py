@@ -13,6 +13,13 @@ sketched link), found on the element that holds it by the element's shape functi
   ``x_m - p(q, s(t)) = 0``: its inertia, with the convective terms of the moving-mass
   problem (``w_tt + 2 v w_xt + v^2 w_xx``), comes from the constraint; off the link it
   runs on a rigid track along the link's sketched line, ``x_m - p0(s(t)) = 0``;
+* a **free** mass (``position.kind = "free"``) slides without friction along the deforming
+  link, its arc length a degree of freedom found from its position: ``s`` is the point of
+  the deformed link nearest the mass (:meth:`LinkPath.project`) and one row holds the mass
+  on the link's normal there, ``n(s) . (x_m - p(q, s)) = 0`` (a bead on a wire: the seed's
+  hollow beam with a moving mass, eq. 26 with ``s`` unprescribed).  The reaction is normal,
+  so the mass is driven along the link by gravity, its force and the link's slope alone;
+  it leaves the link at an end and flies on as a free point mass;
 * a **force** adds ``J^T F`` to the loads (the consistent nodal forces of a point load)
   while ``0 <= s(t) <= L``.
 
@@ -28,6 +35,10 @@ import numpy as np
 
 from ..fem.beam_point import point_on_element
 from .timefn import TimeFunction
+
+#: Gauss-Newton iterations of the projection on a link (converged within a few: the
+#: rate is the gap times the curvature)
+PROJECTION_ITERATIONS = 30
 
 
 @dataclass
@@ -71,6 +82,22 @@ class LinkPath:
     def on(self, s: float) -> bool:
         return 0.0 <= s <= self.length
 
+    def project(self, q: np.ndarray, x: np.ndarray) -> float:
+        """Arc length ``s`` (m) of the point of the deformed link nearest ``x`` (2,): Gauss-Newton on
+        ``(x - p(s)) . dp/ds = 0`` from the projection on the current chord (``dp/ds`` is continuous
+        along the link).  Beyond an end, the end's ``s`` plus the distance along its tangent."""
+        a, b = q[self.elem_dofs[0, :2]], q[self.elem_dofs[-1, 3:5]]
+        chord = b - a
+        s = float((x - a) @ chord / (chord @ chord)) * self.length
+        for _ in range(PROJECTION_ITERATIONS):
+            held = min(max(s, 0.0), self.length)
+            p, _dofs, _J, dp_ds = self.point(q, held)
+            step = held + float((x - p) @ dp_ds / (dp_ds @ dp_ds)) - s
+            s += step
+            if abs(step) <= 1e-14 * self.length:
+                break
+        return s
+
 
 @dataclass
 class Mover:
@@ -84,9 +111,14 @@ class Mover:
     mass_dofs: tuple[int, int] | None = None  # x, y of a moving mass
 
     @property
+    def free(self) -> bool:
+        """A mass whose travel is a degree of freedom (``position.kind = "free"``)."""
+        return self.position.kind == "free"
+
+    @property
     def rows(self) -> int:
-        """Constraint rows it adds to the Newton system."""
-        return {"support": 1, "mass": 2}.get(self.kind, 0)
+        """Constraint rows it adds to the Newton system (a free mass: while on the link)."""
+        return 1 if self.free else {"support": 1, "mass": 2}.get(self.kind, 0)
 
 
 def link_path(link: dict, xy: dict[str, tuple[float, float]], elements: np.ndarray, elem_dofs: np.ndarray,

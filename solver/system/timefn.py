@@ -18,7 +18,9 @@ import numpy as np
 
 
 class TimeFunction:
-    """f(t) of one kind: constant, ramp, linear, window, table or sine."""
+    """f(t) of one kind: constant, ramp, linear, window, table or sine; or ``free``, the start of
+    a free moving mass's travel, ``s0 + speed0 t`` (the solver moves the mass by its dynamics
+    and reads only ``s0`` and ``speed0``)."""
 
     def __init__(self, spec: dict):
         self.kind = spec.get("kind", "constant")
@@ -51,6 +53,8 @@ class TimeFunction:
             return s["value"]
         if k == "linear":
             return s["rate"] * t
+        if k == "free":
+            return s["s0"] + s["speed0"] * t
         if k == "sine":
             return s["amplitude"] * math.sin(2 * math.pi * s["frequency"] * t + s["phase"])
         if k == "window":
@@ -64,6 +68,8 @@ class TimeFunction:
             return 0.0
         if k == "linear":
             return s["rate"]
+        if k == "free":
+            return s["speed0"]
         if k == "sine":
             w = 2 * math.pi * s["frequency"]
             return s["amplitude"] * w * math.cos(w * t + s["phase"])
@@ -87,6 +93,8 @@ class TimeFunction:
             return s["value"] * t
         if k == "linear":
             return 0.5 * s["rate"] * t * t
+        if k == "free":
+            return s["s0"] * t + 0.5 * s["speed0"] * t * t
         if k == "sine":
             w = 2 * math.pi * s["frequency"]
             return s["amplitude"] / w * (math.cos(s["phase"]) - math.cos(w * t + s["phase"]))
