@@ -202,6 +202,28 @@ def contact_point(doc: dict, contact: dict) -> Point:
     return (body["x"], body["y"])
 
 
+def moving_fraction(doc: dict, item: dict, t: float = 0.0) -> float:
+    """Where a moving support, mass or force is at time ``t`` (s): s(t) as a fraction of its
+    link's sketched length (0 at the first node, 1 at the second; 0 while the link or the
+    function is being edited into shape).
+
+    >>> doc = {"nodes": [{"id": "A", "x": 0.0, "y": 0.0}, {"id": "B", "x": 4.0, "y": 0.0}],
+    ...        "links": [{"id": "beam", "kind": "flexible", "nodes": ["A", "B"]}]}
+    >>> moving_fraction(doc, {"kind": "force", "link": "beam", "position": {"kind": "linear", "rate": 2.0}}, 0.5)
+    0.25
+    """
+    link = find_entity(doc, EntityRef("links", item["link"]))
+    pos = node_positions(doc)
+    if link is None or len(link[1]["nodes"]) < 2 or any(n not in pos for n in link[1]["nodes"][:2]):
+        return 0.0
+    (x1, y1), (x2, y2) = (pos[n] for n in link[1]["nodes"][:2])
+    length = math.hypot(x2 - x1, y2 - y1) or 1.0
+    try:
+        return TimeFunction(with_defaults(MOVING, item)["position"]).value(t) / length
+    except (KeyError, TypeError, ValueError):  # a function being edited into shape
+        return 0.0
+
+
 def moving_point(doc: dict, item: dict) -> Point:
     """Where a moving support, mass or force starts: the sketched point of its link at s(0)."""
     link = find_entity(doc, EntityRef("links", item["link"]))
@@ -209,12 +231,8 @@ def moving_point(doc: dict, item: dict) -> Point:
     if link is None or len(link[1]["nodes"]) < 2 or any(n not in pos for n in link[1]["nodes"][:2]):
         return (0.0, 0.0)
     (x1, y1), (x2, y2) = (pos[n] for n in link[1]["nodes"][:2])
-    length = math.hypot(x2 - x1, y2 - y1) or 1.0
-    try:
-        s0 = TimeFunction(with_defaults(MOVING, item)["position"]).value(0.0) / length
-    except (KeyError, TypeError, ValueError):  # a function being edited into shape
-        s0 = 0.0
-    return (x1 + s0 * (x2 - x1), y1 + s0 * (y2 - y1))
+    f = moving_fraction(doc, item)
+    return (x1 + f * (x2 - x1), y1 + f * (y2 - y1))
 
 
 def outline(doc: dict, ref: EntityRef) -> Outline:

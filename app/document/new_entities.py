@@ -15,6 +15,7 @@ from __future__ import annotations
 import copy
 import math
 
+from solver.model.io import model_with_defaults
 from solver.model.schema import LINK, MESH
 
 from .edits import unique_id
@@ -133,6 +134,27 @@ def new_load(doc: dict, node: str, angle: float) -> dict:
         if value:
             load[key] = value
     return load
+
+
+def new_moving(doc: dict, kind: str, link: str, s0: float, length: float) -> dict:
+    """A moving support, mass (1 kg) or force (1 N downward) on the flexible ``link``
+    (``length`` m long), starting at arc length ``s0`` m and crossing at constant speed to
+    the link's second node by the run's end time (to its first node when it starts at the
+    second): s(t) is a ramp from ``s0`` at t = 0 to the far end at the end time.
+
+    >>> doc = {"solver": {"end_time": 0.5}}
+    >>> new_moving(doc, "mass", "beam", 2.0, 10.0)
+    {'id': 'moving_mass1', 'kind': 'mass', 'link': 'beam', 'position': {'kind': 'ramp', 't0': 0.0, 't1': 0.5, 'v0': 2.0, 'v1': 10.0}, 'mass': 1.0}
+    """
+    end = 0.0 if s0 >= length * (1.0 - 1e-9) else length
+    t_end = model_with_defaults(doc)["solver"]["end_time"]
+    item = {"id": unique_id(doc, "moving", f"moving_{kind}"), "kind": kind, "link": link,
+            "position": {"kind": "ramp", "t0": 0.0, "t1": t_end, "v0": _round(s0), "v1": _round(end)}}
+    if kind == "mass":
+        item["mass"] = STARTER_MASS
+    elif kind == "force":
+        item["fy"] = -1.0
+    return item
 
 
 def new_velocity(owner: tuple[str, str], vx: float, vy: float) -> dict:

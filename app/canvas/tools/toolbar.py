@@ -21,13 +21,14 @@ from .contacts import CircleTool, ContactTool, GroundLineTool, SegmentTool
 from .controller import ToolController
 from .forces import LoadTool, MassTool, VelocityTool
 from .icons import tool_icon
+from .moving import MovingForceTool, MovingMassTool, MovingSupportTool
 from .select import DeleteTool, SelectTool
 from .sketching import BodyTool, LinkTool, NodeTool
 
 #: the tools in tool-bar order; the first (Select) is where Esc returns
 TOOLS: list[type[Tool]] = [
     SelectTool, NodeTool, LinkTool, GroundTool, PinTool, WeldTool, ClearanceTool, SliderTool, MassTool, DriverTool,
-    LoadTool, BodyTool, VelocityTool, ContactTool, GroundLineTool, SegmentTool, CircleTool, DeleteTool,
+    LoadTool, BodyTool, VelocityTool, MovingSupportTool, MovingMassTool, MovingForceTool, ContactTool, GroundLineTool, SegmentTool, CircleTool, DeleteTool,
 ]
 
 
