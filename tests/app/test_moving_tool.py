@@ -51,7 +51,7 @@ def test_a_click_on_a_flexible_link_adds_a_moving_mass_that_is_edited_selected_a
     assert "flexible link" in window.statusBar().currentMessage()
     user.click(0.2, 0.003)  # on the rod, 0.1 m from its first node A
     model = window.document.model
-    assert model["moving"] == [{"id": "moving_mass1", "kind": "mass", "link": "rod", "mass": 1.0,
+    assert model["moving"] == [{"id": "moving_mass1", "kind": "mass", "link": "rod", "mass": 1.0, "fy": -9.81,
                                 "position": {"kind": "ramp", "t0": 0.0, "t1": 1.0, "v0": 0.1, "v1": 0.2}}]
     assert validate(model) == []
     assert window.undo_action.text() == "&Undo Add moving moving_mass1"

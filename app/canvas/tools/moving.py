@@ -12,7 +12,7 @@ import math
 
 from .. import geometry as geo
 from .. import picking
-from ...document.entities import EntityRef, find_entity
+from ...document.entities import EntityRef
 from ...document.new_entities import new_moving
 from .base import CanvasEvent, Pick, PickTool
 
@@ -26,9 +26,7 @@ def arc_length(doc: dict, link_id: str, where: geo.Point) -> tuple[float, float]
     >>> arc_length(doc, "beam", (1.5, 0.2)), arc_length(doc, "beam", (-1.0, 0.0))
     ((1.5, 4.0), (0.0, 4.0))
     """
-    link = find_entity(doc, EntityRef("links", link_id))[1]
-    pos = geo.node_positions(doc)
-    (x1, y1), (x2, y2) = (pos[n] for n in link["nodes"][:2])
+    (x1, y1), (x2, y2) = geo.link_ends(doc, link_id)
     length = math.hypot(x2 - x1, y2 - y1)
     if length == 0.0:
         return 0.0, 0.0
@@ -45,6 +43,7 @@ class _MovingTool(PickTool):
     """Picks a flexible link; subclasses name the kind of moving entity."""
 
     kind = ""
+    family = "moving"
     picks = (("links",),)
 
     def __init__(self, context):
