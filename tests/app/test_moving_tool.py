@@ -107,3 +107,16 @@ def test_playback_draws_the_moving_mass_at_s_of_t(window, example_results):
     assert x == pytest.approx(15.707963 * t, abs=1e-3 * 10)  # along the chord, to the deflection's shortening
     assert y < 0  # on the beam, deflected under the mass
     assert spot.data() == "cart"
+
+
+def test_the_three_tools_share_one_tool_bar_button_that_shows_the_last_chosen(qtbot, window):
+    button = window.tool_bar.family_buttons["moving"]
+    assert [a.text() for a in button.menu().actions()] == ["Moving mass", "Moving support", "Moving force"]
+    assert button.defaultAction().text() == "Moving mass"
+    button.menu().actions()[2].trigger()  # chosen in the button's menu
+    assert window.tools.tool.name == "moving_force"
+    assert button.defaultAction().text() == "Moving force" and button.isChecked()
+    qtbot.mouseClick(button, Qt.MouseButton.LeftButton)  # the button itself: the tool it shows
+    assert window.tools.tool.name == "moving_force"
+    window.tool_bar.actions_by_name["select"].trigger()
+    assert not button.isChecked()
