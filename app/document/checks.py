@@ -125,14 +125,15 @@ def contact_problems(doc: dict) -> list[Problem]:
 
 
 def free_strain_problems(doc: dict) -> list[Problem]:
-    """Links heated or cooled whose material does not expand (``expansion`` left at 0).
+    """Links heated or cooled whose material does not expand (``expansion`` left at 0); the
+    problem names the material, where it is fixed.
 
     >>> doc = {"materials": [{"id": "steel", "E": 2.1e11, "density": 7850.0}],
     ...        "links": [{"id": "rod", "kind": "flexible", "nodes": ["A", "B"],
     ...                   "section": {"kind": "circle", "material": "steel", "d": 0.01},
     ...                   "free_strains": {"temperature_change": 50.0}}]}
     >>> [str(p) for p in free_strain_problems(doc)]
-    ["links[rod].free_strains: material 'steel' has no expansion coefficient (expansion = 0): the temperature does not strain the link"]
+    ["materials[steel].expansion: is 0: the temperature of link 'rod' strains nothing (steel: 1.2e-5 1/K)"]
     """
     out = []
     expansion = {m["id"]: m.get("expansion", 0.0) for m in doc.get("materials", [])}
@@ -140,8 +141,8 @@ def free_strain_problems(doc: dict) -> list[Problem]:
         strains, material = link.get("free_strains", {}), link.get("section", {}).get("material")
         heated = strains.get("temperature_change", 0.0) or strains.get("temperature_gradient", 0.0)
         if heated and expansion.get(material, 1.0) == 0.0:
-            out.append(Problem(f"links[{link['id']}].free_strains", f"material '{material}' has no expansion "
-                               "coefficient (expansion = 0): the temperature does not strain the link", "warning"))
+            out.append(Problem(f"materials[{material}].expansion", f"is 0: the temperature of link '{link['id']}' "
+                               "strains nothing (steel: 1.2e-5 1/K)", "warning"))
     return out
 
 

@@ -59,12 +59,17 @@ def test_thermal_strains_are_added_typed_and_removed_in_the_panel(qtbot, window)
     assert strains["temperature_function"]["kind"] == "ramp" and strains["temperature_function"]["t1"] == 0.005
     assert validate(window.document.model) == []
     # steel without an expansion coefficient: the problems panel says the heat strains nothing
-    warned = [p for p in model_problems(window.document.model) if p.path == "links[rod].free_strains"]
-    assert warned and warned[0].severity == "warning"
-    user.click_tree(EntityRef("materials", "steel"))
+    warned = [p for p in model_problems(window.document.model) if p.path == "materials[steel].expansion"]
+    assert warned and warned[0].severity == "warning" and "link 'rod'" in warned[0].message
+    problems = window.problems
+    row = next(r for r, (_s, where, _m) in enumerate(problems.rows()) if where == "materials[steel].expansion")
+    item = problems.topLevelItem(row)
+    problems.scrollToItem(item)
+    qtbot.mouseClick(problems.viewport(), Qt.MouseButton.LeftButton, pos=problems.visualItemRect(item).center())
+    assert window.selection.refs == (EntityRef("materials", "steel"),)  # a click on it selects the material
     user.type_field("expansion", "1.2e-5 1/K")
     assert window.document.model["materials"][0]["expansion"] == pytest.approx(1.2e-5)
-    assert not [p for p in model_problems(window.document.model) if p.path == "links[rod].free_strains"]
+    assert not [p for p in model_problems(window.document.model) if p.path == "materials[steel].expansion"]
 
     user.click_tree(ROD)
     toggle_with_space(qtbot, window, "free_strains")
