@@ -54,6 +54,7 @@ SHOTS = {
     "free_block.png": ("slider_crank_block", EntityRef("initial_velocities", "block"), None),
     "clearance_joint.png": ("slider_crank_clearance_lankarani_nikravesh", EntityRef("joints", "B-clearance"), None),
     "modal_link.png": ("slider_crank_modal", EntityRef("links", "rod"), "mode frequencies"),
+    "thermal_strains.png": ("bimetal_strip_heated", EntityRef("links", "strip"), "free_strains.creep_function.value"),
 }
 
 #: run shots: file name -> (example, deflection exaggeration, strain colouring)
@@ -73,6 +74,7 @@ RUN_SHOTS = {
     "run_slider_crank_clearance.png": ("slider_crank_clearance_lankarani_nikravesh", 1.0, ""),
     "run_pendulum_flexible_modal5_energetic.png": ("pendulum_flexible_modal5_energetic", 10.0, "bending"),
     "run_slider_crank_modal.png": ("slider_crank_modal", 10.0, "combined"),
+    "run_moving_mass_beam.png": ("moving_mass_beam", 10.0, ""),
 }
 #: overlay shots: file name -> (example, the plots: (abscissa, series) per panel)
 OVERLAY_SHOTS = {

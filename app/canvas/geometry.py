@@ -202,19 +202,44 @@ def contact_point(doc: dict, contact: dict) -> Point:
     return (body["x"], body["y"])
 
 
-def moving_point(doc: dict, item: dict) -> Point:
-    """Where a moving support, mass or force starts: the sketched point of its link at s(0)."""
-    link = find_entity(doc, EntityRef("links", item["link"]))
+def link_ends(doc: dict, link_id: str) -> tuple[Point, Point] | None:
+    """The sketched positions of a link's first two nodes (None while it is being edited into shape)."""
+    link = find_entity(doc, EntityRef("links", link_id))
     pos = node_positions(doc)
     if link is None or len(link[1]["nodes"]) < 2 or any(n not in pos for n in link[1]["nodes"][:2]):
-        return (0.0, 0.0)
-    (x1, y1), (x2, y2) = (pos[n] for n in link[1]["nodes"][:2])
+        return None
+    return pos[link[1]["nodes"][0]], pos[link[1]["nodes"][1]]
+
+
+def moving_fraction(doc: dict, item: dict, t: float = 0.0) -> float:
+    """Where a moving support, mass or force is at time ``t`` (s): s(t) as a fraction of its
+    link's sketched length (0 at the first node, 1 at the second; 0 while the link or the
+    function is being edited into shape).
+
+    >>> doc = {"nodes": [{"id": "A", "x": 0.0, "y": 0.0}, {"id": "B", "x": 4.0, "y": 0.0}],
+    ...        "links": [{"id": "beam", "kind": "flexible", "nodes": ["A", "B"]}]}
+    >>> moving_fraction(doc, {"kind": "force", "link": "beam", "position": {"kind": "linear", "rate": 2.0}}, 0.5)
+    0.25
+    """
+    ends = link_ends(doc, item["link"])
+    if ends is None:
+        return 0.0
+    (x1, y1), (x2, y2) = ends
     length = math.hypot(x2 - x1, y2 - y1) or 1.0
     try:
-        s0 = TimeFunction(with_defaults(MOVING, item)["position"]).value(0.0) / length
+        return TimeFunction(with_defaults(MOVING, item)["position"]).value(t) / length
     except (KeyError, TypeError, ValueError):  # a function being edited into shape
-        s0 = 0.0
-    return (x1 + s0 * (x2 - x1), y1 + s0 * (y2 - y1))
+        return 0.0
+
+
+def moving_point(doc: dict, item: dict) -> Point:
+    """Where a moving support, mass or force starts: the sketched point of its link at s(0)."""
+    ends = link_ends(doc, item["link"])
+    if ends is None:
+        return (0.0, 0.0)
+    (x1, y1), (x2, y2) = ends
+    f = moving_fraction(doc, item)
+    return (x1 + f * (x2 - x1), y1 + f * (y2 - y1))
 
 
 def outline(doc: dict, ref: EntityRef) -> Outline:

@@ -68,9 +68,10 @@ def _target_distance(doc: dict, target: dict, p: Point) -> float:
     return math.inf  # links and nodes are picked as themselves
 
 
-def pick(doc: dict, p: Point, tol: float, collections: tuple[str, ...] = ("nodes", "bodies", "links", "contacts")
-         ) -> EntityRef | None:
-    """The entity drawn at ``p`` (within ``tol`` m), nodes before bodies before links before contact targets.
+def pick(doc: dict, p: Point, tol: float,
+         collections: tuple[str, ...] = ("nodes", "bodies", "moving", "links", "contacts")) -> EntityRef | None:
+    """The entity drawn at ``p`` (within ``tol`` m), nodes before bodies before moving supports,
+    masses and forces (where they start) before links before contact targets.
 
     ``collections`` limits (and orders) what may be picked.
     """
@@ -88,6 +89,10 @@ def pick(doc: dict, p: Point, tol: float, collections: tuple[str, ...] = ("nodes
         elif collection == "contacts":
             def distance(contact: dict, q: Point) -> float:
                 return _target_distance(doc, contact["target"], q)
+        elif collection == "moving":
+            def distance(item: dict, q: Point) -> float:
+                x, y = geo.moving_point(doc, item)
+                return math.hypot(q[0] - x, q[1] - y)
         else:
             continue
         scored = [(distance(item, p), item["id"]) for item in doc.get(collection, [])]

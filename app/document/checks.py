@@ -5,7 +5,8 @@ Plain Python, no Qt.  :func:`model_problems` lists
 * every problem of :func:`solver.model.validate.validate` (errors);
 * warnings for models that validate but cannot run as meant: a driven link that is
   also clamped, a node both driven and fixed, two drivers on one link, a contact
-  pair whose point can never reach its target;
+  pair whose point can never reach its target, a heated link whose material does not
+  expand;
 * the mechanism's degrees of freedom by a Grübler count of its rigid-body motion, as
   information: free-flying and impacting models are legitimately unconstrained.
 
@@ -123,6 +124,28 @@ def contact_problems(doc: dict) -> list[Problem]:
     return out
 
 
+def free_strain_problems(doc: dict) -> list[Problem]:
+    """Links heated or cooled whose material does not expand (``expansion`` left at 0); the
+    problem names the material, where it is fixed.
+
+    >>> doc = {"materials": [{"id": "steel", "E": 2.1e11, "density": 7850.0}],
+    ...        "links": [{"id": "rod", "kind": "flexible", "nodes": ["A", "B"],
+    ...                   "section": {"kind": "circle", "material": "steel", "d": 0.01},
+    ...                   "free_strains": {"temperature_change": 50.0}}]}
+    >>> [str(p) for p in free_strain_problems(doc)]
+    ["materials[steel].expansion: is 0: the temperature of link 'rod' strains nothing (steel: 1.2e-5 1/K)"]
+    """
+    out = []
+    expansion = {m["id"]: m.get("expansion", 0.0) for m in doc.get("materials", [])}
+    for link in doc.get("links", []):
+        strains, material = link.get("free_strains", {}), link.get("section", {}).get("material")
+        heated = strains.get("temperature_change", 0.0) or strains.get("temperature_gradient", 0.0)
+        if heated and expansion.get(material, 1.0) == 0.0:
+            out.append(Problem(f"materials[{material}].expansion", f"is 0: the temperature of link '{link['id']}' "
+                               "strains nothing (steel: 1.2e-5 1/K)", "warning"))
+    return out
+
+
 def mobility_problems(doc: dict) -> list[Problem]:
     """The degrees of freedom as information, a warning when the count finds redundant constraints."""
     mobility, drivers = gruebler_count(doc)
@@ -164,7 +187,7 @@ def model_problems(doc: dict) -> list[Problem]:
     problems = validate(doc)
     if problems:
         return problems
-    found = driver_problems(doc) + contact_problems(doc) + mobility_problems(doc)
+    found = driver_problems(doc) + contact_problems(doc) + free_strain_problems(doc) + mobility_problems(doc)
     return sorted(found, key=lambda p: _SEVERITY_ORDER[p.severity])
 
 

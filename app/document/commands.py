@@ -76,7 +76,8 @@ class SetFields(_DocumentCommand):
 
 
 def set_field(document: ModelDocument, ref: EntityRef, keys: list, value: Any, text: str | None = None) -> SetFields:
-    """Set ``keys`` (e.g. ``["section", "d"]``) of the entity ``ref``: "Set links[rod].section.d".
+    """Set ``keys`` (e.g. ``["section", "d"]``) of the entity ``ref``: "Set links[rod].section.d";
+    an object that was absent is "Add links[rod].free_strains", one set to MISSING "Remove ...".
 
     Empty ``keys`` replace the whole entity.
     """
@@ -84,7 +85,13 @@ def set_field(document: ModelDocument, ref: EntityRef, keys: list, value: Any, t
     if path is None:
         raise KeyError(f"the model has no {ref}")
     dotted = "".join(f".{k}" for k in keys)
-    return SetFields(document, [([*path, *keys], value)], text or f"Set {ref}{dotted}")
+    old = edits.get_value(document.model, [*path, *keys])
+    verb = "Set"
+    if keys and isinstance(value, dict) and old is edits.MISSING:
+        verb = "Add"
+    elif keys and value is edits.MISSING and isinstance(old, dict):
+        verb = "Remove"
+    return SetFields(document, [([*path, *keys], value)], text or f"{verb} {ref}{dotted}")
 
 
 class MoveNodes(SetFields):

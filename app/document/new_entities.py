@@ -15,12 +15,15 @@ from __future__ import annotations
 import copy
 import math
 
+from solver.model.io import model_with_defaults
 from solver.model.schema import LINK, MESH
 
 from .edits import unique_id
 
 #: starter mass of new links, lumped masses and free bodies (kg)
 STARTER_MASS = 1.0
+#: the weight of a new moving mass is its mass times this, m/s^2
+STANDARD_GRAVITY = 9.81
 #: digits of angles and vector components set by dragging
 DRAG_DIGITS = 6
 #: diameter of the round section a link gets when it is made flexible, m
@@ -56,7 +59,7 @@ def toggled_link(doc: dict, link: dict, kind: str | None = None) -> tuple[dict, 
     made modal (or back) keeps its section and mesh.
 
     >>> toggled_link({"materials": []}, {"id": "rod", "kind": "rigid", "nodes": ["A", "B"], "mass": 1.0})
-    ({'id': 'rod', 'kind': 'flexible', 'nodes': ['A', 'B'], 'section': {'kind': 'circle', 'material': 'steel', 'd': 0.01}, 'mesh': {'kind': 'uniform', 'elements': 4}}, {'id': 'steel', 'E': 210000000000.0, 'density': 7850.0})
+    ({'id': 'rod', 'kind': 'flexible', 'nodes': ['A', 'B'], 'section': {'kind': 'circle', 'material': 'steel', 'd': 0.01}, 'mesh': {'kind': 'uniform', 'elements': 4}}, {'id': 'steel', 'E': 210000000000.0, 'density': 7850.0, 'expansion': 1.2e-05})
     >>> toggled_link({"materials": [{"id": "steel"}]}, {"id": "rod", "kind": "rigid", "nodes": ["A", "B"]}, "modal")[0]
     {'id': 'rod', 'kind': 'modal', 'nodes': ['A', 'B'], 'section': {'kind': 'circle', 'material': 'steel', 'd': 0.01}, 'mesh': {'kind': 'uniform', 'elements': 10}, 'modes': 4, 'reference': 'clamped'}
     """
@@ -104,10 +107,11 @@ def new_clearance(doc: dict, node: str, journal_link: str, material: str) -> dic
 
 
 def new_material(doc: dict) -> dict:
-    """Steel: E = 210 GPa, density 7850 kg/m^3, named ``steel`` (``steel1``, ... when taken)."""
+    """Steel: E = 210 GPa, density 7850 kg/m^3, thermal expansion 12e-6 1/K, named ``steel``
+    (``steel1``, ... when taken)."""
     taken = {m.get("id") for m in doc.get("materials", [])}
     return {"id": "steel" if "steel" not in taken else unique_id(doc, "materials", "steel"),
-            "E": 2.1e11, "density": 7850.0}
+            "E": 2.1e11, "density": 7850.0, "expansion": 1.2e-5}
 
 
 def new_mass(doc: dict, node: str) -> dict:
@@ -133,6 +137,29 @@ def new_load(doc: dict, node: str, angle: float) -> dict:
         if value:
             load[key] = value
     return load
+
+
+def new_moving(doc: dict, kind: str, link: str, s0: float, length: float) -> dict:
+    """A moving support, mass (1 kg carrying its weight, 9.81 N downward: the model's gravity
+    does not act on it) or force (1 N downward) on the flexible ``link``
+    (``length`` m long), starting at arc length ``s0`` m and crossing at constant speed to
+    the link's second node by the run's end time (to its first node when it starts at the
+    second): s(t) is a ramp from ``s0`` at t = 0 to the far end at the end time.
+
+    >>> doc = {"solver": {"end_time": 0.5}}
+    >>> new_moving(doc, "mass", "beam", 2.0, 10.0)
+    {'id': 'moving_mass1', 'kind': 'mass', 'link': 'beam', 'position': {'kind': 'ramp', 't0': 0.0, 't1': 0.5, 'v0': 2.0, 'v1': 10.0}, 'mass': 1.0, 'fy': -9.81}
+    """
+    end = 0.0 if s0 >= length * (1.0 - 1e-9) else length
+    t_end = model_with_defaults(doc)["solver"]["end_time"]
+    item = {"id": unique_id(doc, "moving", f"moving_{kind}"), "kind": kind, "link": link,
+            "position": {"kind": "ramp", "t0": 0.0, "t1": t_end, "v0": _round(s0), "v1": _round(end)}}
+    if kind == "mass":
+        item["mass"] = STARTER_MASS
+        item["fy"] = -STANDARD_GRAVITY * STARTER_MASS
+    elif kind == "force":
+        item["fy"] = -1.0
+    return item
 
 
 def new_velocity(owner: tuple[str, str], vx: float, vy: float) -> dict:

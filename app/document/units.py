@@ -22,25 +22,26 @@ from __future__ import annotations
 import math
 import re
 
-#: units known by symbol: (factor to SI, exponents of (m, kg, s))
-UNITS: dict[str, tuple[float, tuple[int, int, int]]] = {
-    "m": (1.0, (1, 0, 0)),
-    "g": (1e-3, (0, 1, 0)),
-    "t": (1e3, (0, 1, 0)),
-    "s": (1.0, (0, 0, 1)),
-    "min": (60.0, (0, 0, 1)),
-    "h": (3600.0, (0, 0, 1)),
-    "Hz": (1.0, (0, 0, -1)),
-    "N": (1.0, (1, 1, -2)),
-    "Pa": (1.0, (-1, 1, -2)),
-    "J": (1.0, (2, 1, -2)),
-    "W": (1.0, (2, 1, -3)),
-    "rad": (1.0, (0, 0, 0)),
-    "deg": (math.pi / 180.0, (0, 0, 0)),
-    "°": (math.pi / 180.0, (0, 0, 0)),
-    "rpm": (2.0 * math.pi / 60.0, (0, 0, -1)),
-    "1": (1.0, (0, 0, 0)),
-    "-": (1.0, (0, 0, 0)),
+#: units known by symbol: (factor to SI, exponents of (m, kg, s, K))
+UNITS: dict[str, tuple[float, tuple[int, int, int, int]]] = {
+    "m": (1.0, (1, 0, 0, 0)),
+    "g": (1e-3, (0, 1, 0, 0)),
+    "t": (1e3, (0, 1, 0, 0)),
+    "s": (1.0, (0, 0, 1, 0)),
+    "min": (60.0, (0, 0, 1, 0)),
+    "h": (3600.0, (0, 0, 1, 0)),
+    "Hz": (1.0, (0, 0, -1, 0)),
+    "N": (1.0, (1, 1, -2, 0)),
+    "Pa": (1.0, (-1, 1, -2, 0)),
+    "J": (1.0, (2, 1, -2, 0)),
+    "W": (1.0, (2, 1, -3, 0)),
+    "rad": (1.0, (0, 0, 0, 0)),
+    "deg": (math.pi / 180.0, (0, 0, 0, 0)),
+    "°": (math.pi / 180.0, (0, 0, 0, 0)),
+    "rpm": (2.0 * math.pi / 60.0, (0, 0, -1, 0)),
+    "1": (1.0, (0, 0, 0, 0)),
+    "-": (1.0, (0, 0, 0, 0)),
+    "K": (1.0, (0, 0, 0, 1)),
 }
 
 PREFIXES: dict[str, float] = {
@@ -56,7 +57,7 @@ class UnitError(ValueError):
     """Text that is not a quantity in the wanted unit; the message says why."""
 
 
-def _symbol(token: str) -> tuple[float, tuple[int, int, int]]:
+def _symbol(token: str) -> tuple[float, tuple[int, ...]]:
     if token in UNITS:
         return UNITS[token]
     if len(token) > 1 and token[0] in PREFIXES and token[1:] in UNITS:
@@ -65,13 +66,14 @@ def _symbol(token: str) -> tuple[float, tuple[int, int, int]]:
     raise UnitError(f"unknown unit '{token}'")
 
 
-def parse_unit(text: str) -> tuple[float, tuple[int, int, int]]:
-    """``(factor to SI, dimensions)`` of a unit expression such as ``kg m^2`` or ``N s/m``.
+def parse_unit(text: str) -> tuple[float, tuple[int, ...]]:
+    """``(factor to SI, dimensions)`` of a unit expression such as ``kg m^2`` or ``N s/m``;
+    the dimensions are the exponents of (m, kg, s, K).
 
-    >>> parse_unit("mm^2")
-    (1e-06, (2, 0, 0))
+    >>> parse_unit("mm^2"), parse_unit("1/K")
+    ((1e-06, (2, 0, 0, 0)), (1.0, (0, 0, 0, -1)))
     """
-    factor, dims = 1.0, [0, 0, 0]
+    factor, dims = 1.0, [0, 0, 0, 0]
     text = text.replace("·", " ").replace("*", " ").replace("/", " / ").strip()
     sign = 1
     for token in text.split():
@@ -85,7 +87,7 @@ def parse_unit(text: str) -> tuple[float, tuple[int, int, int]]:
         power = sign * int(match.group(2) or 1)
         factor *= f ** power
         dims = [a + power * b for a, b in zip(dims, d)]
-    return factor, (dims[0], dims[1], dims[2])
+    return factor, tuple(dims)
 
 
 def parse_quantity(text: str, unit: str) -> float:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from solver.model.io import model_with_defaults
-from solver.model.fields import Arr, Bool, Num, Str, Variant, field_at, unit_at
+from solver.model.fields import Arr, Bool, Num, Obj, Str, Variant, field_at, unit_at, with_defaults
 from solver.model.schema import MODEL, SECTION
 from solver.model.validate import collect_ids, validate
 
@@ -74,7 +74,7 @@ def editor_for(doc: dict, ref: EntityRef, keys: list) -> Editor:
         return Editor("none")
     if isinstance(spec, Variant):
         return Editor("choice", tuple(spec.kinds))
-    if isinstance(spec, Bool):
+    if isinstance(spec, (Bool, Obj)):  # an object here is an optional one: there or not
         return Editor("check")
     if isinstance(spec, Str) and spec.enum:
         return Editor("choice", tuple(spec.enum))
@@ -123,7 +123,7 @@ def parse_text(spec: Any, text: str, unit: str | None = None) -> Any:
     if isinstance(spec, Arr):
         parts = [p.strip() for p in text.split(",") if p.strip()]
         return [parse_text(spec.item, p, unit) for p in parts]
-    if isinstance(spec, Bool):
+    if isinstance(spec, (Bool, Obj)):
         low = text.strip().lower()
         if low not in ("true", "false"):
             raise EditError("must be true or false")
@@ -135,8 +135,11 @@ def parse_text(spec: Any, text: str, unit: str | None = None) -> Any:
 
 
 def planned_change(doc: dict, ref: EntityRef, keys: list, value: Any) -> tuple[list, Any]:
-    """``(keys, value)`` to set for the edit: a new kind replaces the object with the fields it keeps."""
+    """``(keys, value)`` to set for the edit: a new kind replaces the object with the fields it keeps;
+    an optional object checked is added with every field at its default, unchecked removed."""
     spec = field_spec(doc, ref, keys)
+    if isinstance(spec, Obj):
+        return keys, (with_defaults(spec, {}) if value else edits.MISSING)
     if not isinstance(spec, Variant):
         return keys, value
     path = _item_spec(doc, ref)[0]

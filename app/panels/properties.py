@@ -13,7 +13,7 @@ from functools import lru_cache
 from typing import Any
 
 from solver.analysis.modal import LinkModes, modal_link_modes
-from solver.model.fields import Num, Variant, field_at, unit_at, with_defaults
+from solver.model.fields import Num, Obj, Variant, field_at, unit_at, with_defaults
 from solver.model.schema import MODEL
 from solver.model.validate import validate
 
@@ -75,6 +75,10 @@ def _rows(item_spec: Any, filled: dict, given: dict | None, prefix: list) -> lis
         value = node[key]
         own = given.get(key) if isinstance(given, dict) else None
         if isinstance(value, dict):
+            if is_optional_object(parent, node, key):
+                help_text = field_at(item_spec, keys, filled).help
+                rows.append(PropertyRow(".".join(keys), "true", "", f"{help_text} -- uncheck to remove", False,
+                                        tuple(keys)))
             rows += _rows(item_spec, filled, own, keys)
             continue
         spec = field_at(item_spec, keys, filled)
@@ -90,7 +94,31 @@ def _rows(item_spec: Any, filled: dict, given: dict | None, prefix: list) -> lis
         if key not in node and isinstance(spec, Num):  # optional, no default: shown empty, to be set
             rows.append(PropertyRow(".".join(prefix + [key]), "", unit_at(item_spec, prefix + [key], filled),
                                     f"{_help(item_spec, spec, parent, key)} -- not set", True, tuple(prefix + [key])))
+        elif key not in node and is_optional_object(parent, node, key):  # a box to check to add it
+            rows.append(PropertyRow(".".join(prefix + [key]), "false", "", f"{spec.help} -- not set: check to add",
+                                    True, tuple(prefix + [key])))
     return rows
+
+
+def is_optional_object(parent: Any, obj: dict, key: str) -> bool:
+    """Whether field ``key`` of ``obj`` (described by ``parent``) is an object it may have or
+    not (a flexible link's ``free_strains``, a rigid link's ``com``): no default and not
+    required.  The property view shows it as a check box that adds it (at its defaults) or
+    removes it.
+
+    >>> from solver.model.schema import LINK
+    >>> is_optional_object(LINK, {"kind": "flexible"}, "free_strains"), is_optional_object(LINK, {"kind": "flexible"}, "mesh")
+    (True, False)
+    """
+    spec = _fields(parent, obj).get(key)
+    if not isinstance(spec, Obj) or spec.default is not None:
+        return False
+    if isinstance(parent, Variant):
+        kind = parent.kind_of(obj)
+        required = parent.common_required + (parent.kinds[kind].required if kind in parent.kinds else ())
+    else:
+        required = getattr(parent, "required", ())
+    return key not in required
 
 
 def _fields(spec: Any, obj: dict) -> dict:

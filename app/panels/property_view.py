@@ -68,6 +68,15 @@ class _ChoiceBox(QComboBox):
             self.picked.emit()
 
 
+class _FieldDelegate(QStyledItemDelegate):
+    """Field names elided on the left: of ``free_strains.temperature_function.kind`` the end,
+    which tells it from ``free_strains.creep_function.kind``, stays in sight."""
+
+    def initStyleOption(self, option: QStyleOptionViewItem, index: QModelIndex) -> None:  # noqa: N802 (Qt override)
+        super().initStyleOption(option, index)
+        option.textElideMode = Qt.TextElideMode.ElideLeft
+
+
 class _ValueDelegate(QStyledItemDelegate):
     """Line edits and combo boxes for the value column; what is entered goes to the view, not the cell."""
 
@@ -129,6 +138,7 @@ class PropertyView(QWidget):
         )
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectItems)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setItemDelegateForColumn(0, _FieldDelegate(self.table))
         self.table.setItemDelegateForColumn(VALUE_COLUMN, _ValueDelegate(self))
         self.table.verticalHeader().hide()
         self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 6)
@@ -192,8 +202,8 @@ class PropertyView(QWidget):
         self._filling = False
         self._fit_field_column()
 
-    #: the largest share of the table's width the field names take (long names are elided in the
-    #: middle, so that the values stay readable in a narrow panel)
+    #: the largest share of the table's width the field names take (long names are elided on the
+    #: left, so that the values stay readable in a narrow panel)
     FIELD_SHARE = 0.45
 
     def _fit_field_column(self) -> None:

@@ -10,6 +10,8 @@ and only updates their data for each frame (:meth:`~PlaybackLayer.show_frame`), 
   strain, the largest of its stations) with a colour bar in microstrain;
 * contact points coloured by state (open / slide / stick) with arrows of the contact
   force on the point, scaled to the largest force of the run's frames (so far);
+* moving supports, masses and forces at s(t) on their deformed link (held at its ends
+  when s(t) is off the link);
 * trace paths of chosen nodes up to the frame; the time and frame index in a corner.
 """
 from __future__ import annotations
@@ -25,7 +27,8 @@ from PySide6.QtWidgets import QGraphicsItem
 from solver.results.frames import Frame, Layout
 from solver.system.clearance import clearance_target, journal_node
 
-from ..canvas.items import FLEXIBLE, RIGID
+from ..canvas import geometry as geo
+from ..canvas.items import FLEXIBLE, GROUND, LOAD, MASS, RIGID
 from ..document.units import format_quantity
 
 #: strain colouring choices: label -> mode
@@ -43,6 +46,8 @@ ARROW_FRACTION = 0.25
 #: link pen width, px
 LINK_WIDTH = 3.5
 Z_LINKS, Z_TRACES, Z_POINTS, Z_ARROWS = 20, 21, 22, 23
+#: symbol and colour of a moving support, mass and force (as the sketch draws them)
+MOVING_SYMBOLS = {"support": ("t1", GROUND), "mass": ("s", MASS), "force": ("t", LOAD)}
 
 
 def combined_strain(axial: np.ndarray, bending: np.ndarray) -> np.ndarray:
@@ -130,6 +135,7 @@ class PlaybackLayer:
         self.rigid = pg.PlotCurveItem(pen=_cosmetic(RIGID), connect="finite", antialias=True)
         self.nodes = pg.ScatterPlotItem(size=7, pen=pg.mkPen(RIGID), brush=pg.mkBrush("w"))
         self.points = pg.ScatterPlotItem(size=11, pen=pg.mkPen("k", width=1))
+        self.moving = pg.ScatterPlotItem(size=13, pen=pg.mkPen("k", width=1))
         self.arrows = pg.PlotCurveItem(pen=_cosmetic(FORCE, 2.5), connect="pairs", antialias=True)
         self.traces = pg.PlotCurveItem(pen=_cosmetic(TRACE, 1.5), connect="finite", antialias=True)
         self.text = pg.TextItem(color="#202020", anchor=(0, 0))
@@ -138,8 +144,9 @@ class PlaybackLayer:
         self.colour_bar = pg.ColorBarItem(values=(-1.0, 1.0), colorMap=self.colour_map, interactive=False,
                                           label="strain (µε)", width=15)
         self._state_brushes = [pg.mkBrush(c) for c in STATE_COLOURS]
-        self._items: list[QGraphicsItem] = [self.flexible, self.rigid, self.traces, self.nodes, self.points, self.arrows]
-        for item, z in zip(self._items, (Z_LINKS, Z_LINKS, Z_TRACES, Z_POINTS, Z_POINTS, Z_ARROWS)):
+        self._items: list[QGraphicsItem] = [self.flexible, self.rigid, self.traces, self.nodes, self.points, self.arrows,
+                                            self.moving]
+        for item, z in zip(self._items, (Z_LINKS, Z_LINKS, Z_TRACES, Z_POINTS, Z_POINTS, Z_ARROWS, Z_POINTS)):
             item.setZValue(z)
             view.addItem(item, ignoreBounds=True)
         # the axes paint the grid over the whole view: cached as pixmaps, a frame repaints
@@ -159,6 +166,8 @@ class PlaybackLayer:
         self._rigid: list[np.ndarray] = []
         self._node_rows = np.zeros(0, dtype=int)
         self._contacts: list[tuple[int, dict]] = []
+        #: per moving support, mass or force: its item and the index of its link in ``_flex``
+        self._moving: list[tuple[dict, int]] = []
         self._history = np.zeros((0, 0, 2))
         #: the largest contact force and strain magnitude of the first frames scanned
         self._max_force, self._force_scanned = 0.0, 0
@@ -196,6 +205,8 @@ class PlaybackLayer:
         for pair in layout.contacts:
             point, target = pairs[pair]
             self._contacts.append((row[point], target))
+        self._moving = [(item, layout.flexible_links.index(item["link"])) for item in model.get("moving", [])
+                        if item.get("link") in layout.flexible_links]
         self._history = np.zeros((0, len(layout.nodes), 2))
         for item in self._items:
             item.setVisible(True)
@@ -247,6 +258,7 @@ class PlaybackLayer:
         sketched = xy[self._node_rows]
         self.nodes.setData(pos=sketched)
         self._draw_contacts(frame, xy)
+        self._draw_moving(frame, xy)
         self._draw_traces(index, frames)
         self.text.setText(f"t = {format_quantity(frame.time, 's', 6)}    frame {index + 1} / {len(frames)}")
 
@@ -318,6 +330,18 @@ class PlaybackLayer:
             lines += [p, tip, tip, tip + back + side, tip, tip + back - side]
         pts = np.array(lines) if lines else np.zeros((0, 2))
         self.arrows.setData(pts[:, 0], pts[:, 1]) if len(pts) else self.arrows.setData([], [])
+
+    def _draw_moving(self, frame: Frame, xy: np.ndarray) -> None:
+        """Each moving support, mass or force at s(t) along its link as drawn (deflection exaggerated)."""
+        spots = []
+        for item, k in self._moving:
+            rows, fractions, _ids = self._flex[k]
+            pts = exaggerated(xy[rows], fractions, self.exaggeration)
+            f = geo.moving_fraction(self.model, item, frame.time)
+            symbol, colour = MOVING_SYMBOLS.get(item.get("kind"), ("o", LOAD))
+            spots.append({"pos": (float(np.interp(f, fractions, pts[:, 0])), float(np.interp(f, fractions, pts[:, 1]))),
+                          "symbol": symbol, "brush": pg.mkBrush(colour), "data": item["id"]})
+        self.moving.setData(spots)
 
     def _draw_traces(self, index: int, frames: list[Frame]) -> None:
         if not self.traced or self.layout is None:

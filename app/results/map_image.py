@@ -9,14 +9,15 @@ instant, ``D``, μc and the restitution law.
 """
 from __future__ import annotations
 
-import math
 import os
 
 import numpy as np
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image
 
 from solver.analysis.impact_map import BOUNDARIES, INVALID, KIND_NAMES, ImpactMap
 from solver.contact.routh import KINDS
+
+from .png_axes import Axes, Pen
 
 #: colour of each type (and of ``invalid`` cells), colour-blind-safe (Okabe-Ito)
 KIND_COLOURS = {"S": "#E69F00", "SCS": "#56B4E9", "SRS": "#009E73", "SCD": "#F0E442", "SRD": "#CC79A7",
@@ -26,31 +27,6 @@ BOUNDARY_COLOURS = {"mu_c": "#000000", "I_nh=I_np": "#D55E00", "I_nh=I_nf": "#5A
 
 SIZE = (1040, 620)
 PLOT = (90, 70, 600, 540)   # left, top, right, bottom of the map, px
-#: a font with Greek letters, looked up in the system's font folders
-FONT_FILE = "DejaVuSans.ttf"
-#: Greek letters spelled out when no font has them
-SPELLED = str.maketrans({"μ": "mu_", "φ": "phi", "ζ": "zeta"})
-
-
-def _fonts() -> tuple[ImageFont.FreeTypeFont, ImageFont.FreeTypeFont, bool]:
-    """A normal and a small font, and whether they have Greek letters."""
-    try:
-        return ImageFont.truetype(FONT_FILE, 15), ImageFont.truetype(FONT_FILE, 13), True
-    except OSError:
-        return ImageFont.load_default(size=15), ImageFont.load_default(size=13), False
-
-
-def nice_ticks(low: float, high: float, count: int = 6) -> list[float]:
-    """About ``count`` round tick values within ``[low, high]``.
-
-    >>> nice_ticks(0.0, 1.0)
-    [0.0, 0.2, 0.4, 0.6, 0.8, 1.0]
-    """
-    raw = (high - low) / max(count - 1, 1)
-    magnitude = 10 ** math.floor(math.log10(raw))
-    step = next(m * magnitude for m in (1, 2, 2.5, 5, 10) if m * magnitude >= raw * 0.999)
-    first = math.ceil(low / step - 1e-9) * step
-    return [round(first + k * step, 12) for k in range(int((high - first) / step + 1e-9) + 1)]
 
 
 def map_rgb(m: ImpactMap) -> np.ndarray:
@@ -67,62 +43,40 @@ def _rgb(colour: str) -> tuple[int, int, int]:
 def write_map_png(m: ImpactMap, path: str | os.PathLike) -> None:
     """Draw ``m`` to a PNG file at ``path``."""
     image = Image.new("RGB", SIZE, "white")
-    font, small, greek = _fonts()
-    draw = ImageDraw.Draw(image)
-
-    def write(d: ImageDraw.ImageDraw, xy, text: str, f=small, **kw) -> None:
-        d.text(xy, text if greek else text.translate(SPELLED), fill=kw.pop("fill", "black"), font=f, **kw)
-
+    pen = Pen(image)
+    draw, write = pen.draw, pen.write
+    axes = Axes(image, pen, PLOT, (m.x.low, m.x.high), (m.y.low, m.y.high))
     left, top, right, bottom = PLOT
     cells = Image.fromarray(map_rgb(m)[::-1]).resize((right - left, bottom - top), Image.Resampling.NEAREST)
     image.paste(cells, (left, top))
-
-    def px(x: float, y: float) -> tuple[float, float]:
-        u = (x - m.x.low) / (m.x.high - m.x.low)
-        v = (y - m.y.low) / (m.y.high - m.y.low)
-        return left + u * (right - left), bottom - v * (bottom - top)
-
     for name, segments in m.boundaries.items():
         for (x0, y0), (x1, y1) in segments:
-            draw.line([px(x0, y0), px(x1, y1)], fill=BOUNDARY_COLOURS[name], width=3)
+            draw.line([axes.px(x0, y0), axes.px(x1, y1)], fill=BOUNDARY_COLOURS[name], width=3)
     x0, y0 = m.instant_point()
     if m.x.low <= x0 <= m.x.high and m.y.low <= y0 <= m.y.high:
-        cx, cy = px(x0, y0)
+        cx, cy = axes.px(x0, y0)
         for colour, width in (("white", 5), ("black", 2)):
             draw.line([(cx - 8, cy - 8), (cx + 8, cy + 8)], fill=colour, width=width)
             draw.line([(cx - 8, cy + 8), (cx + 8, cy - 8)], fill=colour, width=width)
-    draw.rectangle(PLOT, outline="black", width=1)
-    for t in nice_ticks(m.x.low, m.x.high):
-        x, _ = px(t, m.y.low)
-        draw.line([(x, bottom), (x, bottom + 6)], fill="black")
-        write(draw, (x, bottom + 8), f"{t:g}", anchor="ma")
-    for t in nice_ticks(m.y.low, m.y.high):
-        _, y = px(m.x.low, t)
-        draw.line([(left - 6, y), (left, y)], fill="black")
-        write(draw, (left - 9, y), f"{t:g}", anchor="rm")
-    write(draw, ((left + right) / 2, bottom + 30), m.x.title, font, anchor="ma")
-    label = Image.new("RGBA", (bottom - top, 22), (255, 255, 255, 0))
-    write(ImageDraw.Draw(label), ((bottom - top) / 2, 0), m.y.title, font, anchor="ma")
-    label = label.rotate(90, expand=True)
-    image.paste(label, (12, top), label)
+    axes.frame(m.x.title, m.y.title)
     for k, line in enumerate(map_title(m)):
-        write(draw, (left, 12 + 20 * k), line, font if k == 0 else small)
+        write((left, 12 + 20 * k), line, big=k == 0)
     x, y = right + 20, top
     for kind in m.kinds_present():
         draw.rectangle((x, y, x + 18, y + 14), fill=KIND_COLOURS[kind], outline="black")
-        write(draw, (x + 26, y - 1), kind)
-        write(draw, (x + 26, y + 14), KIND_NAMES[kind], fill="#444444")
+        write((x + 26, y - 1), kind)
+        write((x + 26, y + 14), KIND_NAMES[kind], fill="#444444")
         y += 40
     y += 10
     for colour, width in (("white", 5), ("black", 2)):
         draw.line([(x + 2, y), (x + 16, y + 14)], fill=colour, width=width)
         draw.line([(x + 2, y + 14), (x + 16, y)], fill=colour, width=width)
-    write(draw, (x + 26, y - 1), "this instant")
+    write((x + 26, y - 1), "this instant")
     y += 24
     for name, segments in m.boundaries.items():
         if len(segments):
             draw.line([(x, y + 7), (x + 18, y + 7)], fill=BOUNDARY_COLOURS[name], width=3)
-            write(draw, (x + 26, y - 1), BOUNDARIES[name])
+            write((x + 26, y - 1), BOUNDARIES[name])
             y += 24
     image.save(path, format="PNG")
 

@@ -1,7 +1,7 @@
 """The ``flexmech optimize`` command (registered by :mod:`.cli`): the value of one field of a
 model that minimises a measure of its run (:mod:`solver.sweeps.optimum`, Amirouche & Xie
 eqs. 28-29), printed as a table of the objective against the field's value and written
-as CSV.  Does not load Qt.
+as CSV and as a PNG plot (drawn with Pillow).  Does not load Qt.
 """
 from __future__ import annotations
 
@@ -30,6 +30,7 @@ def add_optimize_command(sub, load: Callable[[str], dict | None], error: Callabl
     p.add_argument("--xatol", type=float, metavar="DX", help="tolerance on the field (default 1e-3 of the bounds' width)")
     p.add_argument("--maxiter", type=int, default=20, metavar="N", help="runs of the refinement at most (default 20)")
     p.add_argument("--csv", metavar="FILE", help="write the runs, field value and objective, one per row")
+    p.add_argument("--png", metavar="FILE", help="draw the objective against the field's value as a PNG image")
     p.add_argument("--quiet", action="store_true", help="no line per run on stderr")
     p.set_defaults(command=lambda args: _cmd_optimize(args, load, error, cancel_on_interrupt))
 
@@ -52,6 +53,10 @@ def _cmd_optimize(args: argparse.Namespace, load, error, cancel_on_interrupt) ->
                                xatol=args.xatol, maxiter=args.maxiter, progress=progress, cancel=cancel.requested)
         if args.csv:
             _write_csv(opt, args.csv)
+        if args.png:
+            from ..results.optimum_image import write_optimum_png
+
+            write_optimum_png(opt, args.png, report(opt)[-1])
     except (OptimumError, OSError) as exc:
         for problem in getattr(exc, "problems", [str(exc)]):
             error(problem)

@@ -24,7 +24,7 @@ DEFAULT_SIZE = (1280, 800)
 #: width of the left column, px
 LEFT_WIDTH = 310
 #: heights of the model tree, the property panel and the problems list, px (in proportion)
-LEFT_HEIGHTS = (200, 300, 120)
+LEFT_HEIGHTS = (190, 320, 110)
 #: height of the plots and events below the canvas, px
 BOTTOM_HEIGHT = 300
 #: widths of the plots and the events beside them, px (in proportion)

@@ -9,6 +9,8 @@ current run and keeps the best so far.
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QThread
@@ -17,13 +19,40 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from solver.model.paths import numeric_paths
+from solver.model.paths import PathError, get_path, numeric_paths, path_keys
 from solver.sweeps import Optimum, find_optimum
 
+from ..canvas import geometry as geo
 from .worker import SweepTask, start_task
 
 #: objectives offered (any REDUCTION(SERIES) may be typed)
 OBJECTIVES = ("mean(energy/strain)", "max(energy/strain)", "mean(energy/kinetic)")
+
+
+def starter_bounds(model: dict, path: str) -> tuple[float, float] | None:
+    """Bounds to start from for the field at ``path``: the length of the link a moving support,
+    mass or force travels for its position, else half to one and a half times the field's value
+    (0 to 1 for a zero); None for a path that names no number.
+
+    >>> doc = {"nodes": [{"id": "A", "x": 0.0, "y": 0.0}, {"id": "B", "x": 6.0, "y": 0.0}],
+    ...        "links": [{"id": "beam", "kind": "flexible", "nodes": ["A", "B"]}],
+    ...        "moving": [{"id": "prop", "kind": "support", "link": "beam",
+    ...                    "position": {"kind": "ramp", "t1": 1.0, "v0": 1.0, "v1": 3.0}}]}
+    >>> starter_bounds(doc, "moving[prop].position.v1"), starter_bounds(doc, "nodes[B].x")
+    ((0.0, 6.0), (3.0, 9.0))
+    """
+    try:
+        keys = path_keys(model, path)
+        value = get_path(model, path)
+    except (PathError, KeyError, IndexError, TypeError, ValueError):
+        return None
+    if len(keys) > 3 and keys[0] == "moving" and keys[2] == "position" and isinstance(keys[1], int):
+        ends = geo.link_ends(model, model["moving"][keys[1]].get("link", ""))
+        if ends is not None:
+            return 0.0, math.dist(*ends)
+    if not isinstance(value, (int, float)) or isinstance(value, bool):
+        return None
+    return (0.0, 1.0) if value == 0 else tuple(sorted((0.5 * value, 1.5 * value)))
 
 
 class OptimumWorker(SweepTask):
@@ -62,6 +91,8 @@ class OptimumDialog(QDialog):
         for box in (self.low, self.high):
             box.setDecimals(6)
             box.setRange(-1e9, 1e9)
+        self.field.currentTextChanged.connect(self._set_starter_bounds)
+        self._set_starter_bounds(self.field.currentText())
         self.objective = QComboBox()
         self.objective.setEditable(True)
         self.objective.addItems(OBJECTIVES)
@@ -77,7 +108,7 @@ class OptimumDialog(QDialog):
         form.addRow("Objective to minimise", self.objective)
         form.addRow("Values scanned first", self.scan)
 
-        self.plot = pg.PlotWidget()
+        self.plot = pg.PlotWidget(background="w")
         self.plot.setLabel("left", "objective")
         self.plot.showGrid(x=True, y=True, alpha=0.3)
         self.curve = self.plot.plot([], [], pen=pg.mkPen("#1f6fb4", width=2), symbol="o", symbolSize=7)
@@ -99,6 +130,12 @@ class OptimumDialog(QDialog):
         layout.addWidget(self.status)
         layout.addWidget(self.buttons)
         self.resize(560, 520)
+
+    def _set_starter_bounds(self, path: str) -> None:
+        bounds = starter_bounds(self.model, path.strip())
+        if bounds is not None:
+            self.low.setValue(bounds[0])
+            self.high.setValue(bounds[1])
 
     @property
     def running(self) -> bool:

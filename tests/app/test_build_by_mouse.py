@@ -20,10 +20,12 @@ from .canvas_user import CanvasUser
 
 
 def example() -> dict:
-    """The example as the GUI writes it: a link made flexible has its mesh written whole."""
+    """The example as the GUI writes it: a link made flexible has its mesh written whole, and
+    the steel the GUI adds its expansion coefficient."""
     path = next(p for name, p, _d in list_examples() if name == "slider_crank_block")
     model = json.loads(path.read_text())
     model["links"][1]["mesh"] = {"kind": "uniform", "elements": 8}
+    model["materials"][0]["expansion"] = 1.2e-5
     return model
 
 

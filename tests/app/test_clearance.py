@@ -28,7 +28,7 @@ def test_the_joint_tool_puts_a_clearance_joint_at_a_link_end_with_a_material(use
     assert model["joints"][-1] == {"id": "clearance1", "kind": "clearance", "node": "A", "links": ["rod"],
                                    "bearing_radius": 0.01, "journal_radius": 0.0095, "length": 0.015,
                                    "material": "steel"}
-    assert model["materials"] == [{"id": "steel", "E": 2.1e11, "density": 7850.0}]
+    assert model["materials"] == [{"id": "steel", "E": 2.1e11, "density": 7850.0, "expansion": 1.2e-5}]
     assert validate(model) == []
     stack = window.document.undo_stack
     assert stack.count() == 1 and stack.text(0) == "Add joint clearance1"

@@ -134,7 +134,7 @@ def test_a_link_made_flexible_in_a_model_without_material_brings_steel_in_one_en
     before = copy.deepcopy(document.model)
     document.push(toggle_link_kind(document, "crank"))
     assert document.undo_stack.count() == 1 and document.undo_stack.text(0) == "Make link crank flexible"
-    assert document.model["materials"] == [{"id": "steel", "E": 2.1e11, "density": 7850.0}]
+    assert document.model["materials"] == [{"id": "steel", "E": 2.1e11, "density": 7850.0, "expansion": 1.2e-5}]
     assert document.model["links"][0]["section"] == {"kind": "circle", "material": "steel", "d": 0.01}
     assert validate(document.model) == []
     document.undo_stack.undo()

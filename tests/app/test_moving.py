@@ -13,6 +13,8 @@ from .test_modal_link import type_into
 from .test_property_edit import value_of
 
 CART = EntityRef("moving", "cart")
+#: length of the beam of moving_support_beam, m
+BEAM_LENGTH = 4.0
 
 
 def test_a_moving_mass_is_listed_drawn_and_edited(qtbot, window):
@@ -40,6 +42,7 @@ def test_the_optimum_dialog_plots_the_objective_against_the_support_position(qtb
     dialog = window.sweeps_ui.find_optimum()
     qtbot.addWidget(dialog)
     assert dialog.field.currentText() == "moving[prop].position.v1"
+    assert (dialog.low.value(), dialog.high.value()) == (0.0, pytest.approx(BEAM_LENGTH))  # the link travelled
     dialog.low.setValue(2.0)
     dialog.high.setValue(4.0)
     dialog.scan.setValue(3)

@@ -132,5 +132,5 @@ def test_a_newcomer_builds_runs_plays_back_and_exports_an_impact(qtbot, window, 
     window.save_as_action.trigger()
     saved = json.loads((tmp_path / "struck.json").read_text(encoding="utf-8"))
     assert saved["links"][1]["mesh"] == {"kind": "uniform", "elements": 4}
-    assert saved["materials"] == [{"id": "steel", "E": 2.1e11, "density": 7850.0}]
+    assert saved["materials"] == [{"id": "steel", "E": 2.1e11, "density": 7850.0, "expansion": 1.2e-5}]
     assert message_boxes == []

@@ -18,18 +18,19 @@ FIELD, OBJECTIVE = "moving[prop].position.v1", "mean(energy/strain)"
 @pytest.fixture(scope="module")
 def cli_optimum(tmp_path_factory):
     out = tmp_path_factory.mktemp("opt") / "runs.csv"
+    png = out.with_suffix(".png")
     code = main(["optimize", str(EXAMPLE), "--field", FIELD, "--bounds", "2", "4", "--objective", OBJECTIVE,
-                 "--scan", "5", "--xatol", "0.01", "--csv", str(out), "--quiet"])
+                 "--scan", "5", "--xatol", "0.01", "--csv", str(out), "--png", str(png), "--quiet"])
     with out.open(encoding="utf-8") as f:
         rows = list(csv.reader(f))
-    return code, rows
+    return code, rows, png
 
 
 def test_the_optimum_stop_beats_a_brute_force_scan(cli_optimum, capsys):
     """Where the sliding support should stop to least strain the beam over the run: the scan of
     2, 2.5, ..., 4 m brackets it, Brent refines it (measured 2.80 m); no scanned position, nor
     one 0.1 m either side, does better (the brute-force check)."""
-    code, rows = cli_optimum
+    code, rows, _png = cli_optimum
     assert code == 0
     assert rows[0] == [FIELD, OBJECTIVE]
     runs = [(float(x), float(v)) for x, v in rows[1:]]
@@ -40,6 +41,29 @@ def test_the_optimum_stop_beats_a_brute_force_scan(cli_optimum, capsys):
     for x in (x_opt - 0.1, x_opt + 0.1):
         assert _objective(model, FIELD, x, OBJECTIVE, None) > best
     assert x_opt == pytest.approx(2.80, abs=0.02)
+
+
+def test_the_cli_draws_the_objective_against_the_position(cli_optimum):
+    """``--png``: the runs' curve in blue, the optimum's diamond in red where the table's minimum is."""
+    from PIL import Image
+
+    from app.results.optimum_image import BEST, CURVE, PLOT, SIZE, padded
+    from app.results.png_axes import Axes, Pen
+
+    _code, rows, png = cli_optimum
+    runs = [(float(x), float(v)) for x, v in rows[1:]]
+    with Image.open(png) as opened:
+        image = opened.convert("RGB")
+    assert image.size == SIZE
+    axes = Axes(image, Pen(image), PLOT, padded([x for x, _v in runs], (2.0, 4.0)), padded([v for _x, v in runs]))
+    x_opt, best = min(runs, key=lambda r: r[1])
+    u, w = axes.px(x_opt, best)
+    assert image.getpixel((round(u), round(w))) == tuple(int(BEST[i:i + 2], 16) for i in (1, 3, 5))
+    blue = tuple(int(CURVE[i:i + 2], 16) for i in (1, 3, 5))
+    for x, v in runs:
+        if abs(x - x_opt) > 0.05:
+            u, w = axes.px(x, v)
+            assert image.getpixel((round(u), round(w))) == blue
 
 
 def test_bad_requests_name_the_option():

@@ -84,6 +84,8 @@ class Tool:
     text = ""
     shortcut = ""
     tip = ""
+    #: tools of one family share a tool-bar button whose menu chooses among them ("" for a button of its own)
+    family = ""
 
     def __init__(self, context: ToolContext):
         self.context = context

@@ -76,6 +76,15 @@ def _shapes(name: str) -> tuple[str, list[sym.Symbol]]:
         return BODY, [sym.Symbol(empty, _dot(0, 0, 8))]
     if name == "velocity":
         return VELOCITY, [_scaled(sym.arrow(0.0, 18, 4), 1.0, -11, 0), sym.Symbol(_dot(-11, 0), empty)]
+    if name.startswith("moving_"):  # what moves, over a double arrow along the link it travels
+        track = _scaled(sym.double_arrow(0.0, 14), 0.9, 0, 9)
+        if name == "moving_support":
+            return GROUND, [_scaled(sym.ground_pin(), 0.7, 0, -9), track]
+        if name == "moving_mass":
+            block = QPainterPath()
+            block.addRect(QRectF(-6, -12, 12, 12))
+            return MASS, [sym.Symbol(empty, block), track]
+        return LOAD, [_scaled(sym.arrow(-math.pi / 2, 16, 0), 1.0, 0, -14), track]
     if name == "contact":
         return CONTACT, [_scaled(sym.arrow(-math.pi / 2, 10, 0), 1.0, 0, -12), _scaled(sym.ground_hatch(0.0), 0.45, 0, 4)]
     if name == "ground_line":

@@ -19,7 +19,7 @@ from ..items import preview_rect
 from .base import DRAG_PX, CanvasEvent, Tool
 
 #: what a click can select, in order of preference
-SELECTABLE = ("nodes", "bodies", "links", "contacts")
+SELECTABLE = ("nodes", "bodies", "moving", "links", "contacts")
 
 _drags = itertools.count(1)
 

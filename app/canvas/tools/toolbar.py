@@ -2,14 +2,15 @@
 
 Tool shortcuts are single keys that work while the canvas has the focus, so typing
 in the property panel never switches tools; Esc on the canvas cancels what a tool
-is doing and returns to Select.  The bar also turns grid snapping on and off and
+is doing and returns to Select.  Tools of one family (the moving support, mass and
+force) share a button: its arrow opens a menu of them, and it shows the last one chosen.  The bar also turns grid snapping on and off and
 adds a material (which has no place on the canvas).
 """
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
-from PySide6.QtWidgets import QToolBar, QWidget
+from PySide6.QtWidgets import QMenu, QToolBar, QToolButton, QWidget
 
 from ...document.commands import AddEntity
 from ...document.entities import EntityRef
@@ -21,13 +22,15 @@ from .contacts import CircleTool, ContactTool, GroundLineTool, SegmentTool
 from .controller import ToolController
 from .forces import LoadTool, MassTool, VelocityTool
 from .icons import tool_icon
+from .moving import MovingForceTool, MovingMassTool, MovingSupportTool
 from .select import DeleteTool, SelectTool
 from .sketching import BodyTool, LinkTool, NodeTool
 
 #: the tools in tool-bar order; the first (Select) is where Esc returns
 TOOLS: list[type[Tool]] = [
     SelectTool, NodeTool, LinkTool, GroundTool, PinTool, WeldTool, ClearanceTool, SliderTool, MassTool, DriverTool,
-    LoadTool, BodyTool, VelocityTool, ContactTool, GroundLineTool, SegmentTool, CircleTool, DeleteTool,
+    LoadTool, BodyTool, VelocityTool, MovingMassTool, MovingSupportTool, MovingForceTool, ContactTool, GroundLineTool,
+    SegmentTool, CircleTool, DeleteTool,
 ]
 
 
@@ -43,13 +46,18 @@ class ToolBar(QToolBar):
         self.group = QActionGroup(self)
         self.group.setExclusive(True)
         self.actions_by_name: dict[str, QAction] = {}
+        #: the shared button of each family of tools
+        self.family_buttons: dict[str, QToolButton] = {}
         for name, tool in controller.tools.items():
             action = self._canvas_action(tool.text, tool.shortcut, tool.tip)
             action.setCheckable(True)
             action.setIcon(tool_icon(name))
             action.triggered.connect(lambda _checked=False, n=name: controller.set_tool(n))
             self.group.addAction(action)
-            self.addAction(action)
+            if tool.family:
+                self._add_to_family(tool.family, action)
+            else:
+                self.addAction(action)
             self.actions_by_name[name] = action
         self.actions_by_name[next(iter(controller.tools))].setChecked(True)
         self.escape_action = self._canvas_action("Cancel", "Esc", "Cancel the tool's action and return to Select")
@@ -67,6 +75,21 @@ class ToolBar(QToolBar):
         self.addAction(self.material_action)
         view.addActions(list(self.actions_by_name.values()) + [self.escape_action])
         controller.tool_changed.connect(lambda name: self.actions_by_name[name].setChecked(True))
+
+    def _add_to_family(self, family: str, action: QAction) -> None:
+        """Put ``action`` in the menu of its family's button (made with the family's first tool)."""
+        button = self.family_buttons.get(family)
+        if button is None:
+            button = QToolButton(self)
+            button.setObjectName(f"{family}_tools")
+            button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+            button.setMenu(QMenu(button))
+            button.setPopupMode(QToolButton.ToolButtonPopupMode.MenuButtonPopup)
+            button.setDefaultAction(action)
+            self.addWidget(button)
+            self.family_buttons[family] = button
+        button.menu().addAction(action)
+        action.toggled.connect(lambda checked: checked and button.setDefaultAction(action))
 
     def _canvas_action(self, text: str, shortcut: str, tip: str) -> QAction:
         """A canvas action; its tooltip and status tip name its key: ``Draw a link ... (L)``."""
