@@ -39,13 +39,20 @@ from .base import ContactModel
 END_TOLERANCE = 1e-7
 
 
-def mover_rows(m: Mover, q: np.ndarray, v: np.ndarray, t: float) -> list[tuple[np.ndarray, np.ndarray, float, float]]:
-    """``(dofs, dg/dq on them, g, dg/dt)`` of each row of mover ``m`` at ``(q, v, t)``
-    (``dg/dt`` the total rate along the velocities ``v``)."""
+def mover_rows(m: Mover, q: np.ndarray, v: np.ndarray, t: float,
+               tau: float = 0.0) -> list[tuple[np.ndarray, np.ndarray, float, float]]:
+    """``(dofs, dg/dq on them, g, dg/dt)`` of each row of mover ``m`` at ``(q, v, t + tau)``
+    (``dg/dt`` the total rate along the velocities ``v``).  A shift ``tau`` moves ``s`` along its
+    Taylor expansion from ``t`` with the right-hand rate there, ``s + s_dot tau + s_ddot tau^2 / 2``:
+    a difference across a kink of ``s(t)`` (the start of a ramp at t = 0) then sees the motion the
+    run takes from ``t``, not an acceleration of the kink's size over the difference's width."""
     path = m.path
     if m.free:
         return [_free_row(m, q, v)]
-    s, s_dot = m.position.value(t), m.position.rate(t)
+    f = m.position
+    s_ddot = f.accel(t)
+    s = f.value(t) + (f.rate(t) + 0.5 * s_ddot * tau) * tau
+    s_dot = f.rate(t) + s_ddot * tau
     if m.kind == "support":
         held = min(max(s, 0.0), path.length)
         s_dot = s_dot if held == s else 0.0
@@ -172,7 +179,7 @@ class MovingModel(ContactModel):
         dt = 1e-7 * max(1.0, float(np.abs(q).max(initial=0.0))) / max(float(np.abs(v).max(initial=0.0)), 1.0)
 
         def rates(tau: float) -> np.ndarray:
-            return np.array([r for m in self.movers for (_d, _R, _g, r) in mover_rows(m, q + tau * v, v, t + tau)])
+            return np.array([r for m in self.movers for (_d, _R, _g, r) in mover_rows(m, q + tau * v, v, t, tau)])
         return -(rates(dt) - rates(-dt)) / (2 * dt)
 
     # ------------------------------------------------------------------ free masses leaving
