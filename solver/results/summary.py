@@ -185,6 +185,7 @@ def layout_to_json(layout: Layout) -> dict[str, Any]:
         "contacts": layout.contacts,
         "modes": layout.modes,
         "mode_frequency_Hz": layout.mode_frequency,
+        "rates": layout.rates,
     }
 
 
@@ -201,4 +202,5 @@ def layout_from_json(doc: dict[str, Any]) -> Layout:
         stations=tuple(float(s) for s in doc["stations"]),
         modes=[(link, int(k)) for link, k in doc.get("modes", [])],
         mode_frequency=np.array(doc.get("mode_frequency_Hz", []), dtype=float).reshape(-1),
+        rates=bool(doc.get("rates", True)),
     )
