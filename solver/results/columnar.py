@@ -75,9 +75,10 @@ def _stack(frames: list[Frame], field: str, shape: tuple[int, ...], dtype) -> np
 
 def _repeated(values: list, count: int, type_: pa.DataType) -> pa.Array:
     """``values`` repeated ``count`` times (a label column: dictionary-encoded when text)."""
-    if pa.types.is_dictionary(type_):
-        indices = np.tile(np.arange(len(values), dtype=np.int32), count)
-        return pa.DictionaryArray.from_arrays(pa.array(indices), pa.array(values, pa.string()))
+    if pa.types.is_dictionary(type_):  # each text once in the dictionary (else the file's bytes vary)
+        codes = {text: i for i, text in enumerate(dict.fromkeys(values))}
+        indices = np.tile(np.array([codes[v] for v in values], dtype=np.int32), count)
+        return pa.DictionaryArray.from_arrays(pa.array(indices), pa.array(list(codes), pa.string()))
     return pa.array(np.tile(np.asarray(values, dtype=type_.to_pandas_dtype()), count), type_)
 
 

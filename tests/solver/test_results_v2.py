@@ -72,3 +72,13 @@ def test_no_element_stations_record_no_element_rows(tmp_path):
     loaded = load_results(tmp_path)
     assert loaded.layout.stations == () and loaded.frames[-1].axial_force.shape == (8, 0)
     assert_results_equal(loaded, results)
+
+
+def test_the_same_results_write_the_same_bytes(tmp_path):
+    """Files are a function of the results (a killed write is told from a whole one by their hashes)."""
+    results = make_results()
+    results.layout.rotations = [("root", "rod"), ("root", "rod")]  # repeated labels in one frame
+    for name in ("a", "b"):
+        write_results(results, tmp_path / name)
+    assert {p.name: p.read_bytes() for p in (tmp_path / "a").iterdir()} == {
+        p.name: p.read_bytes() for p in (tmp_path / "b").iterdir()}
