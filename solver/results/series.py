@@ -24,7 +24,7 @@ from typing import Callable
 
 import numpy as np
 
-from .frames import ENERGY_BALANCE_SIGNS, ENERGY_KEYS, Frame, Results
+from .frames import ENERGY_BALANCE_SIGNS, ENERGY_KEYS, RATE_FIELDS, Frame, Results
 from ..model.io import model_with_defaults
 from ..system.free_strains import LinkStrains, links_free_strains
 from .tables import DRIVER_UNITS
@@ -212,15 +212,17 @@ def _mode_series(results: Results):
 
 
 def _node_series(results: Results):
+    recorded = {k: q for k, q in NODE_QUANTITIES.items() if results.layout.rates or q[0] not in RATE_FIELDS}
     for i, node in enumerate(results.layout.nodes):
-        for name, (field, k, unit, relative) in NODE_QUANTITIES.items():
+        for name, (field, k, unit, relative) in recorded.items():
             yield Series(f"node/{node}/{name}", f"{node} {name}", unit, f"node {name[0]}",
                          lambda f, i=i, k=k, field=field: getattr(f, field)[i, k], relative)
 
 
 def _rotation_series(results: Results):
+    recorded = {k: q for k, q in ROTATION_QUANTITIES.items() if results.layout.rates or q[0] not in RATE_FIELDS}
     for r, (node, link) in enumerate(results.layout.rotations):
-        for name, (field, text, unit) in ROTATION_QUANTITIES.items():
+        for name, (field, text, unit) in recorded.items():
             yield Series(f"rotation/{link}/{node}/{name}", f"{link} at {node}: {text}", unit, f"rotation {link}",
                          lambda f, r=r, field=field: getattr(f, field)[r])
 
