@@ -83,21 +83,40 @@ def replacing(path: str | os.PathLike) -> Iterator[Path]:
     >>> with replacing("sweep.parquet") as tmp:                    # doctest: +SKIP
     ...     pyarrow.parquet.write_table(table, tmp)
     """
-    target = Path(os.path.realpath(path))
-    target.parent.mkdir(parents=True, exist_ok=True)
-    for stale in target.parent.glob(f"{glob.escape(TMP_PREFIX + target.name)}.*{TMP_SUFFIX}"):
-        stale.unlink(missing_ok=True)
-    try:
-        kept = os.stat(target)
-    except FileNotFoundError:
-        kept = None
-    tmp = _new_temporary(target)
-    try:
+    with replacing_together([path]) as (tmp,):
         yield tmp
-        _settle(tmp, kept)
-        os.replace(tmp, target)
+
+
+@contextmanager
+def replacing_together(paths: list[str | os.PathLike]) -> Iterator[list[Path]]:
+    """Temporary files for ``paths``, as :func:`replacing` gives one, flushed to disk once the
+    block ends without error and then renamed over their targets in the order given.
+
+    All are written before the first is flushed, so one commit of the file system's journal
+    serves them all (flushed one by one, each waits for its own); a crash or failure before
+    the last rename leaves the targets not yet renamed as they were.
+    """
+    targets = [Path(os.path.realpath(path)) for path in paths]
+    kept = []
+    for target in targets:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        for stale in target.parent.glob(f"{glob.escape(TMP_PREFIX + target.name)}.*{TMP_SUFFIX}"):
+            stale.unlink(missing_ok=True)
+        try:
+            kept.append(os.stat(target))
+        except FileNotFoundError:
+            kept.append(None)
+    tmps: list[Path] = []
+    try:
+        tmps.extend(_new_temporary(target) for target in targets)
+        yield tmps
+        for tmp, stat_ in zip(tmps, kept):
+            _settle(tmp, stat_)
+        for tmp, target in zip(tmps, targets):
+            os.replace(tmp, target)
     finally:
-        tmp.unlink(missing_ok=True)  # gone after os.replace; removed after a failure
+        for tmp in tmps:
+            tmp.unlink(missing_ok=True)  # gone after os.replace; removed after a failure
 
 
 def _new_temporary(target: Path) -> Path:

@@ -8,7 +8,7 @@ byte-stream-split and the whole compressed with zstd -- a smooth float series co
 to about half.  Values are float64, or float32 in the bulky tables of a run recorded in
 single precision (``solver.record.precision``): they read back bit for bit.
 
->>> entry = write_parquet(path, schema, chunks)                       # doctest: +SKIP
+>>> entry = write_parquet(path, *frame_table(results, "nodes"))       # doctest: +SKIP
 >>> ParquetTable.parse("nodes.parquet", path.read_bytes(), entry["rows"]).columns(["x_m"])  # doctest: +SKIP
 """
 from __future__ import annotations
@@ -22,7 +22,6 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from ..errors import ResultsFormatError
-from ..model.io import replacing
 from .frames import CONTACT_STATES, ENERGY_KEYS, RATE_FIELDS, Frame, Results
 from .tables import FRAME_TABLES, STEP_COLUMNS, contact_keys, element_offsets, energy_keys, field_shapes
 
@@ -37,22 +36,20 @@ BULKY_TABLES = ("nodes", "rotations", "elements", "modes")
 
 
 def write_parquet(path: Path, schema: pa.Schema, chunks: Iterator[Columns]) -> dict:
-    """Write the ``chunks`` (columns of ``schema``) to ``path`` atomically, one row group each.
+    """Write the ``chunks`` (columns of ``schema``) to ``path``, one row group each.
 
     Returns the file's entry in ``summary.json``: its row count and SHA-256.
     """
     floats = [f.name for f in schema if pa.types.is_floating(f.type) and f.name != "time_s"]
     labels = [f.name for f in schema if f.name not in floats]
     rows = 0
-    with replacing(path) as tmp:
-        with pq.ParquetWriter(tmp, schema, compression="zstd", compression_level=ZSTD_LEVEL,
-                              use_dictionary=labels, use_byte_stream_split=floats or False,
-                              write_statistics=False) as writer:
-            for columns in chunks:
-                writer.write_table(pa.table(columns, schema=schema))
-                rows += len(next(iter(columns.values()))) if columns else 0
-        digest = hashlib.sha256(Path(tmp).read_bytes()).hexdigest()
-    return {"rows": rows, "sha256": digest}
+    with pq.ParquetWriter(path, schema, compression="zstd", compression_level=ZSTD_LEVEL, use_dictionary=labels,
+                          use_byte_stream_split=floats or False, write_statistics=False) as writer:
+        for columns in chunks:
+            table = pa.table(columns, schema=schema)
+            writer.write_table(table)
+            rows += table.num_rows
+    return {"rows": rows, "sha256": hashlib.sha256(Path(path).read_bytes()).hexdigest()}
 
 
 # ====================================================================== tables of a run

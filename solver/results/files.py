@@ -24,7 +24,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import ResultsFormatError
-from ..model.io import atomic_write_text, dumps_model
+from ..model.io import atomic_write_text, dumps_model, replacing_together
 from .columnar import ParquetTable, parquet_tables, write_parquet
 from .frames import Frame, Results, StepRecord
 from .integrity import MODEL, SUMMARY, TABLE_FILES, as_text, check_layout, read_model, read_recorded, read_summary
@@ -39,8 +39,9 @@ __all__ = ["ResultsFormatError", "export_csv", "load_results", "summarize", "wri
 def write_results(results: Results, directory: str | os.PathLike) -> None:
     """Write ``results`` to ``directory`` (created if needed; our files there are replaced).
 
-    Writes ``model.json``, the Parquet files, ``events.csv`` and, last, ``summary.json``
-    (with the SHA-256 of every other file), each atomically.  Until ``summary.json`` is
+    Writes ``model.json``, the Parquet files, ``events.csv`` and ``summary.json`` (with the
+    SHA-256 of every other file) as temporary files, flushes them to disk together and
+    renames them over the old ones, ``summary.json`` last.  Until ``summary.json`` is
     replaced the folder holds the previous run, or, once a file has changed, a folder
     :func:`load_results` refuses; never a mix it accepts.
 
@@ -53,17 +54,39 @@ def write_results(results: Results, directory: str | os.PathLike) -> None:
     """
     directory = Path(directory)
     files = TABLE_FILES[VERSION]
-    model = dumps_model(results.model)
-    atomic_write_text(directory / MODEL, model)
-    entries = {files[name]: write_parquet(directory / files[name], schema, chunks)
-               for name, (schema, chunks) in parquet_tables(results).items()}
-    events = csv_tables(results, ("events",))["events.csv"]
-    atomic_write_text(directory / files["events"], events)
-    summary = summarize(results)
-    summary["files"] = {**entries, files["events"]: {"rows": events.count("\n") - 1, "sha256": sha256(events)},
-                        MODEL: {"sha256": sha256(model)}}
-    text = json.dumps(summary, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
-    atomic_write_text(directory / SUMMARY, text)
+    tables = parquet_tables(results)
+    names = [MODEL, *(files[name] for name in tables), files["events"], SUMMARY]  # summary.json renamed last
+    with replacing_together([directory / name for name in names]) as temporaries:
+        tmp = dict(zip(names, temporaries))
+        model = dumps_model(results.model)
+        _write_text(tmp[MODEL], model)
+        entries = {files[name]: write_parquet(tmp[files[name]], schema, chunks)
+                   for name, (schema, chunks) in tables.items()}
+        events = csv_tables(results, ("events",))["events.csv"]
+        _write_text(tmp[files["events"]], events)
+        summary = summarize(results)
+        summary["files"] = {**entries, files["events"]: {"rows": events.count("\n") - 1, "sha256": sha256(events)},
+                            MODEL: {"sha256": sha256(model)}}
+        _write_text(tmp[SUMMARY], summary_text(summary))
+
+
+def summary_text(summary: dict) -> str:
+    """``summary.json``'s text: a key of the summary per line (a list per item), the values compact
+    (json's C encoder, where ``indent`` takes the Python one: seconds for a run with many events)."""
+    def dumps(value) -> str:
+        return json.dumps(value, ensure_ascii=False, allow_nan=False)
+
+    def entry(key: str, value) -> str:
+        if isinstance(value, list) and value:
+            return f"  {dumps(key)}: [\n" + ",\n".join("    " + dumps(v) for v in value) + "\n  ]"
+        return f"  {dumps(key)}: {dumps(value)}"
+
+    return "{\n" + ",\n".join(entry(k, v) for k, v in summary.items()) + "\n}\n"
+
+
+def _write_text(path: Path, text: str) -> None:
+    with open(path, "w", encoding="utf-8", newline="\n") as fh:
+        fh.write(text)
 
 
 # ====================================================================== loading

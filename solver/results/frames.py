@@ -161,9 +161,10 @@ class Results:
 
         Terms a frame lacks count as zero.
         """
-        return np.array(
-            [sum(sign * f.energy.get(k, 0.0) for k, sign in ENERGY_BALANCE_SIGNS.items()) for f in self.frames]
-        )
+        total = np.zeros(len(self.frames))
+        for key, sign in ENERGY_BALANCE_SIGNS.items():  # the terms added in this order, as frame by frame
+            total += sign * np.array([f.energy.get(key, 0.0) for f in self.frames], dtype=float)
+        return total
 
     def node_index(self, node: str) -> int:
         return self.layout.nodes.index(node)
