@@ -18,7 +18,7 @@ from typing import Callable
 from solver.model.io import ModelError, examples_dir, list_examples, load_model, model_with_defaults
 
 from .cli_optimize import add_optimize_command
-from .cli_results import RECORD_HELP, add_export_command, with_record
+from .cli_results import RECORD_HELP, add_export_command, record_edit
 from .cli_sweep import add_sweep_commands
 
 DEFAULT_EXAMPLE = "slider_crank_flexible"
@@ -161,14 +161,13 @@ def _cmd_run(args: argparse.Namespace) -> int:
     from solver import api
     from solver.results.files import write_results
 
-    model = _load_reporting(args.file)
-    if model is None:
-        return EXIT_INVALID
     try:
-        model = with_record(model, args.record)
+        edit = record_edit(args.record)
     except ModelError as exc:
-        for problem in exc.problems:
-            _error(str(problem))
+        _report(exc)
+        return EXIT_INVALID
+    model = _load_reporting(args.file, edit)
+    if model is None:
         return EXIT_INVALID
     out = Path(args.out)
     try:  # before the run: a folder it cannot write in is said at once, not after the solve
@@ -260,14 +259,18 @@ def _solver_error(exc: Exception) -> int:
     return EXIT_UNSUPPORTED if isinstance(exc, UnsupportedFeature) else EXIT_FAILED
 
 
-def _load_reporting(file: str) -> dict | None:
-    """The model at FILE, or None after printing its problems."""
+def _load_reporting(file: str, edit: Callable[[dict], None] | None = None) -> dict | None:
+    """The model at FILE (changed by ``edit`` before it is validated), or None after printing its problems."""
     try:
-        return load_model(_resolve(file))
+        return load_model(_resolve(file), edit)
     except ModelError as exc:
-        for problem in exc.problems:
-            _error(str(problem))
+        _report(exc)
         return None
+
+
+def _report(exc: ModelError) -> None:
+    for problem in exc.problems:
+        _error(str(problem))
 
 
 def _resolve(file: str) -> Path:

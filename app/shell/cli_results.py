@@ -2,17 +2,15 @@
 folder's tables as CSV).  Headless: never imports Qt.
 
 ``--record`` sets the model's ``solver.record`` (and ``solver.output_interval``) for this
-run only; the model with them is validated again, so a bad value is named like a bad field
-of the file.
+run only, before the model is validated: a bad value is named like a bad field of the file,
+and a model too big to record in full is run when the record makes it fit.
 """
 from __future__ import annotations
 
 import argparse
-import copy
-from pathlib import Path
 from typing import Callable
 
-from solver.model.validate import ModelError, Problem, validate
+from solver.model.validate import ModelError, Problem
 
 #: ``--record`` keys: key -> (what it sets in ``solver``, help)
 RECORD_KEYS = {
@@ -43,32 +41,33 @@ def _value(key: str, text: str):
     return text
 
 
-def with_record(model: dict, specs: list[str]) -> dict:
-    """A copy of ``model`` recording as ``specs`` (``KEY=VALUE`` strings) say.
+def record_edit(specs: list[str]) -> Callable[[dict], None]:
+    """What ``specs`` (``KEY=VALUE`` strings) set, as an edit of a model document (the
+    file's ``solver.record`` and ``output_interval`` overridden), to apply before it is
+    validated: a value the schema refuses is named like a field of the file.
 
-    Raises :class:`ModelError` naming the option for an unknown key or a value that is not
-    one, and the model's field for a value the model's schema refuses.
+    Raises :class:`ModelError` naming the option for an unknown key or a value that is not one.
     """
-    out = copy.deepcopy(model)
-    solver = out.setdefault("solver", {})
+    settings = []
     for spec in specs:
         key, sep, text = spec.partition("=")
         key = key.strip()
         if not sep or key not in RECORD_KEYS:
             raise ModelError([Problem("--record", f"{spec!r}: expected KEY=VALUE with KEY one of {', '.join(RECORD_KEYS)}")])
         try:
-            value = _value(key, text)
+            settings.append((RECORD_KEYS[key][0].split("."), _value(key, text)))
         except ValueError as exc:
             raise ModelError([Problem("--record", f"{key}={text}: {exc}")]) from None
-        path = RECORD_KEYS[key][0].split(".")
-        target = solver
-        for part in path[:-1]:
-            target = target.setdefault(part, {})
-        target[path[-1]] = value
-    problems = validate(out)
-    if problems:
-        raise ModelError(problems)
-    return out
+
+    def edit(doc: dict) -> None:
+        for path, value in settings:
+            target = doc.setdefault("solver", {})
+            for part in path[:-1]:
+                target = target.setdefault(part, {}) if isinstance(target, dict) else {}
+            if isinstance(target, dict):
+                target[path[-1]] = value
+
+    return edit
 
 
 def add_export_command(sub, error: Callable[[str], None]) -> None:

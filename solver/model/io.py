@@ -14,7 +14,7 @@ import secrets
 import stat
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from .validate import ModelError, Problem, validate
 
@@ -33,22 +33,27 @@ def _parse_int(digits: str) -> int | float:
         return float(digits)
 
 
-def parse_model(text: str) -> dict:
-    """Parse and validate model text; raise :class:`ModelError` listing every problem."""
+def parse_model(text: str, edit: Callable[[dict], None] | None = None) -> dict:
+    """Parse and validate model text; raise :class:`ModelError` listing every problem.
+
+    ``edit`` changes the parsed document (an object) before it is validated (``flexmech run
+    --record`` sets what the run records: a model the record makes fit is valid)."""
     try:
         doc = json.loads(text, parse_int=_parse_int)
     except json.JSONDecodeError as exc:
         raise ModelError([Problem("", f"invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}")]) from None
     except RecursionError:
         raise ModelError([Problem("", "invalid JSON: nested too deeply")]) from None
+    if edit is not None and isinstance(doc, dict):
+        edit(doc)
     problems = validate(doc)
     if problems:
         raise ModelError(problems)
     return doc
 
 
-def load_model(path: str | os.PathLike) -> dict:
-    """Load and validate a model file."""
+def load_model(path: str | os.PathLike, edit: Callable[[dict], None] | None = None) -> dict:
+    """Load and validate a model file (``edit``: see :func:`parse_model`)."""
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
@@ -56,7 +61,7 @@ def load_model(path: str | os.PathLike) -> dict:
         raise ModelError([Problem("", f"cannot read {path}: {exc.strerror}")]) from None
     except UnicodeDecodeError as exc:
         raise ModelError([Problem("", f"cannot read {path}: not UTF-8 text (byte {exc.start})")]) from None
-    return parse_model(text)
+    return parse_model(text, edit)
 
 
 def atomic_write_text(path: str | os.PathLike, text: str) -> None:

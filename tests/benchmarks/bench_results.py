@@ -24,7 +24,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from app.shell.cli_results import with_record
+from app.shell.cli_results import record_edit
 from solver.api import simulate
 from solver.model.io import examples_dir, load_model
 from solver.results.files import write_results
@@ -64,7 +64,9 @@ def measure(name: str, model: dict, folder: Path) -> tuple[float, float, float, 
 def main(argv: list[str]) -> None:
     specs = [argv[i + 1] for i, a in enumerate(argv) if a == "--record"]
     names = [a for i, a in enumerate(argv) if a != "--record" and (i == 0 or argv[i - 1] != "--record")]
-    runs = {name: with_record(model, specs) for name, model in models(names).items()}
+    runs = models(names)
+    for model in runs.values():
+        record_edit(specs)(model)
     simulate(load_model(examples_dir() / "slider_crank_flexible.json"))  # warm-up: the compiled kernels
     print(f"record: {' '.join(specs) or 'the models own (defaults)'}")
     print(f"{'run':<48} {'solve s':>8} {'write s':>8} {'ratio':>6} {'MB':>7} {'frames':>7}")
