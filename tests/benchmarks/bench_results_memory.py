@@ -25,24 +25,21 @@ import tempfile
 import time
 from pathlib import Path
 
+from tests.benchmarks.bench_setup import pendulum
+
 ELEMENTS, FRAMES, STEP = 2000, 10_000, 1e-4
 DEFAULT_RECORD = ["stations=none", "rates=no", "precision=single"]
 GOAL_MB = 1024.0
 
 
 def cantilever(elements: int = ELEMENTS, frames: int = FRAMES) -> dict:
-    """The clamped rod of ``elements`` elements run for ``frames`` steps, a frame at each."""
-    return {
-        "format": "flexmech", "version": 1, "name": f"cantilever, {elements} elements",
-        "nodes": [{"id": "O", "x": 0.0, "y": 0.0}, {"id": "tip", "x": 1.0, "y": 0.0}],
-        "materials": [{"id": "steel", "E": 2.1e11, "density": 7850.0}],
-        "links": [{"id": "rod", "kind": "flexible", "nodes": ["O", "tip"],
-                   "section": {"kind": "circle", "material": "steel", "d": 0.0127},
-                   "mesh": {"kind": "uniform", "elements": elements}}],
-        "joints": [{"id": "clamp", "kind": "fixed", "node": "O"}],
-        "gravity": {"x": 0.0, "y": -9.81},
-        "solver": {"end_time": frames * STEP, "step": STEP, "output_interval": 0.0},
-    }
+    """The rod of :func:`~tests.benchmarks.bench_setup.pendulum`, clamped at ``O`` and at rest,
+    run for ``frames`` steps with a frame at each."""
+    model = pendulum(elements)
+    model.pop("initial_velocities")
+    model.update(name=f"cantilever, {elements} elements", joints=[{"id": "clamp", "kind": "fixed", "node": "O"}])
+    model["solver"] = {"end_time": frames * STEP, "step": STEP, "output_interval": 0.0}
+    return model
 
 
 def _peak_mb() -> float:
