@@ -67,7 +67,7 @@ def _stack(frames: list[Frame], field: str, shape: tuple[int, ...], dtype) -> np
     """The frames' ``field`` arrays (F, *shape), their own float type kept."""
     if not frames or not int(np.prod(shape)):
         return np.zeros((len(frames), *shape), dtype=dtype)
-    return np.stack([getattr(f, field) for f in frames]).reshape((len(frames), *shape))
+    return np.concatenate([getattr(f, field).reshape(-1) for f in frames]).reshape((len(frames), *shape))
 
 
 def _repeated(values: list, count: int, type_: pa.DataType) -> pa.Array:
