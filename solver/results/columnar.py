@@ -220,20 +220,24 @@ class ParquetTable:
         missing = [n for n in names if n not in self.header]
         if missing:
             raise ResultsFormatError(f"{self.source}: no column {', '.join(map(repr, missing))}")
-        try:
-            table = self._file.read(columns=names)
-        except (pa.ArrowException, OSError) as exc:
-            raise ResultsFormatError(f"{self.source}: {exc}") from None
-        out = []
-        for name, column in zip(names, table.columns):
+        out = None
+        for j, name in enumerate(names):  # one column at a time: memory for the result and one column
+            try:
+                column = self._file.read(columns=[name]).column(0)
+            except (pa.ArrowException, OSError) as exc:
+                raise ResultsFormatError(f"{self.source}: {exc}") from None
             kind = column.type.value_type if pa.types.is_dictionary(column.type) else column.type
             if dtype is str:
                 if not pa.types.is_string(kind):
                     raise ResultsFormatError(f"{self.source}: column {name!r} holds {kind}, not text")
-                out.append(np.asarray(column.cast(pa.string()).to_pylist(), dtype=object))
-                continue
-            if not (pa.types.is_floating(kind) or pa.types.is_integer(kind)):
+                values = np.asarray(column.cast(pa.string()).to_pylist(), dtype=object)
+            elif pa.types.is_floating(kind) or pa.types.is_integer(kind):
+                values = column.to_numpy()
+            else:
                 raise ResultsFormatError(f"{self.source}: column {name!r} holds {kind}, not numbers")
-            out.append(column.to_numpy())
-        stacked = np.column_stack(out)
-        return stacked if dtype is str or stacked.dtype == np.float32 else stacked.astype(float, copy=False)
+            if out is None:  # float32 stays float32 when the first column is (the columns of a field share a type)
+                kept = object if dtype is str else (np.float32 if values.dtype == np.float32 else float)
+                out = np.empty((len(values), len(names)), dtype=kept)
+            out[:, j] = values
+            del column, values
+        return out if out is not None else np.empty((self.rows, 0))

@@ -134,6 +134,7 @@ def load_results(directory: str | os.PathLike) -> Results:
             per_frame = int(np.prod(shapes[field])) // len(cols)  # its entities (x stations)
             values = _frame_rows(tables[name], list(cols), n_f, per_frame)
             fields[field] = values.reshape((n_f, *shapes[field]))
+        del tables[name]  # its file's bytes are no longer needed
     energy_keys = summary["frame_keys"]["energy"]
     energy = tables["energy"].columns([k + "_J" for k in energy_keys])
     contact_keys = summary["frame_keys"]["contact"]
