@@ -69,3 +69,22 @@ def test_export_needs_the_csv_flag_and_a_known_table(tmp_path):
         with pytest.raises(SystemExit) as usage:
             cli.main(argv)
         assert usage.value.code == cli.EXIT_USAGE
+
+
+def test_a_model_too_big_to_record_in_full_runs_with_a_smaller_record(monkeypatch, tmp_path, capsys):
+    """--record applies before the model is validated: the memory estimate counts what is recorded."""
+    import json
+
+    from tests.benchmarks.bench_results_memory import cantilever
+
+    path = tmp_path / "cantilever.json"
+    path.write_text(json.dumps(cantilever()), encoding="utf-8")
+    ran = []
+    monkeypatch.setattr(api, "simulate", lambda model, **k: ran.append(model) or Results(
+        model={}, layout=None, meta={"status": "completed"}))
+    monkeypatch.setattr("solver.results.files.write_results", lambda results, directory: None)
+    assert cli.main(["run", str(path), "--out", str(tmp_path / "out")]) == cli.EXIT_INVALID
+    assert "links[rod].mesh.elements: 2000 elements need about 4.68 GB" in capsys.readouterr().err and not ran
+    argv = ["run", str(path), "--out", str(tmp_path / "out"), "--quiet", "--record", "stations=none",
+            "--record", "rates=no", "--record", "precision=single"]
+    assert cli.main(argv) == cli.EXIT_OK and len(ran) == 1
