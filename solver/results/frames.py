@@ -2,7 +2,7 @@
 
 A run appends one :class:`Frame` per output time; :class:`Results` stacks them into
 arrays.  ``solver.results.files`` writes a :class:`Results` to a folder (``summary.json``
-plus CSV files with units in every column name) and reads it back into an equal object.
+plus Parquet and CSV files with units in every column name) and reads it back into an equal object.
 
 Shapes: F frames, N nodes (model nodes and the mesh nodes of flexible links),
 R rotation slots (one per node and link that rotates there), E beam elements,
