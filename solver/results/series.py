@@ -41,7 +41,7 @@ NODE_QUANTITIES = {
 }
 
 #: rotation series: key suffix -> (frame field, label, unit); a slot is a node and the link (or
-#: rigidly joined group) that turns there, as in ``rotations.csv``
+#: rigidly joined group) that turns there, as in the ``rotations`` table
 ROTATION_QUANTITIES = {
     "theta": ("rot", "rotation", "rad"),
     "omega": ("rot_v", "angular velocity", "rad/s"),
