@@ -1,10 +1,12 @@
-"""Export: the plotted series as CSV, plots as PNG / SVG, the animation as GIF / MP4.
+"""Export: a results table or the plotted series as CSV, plots as PNG / SVG, the animation
+as GIF / MP4.
 
 The whole results of a run, and the results bundle that reopens without solving, are
 a results folder: :func:`solver.results.files.write_results` writes ``model.json``,
-``summary.json`` and the CSV files (units in every column name), and
-:func:`solver.results.files.load_results` reads them back into an equal
-:class:`~solver.results.frames.Results` that every view here accepts.
+``summary.json``, the time series in Parquet and the events in CSV (units in every column
+name), and :func:`solver.results.files.load_results` reads them back into an equal
+:class:`~solver.results.frames.Results` that every view here accepts.  Any one table of it
+is written as CSV by :func:`write_table_csv` (as ``flexmech export --csv`` does).
 
 Animation frames come from a callback ``render(t) -> QImage`` (the playback canvas at
 simulated time ``t``), written by imageio: GIF through Pillow, always available; MP4
@@ -28,6 +30,10 @@ from PySide6.QtCore import QRectF
 from PySide6.QtGui import QImage, QPainter
 from PySide6.QtSvg import QSvgGenerator
 
+from solver.model.io import atomic_write_text
+from solver.results.frames import Results
+from solver.results.tables import csv_tables
+
 from .plots import PlottedSeries
 
 #: float format of the CSV cells: repr-exact, as in the results files
@@ -39,6 +45,13 @@ ANIMATION_FORMATS = {".gif": False, ".mp4": True}
 
 class VideoCodecMissing(RuntimeError):
     """MP4 export was asked for without the optional video codec package."""
+
+
+# ------------------------------------------------------------------ table CSV
+def write_table_csv(results: Results, table: str, path: str | os.PathLike) -> None:
+    """Write the results table ``table`` (``nodes``, ``elements``, ``energy``... see
+    :data:`solver.results.tables.TABLES`) to ``path`` as CSV, units in the header."""
+    atomic_write_text(path, csv_tables(results, (table,))[table + ".csv"])
 
 
 # ------------------------------------------------------------------ series CSV

@@ -62,7 +62,7 @@ def presets(results: Results) -> dict[str, list[Panel]]:
     if layout.drivers:
         out["driver torque"] = [Panel(_angle_axis(results, d), (f"driver/{d}/reaction",)) for d in layout.drivers]
     middles = _middle_elements(results)
-    if middles:
+    if middles and layout.stations:  # a run may record no element stations
         xi = layout.stations[len(layout.stations) // 2]
         out["outer-fibre strain at mid-link"] = [
             Panel("time", tuple(f"strain/{link}/{k}/{xi:g}/outer" for link, k in middles))]

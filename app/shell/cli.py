@@ -1,6 +1,7 @@
 """The ``flexmech`` command: open the GUI, or run, validate and list models headless.
 
 The headless commands (``run``, ``static``, ``modes``, ``validate``, ``examples``,
+``export`` of :mod:`.cli_results`,
 ``sweep`` and ``map`` of :mod:`.cli_sweep`, ``optimize`` of :mod:`.cli_optimize`) never import Qt: they are
 thin shells over :mod:`solver.api` and :mod:`solver.model.io`.  Exit codes are
 documented in ``docs/cli.md`` and listed in :data:`EXIT_CODES`.
@@ -17,6 +18,7 @@ from typing import Callable
 from solver.model.io import ModelError, examples_dir, list_examples, load_model, model_with_defaults
 
 from .cli_optimize import add_optimize_command
+from .cli_results import RECORD_HELP, add_export_command, record_edit
 from .cli_sweep import add_sweep_commands
 
 DEFAULT_EXAMPLE = "slider_crank_flexible"
@@ -88,6 +90,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file", metavar="FILE", help="model file (.json)")
     p.add_argument("--out", required=True, metavar="DIR", help="results folder (created if needed)")
     p.add_argument("--quiet", action="store_true", help="no progress bar, only errors")
+    p.add_argument("--record", action="append", default=[], metavar="KEY=VALUE", help=RECORD_HELP)
     p.set_defaults(command=_cmd_run)
 
     p = sub.add_parser("static", help="static equilibrium under the model's loads and gravity")
@@ -110,6 +113,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("examples", help="list the bundled example models")
     p.set_defaults(command=_cmd_examples)
 
+    add_export_command(sub, error=_error)
     add_sweep_commands(sub, load=_load_reporting, error=_error, cancel_on_interrupt=_CancelOnInterrupt)
     add_optimize_command(sub, load=_load_reporting, error=_error, cancel_on_interrupt=_CancelOnInterrupt)
     return parser
@@ -157,7 +161,12 @@ def _cmd_run(args: argparse.Namespace) -> int:
     from solver import api
     from solver.results.files import write_results
 
-    model = _load_reporting(args.file)
+    try:
+        edit = record_edit(args.record)
+    except ModelError as exc:
+        _report(exc)
+        return EXIT_INVALID
+    model = _load_reporting(args.file, edit)
     if model is None:
         return EXIT_INVALID
     out = Path(args.out)
@@ -250,14 +259,18 @@ def _solver_error(exc: Exception) -> int:
     return EXIT_UNSUPPORTED if isinstance(exc, UnsupportedFeature) else EXIT_FAILED
 
 
-def _load_reporting(file: str) -> dict | None:
-    """The model at FILE, or None after printing its problems."""
+def _load_reporting(file: str, edit: Callable[[dict], None] | None = None) -> dict | None:
+    """The model at FILE (changed by ``edit`` before it is validated), or None after printing its problems."""
     try:
-        return load_model(_resolve(file))
+        return load_model(_resolve(file), edit)
     except ModelError as exc:
-        for problem in exc.problems:
-            _error(str(problem))
+        _report(exc)
         return None
+
+
+def _report(exc: ModelError) -> None:
+    for problem in exc.problems:
+        _error(str(problem))
 
 
 def _resolve(file: str) -> Path:

@@ -10,8 +10,9 @@ the events table moves playback there.  Opening another model (File > New, Open,
 example) clears the plots and the events; finished runs stay in Compare runs,
 labelled by their model.
 
-Export: the results bundle (``model.json``, ``summary.json`` and the CSV files, which
-File > Open Results… replays without solving), the plotted series as CSV, the plots
+Export: the results bundle (``model.json``, ``summary.json``, the Parquet and CSV files,
+which File > Open Results… replays without solving), any table of the results as CSV, the
+plotted series as CSV, the plots
 as PNG or SVG, and the animation as GIF or MP4 at playback's real-time factor; each
 dialog proposes a name after the model (``slider-crank-series.csv``).
 """
@@ -22,14 +23,15 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QImage
-from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox
+from PySide6.QtWidgets import QFileDialog, QInputDialog, QMenu, QMessageBox
 
 from solver.results.frames import Results
 from solver.results.files import ResultsFormatError, load_results, write_results
+from solver.results.tables import TABLES
 
 from ..results.compare import CompareView, run_label
 from ..results.events_view import EventsView
-from ..results.export import VideoCodecMissing, export_animation, export_plot, write_series_csv
+from ..results.export import VideoCodecMissing, export_animation, export_plot, write_series_csv, write_table_csv
 from ..results.plots_dock import PlotsDock
 from .simulation_ui import SimulationUi
 from .window_parts import WindowParts, add_dock, make_action
@@ -78,13 +80,16 @@ class ResultsUi(QObject):
                                                   tip="Replay a results folder without solving again")
         self.export_results_action = make_action(window, "&Results Bundle…", self.export_results_dialog,
                                                     tip="Model, summary and CSV files of the run, in a folder")
+        self.export_table_action = make_action(window, "Results &Table as CSV…", self.export_table_dialog,
+                                                  tip="Any table of the run (nodes, elements, energy...), units in "
+                                                      "the header")
         self.export_series_action = make_action(window, "Plotted &Series as CSV…", self.export_series_dialog,
                                                    tip="The curves of the plots, with units in the headers")
         self.export_plots_action = make_action(window, "&Plots as PNG or SVG…", self.export_plots_dialog,
                                                   tip="One image per plot")
         self.export_animation_action = make_action(window, "&Animation as GIF or MP4…", self.export_animation_dialog,
                                                       tip="The playback at its speed, 25 frames per second")
-        self.export_actions = [self.export_results_action, self.export_series_action, self.export_plots_action,
+        self.export_actions = [self.export_results_action, self.export_table_action, self.export_series_action, self.export_plots_action,
                                self.export_animation_action]
         self._add_menus()
         self._enable_exports()
@@ -176,6 +181,10 @@ class ResultsUi(QObject):
     def export_results(self, folder: str | Path) -> None:
         write_results(self.results, folder)
 
+    def export_table(self, table: str, path: str | Path) -> None:
+        """One table of the results (:data:`~solver.results.tables.TABLES`) as a CSV file."""
+        write_table_csv(self.results, table, path)
+
     def export_series(self, path: str | Path) -> None:
         write_series_csv(self.plots.plotted(), path)
 
@@ -241,6 +250,12 @@ class ResultsUi(QObject):
             QMessageBox.critical(self.window, "Export results bundle", f"{folder}:\n\n{exc}")
             return
         self.window.statusBar().showMessage(f"Results written to {folder}", 8000)
+
+    def export_table_dialog(self) -> None:
+        table, chosen = QInputDialog.getItem(self.window, "Export results table", "Table:", list(TABLES), 0, False)
+        if chosen:
+            self._export("Export results table", "CSV files (*.csv)", lambda path: self.export_table(table, path),
+                         f"{table}.csv")
 
     def export_series_dialog(self) -> None:
         self._export("Export plotted series", "CSV files (*.csv)", self.export_series, "series.csv")

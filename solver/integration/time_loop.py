@@ -184,6 +184,8 @@ def run(model: dict, cancel: Callable[[], bool] | None = None) -> Iterator[Frame
     h = h0
     status, message = "completed", ""
     eps_t = 1e-9 * limits.reference
+    steps_taken, iterations = 0, 0  # accepted steps and their Newton iterations (logged if recorded)
+    log_steps = settings["record"]["steps"]
     rejected = 0  # step attempts taken again: Newton cuts, contact events stepped over, contact errors
     while state.t < t_end - eps_t:
         if cancel is not None and cancel():
@@ -211,7 +213,9 @@ def run(model: dict, cancel: Callable[[], bool] | None = None) -> Iterator[Frame
         except StepFailure as exc:
             status, message = "failed", str(exc)
             break
-        res.steps.append(StepRecord(new.t, h_try, iters))
+        steps_taken, iterations = steps_taken + 1, iterations + iters
+        if log_steps:
+            res.steps.append(StepRecord(new.t, h_try, iters))
         previous = state
         if land is None:
             state = new
@@ -236,16 +240,15 @@ def run(model: dict, cancel: Callable[[], bool] | None = None) -> Iterator[Frame
             yield frame_of(state)
             if dt_out > 0:
                 next_out = _next_output(state.t, dt_out, eps_t)
-    iters = [s.newton_iterations for s in res.steps]
     res.meta.update(
         status=status,
         message=message,
         wall_time_s=wallclock.perf_counter() - started,
-        steps=len(res.steps),
-        newton_iterations=int(sum(iters)),
-        newton_iterations_per_step=(sum(iters) / len(iters)) if iters else 0.0,
+        steps=steps_taken,
+        newton_iterations=iterations,
+        newton_iterations_per_step=iterations / steps_taken if steps_taken else 0.0,
         factorizations=integ.factorizations,
-        residual_evaluations_per_step=integ.evaluations / max(len(res.steps), 1),
+        residual_evaluations_per_step=integ.evaluations / max(steps_taken, 1),
         rejected_steps=rejected,
         **impact,
     )

@@ -14,7 +14,7 @@ import secrets
 import stat
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from .validate import ModelError, Problem, validate
 
@@ -33,22 +33,27 @@ def _parse_int(digits: str) -> int | float:
         return float(digits)
 
 
-def parse_model(text: str) -> dict:
-    """Parse and validate model text; raise :class:`ModelError` listing every problem."""
+def parse_model(text: str, edit: Callable[[dict], None] | None = None) -> dict:
+    """Parse and validate model text; raise :class:`ModelError` listing every problem.
+
+    ``edit`` changes the parsed document (an object) before it is validated (``flexmech run
+    --record`` sets what the run records: a model the record makes fit is valid)."""
     try:
         doc = json.loads(text, parse_int=_parse_int)
     except json.JSONDecodeError as exc:
         raise ModelError([Problem("", f"invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}")]) from None
     except RecursionError:
         raise ModelError([Problem("", "invalid JSON: nested too deeply")]) from None
+    if edit is not None and isinstance(doc, dict):
+        edit(doc)
     problems = validate(doc)
     if problems:
         raise ModelError(problems)
     return doc
 
 
-def load_model(path: str | os.PathLike) -> dict:
-    """Load and validate a model file."""
+def load_model(path: str | os.PathLike, edit: Callable[[dict], None] | None = None) -> dict:
+    """Load and validate a model file (``edit``: see :func:`parse_model`)."""
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
@@ -56,7 +61,7 @@ def load_model(path: str | os.PathLike) -> dict:
         raise ModelError([Problem("", f"cannot read {path}: {exc.strerror}")]) from None
     except UnicodeDecodeError as exc:
         raise ModelError([Problem("", f"cannot read {path}: not UTF-8 text (byte {exc.start})")]) from None
-    return parse_model(text)
+    return parse_model(text, edit)
 
 
 def atomic_write_text(path: str | os.PathLike, text: str) -> None:
@@ -83,21 +88,40 @@ def replacing(path: str | os.PathLike) -> Iterator[Path]:
     >>> with replacing("sweep.parquet") as tmp:                    # doctest: +SKIP
     ...     pyarrow.parquet.write_table(table, tmp)
     """
-    target = Path(os.path.realpath(path))
-    target.parent.mkdir(parents=True, exist_ok=True)
-    for stale in target.parent.glob(f"{glob.escape(TMP_PREFIX + target.name)}.*{TMP_SUFFIX}"):
-        stale.unlink(missing_ok=True)
-    try:
-        kept = os.stat(target)
-    except FileNotFoundError:
-        kept = None
-    tmp = _new_temporary(target)
-    try:
+    with replacing_together([path]) as (tmp,):
         yield tmp
-        _settle(tmp, kept)
-        os.replace(tmp, target)
+
+
+@contextmanager
+def replacing_together(paths: list[str | os.PathLike]) -> Iterator[list[Path]]:
+    """Temporary files for ``paths``, as :func:`replacing` gives one, flushed to disk once the
+    block ends without error and then renamed over their targets in the order given.
+
+    All are written before the first is flushed, so one commit of the file system's journal
+    serves them all (flushed one by one, each waits for its own); a crash or failure before
+    the last rename leaves the targets not yet renamed as they were.
+    """
+    targets = [Path(os.path.realpath(path)) for path in paths]
+    kept = []
+    for target in targets:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        for stale in target.parent.glob(f"{glob.escape(TMP_PREFIX + target.name)}.*{TMP_SUFFIX}"):
+            stale.unlink(missing_ok=True)
+        try:
+            kept.append(os.stat(target))
+        except FileNotFoundError:
+            kept.append(None)
+    tmps: list[Path] = []
+    try:
+        tmps.extend(_new_temporary(target) for target in targets)
+        yield tmps
+        for tmp, stat_ in zip(tmps, kept):
+            _settle(tmp, stat_)
+        for tmp, target in zip(tmps, targets):
+            os.replace(tmp, target)
     finally:
-        tmp.unlink(missing_ok=True)  # gone after os.replace; removed after a failure
+        for tmp in tmps:
+            tmp.unlink(missing_ok=True)  # gone after os.replace; removed after a failure
 
 
 def _new_temporary(target: Path) -> Path:

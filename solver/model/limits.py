@@ -5,7 +5,9 @@ it is 0, at least :data:`MIN_MAGNITUDE` (SI units: 1e15 is beyond any length, st
 speed of a mechanism, 1e-30 below any of them, and their products and quotients stay far
 from the float range: a ramp of 5e-324 s overflowed).  A run keeps its frames and its step log in memory: the
 estimate of :func:`run_memory` -- measured on the flexible slider-crank, about 4 kB of
-set-up per beam element, 2.5 kB + 232 B per node and element for each stored frame,
+set-up per beam element, 2.5 kB + 72 B per node and 32 B per element and station for each
+stored frame (232 B per node and element with the default record: 5 stations, rates,
+double precision; 24 B per node without rates, half of it all in single precision),
 200 B per step -- must stay within :data:`MEMORY_BUDGET`, and a model has at most
 :data:`MAX_ELEMENTS` beam elements.  :func:`resource_problems` reports what exceeds them
 with the estimate, at the field to change.
@@ -31,7 +33,12 @@ MEMORY_BUDGET = 4 * 2**30
 MAX_ELEMENTS = 20_000
 BYTES_PER_ELEMENT = 4_000
 FRAME_BYTES = 2_500
-FRAME_BYTES_PER_POINT = 232
+#: a node's positions, velocities and accelerations and its rotation's (9 doubles), B
+FRAME_BYTES_PER_POINT = 72
+#: without rates: positions and rotation (3 doubles), B
+FRAME_BYTES_PER_POINT_NO_RATES = 24
+#: an element's force, strains and moment at one station (4 doubles), B
+FRAME_BYTES_PER_STATION = 32
 STEP_BYTES = 200
 
 Bad = Callable[[list, str], None]
@@ -74,10 +81,12 @@ class RunSize:
     points: int  # nodes, free bodies and mesh nodes
     frames: float
     steps: float
+    point_bytes: float = FRAME_BYTES_PER_POINT  # per point and frame
+    element_bytes: float = 5 * FRAME_BYTES_PER_STATION  # per element and frame
 
     @property
     def frame_bytes(self) -> float:
-        return FRAME_BYTES + FRAME_BYTES_PER_POINT * (self.points + self.elements)
+        return FRAME_BYTES + self.point_bytes * self.points + self.element_bytes * self.elements
 
     @property
     def memory(self) -> float:
@@ -101,7 +110,11 @@ def run_size(doc: dict, solver: dict) -> RunSize:
     smallest = min(step, solver["impact_step"]) if solver["impact_step"] > 0 else step
     steps = end / step
     frames = 1 + (end / max(interval, smallest) if interval > 0 else steps)
-    return RunSize(elements, len(doc["nodes"]) + len(doc.get("bodies", [])), frames, steps)
+    record = solver["record"]
+    scale = 0.5 if record["precision"] == "single" else 1.0
+    point = FRAME_BYTES_PER_POINT if record["rates"] else FRAME_BYTES_PER_POINT_NO_RATES
+    return RunSize(elements, len(doc["nodes"]) + len(doc.get("bodies", [])) + elements, frames, steps,
+                   scale * point, scale * FRAME_BYTES_PER_STATION * len(record["element_stations"]))
 
 
 def resource_problems(doc: dict, bad: Bad) -> None:
@@ -123,8 +136,8 @@ def resource_problems(doc: dict, bad: Bad) -> None:
     if too_short:
         return
     size = run_size(doc, solver)
-    fixed = size.steps * STEP_BYTES + size.frames * (FRAME_BYTES + FRAME_BYTES_PER_POINT * size.points)
-    per_element = BYTES_PER_ELEMENT + size.frames * FRAME_BYTES_PER_POINT
+    fixed = size.steps * STEP_BYTES + size.frames * (FRAME_BYTES + size.point_bytes * (size.points - size.elements))
+    per_element = BYTES_PER_ELEMENT + size.frames * (size.point_bytes + size.element_bytes)
     if size.elements > MAX_ELEMENTS or (size.memory > MEMORY_BUDGET and size.elements * per_element > fixed):
         most = int(min(MAX_ELEMENTS, max(0.0, MEMORY_BUDGET - fixed) // per_element))
         links = doc["links"]

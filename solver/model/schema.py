@@ -361,6 +361,28 @@ INITIAL_VELOCITY = Obj(
     help="an explicit initial velocity (give one of node, link, body)",
 )
 
+#: what a run records, beside ``output_interval`` (how often): element stations, rates, the step log, precision
+RECORD = Obj(
+    {
+        "element_stations": Arr(
+            Num("station, as a fraction of the element length", ge=0, le=1),
+            "where along each beam element its forces, strains and moments are recorded (the elements table); "
+            "[] records no elements table",
+            default=[0.0, 0.25, 0.5, 0.75, 1.0],
+        ),
+        "rates": Bool("record the velocities and accelerations of nodes and rotations (else positions and angles "
+                      "only)", default=True),
+        "steps": Bool("record the step log (the steps table: every step's size and Newton iterations)", default=True),
+        "precision": Str(
+            "floats of the nodes, rotations, elements and modes tables: double (64-bit, read back exactly) or "
+            "single (32-bit, about 7 digits: half the memory and disk)",
+            enum=("double", "single"), default="double",
+        ),
+    },
+    help="what a run records in its results (how often: output_interval)",
+    default={},
+)
+
 SOLVER = Obj(
     {
         "end_time": Num("simulated time", "s", gt=0, default=1.0),
@@ -396,6 +418,7 @@ SOLVER = Obj(
             "(0: 4 x the shortest wave transit of a flexible element, or the impact step without one)",
             "s", default=0.0, ge=0,
         ),
+        "record": RECORD,
     },
     help="time integration settings",
     default={},

@@ -1,7 +1,8 @@
 """Results of a run: frames and their layout in memory (:mod:`.frames`), built from
 a solver state (:mod:`.outputs`; modal links' share: :mod:`.modal_outputs`), the named
-series they offer (:mod:`.series`), the results folder — its tables (:mod:`.tables`), the
-scalar summary (:mod:`.summary`), writing and loading (:mod:`.files`), the checks a folder
+series they offer (:mod:`.series`), the results folder — its tables and their CSV text
+(:mod:`.tables`), the same tables in Parquet (:mod:`.columnar`), the scalar summary
+(:mod:`.summary`), writing, loading and export (:mod:`.files`), the checks a folder
 passes before it is loaded (:mod:`.integrity`) — and the reference
 curves runs are compared with (:mod:`.references`).
 

@@ -1,13 +1,15 @@
-"""Results folders: a :class:`~solver.results.frames.Results` written as CSV files plus
-``summary.json`` and ``model.json``, and read back into an equal object.
+"""Results folders: a :class:`~solver.results.frames.Results` written as Parquet and CSV
+files plus ``summary.json`` and ``model.json``, and read back into an equal object.
 
 The format (every file, column and key, with units) is described in
-``docs/results-format.md``.  Floats are written with ``%.17g``, so they read back
-bit for bit.  Every file is written atomically (a temporary file in the folder, then a
-rename); ``summary.json`` is written last and records the SHA-256 of every other file,
-``model.json`` included.  A folder where a write was interrupted (some files new, some
-old) or that was damaged since is refused on loading: :mod:`solver.results.integrity`
-checks every file before anything is returned.
+``docs/results-format.md``.  Version 2 (written) stores the time series in Parquet
+(:mod:`.columnar`: row groups of bounded size, floats bit for bit) and the events in
+CSV; version 1 folders (every table CSV, floats with ``%.17g``) are still read.  Every file
+is written atomically (a temporary file in the folder, then a rename); ``summary.json``
+is written last and records the SHA-256 of every other file, ``model.json`` included.  A
+folder where a write was interrupted (some files new, some old) or that was damaged since
+is refused on loading: :mod:`solver.results.integrity` checks every file before anything
+is returned.
 
 >>> write_results(results, "out/slider_crank")                 # doctest: +SKIP
 >>> load_results("out/slider_crank").meta["status"]            # doctest: +SKIP
@@ -22,23 +24,26 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import ResultsFormatError
-from ..model.io import atomic_write_text, dumps_model
+from ..model.io import atomic_write_text, dumps_model, replacing_together
+from .columnar import ParquetTable, parquet_tables, write_parquet
 from .frames import Frame, Results, StepRecord
-from .integrity import MODEL, SUMMARY, check_layout, read_model, read_recorded, read_summary
+from .integrity import MODEL, SUMMARY, TABLE_FILES, as_text, check_layout, read_model, read_recorded, read_summary
 from .summary import layout_from_json, summarize
-from .tables import FRAME_TABLES, STEP_COLUMNS, CsvTable, contacts_from_table, csv_tables, field_shapes, sha256
+from .tables import (FRAME_TABLES, RATE_FIELDS, STEP_COLUMNS, TABLES, VERSION, CsvTable, contacts_from_table,
+                     csv_tables, field_shapes, sha256)
 
-__all__ = ["ResultsFormatError", "load_results", "summarize", "write_results"]
+__all__ = ["ResultsFormatError", "export_csv", "load_results", "summarize", "write_results"]
 
 
 # ====================================================================== writing
 def write_results(results: Results, directory: str | os.PathLike) -> None:
     """Write ``results`` to ``directory`` (created if needed; our files there are replaced).
 
-    Writes ``model.json``, the CSV files and, last, ``summary.json`` (with the SHA-256 of
-    every other file), each atomically.  Until ``summary.json`` is replaced the folder
-    holds the previous run, or, once a file has changed, a folder :func:`load_results`
-    refuses; never a mix it accepts.
+    Writes ``model.json``, the Parquet files, ``events.csv`` and ``summary.json`` (with the
+    SHA-256 of every other file) as temporary files, flushes them to disk together and
+    renames them over the old ones, ``summary.json`` last.  Until ``summary.json`` is
+    replaced the folder holds the previous run, or, once a file has changed, a folder
+    :func:`load_results` refuses; never a mix it accepts.
 
     Parameters
     ----------
@@ -48,16 +53,40 @@ def write_results(results: Results, directory: str | os.PathLike) -> None:
         The results folder.
     """
     directory = Path(directory)
-    model = dumps_model(results.model)
-    atomic_write_text(directory / MODEL, model)
-    tables = csv_tables(results)
-    for name, text in tables.items():
-        atomic_write_text(directory / name, text)
-    summary = summarize(results)
-    summary["files"] = {name: {"rows": text.count("\n") - 1, "sha256": sha256(text)} for name, text in tables.items()}
-    summary["files"][MODEL] = {"sha256": sha256(model)}
-    text = json.dumps(summary, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
-    atomic_write_text(directory / SUMMARY, text)
+    files = TABLE_FILES[VERSION]
+    tables = parquet_tables(results)
+    names = [MODEL, *(files[name] for name in tables), files["events"], SUMMARY]  # summary.json renamed last
+    with replacing_together([directory / name for name in names]) as temporaries:
+        tmp = dict(zip(names, temporaries))
+        model = dumps_model(results.model)
+        _write_text(tmp[MODEL], model)
+        entries = {files[name]: write_parquet(tmp[files[name]], schema, chunks)
+                   for name, (schema, chunks) in tables.items()}
+        events = csv_tables(results, ("events",))["events.csv"]
+        _write_text(tmp[files["events"]], events)
+        summary = summarize(results)
+        summary["files"] = {**entries, files["events"]: {"rows": events.count("\n") - 1, "sha256": sha256(events)},
+                            MODEL: {"sha256": sha256(model)}}
+        _write_text(tmp[SUMMARY], summary_text(summary))
+
+
+def summary_text(summary: dict) -> str:
+    """``summary.json``'s text: a key of the summary per line (a list per item), the values compact
+    (json's C encoder, where ``indent`` takes the Python one: seconds for a run with many events)."""
+    def dumps(value) -> str:
+        return json.dumps(value, ensure_ascii=False, allow_nan=False)
+
+    def entry(key: str, value) -> str:
+        if isinstance(value, list) and value:
+            return f"  {dumps(key)}: [\n" + ",\n".join("    " + dumps(v) for v in value) + "\n  ]"
+        return f"  {dumps(key)}: {dumps(value)}"
+
+    return "{\n" + ",\n".join(entry(k, v) for k, v in summary.items()) + "\n}\n"
+
+
+def _write_text(path: Path, text: str) -> None:
+    with open(path, "w", encoding="utf-8", newline="\n") as fh:
+        fh.write(text)
 
 
 # ====================================================================== loading
@@ -78,32 +107,40 @@ def load_results(directory: str | os.PathLike) -> Results:
     directory = Path(directory)
     summary = read_summary(directory)
     files = summary["files"]
-    tables = {name: CsvTable.parse(str(directory / name), read_recorded(directory, name, entry["sha256"]), entry["rows"])
-              for name, entry in files.items() if name != MODEL}
+    tables = {}
+    for name, file in TABLE_FILES[summary["version"]].items():
+        if file not in files:  # a version-1 folder written before the table existed (modes.csv, moving.csv)
+            continue
+        path, entry = directory / file, files[file]
+        data = read_recorded(directory, file, entry["sha256"])
+        tables[name] = (CsvTable.parse(str(path), as_text(path, data), entry["rows"]) if file.endswith(".csv")
+                        else ParquetTable(str(path), data, entry["rows"]))
+        del data
     model = read_model(directory, summary)
     layout = layout_from_json(summary["layout"])
     check_layout(layout, model, directory / SUMMARY)
-    times = tables["energy.csv"].columns(["time_s"])[:, 0]
+    times = tables["energy"].columns(["time_s"])[:, 0]
     n_f = len(times)
 
     shapes = field_shapes(layout)
     fields = {}
     for name, (_, table_fields) in FRAME_TABLES.items():
-        if name not in tables:  # a folder written before the table existed (modes.csv, moving.csv)
+        if name not in tables:  # a version-1 folder written before the table existed (modes, moving)
             continue
-        first, first_columns = table_fields[0]
-        per_frame = int(np.prod(shapes[first])) // len(first_columns)  # its entities (x stations)
-        values = _frame_rows(tables[name], [c for _, cols in table_fields for c in cols], n_f, per_frame)
-        start = 0
         for field, cols in table_fields:
-            fields[field] = np.ascontiguousarray(values[:, start : start + len(cols)]).reshape((n_f, *shapes[field]))
-            start += len(cols)
+            if field in RATE_FIELDS and not layout.rates:
+                fields[field] = np.zeros((n_f, *shapes[field]))
+                continue
+            per_frame = int(np.prod(shapes[field])) // len(cols)  # its entities (x stations)
+            values = _frame_rows(tables[name], list(cols), n_f, per_frame)
+            fields[field] = values.reshape((n_f, *shapes[field]))
+        del tables[name]  # its file's bytes are no longer needed
     energy_keys = summary["frame_keys"]["energy"]
-    energy = tables["energy.csv"].columns([k + "_J" for k in energy_keys])
+    energy = tables["energy"].columns([k + "_J" for k in energy_keys])
     contact_keys = summary["frame_keys"]["contact"]
     n_c = len(layout.contacts) if contact_keys else 0
-    _frame_rows(tables["contacts.csv"], ["time_s"], n_f, n_c)
-    contact = contacts_from_table(tables["contacts.csv"], contact_keys, n_f, n_c)
+    _frame_rows(tables["contacts"], ["time_s"], n_f, n_c)
+    contact = contacts_from_table(tables["contacts"], contact_keys, n_f, n_c)
     frames = [
         Frame(
             time=float(times[i]),
@@ -113,15 +150,36 @@ def load_results(directory: str | os.PathLike) -> Results:
         )
         for i in range(n_f)
     ]
-    step_table = tables["steps.csv"].columns(list(STEP_COLUMNS))
+    step_table = tables["steps"].columns(list(STEP_COLUMNS))
     if not np.isfinite(step_table[:, 2]).all():
-        raise ResultsFormatError(f"{directory / 'steps.csv'}: newton_iterations: a cell that is not a number")
+        raise ResultsFormatError(f"{tables['steps'].source}: newton_iterations: a cell that is not a number")
     steps = [StepRecord(time=t, step=h, newton_iterations=int(n)) for t, h, n in step_table.tolist()]
     return Results(model=model, layout=layout, frames=frames, steps=steps, events=summary["events"],
                    meta=summary["meta"])
 
 
-def _frame_rows(table: CsvTable, columns: list[str], n_f: int, per_frame: int) -> np.ndarray:
+def export_csv(directory: str | os.PathLike, out: str | os.PathLike | None = None,
+               tables: list[str] | None = None) -> list[Path]:
+    """Write tables of the results folder ``directory`` as CSV files (the version-1 files:
+    units in the header, floats with ``%.17g``) into ``out`` (default: the folder itself).
+
+    ``tables`` names them (:data:`~solver.results.tables.TABLES`; default: all).  Returns
+    the files written.  Raises :class:`ResultsFormatError` for a folder :func:`load_results`
+    refuses and :class:`ValueError` naming an unknown table.
+    """
+    unknown = [t for t in tables or () if t not in TABLES]
+    if unknown:
+        raise ValueError(f"no table {', '.join(map(repr, unknown))}: the tables are {', '.join(TABLES)}")
+    results = load_results(directory)
+    out = Path(directory if out is None else out)
+    written = []
+    for name, text in csv_tables(results, tuple(tables or TABLES)).items():
+        atomic_write_text(out / name, text)
+        written.append(out / name)
+    return written
+
+
+def _frame_rows(table: CsvTable | ParquetTable, columns: list[str], n_f: int, per_frame: int) -> np.ndarray:
     """The ``columns`` of ``table``, refused unless it holds ``per_frame`` rows for each of the ``n_f`` frames."""
     values = table.columns(columns)
     if len(values) != n_f * per_frame:

@@ -2,12 +2,14 @@
 
 A run appends one :class:`Frame` per output time; :class:`Results` stacks them into
 arrays.  ``solver.results.files`` writes a :class:`Results` to a folder (``summary.json``
-plus CSV files with units in every column name) and reads it back into an equal object.
+plus Parquet and CSV files with units in every column name) and reads it back into an equal object.
 
 Shapes: F frames, N nodes (model nodes and the mesh nodes of flexible links),
 R rotation slots (one per node and link that rotates there), E beam elements,
-S stations per element, D drivers, L flexible links (corotational and modal), C contact
-pairs, K modal coordinates (of all modal links), M moving supports, masses and forces.
+S stations per element (``solver.record.element_stations``), D drivers, L flexible links (corotational and modal), C contact
+pairs, K modal coordinates (of all modal links), M moving supports, masses and forces.  The arrays of nodes, rotations, elements
+and modes are float64, or float32 when the run records in single precision
+(``solver.record.precision``).
 """
 from __future__ import annotations
 
@@ -16,7 +18,8 @@ from typing import Any
 
 import numpy as np
 
-#: stations along each element where strains are reported (fractions of its length)
+#: stations along each element where strains are reported by default (fractions of its
+#: length; a model's ``solver.record.element_stations`` chooses others)
 STATIONS = (0.0, 0.25, 0.5, 0.75, 1.0)
 
 ENERGY_KEYS = (
@@ -60,6 +63,9 @@ CONTACT_KEYS = ("gap_m", "v_n_m_s", "v_t_m_s", "F_n_N", "F_t_N", "state", "I_n_N
 #: contact states; ``Frame.contact["state"]`` holds their indices (0 = open)
 CONTACT_STATES = ("open", "slide", "stick")
 
+#: the Frame arrays of the rates of nodes and rotations (empty when a run records no rates)
+RATE_FIELDS = ("node_v", "node_a", "rot_v", "rot_a")
+
 #: the Frame arrays of the modal coordinates (K,): coordinate, its rates, the mode's energies
 MODAL_FIELDS = ("modal_q", "modal_qd", "modal_qdd", "modal_strain_energy", "modal_kinetic_energy")
 
@@ -85,6 +91,8 @@ class Layout:
     modes: list[tuple[str, int]] = field(default_factory=list)  # (modal link, mode number from 1) per coordinate
     mode_frequency: np.ndarray = field(default_factory=lambda: np.zeros(0))  # (K,) Hz
     moving: list[str] = field(default_factory=list)  # ids of the moving supports, masses and forces
+    #: whether frames hold the rates of nodes and rotations (else node_v, node_a are (0, 2), rot_v, rot_a (0,))
+    rates: bool = True
 
 
 @dataclass
@@ -93,11 +101,11 @@ class Frame:
 
     time: float
     node_xy: np.ndarray  # (N, 2) m
-    node_v: np.ndarray  # (N, 2) m/s
-    node_a: np.ndarray  # (N, 2) m/s^2
+    node_v: np.ndarray  # (N, 2) m/s ((0, 2) when the run records no rates: Layout.rates)
+    node_a: np.ndarray  # (N, 2) m/s^2 (idem)
     rot: np.ndarray  # (R,) rad
-    rot_v: np.ndarray  # (R,) rad/s
-    rot_a: np.ndarray  # (R,) rad/s^2
+    rot_v: np.ndarray  # (R,) rad/s ((0,) without rates)
+    rot_a: np.ndarray  # (R,) rad/s^2 (idem)
     axial_force: np.ndarray  # (E, S) N
     axial_strain: np.ndarray  # (E, S) -
     bending_strain: np.ndarray  # (E, S) - outer fibre, positive = tension on the left side
@@ -158,9 +166,10 @@ class Results:
 
         Terms a frame lacks count as zero.
         """
-        return np.array(
-            [sum(sign * f.energy.get(k, 0.0) for k, sign in ENERGY_BALANCE_SIGNS.items()) for f in self.frames]
-        )
+        total = np.zeros(len(self.frames))
+        for key, sign in ENERGY_BALANCE_SIGNS.items():  # the terms added in this order, as frame by frame
+            total += sign * np.array([f.energy.get(key, 0.0) for f in self.frames], dtype=float)
+        return total
 
     def node_index(self, node: str) -> int:
         return self.layout.nodes.index(node)

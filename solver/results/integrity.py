@@ -1,13 +1,14 @@
 """The checks a results folder passes before :func:`solver.results.files.load_results`
-returns it: ``summary.json`` against a JSON schema, every other file against the SHA-256
-``summary.json`` records, ``model.json`` a valid model whose ids the layout names, and a
-layout whose parts agree with each other.
+returns it: ``summary.json`` against a JSON schema, every other file (CSV, Parquet or
+``model.json``) against the SHA-256 ``summary.json`` records, ``model.json`` a valid model
+whose ids the layout names, and a layout whose parts agree with each other.
 
 Each failure is a :class:`~solver.errors.ResultsFormatError` naming the file and the
 reason (``summary.json: layout.nodes[2]: 5 is not of type 'string'``).
 """
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 from typing import Any
@@ -18,11 +19,16 @@ from ..errors import ResultsFormatError
 from ..model.io import parse_model
 from ..model.validate import ModelError
 from .frames import Layout
-from .tables import FORMAT, FRAME_TABLES, VERSION, sha256
+from .tables import FORMAT, TABLES, VERSION
 
-#: the CSV files of a results folder; a folder written before ``modes.csv`` or ``moving.csv`` existed lacks it
-CSV_FILES = (*FRAME_TABLES, "energy.csv", "contacts.csv", "steps.csv", "events.csv")
-OPTIONAL_FILES = ("modes.csv", "moving.csv")
+#: the file of each table, by format version: version 1 all CSV, version 2 the time series in
+#: Parquet and the events CSV
+TABLE_FILES = {
+    1: {name: name + ".csv" for name in TABLES},
+    2: {name: name + (".csv" if name == "events" else ".parquet") for name in TABLES},
+}
+#: tables a version-1 folder written before ``modes.csv`` or ``moving.csv`` existed lacks
+OPTIONAL_TABLES = ("modes", "moving")
 SUMMARY, MODEL = "summary.json", "model.json"
 
 _TEXTS = {"type": "array", "items": {"type": "string"}}
@@ -44,7 +50,7 @@ SUMMARY_SCHEMA = {
         "run": {"type": "object", "properties": {"model_sha256": _HASH}},
         "files": {
             "type": "object",
-            "propertyNames": {"enum": [*CSV_FILES, MODEL]},
+            "propertyNames": {"enum": sorted({*TABLE_FILES[1].values(), *TABLE_FILES[2].values(), MODEL})},
             "properties": {MODEL: {"type": "object", "required": ["sha256"], "properties": {"sha256": _HASH}}},
             "additionalProperties": {"type": "object", "required": ["rows", "sha256"],
                                      "properties": {"rows": {"type": "integer", "minimum": 0}, "sha256": _HASH}},
@@ -60,6 +66,7 @@ SUMMARY_SCHEMA = {
                 "stations": {"type": "array", "items": {"type": "number"}},
                 "flexible_links": _TEXTS, "drivers": _TEXTS, "contacts": _TEXTS,
                 "modes": _pairs("string", "integer"), "mode_frequency_Hz": _NUMBERS, "moving": _TEXTS,
+                "rates": {"type": "boolean"},
             },
         },
         "frame_keys": {"type": "object", "required": ["energy", "contact"],
@@ -71,14 +78,25 @@ SUMMARY_SCHEMA = {
 _VALIDATOR = Draft202012Validator(SUMMARY_SCHEMA)
 
 
-def read_text(path: Path) -> str:
-    """A file's UTF-8 text; a file that is missing, unreadable or not UTF-8 is refused."""
+def read_bytes(path: Path) -> bytes:
+    """A file's bytes; a file that is missing or unreadable is refused."""
     try:
-        return path.read_text(encoding="utf-8")
+        return path.read_bytes()
     except OSError as exc:
         raise ResultsFormatError(f"cannot read {path}: {exc.strerror}") from None
+
+
+def as_text(path: Path, data: bytes) -> str:
+    """``data`` (read from ``path``) as UTF-8 text; refused if it is not."""
+    try:
+        return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise ResultsFormatError(f"{path}: not UTF-8 text (byte {exc.start})") from None
+
+
+def read_text(path: Path) -> str:
+    """A file's UTF-8 text; a file that is missing, unreadable or not UTF-8 is refused."""
+    return as_text(path, read_bytes(path))
 
 
 def read_summary(directory: Path) -> dict[str, Any]:
@@ -96,14 +114,18 @@ def read_summary(directory: Path) -> dict[str, Any]:
                 if isinstance(exc, json.JSONDecodeError) else f"invalid JSON: {exc}")
         raise ResultsFormatError(f"{path}: {what}") from None
     if not isinstance(summary, dict) or summary.get("format") != FORMAT or not isinstance(
-            summary.get("version"), int) or summary["version"] > VERSION:
+            summary.get("version"), int) or summary["version"] not in TABLE_FILES:
         found = (summary.get("format"), summary.get("version")) if isinstance(summary, dict) else (None, None)
-        raise ResultsFormatError(f"{path}: not a {FORMAT} version {VERSION} summary "
+        raise ResultsFormatError(f"{path}: not a {FORMAT} version 1 to {VERSION} summary "
                                  f"(format {found[0]!r}, version {found[1]!r})")
     error = next(iter(sorted(_VALIDATOR.iter_errors(summary), key=lambda e: list(map(str, e.absolute_path)))), None)
     if error is not None:
         raise ResultsFormatError(f"{path}: {_json_path(error.absolute_path) or 'the document'}: {error.message}")
-    missing = [name for name in CSV_FILES if name not in summary["files"] and name not in OPTIONAL_FILES]
+    files = TABLE_FILES[summary["version"]]
+    foreign = [name for name in summary["files"] if name != MODEL and name not in files.values()]
+    if foreign:
+        raise ResultsFormatError(f"{path}: files: {', '.join(foreign)} not of a version {summary['version']} folder")
+    missing = [file for table, file in files.items() if file not in summary["files"] and table not in OPTIONAL_TABLES]
     if missing:
         raise ResultsFormatError(f"{path}: files: no entry for {', '.join(missing)}")
     return summary
@@ -114,15 +136,15 @@ def _json_path(parts) -> str:
     return "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in parts).lstrip(".")
 
 
-def read_recorded(directory: Path, name: str, recorded: str | None) -> str:
-    """The text of ``name``, refused unless its SHA-256 is the one ``summary.json`` recorded."""
-    text = read_text(directory / name)
+def read_recorded(directory: Path, name: str, recorded: str | None) -> bytes:
+    """The bytes of ``name``, refused unless their SHA-256 is the one ``summary.json`` recorded."""
+    data = read_bytes(directory / name)
     if recorded is None:
         raise ResultsFormatError(f"{directory / SUMMARY}: records no SHA-256 of {name}")
-    if sha256(text) != recorded:
+    if hashlib.sha256(data).hexdigest() != recorded:
         raise ResultsFormatError(f"{directory / name}: not the file {SUMMARY} records "
                                  f"(changed after writing, or a write into the folder was interrupted)")
-    return text
+    return data
 
 
 def read_model(directory: Path, summary: dict[str, Any]) -> dict:
@@ -131,7 +153,7 @@ def read_model(directory: Path, summary: dict[str, Any]) -> dict:
     recorded = summary["files"].get(MODEL, {}).get("sha256") or summary.get("run", {}).get("model_sha256")
     path = directory / MODEL
     try:
-        return parse_model(read_recorded(directory, MODEL, recorded))
+        return parse_model(as_text(path, read_recorded(directory, MODEL, recorded)))
     except ModelError as exc:
         shown = "; ".join(str(p) for p in exc.problems[:3]) + ("; ..." if len(exc.problems) > 3 else "")
         raise ResultsFormatError(f"{path}: not a valid model: {shown}") from None

@@ -5,7 +5,7 @@ its modes were computed on is a node of the frames (those that carry no dofs are
 computed from the link's coordinates ``p = (R, theta, q)``), every element of that
 mesh an element with strains at the stations, and the link a flexible link with its
 mid-span deflection.  Per mode it adds the modal coordinate and its rates and the
-mode's energies (the ``modes.csv`` table).
+mode's energies (the ``modes`` table).
 
 Kinematics of a point at ``u = u0 + S q`` in the frame (along the inertial axes in the
 sketched orientation, :meth:`~solver.system.modal_links.ModalLink.node_arm`)::

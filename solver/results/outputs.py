@@ -25,7 +25,7 @@ from ..fem.beam import deformations
 from ..fem.timoshenko import curvature, shapes
 from ..system.free_strains import EPS0, KAPPA0
 from ..system.state import State
-from .frames import MODAL_FIELDS, STATIONS, Frame, Layout
+from .frames import MODAL_FIELDS, RATE_FIELDS, STATIONS, Frame, Layout
 from .modal_outputs import ModalOutputs
 
 
@@ -49,7 +49,11 @@ class OutputBuilder:
         self.asm = asm
         s = asm.sys
         self.sys = s
-        self.xi = np.array(STATIONS)
+        record = s.settings.get("record", {})
+        self.xi = np.array(record.get("element_stations", STATIONS), dtype=float)
+        self.rates = bool(record.get("rates", True))
+        #: float type of the bulky arrays (nodes, rotations, elements, modes)
+        self.dtype = np.float32 if record.get("precision") == "single" else np.float64
         self.modal = ModalOutputs(s, self.xi)
         m = self.modal
         self.layout = Layout(
@@ -60,9 +64,11 @@ class OutputBuilder:
             outer_fibre=np.concatenate([s.elem_fibre, m.outer_fibre]),
             flexible_links=[f.id for f in s.flex_links] + m.link_ids,
             drivers=[d.id for d in s.drivers],
+            stations=tuple(self.xi.tolist()),
             modes=m.modes,
             mode_frequency=m.frequencies,
             moving=[mv.id for mv in s.movers],
+            rates=self.rates,
         )
         self._midspan = [self._midspan_locator(f) for f in s.flex_links]
         self._driver_rows = np.array([d.row for d in s.drivers], dtype=int)
@@ -186,24 +192,26 @@ class OutputBuilder:
         energy.update(self.ledger)
         nd = s.node_dofs
         m = self.modal.frame_parts(q, v, a)
+        bulky = {
+            "node_xy": (q[nd], m["node_xy"]), "node_v": (v[nd], m["node_v"]), "node_a": (a[nd], m["node_a"]),
+            "rot": (q[s.rot_dofs], m["rot"]), "rot_v": (v[s.rot_dofs], m["rot_v"]), "rot_a": (a[s.rot_dofs], m["rot_a"]),
+            "axial_force": (axial_N, m["axial_force"]), "axial_strain": (axial_eps, m["axial_strain"]),
+            "bending_strain": (bend_eps, m["bending_strain"]), "bending_moment": (bend_M, m["bending_moment"]),
+            **{key: (m[key],) for key in MODAL_FIELDS},
+        }  # fmt: skip
+        arrays = {key: np.concatenate(parts).astype(self.dtype, copy=False) for key, parts in bulky.items()
+                  if self.rates or key not in RATE_FIELDS}
+        if not self.rates:
+            arrays.update(node_v=np.zeros((0, 2), self.dtype), node_a=np.zeros((0, 2), self.dtype),
+                          rot_v=np.zeros(0, self.dtype), rot_a=np.zeros(0, self.dtype))
         return Frame(
             time=st.t,
-            node_xy=np.concatenate([q[nd], m["node_xy"]]),
-            node_v=np.concatenate([v[nd], m["node_v"]]),
-            node_a=np.concatenate([a[nd], m["node_a"]]),
-            rot=np.concatenate([q[s.rot_dofs], m["rot"]]),
-            rot_v=np.concatenate([v[s.rot_dofs], m["rot_v"]]),
-            rot_a=np.concatenate([a[s.rot_dofs], m["rot_a"]]),
-            axial_force=np.concatenate([axial_N, m["axial_force"]]),
-            axial_strain=np.concatenate([axial_eps, m["axial_strain"]]),
-            bending_strain=np.concatenate([bend_eps, m["bending_strain"]]),
-            bending_moment=np.concatenate([bend_M, m["bending_moment"]]),
             midspan=np.concatenate([midspan, m["midspan"]]),
             driver_angle=drv_val,
             driver_speed=drv_rate,
             driver_reaction=drv_reac,
             energy=energy,
-            **{key: m[key] for key in MODAL_FIELDS},
+            **arrays,
         )
 
     def _element_outputs(self, q: np.ndarray):

@@ -25,7 +25,7 @@ from typing import Callable
 
 import numpy as np
 
-from .frames import ENERGY_BALANCE_SIGNS, ENERGY_KEYS, Frame, Results
+from .frames import ENERGY_BALANCE_SIGNS, ENERGY_KEYS, RATE_FIELDS, Frame, Results
 from ..model.io import model_with_defaults
 from ..system.free_strains import LinkStrains, links_free_strains
 from .tables import DRIVER_UNITS
@@ -42,7 +42,7 @@ NODE_QUANTITIES = {
 }
 
 #: rotation series: key suffix -> (frame field, label, unit); a slot is a node and the link (or
-#: rigidly joined group) that turns there, as in ``rotations.csv``
+#: rigidly joined group) that turns there, as in the ``rotations`` table
 ROTATION_QUANTITIES = {
     "theta": ("rot", "rotation", "rad"),
     "omega": ("rot_v", "angular velocity", "rad/s"),
@@ -229,15 +229,17 @@ def _mode_series(results: Results):
 
 
 def _node_series(results: Results):
+    recorded = {k: q for k, q in NODE_QUANTITIES.items() if results.layout.rates or q[0] not in RATE_FIELDS}
     for i, node in enumerate(results.layout.nodes):
-        for name, (field, k, unit, relative) in NODE_QUANTITIES.items():
+        for name, (field, k, unit, relative) in recorded.items():
             yield Series(f"node/{node}/{name}", f"{node} {name}", unit, f"node {name[0]}",
                          lambda f, i=i, k=k, field=field: getattr(f, field)[i, k], relative)
 
 
 def _rotation_series(results: Results):
+    recorded = {k: q for k, q in ROTATION_QUANTITIES.items() if results.layout.rates or q[0] not in RATE_FIELDS}
     for r, (node, link) in enumerate(results.layout.rotations):
-        for name, (field, text, unit) in ROTATION_QUANTITIES.items():
+        for name, (field, text, unit) in recorded.items():
             yield Series(f"rotation/{link}/{node}/{name}", f"{link} at {node}: {text}", unit, f"rotation {link}",
                          lambda f, r=r, field=field: getattr(f, field)[r])
 

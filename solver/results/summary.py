@@ -186,6 +186,7 @@ def layout_to_json(layout: Layout) -> dict[str, Any]:
         "modes": layout.modes,
         "mode_frequency_Hz": layout.mode_frequency,
         "moving": layout.moving,
+        "rates": layout.rates,
     }
 
 
@@ -203,4 +204,5 @@ def layout_from_json(doc: dict[str, Any]) -> Layout:
         modes=[(link, int(k)) for link, k in doc.get("modes", [])],
         mode_frequency=np.array(doc.get("mode_frequency_Hz", []), dtype=float).reshape(-1),
         moving=list(doc.get("moving", [])),
+        rates=bool(doc.get("rates", True)),
     )

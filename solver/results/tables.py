@@ -1,5 +1,7 @@
 """The tables of a results folder: their names, columns and units, and their CSV text
-written from and read back into frames (floats with ``%.17g``: bit for bit).
+(floats with ``%.17g``: bit for bit) -- the files of a version-1 folder, and what
+``flexmech export --csv`` writes from any folder; version 2 stores the same tables in
+Parquet (:mod:`.columnar`).
 
 The format of every file and column is described in ``docs/results-format.md``.
 """
@@ -14,18 +16,19 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from ..errors import ResultsFormatError
-from .frames import CONTACT_KEYS, CONTACT_STATES, ENERGY_KEYS, EVENT_KEYS, Frame, Layout, Results
+from .frames import CONTACT_KEYS, CONTACT_STATES, ENERGY_KEYS, EVENT_KEYS, RATE_FIELDS, Frame, Layout, Results
 
 FORMAT = "flexmech-results"
-VERSION = 1
+#: the version written; version 1 (every table CSV) is still read
+VERSION = 2
 
 #: repr-exact float format: a double printed with 17 significant digits reads back unchanged
 FLOAT = "%.17g"
 
-#: frame tables: file -> (label columns, ((Frame field, its value columns), ...)); rows
+#: frame tables: name -> (label columns, ((Frame field, its value columns), ...)); rows
 #: are frame-major, then in layout order (elements.csv: element-major, then station)
 FRAME_TABLES = {
-    "nodes.csv": (
+    "nodes": (
         ("node",),
         (
             ("node_xy", ("x_m", "y_m")),
@@ -33,11 +36,11 @@ FRAME_TABLES = {
             ("node_a", ("ax_m_s2", "ay_m_s2")),
         ),
     ),
-    "rotations.csv": (
+    "rotations": (
         ("node", "link"),
         (("rot", ("theta_rad",)), ("rot_v", ("omega_rad_s",)), ("rot_a", ("alpha_rad_s2",))),
     ),
-    "elements.csv": (
+    "elements": (
         ("link", "element", "station", "s_m"),
         (
             ("axial_force", ("axial_force_N",)),
@@ -46,12 +49,12 @@ FRAME_TABLES = {
             ("bending_moment", ("bending_moment_N_m",)),
         ),
     ),
-    "links.csv": (("link",), (("midspan", ("midspan_deflection_rel",)),)),
-    "drivers.csv": (
+    "links": (("link",), (("midspan", ("midspan_deflection_rel",)),)),
+    "drivers": (
         ("driver",),
         (("driver_angle", ("value",)), ("driver_speed", ("rate",)), ("driver_reaction", ("reaction",))),
     ),
-    "modes.csv": (
+    "modes": (
         ("link", "mode"),
         (
             ("modal_q", ("q_m",)),
@@ -61,7 +64,7 @@ FRAME_TABLES = {
             ("modal_kinetic_energy", ("kinetic_energy_J",)),
         ),
     ),
-    "moving.csv": (
+    "moving": (
         ("moving",),
         (("moving_s", ("s_m",)), ("moving_speed", ("speed_m_s",)), ("moving_force", ("F_n_N", "F_t_N"))),
     ),
@@ -76,30 +79,41 @@ DRIVER_UNITS = {
 }
 
 
-def csv_tables(results: Results) -> dict[str, str]:
-    """The text of every CSV file, by file name."""
+#: every table of a results folder, by name: the frame tables, then the others
+TABLES = (*FRAME_TABLES, "energy", "contacts", "steps", "events")
+
+
+def csv_tables(results: Results, names: tuple[str, ...] = TABLES) -> dict[str, str]:
+    """The CSV text of the tables ``names`` (default: all), by file name (``nodes.csv``)."""
     frames = results.frames
     times = np.array([f.time for f in frames], dtype=float)
     labels = _labels(results.layout)
     tables = {}
-    for name, (label_columns, fields) in FRAME_TABLES.items():
-        k = len(labels[name])
-        values = np.concatenate([stack_field(frames, field, (k, len(cols))) for field, cols in fields], axis=2)
-        columns = tuple(c for _, cols in fields for c in cols)
-        header = ("time_s", *label_columns, *columns)
-        tables[name] = _table(header, times, labels[name], values, (FLOAT,) * len(columns))
-    tables["energy.csv"] = _energy_table(results, times)
-    tables["contacts.csv"] = _contact_table(results, times)
-    steps = results.steps
-    tables["steps.csv"] = _table(
-        STEP_COLUMNS,
-        np.array([s.time for s in steps], dtype=float),
-        [()],
-        np.array([(s.step, s.newton_iterations) for s in steps], dtype=float).reshape(len(steps), 1, 2),
-        (FLOAT, "%d"),
-    )
-    tables["events.csv"] = _event_table(results.events)
-    return tables
+    for name in names:
+        if name in FRAME_TABLES:
+            label_columns, fields = FRAME_TABLES[name]
+            k = len(labels[name])
+            fields = [(f, cols) for f, cols in fields if results.layout.rates or f not in RATE_FIELDS]
+            values = np.concatenate([stack_field(frames, field, (k, len(cols))) for field, cols in fields], axis=2)
+            columns = tuple(c for _, cols in fields for c in cols)
+            header = ("time_s", *label_columns, *columns)
+            tables[name] = _table(header, times, labels[name], values, (FLOAT,) * len(columns))
+        elif name == "energy":
+            tables[name] = _energy_table(results, times)
+        elif name == "contacts":
+            tables[name] = _contact_table(results, times)
+        elif name == "steps":
+            steps = results.steps
+            tables[name] = _table(
+                STEP_COLUMNS,
+                np.array([s.time for s in steps], dtype=float),
+                [()],
+                np.array([(s.step, s.newton_iterations) for s in steps], dtype=float).reshape(len(steps), 1, 2),
+                (FLOAT, "%d"),
+            )
+        else:
+            tables[name] = _event_table(results.events)
+    return {name + ".csv": text for name, text in tables.items()}
 
 
 def stack_field(frames: list[Frame], field: str, shape: tuple[int, ...]) -> np.ndarray:
@@ -133,17 +147,17 @@ def _labels(layout: Layout) -> dict[str, list[tuple[str, ...]]]:
     """The label cells of each frame table's rows."""
     s0 = element_offsets(layout)
     return {
-        "nodes.csv": [(n,) for n in layout.nodes],
-        "rotations.csv": [(n, link) for n, link in layout.rotations],
-        "elements.csv": [
+        "nodes": [(n,) for n in layout.nodes],
+        "rotations": [(n, link) for n, link in layout.rotations],
+        "elements": [
             (link, str(k), FLOAT % xi, FLOAT % (s0[e] + xi * layout.element_length[e]))
             for e, (link, k, _, _) in enumerate(layout.elements)
             for xi in layout.stations
         ],
-        "links.csv": [(link,) for link in layout.flexible_links],
-        "drivers.csv": [(d,) for d in layout.drivers],
-        "modes.csv": [(link, str(k)) for link, k in layout.modes],
-        "moving.csv": [(m,) for m in layout.moving],
+        "links": [(link,) for link in layout.flexible_links],
+        "drivers": [(d,) for d in layout.drivers],
+        "modes": [(link, str(k)) for link, k in layout.modes],
+        "moving": [(m,) for m in layout.moving],
     }
 
 
@@ -237,13 +251,14 @@ def jsonable(value: Any) -> Any:
 
 
 def field_shapes(layout: Layout) -> dict[str, tuple[int, ...]]:
-    """Each frame array's shape (one frame)."""
+    """Each frame array's shape (one frame); the rates are empty when the run records none."""
     n, r, l, d = len(layout.nodes), len(layout.rotations), len(layout.flexible_links), len(layout.drivers)
     k = len(layout.modes)
     es = (len(layout.elements), len(layout.stations))
+    nr, rr = (n, r) if layout.rates else (0, 0)
     return {
-        "node_xy": (n, 2), "node_v": (n, 2), "node_a": (n, 2),
-        "rot": (r,), "rot_v": (r,), "rot_a": (r,),
+        "node_xy": (n, 2), "node_v": (nr, 2), "node_a": (nr, 2),
+        "rot": (r,), "rot_v": (rr,), "rot_a": (rr,),
         "axial_force": es, "axial_strain": es, "bending_strain": es, "bending_moment": es,
         "midspan": (l,),
         "driver_angle": (d,), "driver_speed": (d,), "driver_reaction": (d,),

@@ -7,10 +7,10 @@ import pytest
 from PySide6.QtWidgets import QFileDialog
 
 from solver.results.files import write_results
-from tests.solver.test_results_damage import DAMAGES
+from tests.solver.test_results_damage import DAMAGES, PARQUET_DAMAGES
 from tests.solver.test_results_io import make_results
 
-SHOWN = [d for d in DAMAGES if d[0] in ("summary.json truncated", "model.json invalid, rehashed",
+SHOWN = [d for d in DAMAGES + PARQUET_DAMAGES if d[0] in ("summary.json truncated", "model.json invalid, rehashed",
                                        "model.json swapped, rehashed", "text in a numeric column, rehashed",
                                        "a row missing, rehashed")]
 

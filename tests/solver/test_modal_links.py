@@ -371,9 +371,9 @@ def test_a_body_bounces_off_a_modal_link():
 
 
 def test_modal_coordinates_are_written_and_read_back(tmp_path):
-    """modes.csv holds each coordinate, its rates and the mode's energies; load_results gives
+    """The modes table holds each coordinate, its rates and the mode's energies; load_results gives
     the frames' arrays back bit for bit, and the layout names the modes and their frequencies."""
-    from solver.results.files import load_results, write_results
+    from solver.results.files import export_csv, load_results, write_results
 
     res = simulate(load_model(examples_dir() / "pendulum_flexible_modal3_energetic.json"))
     write_results(res, tmp_path)
@@ -382,6 +382,7 @@ def test_modal_coordinates_are_written_and_read_back(tmp_path):
     np.testing.assert_array_equal(back.layout.mode_frequency, res.layout.mode_frequency)
     for name in ("modal_q", "modal_qd", "modal_qdd", "modal_strain_energy", "modal_kinetic_energy"):
         np.testing.assert_array_equal(back.stack(name), res.stack(name))
+    export_csv(tmp_path, tables=["modes"])
     header = (tmp_path / "modes.csv").read_text(encoding="utf-8").splitlines()[0]
     assert header == "time_s,link,mode,q_m,qdot_m_s,qddot_m_s2,strain_energy_J,kinetic_energy_J"
     # the energy per mode: 1/2 k q^2 with k the modal stiffness

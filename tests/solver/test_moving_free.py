@@ -9,7 +9,7 @@ import pytest
 
 from solver.api import simulate
 from solver.model.validate import validate
-from solver.results.files import load_results, write_results
+from solver.results.files import export_csv, load_results, write_results
 from solver.results.series import catalogue
 
 G, L, MASS = 9.81, 4.0, 2.0
@@ -127,7 +127,7 @@ def test_a_slowly_carried_mass_presses_with_its_weight():
 
 
 def test_the_moving_outputs_round_trip_and_are_plottable(tmp_path):
-    """moving.csv holds s, speed and the force on the link per entry; they load back bit for bit
+    """The ``moving`` table holds s, speed and the force on the link per entry; they load back bit for bit
     and the plots offer them as series (``moving/<id>/F_n`` ...)."""
     res = simulate(beam_model(end=0.05))
     write_results(res, tmp_path)
@@ -135,6 +135,7 @@ def test_the_moving_outputs_round_trip_and_are_plottable(tmp_path):
     assert back.layout.moving == ["bead"]
     for field in ("moving_s", "moving_speed", "moving_force"):
         assert np.array_equal(back.stack(field), res.stack(field))
+    export_csv(tmp_path, tables=["moving"])
     with open(tmp_path / "moving.csv", encoding="utf-8") as fh:
         assert fh.readline().strip() == "time_s,moving,s_m,speed_m_s,F_n_N,F_t_N"
     series = catalogue(back)

@@ -3,13 +3,19 @@ names the file, and leftover temporary files neither disturb loading nor survive
 
 A damage marked *rehashed* also rewrites the file's SHA-256 (and row count) in
 ``summary.json``, as a careless tool would: the checks behind the hash must catch it too.
+The damages of summary.json, model.json and the Parquet files are done to a version-2 folder
+(``write_results``), those of CSV tables to a copy of the version-1 folder in ``tests/data``.
 """
 from __future__ import annotations
 
 import hashlib
 import json
+import shutil
 from pathlib import Path
 
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
 import pytest
 
 from solver.model.io import dumps_model, examples_dir
@@ -47,6 +53,40 @@ def _replace(name: str, text: str | bytes, rehash: bool = False):
                 entry["rows"] = max(path.read_bytes().count(b"\n") - 1, 0)
             _write_summary(folder, summary)
     return damage
+
+
+def _parquet(name: str, change):
+    """Rewrite Parquet file ``name`` as ``change(table)`` and record it in summary.json (rehashed)."""
+    def damage(folder: Path) -> None:
+        path = folder / name
+        pq.write_table(change(pq.read_table(path)), path)
+        summary = _summary(folder)
+        summary["files"][name] = {"rows": pq.read_metadata(path).num_rows,
+                                  "sha256": hashlib.sha256(path.read_bytes()).hexdigest()}
+        _write_summary(folder, summary)
+    return damage
+
+
+def _edit_bytes(name: str, change, rehash: bool = False, source: str | None = None):
+    """Write ``change(bytes)`` to ``name`` (or the bytes of the file ``source``); with ``rehash`` record them."""
+    def damage(folder: Path) -> None:
+        path = folder / name
+        path.write_bytes((folder / source).read_bytes() if source else change(path.read_bytes()))
+        if rehash:
+            summary = _summary(folder)
+            summary["files"][name]["sha256"] = hashlib.sha256(path.read_bytes()).hexdigest()
+            if source:
+                summary["files"][name]["rows"] = summary["files"][source]["rows"]
+            _write_summary(folder, summary)
+    return damage
+
+
+def _as_text(column: str):
+    return lambda t: t.set_column(t.schema.get_field_index(column), column, pc.cast(t[column], pa.string()))
+
+
+def _set_column(column: str, values):
+    return lambda t: t.set_column(t.schema.get_field_index(column), column, pa.array(values(t)))
 
 
 def _delete(name: str):
@@ -108,9 +148,6 @@ DAMAGES = [
     ("summary.json without layout", _edit_summary(_delete_key(("layout",))), "summary.json", "'layout'"),
     ("summary.json without files", _edit_summary(_delete_key(("files",))), "summary.json", "'files'"),
     ("files a list", _edit_summary(_set(("files",), [])), "summary.json", "files"),
-    ("rows as text", _edit_summary(_set(("files", "nodes.csv", "rows"), "21")), "summary.json",
-     "files.nodes.csv.rows"),
-    ("a CSV file not listed", _edit_summary(_delete_key(("files", "nodes.csv"))), "summary.json", "nodes.csv"),
     ("a file listed outside the format", _edit_summary(_set(("files", "../secret.csv"), {"rows": 0, "sha256": "0" * 64})),
      "summary.json", "../secret.csv"),
     ("layout nodes as text", _edit_summary(_set(("layout", "nodes"), "root")), "summary.json", "layout.nodes"),
@@ -135,11 +172,14 @@ DAMAGES = [
      "model.json", "not a valid model"),
     ("model.json hash not recorded", _edit_summary(lambda s: (s["files"].pop("model.json"), s["run"].pop("model_sha256"))),
      "summary.json", "no SHA-256 of model.json"),
-    # the CSV files
+]
+
+#: damages of the CSV tables (a version-1 folder): (kind, how, file, reason)
+CSV_DAMAGES = [
     ("a CSV file missing", _delete("nodes.csv"), "nodes.csv", "cannot read"),
     ("a CSV file edited", _replace("nodes.csv", lambda t: t.replace("rod#1", "rod#9")), "nodes.csv", "not the file"),
     ("a CSV file truncated", _replace("elements.csv", lambda t: t[: len(t) // 3]), "elements.csv", "not the file"),
-    ("a CSV file not UTF-8", _replace("links.csv", b"time_s,link\n\xff\n"), "links.csv", "UTF-8"),
+    ("a CSV file not UTF-8, rehashed", _replace("links.csv", b"time_s,link\n\xff\n", rehash=True), "links.csv", "UTF-8"),
     ("a CSV file empty, rehashed", _replace("energy.csv", "", rehash=True), "energy.csv", "no header line"),
     ("text in a numeric column, rehashed", _csv_cell("nodes.csv", 2, "x_m", "abc"), "nodes.csv", "abc"),
     ("text in the time column, rehashed", _csv_cell("energy.csv", 1, "time_s", "noon"), "energy.csv", "noon"),
@@ -154,16 +194,70 @@ DAMAGES = [
     ("a CSV file cut within a line, rehashed", _replace("energy.csv", lambda t: t[:-3], rehash=True), "energy.csv",
      "ends within a line"),
     ("rows recorded wrongly", _edit_summary(_set(("files", "links.csv", "rows"), 3)), "links.csv", "records 3"),
+    ("rows as text", _edit_summary(_set(("files", "nodes.csv", "rows"), "21")), "summary.json",
+     "files.nodes.csv.rows"),
+    ("a CSV file not listed", _edit_summary(_delete_key(("files", "nodes.csv"))), "summary.json", "nodes.csv"),
+]
+
+#: damages of the Parquet tables (a version-2 folder)
+PARQUET_DAMAGES = [
+    ("a Parquet file missing", _delete("nodes.parquet"), "nodes.parquet", "cannot read"),
+    ("a Parquet file edited", _edit_bytes("nodes.parquet", lambda b: b[:len(b) // 2] + bytes([b[len(b) // 2] ^ 1])
+                                          + b[len(b) // 2 + 1:]), "nodes.parquet", "not the file"),
+    ("a Parquet file truncated", _edit_bytes("elements.parquet", lambda b: b[: len(b) // 3]), "elements.parquet",
+     "not the file"),
+    ("a Parquet file cut short, rehashed", _edit_bytes("energy.parquet", lambda b: b[:-20], rehash=True),
+     "energy.parquet", "not a Parquet file"),
+    ("a Parquet file not Parquet, rehashed", _replace("elements.parquet", "time_s,link\n", rehash=True),
+     "elements.parquet", "not a Parquet file"),
+    ("a Parquet file empty, rehashed", _replace("energy.parquet", "", rehash=True), "energy.parquet",
+     "not a Parquet file"),
+    ("text in a numeric column, rehashed", _parquet("nodes.parquet", _as_text("x_m")), "nodes.parquet",
+     "'x_m' holds string, not numbers"),
+    ("text in the time column, rehashed", _parquet("energy.parquet", _as_text("time_s")), "energy.parquet", "time_s"),
+    ("an unknown contact state, rehashed",
+     _parquet("contacts.parquet", _set_column("state", lambda t: ["flying"] * t.num_rows)), "contacts.parquet", "flying"),
+    ("a step without iterations, rehashed",
+     _parquet("steps.parquet", _set_column("newton_iterations", lambda t: [float("nan")] * t.num_rows)),
+     "steps.parquet", "newton_iterations"),
+    ("a column missing, rehashed", _parquet("rotations.parquet", lambda t: t.drop_columns(["omega_rad_s"])),
+     "rotations.parquet", "omega_rad_s"),
+    ("a row missing, rehashed", _parquet("nodes.parquet", lambda t: t.slice(0, t.num_rows - 1)), "nodes.parquet",
+     "expected 7 frames x 3"),
+    ("a row more, rehashed", _parquet("drivers.parquet", lambda t: pa.concat_tables([t, t.slice(0, 1)])),
+     "drivers.parquet", "expected 7 frames x 1"),
+    ("another table in its place, rehashed", _edit_bytes("nodes.parquet", lambda b: None, rehash=True,
+                                                          source="links.parquet"), "nodes.parquet", "'x_m'"),
+    ("rows recorded wrongly", _edit_summary(_set(("files", "links.parquet", "rows"), 3)), "links.parquet",
+     "records 3"),
+    ("rows as text", _edit_summary(_set(("files", "nodes.parquet", "rows"), "21")), "summary.json",
+     "files.nodes.parquet.rows"),
+    ("a Parquet file not listed", _edit_summary(_delete_key(("files", "nodes.parquet"))), "summary.json",
+     "nodes.parquet"),
+    ("a CSV file listed in a version-2 folder", _edit_summary(_set(("files", "nodes.csv"), {"rows": 0, "sha256": "0" * 64})),
+     "summary.json", "nodes.csv not of a version 2 folder"),
+    ("events.csv not UTF-8, rehashed", _replace("events.csv", b"time_s,kind\n\xff\n", rehash=True), "events.csv",
+     "UTF-8"),
 ]
 
 
-def test_at_least_22_kinds_of_damage_are_covered():
-    assert len(DAMAGES) >= 22 and len({kind for kind, *_ in DAMAGES}) == len(DAMAGES)
+V1 = Path(__file__).parent.parent / "data" / "results_v1"
+#: (kind, how, file, reason, version of the damaged folder)
+ALL_DAMAGES = ([(*d, 2) for d in DAMAGES] + [(*d, 1) for d in CSV_DAMAGES] + [(*d, 2) for d in PARQUET_DAMAGES])
 
 
-@pytest.mark.parametrize(("kind", "damage", "file", "reason"), DAMAGES, ids=[d[0] for d in DAMAGES])
-def test_damage_is_refused_naming_the_file_and_the_reason(tmp_path, kind, damage, file, reason):
-    write_results(make_results(), tmp_path)
+def test_at_least_41_kinds_of_damage_are_covered():
+    kinds = [f"{kind} (version {v})" for kind, *_, v in ALL_DAMAGES]
+    assert len(kinds) >= 41 and len(set(kinds)) == len(kinds)
+
+
+@pytest.mark.parametrize(("kind", "damage", "file", "reason", "version"), ALL_DAMAGES,
+                         ids=[f"v{d[4]}: {d[0]}" for d in ALL_DAMAGES])
+def test_damage_is_refused_naming_the_file_and_the_reason(tmp_path, kind, damage, file, reason, version):
+    if version == 1:
+        shutil.copytree(V1, tmp_path, dirs_exist_ok=True)
+    else:
+        write_results(make_results(), tmp_path)
     damage(tmp_path)
     with pytest.raises(ResultsFormatError) as refused:
         load_results(tmp_path)
@@ -196,7 +290,7 @@ def test_a_folder_written_before_model_json_was_listed_is_checked_against_the_ru
 def test_leftover_temporary_files_are_ignored_and_the_next_write_removes_them(tmp_path):
     results = make_results()
     write_results(results, tmp_path)
-    leftovers = [tmp_path / ".nodes.csv.0123456789ab.tmp", tmp_path / ".summary.json.ba9876543210.tmp"]
+    leftovers = [tmp_path / ".nodes.parquet.0123456789ab.tmp", tmp_path / ".summary.json.ba9876543210.tmp"]
     for path in leftovers:
         path.write_text("half a fi", encoding="utf-8")
     assert_results_equal(load_results(tmp_path), results)

@@ -21,7 +21,7 @@ from solver.results.frames import (
     Results,
     StepRecord,
 )
-from solver.results.files import ResultsFormatError, load_results, summarize, write_results
+from solver.results.files import ResultsFormatError, export_csv, load_results, summarize, write_results
 from solver.results.tables import FRAME_TABLES
 
 TIMES = np.round(np.arange(7) * 0.1, 12)
@@ -146,6 +146,12 @@ def read_csv(path) -> list[list[str]]:
         return list(csv.reader(fh))
 
 
+def write_and_export(results: Results, folder) -> None:
+    """Write ``results`` to ``folder`` and export every table as CSV into it."""
+    write_results(results, folder)
+    export_csv(folder)
+
+
 def test_round_trip_is_exact(tmp_path):
     results = make_results()
     write_results(results, tmp_path / "run")
@@ -158,7 +164,7 @@ def test_round_trip_without_contacts_and_with_an_extra_energy_term(tmp_path):
     for f in results.frames:
         f.contact = {}
         f.energy["work_gravity_field"] = 0.1 * f.time
-    write_results(results, tmp_path)
+    write_and_export(results, tmp_path)
     assert read_csv(tmp_path / "contacts.csv") == [["time_s", "contact", *CONTACT_KEYS]]
     assert read_csv(tmp_path / "energy.csv")[0][-2:] == ["work_gravity_field_J", "total_J"]
     assert_results_equal(load_results(tmp_path), results)
@@ -169,8 +175,8 @@ def test_every_frame_field_is_written():
     assert written | {"time", "energy", "contact"} == {f.name for f in dataclasses.fields(Frame)}
 
 
-def test_csv_headers_rows_and_quoting(tmp_path):
-    write_results(make_results(), tmp_path)
+def test_exported_csv_headers_rows_and_quoting(tmp_path):
+    write_and_export(make_results(), tmp_path)
     nodes = read_csv(tmp_path / "nodes.csv")
     assert nodes[0] == ["time_s", "node", "x_m", "y_m", "vx_m_s", "vy_m_s", "ax_m_s2", "ay_m_s2"]
     assert len(nodes) == 1 + 7 * 3
@@ -242,7 +248,7 @@ def test_summary_run_and_energy_balance():
 
 def test_empty_results_write_header_only_files_and_load_back(tmp_path):
     results = Results(model=MODEL, layout=make_layout(), meta={"status": "failed", "message": "Newton failed at t = 0"})
-    write_results(results, tmp_path)
+    write_and_export(results, tmp_path)
     for name in ("nodes.csv", "rotations.csv", "elements.csv", "links.csv", "drivers.csv", "energy.csv", "contacts.csv", "events.csv", "steps.csv"):
         rows = read_csv(tmp_path / name)
         assert len(rows) == 1 and rows[0][0] == "time_s", name
@@ -267,11 +273,11 @@ def test_crash_mid_write_leaves_previous_files_whole(tmp_path, monkeypatch):
     assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before  # no temp file left either
 
 
-def test_changed_csv_is_refused(tmp_path):
+def test_changed_file_is_refused(tmp_path):
     write_results(make_results(), tmp_path)
-    path = tmp_path / "nodes.csv"
-    path.write_text(path.read_text().replace("rod#1", "rod#9"))
-    with pytest.raises(ResultsFormatError, match="nodes.csv"):
+    path = tmp_path / "nodes.parquet"
+    path.write_bytes(path.read_bytes().replace(b"rod#1", b"rod#9"))
+    with pytest.raises(ResultsFormatError, match="nodes.parquet: not the file"):
         load_results(tmp_path)
 
 

@@ -1,0 +1,99 @@
+"""Benchmark of the memory a big run's results take: a 2000-element flexible cantilever
+released under gravity, recorded for 10 000 output frames.
+
+Run on demand (not part of the test suite)::
+
+    python -m tests.benchmarks.bench_results_memory [FRAMES] [--record KEY=VALUE ...]
+
+A 1 m steel rod (d = 12.7 mm) clamped at one end, 2000 elements, released from the straight
+position under gravity, steps of 0.1 ms, a frame at every step.  Three fresh processes,
+each printing its peak resident memory (``ru_maxrss``): ``flexmech run --out`` (the solve
+and the write), :func:`solver.results.files.load_results` of the folder, and the GUI's
+File > Open Results of it (offscreen).  The default record is ``stations=none rates=no
+precision=single`` (positions and angles of every node in 32-bit floats): the whole record
+of 2000 elements x 10 000 frames (4.7 GB) exceeds the model's memory budget.  The goal
+(issue 17): peak memory under 1 GB.
+"""
+from __future__ import annotations
+
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from tests.benchmarks.bench_setup import pendulum
+
+ELEMENTS, FRAMES, STEP = 2000, 10_000, 1e-4
+DEFAULT_RECORD = ["stations=none", "rates=no", "precision=single"]
+GOAL_MB = 1024.0
+
+
+def cantilever(elements: int = ELEMENTS, frames: int = FRAMES) -> dict:
+    """The rod of :func:`~tests.benchmarks.bench_setup.pendulum`, clamped at ``O`` and at rest,
+    run for ``frames`` steps with a frame at each."""
+    model = pendulum(elements)
+    model.pop("initial_velocities")
+    model.update(name=f"cantilever, {elements} elements", joints=[{"id": "clamp", "kind": "fixed", "node": "O"}])
+    model["solver"] = {"end_time": frames * STEP, "step": STEP, "output_interval": 0.0}
+    return model
+
+
+def _peak_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+
+
+def _child(what: str, path: str, specs: list[str]) -> None:
+    """In a fresh process: run (path: model), load or open (path: results folder); print the peak."""
+    started = time.perf_counter()
+    if what == "run":
+        from app.shell.cli import main
+
+        code = main(["run", path, "--out", path + ".out", "--quiet", *(a for s in specs for a in ("--record", s))])
+        assert code == 0, code
+    elif what == "load":
+        from solver.results.files import load_results
+
+        assert load_results(path).frames
+    else:
+        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+        from PySide6.QtWidgets import QApplication
+
+        from app.shell.main_window import MainWindow
+
+        app = QApplication.instance() or QApplication([])
+        window = MainWindow()
+        window.show()
+        assert window.results_ui.open_results(path)
+        app.processEvents()
+    print(json.dumps({"what": what, "peak_MB": _peak_mb(), "wall_s": time.perf_counter() - started}))
+
+
+def main(argv: list[str]) -> None:
+    specs = [argv[i + 1] for i, a in enumerate(argv) if a == "--record"] or DEFAULT_RECORD
+    counts = [int(a) for i, a in enumerate(argv) if a.isdigit() and (i == 0 or argv[i - 1] != "--record")]
+    frames = counts[0] if counts else FRAMES
+    print(f"cantilever: {ELEMENTS} elements, {frames} frames, record: {' '.join(specs)}")
+    with tempfile.TemporaryDirectory() as tmp:
+        model = Path(tmp) / "cantilever.json"
+        model.write_text(json.dumps(cantilever(frames=frames)), encoding="utf-8")
+        env = dict(os.environ, OPENBLAS_NUM_THREADS="1")
+        for what, path in (("run", str(model)), ("load", f"{model}.out"), ("open", f"{model}.out")):
+            done = subprocess.run([sys.executable, "-m", "tests.benchmarks.bench_results_memory", "--child", what, path,
+                                   *specs], capture_output=True, text=True, env=env, check=True)
+            result = json.loads(done.stdout.strip().splitlines()[-1])
+            if what == "run":
+                size = sum(p.stat().st_size for p in Path(path + ".out").iterdir()) / 1e6
+                print(f"folder: {size:.1f} MB")
+            flag = "" if result["peak_MB"] < GOAL_MB else "  > 1 GB"
+            print(f"{what:<5} peak {result['peak_MB']:7.0f} MB  wall {result['wall_s']:7.1f} s{flag}", flush=True)
+
+
+if __name__ == "__main__":
+    if sys.argv[1:2] == ["--child"]:
+        _child(sys.argv[2], sys.argv[3], sys.argv[4:])
+    else:
+        main(sys.argv[1:])

@@ -1,0 +1,88 @@
+"""Results format version 2 (Parquet time series), the version-1 reader, what a run records
+(``solver.record``) and the CSV export."""
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from solver.api import load_model, simulate
+from solver.model.io import examples_dir
+from solver.results.files import export_csv, load_results, write_results
+from tests.solver.test_results_io import assert_results_equal, make_results
+
+V1 = Path(__file__).parent.parent / "data" / "results_v1"
+
+
+def test_a_version_1_folder_is_read_exactly():
+    assert_results_equal(load_results(V1), make_results())
+
+
+def test_a_version_1_folder_exports_its_own_csv_files(tmp_path):
+    """Byte for byte; the fixture predates the ``moving`` table, which exports with its header only."""
+    written = export_csv(V1, tmp_path)
+    assert {p.name for p in written} == {p.name for p in V1.glob("*.csv")} | {"moving.csv"}
+    for path in written:
+        if path.name == "moving.csv":
+            assert path.read_text(encoding="utf-8") == "time_s,moving,s_m,speed_m_s,F_n_N,F_t_N\n"
+        else:
+            assert path.read_bytes() == (V1 / path.name).read_bytes(), path.name
+
+
+def test_version_2_keeps_time_series_in_parquet_and_events_in_csv(tmp_path):
+    write_results(make_results(), tmp_path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        ["model.json", "summary.json", "events.csv", *(f"{t}.parquet" for t in (
+            "nodes", "rotations", "elements", "links", "drivers", "modes", "moving", "energy", "contacts", "steps"))])
+
+
+def test_export_of_one_table_into_another_folder(tmp_path):
+    write_results(make_results(), tmp_path / "run")
+    assert export_csv(tmp_path / "run", tmp_path / "csv", ["links"]) == [tmp_path / "csv" / "links.csv"]
+    assert (tmp_path / "csv" / "links.csv").read_text().splitlines()[0] == "time_s,link,midspan_deflection_rel"
+    with pytest.raises(ValueError, match="no table 'strains'"):
+        export_csv(tmp_path / "run", tables=["strains"])
+
+
+def _short_slider_crank(**record) -> dict:
+    model = copy.deepcopy(load_model(examples_dir() / "slider_crank_flexible.json"))
+    model["solver"].update(end_time=0.005, record=record)
+    return model
+
+
+def test_what_a_run_records_is_what_the_folder_holds(tmp_path):
+    """Stations at mid-element only, no rates, no step log, single precision: a round trip."""
+    results = simulate(_short_slider_crank(element_stations=[0.5], rates=False, steps=False, precision="single"))
+    full = simulate(_short_slider_crank())
+    assert results.layout.stations == (0.5,) and not results.layout.rates
+    first = results.frames[-1]
+    assert first.node_xy.dtype == np.float32 and first.node_v.shape == (0, 2) and first.rot_a.shape == (0,)
+    assert first.axial_strain.shape == (8, 1) and results.steps == [] and results.meta["steps"] == len(full.steps)
+    np.testing.assert_allclose(first.node_xy, full.frames[-1].node_xy, rtol=1e-6, atol=1e-9)
+    np.testing.assert_allclose(first.bending_strain[:, 0], full.frames[-1].bending_strain[:, 2], rtol=1e-5, atol=1e-12)
+    write_results(results, tmp_path)
+    loaded = load_results(tmp_path)
+    assert_results_equal(loaded, results)
+    assert loaded.frames[-1].node_xy.dtype == np.float32
+    export_csv(tmp_path)
+    assert (tmp_path / "nodes.csv").read_text().splitlines()[0] == "time_s,node,x_m,y_m"
+
+
+def test_no_element_stations_record_no_element_rows(tmp_path):
+    results = simulate(_short_slider_crank(element_stations=[]))
+    write_results(results, tmp_path)
+    loaded = load_results(tmp_path)
+    assert loaded.layout.stations == () and loaded.frames[-1].axial_force.shape == (8, 0)
+    assert_results_equal(loaded, results)
+
+
+def test_the_same_results_write_the_same_bytes(tmp_path):
+    """Files are a function of the results (a killed write is told from a whole one by their hashes)."""
+    results = make_results()
+    results.layout.rotations = [("root", "rod"), ("root", "rod")]  # repeated labels in one frame
+    for name in ("a", "b"):
+        write_results(results, tmp_path / name)
+    assert {p.name: p.read_bytes() for p in (tmp_path / "a").iterdir()} == {
+        p.name: p.read_bytes() for p in (tmp_path / "b").iterdir()}

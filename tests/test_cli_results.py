@@ -1,0 +1,90 @@
+"""``flexmech run --record`` and ``flexmech export --csv``."""
+from __future__ import annotations
+
+import pytest
+
+from app.shell import cli
+from solver import api
+from solver.results.files import write_results
+from solver.results.frames import Results
+from tests.solver.test_results_io import make_results
+
+
+def test_record_options_set_what_the_run_records(monkeypatch, tmp_path):
+    seen = []
+
+    def simulate(model, progress=None, cancel=None):
+        seen.append(model["solver"])
+        return Results(model={}, layout=None, meta={"status": "completed"})
+
+    monkeypatch.setattr(api, "simulate", simulate)
+    monkeypatch.setattr("solver.results.files.write_results", lambda results, directory: None)
+    argv = ["run", "slider_crank_flexible", "--out", str(tmp_path), "--quiet", "--record", "stations=0,0.5",
+            "--record", "rates=no", "--record", "steps=off", "--record", "precision=single", "--record", "interval=1e-3"]
+    assert cli.main(argv) == cli.EXIT_OK
+    assert seen[0]["output_interval"] == 1e-3
+    assert seen[0]["record"] == {"element_stations": [0.0, 0.5], "rates": False, "steps": False, "precision": "single"}
+
+
+@pytest.mark.parametrize(("spec", "said"), [
+    ("stations=2", "solver.record.element_stations[0]: must be <= 1"),
+    ("precision=half", "solver.record.precision"),
+    ("rates=maybe", "--record: rates=maybe: expected yes or no"),
+    ("interval=soon", "--record: interval=soon"),
+    ("colour=red", "--record: 'colour=red': expected KEY=VALUE"),
+])
+def test_a_bad_record_option_is_named_and_nothing_runs(monkeypatch, tmp_path, capsys, spec, said):
+    monkeypatch.setattr(api, "simulate", lambda *a, **k: pytest.fail("ran"))
+    assert cli.main(["run", "slider_crank_flexible", "--out", str(tmp_path), "--record", spec]) == cli.EXIT_INVALID
+    assert said in capsys.readouterr().err
+
+
+def test_export_writes_the_chosen_tables_as_csv(tmp_path, capsys):
+    write_results(make_results(), tmp_path / "run")
+    argv = ["export", str(tmp_path / "run"), "--csv", "--out", str(tmp_path / "csv"), "--table", "nodes",
+            "--table", "events"]
+    assert cli.main(argv) == cli.EXIT_OK
+    assert sorted(p.name for p in (tmp_path / "csv").iterdir()) == ["events.csv", "nodes.csv"]
+    assert (tmp_path / "csv" / "nodes.csv").read_text().splitlines()[0] == (
+        "time_s,node,x_m,y_m,vx_m_s,vy_m_s,ax_m_s2,ay_m_s2")
+    assert str(tmp_path / "csv" / "nodes.csv") in capsys.readouterr().out
+
+
+def test_export_of_every_table_into_the_results_folder(tmp_path):
+    write_results(make_results(), tmp_path)
+    assert cli.main(["export", str(tmp_path), "--csv"]) == cli.EXIT_OK
+    assert len(list(tmp_path.glob("*.csv"))) == 11  # ten time series and the events
+
+
+def test_export_of_a_damaged_folder_says_why(tmp_path, capsys):
+    write_results(make_results(), tmp_path)
+    (tmp_path / "nodes.parquet").write_bytes(b"no")
+    assert cli.main(["export", str(tmp_path), "--csv"]) == 1
+    err = capsys.readouterr().err
+    assert "nodes.parquet: not the file" in err and "Traceback" not in err
+
+
+def test_export_needs_the_csv_flag_and_a_known_table(tmp_path):
+    for argv in (["export", str(tmp_path)], ["export", str(tmp_path), "--csv", "--table", "strains"]):
+        with pytest.raises(SystemExit) as usage:
+            cli.main(argv)
+        assert usage.value.code == cli.EXIT_USAGE
+
+
+def test_a_model_too_big_to_record_in_full_runs_with_a_smaller_record(monkeypatch, tmp_path, capsys):
+    """--record applies before the model is validated: the memory estimate counts what is recorded."""
+    import json
+
+    from tests.benchmarks.bench_results_memory import cantilever
+
+    path = tmp_path / "cantilever.json"
+    path.write_text(json.dumps(cantilever()), encoding="utf-8")
+    ran = []
+    monkeypatch.setattr(api, "simulate", lambda model, **k: ran.append(model) or Results(
+        model={}, layout=None, meta={"status": "completed"}))
+    monkeypatch.setattr("solver.results.files.write_results", lambda results, directory: None)
+    assert cli.main(["run", str(path), "--out", str(tmp_path / "out")]) == cli.EXIT_INVALID
+    assert "links[rod].mesh.elements: 2000 elements need about 4.68 GB" in capsys.readouterr().err and not ran
+    argv = ["run", str(path), "--out", str(tmp_path / "out"), "--quiet", "--record", "stations=none",
+            "--record", "rates=no", "--record", "precision=single"]
+    assert cli.main(argv) == cli.EXIT_OK and len(ran) == 1
