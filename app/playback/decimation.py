@@ -47,28 +47,28 @@ def decimate(points: np.ndarray, tolerance: float, max_points: int = MAX_POINTS)
     kept = np.zeros(n, dtype=bool)
     kept[[0, -1]] = True
     count = 2
-    while count < max_points:
-        worst, error = _worst_of_spans(points, np.flatnonzero(kept))
-        split = worst[error > tolerance]
-        if not len(split):
-            break
+    starts, ends = np.array([0]), np.array([n - 1])  # the spans still to look into
+    while count < max_points and len(starts):
+        worst, error = _worst_of_spans(points, starts, ends)
+        wide = error > tolerance
+        starts, ends, worst, error = starts[wide], ends[wide], worst[wide], error[wide]
         room = max_points - count
-        if len(split) > room:  # the largest deviations first
-            split = worst[np.argsort(error)[::-1][:room]]
-        kept[split] = True
-        count += len(split)
+        if len(worst) > room:  # the cap: the largest deviations first
+            kept[worst[np.argsort(error)[::-1][:room]]] = True
+            break
+        kept[worst] = True
+        count += len(worst)
+        starts, ends = np.concatenate([starts, worst]), np.concatenate([worst, ends])
+        inner = ends - starts > 1
+        starts, ends = starts[inner], ends[inner]
     return np.flatnonzero(kept)
 
 
-def _worst_of_spans(points: np.ndarray, kept: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """For each span between consecutive ``kept`` indices that holds interior points: the index
-    of its point farthest from the span's chord (segment) and that distance."""
-    inner = np.flatnonzero(np.diff(kept) > 1)  # spans with points between their ends
-    if not len(inner):
-        return np.zeros(0, dtype=int), np.zeros(0)
-    starts, ends = kept[inner], kept[inner + 1]
+def _worst_of_spans(points: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For each span from ``starts`` to ``ends`` (indices into ``points``, with points between
+    them): the index of its point farthest from the span's chord (a segment) and that distance."""
     lengths = ends - starts - 1
-    # the interior points of those spans, with the span each belongs to
+    # the interior points of the spans, with the span each belongs to
     span = np.repeat(np.arange(len(starts)), lengths)
     offset = np.cumsum(lengths) - lengths
     index = starts[span] + 1 + np.arange(len(span)) - offset[span]

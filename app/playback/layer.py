@@ -283,7 +283,8 @@ class PlaybackLayer:
         if coloured:
             self._max_strain = max(self._max_strain, 1e-12)
             levels = 1e6 * self._max_strain
-            self.colour_bar.setLevels((-levels, levels))
+            if self.colour_bar.levels() != (-levels, levels):  # its axis redraws when set
+                self.colour_bar.setLevels((-levels, levels))
         pixel = self.pixel_size()
         self._decimated_for = 0.0
         for rows, fractions, ids in self._flex:
