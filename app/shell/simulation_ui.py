@@ -139,9 +139,9 @@ class SimulationUi(QObject):
         self.status.ended(f"Opened results: {len(results.frames)} frames")
 
     def _set_motion_bounds(self, frames) -> None:
-        if frames:
-            xy = np.concatenate([f.node_xy for f in frames])
-            lo, hi = xy.min(axis=0), xy.max(axis=0)
+        if frames:  # frame by frame: all frames' nodes at once would copy every position of the run
+            lo = np.min([f.node_xy.min(axis=0) for f in frames], axis=0)
+            hi = np.max([f.node_xy.max(axis=0) for f in frames], axis=0)
             self.window.sketch.set_motion_bounds((float(lo[0]), float(hi[0]), float(lo[1]), float(hi[1])))
 
     def _show(self, model: dict, layout) -> None:

@@ -174,8 +174,7 @@ def bench_playback(elements: int = 200, passes: int = 2) -> None:
 def bench_big_playback(elements: int = 2000, passes: int = 2) -> None:
     from tests.benchmarks.bench_scale import cantilever
 
-    model = cantilever(elements, end_time=0.1)
-    model["solver"]["output_interval"] = 5e-4
+    model = cantilever(elements, end_time=0.1, output=5e-4)
     playback_fps(model, f"cantilever {elements} elements", "tip", BIG_FPS_GOAL, passes)
 
 
