@@ -7,7 +7,6 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from app.canvas import geometry as geo
 from app.playback.decimation import MAX_POINTS, decimate, extreme_per_span, with_breaks
 from app.playback.layer import element_strain
 from solver.api import load_model, simulate
@@ -58,9 +57,7 @@ def show(window, model, results, index: int = -1):
     window.resize(1280, 800)
     window.document.replace(model, None)
     sim = window.simulation
-    sim.layer.set_run(model, results.layout)
-    sim.layer.set_size(geo.model_size(model))
-    sim.playback.set_frames(results.frames, results.events)
+    sim.show_run(results)
     window.sketch.zoom_to_fit()
     sim.layer.set_exaggeration(100.0)
     sim.playback.set_index(len(results.frames) + index if index < 0 else index)

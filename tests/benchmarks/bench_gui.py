@@ -183,7 +183,6 @@ def playback_fps(model: dict, label: str, traced: str, goal: float, passes: int)
     with strain colours, ×100 and a trace of node ``traced``, and that through the
     playback controller with Follow on."""
     import app.shell.recovery
-    from app.canvas import geometry as geo
     from app.shell.main_window import MainWindow
 
     folder = Path(tempfile.mkdtemp(prefix="flexmech-bench-"))
@@ -197,9 +196,7 @@ def playback_fps(model: dict, label: str, traced: str, goal: float, passes: int)
     QApplication.processEvents()
     window.document.replace(model, None)
     sim = window.simulation
-    sim.layer.set_run(model, results.layout)
-    sim.layer.set_size(geo.model_size(model))
-    sim.playback.set_frames(results.frames, results.events)
+    sim.show_run(results)  # as File > Open Results plays a finished run
     window.sketch.zoom_to_fit()
     QApplication.processEvents()
     frames = results.frames
