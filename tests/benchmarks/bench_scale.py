@@ -83,6 +83,7 @@ def one_case(elements: int, repeat: int, output: float) -> dict:
     doc = cantilever(elements, output=output)
     setup = wall = cpu = float("inf")
     for _ in range(repeat):
+        res = None  # the last run's frames go before the next run starts
         s, w, c, res = _timed_run(doc)
         setup, wall, cpu = min(setup, s), min(wall, w), min(cpu, c)
         assert res.meta["status"] == "completed", res.meta
