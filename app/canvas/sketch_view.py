@@ -201,15 +201,18 @@ class SketchView(pg.PlotWidget):
         """Keep ``bounds`` (xmin, xmax, ymin, ymax), m, in view: playback's "follow".
 
         While they stay inside the middle of the view (a margin of :data:`FOLLOW_MARGIN`
-        of its size all round) nothing moves; when they leave it, the view is centred on
-        them, at the same zoom unless they do not fit (then zoomed out until they do).
-        Moving the view only then keeps playback fast (a moved view redraws its grid).
+        of its size all round, or a quarter of the room the mechanism leaves when that is
+        less) nothing moves; when they leave it, the view is centred on them, at the same
+        zoom unless they do not fit (then zoomed out until they do).  Moving the view only
+        then keeps playback fast (a moved view redraws its grid): once centred, a mechanism
+        stays inside the margin until it has moved.
         """
         box = self.getViewBox()
         (x0, x1), (y0, y1) = box.viewRange()
         width, height = x1 - x0, y1 - y0
         bx0, bx1, by0, by1 = bounds
-        mx, my = FOLLOW_MARGIN * width, FOLLOW_MARGIN * height
+        mx = max(min(FOLLOW_MARGIN * width, 0.25 * (width - (bx1 - bx0))), 0.0)
+        my = max(min(FOLLOW_MARGIN * height, 0.25 * (height - (by1 - by0))), 0.0)
         if x0 + mx <= bx0 and bx1 <= x1 - mx and y0 + my <= by0 and by1 <= y1 - my:
             return
         pad = 2.0 * FIT_PADDING * max(bx1 - bx0, by1 - by0, 1e-9)

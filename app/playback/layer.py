@@ -6,6 +6,9 @@ and only updates their data for each frame (:meth:`~PlaybackLayer.show_frame`), 
 
 * links from the frame's node positions: a flexible link through its mesh nodes, its
   deflection from the chord between its end nodes scaled by :attr:`~PlaybackLayer.exaggeration`;
+  a link of more than :data:`~.decimation.MAX_POINTS` mesh nodes through at most that many,
+  within half a pixel of its shape at the view's scale (:mod:`.decimation`; drawn again
+  when the view zooms in);
 * optionally strain colouring of each element (axial, bending or combined outer-fibre
   strain, the largest of its stations) with a colour bar in microstrain;
 * contact points coloured by state (open / slide / stick) with arrows of the contact
@@ -30,6 +33,7 @@ from solver.system.clearance import clearance_target, journal_node
 from ..canvas import geometry as geo
 from ..canvas.items import FLEXIBLE, GROUND, LOAD, MASS, RIGID
 from ..document.units import format_quantity
+from .decimation import MAX_POINTS, TOLERANCE_PX, decimate, extreme_per_span, with_breaks
 
 #: strain colouring choices: label -> mode
 STRAIN_MODES = {"No strain colour": "", "Axial strain": "axial", "Bending strain": "bending",
@@ -48,6 +52,9 @@ LINK_WIDTH = 3.5
 Z_LINKS, Z_TRACES, Z_POINTS, Z_ARROWS = 20, 21, 22, 23
 #: symbol and colour of a moving support, mass and force (as the sketch draws them)
 MOVING_SYMBOLS = {"support": ("t1", GROUND), "mass": ("s", MASS), "force": ("t", LOAD)}
+#: decimated links are drawn again when the view's pixel shrinks below this fraction of the
+#: pixel they were decimated for (zooming out needs no new drawing)
+REDECIMATE_ZOOM = 0.75
 
 
 def combined_strain(axial: np.ndarray, bending: np.ndarray) -> np.ndarray:
@@ -154,6 +161,7 @@ class PlaybackLayer:
         for side in ("left", "bottom"):
             view.getPlotItem().getAxis(side).setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self._bar_shown = False
+        view.getViewBox().sigRangeChanged.connect(self._on_range_changed)
         self.clear()
 
     # ------------------------------------------------------------------ run
@@ -168,11 +176,14 @@ class PlaybackLayer:
         self._contacts: list[tuple[int, dict]] = []
         #: per moving support, mass or force: its item and the index of its link in ``_flex``
         self._moving: list[tuple[dict, int]] = []
-        self._history = np.zeros((0, 0, 2))
+        #: the traced nodes' positions in the frames so far (F, traced, 2) and their layout rows
+        self._history, self._history_rows = np.zeros((0, 0, 2)), []
         #: the largest contact force and strain magnitude of the first frames scanned
         self._max_force, self._force_scanned = 0.0, 0
         self._max_strain, self._strain_scanned = 0.0, 0
         self._size = 1.0
+        #: the pixel size (m) the links were last decimated for (0: none decimated)
+        self._decimated_for = 0.0
         self.frame: Frame | None = None
         self._index, self._frames = -1, []
         for item in self._items:
@@ -207,7 +218,7 @@ class PlaybackLayer:
             self._contacts.append((row[point], target))
         self._moving = [(item, layout.flexible_links.index(item["link"])) for item in model.get("moving", [])
                         if item.get("link") in layout.flexible_links]
-        self._history = np.zeros((0, len(layout.nodes), 2))
+        self._history, self._history_rows = np.zeros((0, 0, 2)), []
         for item in self._items:
             item.setVisible(True)
 
@@ -280,18 +291,26 @@ class PlaybackLayer:
     def _draw_links(self, frame: Frame, xy: np.ndarray) -> None:
         ends, colour = [], []
         strain = element_strain(frame, self.strain_mode) if self.strain_mode else None
-        if strain is not None and strain.size:
+        coloured = strain is not None and bool(strain.size)
+        if coloured:
             self._max_strain = max(self._max_strain, 1e-12)
             levels = 1e6 * self._max_strain
-            self.colour_bar.setLevels((-levels, levels))
+            if self.colour_bar.levels() != (-levels, levels):  # its axis redraws when set
+                self.colour_bar.setLevels((-levels, levels))
+        pixel = self.pixel_size()
+        self._decimated_for = 0.0
         for rows, fractions, ids in self._flex:
             pts = exaggerated(xy[rows], fractions, self.exaggeration)
+            values = strain[ids] if coloured else None
+            if len(pts) > MAX_POINTS and pixel > 0.0:
+                kept = decimate(pts, TOLERANCE_PX * pixel, MAX_POINTS)
+                if values is not None:
+                    kept = with_breaks(kept, self._colour_index(values), MAX_POINTS)
+                    values = extreme_per_span(values, kept)
+                pts = pts[kept]
+                self._decimated_for = pixel
             ends.append(np.hstack([pts[:-1], pts[1:]]))
-            if strain is None or not strain.size:
-                colour.append(np.zeros(len(ids), dtype=int))
-            else:
-                scaled = np.nan_to_num((strain[ids] / self._max_strain + 1.0) / 2.0, nan=0.5)
-                colour.append(1 + np.clip((scaled * COLOURS).astype(int), 0, COLOURS - 1))
+            colour.append(np.zeros(len(pts) - 1, dtype=int) if values is None else self._colour_index(values))
         if ends:
             self.flexible.set_segments(np.vstack(ends), np.concatenate(colour))
         else:
@@ -302,6 +321,25 @@ class PlaybackLayer:
             self.rigid.setData(pts[:, 0], pts[:, 1])
         else:
             self.rigid.setData([], [])
+
+    def _colour_index(self, strain: np.ndarray) -> np.ndarray:
+        """Pens of the palette (1 to :data:`COLOURS`) for these strains."""
+        scaled = np.nan_to_num((strain / self._max_strain + 1.0) / 2.0, nan=0.5)
+        return 1 + np.clip((scaled * COLOURS).astype(int), 0, COLOURS - 1)
+
+    def pixel_size(self) -> float:
+        """The size of a screen pixel in the model, m (the finer of its width and height;
+        0 before the view has a size)."""
+        box = self.view.getViewBox()
+        (x0, x1), (y0, y1) = box.viewRange()
+        width, height = box.width(), box.height()
+        if not (width > 0.0 and height > 0.0):
+            return 0.0
+        return min((x1 - x0) / width, (y1 - y0) / height)
+
+    def _on_range_changed(self, *_args) -> None:
+        if self._decimated_for > 0.0 and self.pixel_size() < REDECIMATE_ZOOM * self._decimated_for:
+            self._redraw()
 
     def _draw_contacts(self, frame: Frame, xy: np.ndarray) -> None:
         if not self._contacts:
@@ -347,13 +385,15 @@ class PlaybackLayer:
         if not self.traced or self.layout is None:
             self.traces.setData([], [])
             return
+        rows = [self.layout.nodes.index(n) for n in self.traced if n in self.layout.nodes]
+        if rows != self._history_rows:  # the paths of the traced nodes only, not of every mesh node
+            self._history, self._history_rows = np.zeros((0, len(rows), 2)), rows
         count = index + 1
         have = self._history.shape[0]
         if have < count:
-            more = np.stack([f.node_xy for f in frames[have:count]])
+            more = np.stack([f.node_xy[rows] for f in frames[have:count]])
             self._history = np.concatenate([self._history, more])
-        rows = [self.layout.nodes.index(n) for n in self.traced if n in self.layout.nodes]
-        paths = [np.vstack([self._history[:count, r], [[np.nan, np.nan]]]) for r in rows]
+        paths = [np.vstack([self._history[:count, k], [[np.nan, np.nan]]]) for k in range(len(rows))]
         pts = np.vstack(paths) if paths else np.zeros((0, 2))
         self.traces.setData(pts[:, 0], pts[:, 1])
 

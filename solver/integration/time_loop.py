@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import time as wallclock
+from contextlib import ExitStack
 from typing import Callable, Iterator
 
 import numpy as np
@@ -46,6 +47,11 @@ MIN_STEP_RATIO = 1e-6
 #: steps in a row below it)
 SMALL_STEP_RATIO = 1e-3
 MAX_SMALL_STEPS = 2_000
+
+#: above this many dofs (a flexible link of some 3300 elements) OpenBLAS spreads a dot product of
+#: two state vectors over its threads: on two shared cores their hand-over made a step with a frame
+#: of a 4000-element link cost 33 ms of CPU instead of 7.5 ms, so such runs keep BLAS to one thread
+SINGLE_BLAS_THREAD_DOFS = 10_000
 
 #: what a user can do when Newton fails at the shortest step the loop allows
 ADVICE = "try a smaller step, or check the loads, supports and stiffness of the model"
@@ -137,9 +143,22 @@ def _next_output(t: float, dt_out: float, eps_t: float) -> float:
 
 
 def run(model: dict, cancel: Callable[[], bool] | None = None) -> Iterator[Frame | Results]:
-    """Simulate ``model``; see :func:`solver.api.iter_simulation`."""
+    """Simulate ``model``; see :func:`solver.api.iter_simulation`.
+
+    A model of more than :data:`SINGLE_BLAS_THREAD_DOFS` dofs runs with BLAS limited to one
+    thread (for the whole process, until the run ends or is closed).
+    """
+    with ExitStack() as scope:
+        yield from _run(model, cancel, scope)
+
+
+def _run(model: dict, cancel: Callable[[], bool] | None, scope: ExitStack) -> Iterator[Frame | Results]:
     started = wallclock.perf_counter()
     system = compile_model(model)
+    if system.n > SINGLE_BLAS_THREAD_DOFS:
+        from threadpoolctl import threadpool_limits
+
+        scope.enter_context(threadpool_limits(limits=1, user_api="blas"))
     settings = system.settings
     asm = Assembly(system)
     out = OutputBuilder(asm)
