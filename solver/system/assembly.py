@@ -47,7 +47,10 @@ def newton_terms(q, v, a, lam, F_ext, mass_diag, alpha, beta, form, dofs, secs, 
                  blocks, dm_dofs, dm_target, bp_n, bp_b, bp_r, sl_n, sl_nrm, sl_p, rows, cols, psi, g, vals):
     """Out-of-balance force ``psi`` (with the reactions ``G^T lambda``), constraint residual
     ``g`` and Jacobian values of one Newton iteration in one compiled call; returns
-    ``(reference force, |psi|, max |g|)`` for the convergence test (eq. 2.64).  ``modal``
+    ``(reference force, |psi|, max |g|)`` for the convergence test (eq. 2.64).  The reference
+    is the largest of the inertia forces, the internal forces and the applied loads net of the
+    reactions: a load that supports carry whole (10¹² N pressing a slider into its guide) would
+    otherwise set a tolerance larger than every force of the mechanism.  ``modal``
     are the packed modal links (:mod:`solver.fem.modal`), their blocks written with ``want``."""
     n = q.shape[0]
     internal = np.zeros(n)
@@ -61,7 +64,7 @@ def newton_terms(q, v, a, lam, F_ext, mass_diag, alpha, beta, form, dofs, secs, 
         reac[cols[k]] += vals[k] * lam[rows[k]]
     for i in range(n):
         psi[i] = inertial[i] + damping[i] + internal[i] - F_ext[i] + reac[i]
-    ref = max(np.linalg.norm(inertial), np.linalg.norm(internal), np.linalg.norm(F_ext), np.linalg.norm(reac))
+    ref = max(np.linalg.norm(inertial), np.linalg.norm(internal), np.linalg.norm(F_ext - reac))
     g_max = 0.0
     for i in range(g.shape[0]):
         g_max = max(g_max, abs(g[i]))
