@@ -110,6 +110,18 @@ def test_the_slider_crank_with_1e12_n_on_its_guide_completes_as_without_it():
     assert energy_drift(res) < 1e-4  # 5.3e-5 measured, as without the load (5.2e-5)
 
 
+def test_the_command_line_reports_the_energy_balance_of_a_harsh_run(tmp_path, capsys):
+    model = example("slider_crank_flexible")
+    model["loads"] = [{"id": "press", "node": "B", "fx": 0.0, "fy": -1e12}]
+    path = tmp_path / "pressed.json"
+    path.write_text(json.dumps(model))
+    assert main(["run", str(path), "--out", str(tmp_path / "out")]) == 0
+    out = capsys.readouterr().out
+    drift = json.loads((tmp_path / "out" / "summary.json").read_text())["energy"]["total"]["max_abs_drift_rel"]
+    assert drift < 1e-4
+    assert "energy balance: largest drift " in out and f", {drift:.2g} of the largest kinetic and strain energy" in out
+
+
 def test_an_output_interval_of_1e_300_s_gives_a_frame_per_step():
     model = example("rod_impact_rigid")
     model["solver"]["output_interval"] = 1e-300
