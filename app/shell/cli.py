@@ -199,7 +199,22 @@ def _cmd_run(args: argparse.Namespace) -> int:
         return EXIT_FAILED
     if not args.quiet:
         print(f"results written to {out}")
+        balance = _energy_balance(results)
+        if balance:
+            print(balance)
     return EXIT_OK
+
+
+def _energy_balance(results) -> str | None:
+    """The run's energy balance in one line (``summary.json``'s ``energy.total``), or None
+    without frames or energy in play."""
+    from solver.results.summary import energy_summary
+
+    total = energy_summary(results)["total"]
+    if not total or total["max_abs_drift_rel"] is None:
+        return None
+    return (f"energy balance: largest drift {total['max_abs_drift_J']:.3g} J, {total['max_abs_drift_rel']:.2g} of the "
+            f"largest kinetic and strain energy ({total['scale_J']:.3g} J)")
 
 
 def _cmd_static(args: argparse.Namespace) -> int:

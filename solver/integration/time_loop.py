@@ -13,7 +13,9 @@ would otherwise carry an undamped velocity error from a kink in a prescribed mot
 Every run ends at a bounded cost (:class:`StepLimits`): no step is shorter than
 :data:`MIN_STEP_RATIO` of the reference step, and a run whose last :data:`MAX_SMALL_STEPS`
 steps advanced less than :data:`SMALL_STEP_RATIO` of it each, on average, stops as stalled.
-Output times are ``k dt_out`` from the output index ``k``, never accumulated.
+A run whose state diverges (a node flown beyond a million model sizes, or energy the
+integration created itself: :mod:`.divergence`) stops after that step.  Output times are
+``k dt_out`` from the output index ``k``, never accumulated.
 """
 from __future__ import annotations
 
@@ -30,6 +32,7 @@ from ..system.initial import initial_state, restart
 from ..model.io import dumps_model
 from ..contact.tracker import ContactTracker
 from ..system.state import State
+from .divergence import DivergenceWatch, mesh_hint
 from .newmark import NewmarkIntegrator, NewtonFailure
 from ..results.outputs import OutputBuilder
 from ..results.frames import Frame, Results, StepRecord
@@ -183,6 +186,7 @@ def _run(model: dict, cancel: Callable[[], bool] | None, scope: ExitStack) -> It
         out.contact_energy = contacts.elastic_energy
         state = contacts.after_step(None, state, out)
     breakpoints = sorted({b for b in system.breakpoints() if 0.0 < b < t_end})
+    watch = DivergenceWatch(out, state)
     guard = out if contacts.jumps else None  # velocity jumps (impulses): watch for spurious roots
     tracker = contacts if contacts.active else None
 
@@ -254,11 +258,19 @@ def _run(model: dict, cancel: Callable[[], bool] | None, scope: ExitStack) -> It
             kind = "impact_steps" if in_contact else "free_steps"
             impact[kind] += 1
             impact[kind + "_wall_s"] += wallclock.perf_counter() - step_started
+        cause = watch.check(state)
+        if cause is not None:
+            status, message = "failed", f"stopped at t = {state.t:.6g} s after a step of {h_try:.3g} s: {cause}; {ADVICE}"
+            yield frame_of(state)
+            break
         h = min(h0, 2 * h_try)  # grow back gradually after cuts, contacts and breakpoints
         if dt_out <= 0 or state.t >= next_out - eps_t or state.t >= t_end - eps_t:
             yield frame_of(state)
             if dt_out > 0:
                 next_out = _next_output(state.t, dt_out, eps_t)
+    hint = mesh_hint(out, state) if status == "failed" else None
+    if hint:
+        message = f"{message}; {hint}"
     res.meta.update(
         status=status,
         message=message,

@@ -38,7 +38,7 @@ def summarize(results: Results) -> dict[str, Any]:
             "links": _link_summary(results, times),
             "drivers": _driver_summary(results, times),
             "contacts": _contact_summary(results, times),
-            "energy": _energy_summary(results),
+            "energy": energy_summary(results),
             "events": results.events,
             "layout": layout_to_json(results.layout),
             "frame_keys": {"energy": energy_keys(results), "contact": contact_keys(results)},
@@ -151,7 +151,7 @@ def _periods(times: np.ndarray, closed: np.ndarray, force: np.ndarray | None) ->
     return periods
 
 
-def _energy_summary(results: Results) -> dict[str, Any]:
+def energy_summary(results: Results) -> dict[str, Any]:
     """Initial and final value of each energy term; the total's drift."""
     if not results.frames:
         return {"terms": {}, "total": None}

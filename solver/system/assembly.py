@@ -44,12 +44,22 @@ class Forces:
     damping: np.ndarray  # C qdot
 
 
+#: applied loads and reactions count in Newton's reference force up to this many times the
+#: forces that move the mechanism (inertia, internal forces, loads net of reactions)
+CARRIED_LOAD_RATIO = 100.0
+
+
 @njit(cache=True)
 def newton_terms(q, v, a, lam, F_ext, mass_diag, alpha, beta, form, dofs, secs, Mbars, modal, want, c_a, c_v, c_k,
                  blocks, dm_dofs, dm_target, bp_n, bp_b, bp_r, sl_n, sl_nrm, sl_p, rows, cols, psi, g, vals):
     """Out-of-balance force ``psi`` (with the reactions ``G^T lambda``), constraint residual
     ``g`` and Jacobian values of one Newton iteration in one compiled call; returns
-    ``(reference force, |psi|, max |g|)`` for the convergence test (eq. 2.64).  ``modal``
+    ``(reference force, |psi|, max |g|)`` for the convergence test (eq. 2.64).  The reference
+    is the largest of the inertia forces, the internal forces, the applied loads and the
+    reactions, the last two counted up to :data:`CARRIED_LOAD_RATIO` times the largest of the
+    first two and the applied loads net of the reactions: a load that supports carry whole
+    (10¹² N pressing a slider into its guide) would otherwise set a tolerance larger than every
+    force of the mechanism.  ``modal``
     are the packed modal links (:mod:`solver.fem.modal`), their blocks written with ``want``."""
     n = q.shape[0]
     internal = np.zeros(n)
@@ -63,7 +73,8 @@ def newton_terms(q, v, a, lam, F_ext, mass_diag, alpha, beta, form, dofs, secs, 
         reac[cols[k]] += vals[k] * lam[rows[k]]
     for i in range(n):
         psi[i] = inertial[i] + damping[i] + internal[i] - F_ext[i] + reac[i]
-    ref = max(np.linalg.norm(inertial), np.linalg.norm(internal), np.linalg.norm(F_ext), np.linalg.norm(reac))
+    flow = max(np.linalg.norm(inertial), np.linalg.norm(internal), np.linalg.norm(F_ext - reac))
+    ref = max(flow, min(max(np.linalg.norm(F_ext), np.linalg.norm(reac)), CARRIED_LOAD_RATIO * flow))
     g_max = 0.0
     for i in range(g.shape[0]):
         g_max = max(g_max, abs(g[i]))

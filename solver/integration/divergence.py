@@ -1,0 +1,96 @@
+"""Divergence: a run whose state has left what the model and floating point can mean stops at
+once, instead of cutting its step until the stall bound ends it (docs/solver.md, *Every run ends*).
+
+Two marks, checked after accepted steps (counted in steps, never in wall-clock time):
+
+- **Flown apart**: a node (or rigid body) farther from the origin than :data:`MAX_EXTENT` times
+  the model's size ``L = max(1 m, max |q0|)``.  Newton's position tolerance is ``1e-10 L``
+  (:class:`~solver.integration.newmark.NewmarkIntegrator`); coordinates of ``1e6 L`` carry a
+  round-off of ``2e-10 L``, so no step there can meet it (a free beam pushed by 10¹² N).
+- **Energy created** (every :data:`ENERGY_EVERY` steps: the energies cost a tenth of a small
+  model's step): the kinetic, strain and contact energy exceed :data:`MAX_ENERGY_RATIO`
+  times every energy the run has booked (the energy at the start, the change of gravity's
+  potential and each work and dissipation of the ledger, in absolute value; the largest sum so
+  far): the integration created the energy itself (an unstable spurious solution).
+
+When a run fails, :func:`mesh_hint` says whether a flexible link bent more than its mesh can
+follow: an element whose ends turned more than :data:`FOLD_SLOPE` against its chord is far
+outside the small-slope cubic of the corotational element (its mean strain ``1/2 v'^2``,
+thesis eq. A.3, lets the chord shrink to zero at finite energy once the end slopes pass about
+2.4 rad), so no step can follow it; that is what a user can change.
+
+>>> MAX_EXTENT, MAX_ENERGY_RATIO, FOLD_SLOPE
+(1000000.0, 1000.0, 1.0)
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..fem.beam import deformations
+from ..results.outputs import OutputBuilder
+from ..system.state import State
+
+#: coordinates beyond this many model sizes: the model flew apart
+MAX_EXTENT = 1e6
+
+#: mechanical energy beyond this many times all the energy booked: the integration diverged
+MAX_ENERGY_RATIO = 1e3
+
+#: accepted steps between two looks at the energy
+ENERGY_EVERY = 10
+
+#: end slope of an element against its chord (rad) beyond which a failed run names the mesh
+FOLD_SLOPE = 1.0
+
+
+class DivergenceWatch:
+    """Watches the accepted states of one run for the two marks of divergence."""
+
+    def __init__(self, out: OutputBuilder, start: State):
+        s = out.sys
+        self.out = out
+        bodies = [dofs[:2] for _, dofs in s.rigid_bodies]
+        self.position_dofs = np.concatenate([s.node_dofs.ravel(), np.array(bodies, dtype=int).ravel()])
+        self.size = max(1.0, float(np.abs(s.q0).max(initial=0.0)))
+        kinetic, strain, self._potential0, contact = out.energy_terms(start)
+        self._start = kinetic + strain + contact + abs(self._potential0)  # J
+        self._booked = self._start  # the largest sum of booked energies so far, J
+        self._steps = 0
+
+    def check(self, st: State) -> str | None:
+        """The cause, in words, when ``st`` shows divergence; otherwise None."""
+        if self.position_dofs.size:
+            far = float(np.abs(st.q[self.position_dofs]).max())
+            if not np.isfinite(far) or far > MAX_EXTENT * self.size:
+                return (f"the model flew apart: a node is {far:.3g} m from the origin, over {MAX_EXTENT:.0e} "
+                        f"times the model's size ({self.size:.3g} m), where its coordinates keep too few digits "
+                        "for Newton's tolerance")
+        self._steps += 1
+        if self._steps % ENERGY_EVERY:
+            return None
+        kinetic, strain, potential, contact = self.out.energy_terms(st)
+        held = kinetic + strain + contact
+        booked = self._start + abs(potential - self._potential0) + sum(abs(w) for w in self.out.ledger.values())
+        self._booked = max(self._booked, booked)
+        if not np.isfinite(held) or held > MAX_ENERGY_RATIO * self._booked > 0.0:
+            return (f"the integration diverged: the kinetic and strain energy ({held:.3g} J) is over "
+                    f"{MAX_ENERGY_RATIO:.0f} times all the energy the run was given ({self._booked:.3g} J)")
+        return None
+
+
+def mesh_hint(out: OutputBuilder, st: State) -> str | None:
+    """The flexible link that bent more than its mesh can follow at ``st``, in words (the element
+    whose end slope against its chord is largest, if over :data:`FOLD_SLOPE`); otherwise None."""
+    s = out.sys
+    if not s.beams.count:
+        return None
+    out.asm.set_time(st.t)
+    slopes = np.abs(deformations(st.q, s.elem_dofs, out.asm.secs)[:, 4:6]).max(axis=1)
+    e = int(np.argmax(slopes))
+    if not slopes[e] > FOLD_SLOPE:
+        return None
+    link, k = s.elem_info[e][0], s.elem_info[e][1]
+    count = sum(1 for info in s.elem_info if info[0] == link)
+    return (f"link '{link}' bent more than its {count} elements can follow: its element {k + 1} turned "
+            f"{slopes[e]:.2g} rad against its chord, where a beam element holds well under {FOLD_SLOPE:g} rad; "
+            "refine its mesh, or lower the loads or speeds")
