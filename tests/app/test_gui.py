@@ -78,8 +78,15 @@ def test_the_kernels_load_once_the_window_is_on_the_screen(qapp, monkeypatch):
         QApplication.exit(0)
 
     monkeypatch.setattr(gui, "warm_up", warm_up)
-    QTimer.singleShot(60_000, lambda: QApplication.exit(1))  # no exposure: fail, not hang
-    assert launch(None) == 0
+    give_up = QTimer()  # never exposed: fail, not hang
+    give_up.setSingleShot(True)
+    give_up.setInterval(60_000)
+    give_up.timeout.connect(lambda: QApplication.exit(1))
+    give_up.start()
+    try:
+        assert launch(None) == 0
+    finally:
+        give_up.stop()
     assert exposed_then == [[True]]
 
 
