@@ -21,8 +21,6 @@ import os
 from pathlib import Path
 from typing import Callable
 
-import imageio.v2
-import imageio.v3 as iio
 import numpy as np
 import pyqtgraph as pg
 import pyqtgraph.exporters
@@ -171,6 +169,9 @@ def export_animation(
         raise VideoCodecMissing(
             "MP4 export needs the optional package imageio-ffmpeg (pip install imageio-ffmpeg); "
             "GIF export works without it.")
+    import imageio.v2  # here: imageio costs the window's start 0.1 s
+    import imageio.v3 as iio
+
     times = frame_times(t_start, t_end, real_time_factor, fps)
     if suffix == ".gif":
         with iio.imopen(path, "w", plugin="pillow", extension=".gif") as gif:

@@ -23,7 +23,7 @@ from PySide6.QtCore import QDeadlineTimer, QObject, QThread, Signal, Slot
 from solver.api import output_layout
 from solver.results.frames import Frame, Layout, Results
 
-from .worker import RunWorker, start_run, warm_up
+from .worker import RunWorker, start_run
 
 IDLE, RUNNING, CANCELLING, COMPLETED, CANCELLED, FAILED = (
     "idle", "running", "cancelling", "completed", "cancelled", "failed")
@@ -67,7 +67,6 @@ class RunController(QObject):
         self._frames: list[Frame] = []
         self._thread: QThread | None = None
         self._worker: RunWorker | None = None
-        warm_up()
 
     @property
     def frames(self) -> list[Frame]:

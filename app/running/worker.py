@@ -10,10 +10,10 @@ quits after the run; the caller owns both.
 The solver holds the GIL in its compiled kernels; the worker gives it up for a moment
 after each output frame (``time.sleep(0)``) so the event loop keeps running.  The one
 long holds were two: the first call of each compiled kernel (loading it from numba's
-cache, about 50 ms for the Newton kernel), so :func:`warm_up` loads them all once on
-a background thread when the window opens; and OpenBLAS's own threads spin-waiting
-inside the dense least squares of the initial state (0.5 s on two busy cores, with
-the GIL held), so runs use one BLAS thread (:func:`single_blas_thread`): the solver's
+cache, about 50 ms for the Newton kernel), so :func:`warm_up` loads them all once on a
+background thread as soon as the window is on the screen (:mod:`app.shell.gui`); and
+OpenBLAS's own threads spin-waiting inside the dense least squares of the initial state
+(0.5 s on two busy cores, with the GIL held), so runs use one BLAS thread (:func:`single_blas_thread`): the solver's
 dense algebra is small and its big systems are solved by its own banded kernels.
 """
 from __future__ import annotations

@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
+from ..jit import njit
 
 from .law_params import LawSpec, Parameter
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
+from ..jit import njit
 
 #: law numbers of the kernels, by the names of the model file
 LAW_IDS = {name: i for i, name in enumerate((

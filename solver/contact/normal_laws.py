@@ -21,7 +21,6 @@ from collections.abc import Mapping
 from typing import NamedTuple
 
 import numpy as np
-from scipy.optimize import brentq
 
 from ..model.schema import CYLINDER_LAWS
 from .law_params import LawSpec, Parameter
@@ -271,6 +270,8 @@ def effective_restitution(law: str, params: Mapping[str, float]) -> float:
     z = zeta(LAW_IDS[law], c)
     target = z - math.log1p(z)
     # with w = -ln(1 - ζe): f(-ζe) = w - (1 - exp(-w)), rising from 0 at w = 0
+    from scipy.optimize import brentq  # here: scipy.optimize costs a run's start 0.15 s
+
     w = brentq(lambda w: w + math.expm1(-w) - target, 0.0, target + 1.0, xtol=1e-15, rtol=1e-15)
     return -math.expm1(-w) / z
 

@@ -46,7 +46,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
+from ..jit import njit
 
 LAWS = ("newton", "poisson", "energetic")
 NEWTON, POISSON, ENERGETIC = range(len(LAWS))

@@ -25,7 +25,6 @@ import math
 from dataclasses import dataclass, replace
 
 import numpy as np
-from scipy.optimize import brentq
 
 from .routh import ImpactResult, check_inputs, kinetic_energy_change
 
@@ -123,6 +122,8 @@ def _integrate(D, v_n0, v_t0, mu_s, mu_d, e, law, switching=True, max_steps=100_
             if g(s) >= 0.0:
                 events.append((0.0, name))
                 return
+            from scipy.optimize import brentq  # here: scipy.optimize costs a run's start 0.15 s
+
             tau = brentq(lambda x: g(st.advance(s, mode, x)), 0.0, h, xtol=4 * _EPS * h,
                          rtol=4 * _EPS, maxiter=500)
             events.append((tau, name))

@@ -42,7 +42,7 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
+from ..jit import njit
 
 from . import timoshenko
 from .timoshenko import _GAUSS_W, _GAUSS_X, bending_coefficients, geometric_coefficients, shapes, stretch_coefficients

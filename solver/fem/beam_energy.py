@@ -8,7 +8,7 @@ the energy check of every step.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from ..jit import njit
 
 from .beam import THESIS, _rotation, kinematics
 from .timoshenko import _GAUSS_W, _GAUSS_X, shapes

@@ -51,7 +51,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
+from ..jit import njit
 
 from .beam import scatter_forces
 

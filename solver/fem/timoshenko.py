@@ -24,7 +24,7 @@ Units: L in m, the slopes in rad; ``phi`` is a pure number.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from ..jit import njit
 
 
 def shear_parameter(EI: np.ndarray, kGA: np.ndarray, L: np.ndarray) -> np.ndarray:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from numba import njit
+from ..jit import njit
 
 from ..system.state import State
 from ..system.assembly import Assembly, newton_factorize, newton_terms

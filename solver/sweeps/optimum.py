@@ -22,7 +22,6 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 import numpy as np
-from scipy.optimize import minimize_scalar
 
 from ..integration.time_loop import run
 from ..model.paths import PathError, numeric_field, set_path
@@ -95,6 +94,8 @@ def find_optimum(model: dict, path: str, bounds: tuple[float, float], objective:
         if progress is not None:
             progress(result)
         return value if np.isfinite(value) else np.inf
+
+    from scipy.optimize import minimize_scalar  # here: scipy.optimize costs the GUI's start 0.15 s
 
     try:
         grid = np.linspace(lo, hi, max(scan, 3))

@@ -15,10 +15,6 @@ import os
 from pathlib import Path
 from typing import Any
 
-import pyarrow as pa
-import pyarrow.csv
-import pyarrow.parquet as pq
-
 from ..model.io import atomic_write_text, dumps_model, replacing
 from .spec import SweepError, SweepSpec, spec_from_json, spec_to_json
 
@@ -35,6 +31,9 @@ def read_rows(folder: str | os.PathLike) -> list[dict[str, Any]]:
     path = Path(folder) / TABLE
     if not path.is_file():
         return []
+    import pyarrow as pa  # here, as in write_rows: pyarrow costs the GUI's start 0.1 s
+    import pyarrow.parquet as pq
+
     try:
         return pq.read_table(path).to_pylist()
     except (OSError, pa.ArrowException) as exc:
@@ -44,6 +43,10 @@ def read_rows(folder: str | os.PathLike) -> list[dict[str, Any]]:
 def write_rows(folder: str | os.PathLike, rows: list[dict[str, Any]], first: list[str]) -> None:
     """Write ``rows`` as ``sweep.parquet`` and ``sweep.csv``; columns ``first`` lead, in
     that order, then the others in the order they first appear."""
+    import pyarrow as pa
+    import pyarrow.csv
+    import pyarrow.parquet as pq
+
     columns = list(dict.fromkeys([*first, *(k for row in rows for k in row)]))
     table = pa.table({name: pa.array([row.get(name) for row in rows], type=_column_type(rows, name))
                       for name in columns})
@@ -55,6 +58,8 @@ def write_rows(folder: str | os.PathLike, rows: list[dict[str, Any]], first: lis
 
 
 def _column_type(rows: list[dict[str, Any]], name: str) -> pa.DataType:
+    import pyarrow as pa
+
     values = [row.get(name) for row in rows if row.get(name) is not None]
     if values and all(isinstance(v, bool) for v in values):
         return pa.bool_()

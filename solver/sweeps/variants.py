@@ -13,7 +13,6 @@ import itertools
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.stats import qmc
 
 from ..model.io import dumps_model
 from ..model.paths import PathError, numeric_field, set_path
@@ -60,6 +59,8 @@ def design_points(spec: SweepSpec) -> list[dict[str, float]]:
     else:
         if spec.samples > MAX_RUNS:
             raise SweepError([f"samples: {spec.samples} runs, more than {MAX_RUNS}"])
+        from scipy.stats import qmc  # here: scipy.stats takes a second to import
+
         unit = qmc.LatinHypercube(d=len(paths), rng=np.random.default_rng(spec.seed)).random(spec.samples)
         rows = (tuple(_lhs_value(p, u) for p, u in zip(spec.parameters, point)) for point in unit)
     return [dict(zip(paths, (float(v) for v in row))) for row in rows]

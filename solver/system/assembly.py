@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 import numpy as np
-from numba import njit
+from ..jit import njit
 
 from .banded import BandLU, BandPattern, band_factorize
 from .constraints import constraint_eval

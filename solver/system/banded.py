@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 import scipy.sparse as sp
-from numba import njit
+from ..jit import njit
 from scipy.sparse.csgraph import reverse_cuthill_mckee
 
 

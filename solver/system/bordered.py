@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 import numpy as np
-from numba import njit
+from ..jit import njit
 
 from .banded import BandLU, band_solve
 from ..errors import SolverError

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import scipy.sparse as sp
-from numba import njit
+from ..jit import njit
 
 from .timefn import TimeFunction
 

@@ -110,8 +110,10 @@ def settle(controller) -> None:
 
 def bench_stalls(elements: int = 64) -> None:
     from app.running.controller import RunController
+    from app.running.worker import warm_up
 
-    controller = RunController()  # starts loading the kernels in a thread (warm_up)
+    controller = RunController()
+    warm_up()  # the kernels load in a thread, as just after the window opened (app/shell/gui.py)
     print(f"stalls, slider-crank {elements} elements, gaps of a 1 ms timer in the GUI thread:")
     measure_stalls(controller, elements, "first run at once (kernels still loading)")
     for _ in range(2):

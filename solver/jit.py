@@ -1,0 +1,135 @@
+"""numba's ``njit`` for the solver's compiled kernels: numba is imported at the first call
+of a kernel, not with the solver, and the kernels load from numba's on-disk cache without
+numba's full start-up.
+
+Two costs of starting (``docs/performance.md``, "Start-up"):
+
+* ``import numba`` (0.25 s of CPU on the project's machine) is paid by whatever imports a
+  kernel module, also where no kernel runs (``flexmech validate``, the GUI before its first
+  run).  :func:`njit` with ``cache=True`` returns a :class:`Kernel` that stands for the
+  compiled function: the first call of any kernel imports numba and turns every kernel
+  made so far into its numba dispatcher (:func:`compile_kernels`), and puts the
+  dispatchers in place of the stand-ins in the solver's modules, where a kernel that calls
+  another finds it when it is compiled.  A stand-in held elsewhere forwards its calls.
+* Before loading a cached kernel numba "refreshes" its compiler contexts: it imports every
+  implementation module it has (linear algebra, random numbers, typed containers, dates,
+  ...) and installs their typing and lowering tables, 0.25 s more.  Loading machine code
+  that is already compiled needs none of it, only numba's reference-counting runtime
+  (NRT), which the kernels' arrays are allocated with: the kernels' caches skip the
+  refresh when they load (:class:`_KernelCache`).  A kernel that is not in the cache
+  (first run, changed source) is compiled as always: numba's compiler refreshes the
+  contexts itself.
+
+Only the solver's kernels are affected; other numba code in the same process is not.
+Should a future numba lack the two cache methods this relies on, the kernels keep numba's
+own cache (slower to load, same results).
+"""
+from __future__ import annotations
+
+import functools
+import sys
+import threading
+from typing import Any, Callable
+
+__all__ = ["Kernel", "compile_kernels", "njit"]
+
+_lock = threading.RLock()
+#: the kernels made before numba was imported, waiting for :func:`compile_kernels`
+_waiting: list["Kernel"] = []
+#: ``numba.njit``, once :func:`compile_kernels` has imported numba
+_numba_njit: Callable | None = None
+
+
+class Kernel:
+    """A compiled kernel before numba is imported: calls go to its numba dispatcher, made
+    (with every other waiting kernel's) at the first call.  ``py_func`` is the plain
+    Python function, as on a numba dispatcher."""
+
+    def __init__(self, func: Callable, options: dict[str, Any]):
+        functools.update_wrapper(self, func)
+        self.py_func = func
+        self.options = options
+        self.dispatcher: Any = None
+
+    def __call__(self, *args, **kwargs):
+        if self.dispatcher is None:
+            compile_kernels()
+        return self.dispatcher(*args, **kwargs)
+
+    def __repr__(self) -> str:
+        return f"<kernel {self.__module__}.{self.__qualname__}>"
+
+
+def njit(*args, **options):
+    """``numba.njit`` with the same arguments; with ``cache=True`` a :class:`Kernel` (before
+    numba is imported) or a dispatcher that loads from the cache without numba's full
+    start-up (module docstring).  Used as ``@njit(cache=True)``."""
+    if args or not options.get("cache"):
+        import numba
+
+        return numba.njit(*args, **options)
+
+    def decorate(func):
+        with _lock:
+            if _numba_njit is not None:
+                return _dispatcher(func, options)
+            kernel = Kernel(func, options)
+            _waiting.append(kernel)
+            return kernel
+
+    return decorate
+
+
+def compile_kernels() -> None:
+    """Import numba and make the dispatcher of every kernel made so far, in place of its
+    :class:`Kernel` in the modules of its package; kernels made afterwards are dispatchers at
+    once.  Cheap: machine code is loaded (or compiled) at each kernel's first call."""
+    global _numba_njit
+    with _lock:
+        if _numba_njit is None:
+            import numba
+
+            _numba_njit = numba.njit
+        if not _waiting:
+            return
+        packages = {kernel.__module__.split(".")[0] for kernel in _waiting}
+        for kernel in _waiting:
+            kernel.dispatcher = _dispatcher(kernel.py_func, kernel.options)
+        _waiting.clear()
+        for name, module in list(sys.modules.items()):  # the kernels' packages: the solver
+            if name.split(".")[0] in packages and module is not None:
+                namespace = vars(module)
+                for key, value in list(namespace.items()):
+                    if isinstance(value, Kernel):
+                        namespace[key] = value.dispatcher
+
+
+def _dispatcher(func: Callable, options: dict[str, Any]):
+    from numba.core.caching import FunctionCache
+
+    dispatcher = _numba_njit(**options)(func)
+    if type(dispatcher._cache) is FunctionCache and _has_methods(FunctionCache, "load_overload", "_load_overload"):
+        dispatcher._cache.__class__ = _kernel_cache()  # the same cache, loaded the fast way
+    return dispatcher
+
+
+def _has_methods(cls: type, *names: str) -> bool:
+    return all(callable(getattr(cls, name, None)) for name in names)
+
+
+@functools.cache
+def _kernel_cache() -> type:
+    """:class:`_KernelCache`, made once numba is imported."""
+    from numba.core.caching import FunctionCache
+    from numba.core.runtime import rtsys
+
+    class _KernelCache(FunctionCache):
+        """A kernel's on-disk cache that loads without refreshing the compiler contexts."""
+
+        def load_overload(self, sig, target_context):
+            """The cached compile result of ``sig`` (None if not cached), with the runtime the
+            compiled code calls (NRT) initialised (cheap after the first time)."""
+            rtsys.initialize(target_context)
+            return self._load_overload(sig, target_context)
+
+    return _KernelCache

@@ -1,0 +1,94 @@
+"""The solver's kernels (solver/jit.py): numba is imported at the first call of a kernel,
+not with the solver; a kernel that calls another compiles; in a fresh process every
+kernel a run needs loads from numba's cache (none is compiled again)."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _python(code: str, cwd: Path = ROOT, timeout: float = 900) -> str:
+    done = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], cwd=cwd, capture_output=True, text=True,
+                          timeout=timeout)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip().splitlines()[-1]
+
+
+def test_importing_the_solver_does_not_import_numba():
+    out = _python("""
+        import json, sys
+        from solver import api
+        from solver.integration import time_loop
+        from solver.system.assembly import newton_terms
+        print(json.dumps(["numba" in sys.modules, type(newton_terms).__name__]))
+    """)
+    assert json.loads(out) == [False, "Kernel"]
+
+
+def test_kernels_calling_kernels_compile_then_load_from_the_cache(tmp_path):
+    """A kernel module of its own: ``outer`` calls ``inner``, imported from another module
+    (where a stand-in was bound before numba came); compiled in the first process, loaded
+    from the cache in the second, the same numbers both times."""
+    package = tmp_path / "kernels_check"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "inner.py").write_text(textwrap.dedent("""
+        from solver.jit import njit
+
+        @njit(cache=True)
+        def inner(x):
+            return 2.0 * x + 1.0
+    """))
+    (package / "outer.py").write_text(textwrap.dedent("""
+        import numpy as np
+        from solver.jit import njit
+        from .inner import inner
+
+        @njit(cache=True)
+        def outer(a):
+            out = np.empty_like(a)
+            for i in range(a.shape[0]):
+                out[i] = inner(a[i])
+            return out
+    """))
+    code = f"""
+        import json, sys
+        sys.path.insert(0, {str(ROOT)!r})
+        import numpy as np
+        from kernels_check import outer
+        before = "numba" in sys.modules
+        values = outer.outer(np.arange(3.0)).tolist()
+        dispatcher = outer.outer
+        print(json.dumps([before, values, sum(dispatcher.stats.cache_hits.values()),
+                          sum(dispatcher.stats.cache_misses.values())]))
+    """
+    first = json.loads(_python(code, cwd=tmp_path))
+    second = json.loads(_python(code, cwd=tmp_path))
+    assert first == [False, [1.0, 3.0, 5.0], 0, 1]
+    assert second == [False, [1.0, 3.0, 5.0], 1, 0]
+
+
+def test_a_run_loads_every_kernel_from_the_cache():
+    """No kernel of the flexible slider-crank is compiled in a fresh process (the session's
+    start compiled them): nothing defeats numba's cache (closures, generated functions)."""
+    out = _python("""
+        import json
+        from numba.core.dispatcher import Dispatcher
+        from solver import api
+        from solver.model.io import examples_dir
+        model = api.load_model(examples_dir() / "slider_crank_flexible.json")
+        model["solver"]["end_time"] = 5 * model["solver"]["step"]
+        api.simulate(model)
+        import gc
+        kernels = [d for d in gc.get_objects() if isinstance(d, Dispatcher) and d.py_func.__module__.startswith("solver.")]
+        print(json.dumps({d.py_func.__qualname__: [sum(d.stats.cache_hits.values()), sum(d.stats.cache_misses.values())]
+                          for d in kernels if d.signatures}))
+    """)
+    loaded = json.loads(out)
+    assert len(loaded) >= 10
+    assert {name: counts for name, counts in loaded.items() if counts[1]} == {}
