@@ -414,9 +414,7 @@ class NewmarkIntegrator:
         storage; the constraint rows' scale is set once per step size (the diagonal's
         size is set by ``M / (nu h^2)``)."""
         band = self.asm.band
-        if self._AB is None:
-            self._AB = np.empty((band.ldab, band.size))
-            self._ipiv = np.empty(band.size, dtype=np.int64)
+        self._band_storage()
         scale = self._scale if self._scale_h == h else 0.0
         psi, g, G_vals = self._psi, self._g, self._G_vals
         self._scale, singular = newton_factorize(
@@ -425,11 +423,76 @@ class NewmarkIntegrator:
             *self._constraint_args, psi, g, G_vals, scale, band.band_row, band.band_col, self._AB, band.kl, band.ku,
             self._ipiv, BandLU.PIVOT_RATIO,
         )
+        self._adopt_factors(h, follower, singular)
+        self.factorizations += 1
+
+    def _band_storage(self) -> None:
+        """The band storage the factors are written to (column-major: the LU's column sweeps
+        read it contiguously)."""
+        if self._AB is None:
+            band = self.asm.band
+            self._AB = np.empty((band.ldab, band.size), order="F")
+            self._ipiv = np.empty(band.size, dtype=np.int64)
+
+    def _adopt_factors(self, h: float, follower: bool, singular: bool) -> None:
+        """Take the factors just written to the band storage (with the scale ``self._scale``,
+        for steps of ``h``) as the matrix of the following iterations."""
+        band = self.asm.band
         self._scale_h = h
         self._factor = BandLU(band, self._AB, self._ipiv, singular)
         self._band_args = (self._AB, band.kl, band.ku, self._ipiv, band.perm)
-        self._fixed_args = (*self._system_args, *self._constraint_args, psi, g, G_vals, *self._band_args, self._scale,
-                            *self._control, follower)
+        self._fixed_args = (*self._system_args, *self._constraint_args, self._psi, self._g, self._G_vals,
+                            *self._band_args, self._scale, *self._control, follower)
         self._factor_follower = follower
         self._factor_h = h
-        self.factorizations += 1
+
+    @property
+    def runs_free_steps(self) -> bool:
+        """Whether steps may be taken in runs (:mod:`.free_steps`): the loads are constant (gravity
+        only) and nothing else depends on time but the drivers."""
+        s = self.asm.sys
+        return not (self._follower or s.loads or s.movers or s.free_strains.active or self.asm.force_pairs)
+
+    def free_run(self, s: State, h: float, times: list[float], targets: np.ndarray, accs: np.ndarray,
+                 drivers: tuple) -> tuple:
+        """Steps of ``h`` from ``s`` to ``times`` in one compiled call
+        (:func:`.free_steps.free_steps`); ``targets`` and ``accs`` are the prescribed motion at
+        their ends, ``drivers`` = (rows, dofs) of the drivers' power.  Returns ``(state,
+        iterations, driver powers, failed)``: the state after the steps taken (``s`` when
+        none), their Newton corrections and powers, and whether the next step failed (it is
+        then to be taken again the ordinary way, which cuts it)."""
+        from .free_steps import FAILED, free_steps  # (it compiles this module's kernels into its run)
+
+        asm, nu, tau, am, af = self.asm, self.nu, self.tau, self.alpha_m, self.alpha_f
+        self._band_storage()
+        band = asm.band
+        ratio = (1.0 - am) / (1.0 - af)
+        q, v, a, ap, lam = s.q.copy(), s.v.copy(), s.a.copy(), s.a_pseudo.copy(), s.lam.copy()
+        count = len(times)
+        iterations, p_drv = np.empty(count, dtype=np.int64), np.empty(count)
+        valid = self._factor is not None and not self._factor.singular and not self._factor_follower
+        factor = np.array([int(valid), 0, 0, 0], dtype=np.int64)
+        nan = np.nan
+        scale = np.array([self._scale, nan if self._scale_h is None else self._scale_h,
+                          nan if self._factor_h is None else self._factor_h])
+        sys_ = asm.sys
+        try:
+            taken = free_steps(targets, accs, h, nu, af, ratio / (nu * h * h), tau / (nu * h), (1.0 - af) / (1.0 - am),
+                               nu * h * h, self.modified, q, v, a, ap, lam, sys_.gravity, *drivers, iterations, p_drv,
+                               factor, scale, *self._system_args, *self._constraint_args, self._psi, self._g,
+                               self._G_vals, asm._blocks, self._no_extra, band.band_row, band.band_col, self._AB,
+                               band.kl, band.ku, self._ipiv, band.perm, BandLU.PIVOT_RATIO, *self._control,
+                               *self._no_rows.kernel_args())
+        except (ZeroDivisionError, np.linalg.LinAlgError):  # an element collapsed: the ordinary step says so
+            factor[0], taken = 0, FAILED - factor[3]
+        failed = taken < 0
+        taken = FAILED - taken if failed else taken
+        self.factorizations += int(factor[1])
+        self.evaluations += int(factor[2])
+        if factor[1]:
+            self._scale = float(scale[0])
+            self._adopt_factors(h, False, False)
+        if not factor[0]:
+            self._factor = None
+        new = State(times[taken - 1], q, v, a, lam, ap) if taken else s
+        return new, iterations[:taken], p_drv[:taken], failed

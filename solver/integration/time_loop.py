@@ -47,6 +47,10 @@ MIN_STEP_RATIO = 1e-6
 SMALL_STEP_RATIO = 1e-3
 MAX_SMALL_STEPS = 2_000
 
+#: steps x dofs of one compiled run of free steps (about 20 ms): the loop checks for a cancel
+#: between runs
+FREE_RUN_WORK = 32_768
+
 #: what a user can do when Newton fails at the shortest step the loop allows
 ADVICE = "try a smaller step, or check the loads, supports and stiffness of the model"
 
@@ -124,6 +128,45 @@ def _advance(integ: NewmarkIntegrator, s: State, h: float, land: float | None, l
             land = None
 
 
+def _free_run(integ: NewmarkIntegrator, out: OutputBuilder, state: State, h: float, h0: float, t_end: float,
+              eps_t: float, due: Callable[[float], bool], breakpoints: list[float], limits: StepLimits,
+              steps: list[StepRecord]) -> tuple[State, float, int, bool]:
+    """Steps from ``state`` taken in one compiled run (:mod:`.free_steps`) up to the next output
+    time, breakpoint or end, planned as the loop of :func:`run` would take them one by one:
+    ``(state, next step, steps taken, failed)``; ``failed``: the step after them is to be
+    taken the ordinary way.  Raises :class:`StepFailure` when the run stalls."""
+    cons = integ.asm.sys.constraints
+    budget = max(1, FREE_RUN_WORK // integ.asm.n)
+    times, targets, accs = [], [], []
+    t, step = state.t, None
+    while t < t_end - eps_t and len(times) < budget:
+        h_try = min(max(h, limits.shortest), t_end - t)
+        while breakpoints and breakpoints[0] <= t + eps_t:
+            breakpoints.pop(0)
+        if (breakpoints and breakpoints[0] <= t + h_try + eps_t) or (step is not None and h_try != step):
+            break
+        step, t1 = h_try, t + h_try
+        times.append(t1)
+        targets.append(cons.target(t1))
+        accs.append(cons.prescribed(t1, 2).copy())
+        h = min(h0, 2 * (t1 - t))
+        t = t1
+        if due(t1):
+            break
+    if not times:
+        return state, h, 0, False
+    new, iterations, p_drv, failed = integ.free_run(state, step, times, np.array(targets), np.array(accs),
+                                                    out.driver_rows_dofs)
+    t = state.t
+    for t1, iters, p in zip(times, iterations, p_drv):
+        h_try = t1 - t
+        limits.accepted(t1, h_try)
+        steps.append(StepRecord(t1, h_try, int(iters)))
+        out.advance_ledger_drivers(h_try, float(p))
+        t = t1
+    return new, (min(h0, 2 * h_try) if len(iterations) else h), len(iterations), failed
+
+
 def _next_output(t: float, dt_out: float, eps_t: float) -> float:
     """The first output time ``k dt_out`` after ``t + eps_t`` (from the index ``k``, never by
     accumulation: an interval of 1e-300 s costs one division, not 1e297 additions).
@@ -183,10 +226,31 @@ def run(model: dict, cancel: Callable[[], bool] | None = None) -> Iterator[Frame
     status, message = "completed", ""
     eps_t = 1e-9 * limits.reference
     rejected = 0  # step attempts taken again: Newton cuts, contact events stepped over, contact errors
+
+    def due(t: float) -> bool:
+        """Whether a frame is due at ``t``."""
+        return dt_out <= 0 or t >= next_out - eps_t or t >= t_end - eps_t
+
+    # steps in compiled runs: without contact pairs, time-dependent loads and dissipation
+    free = integ.runs_free_steps and not contacts.active and system.alpha == 0.0 and system.beta == 0.0
     while state.t < t_end - eps_t:
         if cancel is not None and cancel():
             status, message = "cancelled", f"cancelled at t = {state.t:.6g} s"
             break
+        failed = False
+        if free:
+            try:
+                state, h, taken, failed = _free_run(integ, out, state, h, h0, t_end, eps_t, due, breakpoints, limits,
+                                                    res.steps)
+            except StepFailure as exc:
+                status, message = "failed", str(exc)
+                break
+            if taken and not failed:
+                if due(state.t):
+                    yield frame_of(state)
+                    if dt_out > 0:
+                        next_out = _next_output(state.t, dt_out, eps_t)
+                continue
         in_contact = contacts.active and contacts.closed()
         step_started = wallclock.perf_counter()
         h_try = min(max(contacts.step_size(h), limits.shortest), t_end - state.t)
@@ -230,7 +294,7 @@ def run(model: dict, cancel: Callable[[], bool] | None = None) -> Iterator[Frame
             impact[kind] += 1
             impact[kind + "_wall_s"] += wallclock.perf_counter() - step_started
         h = min(h0, 2 * h_try)  # grow back gradually after cuts, contacts and breakpoints
-        if dt_out <= 0 or state.t >= next_out - eps_t or state.t >= t_end - eps_t:
+        if due(state.t):
             yield frame_of(state)
             if dt_out > 0:
                 next_out = _next_output(state.t, dt_out, eps_t)

@@ -147,7 +147,20 @@ class OutputBuilder:
 
     def advance_ledger(self, st: State, h: float, t_loads: float | None = None) -> None:
         """Trapezoidal integration of the powers over the step just taken."""
-        p = self.powers(st, t_loads)
+        self._book_powers(self.powers(st, t_loads), h)
+
+    def advance_ledger_drivers(self, h: float, p_drv: float) -> None:
+        """:meth:`advance_ledger` for a step whose only power is the drivers' ``p_drv`` (W) at
+        its end: no loads, damping, contacts or free strains (a run of free steps,
+        :mod:`solver.integration.free_steps`)."""
+        self._book_powers((0.0, p_drv, 0.0, 0.0, 0.0, 0.0), h)
+
+    @property
+    def driver_rows_dofs(self) -> tuple[np.ndarray, np.ndarray]:
+        """The drivers' multiplier rows and dofs: their power is ``-sum lam[rows] v[dofs]``."""
+        return self._driver_rows, self._driver_dofs
+
+    def _book_powers(self, p: tuple[float, ...], h: float) -> None:
         if self._last_powers is not None:
             for key, p0, p1 in zip(("work_loads", "work_drivers", "dissipated_damping", "dissipated_friction",
                                     "dissipated_contact", "work_free_strains"), self._last_powers, p):

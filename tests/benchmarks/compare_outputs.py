@@ -88,8 +88,14 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             if arr.size == 0:
                 continue
-            diff = float(np.nanmax(np.abs(arr - old)))
-            rel = diff / max(float(np.nanmax(np.abs(old))), 1e-300)
+            if not np.array_equal(np.isnan(arr), np.isnan(old)):
+                diff = rel = np.inf
+            else:
+                both = ~np.isnan(old)
+                if not both.any():
+                    continue
+                diff = float(np.abs(arr[both] - old[both]).max())
+                rel = diff / max(float(np.abs(old[both]).max()), 1e-300)
             abs_max = max(abs_max, diff)
             if rel > rel_max:
                 rel_max, where = rel, key
