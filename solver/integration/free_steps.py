@@ -34,7 +34,7 @@ def free_steps(targets, accs, h, nu, af, c_a, c_v, pseudo_ratio, lam_factor, mod
                bp_n, bp_b, bp_r, sl_n, sl_nrm, sl_p, rows, cols, psi, g, vals,
                blocks, extra, band_row, band_col, AB, kl, ku, ipiv, perm, pivot_ratio,
                tol_rel, tol_abs, tol_g, max_iter, contraction, max_reuse, cr_dofs, cr_col, cr_row, cr_level, cr_diag,
-               cr_rhs, lam_c):
+               cr_rhs, lam_c, fresh):
     """Steps of size ``h`` from the state ``q, v, a, ap, lam``, one per row of ``targets`` (the
     dof-motion rows' values at the step's end) and ``accs`` (their prescribed accelerations).
 
@@ -67,7 +67,7 @@ def free_steps(targets, accs, h, nu, af, c_a, c_v, pseudo_ratio, lam_factor, mod
                 scale[0], singular = newton_factorize(
                     qn, vn, an, lamn, F_ext, mass_diag, alpha, beta, form, dofs, secs, Mbars, modal, c_a, c_v, blocks,
                     extra, dm_dofs, target, bp_n, bp_b, bp_r, sl_n, sl_nrm, sl_p, rows, cols, psi, g, vals,
-                    s_in, band_row, band_col, AB, kl, ku, ipiv, pivot_ratio)
+                    s_in, band_row, band_col, AB, kl, ku, ipiv, pivot_ratio, fresh)
                 scale[1] = h
                 scale[2] = h
                 factor[0] = 0 if singular else 1
@@ -79,7 +79,8 @@ def free_steps(targets, accs, h, nu, af, c_a, c_v, pseudo_ratio, lam_factor, mod
                                    mass_diag, alpha, beta, form, dofs, secs, Mbars, modal, no_blocks, dm_dofs,
                                    bp_n, bp_b, bp_r, sl_n, sl_nrm, sl_p, rows, cols, psi, g, vals,
                                    AB, kl, ku, ipiv, perm, scale[0], tol_rel, tol_abs, tol_g, max_iter, contraction,
-                                   max_reuse, False, cr_dofs, cr_col, cr_row, cr_level, cr_diag, cr_rhs, lam_c)
+                                   max_reuse, False, cr_dofs, cr_col, cr_row, cr_level, cr_diag, cr_rhs, lam_c,
+                                   fresh)
             factor[2] += counters[0] - done
             done = counters[0]
             if status == CONVERGED or status == DIVERGED:

@@ -150,7 +150,7 @@ def newton_iterations(q, v, a, lam, F_ext, mass_diag, alpha, beta, form, dofs, s
                       dm_dofs, target, bp_n, bp_b, bp_r, sl_n, sl_nrm, sl_p, rows, cols, psi, g, vals,
                       AB, kl, ku, ipiv, perm, scale, c_a, c_v, tol_rel, tol_abs, tol_g, max_iter, contraction,
                       max_reuse, follower, counters, norms, W, Sinv, cr_dofs, cr_col, cr_row, cr_level, cr_diag,
-                      cr_rhs, lam_c):
+                      cr_rhs, lam_c, fresh):
     """Newton iterations with one factorised matrix, in place on ``q, v, a, lam`` and the
     contact multipliers ``lam_c`` of the contact rows (``W, Sinv`` from
     :func:`~solver.system.bordered.border_prepare` with this factorisation).
@@ -159,7 +159,9 @@ def newton_iterations(q, v, a, lam, F_ext, mass_diag, alpha, beta, form, dofs, s
     (it does not contract by ``contraction`` any more, or ``max_reuse`` corrections were
     made with it); FOLLOWER after a correction when loads follow the structure; or
     DIVERGED after ``max_iter`` iterations.  ``counters`` = (iterations, corrections) and
-    ``norms`` = (last |psi|, last max|dq|) carry over between calls within a step.
+    ``norms`` = (last |psi|, last max|dq|) carry over between calls within a step.  When
+    ``fresh[0]`` is set, ``psi, g, vals`` and ``fresh[1:]`` hold the residual at ``(q, v, a)``
+    (the factorisation just evaluated it) and the first iteration uses them.
     """
     n = q.shape[0]
     m = g.shape[0]
@@ -172,9 +174,13 @@ def newton_iterations(q, v, a, lam, F_ext, mass_diag, alpha, beta, form, dofs, s
     prev = np.inf
     while counters[0] < max_iter:
         counters[0] += 1
-        ref, r_norm, g_norm = newton_terms(q, v, a, lam, F_ext, mass_diag, alpha, beta, form, dofs, secs, Mbars,
-                                           modal, False, 0.0, 0.0, 0.0, no_blocks, dm_dofs, target, bp_n, bp_b, bp_r,
-                                           sl_n, sl_nrm, sl_p, rows, cols, psi, g, vals)
+        if fresh[0] != 0.0:
+            ref, r_norm, g_norm = fresh[1], fresh[2], fresh[3]
+            fresh[0] = 0.0
+        else:
+            ref, r_norm, g_norm = newton_terms(q, v, a, lam, F_ext, mass_diag, alpha, beta, form, dofs, secs, Mbars,
+                                               modal, False, 0.0, 0.0, 0.0, no_blocks, dm_dofs, target, bp_n, bp_b,
+                                               bp_r, sl_n, sl_nrm, sl_p, rows, cols, psi, g, vals)
         if c > 0:
             ref, r_norm, c_norm = contact_terms(q, v, c_v, psi, ref, cr_dofs, cr_col, cr_row, cr_level, cr_diag,
                                                 cr_rhs, lam_c, r_c)
@@ -225,7 +231,7 @@ def converge_step(q0, v0, ap0, h, nu, ap, dm_acc, pseudo_ratio, lam_factor,
                   mass_diag, alpha, beta, form, dofs, secs, Mbars, modal, no_blocks, dm_dofs,
                   bp_n, bp_b, bp_r, sl_n, sl_nrm, sl_p, rows, cols, psi, g, vals,
                   AB, kl, ku, ipiv, perm, scale, tol_rel, tol_abs, tol_g, max_iter, contraction, max_reuse, follower,
-                  cr_dofs, cr_col, cr_row, cr_level, cr_diag, cr_rhs, lam_c):
+                  cr_dofs, cr_col, cr_row, cr_level, cr_diag, cr_rhs, lam_c, fresh):
     """:func:`newton_iterations`, and once they converge the pseudo-acceleration ``ap`` of
     the step (eq. 2.49) and the projection of the accelerations onto ``G a = gamma``
     (:func:`project_accelerations`), in one compiled call.  The arguments from
@@ -246,7 +252,7 @@ def converge_step(q0, v0, ap0, h, nu, ap, dm_acc, pseudo_ratio, lam_factor,
                                dm_dofs, target, bp_n, bp_b, bp_r, sl_n, sl_nrm, sl_p, rows, cols, psi, g, vals,
                                AB, kl, ku, ipiv, perm, scale, c_a, c_v, tol_rel, tol_abs, tol_g, max_iter,
                                contraction, max_reuse, follower, counters, norms, W, Sinv, cr_dofs, cr_col, cr_row,
-                               cr_level, cr_diag, cr_rhs, lam_c)
+                               cr_level, cr_diag, cr_rhs, lam_c, fresh)
     if status == CONVERGED:
         newmark_pseudo_acceleration(q0, v0, ap0, q, h, nu, ap)
         if g.shape[0] > 0 and cr_dofs.shape[0] == 0:  # with contact rows: project_step, after their refresh
@@ -317,6 +323,9 @@ class NewmarkIntegrator:
         self._factor_follower = self._follower  # whether the factorised step re-reads the loads
         self._psi, self._g, self._G_vals = np.empty(asm.n), np.empty(cons.count), np.empty(cons.rows.size)
         self._no_rows = ContactRows.empty()
+        #: the residual the last factorisation evaluated, for the iteration that follows it
+        #: (see :func:`newton_iterations`)
+        self._fresh = np.zeros(4)
 
     def step(self, s: State, h: float, breakpoint: float | None = None,
              rows: ContactRows | None = None) -> tuple[State, int]:
@@ -385,7 +394,7 @@ class NewmarkIntegrator:
                 raise NewtonFailure("the Newton matrix is singular: a mechanism locked, or a body nothing holds")
             status = converge_step(s.q, s.v, s.a_pseudo, h, nu, a_pseudo, dm_acc, pseudo_ratio, nu * h * h,
                                    q, v, a, lam, F_ext, target, c_a, c_v, counters, norms, *self._fixed_args,
-                                   *rows.kernel_args())
+                                   *rows.kernel_args(), self._fresh)
             self.evaluations += int(counters[0]) - done
             done = int(counters[0])
             if status == CONVERGED and rows.refresh is not None and rows.refresh(q, v):
@@ -421,7 +430,7 @@ class NewmarkIntegrator:
             q, v, a, lam, F_ext, *self._system_args[:-2], c_a, c_v, self.asm._blocks, self._extra,
             *self._system_args[-1:], target,
             *self._constraint_args, psi, g, G_vals, scale, band.band_row, band.band_col, self._AB, band.kl, band.ku,
-            self._ipiv, BandLU.PIVOT_RATIO,
+            self._ipiv, BandLU.PIVOT_RATIO, self._fresh,
         )
         self._adopt_factors(h, follower, singular)
         self.factorizations += 1
@@ -482,7 +491,7 @@ class NewmarkIntegrator:
                                factor, scale, *self._system_args, *self._constraint_args, self._psi, self._g,
                                self._G_vals, asm._blocks, self._no_extra, band.band_row, band.band_col, self._AB,
                                band.kl, band.ku, self._ipiv, band.perm, BandLU.PIVOT_RATIO, *self._control,
-                               *self._no_rows.kernel_args())
+                               *self._no_rows.kernel_args(), self._fresh)
         except (ZeroDivisionError, np.linalg.LinAlgError):  # an element collapsed: the ordinary step says so
             factor[0], taken = 0, FAILED - factor[3]
         failed = taken < 0

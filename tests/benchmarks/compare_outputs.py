@@ -66,11 +66,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("action", choices=("save", "compare"))
     ap.add_argument("file")
     ap.add_argument("--tol", type=float, default=1e-10, help="largest relative difference allowed")
-    ap.add_argument("--only", default="", help="comma-separated run names (default: all)")
+    ap.add_argument("--only", default="", help="comma-separated run names (default: all; any shipped example's "
+                                               "name adds it)")
     args = ap.parse_args(argv)
     chosen = runs()
     if args.only:
-        chosen = {k: v for k, v in chosen.items() if k in args.only.split(",")}
+        names = args.only.split(",")
+        chosen = {k: chosen[k] if k in chosen else load_model(examples_dir() / f"{k}.json") for k in names}
     if args.action == "save":
         flat = {f"{run}/{key}": arr for run, doc in chosen.items() for key, arr in outputs(doc).items()}
         np.savez_compressed(args.file, **flat)
