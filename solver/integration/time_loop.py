@@ -135,9 +135,8 @@ def _free_run(integ: NewmarkIntegrator, out: OutputBuilder, state: State, h: flo
     time, breakpoint or end, planned as the loop of :func:`run` would take them one by one:
     ``(state, next step, steps taken, failed)``; ``failed``: the step after them is to be
     taken the ordinary way.  Raises :class:`StepFailure` when the run stalls."""
-    cons = integ.asm.sys.constraints
     budget = max(1, FREE_RUN_WORK // integ.asm.n)
-    times, targets, accs = [], [], []
+    times = []
     t, step = state.t, None
     while t < t_end - eps_t and len(times) < budget:
         h_try = min(max(h, limits.shortest), t_end - t)
@@ -147,24 +146,23 @@ def _free_run(integ: NewmarkIntegrator, out: OutputBuilder, state: State, h: flo
             break
         step, t1 = h_try, t + h_try
         times.append(t1)
-        targets.append(cons.target(t1))
-        accs.append(cons.prescribed(t1, 2).copy())
         h = min(h0, 2 * (t1 - t))
         t = t1
         if due(t1):
             break
     if not times:
         return state, h, 0, False
-    new, iterations, p_drv, failed = integ.free_run(state, step, times, np.array(targets), np.array(accs),
-                                                    out.driver_rows_dofs)
-    t = state.t
-    for t1, iters, p in zip(times, iterations, p_drv):
+    targets, accs = integ.asm.sys.constraints.motion_at(times)
+    new, iterations, p_drv, failed = integ.free_run(state, step, times, targets, accs, out.driver_rows_dofs)
+    t, taken = state.t, []
+    for t1, iters in zip(times, iterations.tolist()):
         h_try = t1 - t
         limits.accepted(t1, h_try)
-        steps.append(StepRecord(t1, h_try, int(iters)))
-        out.advance_ledger_drivers(h_try, float(p))
+        steps.append(StepRecord(t1, h_try, iters))
+        taken.append(h_try)
         t = t1
-    return new, (min(h0, 2 * h_try) if len(iterations) else h), len(iterations), failed
+    out.advance_ledger_drivers(taken, p_drv)
+    return new, (min(h0, 2 * taken[-1]) if taken else h), len(taken), failed
 
 
 def _next_output(t: float, dt_out: float, eps_t: float) -> float:
