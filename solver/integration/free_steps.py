@@ -12,8 +12,8 @@ drivers for the energy ledger.  The arithmetic is that of
 run gives the same numbers either way; what it saves is the Python around the compiled
 calls (about 20 µs per step) and numba's argument dispatch (60 arguments per call).
 
-A step that fails (Newton diverges, the matrix is singular) ends the run before it: the
-time loop takes that step again the ordinary way, which cuts it.
+A step that fails (Newton diverges, the matrix is singular) ends the run before it, and
+the time loop cuts it as it cuts a failed ordinary step.
 """
 from __future__ import annotations
 
@@ -40,8 +40,9 @@ def free_steps(targets, accs, h, nu, af, c_a, c_v, pseudo_ratio, lam_factor, mod
 
     The state arrays hold the last converged state at every moment (also when an element
     collapses and a ``ZeroDivisionError`` ends the call).  ``factor`` = (valid, factorizations,
-    residual evaluations, steps taken) and ``scale`` = (constraint scale, step of the scale,
-    step of the factors) carry the integrator's factorisation state in and out.
+    residual evaluations, steps taken, status of a failed step: DIVERGED, or CONVERGED for a
+    singular matrix) and ``scale`` = (constraint scale, step of the scale, step of the factors,
+    ``|psi|`` of a failed step) carry the integrator's factorisation state in and out.
     ``iterations[k]`` and ``p_drv[k]`` receive step k's Newton corrections and the drivers'
     power ``-sum lambda_d qdot_d`` (W) at its end.  Returns the number of steps taken, or
     :data:`FAILED` minus that number when the next one failed.
@@ -88,6 +89,8 @@ def free_steps(targets, accs, h, nu, af, c_a, c_v, pseudo_ratio, lam_factor, mod
             factor[0] = 0  # REFACTOR: the reused matrix no longer contracts
         if status != CONVERGED:  # singular or diverged: the step is given back
             factor[0] = 0
+            factor[4] = status
+            scale[3] = norms[0]
             return FAILED - k
         q[:] = qn
         v[:] = vn

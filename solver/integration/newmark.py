@@ -54,6 +54,10 @@ def integrator_parameters(settings: dict) -> tuple[float, float, float, float]:
 
 CONVERGED, REFACTOR, DIVERGED, FOLLOWER = 0, 1, 2, 3
 
+#: why a step failed, in words
+COLLAPSED = "an element collapsed to zero length during the iterations"
+SINGULAR = "the Newton matrix is singular: a mechanism locked, or a body nothing holds"
+
 
 def divergence(out_of_balance: float, iterations: int) -> str:
     """Why Newton stopped, in words: the out-of-balance force (N) it was left with.
@@ -341,7 +345,7 @@ class NewmarkIntegrator:
             return self._step(s, h, breakpoint, rows)
         except ZeroDivisionError:
             self._factor = None
-            raise NewtonFailure("an element collapsed to zero length during the iterations") from None
+            raise NewtonFailure(COLLAPSED) from None
         except np.linalg.LinAlgError:  # the bordered solve met a not-a-number or singular block
             self._factor = None
             raise NewtonFailure("the iterations met a singular or not-a-number matrix: a massless part "
@@ -391,7 +395,7 @@ class NewmarkIntegrator:
                 previous = np.inf
             if self._factor.singular:
                 self._factor = None
-                raise NewtonFailure("the Newton matrix is singular: a mechanism locked, or a body nothing holds")
+                raise NewtonFailure(SINGULAR)
             status = converge_step(s.q, s.v, s.a_pseudo, h, nu, a_pseudo, dm_acc, pseudo_ratio, nu * h * h,
                                    q, v, a, lam, F_ext, target, c_a, c_v, counters, norms, *self._fixed_args,
                                    *rows.kernel_args(), self._fresh)
@@ -467,9 +471,9 @@ class NewmarkIntegrator:
         """Steps of ``h`` from ``s`` to ``times`` in one compiled call
         (:func:`.free_steps.free_steps`); ``targets`` and ``accs`` are the prescribed motion at
         their ends, ``drivers`` = (rows, dofs) of the drivers' power.  Returns ``(state,
-        iterations, driver powers, failed)``: the state after the steps taken (``s`` when
-        none), their Newton corrections and powers, and whether the next step failed (it is
-        then to be taken again the ordinary way, which cuts it)."""
+        iterations, driver powers, failure)``: the state after the steps taken (``s`` when
+        none), their Newton corrections and powers, and the :class:`NewtonFailure` of the step
+        after them (None when all were taken), which :meth:`step` would have raised."""
         from .free_steps import FAILED, free_steps  # (it compiles this module's kernels into its run)
 
         asm, nu, tau, am, af = self.asm, self.nu, self.tau, self.alpha_m, self.alpha_f
@@ -480,11 +484,12 @@ class NewmarkIntegrator:
         count = len(times)
         iterations, p_drv = np.empty(count, dtype=np.int64), np.empty(count)
         valid = self._factor is not None and not self._factor.singular and not self._factor_follower
-        factor = np.array([int(valid), 0, 0, 0], dtype=np.int64)
+        factor = np.array([int(valid), 0, 0, 0, 0], dtype=np.int64)
         nan = np.nan
         scale = np.array([self._scale, nan if self._scale_h is None else self._scale_h,
-                          nan if self._factor_h is None else self._factor_h])
+                          nan if self._factor_h is None else self._factor_h, nan])
         sys_ = asm.sys
+        failure = None
         try:
             taken = free_steps(targets, accs, h, nu, af, ratio / (nu * h * h), tau / (nu * h), (1.0 - af) / (1.0 - am),
                                nu * h * h, self.modified, q, v, a, ap, lam, sys_.gravity, *drivers, iterations, p_drv,
@@ -492,10 +497,13 @@ class NewmarkIntegrator:
                                self._G_vals, asm._blocks, self._no_extra, band.band_row, band.band_col, self._AB,
                                band.kl, band.ku, self._ipiv, band.perm, BandLU.PIVOT_RATIO, *self._control,
                                *self._no_rows.kernel_args(), self._fresh)
-        except (ZeroDivisionError, np.linalg.LinAlgError):  # an element collapsed: the ordinary step says so
+        except ZeroDivisionError:
             factor[0], taken = 0, FAILED - factor[3]
-        failed = taken < 0
-        taken = FAILED - taken if failed else taken
+            failure = NewtonFailure(COLLAPSED)
+        if taken < 0:
+            taken = FAILED - taken
+            if failure is None:
+                failure = NewtonFailure(divergence(scale[3], self.max_iter) if factor[4] == DIVERGED else SINGULAR)
         self.factorizations += int(factor[1])
         self.evaluations += int(factor[2])
         if factor[1]:
@@ -504,4 +512,4 @@ class NewmarkIntegrator:
         if not factor[0]:
             self._factor = None
         new = State(times[taken - 1], q, v, a, lam, ap) if taken else s
-        return new, iterations[:taken], p_drv[:taken], failed
+        return new, iterations[:taken], p_drv[:taken], failure

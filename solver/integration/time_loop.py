@@ -98,15 +98,20 @@ class StepLimits:
 
 
 def _advance(integ: NewmarkIntegrator, s: State, h: float, land: float | None, limits: StepLimits,
-             guard: OutputBuilder | None = None, contacts: ContactTracker | None = None):
+             guard: OutputBuilder | None = None, contacts: ContactTracker | None = None,
+             failure: NewtonFailure | None = None):
     """One step from ``s`` (with the contact rows and forces of ``contacts``), halving it
     when Newton fails (or, with a ``guard``, when the energy jumps: a spurious root);
-    ``(state, iterations, step, cuts)``.  Raises :class:`StepFailure` when the step may not
-    be cut further (:meth:`StepLimits.may_cut`)."""
+    ``(state, iterations, step, cuts)``.  A ``failure`` is that of a first attempt already
+    made (in a run of free steps).  Raises :class:`StepFailure` when the step may not be cut
+    further (:meth:`StepLimits.may_cut`)."""
     cuts = 0
     while True:
         step = h if land is None else land - s.t
         try:
+            if failure is not None:
+                failed, failure = failure, None
+                raise failed
             rows = None
             if contacts is not None:
                 contacts.begin_step(s, step)
@@ -130,30 +135,30 @@ def _advance(integ: NewmarkIntegrator, s: State, h: float, land: float | None, l
 
 def _free_run(integ: NewmarkIntegrator, out: OutputBuilder, state: State, h: float, h0: float, t_end: float,
               eps_t: float, due: Callable[[float], bool], breakpoints: list[float], limits: StepLimits,
-              steps: list[StepRecord]) -> tuple[State, float, int, bool]:
+              steps: list[StepRecord]) -> tuple[State, float, int, NewtonFailure | None]:
     """Steps from ``state`` taken in one compiled run (:mod:`.free_steps`) up to the next output
     time, breakpoint or end, planned as the loop of :func:`run` would take them one by one:
-    ``(state, next step, steps taken, failed)``; ``failed``: the step after them is to be
-    taken the ordinary way.  Raises :class:`StepFailure` when the run stalls."""
+    ``(state, next step, steps taken, failure)``; ``failure``: the step after them failed (the
+    loop cuts it).  Raises :class:`StepFailure` when the run stalls."""
     budget = max(1, FREE_RUN_WORK // integ.asm.n)
     times = []
-    t, step = state.t, None
+    t, step, h_next = state.t, None, h
     while t < t_end - eps_t and len(times) < budget:
-        h_try = min(max(h, limits.shortest), t_end - t)
+        h_try = min(max(h_next, limits.shortest), t_end - t)
         while breakpoints and breakpoints[0] <= t + eps_t:
             breakpoints.pop(0)
         if (breakpoints and breakpoints[0] <= t + h_try + eps_t) or (step is not None and h_try != step):
             break
         step, t1 = h_try, t + h_try
         times.append(t1)
-        h = min(h0, 2 * (t1 - t))
+        h_next = min(h0, 2 * (t1 - t))
         t = t1
         if due(t1):
             break
     if not times:
-        return state, h, 0, False
+        return state, h, 0, None
     targets, accs = integ.asm.sys.constraints.motion_at(times)
-    new, iterations, p_drv, failed = integ.free_run(state, step, times, targets, accs, out.driver_rows_dofs)
+    new, iterations, p_drv, failure = integ.free_run(state, step, times, targets, accs, out.driver_rows_dofs)
     t, taken = state.t, []
     for t1, iters in zip(times, iterations.tolist()):
         h_try = t1 - t
@@ -162,7 +167,7 @@ def _free_run(integ: NewmarkIntegrator, out: OutputBuilder, state: State, h: flo
         taken.append(h_try)
         t = t1
     out.advance_ledger_drivers(taken, p_drv)
-    return new, (min(h0, 2 * taken[-1]) if taken else h), len(taken), failed
+    return new, (min(h0, 2 * taken[-1]) if taken else h), len(taken), failure
 
 
 def _next_output(t: float, dt_out: float, eps_t: float) -> float:
@@ -235,15 +240,15 @@ def run(model: dict, cancel: Callable[[], bool] | None = None) -> Iterator[Frame
         if cancel is not None and cancel():
             status, message = "cancelled", f"cancelled at t = {state.t:.6g} s"
             break
-        failed = False
+        failure = None
         if free:
             try:
-                state, h, taken, failed = _free_run(integ, out, state, h, h0, t_end, eps_t, due, breakpoints, limits,
-                                                    res.steps)
+                state, h, taken, failure = _free_run(integ, out, state, h, h0, t_end, eps_t, due, breakpoints, limits,
+                                                     res.steps)
             except StepFailure as exc:
                 status, message = "failed", str(exc)
                 break
-            if taken and not failed:
+            if taken and failure is None:
                 if due(state.t):
                     yield frame_of(state)
                     if dt_out > 0:
@@ -256,7 +261,7 @@ def run(model: dict, cancel: Callable[[], bool] | None = None) -> Iterator[Frame
             breakpoints.pop(0)
         land = breakpoints[0] if breakpoints and breakpoints[0] <= state.t + h_try + eps_t else None
         try:
-            new, iters, h_try, cuts = _advance(integ, state, h_try, land, limits, guard, tracker)
+            new, iters, h_try, cuts = _advance(integ, state, h_try, land, limits, guard, tracker, failure)
             rejected += cuts
             for _ in range(MAX_CONTACT_RETRIES if tracker else 0):  # contact predictor (eq. 3.4), switches, errors
                 t_ct = contacts.event_time(state, new)
