@@ -21,7 +21,9 @@ import numpy as np
 from numba import njit
 
 from ..system.assembly import newton_factorize
-from .newmark import CONVERGED, DIVERGED, converge_step, newmark_predict
+from ..system.state import State
+from .newmark import COLLAPSED, CONVERGED, DIVERGED, SINGULAR, NewmarkIntegrator, NewtonFailure, converge_step, \
+    divergence, newmark_predict
 
 #: the last step of a run failed (see :func:`free_steps`)
 FAILED = -1
@@ -104,3 +106,33 @@ def free_steps(targets, accs, h, nu, af, c_a, c_v, pseudo_ratio, lam_factor, mod
             p += lam[drv_rows[i]] * v[drv_dofs[i]]
         p_drv[k] = -p
     return targets.shape[0]
+
+
+def free_run(integ: NewmarkIntegrator, s: State, h: float, times: list[float], targets: np.ndarray, accs: np.ndarray,
+             drivers: tuple) -> tuple:
+    """Steps of ``h`` from ``s`` to ``times`` with ``integ`` in one :func:`free_steps` call;
+    ``targets`` and ``accs`` are the prescribed motion at their ends, ``drivers`` = (rows,
+    dofs) of the drivers' power.  Returns ``(state, iterations, driver powers, failure)``:
+    the state after the steps taken (``s`` when none), their Newton corrections and powers,
+    and the :class:`NewtonFailure` of the step after them (None when all were taken), which
+    :meth:`NewmarkIntegrator.step` would have raised."""
+    nu, tau, am, af = integ.nu, integ.tau, integ.alpha_m, integ.alpha_f
+    ratio = (1.0 - am) / (1.0 - af)
+    q, v, a, ap, lam = s.q.copy(), s.v.copy(), s.a.copy(), s.a_pseudo.copy(), s.lam.copy()
+    iterations, p_drv = np.empty(len(times), dtype=np.int64), np.empty(len(times))
+    factor, scale = integ.factor_state()
+    failure = None
+    try:
+        taken = free_steps(targets, accs, h, nu, af, ratio / (nu * h * h), tau / (nu * h), (1.0 - af) / (1.0 - am),
+                           nu * h * h, integ.modified, q, v, a, ap, lam, integ.asm.sys.gravity, *drivers, iterations,
+                           p_drv, factor, scale, *integ.run_arguments())
+    except ZeroDivisionError:
+        factor[0], taken = 0, FAILED - factor[3]
+        failure = NewtonFailure(COLLAPSED)
+    if taken < 0:
+        taken = FAILED - taken
+        if failure is None:
+            failure = NewtonFailure(divergence(scale[3], integ.max_iter) if factor[4] == DIVERGED else SINGULAR)
+    integ.take_factor_state(factor, scale, h)
+    new = State(times[taken - 1], q, v, a, lam, ap) if taken else s
+    return new, iterations[:taken], p_drv[:taken], failure

@@ -466,44 +466,20 @@ class NewmarkIntegrator:
         s = self.asm.sys
         return not (self._follower or s.loads or s.movers or s.free_strains.active or self.asm.force_pairs)
 
-    def free_run(self, s: State, h: float, times: list[float], targets: np.ndarray, accs: np.ndarray,
-                 drivers: tuple) -> tuple:
-        """Steps of ``h`` from ``s`` to ``times`` in one compiled call
-        (:func:`.free_steps.free_steps`); ``targets`` and ``accs`` are the prescribed motion at
-        their ends, ``drivers`` = (rows, dofs) of the drivers' power.  Returns ``(state,
-        iterations, driver powers, failure)``: the state after the steps taken (``s`` when
-        none), their Newton corrections and powers, and the :class:`NewtonFailure` of the step
-        after them (None when all were taken), which :meth:`step` would have raised."""
-        from .free_steps import FAILED, free_steps  # (it compiles this module's kernels into its run)
-
-        asm, nu, tau, am, af = self.asm, self.nu, self.tau, self.alpha_m, self.alpha_f
+    def factor_state(self) -> tuple[np.ndarray, np.ndarray]:
+        """The factorisation state as :func:`.free_steps.free_steps` carries it: ``factor`` =
+        (valid, factorizations, residual evaluations, steps, failed status) and ``scale`` =
+        (constraint scale, its step, the factors' step, ``|psi|`` of a failed step)."""
         self._band_storage()
-        band = asm.band
-        ratio = (1.0 - am) / (1.0 - af)
-        q, v, a, ap, lam = s.q.copy(), s.v.copy(), s.a.copy(), s.a_pseudo.copy(), s.lam.copy()
-        count = len(times)
-        iterations, p_drv = np.empty(count, dtype=np.int64), np.empty(count)
         valid = self._factor is not None and not self._factor.singular and not self._factor_follower
-        factor = np.array([int(valid), 0, 0, 0, 0], dtype=np.int64)
         nan = np.nan
-        scale = np.array([self._scale, nan if self._scale_h is None else self._scale_h,
-                          nan if self._factor_h is None else self._factor_h, nan])
-        sys_ = asm.sys
-        failure = None
-        try:
-            taken = free_steps(targets, accs, h, nu, af, ratio / (nu * h * h), tau / (nu * h), (1.0 - af) / (1.0 - am),
-                               nu * h * h, self.modified, q, v, a, ap, lam, sys_.gravity, *drivers, iterations, p_drv,
-                               factor, scale, *self._system_args, *self._constraint_args, self._psi, self._g,
-                               self._G_vals, asm._blocks, self._no_extra, band.band_row, band.band_col, self._AB,
-                               band.kl, band.ku, self._ipiv, band.perm, BandLU.PIVOT_RATIO, *self._control,
-                               *self._no_rows.kernel_args(), self._fresh)
-        except ZeroDivisionError:
-            factor[0], taken = 0, FAILED - factor[3]
-            failure = NewtonFailure(COLLAPSED)
-        if taken < 0:
-            taken = FAILED - taken
-            if failure is None:
-                failure = NewtonFailure(divergence(scale[3], self.max_iter) if factor[4] == DIVERGED else SINGULAR)
+        return (np.array([int(valid), 0, 0, 0, 0], dtype=np.int64),
+                np.array([self._scale, nan if self._scale_h is None else self._scale_h,
+                          nan if self._factor_h is None else self._factor_h, nan]))
+
+    def take_factor_state(self, factor: np.ndarray, scale: np.ndarray, h: float) -> None:
+        """Count the factorisations and residuals of a run of free steps of ``h`` and take the
+        factors it left (:meth:`factor_state`)."""
         self.factorizations += int(factor[1])
         self.evaluations += int(factor[2])
         if factor[1]:
@@ -511,5 +487,11 @@ class NewmarkIntegrator:
             self._adopt_factors(h, False, False)
         if not factor[0]:
             self._factor = None
-        new = State(times[taken - 1], q, v, a, lam, ap) if taken else s
-        return new, iterations[:taken], p_drv[:taken], failure
+
+    def run_arguments(self) -> tuple:
+        """The arguments of :func:`.free_steps.free_steps` from ``mass_diag`` on: the system,
+        scratch, band storage and control of this integrator."""
+        band = self.asm.band
+        return (*self._system_args, *self._constraint_args, self._psi, self._g, self._G_vals, self.asm._blocks,
+                self._no_extra, band.band_row, band.band_col, self._AB, band.kl, band.ku, self._ipiv, band.perm,
+                BandLU.PIVOT_RATIO, *self._control, *self._no_rows.kernel_args(), self._fresh)

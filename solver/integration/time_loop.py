@@ -30,6 +30,7 @@ from ..model.io import dumps_model
 from ..contact.tracker import ContactTracker
 from ..system.state import State
 from .newmark import NewmarkIntegrator, NewtonFailure
+from .free_steps import free_run
 from ..results.outputs import OutputBuilder
 from ..results.frames import Frame, Results, StepRecord
 
@@ -158,7 +159,7 @@ def _free_run(integ: NewmarkIntegrator, out: OutputBuilder, state: State, h: flo
     if not times:
         return state, h, 0, None
     targets, accs = integ.asm.sys.constraints.motion_at(times)
-    new, iterations, p_drv, failure = integ.free_run(state, step, times, targets, accs, out.driver_rows_dofs)
+    new, iterations, p_drv, failure = free_run(integ, state, step, times, targets, accs, out.driver_rows_dofs)
     t, taken = state.t, []
     for t1, iters in zip(times, iterations.tolist()):
         h_try = t1 - t
