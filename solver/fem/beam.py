@@ -379,8 +379,8 @@ def _element_terms(q, v, a, sec, Mbar, formulation, alpha, beta, want, c_a, c_v,
     # ---- damping (2.45): beta B^T D0 B v on the deformation rates, alpha M v
     for i in range(6):
         f_d[i] = 0.0
-    du, dt1, dt2 = deformation_rates_of(r, zl, v)
     if beta > 0.0:
+        du, dt1, dt2 = deformation_rates_of(r, zl, v)
         Nd = beta * EA / L * du
         M1d = beta * EI / L * (kd * dt1 + ko * dt2)
         M2d = beta * EI / L * (ko * dt1 + kd * dt2)

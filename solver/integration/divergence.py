@@ -56,18 +56,21 @@ class DivergenceWatch:
         self._start = kinetic + strain + contact + abs(self._potential0)  # J
         self._booked = self._start  # the largest sum of booked energies so far, J
         self._steps = 0
+        self._energy_due = ENERGY_EVERY  # the step count at which the energy is looked at next
 
-    def check(self, st: State) -> str | None:
-        """The cause, in words, when ``st`` shows divergence; otherwise None."""
+    def check(self, st: State, steps: int = 1) -> str | None:
+        """The cause, in words, when ``st``, reached by ``steps`` accepted steps since the last
+        check, shows divergence; otherwise None."""
         if self.position_dofs.size:
             far = float(np.abs(st.q[self.position_dofs]).max())
             if not np.isfinite(far) or far > MAX_EXTENT * self.size:
                 return (f"the model flew apart: a node is {far:.3g} m from the origin, over {MAX_EXTENT:.0e} "
                         f"times the model's size ({self.size:.3g} m), where its coordinates keep too few digits "
                         "for Newton's tolerance")
-        self._steps += 1
-        if self._steps % ENERGY_EVERY:
+        self._steps += steps
+        if self._steps < self._energy_due:
             return None
+        self._energy_due = self._steps + ENERGY_EVERY
         kinetic, strain, potential, contact = self.out.energy_terms(st)
         held = kinetic + strain + contact
         booked = self._start + abs(potential - self._potential0) + sum(abs(w) for w in self.out.ledger.values())

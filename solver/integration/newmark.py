@@ -54,6 +54,10 @@ def integrator_parameters(settings: dict) -> tuple[float, float, float, float]:
 
 CONVERGED, REFACTOR, DIVERGED, FOLLOWER = 0, 1, 2, 3
 
+#: why a step failed, in words
+COLLAPSED = "an element collapsed to zero length during the iterations"
+SINGULAR = "the Newton matrix is singular: a mechanism locked, or a body nothing holds"
+
 
 def divergence(out_of_balance: float, iterations: int) -> str:
     """Why Newton stopped, in words: the out-of-balance force (N) it was left with.
@@ -150,7 +154,7 @@ def newton_iterations(q, v, a, lam, F_ext, mass_diag, alpha, beta, form, dofs, s
                       dm_dofs, target, bp_n, bp_b, bp_r, sl_n, sl_nrm, sl_p, rows, cols, psi, g, vals,
                       AB, kl, ku, ipiv, perm, scale, c_a, c_v, tol_rel, tol_abs, tol_g, max_iter, contraction,
                       max_reuse, follower, counters, norms, W, Sinv, cr_dofs, cr_col, cr_row, cr_level, cr_diag,
-                      cr_rhs, lam_c):
+                      cr_rhs, lam_c, fresh):
     """Newton iterations with one factorised matrix, in place on ``q, v, a, lam`` and the
     contact multipliers ``lam_c`` of the contact rows (``W, Sinv`` from
     :func:`~solver.system.bordered.border_prepare` with this factorisation).
@@ -159,7 +163,9 @@ def newton_iterations(q, v, a, lam, F_ext, mass_diag, alpha, beta, form, dofs, s
     (it does not contract by ``contraction`` any more, or ``max_reuse`` corrections were
     made with it); FOLLOWER after a correction when loads follow the structure; or
     DIVERGED after ``max_iter`` iterations.  ``counters`` = (iterations, corrections) and
-    ``norms`` = (last |psi|, last max|dq|) carry over between calls within a step.
+    ``norms`` = (last |psi|, last max|dq|) carry over between calls within a step.  When
+    ``fresh[0]`` is set, ``psi, g, vals`` and ``fresh[1:]`` hold the residual at ``(q, v, a)``
+    (the factorisation just evaluated it) and the first iteration uses them.
     """
     n = q.shape[0]
     m = g.shape[0]
@@ -172,9 +178,13 @@ def newton_iterations(q, v, a, lam, F_ext, mass_diag, alpha, beta, form, dofs, s
     prev = np.inf
     while counters[0] < max_iter:
         counters[0] += 1
-        ref, r_norm, g_norm = newton_terms(q, v, a, lam, F_ext, mass_diag, alpha, beta, form, dofs, secs, Mbars,
-                                           modal, False, 0.0, 0.0, 0.0, no_blocks, dm_dofs, target, bp_n, bp_b, bp_r,
-                                           sl_n, sl_nrm, sl_p, rows, cols, psi, g, vals)
+        if fresh[0] != 0.0:
+            ref, r_norm, g_norm = fresh[1], fresh[2], fresh[3]
+            fresh[0] = 0.0
+        else:
+            ref, r_norm, g_norm = newton_terms(q, v, a, lam, F_ext, mass_diag, alpha, beta, form, dofs, secs, Mbars,
+                                               modal, False, 0.0, 0.0, 0.0, no_blocks, dm_dofs, target, bp_n, bp_b,
+                                               bp_r, sl_n, sl_nrm, sl_p, rows, cols, psi, g, vals)
         if c > 0:
             ref, r_norm, c_norm = contact_terms(q, v, c_v, psi, ref, cr_dofs, cr_col, cr_row, cr_level, cr_diag,
                                                 cr_rhs, lam_c, r_c)
@@ -225,7 +235,7 @@ def converge_step(q0, v0, ap0, h, nu, ap, dm_acc, pseudo_ratio, lam_factor,
                   mass_diag, alpha, beta, form, dofs, secs, Mbars, modal, no_blocks, dm_dofs,
                   bp_n, bp_b, bp_r, sl_n, sl_nrm, sl_p, rows, cols, psi, g, vals,
                   AB, kl, ku, ipiv, perm, scale, tol_rel, tol_abs, tol_g, max_iter, contraction, max_reuse, follower,
-                  cr_dofs, cr_col, cr_row, cr_level, cr_diag, cr_rhs, lam_c):
+                  cr_dofs, cr_col, cr_row, cr_level, cr_diag, cr_rhs, lam_c, fresh):
     """:func:`newton_iterations`, and once they converge the pseudo-acceleration ``ap`` of
     the step (eq. 2.49) and the projection of the accelerations onto ``G a = gamma``
     (:func:`project_accelerations`), in one compiled call.  The arguments from
@@ -246,7 +256,7 @@ def converge_step(q0, v0, ap0, h, nu, ap, dm_acc, pseudo_ratio, lam_factor,
                                dm_dofs, target, bp_n, bp_b, bp_r, sl_n, sl_nrm, sl_p, rows, cols, psi, g, vals,
                                AB, kl, ku, ipiv, perm, scale, c_a, c_v, tol_rel, tol_abs, tol_g, max_iter,
                                contraction, max_reuse, follower, counters, norms, W, Sinv, cr_dofs, cr_col, cr_row,
-                               cr_level, cr_diag, cr_rhs, lam_c)
+                               cr_level, cr_diag, cr_rhs, lam_c, fresh)
     if status == CONVERGED:
         newmark_pseudo_acceleration(q0, v0, ap0, q, h, nu, ap)
         if g.shape[0] > 0 and cr_dofs.shape[0] == 0:  # with contact rows: project_step, after their refresh
@@ -317,6 +327,9 @@ class NewmarkIntegrator:
         self._factor_follower = self._follower  # whether the factorised step re-reads the loads
         self._psi, self._g, self._G_vals = np.empty(asm.n), np.empty(cons.count), np.empty(cons.rows.size)
         self._no_rows = ContactRows.empty()
+        #: the residual the last factorisation evaluated, for the iteration that follows it
+        #: (see :func:`newton_iterations`)
+        self._fresh = np.zeros(4)
 
     def step(self, s: State, h: float, breakpoint: float | None = None,
              rows: ContactRows | None = None) -> tuple[State, int]:
@@ -332,7 +345,7 @@ class NewmarkIntegrator:
             return self._step(s, h, breakpoint, rows)
         except ZeroDivisionError:
             self._factor = None
-            raise NewtonFailure("an element collapsed to zero length during the iterations") from None
+            raise NewtonFailure(COLLAPSED) from None
         except np.linalg.LinAlgError:  # the bordered solve met a not-a-number or singular block
             self._factor = None
             raise NewtonFailure("the iterations met a singular or not-a-number matrix: a massless part "
@@ -382,10 +395,10 @@ class NewmarkIntegrator:
                 previous = np.inf
             if self._factor.singular:
                 self._factor = None
-                raise NewtonFailure("the Newton matrix is singular: a mechanism locked, or a body nothing holds")
+                raise NewtonFailure(SINGULAR)
             status = converge_step(s.q, s.v, s.a_pseudo, h, nu, a_pseudo, dm_acc, pseudo_ratio, nu * h * h,
                                    q, v, a, lam, F_ext, target, c_a, c_v, counters, norms, *self._fixed_args,
-                                   *rows.kernel_args())
+                                   *rows.kernel_args(), self._fresh)
             self.evaluations += int(counters[0]) - done
             done = int(counters[0])
             if status == CONVERGED and rows.refresh is not None and rows.refresh(q, v):
@@ -414,22 +427,71 @@ class NewmarkIntegrator:
         storage; the constraint rows' scale is set once per step size (the diagonal's
         size is set by ``M / (nu h^2)``)."""
         band = self.asm.band
-        if self._AB is None:
-            self._AB = np.empty((band.ldab, band.size))
-            self._ipiv = np.empty(band.size, dtype=np.int64)
+        self._band_storage()
         scale = self._scale if self._scale_h == h else 0.0
         psi, g, G_vals = self._psi, self._g, self._G_vals
         self._scale, singular = newton_factorize(
             q, v, a, lam, F_ext, *self._system_args[:-2], c_a, c_v, self.asm._blocks, self._extra,
             *self._system_args[-1:], target,
             *self._constraint_args, psi, g, G_vals, scale, band.band_row, band.band_col, self._AB, band.kl, band.ku,
-            self._ipiv, BandLU.PIVOT_RATIO,
+            self._ipiv, BandLU.PIVOT_RATIO, self._fresh,
         )
+        self._adopt_factors(h, follower, singular)
+        self.factorizations += 1
+
+    def _band_storage(self) -> None:
+        """The band storage the factors are written to (column-major: the LU's column sweeps
+        read it contiguously)."""
+        if self._AB is None:
+            band = self.asm.band
+            self._AB = np.empty((band.ldab, band.size), order="F")
+            self._ipiv = np.empty(band.size, dtype=np.int64)
+
+    def _adopt_factors(self, h: float, follower: bool, singular: bool) -> None:
+        """Take the factors just written to the band storage (with the scale ``self._scale``,
+        for steps of ``h``) as the matrix of the following iterations."""
+        band = self.asm.band
         self._scale_h = h
         self._factor = BandLU(band, self._AB, self._ipiv, singular)
         self._band_args = (self._AB, band.kl, band.ku, self._ipiv, band.perm)
-        self._fixed_args = (*self._system_args, *self._constraint_args, psi, g, G_vals, *self._band_args, self._scale,
-                            *self._control, follower)
+        self._fixed_args = (*self._system_args, *self._constraint_args, self._psi, self._g, self._G_vals,
+                            *self._band_args, self._scale, *self._control, follower)
         self._factor_follower = follower
         self._factor_h = h
-        self.factorizations += 1
+
+    @property
+    def runs_free_steps(self) -> bool:
+        """Whether steps may be taken in runs (:mod:`.free_steps`): the loads are constant (gravity
+        only) and nothing else depends on time but the drivers."""
+        s = self.asm.sys
+        return not (self._follower or s.loads or s.movers or s.free_strains.active or self.asm.force_pairs)
+
+    def factor_state(self) -> tuple[np.ndarray, np.ndarray]:
+        """The factorisation state as :func:`.free_steps.free_steps` carries it: ``factor`` =
+        (valid, factorizations, residual evaluations, steps, failed status) and ``scale`` =
+        (constraint scale, its step, the factors' step, ``|psi|`` of a failed step)."""
+        self._band_storage()
+        valid = self._factor is not None and not self._factor.singular and not self._factor_follower
+        nan = np.nan
+        return (np.array([int(valid), 0, 0, 0, 0], dtype=np.int64),
+                np.array([self._scale, nan if self._scale_h is None else self._scale_h,
+                          nan if self._factor_h is None else self._factor_h, nan]))
+
+    def take_factor_state(self, factor: np.ndarray, scale: np.ndarray, h: float) -> None:
+        """Count the factorisations and residuals of a run of free steps of ``h`` and take the
+        factors it left (:meth:`factor_state`)."""
+        self.factorizations += int(factor[1])
+        self.evaluations += int(factor[2])
+        if factor[1]:
+            self._scale = float(scale[0])
+            self._adopt_factors(h, False, False)
+        if not factor[0]:
+            self._factor = None
+
+    def run_arguments(self) -> tuple:
+        """The arguments of :func:`.free_steps.free_steps` from ``mass_diag`` on: the system,
+        scratch, band storage and control of this integrator."""
+        band = self.asm.band
+        return (*self._system_args, *self._constraint_args, self._psi, self._g, self._G_vals, self.asm._blocks,
+                self._no_extra, band.band_row, band.band_col, self._AB, band.kl, band.ku, self._ipiv, band.perm,
+                BandLU.PIVOT_RATIO, *self._control, *self._no_rows.kernel_args(), self._fresh)

@@ -34,6 +34,7 @@ from ..contact.tracker import ContactTracker
 from ..system.state import State
 from .divergence import DivergenceWatch, mesh_hint
 from .newmark import NewmarkIntegrator, NewtonFailure
+from .free_steps import free_run
 from ..results.outputs import OutputBuilder
 from ..results.frames import Frame, Results, StepRecord
 
@@ -55,6 +56,9 @@ MAX_SMALL_STEPS = 2_000
 #: two state vectors over its threads: on two shared cores their hand-over made a step with a frame
 #: of a 4000-element link cost 33 ms of CPU instead of 7.5 ms, so such runs keep BLAS to one thread
 SINGLE_BLAS_THREAD_DOFS = 10_000
+#: steps x dofs of one compiled run of free steps (about 20 ms): the loop checks for a cancel
+#: between runs
+FREE_RUN_WORK = 32_768
 
 #: what a user can do when Newton fails at the shortest step the loop allows
 ADVICE = "try a smaller step, or check the loads, supports and stiffness of the model"
@@ -78,6 +82,7 @@ class StepLimits:
         self.shortest = MIN_STEP_RATIO * self.reference
         self.max_cuts = settings["max_step_cuts"]
         self._window = (0, 0.0)  # steps counted and time at the start of the present window
+        self.last_step = 0.0  # s, the last accepted step
 
     def may_cut(self, h: float, cuts: int) -> bool:
         """Whether a failed step of ``h`` that was already cut ``cuts`` times may be halved again."""
@@ -87,6 +92,7 @@ class StepLimits:
         """Count an accepted step of ``h`` ending at ``t``; raise :class:`StepFailure` when the
         run has stalled: its last :data:`MAX_SMALL_STEPS` steps advanced less than
         :data:`SMALL_STEP_RATIO` of the reference step each, on average."""
+        self.last_step = h
         count, start = self._window
         count += 1
         if count < MAX_SMALL_STEPS:
@@ -103,15 +109,20 @@ class StepLimits:
 
 
 def _advance(integ: NewmarkIntegrator, s: State, h: float, land: float | None, limits: StepLimits,
-             guard: OutputBuilder | None = None, contacts: ContactTracker | None = None):
+             guard: OutputBuilder | None = None, contacts: ContactTracker | None = None,
+             failure: NewtonFailure | None = None):
     """One step from ``s`` (with the contact rows and forces of ``contacts``), halving it
     when Newton fails (or, with a ``guard``, when the energy jumps: a spurious root);
-    ``(state, iterations, step, cuts)``.  Raises :class:`StepFailure` when the step may not
-    be cut further (:meth:`StepLimits.may_cut`)."""
+    ``(state, iterations, step, cuts)``.  A ``failure`` is that of a first attempt already
+    made (in a run of free steps).  Raises :class:`StepFailure` when the step may not be cut
+    further (:meth:`StepLimits.may_cut`)."""
     cuts = 0
     while True:
         step = h if land is None else land - s.t
         try:
+            if failure is not None:
+                failed, failure = failure, None
+                raise failed
             rows = None
             if contacts is not None:
                 contacts.begin_step(s, step)
@@ -131,6 +142,45 @@ def _advance(integ: NewmarkIntegrator, s: State, h: float, land: float | None, l
             cuts += 1
             h = 0.5 * step
             land = None
+
+
+def _free_run(integ: NewmarkIntegrator, out: OutputBuilder, state: State, h: float, h0: float, t_end: float,
+              eps_t: float, due: Callable[[float], bool], breakpoints: list[float], limits: StepLimits,
+              steps: list[StepRecord] | None) -> tuple[State, float, int, int, NewtonFailure | None]:
+    """Steps from ``state`` taken in one compiled run (:mod:`.free_steps`) up to the next output
+    time, breakpoint or end, planned as the loop of :func:`run` would take them one by one:
+    ``(state, next step, steps taken, their Newton iterations, failure)``; ``failure``: the step
+    after them failed (the loop cuts it); each step is logged in ``steps`` unless it is None.
+    Raises :class:`StepFailure` when the run stalls."""
+    budget = max(1, FREE_RUN_WORK // integ.asm.n)
+    times = []
+    t, step, h_next = state.t, None, h
+    while t < t_end - eps_t and len(times) < budget:
+        h_try = min(max(h_next, limits.shortest), t_end - t)
+        while breakpoints and breakpoints[0] <= t + eps_t:
+            breakpoints.pop(0)
+        if (breakpoints and breakpoints[0] <= t + h_try + eps_t) or (step is not None and h_try != step):
+            break
+        step, t1 = h_try, t + h_try
+        times.append(t1)
+        h_next = min(h0, 2 * (t1 - t))
+        t = t1
+        if due(t1):
+            break
+    if not times:
+        return state, h, 0, 0, None
+    targets, accs = integ.asm.sys.constraints.motion_at(times)
+    new, iterations, p_drv, failure = free_run(integ, state, step, times, targets, accs, out.driver_rows_dofs)
+    t, taken = state.t, []
+    for t1, iters in zip(times, iterations.tolist()):
+        h_try = t1 - t
+        limits.accepted(t1, h_try)
+        if steps is not None:
+            steps.append(StepRecord(t1, h_try, iters))
+        taken.append(h_try)
+        t = t1
+    out.advance_ledger_drivers(taken, p_drv)
+    return new, (min(h0, 2 * taken[-1]) if taken else h), len(taken), int(iterations[:len(taken)].sum()), failure
 
 
 def _next_output(t: float, dt_out: float, eps_t: float) -> float:
@@ -210,10 +260,37 @@ def _run(model: dict, cancel: Callable[[], bool] | None, scope: ExitStack) -> It
     steps_taken, iterations = 0, 0  # accepted steps and their Newton iterations (logged if recorded)
     log_steps = settings["record"]["steps"]
     rejected = 0  # step attempts taken again: Newton cuts, contact events stepped over, contact errors
+
+    def due(t: float) -> bool:
+        """Whether a frame is due at ``t``."""
+        return dt_out <= 0 or t >= next_out - eps_t or t >= t_end - eps_t
+
+    # steps in compiled runs: without contact pairs, time-dependent loads and dissipation
+    free = integ.runs_free_steps and not contacts.active and system.alpha == 0.0 and system.beta == 0.0
     while state.t < t_end - eps_t:
         if cancel is not None and cancel():
             status, message = "cancelled", f"cancelled at t = {state.t:.6g} s"
             break
+        failure = None
+        if free:
+            try:
+                state, h, taken, its, failure = _free_run(integ, out, state, h, h0, t_end, eps_t, due, breakpoints,
+                                                          limits, res.steps if log_steps else None)
+            except StepFailure as exc:
+                status, message = "failed", str(exc)
+                break
+            steps_taken, iterations = steps_taken + taken, iterations + its
+            cause = watch.check(state, taken) if taken else None
+            if cause is not None:
+                status, message = "failed", f"stopped at t = {state.t:.6g} s after a step of {limits.last_step:.3g} s: {cause}; {ADVICE}"
+                yield frame_of(state)
+                break
+            if taken and failure is None:
+                if due(state.t):
+                    yield frame_of(state)
+                    if dt_out > 0:
+                        next_out = _next_output(state.t, dt_out, eps_t)
+                continue
         in_contact = contacts.active and contacts.closed()
         step_started = wallclock.perf_counter()
         h_try = min(max(contacts.step_size(h), limits.shortest), t_end - state.t)
@@ -221,7 +298,7 @@ def _run(model: dict, cancel: Callable[[], bool] | None, scope: ExitStack) -> It
             breakpoints.pop(0)
         land = breakpoints[0] if breakpoints and breakpoints[0] <= state.t + h_try + eps_t else None
         try:
-            new, iters, h_try, cuts = _advance(integ, state, h_try, land, limits, guard, tracker)
+            new, iters, h_try, cuts = _advance(integ, state, h_try, land, limits, guard, tracker, failure)
             rejected += cuts
             for _ in range(MAX_CONTACT_RETRIES if tracker else 0):  # contact predictor (eq. 3.4), switches, errors
                 t_ct = contacts.event_time(state, new)
@@ -264,7 +341,7 @@ def _run(model: dict, cancel: Callable[[], bool] | None, scope: ExitStack) -> It
             yield frame_of(state)
             break
         h = min(h0, 2 * h_try)  # grow back gradually after cuts, contacts and breakpoints
-        if dt_out <= 0 or state.t >= next_out - eps_t or state.t >= t_end - eps_t:
+        if due(state.t):
             yield frame_of(state)
             if dt_out > 0:
                 next_out = _next_output(state.t, dt_out, eps_t)

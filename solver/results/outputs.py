@@ -154,7 +154,28 @@ class OutputBuilder:
 
     def advance_ledger(self, st: State, h: float, t_loads: float | None = None) -> None:
         """Trapezoidal integration of the powers over the step just taken."""
-        p = self.powers(st, t_loads)
+        self._book_powers(self.powers(st, t_loads), h)
+
+    def advance_ledger_drivers(self, steps: list[float], p_drv: np.ndarray) -> None:
+        """:meth:`advance_ledger` over steps whose only power is the drivers' (``p_drv``, W, at
+        each step's end): no loads, damping, contacts or free strains (a run of free steps,
+        :mod:`solver.integration.free_steps`); the other terms stay as they are."""
+        work = self.ledger["work_drivers"]
+        p0 = None if self._last_powers is None else self._last_powers[1]
+        for h, p1 in zip(steps, p_drv.tolist()):
+            if p0 is not None:
+                work += 0.5 * h * (p0 + p1)
+            p0 = p1
+        self.ledger["work_drivers"] = work
+        if p0 is not None:
+            self._last_powers = (0.0, p0, 0.0, 0.0, 0.0, 0.0)
+
+    @property
+    def driver_rows_dofs(self) -> tuple[np.ndarray, np.ndarray]:
+        """The drivers' multiplier rows and dofs: their power is ``-sum lam[rows] v[dofs]``."""
+        return self._driver_rows, self._driver_dofs
+
+    def _book_powers(self, p: tuple[float, ...], h: float) -> None:
         if self._last_powers is not None:
             for key, p0, p1 in zip(("work_loads", "work_drivers", "dissipated_damping", "dissipated_friction",
                                     "dissipated_contact", "work_free_strains"), self._last_powers, p):

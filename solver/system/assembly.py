@@ -119,13 +119,18 @@ def matrix_values(blocks, diag, G_vals, scale, extra):
 @njit(cache=True)
 def newton_factorize(q, v, a, lam, F_ext, mass_diag, alpha, beta, form, dofs, secs, Mbars, modal, c_a, c_v, blocks,
                      extra, dm_dofs, dm_target, bp_n, bp_b, bp_r, sl_n, sl_nrm, sl_p, rows, cols, psi, g, vals,
-                     scale, band_row, band_col, AB, kl, ku, ipiv, pivot_ratio):
+                     scale, band_row, band_col, AB, kl, ku, ipiv, pivot_ratio, fresh):
     """The Newton matrix at ``(q, v, a)`` (:func:`newton_terms` with the blocks
     ``c_a M + c_v C_T + K_T``, the ``extra`` blocks of :attr:`Assembly.extra_size` and the
     modal links' blocks), factorised in place into ``AB, ipiv``, in one compiled call;
-    ``scale <= 0`` asks for a new :func:`newton_scale`.  Returns ``(scale, singular)``."""
-    newton_terms(q, v, a, lam, F_ext, mass_diag, alpha, beta, form, dofs, secs, Mbars, modal, True, c_a, c_v, 1.0,
-                 blocks, dm_dofs, dm_target, bp_n, bp_b, bp_r, sl_n, sl_nrm, sl_p, rows, cols, psi, g, vals)
+    ``scale <= 0`` asks for a new :func:`newton_scale`.  Returns ``(scale, singular)``; ``psi, g,
+    vals`` and ``fresh`` = (1, reference force, ``|psi|``, ``max |g|``) are the residual at
+    ``(q, v, a)``, for the first Newton iteration with the new matrix."""
+    fresh[0] = 0.0
+    fresh[1], fresh[2], fresh[3] = newton_terms(q, v, a, lam, F_ext, mass_diag, alpha, beta, form, dofs, secs, Mbars,
+                                                modal, True, c_a, c_v, 1.0, blocks, dm_dofs, dm_target, bp_n, bp_b,
+                                                bp_r, sl_n, sl_nrm, sl_p, rows, cols, psi, g, vals)
+    fresh[0] = 1.0
     diag = (c_a + c_v * alpha) * mass_diag
     move_diagonal(modal, diag)
     if scale <= 0.0:

@@ -147,7 +147,7 @@ class BandLU:
     @classmethod
     def of(cls, pattern: BandPattern, vals: np.ndarray) -> "BandLU":
         """The factors of the matrix with ``vals`` on ``pattern``."""
-        AB = np.empty((pattern.ldab, pattern.size))
+        AB = np.empty((pattern.ldab, pattern.size), order="F")
         ipiv = np.empty(pattern.size, dtype=np.int64)
         singular = band_factorize(AB, pattern.band_row, pattern.band_col, vals, pattern.kl, pattern.ku, ipiv,
                                   cls.PIVOT_RATIO)

@@ -214,13 +214,23 @@ class ConstraintSet:
         if t != self._cache_t:
             motion = np.zeros((3, len(self.dm_dofs)))
             for i in self._moving:
-                f = self.functions[i]
-                if self.integrate[i]:
-                    motion[:, i] = f.integral(t), f.value(t), f.rate(t)
-                else:
-                    motion[:, i] = f.value(t), f.rate(t), f.accel(t)
+                motion[:, i] = self._motion_of(i, t)
             self._cache_t, self._cache = t, motion
         return self._cache[order]
+
+    def _motion_of(self, i: int, t: float) -> tuple[float, float, float]:
+        """Displacement, velocity and acceleration of dof-motion row ``i`` at ``t``."""
+        f = self.functions[i]
+        if self.integrate[i]:
+            return f.integral(t), f.value(t), f.rate(t)
+        return f.value(t), f.rate(t), f.accel(t)
+
+    def motion_at(self, times: list[float]) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`target` and the prescribed accelerations at each of ``times``, (K, rows) each."""
+        motion = np.zeros((3, len(times), len(self.dm_dofs)))
+        for i in self._moving:
+            motion[:, :, i] = np.array([self._motion_of(i, t) for t in times]).T
+        return self.dm_base + motion[0], motion[2]
 
     def target(self, t: float) -> np.ndarray:
         """Values the dof-motion rows must take at t."""

@@ -267,7 +267,8 @@ def ticker():
 
 @pytest.fixture
 def newton_fails_at(monkeypatch):
-    """``fail(t)``: from simulated time ``t`` on, every Newmark step fails as Newton would."""
+    """``fail(t)``: from simulated time ``t`` on, every Newmark step fails as Newton would (all
+    steps taken one by one, none in compiled runs)."""
     from solver.integration.newmark import NewmarkIntegrator, NewtonFailure
 
     original = NewmarkIntegrator.step
@@ -279,6 +280,7 @@ def newton_fails_at(monkeypatch):
             return original(self, s, h, breakpoint, rows)
 
         monkeypatch.setattr(NewmarkIntegrator, "step", failing_step)
+        monkeypatch.setattr(NewmarkIntegrator, "runs_free_steps", property(lambda self: False))
 
     return fail
 

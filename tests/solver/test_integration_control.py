@@ -3,7 +3,9 @@ import numpy as np
 import pytest
 
 import solver.integration.newmark as newmark
-from solver.api import iter_simulation, simulate
+import solver.integration.time_loop as time_loop
+from solver.api import iter_simulation, load_model, simulate
+from solver.model.io import examples_dir
 from solver.results.frames import Frame, Results
 
 from .builders import beam_model, rigid_slider_crank
@@ -47,8 +49,14 @@ def test_generalized_alpha_without_dissipation_matches_newmark_on_a_mechanism():
     assert np.abs(tau_ga - tau_ref)[50:].max() < 5e-3 * np.abs(tau_ref).max()
 
 
+def ordinary_steps_only(monkeypatch):
+    """Every step taken one by one through :meth:`NewmarkIntegrator.step` (no compiled runs)."""
+    monkeypatch.setattr(newmark.NewmarkIntegrator, "runs_free_steps", property(lambda self: False))
+
+
 def test_newton_failure_cuts_the_step_then_stops_keeping_results(monkeypatch):
     doc = rigid_slider_crank(steps_per_rev=200)
+    ordinary_steps_only(monkeypatch)
     real_step = newmark.NewmarkIntegrator.step
     tries = []
 
@@ -65,6 +73,60 @@ def test_newton_failure_cuts_the_step_then_stops_keeping_results(monkeypatch):
     assert len(tries) == doc.get("solver", {}).get("max_step_cuts", 8) + 1
     assert tries[-1] == pytest.approx(tries[0] / 2 ** (len(tries) - 1))
     assert res.time[-1] > 0.01 and len(res.frames) > 10
+
+
+def run_arrays(res):
+    """Everything a run's frames, steps and counters hold, as arrays."""
+    out = {name: res.stack(name) for name in ("node_xy", "node_v", "node_a", "rot", "rot_v", "rot_a", "axial_force",
+                                              "bending_moment", "midspan", "driver_reaction")}
+    out.update({f"energy.{key}": res.energy(key) for key in res.frames[0].energy})
+    out["steps"] = np.array([(s.time, s.step, s.newton_iterations) for s in res.steps])
+    out["counters"] = np.array([res.meta["factorizations"], res.meta["residual_evaluations_per_step"]])
+    return out
+
+
+@pytest.mark.parametrize("integrator", [{}, {"integrator": "generalized_alpha", "rho_inf": 0.8},
+                                        {"modified_newton": False}])
+def test_compiled_runs_of_free_steps_give_the_ordinary_steps_bit_for_bit(monkeypatch, integrator):
+    """The flexible slider-crank (drivers only: its steps go in compiled runs) with the runs
+    and taken step by step: every output, step record and counter identical, not just close."""
+    doc = load_model(examples_dir() / "slider_crank_flexible.json")
+    doc["solver"].update(end_time=0.01, output_interval=3e-4, **integrator)
+    fast = simulate(doc)
+    ordinary_steps_only(monkeypatch)
+    slow = simulate(doc)
+    assert fast.completed and slow.completed and len(fast.steps) == len(slow.steps) > 200
+    a, b = run_arrays(fast), run_arrays(slow)
+    for key in a:
+        np.testing.assert_array_equal(a[key], b[key], err_msg=key)
+
+
+def test_a_step_that_fails_in_a_compiled_run_is_cut_as_an_ordinary_one(monkeypatch):
+    """Newton failing inside a run of free steps hands the step back: the loop cuts it as it
+    cuts a failed ordinary step (halving it at once) and stops with the same message."""
+    doc = rigid_slider_crank(steps_per_rev=200)
+    real_run, real_step = time_loop.free_run, newmark.NewmarkIntegrator.step
+    tries = []
+
+    def failing_run(integ, s, h, times, targets, accs, drivers):
+        keep = sum(1 for t0 in [s.t, *times[:-1]] if t0 <= 0.01)  # steps that start after 0.01 s fail
+        if keep == len(times):
+            return real_run(integ, s, h, times, targets, accs, drivers)
+        new, iterations, p_drv, _failure = real_run(integ, s, h, times[:keep], targets[:keep], accs[:keep], drivers)
+        tries.append(times[keep] - times[keep - 1] if keep else h)
+        return new, iterations, p_drv, newmark.NewtonFailure("Newton did not converge in 25 iterations")
+
+    def failing_step(self, s, h, breakpoint=None, rows=None):
+        if s.t > 0.01:
+            tries.append(h)
+            raise newmark.NewtonFailure("Newton did not converge in 25 iterations (out-of-balance 1e+06 N)")
+        return real_step(self, s, h, breakpoint, rows)
+
+    monkeypatch.setattr(time_loop, "free_run", failing_run)
+    monkeypatch.setattr(newmark.NewmarkIntegrator, "step", failing_step)
+    res = simulate(doc)
+    assert res.meta["status"] == "failed" and "stopped at t = 0.01" in res.meta["message"]
+    assert len(tries) == 9 and res.steps[-1].time - res.steps[-1].step <= 0.01 < res.steps[-1].time
 
 
 def test_cancel_stops_between_steps_and_keeps_frames():
