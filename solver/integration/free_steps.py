@@ -18,7 +18,7 @@ the time loop cuts it as it cuts a failed ordinary step.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from ..jit import njit
 
 from ..system.assembly import newton_factorize
 from ..system.state import State
