@@ -1,6 +1,8 @@
 """Starting the application (the window first, then the kernels), and the PySide6 work-round it relies on."""
 from __future__ import annotations
 
+import os
+import subprocess
 import sys
 
 from PySide6.QtCore import QTimer
@@ -8,7 +10,6 @@ from PySide6.QtGui import QPainterPath
 from PySide6.QtWidgets import QApplication
 
 from app.running import worker
-from app.shell import gui
 from app.shell.exception_hook import ExceptionHook
 from app.shell.gui import launch
 from app.shell.main_window import MainWindow
@@ -66,28 +67,40 @@ def test_none_survives_void_qt_calls():
     assert sys.getrefcount(None) > before - 100
 
 
-def test_the_kernels_load_once_the_window_is_on_the_screen(qapp, monkeypatch):
-    """The window is painted first; the solver's kernels load afterwards (app/shell/gui.py)."""
-    exposed_then: list[list[bool]] = []
+#: a child process: launch the app with a warm-up that records whether the window was exposed
+#: on the screen when it was called, then quits (exit 1 if it never was)
+EXPOSED_FIRST = """
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication
+from app.shell import gui
+from app.shell.main_window import MainWindow
 
-    def warm_up() -> None:
-        windows = [w for w in QApplication.topLevelWidgets() if isinstance(w, MainWindow) and w.isVisible()]
-        exposed_then.append([w.windowHandle().isExposed() for w in windows])
-        for w in windows:
-            w.close()
-        QApplication.exit(0)
+def warm_up():
+    windows = [w for w in QApplication.topLevelWidgets() if isinstance(w, MainWindow) and w.isVisible()]
+    print("exposed at warm-up:", [w.windowHandle().isExposed() for w in windows], flush=True)
+    for w in windows:
+        w.close()
+    QApplication.exit(0)
 
-    monkeypatch.setattr(gui, "warm_up", warm_up)
-    give_up = QTimer()  # never exposed: fail, not hang
-    give_up.setSingleShot(True)
-    give_up.setInterval(60_000)
-    give_up.timeout.connect(lambda: QApplication.exit(1))
-    give_up.start()
-    try:
-        assert launch(None) == 0
-    finally:
-        give_up.stop()
-    assert exposed_then == [[True]]
+gui.warm_up = warm_up
+give_up = QTimer()
+give_up.setSingleShot(True)
+give_up.timeout.connect(lambda: QApplication.exit(1))
+give_up.start(60_000)
+raise SystemExit(gui.launch(None))
+"""
+
+
+def test_the_kernels_load_once_the_window_is_on_the_screen(tmp_path):
+    """The window is painted first; the solver's kernels load afterwards (app/shell/gui.py).
+    In a child process: a whole launch with its event loop run to the window's exposure left
+    the test process's GUI (its mouse events) broken for the GUI tests after it."""
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path),
+           "XDG_DATA_HOME": str(tmp_path), "XDG_RUNTIME_DIR": str(tmp_path)}
+    child = subprocess.run([sys.executable, "-c", EXPOSED_FIRST], env=env, capture_output=True, text=True,
+                           timeout=300, cwd=tmp_path)
+    assert child.returncode == 0, child.stderr
+    assert "exposed at warm-up: [True]" in child.stdout
 
 
 def test_a_failing_warm_up_is_reported_not_a_crash(exception_hook, monkeypatch):
