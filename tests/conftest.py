@@ -31,7 +31,8 @@ EXAMPLE_PATHS = [path for _name, path, _desc in list_examples()]
 #: examples whose first steps call every kind of compiled kernel: corotational beams
 #: and impact, Lagrange contact, modal links, clearance joints, compliant contact laws
 KERNEL_EXAMPLES = ("bar_mass_impact", "bar_mass_impact_lagrange", "pendulum_flexible_modal3_energetic",
-                   "slider_crank_clearance_lankarani_nikravesh", "spheres_hertz", "robot_arm")
+                   "slider_crank_clearance_lankarani_nikravesh", "spheres_hertz", "robot_arm",
+                   "slider_crank_flexible", "rod_floor_flexible", "moving_mass_beam", "timoshenko_cantilever_stubby")
 #: the bound (s) on compiling them; past it the run stops with every thread's stack
 KERNEL_COMPILE_LIMIT_S = 1800
 
