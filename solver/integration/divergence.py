@@ -48,7 +48,6 @@ ENERGY_EVERY = 10
 FOLD_SLOPE = 1.0
 
 
-
 class DivergenceWatch:
     """Watches the accepted states of one run for the two marks of divergence."""
 
