@@ -228,6 +228,10 @@ def _cmd_run(args: argparse.Namespace) -> int:
         balance = _energy_balance(results)
         if balance:
             print(balance)
+    from solver.results.validity import run_warnings
+
+    for warning in run_warnings(results):
+        _error(f"warning: {warning}")
     return EXIT_OK
 
 

@@ -167,7 +167,14 @@ class SimulationUi(QObject):
         state, message = self.runs.state, self.runs.message
         reached = f", t = {format_quantity(frames[-1].time, 's')}" if frames else ""
         if state == COMPLETED:
-            self.status.ended(f"Run completed: {len(frames)} frames{reached}")
+            from solver.results.validity import run_warnings  # deferred: the window paints first
+
+            warnings = run_warnings(results) if results is not None else []
+            self.status.ended(f"Run completed: {len(frames)} frames{reached}"
+                              + (" — with warnings: the numbers may not hold" if warnings else ""))
+            if warnings:
+                QMessageBox.warning(self.window, "Run completed with warnings",
+                                    "The run completed, but:\n\n" + "\n\n".join(f"• {w}." for w in warnings))
         elif state == CANCELLED:
             self.status.ended(f"Run {message or 'cancelled'}: {len(frames)} frames kept{reached}")
         elif state == FAILED:

@@ -17,17 +17,22 @@ When a run fails, :func:`mesh_hint` says whether a flexible link bent more than 
 follow: an element whose ends turned more than :data:`FOLD_SLOPE` against its chord is far
 outside the small-slope cubic of the corotational element (its mean strain ``1/2 v'^2``,
 thesis eq. A.3, lets the chord shrink to zero at finite energy once the end slopes pass about
-2.4 rad), so no step can follow it; that is what a user can change.
+2.4 rad), so no step can follow it; that is what a user can change.  :func:`strain_hint` says
+whether a link's strain passed :data:`ELASTIC_STRAIN`, outside the linear elastic, small-strain
+beam of the model (steel yields near 0.2 %): a motion that strains a link so far has left what any
+beam model describes, which no refinement changes (docs/solver.md, *Runaway motions*).
 
->>> MAX_EXTENT, MAX_ENERGY_RATIO, FOLD_SLOPE
-(1000000.0, 1000.0, 1.0)
+>>> MAX_EXTENT, MAX_ENERGY_RATIO, FOLD_SLOPE, ELASTIC_STRAIN
+(1000000.0, 1000.0, 1.0, 0.01)
 """
 from __future__ import annotations
 
 import numpy as np
 
 from ..fem.beam import deformations
+from ..fem.timoshenko import curvature
 from ..results.outputs import OutputBuilder
+from ..results.validity import ELASTIC_STRAIN
 from ..system.state import State
 
 #: coordinates beyond this many model sizes: the model flew apart
@@ -57,6 +62,8 @@ class DivergenceWatch:
         self._booked = self._start  # the largest sum of booked energies so far, J
         self._steps = 0
         self._energy_due = ENERGY_EVERY  # the step count at which the energy is looked at next
+        #: the last state looked at whose energy was within all the energy the run was given
+        self.last_sound = start
 
     def check(self, st: State, steps: int = 1) -> str | None:
         """The cause, in words, when ``st``, reached by ``steps`` accepted steps since the last
@@ -78,6 +85,8 @@ class DivergenceWatch:
         if not np.isfinite(held) or held > MAX_ENERGY_RATIO * self._booked > 0.0:
             return (f"the integration diverged: the kinetic and strain energy ({held:.3g} J) is over "
                     f"{MAX_ENERGY_RATIO:.0f} times all the energy the run was given ({self._booked:.3g} J)")
+        if held <= self._booked:
+            self.last_sound = st
         return None
 
 
@@ -97,3 +106,32 @@ def mesh_hint(out: OutputBuilder, st: State) -> str | None:
     return (f"link '{link}' bent more than its {count} elements can follow: its element {k + 1} turned "
             f"{slopes[e]:.2g} rad against its chord, where a beam element holds well under {FOLD_SLOPE:g} rad; "
             "refine its mesh, or lower the loads or speeds")
+
+
+def element_strains(out: OutputBuilder, st: State) -> tuple[np.ndarray, np.ndarray]:
+    """Every beam element's largest axial strain ``|u| / L`` and outer-fibre bending strain
+    ``c |kappa|`` at its ends (eq. A.3) at ``st``, shape (E,) each."""
+    s = out.sys
+    out.asm.set_time(st.t)
+    d = deformations(st.q, s.elem_dofs, out.asm.secs)
+    L, phi = s.beams.L, s.beams.shear
+    kappa = np.maximum(np.abs(curvature.py_func(0.0, phi, L, d[:, 4], d[:, 5])),
+                       np.abs(curvature.py_func(1.0, phi, L, d[:, 4], d[:, 5])))
+    return np.abs(d[:, 3] / L), np.nan_to_num(s.elem_fibre) * kappa
+
+
+def strain_hint(out: OutputBuilder, st: State) -> str | None:
+    """The flexible link strained beyond :data:`ELASTIC_STRAIN` at ``st`` (the last state the watch
+    saw with its energy balance sound), in words; otherwise None."""
+    if not out.sys.beams.count:
+        return None
+    axial, bending = element_strains(out, st)
+    e = int(np.argmax(np.maximum(axial, bending)))
+    if not max(axial[e], bending[e]) > ELASTIC_STRAIN:
+        return None
+    link = out.sys.elem_info[e][0]
+    mine = np.array([info[0] == link for info in out.sys.elem_info])
+    return (f"at t = {st.t:.6g} s, before the energy went wrong, link '{link}' was already strained far beyond a "
+            f"linear elastic beam (axial strain {axial[mine].max():.2g}, bending strain {bending[mine].max():.2g}; "
+            "steel yields near 0.002): the motion has left what a linear elastic beam describes, which no finer mesh "
+            "or step changes; lower the speeds or loads, stiffen the link, or give it material damping")

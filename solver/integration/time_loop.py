@@ -32,7 +32,7 @@ from ..system.initial import initial_state, restart
 from ..model.io import dumps_model
 from ..contact.tracker import ContactTracker
 from ..system.state import State
-from .divergence import DivergenceWatch, mesh_hint
+from .divergence import DivergenceWatch, mesh_hint, strain_hint
 from .newmark import NewmarkIntegrator, NewtonFailure
 from .free_steps import free_run
 from ..results.outputs import OutputBuilder
@@ -345,9 +345,12 @@ def _run(model: dict, cancel: Callable[[], bool] | None, scope: ExitStack) -> It
             yield frame_of(state)
             if dt_out > 0:
                 next_out = _next_output(state.t, dt_out, eps_t)
-    hint = mesh_hint(out, state) if status == "failed" else None
-    if hint:
-        message = f"{message}; {hint}"
+    if status == "failed":  # what went wrong before the failure (the last state whose energy held)
+        strained = strain_hint(out, watch.last_sound)
+        if strained:  # neither a smaller step nor a finer mesh helps
+            message = f"{message.replace(f'; {ADVICE}', '')}; {strained}"
+        else:
+            message = "; ".join(filter(None, (message, mesh_hint(out, watch.last_sound))))
     res.meta.update(
         status=status,
         message=message,

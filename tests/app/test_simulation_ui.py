@@ -3,6 +3,7 @@ the slider scrubs, plots follow playback, File > Export writes CSV, GIF and bund
 from __future__ import annotations
 
 import csv
+import json
 
 import imageio.v3 as iio
 import numpy as np
@@ -147,3 +148,19 @@ def test_two_runs_with_different_friction_are_overlaid_in_compare(qtbot, window)
     labels = {curve.run for curve in compare.plotted()}
     assert len(labels) == 2
 
+
+
+def test_a_completed_run_whose_numbers_do_not_hold_says_so(qtbot, window, tmp_path, message_boxes):
+    """The flexible slider-crank at 1500 rad/s, damped, on its 8 elements and the example's step:
+    the run completes, its energy balance off by about 100 times the energy in play and its strains
+    far past elasticity; the status bar and a warning box say so."""
+    from tests.solver.test_runs_end import slider_crank_at_1500
+
+    path = tmp_path / "fast.json"
+    path.write_text(json.dumps(slider_crank_at_1500(damped=True)))
+    assert window.open_path(path)
+    run_with_f5(qtbot, window)
+    assert window.simulation.runs.state == "completed"
+    assert window.simulation.status.label.text().endswith("with warnings: the numbers may not hold")
+    (kind, title, text), = [box for box in message_boxes if box[1] == "Run completed with warnings"]
+    assert kind == "warning" and "the energy balance drifted by" in text and "linear elastic beam" in text
