@@ -377,7 +377,16 @@ RECORD = Obj(
             "floats of the nodes, rotations, elements and modes tables: double (64-bit, read back exactly) or "
             "single (32-bit, about 7 digits: half the memory and disk)",
             enum=("double", "single"), default="double",
+        ),        "links": Arr(
+            Str("flexible or modal link", ref="links"),
+            "flexible and modal links whose elements (forces, strains), mid-span deflection and modal "
+            "coordinates are recorded (absent: all; []: none); the positions and rotations of every node, "
+            "mesh nodes included, are always recorded",
         ),
+        "contacts": Arr(Str("contact pair or clearance joint"),
+                        "contact pairs recorded in the contacts table (absent: all; []: none)"),
+        "moving": Arr(Str("moving support, mass or force", ref="moving"),
+                      "moving supports, masses and forces recorded in the moving table (absent: all; []: none)"),
     },
     help="what a run records in its results (how often: output_interval)",
     default={},
