@@ -230,6 +230,8 @@ def _row_line(row: Row, found: list[Entity], with_kinds: bool, entity: Entity | 
         default = "*required*"
     elif f.default is not None:
         default = f"`{json.dumps(f.default)}`"
+    elif getattr(f, "absent", None):
+        default = f"*{f.absent}*"
     else:
         default = ""
     cells = [f"`{row.path}`"]

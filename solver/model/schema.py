@@ -380,13 +380,14 @@ RECORD = Obj(
         ),        "links": Arr(
             Str("flexible or modal link", ref="links"),
             "flexible and modal links whose elements (forces, strains), mid-span deflection and modal "
-            "coordinates are recorded (absent: all; []: none); the positions and rotations of every node, "
-            "mesh nodes included, are always recorded",
+            "coordinates are recorded ([]: none); the positions and rotations of every node, mesh nodes "
+            "included, are always recorded",
+            absent="all",
         ),
         "contacts": Arr(Str("contact pair or clearance joint"),
-                        "contact pairs recorded in the contacts table (absent: all; []: none)"),
+                        "contact pairs (and clearance joints) recorded in the contacts table ([]: none)", absent="all"),
         "moving": Arr(Str("moving support, mass or force", ref="moving"),
-                      "moving supports, masses and forces recorded in the moving table (absent: all; []: none)"),
+                      "moving supports, masses and forces recorded in the moving table ([]: none)", absent="all"),
     },
     help="what a run records in its results (how often: output_interval)",
     default={},
