@@ -167,3 +167,14 @@ def test_the_memory_estimate_counts_the_stations_of_recorded_links_only():
     size = run_size(model, with_defaults(SOLVER, model["solver"]))
     model["solver"]["record"]["links"] = []
     assert run_size(model, with_defaults(SOLVER, model["solver"])).element_bytes == 0.0 < size.element_bytes
+
+
+def test_a_folder_whose_unrecorded_link_names_a_missing_node_is_refused(tmp_path):
+    from solver.errors import ResultsFormatError
+
+    write_results(simulate(_example("slider_crank_flexible", 0.001, links=[])), tmp_path)
+    summary = json.loads((tmp_path / "summary.json").read_text(encoding="utf-8"))
+    summary["layout"]["unrecorded_links"]["rod"]["nodes"][1] = "rod.99"
+    (tmp_path / "summary.json").write_text(json.dumps(summary), encoding="utf-8")
+    with pytest.raises(ResultsFormatError, match=r"unrecorded_links name nodes that are not in nodes: \['rod.99'\]"):
+        load_results(tmp_path)
