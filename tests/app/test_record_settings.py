@@ -90,6 +90,9 @@ def test_the_links_a_run_records_are_typed_in_the_solver_panel_and_playback_stil
     window.redo_action.trigger()
     window.redo_action.trigger()
     assert record()["links"] == ["coupler"]
+    user.type_field("record.contacts", "none")
+    user.type_field("record.contacts", "all")  # leaves the field out again
+    assert "contacts" not in record() and cell("record.contacts") == "all"
 
     run_with_f5(qtbot, window)
     results = window.results_ui.results
