@@ -26,12 +26,49 @@ def test_record_options_set_what_the_run_records(monkeypatch, tmp_path):
     assert seen[0]["record"] == {"element_stations": [0.0, 0.5], "rates": False, "steps": False, "precision": "single"}
 
 
+def test_record_options_choose_the_links_contacts_and_moving_entries(monkeypatch, tmp_path):
+    seen = []
+    monkeypatch.setattr(api, "simulate", lambda model, **k: seen.append(model["solver"]["record"]) or Results(
+        model={}, layout=None, meta={"status": "completed"}))
+    monkeypatch.setattr("solver.results.files.write_results", lambda results, directory: None)
+    argv = ["run", "slider_crank_flexible", "--out", str(tmp_path), "--quiet", "--record", "links=rod",
+            "--record", "contacts=none", "--record", "moving=all"]
+    assert cli.main(argv) == cli.EXIT_OK
+    assert seen[0] == {"links": ["rod"], "contacts": []}  # 'all' leaves the field out: its default
+
+
+def test_a_record_of_all_links_undoes_the_models_choice(tmp_path):
+    from app.shell.cli_results import record_edit
+
+    doc = {"solver": {"record": {"links": ["rod"], "contacts": ["tip"]}}}
+    record_edit(["links=all", "contacts=tip, top"])(doc)
+    assert doc["solver"]["record"] == {"contacts": ["tip", "top"]}
+
+
+def test_the_run_records_the_chosen_links_only(tmp_path):
+    import json
+
+    from solver.model.io import examples_dir
+    from solver.results.files import load_results
+
+    model = json.loads((examples_dir() / "four_bar_flexible.json").read_text(encoding="utf-8"))
+    model["solver"]["end_time"] = 0.002
+    (tmp_path / "four_bar.json").write_text(json.dumps(model), encoding="utf-8")
+    argv = ["run", str(tmp_path / "four_bar.json"), "--out", str(tmp_path / "out"), "--quiet",
+            "--record", "links=coupler,follower"]
+    assert cli.main(argv) == cli.EXIT_OK
+    results = load_results(tmp_path / "out")
+    assert results.layout.flexible_links == ["coupler", "follower"] and list(results.layout.unrecorded_links) == ["crank"]
+
+
 @pytest.mark.parametrize(("spec", "said"), [
     ("stations=2", "solver.record.element_stations[0]: must be <= 1"),
     ("precision=half", "solver.record.precision"),
     ("rates=maybe", "--record: rates=maybe: expected yes or no"),
     ("interval=soon", "--record: interval=soon"),
     ("colour=red", "--record: 'colour=red': expected KEY=VALUE"),
+    ("links=crank", "solver.record.links[0]: link 'crank' is rigid"),
+    ("links=rood", "solver.record.links[0]: no link with id 'rood'"),
 ])
 def test_a_bad_record_option_is_named_and_nothing_runs(monkeypatch, tmp_path, capsys, spec, said):
     monkeypatch.setattr(api, "simulate", lambda *a, **k: pytest.fail("ran"))

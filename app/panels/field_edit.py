@@ -22,6 +22,7 @@ from ..document.entities import EntityRef, entity_path, find_entity
 from ..document.new_entities import toggled_link
 from ..document.section_presets import convert_section
 from ..document.units import UnitError, parse_quantity
+from .properties import NONE
 
 #: the choice that leaves an optional reference out (the field takes its default)
 NO_CHOICE = ""
@@ -121,6 +122,9 @@ def parse_text(spec: Any, text: str, unit: str | None = None) -> Any:
     if isinstance(spec, Num):
         return parse_number(spec, text, unit)
     if isinstance(spec, Arr):
+        if spec.absent is not None and text.strip().lower() in (spec.absent, NONE):
+            # left out (its meaning when absent: "all"), or the empty list
+            return edits.MISSING if text.strip().lower() == spec.absent else []
         parts = [p.strip() for p in text.split(",") if p.strip()]
         return [parse_text(spec.item, p, unit) for p in parts]
     if isinstance(spec, (Bool, Obj)):

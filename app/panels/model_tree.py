@@ -40,7 +40,7 @@ class ModelTree(QTreeWidget):
         settings = self._group("Settings", SETTINGS, "", bold)
         if model:
             self._child(settings, MODEL_SETTINGS, model.get("name") or "model name, gravity, damping")
-            self._child(settings, SOLVER_SETTINGS, "time step, end time, integrator")
+            self._child(settings, SOLVER_SETTINGS, "time step, end time, integrator, what is recorded")
         for title, collection in GROUPS:
             items = model.get(collection, [])
             group = self._group(title, collection, str(len(items)), bold)

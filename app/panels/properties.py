@@ -20,6 +20,9 @@ from solver.model.validate import validate
 from ..document.edits import MISSING, get_value
 from ..document.entities import MODEL_FIELDS, MODEL_SETTINGS, EntityRef, entity_path
 
+#: the empty list, shown and typed in a list whose absence means something else (``Arr.absent``: "all")
+NONE = "none"
+
 
 @dataclass(frozen=True)
 class PropertyRow:
@@ -84,14 +87,18 @@ def _rows(item_spec: Any, filled: dict, given: dict | None, prefix: list) -> lis
         spec = field_at(item_spec, keys, filled)
         rows.append(PropertyRow(
             field=".".join(keys),
-            value=format_value(value),
+            value=NONE if value == [] and getattr(spec, "absent", None) else format_value(value),
             unit=unit_at(item_spec, keys, filled),
             help=_help(item_spec, spec, parent, key),
             is_default=not (isinstance(given, dict) and key in given),
             keys=tuple(keys),
         ))
     for key, spec in _fields(parent, node).items():
-        if key not in node and isinstance(spec, Num):  # optional, no default: shown empty, to be set
+        if key not in node and getattr(spec, "absent", None):  # a list left out: what that means
+            rows.append(PropertyRow(".".join(prefix + [key]), spec.absent, "",
+                                    f"{_help(item_spec, spec, parent, key)} -- now {spec.absent}: type ids, "
+                                    f"comma-separated, to choose some, or '{NONE}'", True, tuple(prefix + [key])))
+        elif key not in node and isinstance(spec, Num):  # optional, no default: shown empty, to be set
             rows.append(PropertyRow(".".join(prefix + [key]), "", unit_at(item_spec, prefix + [key], filled),
                                     f"{_help(item_spec, spec, parent, key)} -- not set", True, tuple(prefix + [key])))
         elif key not in node and is_optional_object(parent, node, key):  # a box to check to add it

@@ -196,13 +196,9 @@ class PlaybackLayer:
         self.clear()
         self.model, self.layout = model, layout
         row = {name: i for i, name in enumerate(layout.nodes)}
-        for link in layout.flexible_links:
-            ids = sorted((i for i, e in enumerate(layout.elements) if e[0] == link),
-                         key=lambda i: layout.elements[i][1])
-            rows = np.array([row[layout.elements[ids[0]][2]]] + [row[layout.elements[i][3]] for i in ids])
-            lengths = layout.element_length[ids]
-            fractions = np.concatenate([[0.0], np.cumsum(lengths)]) / max(float(np.sum(lengths)), 1e-300)
-            self._flex.append((rows, fractions, np.array(ids)))
+        chains = layout.chains()  # every flexible link, its elements recorded or not
+        for nodes, fractions, ids in chains.values():
+            self._flex.append((np.array([row[n] for n in nodes]), fractions, ids))
         for link in model.get("links", []):
             if link.get("kind") == "rigid":
                 nodes = list(link["nodes"]) + (link["nodes"][:1] if len(link["nodes"]) > 2 else [])
@@ -216,8 +212,8 @@ class PlaybackLayer:
         for pair in layout.contacts:
             point, target = pairs[pair]
             self._contacts.append((row[point], target))
-        self._moving = [(item, layout.flexible_links.index(item["link"])) for item in model.get("moving", [])
-                        if item.get("link") in layout.flexible_links]
+        drawn = list(chains)
+        self._moving = [(item, drawn.index(item["link"])) for item in model.get("moving", []) if item.get("link") in drawn]
         self._history, self._history_rows = np.zeros((0, 0, 2)), []
         for item in self._items:
             item.setVisible(True)
@@ -301,7 +297,7 @@ class PlaybackLayer:
         self._decimated_for = 0.0
         for rows, fractions, ids in self._flex:
             pts = exaggerated(xy[rows], fractions, self.exaggeration)
-            values = strain[ids] if coloured else None
+            values = strain[ids] if coloured and len(ids) else None  # an unrecorded link: sketch colour
             if len(pts) > MAX_POINTS and pixel > 0.0:
                 kept = decimate(pts, TOLERANCE_PX * pixel, MAX_POINTS)
                 if values is not None:

@@ -19,7 +19,13 @@ RECORD_KEYS = {
     "rates": ("record.rates", "yes/no: velocities and accelerations of nodes and rotations"),
     "steps": ("record.steps", "yes/no: the step log"),
     "precision": ("record.precision", "double or single (32-bit floats in the bulky tables)"),
+    "links": ("record.links", "flexible and modal links whose elements, mid-span deflection and modes are recorded, "
+                              "comma-separated ('all', 'none'; every node's position is always recorded)"),
+    "contacts": ("record.contacts", "contact pairs recorded, comma-separated ('all', 'none')"),
+    "moving": ("record.moving", "moving supports, masses and forces recorded, comma-separated ('all', 'none')"),
 }
+#: ``--record`` keys whose value is a list of ids: ``all`` (the default) or ``none``
+ENTITY_KEYS = ("links", "contacts", "moving")
 _YES, _NO = ("yes", "true", "on", "1"), ("no", "false", "off", "0")
 
 RECORD_HELP = ("what the run records, KEY=VALUE (repeat the option for several): "
@@ -28,12 +34,16 @@ RECORD_HELP = ("what the run records, KEY=VALUE (repeat the option for several):
 
 
 def _value(key: str, text: str):
-    """The JSON value of ``--record key=text``; raises ValueError saying what is expected."""
+    """The JSON value of ``--record key=text`` (None: the field left out, its default); raises
+    ValueError saying what is expected."""
     text = text.strip()
     if key == "interval":
         return float(text)
     if key == "stations":
         return [] if text.lower() in ("none", "") else [float(x) for x in text.split(",")]
+    if key in ENTITY_KEYS:
+        low = text.lower()
+        return None if low == "all" else [] if low in ("none", "") else [x.strip() for x in text.split(",")]
     if key in ("rates", "steps"):
         if text.lower() not in _YES + _NO:
             raise ValueError("expected yes or no")
@@ -64,7 +74,9 @@ def record_edit(specs: list[str]) -> Callable[[dict], None]:
             target = doc.setdefault("solver", {})
             for part in path[:-1]:
                 target = target.setdefault(part, {}) if isinstance(target, dict) else {}
-            if isinstance(target, dict):
+            if isinstance(target, dict) and value is None:
+                target.pop(path[-1], None)
+            elif isinstance(target, dict):
                 target[path[-1]] = value
 
     return edit

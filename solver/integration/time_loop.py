@@ -225,7 +225,6 @@ def _run(model: dict, cancel: Callable[[], bool] | None, scope: ExitStack) -> It
     )
     contacts = ContactTracker(asm, settings)
     integ = NewmarkIntegrator(asm, settings, contacts.forces)
-    res.layout.contacts = [p.id for p in contacts.pairs]
     res.events = contacts.events
     h0, t_end = settings["step"], settings["end_time"]
     dt_out = settings["output_interval"]
@@ -242,10 +241,14 @@ def _run(model: dict, cancel: Callable[[], bool] | None, scope: ExitStack) -> It
 
     def frame_of(st: State) -> Frame:
         frame = out.frame(st)
+        chosen = out.selection
         if contacts.active:
-            frame.contact = contacts.frame_data(st)
-        if system.movers:
-            frame.moving_s, frame.moving_speed, frame.moving_force = contacts.moving_outputs(st)
+            data = contacts.frame_data(st)
+            if len(chosen.contacts):
+                frame.contact = {key: value[chosen.contacts] for key, value in data.items()}
+        if len(chosen.moving):
+            arc, speed, force = contacts.moving_outputs(st)
+            frame.moving_s, frame.moving_speed, frame.moving_force = arc[chosen.moving], speed[chosen.moving], force[chosen.moving]
         res.frames.append(frame)
         return frame
 

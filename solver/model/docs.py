@@ -159,11 +159,12 @@ the file on disk, the GUI's document and the solver's input.
   elements, and a run's elements, stored frames and step log fit in an estimated
   {MEMORY_BUDGET / 2**30:g} GiB (about {BYTES_PER_ELEMENT / 1e3:g} kB per element, {FRAME_BYTES / 1e3:g} kB + {FRAME_BYTES_PER_POINT} B per node and
   {FRAME_BYTES_PER_STATION} B per element station for each frame (less with `solver.record`: no rates,
-  fewer stations, single precision), {STEP_BYTES} B per step); beyond that the problem gives the estimate.
+  fewer stations, single precision, fewer links), {STEP_BYTES} B per step); beyond that the problem gives the estimate.
 
 In the tables, a path such as `com.s` is the field `s` inside the object `com`;
-*required* fields have no default, and a blank default means the value is derived
-(the help text says how) or the field is simply absent.
+*required* fields have no default, a blank default means the value is derived
+(the help text says how) or the field is simply absent, and a default in italics says
+what leaving the field out means (*all*: every entity of its kind).
 """
 
 
@@ -230,6 +231,8 @@ def _row_line(row: Row, found: list[Entity], with_kinds: bool, entity: Entity | 
         default = "*required*"
     elif f.default is not None:
         default = f"`{json.dumps(f.default)}`"
+    elif getattr(f, "absent", None):
+        default = f"*{f.absent}*"
     else:
         default = ""
     cells = [f"`{row.path}`"]

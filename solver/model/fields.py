@@ -117,6 +117,10 @@ class Arr:
     min_items: int = 0
     unique_ids: bool = False
     default: list | None = None
+    #: what leaving the field out means, when that is no list (``"all"``: every entity of its kind);
+    #: the docs and the property panel show it in the field's place, and the panel reads it back as
+    #: "leave the field out"
+    absent: str | None = None
     unit = "-"
 
     def json_schema(self) -> dict:

@@ -7,7 +7,8 @@ from the float range: a ramp of 5e-324 s overflowed).  A run keeps its frames an
 estimate of :func:`run_memory` -- measured on the flexible slider-crank, about 4 kB of
 set-up per beam element, 2.5 kB + 72 B per node and 32 B per element and station for each
 stored frame (232 B per node and element with the default record: 5 stations, rates,
-double precision; 24 B per node without rates, half of it all in single precision),
+double precision; 24 B per node without rates, half of it all in single precision; stations
+only of the links ``solver.record.links`` names),
 200 B per step -- must stay within :data:`MEMORY_BUDGET`, and a model has at most
 :data:`MAX_ELEMENTS` beam elements.  :func:`resource_problems` reports what exceeds them
 with the estimate, at the field to change.
@@ -113,8 +114,11 @@ def run_size(doc: dict, solver: dict) -> RunSize:
     record = solver["record"]
     scale = 0.5 if record["precision"] == "single" else 1.0
     point = FRAME_BYTES_PER_POINT if record["rates"] else FRAME_BYTES_PER_POINT_NO_RATES
+    chosen = record.get("links")  # only the recorded links' elements store stations
+    stored = elements if chosen is None else sum(link_elements(link) for link in doc["links"] if link["id"] in chosen)
+    share = stored / elements if elements else 1.0
     return RunSize(elements, len(doc["nodes"]) + len(doc.get("bodies", [])) + elements, frames, steps,
-                   scale * point, scale * FRAME_BYTES_PER_STATION * len(record["element_stations"]))
+                   scale * point, share * scale * FRAME_BYTES_PER_STATION * len(record["element_stations"]))
 
 
 def resource_problems(doc: dict, bad: Bad) -> None:

@@ -377,7 +377,17 @@ RECORD = Obj(
             "floats of the nodes, rotations, elements and modes tables: double (64-bit, read back exactly) or "
             "single (32-bit, about 7 digits: half the memory and disk)",
             enum=("double", "single"), default="double",
+        ),        "links": Arr(
+            Str("flexible or modal link", ref="links"),
+            "flexible and modal links whose elements (forces, strains), mid-span deflection and modal "
+            "coordinates are recorded ([]: none); the positions and rotations of every node, mesh nodes "
+            "included, are always recorded",
+            absent="all",
         ),
+        "contacts": Arr(Str("contact pair or clearance joint"),
+                        "contact pairs (and clearance joints) recorded in the contacts table ([]: none)", absent="all"),
+        "moving": Arr(Str("moving support, mass or force", ref="moving"),
+                      "moving supports, masses and forces recorded in the moving table ([]: none)", absent="all"),
     },
     help="what a run records in its results (how often: output_interval)",
     default={},

@@ -21,6 +21,7 @@ from .contact_rules import clearance_problems, compliant_contact_problems
 from .fields import Obj, Variant, field_at
 from .geometry_rules import geometry_problems
 from .limits import is_number, magnitude_rule, resource_problems, usable
+from .record_rules import record_problems
 
 
 @dataclass(frozen=True)
@@ -267,6 +268,7 @@ def semantic_problems(doc: dict) -> list[Problem]:
             bad(["initial_velocities", i], "give exactly one of node, link, body")
     clearance_problems(doc, bad)
     compliant_contact_problems(doc, bad)
+    record_problems(doc, bad)
     resource_problems(doc, bad)
     return out
 

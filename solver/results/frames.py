@@ -66,6 +66,9 @@ CONTACT_STATES = ("open", "slide", "stick")
 #: the Frame arrays of the rates of nodes and rotations (empty when a run records no rates)
 RATE_FIELDS = ("node_v", "node_a", "rot_v", "rot_a")
 
+#: the Frame arrays of the beam elements (E, S): forces, strains and moments at the stations
+ELEMENT_FIELDS = ("axial_force", "axial_strain", "bending_strain", "bending_moment")
+
 #: the Frame arrays of the modal coordinates (K,): coordinate, its rates, the mode's energies
 MODAL_FIELDS = ("modal_q", "modal_qd", "modal_qdd", "modal_strain_energy", "modal_kinetic_energy")
 
@@ -93,6 +96,25 @@ class Layout:
     moving: list[str] = field(default_factory=list)  # ids of the moving supports, masses and forces
     #: whether frames hold the rates of nodes and rotations (else node_v, node_a are (0, 2), rot_v, rot_a (0,))
     rates: bool = True
+    #: the flexible links whose elements, mid-span deflection and modes the run does not record
+    #: (``solver.record.links``): per link its mesh nodes from the first to the last and their
+    #: fractions of its undeformed length -- enough to draw it from ``node_xy``
+    unrecorded_links: dict[str, tuple[list[str], list[float]]] = field(default_factory=dict)
+
+    def chains(self) -> dict[str, tuple[list[str], np.ndarray, np.ndarray]]:
+        """Every flexible link, recorded or not: its mesh nodes from the first to the last, their
+        fractions of its undeformed length, and the indices of its elements in ``elements``
+        (in order along the link; empty when its elements are not recorded)."""
+        out = {}
+        for link in self.flexible_links:
+            ids = sorted((i for i, e in enumerate(self.elements) if e[0] == link), key=lambda i: self.elements[i][1])
+            lengths = self.element_length[ids]
+            nodes = [self.elements[ids[0]][2]] + [self.elements[i][3] for i in ids]
+            fractions = np.concatenate([[0.0], np.cumsum(lengths)]) / max(float(np.sum(lengths)), 1e-300)
+            out[link] = (nodes, fractions, np.array(ids, dtype=int))
+        for link, (nodes, fractions) in self.unrecorded_links.items():
+            out[link] = (list(nodes), np.asarray(fractions, dtype=float), np.zeros(0, dtype=int))
+        return out
 
 
 @dataclass

@@ -67,6 +67,9 @@ SUMMARY_SCHEMA = {
                 "flexible_links": _TEXTS, "drivers": _TEXTS, "contacts": _TEXTS,
                 "modes": _pairs("string", "integer"), "mode_frequency_Hz": _NUMBERS, "moving": _TEXTS,
                 "rates": {"type": "boolean"},
+                "unrecorded_links": {"type": "object", "additionalProperties": {
+                    "type": "object", "required": ["nodes", "fractions"],
+                    "properties": {"nodes": _TEXTS, "fractions": _NUMBERS}}},
             },
         },
         "frame_keys": {"type": "object", "required": ["energy", "contact"],
@@ -170,15 +173,19 @@ def check_layout(layout: Layout, model: dict, path: Path) -> None:
     if len(layout.mode_frequency) != n_k:
         refuse(f"{n_k} modes but {len(layout.mode_frequency)} frequencies")
     nodes = set(layout.nodes)
-    named = {"rotations": {n for n, _ in layout.rotations}, "elements": {n for e in layout.elements for n in e[2:]}}
+    named = {"rotations": {n for n, _ in layout.rotations}, "elements": {n for e in layout.elements for n in e[2:]},
+             "unrecorded_links": {n for chain, _ in layout.unrecorded_links.values() for n in chain}}
+    for link, (chain, fractions) in layout.unrecorded_links.items():
+        if len(chain) != len(fractions) or len(chain) < 2:
+            refuse(f"unrecorded_links.{link}: {len(chain)} nodes but {len(fractions)} fractions")
     for part, used in named.items():
         if used - nodes:
             refuse(f"{part} name nodes that are not in nodes: {sorted(used - nodes)}")
     ids = {kind: {e.get("id") for e in model.get(kind, [])}
            for kind in ("nodes", "links", "drivers", "contacts", "moving")}
     ids["contacts"] |= {j.get("id") for j in model.get("joints", []) if j.get("kind") == "clearance"}
-    for part, kind in (("flexible_links", "links"), ("drivers", "drivers"), ("contacts", "contacts"),
-                       ("moving", "moving")):
+    for part, kind in (("flexible_links", "links"), ("unrecorded_links", "links"), ("drivers", "drivers"),
+                       ("contacts", "contacts"), ("moving", "moving")):
         unknown = set(getattr(layout, part)) - ids[kind]
         if unknown:
             refuse(f"{part} {sorted(unknown)} are not in {MODEL} (not the model that was run)")

@@ -25,8 +25,9 @@ from ..fem.beam import deformations
 from ..fem.timoshenko import curvature, shapes
 from ..system.free_strains import EPS0, KAPPA0
 from ..system.state import State
-from .frames import MODAL_FIELDS, RATE_FIELDS, STATIONS, Frame, Layout
+from .frames import ELEMENT_FIELDS, MODAL_FIELDS, RATE_FIELDS, STATIONS, Frame, Layout
 from .modal_outputs import ModalOutputs
+from .selection import select
 
 
 #: states whose energies and powers are remembered
@@ -36,10 +37,7 @@ MEMO = 4
 def model_layout(model: dict) -> Layout:
     """The :class:`Layout` a run of ``model`` will have (node, element and contact names
     of its frames), known before the first step."""
-    system = compile_model(model)
-    layout = OutputBuilder(Assembly(system)).layout
-    layout.contacts = [pair.id for pair in system.contacts]
-    return layout
+    return OutputBuilder(Assembly(compile_model(model))).layout
 
 
 class OutputBuilder:
@@ -56,7 +54,7 @@ class OutputBuilder:
         self.dtype = np.float32 if record.get("precision") == "single" else np.float64
         self.modal = ModalOutputs(s, self.xi)
         m = self.modal
-        self.layout = Layout(
+        full = Layout(
             nodes=list(s.node_ids) + m.nodes,
             rotations=list(s.rot_slots) + m.rotations,
             elements=list(s.elem_info) + m.elements,
@@ -67,9 +65,12 @@ class OutputBuilder:
             stations=tuple(self.xi.tolist()),
             modes=m.modes,
             mode_frequency=m.frequencies,
+            contacts=[pair.id for pair in s.contacts],
             moving=[mv.id for mv in s.movers],
             rates=self.rates,
         )
+        #: the layout of the frames: the entities ``solver.record`` chooses (:mod:`.selection`)
+        self.layout, self.selection = select(full, record)
         self._midspan = [self._midspan_locator(f) for f in s.flex_links]
         self._driver_rows = np.array([d.row for d in s.drivers], dtype=int)
         self._driver_dofs = np.array([d.dof for d in s.drivers], dtype=int)
@@ -225,9 +226,15 @@ class OutputBuilder:
         if not self.rates:
             arrays.update(node_v=np.zeros((0, 2), self.dtype), node_a=np.zeros((0, 2), self.dtype),
                           rot_v=np.zeros(0, self.dtype), rot_a=np.zeros(0, self.dtype))
+        midspan = np.concatenate([midspan, m["midspan"]])
+        chosen = self.selection
+        if not chosen.everything:
+            arrays.update({key: arrays[key][chosen.elements] for key in ELEMENT_FIELDS})
+            arrays.update({key: arrays[key][chosen.modes] for key in MODAL_FIELDS})
+            midspan = midspan[chosen.links]
         return Frame(
             time=st.t,
-            midspan=np.concatenate([midspan, m["midspan"]]),
+            midspan=midspan,
             driver_angle=drv_val,
             driver_speed=drv_rate,
             driver_reaction=drv_reac,

@@ -173,7 +173,7 @@ def energy_summary(results: Results) -> dict[str, Any]:
 
 
 def layout_to_json(layout: Layout) -> dict[str, Any]:
-    return {
+    out = {
         "nodes": layout.nodes,
         "rotations": layout.rotations,
         "elements": layout.elements,
@@ -188,6 +188,10 @@ def layout_to_json(layout: Layout) -> dict[str, Any]:
         "moving": layout.moving,
         "rates": layout.rates,
     }
+    if layout.unrecorded_links:  # a run that records every link (most) writes no such key
+        out["unrecorded_links"] = {link: {"nodes": nodes, "fractions": fractions}
+                                   for link, (nodes, fractions) in layout.unrecorded_links.items()}
+    return out
 
 
 def layout_from_json(doc: dict[str, Any]) -> Layout:
@@ -205,4 +209,6 @@ def layout_from_json(doc: dict[str, Any]) -> Layout:
         mode_frequency=np.array(doc.get("mode_frequency_Hz", []), dtype=float).reshape(-1),
         moving=list(doc.get("moving", [])),
         rates=bool(doc.get("rates", True)),
+        unrecorded_links={link: (list(chain["nodes"]), [float(x) for x in chain["fractions"]])
+                          for link, chain in doc.get("unrecorded_links", {}).items()},
     )
