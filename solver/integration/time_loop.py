@@ -33,7 +33,7 @@ from ..model.io import dumps_model
 from ..contact.tracker import ContactTracker
 from ..system.state import State
 from .divergence import DivergenceWatch, mesh_hint
-from .newmark import NEAR_STEP, NewmarkIntegrator, NewtonFailure
+from .newmark import NewmarkIntegrator, NewtonFailure
 from .free_steps import free_run
 from ..results.outputs import OutputBuilder
 from ..results.frames import Frame, Results, StepRecord
@@ -231,7 +231,7 @@ def _run(model: dict, cancel: Callable[[], bool] | None, scope: ExitStack) -> It
     contacts = ContactTracker(asm, settings)
     integ = NewmarkIntegrator(asm, settings, contacts.forces)
     if contacts.jumps:  # impact steps cut to nearly the same length again and again
-        integ.step_reuse = NEAR_STEP
+        integ.reuse_near_steps()
     res.layout.contacts = [p.id for p in contacts.pairs]
     res.events = contacts.events
     h0, t_end = settings["step"], settings["end_time"]
