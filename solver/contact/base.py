@@ -45,8 +45,9 @@ from ..system.contact_pairs import ContactGeometry, ContactPair
 from ..system.state import State
 from .routh import ImpactResult
 
-#: configurations whose geometry each pair remembers (:meth:`ContactModel.pair_geometry`)
-SEEN = 3
+#: configurations whose geometry each pair remembers (:meth:`ContactModel.pair_geometry`): a
+#: step's start and end, an attempt's end and the forecast's expansion
+SEEN = 4
 
 
 class ContactModel:
@@ -92,6 +93,16 @@ class ContactModel:
     def event_time(self, old: State, new: State, lam_old: np.ndarray, lam_new: np.ndarray) -> float | None:
         """The time within ``old -> new`` at which the step should end instead, or None."""
         return self.passed_contact(old, new, range(len(self.pairs)))
+
+    def forecast(self, s: State, h: float) -> float | None:
+        """The time before ``s.t + h`` at which a step of ``h`` from ``s`` is expected to have to
+        end, so that it is taken to there at once (None: take the step and ask :meth:`event_time`)."""
+        return None
+
+    def short_of_contact(self, s: State) -> bool:
+        """Whether a step cut by :meth:`forecast` ended at ``s`` short of the contact it expected
+        (a pair it looked at apart beyond TOL): the loop then takes the whole step."""
+        return False
 
     def switch(self, old: State | None, new: State, lam_c: np.ndarray) -> bool:
         return False

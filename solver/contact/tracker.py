@@ -132,6 +132,17 @@ class ContactTracker:
         times = [t for t in times if t is not None]
         return min(times) if times else None
 
+    def forecast(self, s: State, h: float) -> float | None:
+        """The earliest time within a step of ``h`` from ``s`` at which a model expects it to
+        have to end (the predictor on the step's expansion), or None."""
+        times = [t for t in (m.forecast(s, h) for m in self.models) if t is not None]
+        return min(times) if times else None
+
+    def short_of_contact(self, s: State) -> bool:
+        """Whether a pair in contact is apart beyond TOL at ``s`` (a step cut by the forecast that
+        ended before the contact it expected)."""
+        return any(m.short_of_contact(s) for m in self.models)
+
     def after_step(self, old: State | None, new: State, out: OutputBuilder) -> State:
         """Mode switches and velocity jumps at the end of an accepted step, booked in the
         ledger; the state restarted consistently with the rows then in force."""

@@ -183,6 +183,11 @@ def _free_run(integ: NewmarkIntegrator, out: OutputBuilder, state: State, h: flo
     return new, (min(h0, 2 * taken[-1]) if taken else h), len(taken), int(iterations[:len(taken)].sum()), failure
 
 
+def _landing(breakpoints: list[float], reach: float) -> float | None:
+    """The first breakpoint, if a step reaching ``reach`` would pass it (the step then lands on it)."""
+    return breakpoints[0] if breakpoints and breakpoints[0] <= reach else None
+
+
 def _next_output(t: float, dt_out: float, eps_t: float) -> float:
     """The first output time ``k dt_out`` after ``t + eps_t`` (from the index ``k``, never by
     accumulation: an interval of 1e-300 s costs one division, not 1e297 additions).
@@ -225,6 +230,8 @@ def _run(model: dict, cancel: Callable[[], bool] | None, scope: ExitStack) -> It
     )
     contacts = ContactTracker(asm, settings)
     integ = NewmarkIntegrator(asm, settings, contacts.forces)
+    if contacts.jumps:  # impact steps cut to nearly the same length again and again
+        integ.reuse_near_steps()
     res.events = contacts.events
     h0, t_end = settings["step"], settings["end_time"]
     dt_out = settings["output_interval"]
@@ -296,13 +303,20 @@ def _run(model: dict, cancel: Callable[[], bool] | None, scope: ExitStack) -> It
                 continue
         in_contact = contacts.active and contacts.closed()
         step_started = wallclock.perf_counter()
-        h_try = min(max(contacts.step_size(h), limits.shortest), t_end - state.t)
+        h_full = min(max(contacts.step_size(h), limits.shortest), t_end - state.t)
+        t_f = contacts.forecast(state, h_full) if tracker else None  # a cut expected before the step
+        h_try = h_full if t_f is None else max(t_f - state.t, limits.shortest)
         while breakpoints and breakpoints[0] <= state.t + eps_t:
             breakpoints.pop(0)
-        land = breakpoints[0] if breakpoints and breakpoints[0] <= state.t + h_try + eps_t else None
+        land = _landing(breakpoints, state.t + h_try + eps_t)
         try:
             new, iters, h_try, cuts = _advance(integ, state, h_try, land, limits, guard, tracker, failure)
             rejected += cuts
+            if t_f is not None and contacts.short_of_contact(new):  # cut short of the contact: the whole step
+                rejected += 1
+                land = _landing(breakpoints, state.t + h_full + eps_t)
+                new, iters, h_try, cuts = _advance(integ, state, h_full, land, limits, guard, tracker)
+                rejected += cuts
             for _ in range(MAX_CONTACT_RETRIES if tracker else 0):  # contact predictor (eq. 3.4), switches, errors
                 t_ct = contacts.event_time(state, new)
                 if t_ct is None or h_try <= limits.shortest:

@@ -423,6 +423,13 @@ SOLVER = Obj(
             "time step while in contact (0: 0.8 x the shortest wave transit of a flexible element, thesis eq. 3.5)",
             "s", default=0.0, ge=0,
         ),
+        "impact_forecast": Bool(
+            "cut a step of a momentum-balance pair in contact where the contact predictor (3.4) expects "
+            "it to close again, before the step is taken, instead of taking the step and then cutting "
+            "it: one attempt instead of two for an e = 1 contact that closes again within each impact "
+            "step (the two bars of 5.1.2); the impulses land within TOL as before, but at other times",
+            default=False,
+        ),
         "impulse_force_window": Num(
             "window over which the impulses of a momentum-balance contact are averaged into its force "
             "(0: 4 x the shortest wave transit of a flexible element, or the impact step without one)",
