@@ -61,7 +61,7 @@ def test_element_limit_gives_the_estimate():
     doc["links"][1]["mesh"]["elements"] = MAX_ELEMENTS
     assert _problems(doc) == []
     doc["links"][1]["mesh"]["elements"] = 100_000
-    assert _problems(doc) == ["links[rod].mesh.elements: 100000 elements need about 12 GB with 501 stored frames; "
+    assert _problems(doc) == ["links[rod].mesh.elements: 100000 elements need about 0.4 GB of memory; "
                               "at most 20000 elements in a model"]
 
 

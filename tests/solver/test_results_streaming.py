@@ -1,0 +1,120 @@
+"""A run writing its results folder as it goes (``solver.results.streaming``) writes the
+files ``write_results`` writes of the same run, byte for byte; a folder read on demand
+(``LazyFrames``) equals one read at once; a run that ends before its folder is finished
+leaves the previous run in place.  (A killed streaming ``flexmech run``: test_results_kill.)"""
+from __future__ import annotations
+
+import dataclasses
+import os
+
+import numpy as np
+import pytest
+
+from solver.api import simulate
+from solver.results import streaming
+from solver.results.files import load_results, write_results
+from solver.results.lazy import LazyFrames
+from solver.results.streaming import streamed_results
+from tests.solver.builders import beam_model
+from tests.solver.test_results_io import make_results
+
+#: rows of a row group in these tests: a run of a few dozen frames spans several
+SMALL_ROW_GROUP = 200
+
+
+def _model() -> dict:
+    return beam_model(n=12, solver={"end_time": 0.03, "step": 1e-3})
+
+
+def _timeless(results) -> None:
+    """The run's wall times set to 0 (two runs of a model differ in nothing else)."""
+    for key in list(results.meta):
+        if key.endswith(("wall_s", "wall_time_s")):
+            results.meta[key] = 0.0
+
+
+def _frames_equal(a, b) -> None:
+    assert len(a) == len(b)
+    for fa, fb in zip(a, b):
+        for field in dataclasses.fields(fa):
+            x, y = getattr(fa, field.name), getattr(fb, field.name)
+            if isinstance(x, dict):
+                assert list(x) == list(y), field.name
+                for key in x:
+                    np.testing.assert_array_equal(x[key], y[key], err_msg=f"{field.name}[{key}]")
+            else:
+                np.testing.assert_array_equal(x, y, err_msg=field.name)
+                assert np.asarray(x).dtype == np.asarray(y).dtype or not np.size(x), field.name
+
+
+@pytest.fixture
+def small_row_groups(monkeypatch):
+    monkeypatch.setattr(streaming, "ROW_GROUP_ROWS", SMALL_ROW_GROUP)
+
+
+@pytest.mark.parametrize("record", [{}, {"element_stations": [0.5], "rates": False, "precision": "single"}])
+def test_a_streamed_run_writes_the_files_write_results_writes(tmp_path, small_row_groups, record):
+    model = _model()
+    model["solver"]["record"] = record
+    with streamed_results(tmp_path / "streamed") as stream:
+        streamed = simulate(model, frames=stream.frames)
+        _timeless(streamed)
+        stream.finish(streamed)
+    assert isinstance(streamed.frames, LazyFrames) and len(streamed.frames) == 31
+    whole = simulate(model)
+    _timeless(whole)
+    write_results(whole, tmp_path / "whole")
+    names = sorted(os.listdir(tmp_path / "whole"))
+    assert sorted(os.listdir(tmp_path / "streamed")) == names and "elements.parquet" in names
+    for name in names:
+        assert (tmp_path / "streamed" / name).read_bytes() == (tmp_path / "whole" / name).read_bytes(), name
+    _frames_equal(streamed.frames, whole.frames)
+
+
+def test_a_folder_read_on_demand_equals_it_read_at_once(tmp_path, small_row_groups):
+    results = simulate(_model())
+    write_results(results, tmp_path)
+    lazy, eager = load_results(tmp_path), load_results(tmp_path, lazy=False)
+    assert isinstance(lazy.frames, LazyFrames) and isinstance(eager.frames, list)
+    _frames_equal(lazy.frames, eager.frames)
+    _frames_equal(lazy.frames[::-7], eager.frames[::-7])  # backwards: every row group read again
+    assert (lazy.steps, lazy.events, lazy.meta) == (eager.steps, eager.events, eager.meta)
+    for field in ("node_xy", "rot", "bending_strain", "node_v"):
+        np.testing.assert_array_equal(lazy.stack(field), eager.stack(field))
+        np.testing.assert_array_equal(lazy.frames.field(field, 5, 23), eager.stack(field)[5:23])
+    np.testing.assert_array_equal(lazy.time, eager.time)
+    np.testing.assert_array_equal(lazy.total_energy(), eager.total_energy())
+    with pytest.raises(IndexError):
+        lazy.frames[len(eager.frames)]
+
+
+def test_the_test_results_read_on_demand_equal_them(tmp_path):
+    """A run with a contact pair, drivers and every table (tests.solver.test_results_io)."""
+    write_results(make_results(), tmp_path)
+    _frames_equal(load_results(tmp_path).frames, load_results(tmp_path, lazy=False).frames)
+
+
+def test_a_run_that_fails_leaves_the_previous_run(tmp_path):
+    old = make_results()
+    write_results(old, tmp_path)
+    before = {name: (tmp_path / name).read_bytes() for name in os.listdir(tmp_path)}
+
+    with pytest.raises(RuntimeError), streamed_results(tmp_path) as stream:
+        simulate(_model(), frames=lambda results: _Failing(stream.frames(results), after=5))
+    assert {name: (tmp_path / name).read_bytes() for name in os.listdir(tmp_path)} == before
+    with streamed_results(tmp_path) as stream:  # left without finish (a command that returned early)
+        simulate(_model(), frames=stream.frames)
+    assert {name: (tmp_path / name).read_bytes() for name in os.listdir(tmp_path)} == before
+    _frames_equal(load_results(tmp_path).frames, old.frames)
+
+
+class _Failing:
+    """A frame store that fails at its ``after``-th frame."""
+
+    def __init__(self, frames, after: int):
+        self.frames, self.after = frames, after
+
+    def append(self, frame) -> None:
+        if len(self.frames) == self.after:
+            raise RuntimeError("the disk went away")
+        self.frames.append(frame)
