@@ -24,6 +24,7 @@ from PySide6.QtWidgets import QMenu, QMessageBox
 from solver.errors import SolverError
 from solver.model.io import model_with_defaults
 from solver.model.validate import ModelError
+from solver.results.tables import stack_field
 
 from ..canvas import geometry as geo
 from ..document.units import format_quantity
@@ -34,6 +35,9 @@ from ..playback.layer import PlaybackLayer
 from ..running.controller import CANCELLED, COMPLETED, FAILED, RunController
 from ..running.status import RunStatus
 from .window_parts import WindowParts, make_action
+
+#: frames whose positions the motion bounds take at a time
+BOUNDS_CHUNK = 256
 
 
 class SimulationUi(QObject):
@@ -139,9 +143,12 @@ class SimulationUi(QObject):
         self.status.ended(f"Opened results: {len(results.frames)} frames")
 
     def _set_motion_bounds(self, frames) -> None:
-        if frames:  # frame by frame: no copy of every frame's positions (big runs)
-            lo = np.min([f.node_xy.min(axis=0) for f in frames], axis=0)
-            hi = np.max([f.node_xy.max(axis=0) for f in frames], axis=0)
+        if frames:  # a chunk of frames at a time: no copy of every frame's positions (big runs)
+            shape = frames[0].node_xy.shape
+            chunks = [stack_field(frames, "node_xy", shape, a, a + BOUNDS_CHUNK).reshape(-1, 2)
+                      for a in range(0, len(frames), BOUNDS_CHUNK)]
+            lo = np.min([c.min(axis=0) for c in chunks if len(c)] or [np.zeros(2)], axis=0)
+            hi = np.max([c.max(axis=0) for c in chunks if len(c)] or [np.zeros(2)], axis=0)
             self.window.sketch.set_motion_bounds((float(lo[0]), float(hi[0]), float(lo[1]), float(hi[1])))
 
     def _show(self, model: dict, layout) -> None:

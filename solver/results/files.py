@@ -150,7 +150,7 @@ def _load_lazy(directory: Path, summary: dict) -> Results:
             path = directory / file
             check_recorded(directory, file, recorded[file]["sha256"])
             try:
-                files[name] = (str(path), pq.ParquetFile(str(path), memory_map=True))
+                files[name] = (str(path), pq.ParquetFile(str(path)))
             except (OSError, ValueError) as exc:
                 raise ResultsFormatError(f"{path}: not a Parquet file ({exc})") from None
             if files[name][1].metadata.num_rows != recorded[file]["rows"]:

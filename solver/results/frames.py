@@ -127,6 +127,12 @@ class Frame:
     moving_force: np.ndarray = field(default_factory=lambda: np.zeros((0, 2)))
 
 
+def frame_times(frames) -> np.ndarray:
+    """Each frame's time (F,), s (frames read on demand keep them: no frame is read)."""
+    times = getattr(frames, "times", None)
+    return np.array(times if times is not None else [f.time for f in frames], dtype=float)
+
+
 def frame_energies(frames) -> list[dict[str, float]]:
     """Each frame's ``energy`` (frames read on demand keep them: no frame is read)."""
     energies = getattr(frames, "energies", None)
@@ -168,8 +174,7 @@ class Results:
     # ------------------------------------------------------------------ arrays
     @property
     def time(self) -> np.ndarray:
-        times = getattr(self.frames, "times", None)  # frames read on demand keep their times
-        return np.array(times if times is not None else [f.time for f in self.frames])
+        return frame_times(self.frames)
 
     def stack(self, name: str) -> np.ndarray:
         """Frames' ``name`` arrays stacked along a new first axis (F, ...)."""

@@ -1,6 +1,6 @@
 """The frames of a results folder (version 2) read on demand: a sequence of
 :class:`~solver.results.frames.Frame` that reads a frame's rows from the Parquet files
-(memory-mapped) a row group at a time, keeping the last row group of each table, so that
+ a row group at a time, keeping the last row group of each table, so that
 a folder of any size opens in the memory of a few row groups.
 
 The small per-frame data (times, energies, contact data) are read whole when the folder is
@@ -14,6 +14,7 @@ columns, their types and its rows) is checked when the sequence is opened.
 from __future__ import annotations
 
 import os
+from types import SimpleNamespace
 from typing import Iterator, Sequence
 
 import numpy as np
@@ -26,6 +27,8 @@ from .tables import FRAME_TABLES, field_shapes
 
 #: tables whose values LazyFrames reads a row group at a time
 LAZY_TABLES = tuple(FRAME_TABLES)
+#: frames of the arrays :meth:`LazyFrames.light` reads at a time
+LIGHT_CHUNK = 256
 
 
 class _Table:
@@ -123,7 +126,7 @@ class LazyFrames(Sequence[Frame]):
         files = {}
         for name, path in paths.items():
             try:
-                files[name] = pq.ParquetFile(str(path), memory_map=True)
+                files[name] = pq.ParquetFile(str(path))
             except (pa.ArrowException, OSError) as exc:
                 raise ResultsFormatError(f"{path}: not a Parquet file ({exc})") from None
         return cls.from_files(layout, {name: (str(paths[name]), f) for name, f in files.items()}, n_frames)
@@ -184,6 +187,18 @@ class LazyFrames(Sequence[Frame]):
         if name in self._absent:
             return np.zeros((max(stop - start, 0), *self._absent[name]))
         return self._field_table[name].field(name, start, stop)
+
+    def light(self, fields: tuple[str, ...]) -> Iterator[SimpleNamespace]:
+        """Each frame with its time, energy, contact data and only the arrays ``fields``
+        (what a series of one quantity reads: :class:`~solver.results.series.Series`)."""
+        size = LIGHT_CHUNK
+        for start in range(0, len(self), size):
+            stop = min(start + size, len(self))
+            arrays = {name: self.field(name, start, stop) for name in fields}
+            for i in range(start, stop):
+                yield SimpleNamespace(time=float(self.times[i]), energy=self.energies[i],
+                                      contact={k: v[i] for k, v in self._contacts.items()},
+                                      **{name: values[i - start] for name, values in arrays.items()})
 
     def contact_rows(self) -> dict[str, np.ndarray]:
         """Each contact key's values (F, C)."""

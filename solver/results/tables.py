@@ -16,7 +16,8 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from ..errors import ResultsFormatError
-from .frames import CONTACT_KEYS, CONTACT_STATES, ENERGY_KEYS, EVENT_KEYS, RATE_FIELDS, Frame, Layout, Results
+from .frames import (CONTACT_KEYS, CONTACT_STATES, ENERGY_KEYS, EVENT_KEYS, RATE_FIELDS, Frame, Layout, Results,
+                     frame_times)
 
 FORMAT = "flexmech-results"
 #: the version written; version 1 (every table CSV) is still read
@@ -86,7 +87,7 @@ TABLES = (*FRAME_TABLES, "energy", "contacts", "steps", "events")
 def csv_tables(results: Results, names: tuple[str, ...] = TABLES) -> dict[str, str]:
     """The CSV text of the tables ``names`` (default: all), by file name (``nodes.csv``)."""
     frames = results.frames
-    times = np.array([f.time for f in frames], dtype=float)
+    times = frame_times(frames)
     labels = _labels(results.layout)
     tables = {}
     for name in names:

@@ -118,3 +118,18 @@ class _Failing:
         if len(self.frames) == self.after:
             raise RuntimeError("the disk went away")
         self.frames.append(frame)
+
+
+def test_a_series_of_frames_read_on_demand_reads_the_same_values(tmp_path, small_row_groups):
+    """Plots read one quantity over time from the arrays it needs (``Series.reads``)."""
+    from solver.results.series import catalogue, series_xy, x_axes
+
+    write_results(make_results(), tmp_path)
+    lazy, eager = load_results(tmp_path), load_results(tmp_path, lazy=False)
+    time = x_axes(eager)["time"]
+    series = catalogue(eager)
+    assert {key.split("/")[0] for key in series} >= {"contact", "energy", "driver", "midspan", "node", "rotation",
+                                                      "strain"}
+    for key, one in series.items():
+        np.testing.assert_array_equal(series_xy(lazy.frames, time, one)[1], series_xy(eager.frames, time, one)[1],
+                                      err_msg=key)
