@@ -127,6 +127,14 @@ class Frame:
     moving_force: np.ndarray = field(default_factory=lambda: np.zeros((0, 2)))
 
 
+def frames_reading(frames, fields: tuple[str, ...], start: int = 0, stop: int | None = None):
+    """Frames ``start`` to ``stop`` (default: the last), one at a time, each with at least its
+    time, energy, contact data and the arrays ``fields`` (frames read on demand read only
+    those, a chunk at a time: :meth:`~solver.results.lazy.LazyFrames.light`)."""
+    light = getattr(frames, "light", None)
+    return light(fields, start, stop) if light is not None else iter(frames[start:stop])
+
+
 def frame_times(frames) -> np.ndarray:
     """Each frame's time (F,), s (frames read on demand keep them: no frame is read)."""
     times = getattr(frames, "times", None)

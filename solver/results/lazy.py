@@ -117,6 +117,7 @@ class LazyFrames(Sequence[Frame]):
         self._absent = {field: shapes[field] for _, fields in FRAME_TABLES.values() for field, _ in fields
                         if not any(field in dict(t.fields) for t in tables.values())}
         self._field_table = {field: t for t in tables.values() for field, _ in t.fields}
+        self._last: tuple[int, Frame] | None = None
 
     @classmethod
     def open(cls, layout: Layout, paths: dict[str, os.PathLike], n_frames: int) -> LazyFrames:
@@ -169,11 +170,15 @@ class LazyFrames(Sequence[Frame]):
             i += len(self)
         if not 0 <= i < len(self):
             raise IndexError(f"frame {index} of {len(self)}")
+        if self._last is not None and self._last[0] == i:  # playback asks for its frame more than once
+            return self._last[1]
         fields = {field: np.zeros(shape) for field, shape in self._absent.items()}
         for table in self._tables.values():
             fields.update(table.frame(i))
-        return Frame(time=float(self.times[i]), energy=dict(self.energies[i]),
-                     contact={k: v[i].copy() for k, v in self._contacts.items()}, **fields)
+        frame = Frame(time=float(self.times[i]), energy=dict(self.energies[i]),
+                      contact={k: v[i].copy() for k, v in self._contacts.items()}, **fields)
+        self._last = (i, frame)
+        return frame
 
     def __iter__(self) -> Iterator[Frame]:
         for i in range(len(self)):
@@ -188,17 +193,18 @@ class LazyFrames(Sequence[Frame]):
             return np.zeros((max(stop - start, 0), *self._absent[name]))
         return self._field_table[name].field(name, start, stop)
 
-    def light(self, fields: tuple[str, ...]) -> Iterator[SimpleNamespace]:
-        """Each frame with its time, energy, contact data and only the arrays ``fields``
-        (what a series of one quantity reads: :class:`~solver.results.series.Series`)."""
-        size = LIGHT_CHUNK
-        for start in range(0, len(self), size):
-            stop = min(start + size, len(self))
-            arrays = {name: self.field(name, start, stop) for name in fields}
-            for i in range(start, stop):
+    def light(self, fields: tuple[str, ...], start: int = 0, stop: int | None = None) -> Iterator[SimpleNamespace]:
+        """Frames ``start`` to ``stop`` (default: the last) with their time, energy, contact data
+        and only the arrays ``fields`` (what a series of one quantity reads:
+        :class:`~solver.results.series.Series`), read :data:`LIGHT_CHUNK` frames at a time."""
+        stop = len(self) if stop is None else min(stop, len(self))
+        for first in range(start, stop, LIGHT_CHUNK):
+            last = min(first + LIGHT_CHUNK, stop)
+            arrays = {name: self.field(name, first, last) for name in fields}
+            for i in range(first, last):
                 yield SimpleNamespace(time=float(self.times[i]), energy=self.energies[i],
                                       contact={k: v[i] for k, v in self._contacts.items()},
-                                      **{name: values[i - start] for name, values in arrays.items()})
+                                      **{name: values[i - first] for name, values in arrays.items()})
 
     def contact_rows(self) -> dict[str, np.ndarray]:
         """Each contact key's values (F, C)."""

@@ -25,7 +25,7 @@ from typing import Callable
 
 import numpy as np
 
-from .frames import ENERGY_BALANCE_SIGNS, ENERGY_KEYS, RATE_FIELDS, Frame, Results
+from .frames import ENERGY_BALANCE_SIGNS, ENERGY_KEYS, RATE_FIELDS, Frame, Results, frames_reading
 from ..model.io import model_with_defaults
 from ..system.free_strains import LinkStrains, links_free_strains
 from .tables import DRIVER_UNITS
@@ -99,9 +99,8 @@ def series_xy(frames: list[Frame], x: Series, y: Series, first: Frame | None = N
 
 
 def _values(frames: list[Frame], series: Series, first: Frame | None) -> np.ndarray:
-    light = getattr(frames, "light", None)  # frames read on demand: only the arrays the series reads
-    values = np.array([series.value(f) for f in (light(series.reads) if light and series.reads is not None
-                                                 else frames)], dtype=float)
+    read = frames if series.reads is None else frames_reading(frames, series.reads)  # only the arrays it reads
+    values = np.array([series.value(f) for f in read], dtype=float)
     if series.relative and first is not None:
         values -= series.value(first)
     return values

@@ -31,6 +31,8 @@ from tests.benchmarks.bench_setup import pendulum
 ELEMENTS, FRAMES, STEP = 2000, 10_000, 1e-4
 DEFAULT_RECORD = ["stations=none", "rates=no", "precision=single"]
 GOAL_MB = 1024.0
+#: frames played after opening the folder in the GUI
+PLAYED = 600
 
 
 def cantilever(elements: int = ELEMENTS, frames: int = FRAMES) -> dict:
@@ -70,7 +72,25 @@ def _child(what: str, path: str, specs: list[str]) -> None:
         window.show()
         assert window.results_ui.open_results(path)
         app.processEvents()
+        opened = {"what": what, "peak_MB": _peak_mb(), "wall_s": time.perf_counter() - started}
+        print(json.dumps({**opened, **_play(window)}))
+        return
     print(json.dumps({"what": what, "peak_MB": _peak_mb(), "wall_s": time.perf_counter() - started}))
+
+
+def _play(window, frames: int = PLAYED) -> dict:
+    """Frames per second (wall) of playing the opened folder's first ``frames`` frames through the
+    playback controller with strain colours and Follow on, each drawn and painted; the peak after."""
+    sim = window.simulation
+    sim.layer.set_strain_mode("combined")
+    sim.bar.follow_action.setChecked(True)
+    viewport = window.sketch.viewport()
+    count = min(frames, sim.playback.count)
+    started = time.perf_counter()
+    for i in range(count):
+        sim.playback.set_index(i)
+        viewport.repaint()
+    return {"played": count, "fps": count / (time.perf_counter() - started), "peak_after_play_MB": _peak_mb()}
 
 
 def main(argv: list[str]) -> None:
@@ -91,6 +111,9 @@ def main(argv: list[str]) -> None:
                 print(f"folder: {size:.1f} MB")
             flag = "" if result["peak_MB"] < GOAL_MB else "  > 1 GB"
             print(f"{what:<5} peak {result['peak_MB']:7.0f} MB  wall {result['wall_s']:7.1f} s{flag}", flush=True)
+            if "fps" in result:
+                print(f"      played {result['played']} frames (strain colours, Follow): {result['fps']:.0f} frames/s, "
+                      f"peak after {result['peak_after_play_MB']:.0f} MB", flush=True)
 
 
 if __name__ == "__main__":
