@@ -168,7 +168,8 @@ class PlotPanel(QWidget):
         where the new run has them."""
         chosen = self.selected_series()
         self._results = results
-        self._frames = list(results.frames)
+        # a copy of a run's list, which append_frames extends; frames read on demand stay so (a folder does not grow)
+        self._frames = list(results.frames) if isinstance(results.frames, list) else results.frames
         self._series = catalogue(results)
         self._axes = x_axes(results)
         self._fill_x_combo()

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import QMenu, QMessageBox
 
 from solver.errors import SolverError
 from solver.model.io import model_with_defaults
+from solver.model.limits import kept_in_memory
 from solver.model.validate import ModelError
 from solver.results.tables import stack_field
 
@@ -118,6 +119,13 @@ class SimulationUi(QObject):
         return self._start(copy.deepcopy(model))
 
     def _start(self, model: dict) -> bool:
+        too_big = kept_in_memory(model)  # the GUI keeps a run's frames in memory; flexmech run writes them as they come
+        if too_big is not None:
+            QMessageBox.warning(self.window, "Too big to run here",
+                                f"{too_big}.\n\nRecord less (Solver settings: record) or at a longer output interval, "
+                                "or run it with \u201cflexmech run MODEL --out FOLDER\u201d, which writes the frames "
+                                "to the folder as they come, and open the folder with File > Open Results.")
+            return False
         try:
             self.run_model = model
             self.runs.start(model)
