@@ -211,22 +211,28 @@ class LazyFrames(Sequence[Frame]):
         return self._contacts
 
 
-def _read(source: str, file: pq.ParquetFile, columns: list[str]) -> dict[str, np.ndarray]:
-    """Whole numeric columns of a small table."""
+def _columns(source: str, file: pq.ParquetFile, columns: list[str]) -> pa.Table:
+    """Whole columns of a small table; refused naming the file when one is missing or unreadable."""
     missing = [c for c in columns if c not in file.schema_arrow.names]
     if missing:
         raise ResultsFormatError(f"{source}: no column {', '.join(map(repr, missing))}")
     try:
-        table = file.read(columns=columns)
+        return file.read(columns=columns)
     except (pa.ArrowException, OSError) as exc:
         raise ResultsFormatError(f"{source}: {exc}") from None
-    out = {}
-    for c in columns:
-        column = table.column(c)
-        if not (pa.types.is_floating(column.type) or pa.types.is_integer(column.type)):
-            raise ResultsFormatError(f"{source}: column {c!r} holds {column.type}, not numbers")
-        out[c] = column.to_numpy()
-    return out
+
+
+def _numbers(source: str, name: str, column: pa.ChunkedArray) -> np.ndarray:
+    """A column of numbers as an array; refused naming the file when it holds something else."""
+    if not (pa.types.is_floating(column.type) or pa.types.is_integer(column.type)):
+        raise ResultsFormatError(f"{source}: column {name!r} holds {column.type}, not numbers")
+    return column.to_numpy()
+
+
+def _read(source: str, file: pq.ParquetFile, columns: list[str]) -> dict[str, np.ndarray]:
+    """Whole numeric columns of a small table."""
+    table = _columns(source, file, columns)
+    return {c: _numbers(source, c, table.column(c)) for c in columns}
 
 
 def _contacts(entry: tuple[str, pq.ParquetFile], layout: Layout, n_frames: int,
@@ -238,13 +244,7 @@ def _contacts(entry: tuple[str, pq.ParquetFile], layout: Layout, n_frames: int,
     n_c = len(layout.contacts) if keys else 0
     if file.metadata.num_rows != n_frames * n_c:
         raise ResultsFormatError(f"{source}: {file.metadata.num_rows} data rows, expected {n_frames} frames x {n_c}")
-    missing = [k for k in keys if k not in file.schema_arrow.names]
-    if missing:
-        raise ResultsFormatError(f"{source}: no column {', '.join(map(repr, missing))}")
-    try:
-        table = file.read(columns=keys)
-    except (pa.ArrowException, OSError) as exc:
-        raise ResultsFormatError(f"{source}: {exc}") from None
+    table = _columns(source, file, keys)
     out = {}
     for key in keys:
         column = table.column(key)
@@ -256,7 +256,5 @@ def _contacts(entry: tuple[str, pq.ParquetFile], layout: Layout, n_frames: int,
             codes = {s: i for i, s in enumerate(CONTACT_STATES)}
             out[key] = np.array([codes[s] for s in names.tolist()], dtype=int).reshape(n_frames, n_c)
         else:
-            if not (pa.types.is_floating(column.type) or pa.types.is_integer(column.type)):
-                raise ResultsFormatError(f"{source}: column {key!r} holds {column.type}, not numbers")
-            out[key] = column.to_numpy().astype(float).reshape(n_frames, n_c)
+            out[key] = _numbers(source, key, column).astype(float).reshape(n_frames, n_c)
     return out
