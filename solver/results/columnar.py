@@ -46,16 +46,6 @@ def parquet_writer(path: Path, schema: pa.Schema) -> pq.ParquetWriter:
 
 
 # ====================================================================== tables of a run
-def frame_chunks(frames: list[Frame], per_frame: int) -> Iterator[list[Frame]]:
-    """Consecutive slices of ``frames`` of about :data:`ROW_GROUP_ROWS` rows (at least one frame each;
-    none when a frame has no rows)."""
-    if not per_frame:
-        return
-    size = max(1, ROW_GROUP_ROWS // per_frame)
-    for start in range(0, len(frames), size):
-        yield frames[start : start + size]
-
-
 def _stack(frames: list[Frame], field: str, shape: tuple[int, ...], dtype) -> np.ndarray:
     """The frames' ``field`` arrays (F, *shape), their own float type kept."""
     if not frames or not int(np.prod(shape)):
@@ -186,15 +176,6 @@ def step_table(results: Results) -> tuple[pa.Schema, Iterator[Columns]]:
 
     assert tuple(schema.names) == STEP_COLUMNS
     return schema, chunks()
-
-
-def parquet_tables(results: Results) -> dict[str, tuple[pa.Schema, Iterator[Columns]]]:
-    """Every Parquet table of a version-2 folder, by table name."""
-    frames = results.frames
-    specs = frame_tables(results.layout, frames[0] if frames else None)
-    tables = {name: (spec.schema, map(spec.columns, frame_chunks(frames, spec.per_frame))) for name, spec in specs.items()}
-    tables.update(steps=step_table(results))
-    return tables
 
 
 # ====================================================================== reading

@@ -36,6 +36,7 @@ from .tables import VERSION, csv_tables, sha256
 
 __all__ = ["ResultsStream", "streamed_results", "summary_text"]
 
+
 def chunk_frames(per_frame: int) -> int:
     """Frames of one row group of a table of ``per_frame`` rows a frame (about :data:`ROW_GROUP_ROWS` rows)."""
     return max(1, ROW_GROUP_ROWS // per_frame)
@@ -53,7 +54,7 @@ class _TableStream:
         self.writer = parquet_writer(path, spec.schema)
 
     def append(self, frame: Frame) -> None:
-        if not self.size:  # no rows: nothing to write (as write_results writes no row group)
+        if not self.size:  # a table without rows holds no row group
             return
         self.pending.append(SimpleNamespace(**{f: getattr(frame, f) for f in self.fields}))
         if len(self.pending) == self.size:
