@@ -1,6 +1,6 @@
 """The frames of a results folder (version 2) read on demand: a sequence of
 :class:`~solver.results.frames.Frame` that reads a frame's rows from the Parquet files
- a row group at a time, keeping the last row group of each table, so that
+a row group at a time, keeping the last row group of each table, so that
 a folder of any size opens in the memory of a few row groups.
 
 The small per-frame data (times, energies, contact data) are read whole when the folder is
@@ -120,17 +120,19 @@ class LazyFrames(Sequence[Frame]):
         self._last: tuple[int, Frame] | None = None
 
     @classmethod
-    def open(cls, layout: Layout, paths: dict[str, os.PathLike], n_frames: int) -> LazyFrames:
+    def open(cls, layout: Layout, paths: dict[str, os.PathLike], n_frames: int,
+             energy_keys: list[str] | None = None, contact_keys: list[str] | None = None) -> LazyFrames:
         """The frames in the Parquet files ``paths`` (by table name) of a run of ``layout``,
-        ``n_frames`` of them; refused with :class:`ResultsFormatError` naming the file unless
-        each table holds the columns and rows of ``n_frames`` frames."""
+        ``n_frames`` of them (keys: see :meth:`from_files`); refused with :class:`ResultsFormatError`
+        naming the file unless each table holds the columns and rows of ``n_frames`` frames."""
         files = {}
         for name, path in paths.items():
             try:
                 files[name] = pq.ParquetFile(str(path))
             except (pa.ArrowException, OSError) as exc:
                 raise ResultsFormatError(f"{path}: not a Parquet file ({exc})") from None
-        return cls.from_files(layout, {name: (str(paths[name]), f) for name, f in files.items()}, n_frames)
+        return cls.from_files(layout, {name: (str(paths[name]), f) for name, f in files.items()}, n_frames,
+                              energy_keys, contact_keys)
 
     @classmethod
     def from_files(cls, layout: Layout, files: dict[str, tuple[str, pq.ParquetFile]], n_frames: int,

@@ -100,6 +100,7 @@ class ResultsStream:
         self._tmp = temporaries
         self._results: Results | None = None
         self._tables: dict[str, _TableStream] = {}
+        self._first: Frame | None = None
         self.finished = False
 
     def frames(self, results: Results) -> _StreamedFrames:
@@ -115,6 +116,7 @@ class ResultsStream:
             table.append(frame)
 
     def _open(self, first: Frame | None) -> None:
+        self._first = first
         files = TABLE_FILES[VERSION]
         layout = self._results.layout
         fields = {name: ("time", *(f for f, _ in value_fields(name, layout))) for name in files
@@ -146,9 +148,10 @@ class ResultsStream:
                 writer.write_table(chunk)
                 rows += chunk.num_rows
         entries[files["steps"]] = {"rows": rows, "sha256": file_sha256(self._tmp[files["steps"]])}
-        if isinstance(results.frames, _StreamedFrames):
+        if isinstance(results.frames, _StreamedFrames):  # the energy and contact keys the frames hold
+            keys = (list(self._first.energy), list(self._first.contact)) if self._first is not None else ([], [])
             results.frames = LazyFrames.open(results.layout, {name: self._tmp[files[name]] for name in self._tables},
-                                             len(results.frames))
+                                             len(results.frames), *keys)
         model = dumps_model(results.model)
         _write_text(self._tmp[MODEL], model)
         events = csv_tables(results, ("events",))["events.csv"]

@@ -131,3 +131,20 @@ def test_a_series_of_frames_read_on_demand_reads_the_same_values(tmp_path, small
     for key, one in series.items():
         np.testing.assert_array_equal(series_xy(lazy.frames, time, one)[1], series_xy(eager.frames, time, one)[1],
                                       err_msg=key)
+
+
+def test_frames_lacking_energy_terms_stream_as_they_are_written(tmp_path):
+    """The keys the frames hold (not every column of the energy table) go to summary.json."""
+    results = make_results()
+    for frame in results.frames:
+        frame.energy = {**{k: v for k, v in frame.energy.items() if k != "contact_elastic"}, "spring_J": 1.5}
+    write_results(results, tmp_path / "whole")
+    streamed = replace(results, frames=[])
+    with streamed_results(tmp_path / "streamed") as stream:
+        streamed.frames = stream.frames(streamed)
+        for frame in results.frames:
+            streamed.frames.append(frame)
+        stream.finish(streamed)
+    for name in os.listdir(tmp_path / "whole"):
+        assert (tmp_path / "streamed" / name).read_bytes() == (tmp_path / "whole" / name).read_bytes(), name
+    assert list(streamed.frames[3].energy) == list(results.frames[3].energy)
