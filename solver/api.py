@@ -7,7 +7,7 @@
 """
 from __future__ import annotations
 
-from typing import Callable, Iterator
+from typing import Any, Callable, Iterator
 
 from .errors import SolverError, UnsupportedFeature
 from .analysis.modal import Modes, natural_modes, rayleigh_coefficients
@@ -38,17 +38,21 @@ __all__ = [
 ]
 
 
-def iter_simulation(model: dict, cancel: Callable[[], bool] | None = None) -> Iterator[Frame | Results]:
+def iter_simulation(model: dict, cancel: Callable[[], bool] | None = None,
+                    frames: Callable[[Results], Any] | None = None) -> Iterator[Frame | Results]:
     """Run ``model`` as a generator: yields each output :class:`Frame` as it is produced,
     and finally the complete :class:`Results` (also when cancelled or failed: its
     ``meta['status']`` is ``completed``, ``cancelled`` or ``failed`` with ``meta['message']``).
 
-    ``cancel`` is polled between steps.  Raises :class:`UnsupportedFeature` before
-    the first step when the model needs physics this version does not run.
+    ``cancel`` is polled between steps.  ``frames(results)`` gives the store the run appends
+    its frames to (default: a list in memory; ``ResultsStream.frames`` writes them to a
+    results folder as they come: :mod:`solver.results.streaming`).  Raises
+    :class:`UnsupportedFeature` before the first step when the model needs physics this
+    version does not run.
     """
     from .integration.time_loop import run
 
-    yield from run(model, cancel=cancel)
+    yield from run(model, cancel=cancel, frames=frames)
 
 
 def output_layout(model: dict) -> Layout:
@@ -66,14 +70,16 @@ def simulate(
     progress: Callable[[float, float], None] | None = None,
     cancel: Callable[[], bool] | None = None,
     on_frame: Callable[[Frame], None] | None = None,
+    frames: Callable[[Results], Any] | None = None,
 ) -> Results:
     """Run ``model`` to its end time and return the :class:`Results`.
 
     ``progress(t, t_end)`` is called after every output frame, ``on_frame(frame)``
-    with every frame, ``cancel()`` is polled between steps.
+    with every frame, ``cancel()`` is polled between steps; ``frames``: see
+    :func:`iter_simulation`.
     """
     t_end = float(model.get("solver", {}).get("end_time", 1.0))
-    for item in iter_simulation(model, cancel=cancel):
+    for item in iter_simulation(model, cancel=cancel, frames=frames):
         if isinstance(item, Results):
             return item
         if on_frame is not None:

@@ -14,6 +14,7 @@ import subprocess
 import sys
 import time
 import types
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -197,11 +198,34 @@ def test_window_needs_the_xcb_libraries(monkeypatch):
 
 # ----------------------------------------------------------------------------- run
 
+class _Stream:
+    """A results folder the CLI streams into, recording what it is given instead of writing it."""
+
+    def __init__(self, directory: Path, calls: list, fail: OSError | None = None):
+        self.directory, self.calls, self.fail = directory, calls, fail
+
+    def frames(self, results: Results) -> list:
+        return []
+
+    def finish(self, results: Results) -> None:
+        if self.fail is not None:
+            raise self.fail
+        self.calls.append((results, self.directory))
+
+
+def _streams(monkeypatch, calls: list, fail: OSError | None = None) -> None:
+    @contextmanager
+    def streamed_results(directory):
+        yield _Stream(Path(directory), calls, fail)
+
+    monkeypatch.setattr("solver.results.streaming.streamed_results", streamed_results)
+
+
 @pytest.fixture
 def written(monkeypatch):
     """Record the results the CLI writes instead of writing them."""
     calls: list[tuple[Results, Path]] = []
-    monkeypatch.setattr("solver.results.files.write_results", lambda results, directory: calls.append((results, directory)))
+    _streams(monkeypatch, calls)
     return calls
 
 
@@ -210,7 +234,7 @@ def _results(status: str, message: str = "") -> Results:
 
 
 def test_run_completed(monkeypatch, written, tmp_path, capsys):
-    def simulate(model, progress=None, cancel=None, on_frame=None):
+    def simulate(model, progress=None, cancel=None, on_frame=None, frames=None):
         for t in (0.0, 0.04, 0.0837758041):
             progress(t, 0.0837758041)
         return _results("completed")
@@ -224,7 +248,7 @@ def test_run_completed(monkeypatch, written, tmp_path, capsys):
 
 
 def test_run_quiet_prints_nothing(monkeypatch, written, tmp_path, capsys):
-    def simulate(model, progress=None, cancel=None):
+    def simulate(model, progress=None, cancel=None, frames=None):
         progress(1.0, 1.0)
         return _results("completed")
 
@@ -252,11 +276,8 @@ def test_run_into_a_folder_it_cannot_make_says_so_before_running(monkeypatch, wr
 
 
 def test_run_whose_results_cannot_be_written_exits_1(monkeypatch, tmp_path, capsys):
-    def full_disk(results, directory):
-        raise OSError(errno.ENOSPC, "No space left on device")
-
-    monkeypatch.setattr(api, "simulate", lambda model, progress=None, cancel=None: _results("completed"))
-    monkeypatch.setattr("solver.results.files.write_results", full_disk)
+    monkeypatch.setattr(api, "simulate", lambda model, progress=None, cancel=None, frames=None: _results("completed"))
+    _streams(monkeypatch, [], OSError(errno.ENOSPC, "No space left on device"))
     assert cli.main(["run", str(DEFAULT_EXAMPLE), "--out", str(tmp_path / "out")]) == cli.EXIT_INVALID
     err = capsys.readouterr().err  # after the progress bar
     assert err.endswith(f"flexmech: cannot write results to {tmp_path / 'out'}: No space left on device\n")
@@ -264,7 +285,7 @@ def test_run_whose_results_cannot_be_written_exits_1(monkeypatch, tmp_path, caps
 
 
 def test_run_unsupported_feature_exits_3(monkeypatch, written, tmp_path, capsys):
-    def simulate(model, progress=None, cancel=None):
+    def simulate(model, progress=None, cancel=None, frames=None):
         raise api.UnsupportedFeature("this model needs solver features not available yet: contact pairs")
 
     monkeypatch.setattr(api, "simulate", simulate)
@@ -274,7 +295,7 @@ def test_run_unsupported_feature_exits_3(monkeypatch, written, tmp_path, capsys)
 
 
 def test_run_solver_error_exits_4(monkeypatch, written, tmp_path, capsys):
-    def simulate(model, progress=None, cancel=None):
+    def simulate(model, progress=None, cancel=None, frames=None):
         raise api.SolverError("the mass matrix is singular")
 
     monkeypatch.setattr(api, "simulate", simulate)
@@ -284,7 +305,7 @@ def test_run_solver_error_exits_4(monkeypatch, written, tmp_path, capsys):
 
 def test_run_failed_writes_partial_results_and_exits_4(monkeypatch, written, tmp_path, capsys):
     message = "stopped at t = 0.01 s: Newton did not converge"
-    monkeypatch.setattr(api, "simulate", lambda model, progress=None, cancel=None: _results("failed", message))
+    monkeypatch.setattr(api, "simulate", lambda model, progress=None, cancel=None, frames=None: _results("failed", message))
     assert cli.main(["run", str(DEFAULT_EXAMPLE), "--out", str(tmp_path), "--quiet"]) == cli.EXIT_FAILED
     assert [r.meta["status"] for r, _d in written] == ["failed"]
     err = capsys.readouterr().err
@@ -292,7 +313,7 @@ def test_run_failed_writes_partial_results_and_exits_4(monkeypatch, written, tmp
 
 
 def test_run_ctrl_c_cancels_writes_partial_results_and_exits_130(monkeypatch, written, tmp_path, interactive_sigint):
-    def simulate(model, progress=None, cancel=None):
+    def simulate(model, progress=None, cancel=None, frames=None):
         os.kill(os.getpid(), signal.SIGINT)
         deadline = time.monotonic() + 10
         while not cancel() and time.monotonic() < deadline:
@@ -307,7 +328,7 @@ def test_run_ctrl_c_cancels_writes_partial_results_and_exits_130(monkeypatch, wr
 
 def test_a_run_started_with_sigint_ignored_keeps_ignoring_it(monkeypatch, written, tmp_path, ignored_sigint):
     """A background job: Ctrl-C at the terminal is not for it, and the run completes."""
-    def simulate(model, progress=None, cancel=None):
+    def simulate(model, progress=None, cancel=None, frames=None):
         assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
         os.kill(os.getpid(), signal.SIGINT)
         return _results("cancelled" if cancel() else "completed")

@@ -8,17 +8,18 @@ from solver import api
 from solver.results.files import write_results
 from solver.results.frames import Results
 from tests.solver.test_results_io import make_results
+from tests.test_cli import _streams
 
 
 def test_record_options_set_what_the_run_records(monkeypatch, tmp_path):
     seen = []
 
-    def simulate(model, progress=None, cancel=None):
+    def simulate(model, progress=None, cancel=None, frames=None):
         seen.append(model["solver"])
         return Results(model={}, layout=None, meta={"status": "completed"})
 
     monkeypatch.setattr(api, "simulate", simulate)
-    monkeypatch.setattr("solver.results.files.write_results", lambda results, directory: None)
+    _streams(monkeypatch, [])
     argv = ["run", "slider_crank_flexible", "--out", str(tmp_path), "--quiet", "--record", "stations=0,0.5",
             "--record", "rates=no", "--record", "steps=off", "--record", "precision=single", "--record", "interval=1e-3"]
     assert cli.main(argv) == cli.EXIT_OK
@@ -30,7 +31,7 @@ def test_record_options_choose_the_links_contacts_and_moving_entries(monkeypatch
     seen = []
     monkeypatch.setattr(api, "simulate", lambda model, **k: seen.append(model["solver"]["record"]) or Results(
         model={}, layout=None, meta={"status": "completed"}))
-    monkeypatch.setattr("solver.results.files.write_results", lambda results, directory: None)
+    _streams(monkeypatch, [])
     argv = ["run", "slider_crank_flexible", "--out", str(tmp_path), "--quiet", "--record", "links=rod",
             "--record", "contacts=none", "--record", "moving=all"]
     assert cli.main(argv) == cli.EXIT_OK
@@ -109,19 +110,21 @@ def test_export_needs_the_csv_flag_and_a_known_table(tmp_path):
 
 
 def test_a_model_too_big_to_record_in_full_runs_with_a_smaller_record(monkeypatch, tmp_path, capsys):
-    """--record applies before the model is validated: the memory estimate counts what is recorded."""
+    """--record applies before the model is validated: the estimate of the results counts what is recorded."""
     import json
 
     from tests.benchmarks.bench_results_memory import cantilever
 
     path = tmp_path / "cantilever.json"
-    path.write_text(json.dumps(cantilever()), encoding="utf-8")
+    path.write_text(json.dumps(cantilever(frames=200_000)), encoding="utf-8")
     ran = []
     monkeypatch.setattr(api, "simulate", lambda model, **k: ran.append(model) or Results(
         model={}, layout=None, meta={"status": "completed"}))
-    monkeypatch.setattr("solver.results.files.write_results", lambda results, directory: None)
+    _streams(monkeypatch, [])
     assert cli.main(["run", str(path), "--out", str(tmp_path / "out")]) == cli.EXIT_INVALID
-    assert "links[rod].mesh.elements: 2000 elements need about 4.68 GB" in capsys.readouterr().err and not ran
+    said = capsys.readouterr().err
+    assert "solver.step: 2e+05 stored frames (one at each step) of 467 kB make about 93.3 GB of results" in said
+    assert not ran
     argv = ["run", str(path), "--out", str(tmp_path / "out"), "--quiet", "--record", "stations=none",
             "--record", "rates=no", "--record", "precision=single"]
     assert cli.main(argv) == cli.EXIT_OK and len(ran) == 1

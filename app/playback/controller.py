@@ -16,7 +16,7 @@ import time
 import numpy as np
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
-from solver.results.frames import Frame
+from solver.results.frames import Frame, frame_times
 
 #: the real-time factors offered: 1/n with n = 1, 2, 4, 5 times a power of ten up to
 #: 1/50 000 (impacts last microseconds), and 2×, 5×, 10×
@@ -99,7 +99,7 @@ class PlaybackController(QObject):
         """
         self.pause()
         self.frames, self.events = frames, list(events or [])
-        self.times = np.array([f.time for f in frames], dtype=float)
+        self.times = frame_times(frames)
         if duration is None:
             duration = float(self.times[-1] - self.times[0]) if len(self.times) else 0.0
         if duration > 0.0:
@@ -123,7 +123,7 @@ class PlaybackController(QObject):
     def finish(self, frames: list[Frame], events: list[dict]) -> None:
         """The run ended: its final frame list and events (the cursor stays where it is)."""
         self.frames, self.events, self.growing, self.following = frames, list(events), False, False
-        self.times = np.array([f.time for f in frames], dtype=float)
+        self.times = frame_times(frames)
         self.frame_count_changed.emit(len(frames))
         if frames:
             self.set_index(min(max(self.index, 0), len(frames) - 1))

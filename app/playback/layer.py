@@ -20,6 +20,7 @@ and only updates their data for each frame (:meth:`~PlaybackLayer.show_frame`), 
 from __future__ import annotations
 
 import math
+from itertools import chain
 
 import numpy as np
 import pyqtgraph as pg
@@ -27,7 +28,7 @@ from PySide6.QtCore import QLineF, QRectF, Qt
 from PySide6.QtGui import QPainter, QPen
 from PySide6.QtWidgets import QGraphicsItem
 
-from solver.results.frames import Frame, Layout
+from solver.results.frames import Frame, Layout, frames_reading
 from solver.system.clearance import clearance_target, journal_node
 
 from ..canvas import geometry as geo
@@ -61,6 +62,10 @@ def combined_strain(axial: np.ndarray, bending: np.ndarray) -> np.ndarray:
     """The outer-fibre strain of larger magnitude, ``axial ± bending`` (signed)."""
     plus, minus = axial + bending, axial - bending
     return np.where(np.abs(plus) >= np.abs(minus), plus, minus)
+
+
+#: the Frame arrays the strain colours read
+STRAIN_FIELDS = ("axial_strain", "bending_strain")
 
 
 def element_strain(frame: Frame, mode: str) -> np.ndarray:
@@ -272,13 +277,13 @@ class PlaybackLayer:
     def _scan(self, frame: Frame, frames: list[Frame]) -> None:
         """Widen the force and strain scales to the frames not yet scanned, so that a
         frame looks the same whichever frames were shown before it."""
-        for f in [frame, *frames[self._force_scanned:]]:
+        for f in chain([frame], frames_reading(frames, (), self._force_scanned)):  # one at a time (big runs)
             f_n, f_t = f.contact.get("F_n_N"), f.contact.get("F_t_N")
             if f_n is not None and len(f_n):
                 self._max_force = max(self._max_force, float(np.max(np.hypot(f_n, f_t if f_t is not None else 0.0))))
         self._force_scanned = max(self._force_scanned, len(frames))
         if self.strain_mode:
-            for f in [frame, *frames[self._strain_scanned:]]:
+            for f in chain([frame], frames_reading(frames, STRAIN_FIELDS, self._strain_scanned)):
                 strain = element_strain(f, self.strain_mode)
                 if strain.size:
                     self._max_strain = max(self._max_strain, float(np.max(np.abs(strain))))
@@ -387,7 +392,7 @@ class PlaybackLayer:
         count = index + 1
         have = self._history.shape[0]
         if have < count:
-            more = np.stack([f.node_xy[rows] for f in frames[have:count]])
+            more = np.stack([f.node_xy[rows] for f in frames_reading(frames, ("node_xy",), have, count)])
             self._history = np.concatenate([self._history, more])
         paths = [np.vstack([self._history[:count, k], [[np.nan, np.nan]]]) for k in range(len(rows))]
         pts = np.vstack(paths) if paths else np.zeros((0, 2))

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
     QToolButton, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget,
 )
 
-from solver.results.frames import Frame, Results
+from solver.results.frames import Frame, Results, frame_times
 from solver.results.references import ReferenceError
 
 from ..document.units import format_quantity
@@ -168,12 +168,13 @@ class PlotPanel(QWidget):
         where the new run has them."""
         chosen = self.selected_series()
         self._results = results
-        self._frames = list(results.frames)
+        # a copy of a run's list, which append_frames extends; frames read on demand stay so (a folder does not grow)
+        self._frames = list(results.frames) if isinstance(results.frames, list) else results.frames
         self._series = catalogue(results)
         self._axes = x_axes(results)
         self._fill_x_combo()
         self._fill_tree()
-        self._times = np.array([f.time for f in self._frames], dtype=float)
+        self._times = frame_times(self._frames)
         self._clear_curves()
         self.set_series([k for k in chosen if k in self._series])
 

@@ -185,7 +185,7 @@ def _cmd_examples(args: argparse.Namespace) -> int:
 def _cmd_run(args: argparse.Namespace) -> int:
     # the solver (numpy, scipy) is imported only by the commands that run it
     from solver import api
-    from solver.results.files import write_results
+    from solver.results.streaming import streamed_results
 
     try:
         edit = record_edit(args.record)
@@ -202,17 +202,18 @@ def _cmd_run(args: argparse.Namespace) -> int:
         _error(f"cannot write results to {out}: {exc.strerror or exc}")
         return EXIT_INVALID
     end_time = float(model_with_defaults(model)["solver"]["end_time"])
-    with _ProgressBar(end_time, disable=args.quiet) as bar, _CancelOnInterrupt() as cancel:
-        try:
-            results = api.simulate(model, progress=bar.update, cancel=cancel.requested)
-        except api.UnsupportedFeature as exc:
-            _error(str(exc))
-            return EXIT_UNSUPPORTED
-        except api.SolverError as exc:
-            _error(f"the run failed: {exc}")
-            return EXIT_FAILED
-    try:
-        write_results(results, out)
+    try:  # the frames go to the folder as the run produces them; it is replaced when the run has ended
+        with streamed_results(out) as stream:
+            with _ProgressBar(end_time, disable=args.quiet) as bar, _CancelOnInterrupt() as cancel:
+                try:
+                    results = api.simulate(model, progress=bar.update, cancel=cancel.requested, frames=stream.frames)
+                except api.UnsupportedFeature as exc:
+                    _error(str(exc))
+                    return EXIT_UNSUPPORTED
+                except api.SolverError as exc:
+                    _error(f"the run failed: {exc}")
+                    return EXIT_FAILED
+            stream.finish(results)
     except OSError as exc:
         _error(f"cannot write results to {out}: {exc.strerror or exc}")
         return EXIT_INVALID

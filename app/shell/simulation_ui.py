@@ -23,7 +23,9 @@ from PySide6.QtWidgets import QMenu, QMessageBox
 
 from solver.errors import SolverError
 from solver.model.io import model_with_defaults
+from solver.model.limits import kept_in_memory
 from solver.model.validate import ModelError
+from solver.results.tables import stack_field
 
 from ..canvas import geometry as geo
 from ..document.units import format_quantity
@@ -34,6 +36,9 @@ from ..playback.layer import PlaybackLayer
 from ..running.controller import CANCELLED, COMPLETED, FAILED, RunController
 from ..running.status import RunStatus
 from .window_parts import WindowParts, make_action
+
+#: frames whose positions the motion bounds take at a time
+BOUNDS_CHUNK = 256
 
 
 class SimulationUi(QObject):
@@ -114,6 +119,13 @@ class SimulationUi(QObject):
         return self._start(copy.deepcopy(model))
 
     def _start(self, model: dict) -> bool:
+        too_big = kept_in_memory(model)  # the GUI keeps a run's frames in memory; flexmech run writes them as they come
+        if too_big is not None:
+            QMessageBox.warning(self.window, "Too big to run here",
+                                f"{too_big}.\n\nRecord less (Solver settings: record) or at a longer output interval, "
+                                "or run it with \u201cflexmech run MODEL --out FOLDER\u201d, which writes the frames "
+                                "to the folder as they come, and open the folder with File > Open Results.")
+            return False
         try:
             self.run_model = model
             self.runs.start(model)
@@ -139,9 +151,12 @@ class SimulationUi(QObject):
         self.status.ended(f"Opened results: {len(results.frames)} frames")
 
     def _set_motion_bounds(self, frames) -> None:
-        if frames:  # frame by frame: no copy of every frame's positions (big runs)
-            lo = np.min([f.node_xy.min(axis=0) for f in frames], axis=0)
-            hi = np.max([f.node_xy.max(axis=0) for f in frames], axis=0)
+        if frames:  # a chunk of frames at a time: no copy of every frame's positions (big runs)
+            shape = frames[0].node_xy.shape
+            chunks = [stack_field(frames, "node_xy", shape, a, a + BOUNDS_CHUNK).reshape(-1, 2)
+                      for a in range(0, len(frames), BOUNDS_CHUNK)]
+            lo = np.min([c.min(axis=0) for c in chunks if len(c)] or [np.zeros(2)], axis=0)
+            hi = np.max([c.max(axis=0) for c in chunks if len(c)] or [np.zeros(2)], axis=0)
             self.window.sketch.set_motion_bounds((float(lo[0]), float(hi[0]), float(lo[1]), float(hi[1])))
 
     def _show(self, model: dict, layout) -> None:

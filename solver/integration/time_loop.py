@@ -22,7 +22,7 @@ from __future__ import annotations
 import hashlib
 import time as wallclock
 from contextlib import ExitStack
-from typing import Callable, Iterator
+from typing import Any, Callable, Iterator
 
 import numpy as np
 
@@ -200,17 +200,19 @@ def _next_output(t: float, dt_out: float, eps_t: float) -> float:
     return float(t_k) if np.isfinite(t_k) and t_k >= after else after
 
 
-def run(model: dict, cancel: Callable[[], bool] | None = None) -> Iterator[Frame | Results]:
+def run(model: dict, cancel: Callable[[], bool] | None = None,
+        frames: Callable[[Results], Any] | None = None) -> Iterator[Frame | Results]:
     """Simulate ``model``; see :func:`solver.api.iter_simulation`.
 
     A model of more than :data:`SINGLE_BLAS_THREAD_DOFS` dofs runs with BLAS limited to one
     thread (for the whole process, until the run ends or is closed).
     """
     with ExitStack() as scope:
-        yield from _run(model, cancel, scope)
+        yield from _run(model, cancel, scope, frames)
 
 
-def _run(model: dict, cancel: Callable[[], bool] | None, scope: ExitStack) -> Iterator[Frame | Results]:
+def _run(model: dict, cancel: Callable[[], bool] | None, scope: ExitStack,
+         frames: Callable[[Results], Any] | None) -> Iterator[Frame | Results]:
     started = wallclock.perf_counter()
     system = compile_model(model)
     if system.n > SINGLE_BLAS_THREAD_DOFS:
@@ -221,6 +223,8 @@ def _run(model: dict, cancel: Callable[[], bool] | None, scope: ExitStack) -> It
     asm = Assembly(system)
     out = OutputBuilder(asm)
     res = Results(model=model, layout=out.layout)
+    if frames is not None:
+        res.frames = frames(res)
     res.meta.update(
         model_sha256=hashlib.sha256(dumps_model(model).encode()).hexdigest(),
         solver=settings,

@@ -18,7 +18,7 @@ from .fields import Arr, Num, Obj, Str, Variant, iter_fields
 from .io import atomic_write_text, dumps_model
 from .geometry_rules import ABSOLUTE_TOLERANCE
 from .limits import (BYTES_PER_ELEMENT, FRAME_BYTES, FRAME_BYTES_PER_POINT, FRAME_BYTES_PER_STATION, MAX_ELEMENTS,
-                     MAX_MAGNITUDE, MEMORY_BUDGET, MIN_MAGNITUDE, MIN_STEP_FRACTION, STEP_BYTES)
+                     MAX_MAGNITUDE, MEMORY_BUDGET, MIN_MAGNITUDE, MIN_STEP_FRACTION, RESULTS_BUDGET, STEP_BYTES)
 from .schema import FORMAT, MODEL, VERSION
 from .validate import validate
 
@@ -156,10 +156,11 @@ the file on disk, the GUI's document and the solver's input.
   distance from the origin), and more than {_sci(ABSOLUTE_TOLERANCE)} m, apart. The step
   is at most the end time; an impact step, force window or output interval, when
   given, is at least {_sci(MIN_STEP_FRACTION)} x the step. A model has at most {MAX_ELEMENTS} beam
-  elements, and a run's elements, stored frames and step log fit in an estimated
-  {MEMORY_BUDGET / 2**30:g} GiB (about {BYTES_PER_ELEMENT / 1e3:g} kB per element, {FRAME_BYTES / 1e3:g} kB + {FRAME_BYTES_PER_POINT} B per node and
-  {FRAME_BYTES_PER_STATION} B per element station for each frame (less with `solver.record`: no rates,
-  fewer stations, single precision, fewer links), {STEP_BYTES} B per step); beyond that the problem gives the estimate.
+  elements; a run's elements and step log fit in an estimated {MEMORY_BUDGET / 2**30:g} GiB of memory
+  (about {BYTES_PER_ELEMENT / 1e3:g} kB per element, {STEP_BYTES} B per step) and its stored frames, which
+  `flexmech run` writes to the results folder as it goes, in {RESULTS_BUDGET / 2**30:g} GiB ({FRAME_BYTES / 1e3:g} kB +
+  {FRAME_BYTES_PER_POINT} B per node and {FRAME_BYTES_PER_STATION} B per element station for each frame, less with
+  `solver.record`: no rates, fewer stations, single precision, fewer links); beyond that the problem gives the estimate.
 
 In the tables, a path such as `com.s` is the field `s` inside the object `com`;
 *required* fields have no default, a blank default means the value is derived

@@ -3,15 +3,17 @@
 Every number of a model file is finite, at most :data:`MAX_MAGNITUDE` in size and, unless
 it is 0, at least :data:`MIN_MAGNITUDE` (SI units: 1e15 is beyond any length, stiffness or
 speed of a mechanism, 1e-30 below any of them, and their products and quotients stay far
-from the float range: a ramp of 5e-324 s overflowed).  A run keeps its frames and its step log in memory: the
-estimate of :func:`run_memory` -- measured on the flexible slider-crank, about 4 kB of
-set-up per beam element, 2.5 kB + 72 B per node and 32 B per element and station for each
-stored frame (232 B per node and element with the default record: 5 stations, rates,
-double precision; 24 B per node without rates, half of it all in single precision; stations
-only of the links ``solver.record.links`` names),
-200 B per step -- must stay within :data:`MEMORY_BUDGET`, and a model has at most
-:data:`MAX_ELEMENTS` beam elements.  :func:`resource_problems` reports what exceeds them
-with the estimate, at the field to change.
+from the float range: a ramp of 5e-324 s overflowed).  A run keeps its set-up and its step
+log in memory and writes its frames to the results folder as it goes (``flexmech run``:
+:mod:`solver.results.streaming`, a row group of frames in memory at a time): the estimate of
+:func:`run_size` -- measured on the flexible slider-crank, about 4 kB of set-up per beam
+element and 200 B per step in memory; 2.5 kB + 72 B per node and 32 B per element and
+station for each stored frame (232 B per node and element with the default record: 5
+stations, rates, double precision; 24 B per node without rates, half of it all in single
+precision; stations only of the links ``solver.record.links`` names), an upper bound of its bytes on disk -- must keep the memory within
+:data:`MEMORY_BUDGET` and the frames within :data:`RESULTS_BUDGET`, and a model has at most
+:data:`MAX_ELEMENTS` beam elements.  :func:`resource_problems` reports what exceeds them with
+the estimate, at the field to change.
 """
 from __future__ import annotations
 
@@ -28,8 +30,10 @@ MIN_MAGNITUDE = 1e-30
 #: times of the solver settings (impact step, force window, output interval) shorter than this
 #: fraction of the step are shorter than any step a run takes
 MIN_STEP_FRACTION = 1e-6
-#: memory a run may take for its set-up, stored frames and step log (bytes)
+#: memory a run may take for its set-up and step log (bytes)
 MEMORY_BUDGET = 4 * 2**30
+#: bytes of the frames a run stores (written to disk as it goes; Parquet compresses them to about 3/4)
+RESULTS_BUDGET = 64 * 2**30
 #: beam elements of all flexible and modal links together
 MAX_ELEMENTS = 20_000
 BYTES_PER_ELEMENT = 4_000
@@ -91,7 +95,13 @@ class RunSize:
 
     @property
     def memory(self) -> float:
-        return self.elements * BYTES_PER_ELEMENT + self.frames * self.frame_bytes + self.steps * STEP_BYTES
+        """Bytes of the set-up and the step log (the frames go to disk)."""
+        return self.elements * BYTES_PER_ELEMENT + self.steps * STEP_BYTES
+
+    @property
+    def results(self) -> float:
+        """Bytes of the stored frames."""
+        return self.frames * self.frame_bytes
 
 
 def link_elements(link: dict) -> int:
@@ -140,28 +150,37 @@ def resource_problems(doc: dict, bad: Bad) -> None:
     if too_short:
         return
     size = run_size(doc, solver)
-    fixed = size.steps * STEP_BYTES + size.frames * (FRAME_BYTES + size.point_bytes * (size.points - size.elements))
-    per_element = BYTES_PER_ELEMENT + size.frames * (size.point_bytes + size.element_bytes)
-    if size.elements > MAX_ELEMENTS or (size.memory > MEMORY_BUDGET and size.elements * per_element > fixed):
-        most = int(min(MAX_ELEMENTS, max(0.0, MEMORY_BUDGET - fixed) // per_element))
+    interval, end = solver["output_interval"], solver["end_time"]
+    if size.elements > MAX_ELEMENTS or (size.memory > MEMORY_BUDGET and size.elements * BYTES_PER_ELEMENT
+                                        > size.steps * STEP_BYTES):
+        most = int(min(MAX_ELEMENTS, max(0.0, MEMORY_BUDGET - size.steps * STEP_BYTES) // BYTES_PER_ELEMENT))
         links = doc["links"]
         i = max(range(len(links)), key=lambda k: link_elements(links[k]))
         field = "stations" if "stations" in links[i].get("mesh", {}) else "elements"
         bad(["links", i, "mesh", field],
-            f"{size.elements} elements need about {_gb(size.memory)} with {size.frames:.3g} stored frames; "
-            f"at most {most} elements in a model")
+            f"{size.elements} elements need about {_gb(size.memory)} of memory; at most {most} elements in a model")
     elif size.memory > MEMORY_BUDGET:
-        interval, end = solver["output_interval"], solver["end_time"]
-        per_step = STEP_BYTES + (size.frame_bytes if interval == 0 else 0.0)
-        log = size.steps * per_step
-        if interval == 0 or log > MEMORY_BUDGET / 2:
-            most = MEMORY_BUDGET / 2 / per_step
-            bad(["solver", "step"],
-                f"{size.steps:.3g} steps over end_time {end:g} s{' (a frame stored at each)' if interval == 0 else ''} "
-                f"need about {_gb(size.memory)}; at most {most:.3g} steps: a step of at least {end / most:.3g} s "
-                "or a shorter end_time")
-        else:
-            frames = max(1.0, (MEMORY_BUDGET - log) / size.frame_bytes)
-            bad(["solver", "output_interval"],
-                f"{size.frames:.3g} stored frames of {size.frame_bytes / 1e3:.3g} kB need about {_gb(size.memory)}; "
-                f"at most {frames:.3g} frames: an interval of at least {end / frames:.3g} s")
+        most = MEMORY_BUDGET / STEP_BYTES
+        bad(["solver", "step"], f"{size.steps:.3g} steps over end_time {end:g} s need about {_gb(size.memory)} of "
+                                f"memory for their log; at most {most:.3g} steps: a step of at least {end / most:.3g} s, "
+                                "a shorter end_time or no step log (solver.record.steps)")
+    elif size.results > RESULTS_BUDGET:
+        frames = max(1.0, RESULTS_BUDGET / size.frame_bytes)
+        where, change = ((["solver", "step"], f"a step of at least {end / frames:.3g} s") if interval == 0 else
+                         (["solver", "output_interval"], f"an interval of at least {end / frames:.3g} s"))
+        bad(where, f"{size.frames:.3g} stored frames{' (one at each step)' if interval == 0 else ''} of "
+                   f"{size.frame_bytes / 1e3:.3g} kB make about {_gb(size.results)} of results; at most {frames:.3g} "
+                   f"frames: {change}, or record less (solver.record)")
+
+
+def kept_in_memory(doc: dict) -> str | None:
+    """Why a run of the schema-valid ``doc`` that keeps its frames in memory (the GUI's runs,
+    :func:`solver.api.simulate` without a frame store) would exceed :data:`MEMORY_BUDGET`; None if it fits."""
+    from .schema import SOLVER
+
+    size = run_size(doc, with_defaults(SOLVER, doc.get("solver", {})))
+    total = size.memory + size.results
+    if total <= MEMORY_BUDGET:
+        return None
+    return (f"{size.frames:.3g} frames of {size.frame_bytes / 1e3:.3g} kB need about {_gb(total)} of memory with the "
+            f"run, more than {MEMORY_BUDGET / 2**30:g} GiB")

@@ -2,7 +2,8 @@
 a solver state (:mod:`.outputs`; modal links' share: :mod:`.modal_outputs`), the named
 series they offer (:mod:`.series`), the results folder — its tables and their CSV text
 (:mod:`.tables`), the same tables in Parquet (:mod:`.columnar`), the scalar summary
-(:mod:`.summary`), writing, loading and export (:mod:`.files`), the checks a folder
+(:mod:`.summary`), writing, loading and export (:mod:`.files`), a folder written while the run
+goes (:mod:`.streaming`) and its frames read on demand (:mod:`.lazy`), the checks a folder
 passes before it is loaded (:mod:`.integrity`) — and the reference
 curves runs are compared with (:mod:`.references`).
 

@@ -8,22 +8,23 @@ byte-stream-split and the whole compressed with zstd -- a smooth float series co
 to about half.  Values are float64, or float32 in the bulky tables of a run recorded in
 single precision (``solver.record.precision``): they read back bit for bit.
 
->>> entry = write_parquet(path, *frame_table(results, "nodes"))       # doctest: +SKIP
->>> ParquetTable.parse("nodes.parquet", path.read_bytes(), entry["rows"]).columns(["x_m"])  # doctest: +SKIP
+>>> spec = frame_table(results.layout, "nodes", results.frames[0])     # doctest: +SKIP
+>>> with parquet_writer(path, spec.schema) as writer:                   # doctest: +SKIP
+...     writer.write_table(pa.table(spec.columns(results.frames), schema=spec.schema))
+>>> ParquetTable(path.name, path.read_bytes(), len(results.frames) * spec.per_frame).columns(["x_m"])  # doctest: +SKIP
 """
 from __future__ import annotations
 
-import hashlib
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator, NamedTuple
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
 from ..errors import ResultsFormatError
-from .frames import CONTACT_STATES, ENERGY_KEYS, RATE_FIELDS, Frame, Results
-from .tables import FRAME_TABLES, STEP_COLUMNS, contact_keys, element_offsets, energy_keys, field_shapes
+from .frames import CONTACT_STATES, ENERGY_KEYS, RATE_FIELDS, Frame, Layout, Results, total_energy
+from .tables import FRAME_TABLES, STEP_COLUMNS, element_offsets, field_shapes
 
 #: rows of one row group (a chunk of frames is written at once: memory stays bounded)
 ROW_GROUP_ROWS = 1 << 19
@@ -35,34 +36,16 @@ Columns = dict[str, pa.Array]
 BULKY_TABLES = ("nodes", "rotations", "elements", "modes")
 
 
-def write_parquet(path: Path, schema: pa.Schema, chunks: Iterator[Columns]) -> dict:
-    """Write the ``chunks`` (columns of ``schema``) to ``path``, one row group each.
-
-    Returns the file's entry in ``summary.json``: its row count and SHA-256.
-    """
+def parquet_writer(path: Path, schema: pa.Schema) -> pq.ParquetWriter:
+    """A writer of ``schema``'s tables to ``path`` (one row group per table written): the
+    label columns dictionary-encoded, the float values byte-stream-split, all zstd-compressed."""
     floats = [f.name for f in schema if pa.types.is_floating(f.type) and f.name != "time_s"]
     labels = [f.name for f in schema if f.name not in floats]
-    rows = 0
-    with pq.ParquetWriter(path, schema, compression="zstd", compression_level=ZSTD_LEVEL, use_dictionary=labels,
-                          use_byte_stream_split=floats or False, write_statistics=False) as writer:
-        for columns in chunks:
-            table = pa.table(columns, schema=schema)
-            writer.write_table(table)
-            rows += table.num_rows
-    return {"rows": rows, "sha256": hashlib.sha256(Path(path).read_bytes()).hexdigest()}
+    return pq.ParquetWriter(path, schema, compression="zstd", compression_level=ZSTD_LEVEL, use_dictionary=labels,
+                            use_byte_stream_split=floats or False, write_statistics=False)
 
 
 # ====================================================================== tables of a run
-def frame_chunks(frames: list[Frame], per_frame: int) -> Iterator[list[Frame]]:
-    """Consecutive slices of ``frames`` of about :data:`ROW_GROUP_ROWS` rows (at least one frame each;
-    none when a frame has no rows)."""
-    if not per_frame:
-        return
-    size = max(1, ROW_GROUP_ROWS // per_frame)
-    for start in range(0, len(frames), size):
-        yield frames[start : start + size]
-
-
 def _stack(frames: list[Frame], field: str, shape: tuple[int, ...], dtype) -> np.ndarray:
     """The frames' ``field`` arrays (F, *shape), their own float type kept."""
     if not frames or not int(np.prod(shape)):
@@ -82,9 +65,8 @@ def _repeated(values: list, count: int, type_: pa.DataType) -> pa.Array:
 TEXT = pa.dictionary(pa.int32(), pa.string())
 
 
-def _entity_labels(results: Results) -> dict[str, list[tuple[str, pa.DataType, list]]]:
+def _entity_labels(layout: Layout) -> dict[str, list[tuple[str, pa.DataType, list]]]:
     """Each frame table's label columns: (name, type, one frame's values)."""
-    layout = results.layout
     s0 = element_offsets(layout)
     elements = [(e, xi) for e in range(len(layout.elements)) for xi in layout.stations]
     return {
@@ -108,68 +90,76 @@ def value_fields(name: str, layout) -> list[tuple[str, tuple[str, ...]]]:
     return [(f, cols) for f, cols in FRAME_TABLES[name][1] if layout.rates or f not in RATE_FIELDS]
 
 
-def frame_table(results: Results, name: str) -> tuple[pa.Schema, Iterator[Columns]]:
-    """The schema of frame table ``name`` and its columns, chunk by chunk."""
-    layout, frames = results.layout, results.frames
-    labels = _entity_labels(results)[name]
+class TableSpec(NamedTuple):
+    """A table of the frames: its schema, its rows per frame, and the columns of a chunk of frames."""
+
+    schema: pa.Schema
+    per_frame: int
+    columns: Callable[[list[Frame]], Columns]
+
+
+def frame_table(layout: Layout, name: str, first: Frame | None) -> TableSpec:
+    """Frame table ``name`` of a run of ``layout`` whose first frame is ``first`` (its float type)."""
+    labels = _entity_labels(layout)[name]
     k = len(labels[0][2])
     shapes = field_shapes(layout)
-    dtype = np.dtype(frames[0].node_xy.dtype if frames and name in BULKY_TABLES else np.float64)
+    dtype = np.dtype(first.node_xy.dtype if first is not None and name in BULKY_TABLES else np.float64)
     fields = value_fields(name, layout)
     schema = pa.schema([("time_s", pa.float64()), *((c, t) for c, t, _ in labels),
                         *((c, pa.from_numpy_dtype(dtype)) for _, cols in fields for c in cols)])
 
-    def chunks() -> Iterator[Columns]:
-        for chunk in frame_chunks(frames, k):
-            times = np.array([f.time for f in chunk])
-            columns = {"time_s": pa.array(np.repeat(times, k))}
-            columns.update({c: _repeated(v, len(chunk), t) for c, t, v in labels})
-            for field, cols in fields:
-                values = _stack(chunk, field, shapes[field], dtype).astype(dtype, copy=False).reshape(len(chunk) * k, len(cols))
-                columns.update({c: pa.array(np.ascontiguousarray(values[:, j])) for j, c in enumerate(cols)})
-            yield columns
+    def columns_of(chunk: list[Frame]) -> Columns:
+        times = np.array([f.time for f in chunk])
+        columns = {"time_s": pa.array(np.repeat(times, k))}
+        columns.update({c: _repeated(v, len(chunk), t) for c, t, v in labels})
+        for field, cols in fields:
+            values = _stack(chunk, field, shapes[field], dtype).astype(dtype, copy=False).reshape(len(chunk) * k, len(cols))
+            columns.update({c: pa.array(np.ascontiguousarray(values[:, j])) for j, c in enumerate(cols)})
+        return columns
 
-    return schema, chunks()
+    return TableSpec(schema, k, columns_of)
 
 
-def energy_table(results: Results) -> tuple[pa.Schema, Iterator[Columns]]:
+def energy_table(first: Frame | None) -> TableSpec:
     """energy: every standard term (nan where frames lack it), any further terms, the total, J."""
-    keys = list(ENERGY_KEYS) + [k for k in energy_keys(results) if k not in ENERGY_KEYS]
+    keys = list(ENERGY_KEYS) + [k for k in (first.energy if first is not None else ()) if k not in ENERGY_KEYS]
     schema = pa.schema([("time_s", pa.float64()), *((k + "_J", pa.float64()) for k in keys), ("total_J", pa.float64())])
-    total = results.total_energy()
 
-    def chunks() -> Iterator[Columns]:
-        start = 0
-        for chunk in frame_chunks(results.frames, 1):
-            columns = {"time_s": pa.array(np.array([f.time for f in chunk], dtype=float))}
-            columns.update({k + "_J": pa.array(np.array([f.energy.get(k, np.nan) for f in chunk], dtype=float))
-                            for k in keys})
-            columns["total_J"] = pa.array(total[start : start + len(chunk)].astype(float))
-            start += len(chunk)
-            yield columns
+    def columns_of(chunk: list[Frame]) -> Columns:
+        columns = {"time_s": pa.array(np.array([f.time for f in chunk], dtype=float))}
+        columns.update({k + "_J": pa.array(np.array([f.energy.get(k, np.nan) for f in chunk], dtype=float))
+                        for k in keys})
+        columns["total_J"] = pa.array(total_energy(chunk).astype(float))
+        return columns
 
-    return schema, chunks()
+    return TableSpec(schema, 1, columns_of)
 
 
-def contact_table(results: Results) -> tuple[pa.Schema, Iterator[Columns]]:
+def contact_table(layout: Layout, first: Frame | None) -> TableSpec:
     """contacts: the keys the frames hold (``state`` as text), one row per frame and pair."""
-    keys = contact_keys(results)
-    pairs = results.layout.contacts if keys else []
+    keys = list(first.contact) if first is not None else []
+    pairs = layout.contacts if keys else []
     schema = pa.schema([("time_s", pa.float64()), ("contact", TEXT),
                         *((k, TEXT if k == "state" else pa.float64()) for k in keys)])
     states = pa.array(list(CONTACT_STATES), pa.string())
 
-    def chunks() -> Iterator[Columns]:
-        for chunk in frame_chunks(results.frames, len(pairs)):
-            times = np.array([f.time for f in chunk], dtype=float)
-            columns = {"time_s": pa.array(np.repeat(times, len(pairs))), "contact": _repeated(list(pairs), len(chunk), TEXT)}
-            for key in keys:
-                cells = np.array([f.contact[key] for f in chunk]).reshape(-1)
-                columns[key] = (pa.DictionaryArray.from_arrays(pa.array(cells.astype(np.int32)), states) if key == "state"
-                                else pa.array(cells.astype(float)))
-            yield columns
+    def columns_of(chunk: list[Frame]) -> Columns:
+        times = np.array([f.time for f in chunk], dtype=float)
+        columns = {"time_s": pa.array(np.repeat(times, len(pairs))), "contact": _repeated(list(pairs), len(chunk), TEXT)}
+        for key in keys:
+            cells = np.array([f.contact[key] for f in chunk]).reshape(-1)
+            columns[key] = (pa.DictionaryArray.from_arrays(pa.array(cells.astype(np.int32)), states) if key == "state"
+                            else pa.array(cells.astype(float)))
+        return columns
 
-    return schema, chunks()
+    return TableSpec(schema, len(pairs), columns_of)
+
+
+def frame_tables(layout: Layout, first: Frame | None) -> dict[str, TableSpec]:
+    """Every table written from the frames of a run of ``layout`` whose first frame is ``first``, by name."""
+    tables = {name: frame_table(layout, name, first) for name in FRAME_TABLES}
+    tables.update(energy=energy_table(first), contacts=contact_table(layout, first))
+    return tables
 
 
 def step_table(results: Results) -> tuple[pa.Schema, Iterator[Columns]]:
@@ -186,13 +176,6 @@ def step_table(results: Results) -> tuple[pa.Schema, Iterator[Columns]]:
 
     assert tuple(schema.names) == STEP_COLUMNS
     return schema, chunks()
-
-
-def parquet_tables(results: Results) -> dict[str, tuple[pa.Schema, Iterator[Columns]]]:
-    """Every Parquet table of a version-2 folder, by table name."""
-    tables = {name: frame_table(results, name) for name in FRAME_TABLES}
-    tables.update(energy=energy_table(results), contacts=contact_table(results), steps=step_table(results))
-    return tables
 
 
 # ====================================================================== reading

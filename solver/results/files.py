@@ -17,22 +17,23 @@ is returned.
 """
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 
 import numpy as np
 
 from ..errors import ResultsFormatError
-from ..model.io import atomic_write_text, dumps_model, replacing_together
-from .columnar import ParquetTable, parquet_tables, write_parquet
+from ..model.io import atomic_write_text
+from .columnar import ParquetTable
 from .frames import Frame, Results, StepRecord
-from .integrity import MODEL, SUMMARY, TABLE_FILES, as_text, check_layout, read_model, read_recorded, read_summary
+from .integrity import (SUMMARY, TABLE_FILES, as_text, check_layout, check_recorded, read_model, read_recorded,
+                        read_summary)
+from .lazy import LazyFrames
+from .streaming import streamed_results, summary_text
 from .summary import layout_from_json, summarize
-from .tables import (FRAME_TABLES, RATE_FIELDS, STEP_COLUMNS, TABLES, VERSION, CsvTable, contacts_from_table,
-                     csv_tables, field_shapes, sha256)
+from .tables import FRAME_TABLES, RATE_FIELDS, STEP_COLUMNS, TABLES, CsvTable, contacts_from_table, csv_tables, field_shapes
 
-__all__ = ["ResultsFormatError", "export_csv", "load_results", "summarize", "write_results"]
+__all__ = ["ResultsFormatError", "export_csv", "load_results", "summarize", "summary_text", "write_results"]
 
 
 # ====================================================================== writing
@@ -43,7 +44,8 @@ def write_results(results: Results, directory: str | os.PathLike) -> None:
     SHA-256 of every other file) as temporary files, flushes them to disk together and
     renames them over the old ones, ``summary.json`` last.  Until ``summary.json`` is
     replaced the folder holds the previous run, or, once a file has changed, a folder
-    :func:`load_results` refuses; never a mix it accepts.
+    :func:`load_results` refuses; never a mix it accepts.  A run can write its folder
+    while it runs instead (:func:`~solver.results.streaming.streamed_results`): the same files.
 
     Parameters
     ----------
@@ -52,45 +54,13 @@ def write_results(results: Results, directory: str | os.PathLike) -> None:
     directory : path-like
         The results folder.
     """
-    directory = Path(directory)
-    files = TABLE_FILES[VERSION]
-    tables = parquet_tables(results)
-    names = [MODEL, *(files[name] for name in tables), files["events"], SUMMARY]  # summary.json renamed last
-    with replacing_together([directory / name for name in names]) as temporaries:
-        tmp = dict(zip(names, temporaries))
-        model = dumps_model(results.model)
-        _write_text(tmp[MODEL], model)
-        entries = {files[name]: write_parquet(tmp[files[name]], schema, chunks)
-                   for name, (schema, chunks) in tables.items()}
-        events = csv_tables(results, ("events",))["events.csv"]
-        _write_text(tmp[files["events"]], events)
-        summary = summarize(results)
-        summary["files"] = {**entries, files["events"]: {"rows": events.count("\n") - 1, "sha256": sha256(events)},
-                            MODEL: {"sha256": sha256(model)}}
-        _write_text(tmp[SUMMARY], summary_text(summary))
-
-
-def summary_text(summary: dict) -> str:
-    """``summary.json``'s text: a key of the summary per line (a list per item), the values compact
-    (json's C encoder, where ``indent`` takes the Python one: seconds for a run with many events)."""
-    def dumps(value) -> str:
-        return json.dumps(value, ensure_ascii=False, allow_nan=False)
-
-    def entry(key: str, value) -> str:
-        if isinstance(value, list) and value:
-            return f"  {dumps(key)}: [\n" + ",\n".join("    " + dumps(v) for v in value) + "\n  ]"
-        return f"  {dumps(key)}: {dumps(value)}"
-
-    return "{\n" + ",\n".join(entry(k, v) for k, v in summary.items()) + "\n}\n"
-
-
-def _write_text(path: Path, text: str) -> None:
-    with open(path, "w", encoding="utf-8", newline="\n") as fh:
-        fh.write(text)
+    with streamed_results(directory) as stream:
+        stream.write_frames(results)
+        stream.finish(results)
 
 
 # ====================================================================== loading
-def load_results(directory: str | os.PathLike) -> Results:
+def load_results(directory: str | os.PathLike, lazy: bool = True) -> Results:
     """Read a results folder written by :func:`write_results` back into a :class:`Results`.
 
     Everything returned is checked first: ``summary.json`` against its schema, every
@@ -103,9 +73,16 @@ def load_results(directory: str | os.PathLike) -> Results:
         Naming the file and the reason, when a file is missing, unreadable or damaged,
         the format version is unknown, or a file is not the one ``summary.json`` records
         (changed after writing, or left from another write).
+
+    With ``lazy`` (the default) the frames of a version-2 folder are read on demand
+    (:class:`~solver.results.lazy.LazyFrames`): its files are checked against their SHA-256
+    a block at a time and read a row group at a time, so a folder of any size loads in
+    bounded memory; otherwise (and from a version-1 folder) every frame is read at once.
     """
     directory = Path(directory)
     summary = read_summary(directory)
+    if lazy and summary["version"] >= 2:
+        return _load_lazy(directory, summary)
     files = summary["files"]
     tables = {}
     for name, file in TABLE_FILES[summary["version"]].items():
@@ -150,10 +127,47 @@ def load_results(directory: str | os.PathLike) -> Results:
         )
         for i in range(n_f)
     ]
-    step_table = tables["steps"].columns(list(STEP_COLUMNS))
+    return Results(model=model, layout=layout, frames=frames, steps=_steps(tables["steps"]), events=summary["events"],
+                   meta=summary["meta"])
+
+
+def _steps(table: CsvTable | ParquetTable) -> list[StepRecord]:
+    """The step log of a ``steps`` table."""
+    step_table = table.columns(list(STEP_COLUMNS))
     if not np.isfinite(step_table[:, 2]).all():
-        raise ResultsFormatError(f"{tables['steps'].source}: newton_iterations: a cell that is not a number")
-    steps = [StepRecord(time=t, step=h, newton_iterations=int(n)) for t, h, n in step_table.tolist()]
+        raise ResultsFormatError(f"{table.source}: newton_iterations: a cell that is not a number")
+    return [StepRecord(time=t, step=h, newton_iterations=int(n)) for t, h, n in step_table.tolist()]
+
+
+def _load_lazy(directory: Path, summary: dict) -> Results:
+    """A version-2 folder's :class:`Results` with frames read on demand."""
+    import pyarrow.parquet as pq
+
+    recorded = summary["files"]
+    files = {}
+    for name, file in TABLE_FILES[summary["version"]].items():
+        if file.endswith(".parquet") and name != "steps":
+            path = directory / file
+            check_recorded(directory, file, recorded[file]["sha256"])
+            try:
+                files[name] = (str(path), pq.ParquetFile(str(path)))
+            except (OSError, ValueError) as exc:
+                raise ResultsFormatError(f"{path}: not a Parquet file ({exc})") from None
+            if files[name][1].metadata.num_rows != recorded[file]["rows"]:
+                raise ResultsFormatError(f"{path}: {files[name][1].metadata.num_rows} data rows, "
+                                         f"summary.json records {recorded[file]['rows']}")
+    events = TABLE_FILES[summary["version"]]["events"]
+    text = as_text(directory / events, read_recorded(directory, events, recorded[events]["sha256"]))
+    CsvTable.parse(str(directory / events), text, recorded[events]["rows"])
+    model = read_model(directory, summary)
+    layout = layout_from_json(summary["layout"])
+    check_layout(layout, model, directory / SUMMARY)
+    n_f = recorded[TABLE_FILES[summary["version"]]["energy"]]["rows"]
+    keys = summary["frame_keys"]
+    frames = LazyFrames.from_files(layout, files, n_f, keys["energy"], keys["contact"])
+    steps = TABLE_FILES[summary["version"]]["steps"]
+    steps = _steps(ParquetTable(str(directory / steps), read_recorded(directory, steps, recorded[steps]["sha256"]),
+                                recorded[steps]["rows"]))
     return Results(model=model, layout=layout, frames=frames, steps=steps, events=summary["events"],
                    meta=summary["meta"])
 

@@ -149,6 +149,36 @@ class Frame:
     moving_force: np.ndarray = field(default_factory=lambda: np.zeros((0, 2)))
 
 
+def frames_reading(frames, fields: tuple[str, ...], start: int = 0, stop: int | None = None):
+    """Frames ``start`` to ``stop`` (default: the last), one at a time, each with at least its
+    time, energy, contact data and the arrays ``fields`` (frames read on demand read only
+    those, a chunk at a time: :meth:`~solver.results.lazy.LazyFrames.light`)."""
+    light = getattr(frames, "light", None)
+    return light(fields, start, stop) if light is not None else iter(frames[start:stop])
+
+
+def frame_times(frames) -> np.ndarray:
+    """Each frame's time (F,), s (frames read on demand keep them: no frame is read)."""
+    times = getattr(frames, "times", None)
+    return np.array(times if times is not None else [f.time for f in frames], dtype=float)
+
+
+def frame_energies(frames) -> list[dict[str, float]]:
+    """Each frame's ``energy`` (frames read on demand keep them: no frame is read)."""
+    energies = getattr(frames, "energies", None)
+    return energies if energies is not None else [f.energy for f in frames]
+
+
+def total_energy(frames) -> np.ndarray:
+    """The energy balance of each of ``frames`` (F,), J: see :data:`ENERGY_BALANCE_SIGNS`
+    (terms a frame lacks count as zero)."""
+    energies = frame_energies(frames)
+    total = np.zeros(len(energies))
+    for key, sign in ENERGY_BALANCE_SIGNS.items():  # the terms added in this order, as frame by frame
+        total += sign * np.array([e.get(key, 0.0) for e in energies], dtype=float)
+    return total
+
+
 @dataclass
 class StepRecord:
     """One accepted time step."""
@@ -174,24 +204,25 @@ class Results:
     # ------------------------------------------------------------------ arrays
     @property
     def time(self) -> np.ndarray:
-        return np.array([f.time for f in self.frames])
+        return frame_times(self.frames)
 
     def stack(self, name: str) -> np.ndarray:
         """Frames' ``name`` arrays stacked along a new first axis (F, ...)."""
-        return np.stack([getattr(f, name) for f in self.frames]) if self.frames else np.empty((0,))
+        if not self.frames:
+            return np.empty((0,))
+        if hasattr(self.frames, "field"):  # frames read on demand: only this field's columns
+            return self.frames.field(name)
+        return np.stack([getattr(f, name) for f in self.frames])
 
     def energy(self, key: str) -> np.ndarray:
-        return np.array([f.energy[key] for f in self.frames])
+        return np.array([e[key] for e in frame_energies(self.frames)])
 
     def total_energy(self) -> np.ndarray:
         """The energy balance per frame (F,), J: see :data:`ENERGY_BALANCE_SIGNS`.
 
         Terms a frame lacks count as zero.
         """
-        total = np.zeros(len(self.frames))
-        for key, sign in ENERGY_BALANCE_SIGNS.items():  # the terms added in this order, as frame by frame
-            total += sign * np.array([f.energy.get(key, 0.0) for f in self.frames], dtype=float)
-        return total
+        return total_energy(self.frames)
 
     def node_index(self, node: str) -> int:
         return self.layout.nodes.index(node)

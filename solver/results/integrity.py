@@ -150,6 +150,27 @@ def read_recorded(directory: Path, name: str, recorded: str | None) -> bytes:
     return data
 
 
+def file_sha256(path: Path) -> str:
+    """The SHA-256 of a file, read a block of 16 MB at a time."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as fh:
+        while block := fh.read(1 << 24):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def check_recorded(directory: Path, name: str, recorded: str) -> None:
+    """Refuse ``name`` unless its SHA-256 is the one ``summary.json`` recorded (read a block
+    at a time: the file is not kept in memory)."""
+    try:
+        found = file_sha256(directory / name)
+    except OSError as exc:
+        raise ResultsFormatError(f"cannot read {directory / name}: {exc.strerror}") from None
+    if found != recorded:
+        raise ResultsFormatError(f"{directory / name}: not the file {SUMMARY} records "
+                                 f"(changed after writing, or a write into the folder was interrupted)")
+
+
 def read_model(directory: Path, summary: dict[str, Any]) -> dict:
     """``model.json``: the file ``summary.json`` records (folders written before it recorded
     ``files.model.json`` are checked against ``run.model_sha256``), and a valid model."""

@@ -25,7 +25,7 @@ from typing import Callable
 
 import numpy as np
 
-from .frames import ENERGY_BALANCE_SIGNS, ENERGY_KEYS, RATE_FIELDS, Frame, Results
+from .frames import ENERGY_BALANCE_SIGNS, ENERGY_KEYS, RATE_FIELDS, Frame, Results, frames_reading
 from ..model.io import model_with_defaults
 from ..system.free_strains import LinkStrains, links_free_strains
 from .tables import DRIVER_UNITS
@@ -72,6 +72,9 @@ class Series:
     group: str
     value: Callable[[Frame], float]
     relative: bool = False
+    #: the Frame arrays ``value`` reads beside time, energy and contact (None: any), so that
+    #: frames read on demand read only those (:meth:`~solver.results.lazy.LazyFrames.light`)
+    reads: tuple[str, ...] | None = None
 
     @property
     def column(self) -> str:
@@ -96,7 +99,8 @@ def series_xy(frames: list[Frame], x: Series, y: Series, first: Frame | None = N
 
 
 def _values(frames: list[Frame], series: Series, first: Frame | None) -> np.ndarray:
-    values = np.array([series.value(f) for f in frames], dtype=float)
+    read = frames if series.reads is None else frames_reading(frames, series.reads)  # only the arrays it reads
+    values = np.array([series.value(f) for f in read], dtype=float)
     if series.relative and first is not None:
         values -= series.value(first)
     return values
@@ -112,15 +116,15 @@ def outer_fibre_strain(axial: np.ndarray, bending: np.ndarray) -> np.ndarray:
 def x_axes(results: Results) -> dict[str, Series]:
     """Abscissae: ``time`` and each driver's value (angle in rad, or displacement in m);
     an angle also in degrees (``driver/<id>/angle``), as the thesis plots against crank angle."""
-    axes = {"time": Series("time", "time", "s", "time", lambda f: f.time)}
+    axes = {"time": Series("time", "time", "s", "time", lambda f: f.time, reads=())}
     for j, driver in enumerate(results.layout.drivers):
         unit = driver_units(results, driver)["value"]
         axes[f"driver/{driver}/value"] = Series(
             f"driver/{driver}/value", f"{driver} {'angle' if unit == 'rad' else 'displacement'}", unit, "drivers",
-            lambda f, j=j: f.driver_angle[j])
+            lambda f, j=j: f.driver_angle[j], reads=("driver_angle",))
         if unit == "rad":
             axes[f"driver/{driver}/angle"] = Series(f"driver/{driver}/angle", f"{driver} angle", "deg", "drivers",
-                                                  lambda f, j=j: np.degrees(f.driver_angle[j]))
+                                                  lambda f, j=j: np.degrees(f.driver_angle[j]), reads=("driver_angle",))
     return axes
 
 
@@ -152,7 +156,7 @@ def _contact_series(results: Results):
     for c, pair in enumerate(results.layout.contacts):
         for name, (text, unit, key) in CONTACT_QUANTITIES.items():
             yield Series(f"contact/{pair}/{name}", f"{pair} {text}", unit, "contact forces",
-                         lambda f, c=c, k=key: _contact_value(f, k, c))
+                         lambda f, c=c, k=key: _contact_value(f, k, c), reads=())
     have = results.frames[0].contact if results.frames else {}
     for key, name, text, unit in CONTACT_EXTRAS:
         if key not in have:
@@ -160,7 +164,7 @@ def _contact_series(results: Results):
         for c, pair in enumerate(results.layout.contacts):
             if not np.isnan(_contact_value(results.frames[0], key, c)):
                 yield Series(f"contact/{pair}/{name}", f"{pair} {text}", unit, "contact forces",
-                             lambda f, c=c, k=key: _contact_value(f, k, c))
+                             lambda f, c=c, k=key: _contact_value(f, k, c), reads=())
 
 
 def _contact_value(frame: Frame, key: str, c: int) -> float:
@@ -172,9 +176,9 @@ def _energy_series(results: Results):
     keys = list(ENERGY_KEYS) + [k for k in (results.frames[0].energy if results.frames else ()) if k not in ENERGY_KEYS]
     for key in keys:
         yield Series(f"energy/{key}", key.replace("_", " "), "J", "energy",
-                     lambda f, key=key: f.energy.get(key, np.nan))
+                     lambda f, key=key: f.energy.get(key, np.nan), reads=())
     yield Series("energy/total", "total (balance)", "J", "energy",
-                 lambda f: sum(s * f.energy.get(k, 0.0) for k, s in ENERGY_BALANCE_SIGNS.items()))
+                 lambda f: sum(s * f.energy.get(k, 0.0) for k, s in ENERGY_BALANCE_SIGNS.items()), reads=())
 
 
 def driver_units(results: Results, driver: str) -> dict[str, str]:
@@ -187,7 +191,7 @@ def _driver_series(results: Results):
     for j, driver in enumerate(results.layout.drivers):
         unit = driver_units(results, driver)["reaction"]
         yield Series(f"driver/{driver}/reaction", f"{driver} {'torque' if unit == 'N m' else 'force'}", unit,
-                     "drivers", lambda f, j=j: f.driver_reaction[j])
+                     "drivers", lambda f, j=j: f.driver_reaction[j], reads=("driver_reaction",))
 
 
 #: series of a moving support, mass or force: key suffix -> (label, unit, value of a frame at its index)
@@ -203,13 +207,13 @@ def _moving_series(results: Results):
     for j, mover in enumerate(results.layout.moving):
         for name, (text, unit, value) in MOVING_QUANTITIES.items():
             yield Series(f"moving/{mover}/{name}", f"{mover} {text}", unit, "moving",
-                         lambda f, j=j, value=value: value(f, j))
+                         lambda f, j=j, value=value: value(f, j), reads=("moving_s", "moving_speed", "moving_force"))
 
 
 def _midspan_series(results: Results):
     for j, link in enumerate(results.layout.flexible_links):
         yield Series(f"midspan/{link}", f"{link} mid-span deflection / length", "-", "mid-span deflection",
-                     lambda f, j=j: f.midspan[j])
+                     lambda f, j=j: f.midspan[j], reads=("midspan",))
 
 
 #: modal coordinate quantities: key suffix -> (label, unit, Frame field)
@@ -225,7 +229,7 @@ def _mode_series(results: Results):
     for j, (link, k) in enumerate(results.layout.modes):
         for name, (text, unit, field) in MODE_QUANTITIES.items():
             yield Series(f"mode/{link}/{k}/{name}", f"{link} mode {k} {text}", unit, f"modes {link}",
-                         lambda f, j=j, field=field: getattr(f, field)[j])
+                         lambda f, j=j, field=field: getattr(f, field)[j], reads=(field,))
 
 
 def _node_series(results: Results):
@@ -233,7 +237,7 @@ def _node_series(results: Results):
     for i, node in enumerate(results.layout.nodes):
         for name, (field, k, unit, relative) in recorded.items():
             yield Series(f"node/{node}/{name}", f"{node} {name}", unit, f"node {name[0]}",
-                         lambda f, i=i, k=k, field=field: getattr(f, field)[i, k], relative)
+                         lambda f, i=i, k=k, field=field: getattr(f, field)[i, k], relative, (field,))
 
 
 def _rotation_series(results: Results):
@@ -241,7 +245,7 @@ def _rotation_series(results: Results):
     for r, (node, link) in enumerate(results.layout.rotations):
         for name, (field, text, unit) in recorded.items():
             yield Series(f"rotation/{link}/{node}/{name}", f"{link} at {node}: {text}", unit, f"rotation {link}",
-                         lambda f, r=r, field=field: getattr(f, field)[r])
+                         lambda f, r=r, field=field: getattr(f, field)[r], reads=(field,))
 
 
 def _strain_series(results: Results):
@@ -251,13 +255,15 @@ def _strain_series(results: Results):
         for s, xi in enumerate(layout.stations):
             for kind in STRAIN_KINDS:
                 yield Series(f"strain/{link}/{k}/{xi:g}/{kind}", f"{link} el. {k} at {xi:g}: {kind} strain", "-",
-                             f"strain {link}", lambda f, e=e, s=s, kind=kind: _strain(f, e, s, kind))
+                             f"strain {link}", lambda f, e=e, s=s, kind=kind: _strain(f, e, s, kind),
+                             reads=("axial_strain", "bending_strain"))
             if link in free:
                 c = float(layout.outer_fibre[e])
                 for kind in FREE_STRAIN_KINDS:
                     yield Series(f"strain/{link}/{k}/{xi:g}/{kind}", f"{link} el. {k} at {xi:g}: {kind} strain",
                                  "-", f"strain {link}",
-                                 lambda f, lk=free[link], k=k, c=c, kind=kind: _free_strain(lk, k, c, kind, f.time))
+                                 lambda f, lk=free[link], k=k, c=c, kind=kind: _free_strain(lk, k, c, kind, f.time),
+                                 reads=())
 
 
 def _free_strain(strains: LinkStrains, k: int, c: float, kind: str, t: float) -> float:

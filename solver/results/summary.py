@@ -9,9 +9,12 @@ from typing import Any
 import numpy as np
 
 from ..model.io import dumps_model, model_with_defaults
-from .frames import Layout, Results
+from .frames import Layout, Results, frame_energies
 from .tables import (DRIVER_UNITS, FORMAT, VERSION, contact_keys, element_offsets, energy_keys, jsonable, sha256,
                      stack_field)
+
+#: values of a field read at a time to find its peaks
+CHUNK_VALUES = 1 << 19
 
 
 # ====================================================================== summary
@@ -75,20 +78,31 @@ def _peak(values: np.ndarray, times: np.ndarray) -> tuple[dict[str, float] | Non
 
 
 def _link_summary(results: Results, times: np.ndarray) -> dict[str, Any]:
-    """Per flexible link: peak |mid-span deflection / length|, |axial strain|, |bending strain|."""
+    """Per flexible link: peak |mid-span deflection / length|, |axial strain|, |bending strain|.
+
+    The strains are read :data:`CHUNK_VALUES` values at a time (a run's frames may not fit in memory)."""
     layout, frames = results.layout, results.frames
     n_e, n_s = len(layout.elements), len(layout.stations)
     midspan = stack_field(frames, "midspan", (len(layout.flexible_links),))
-    strains = {name: stack_field(frames, name, (n_e, n_s)) for name in ("axial_strain", "bending_strain")}
+    elements = {link: [e for e, (lk, *_) in enumerate(layout.elements) if lk == link] for link in layout.flexible_links}
+    size = max(1, CHUNK_VALUES // max(n_e * n_s, 1))
+    peaks: dict[tuple[str, str], tuple[dict, tuple[int, ...]] | None] = {}
+    for start in range(0, len(times), size):
+        for name in ("axial_strain", "bending_strain"):
+            chunk = stack_field(frames, name, (n_e, n_s), start, start + size)
+            for link, chosen in elements.items():
+                peak, index = _peak(chunk[:, chosen, :], times[start:start + size])
+                best = peaks.get((link, name))
+                if peak is not None and (best is None or peak["abs"] > best[0]["abs"]):  # the first of equal peaks
+                    peaks[(link, name)] = peak, index
     s0 = element_offsets(layout)
     out = {}
     for j, link in enumerate(layout.flexible_links):
-        elements = [e for e, (lk, *_) in enumerate(layout.elements) if lk == link]
         entry = {"peak_midspan_deflection_rel": _peak(midspan[:, j], times)[0]}
-        for name, array in strains.items():
-            peak, index = _peak(array[:, elements, :], times)
+        for name in ("axial_strain", "bending_strain"):
+            peak, index = peaks.get((link, name)) or (None, ())
             if peak is not None:
-                e, xi = elements[index[1]], layout.stations[index[2]]
+                e, xi = elements[link][index[1]], layout.stations[index[2]]
                 peak.update(element=layout.elements[e][1], station=xi, s_m=s0[e] + xi * layout.element_length[e])
             entry["peak_" + name] = peak
         out[link] = entry
@@ -112,7 +126,8 @@ def _driver_summary(results: Results, times: np.ndarray) -> dict[str, Any]:
 def _contact_summary(results: Results, times: np.ndarray) -> dict[str, Any]:
     """Per contact pair: its contact periods and its impulses (events of kind ``impulse``)."""
     keys = contact_keys(results)
-    stacked = {k: np.array([f.contact[k] for f in results.frames]) for k in keys}
+    rows = getattr(results.frames, "contact_rows", None)  # frames read on demand keep their contact data
+    stacked = rows() if rows is not None else {k: np.array([f.contact[k] for f in results.frames]) for k in keys}
     out = {}
     for j, contact in enumerate(results.layout.contacts):
         if "state" in stacked:
@@ -155,10 +170,11 @@ def energy_summary(results: Results) -> dict[str, Any]:
     """Initial and final value of each energy term; the total's drift."""
     if not results.frames:
         return {"terms": {}, "total": None}
-    first, last = results.frames[0].energy, results.frames[-1].energy
+    energies = frame_energies(results.frames)
+    first, last = energies[0], energies[-1]
     total = results.total_energy()
     drift = np.abs(total - total[0])
-    scale = float(np.max([f.energy.get("kinetic", 0.0) + f.energy.get("strain", 0.0) for f in results.frames]))
+    scale = float(np.max([e.get("kinetic", 0.0) + e.get("strain", 0.0) for e in energies]))
     return {
         "terms": {k: {"initial_J": first[k], "final_J": last[k]} for k in first},
         "total": {

@@ -16,7 +16,8 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from ..errors import ResultsFormatError
-from .frames import CONTACT_KEYS, CONTACT_STATES, ENERGY_KEYS, EVENT_KEYS, RATE_FIELDS, Frame, Layout, Results
+from .frames import (CONTACT_KEYS, CONTACT_STATES, ENERGY_KEYS, EVENT_KEYS, RATE_FIELDS, Frame, Layout, Results,
+                     frame_times)
 
 FORMAT = "flexmech-results"
 #: the version written; version 1 (every table CSV) is still read
@@ -86,7 +87,7 @@ TABLES = (*FRAME_TABLES, "energy", "contacts", "steps", "events")
 def csv_tables(results: Results, names: tuple[str, ...] = TABLES) -> dict[str, str]:
     """The CSV text of the tables ``names`` (default: all), by file name (``nodes.csv``)."""
     frames = results.frames
-    times = np.array([f.time for f in frames], dtype=float)
+    times = frame_times(frames)
     labels = _labels(results.layout)
     tables = {}
     for name in names:
@@ -116,9 +117,16 @@ def csv_tables(results: Results, names: tuple[str, ...] = TABLES) -> dict[str, s
     return {name + ".csv": text for name, text in tables.items()}
 
 
-def stack_field(frames: list[Frame], field: str, shape: tuple[int, ...]) -> np.ndarray:
-    """The frames' ``field`` arrays as one float array (F, *shape)."""
-    return np.array([getattr(f, field) for f in frames], dtype=float).reshape((len(frames), *shape))
+def stack_field(frames: list[Frame], field: str, shape: tuple[int, ...], start: int = 0,
+                stop: int | None = None) -> np.ndarray:
+    """The ``field`` arrays of frames ``start`` to ``stop`` (default: all) as one float array
+    (frames, *shape); frames read on demand read only the field's columns."""
+    stop = len(frames) if stop is None else min(stop, len(frames))
+    if hasattr(frames, "field"):
+        values = frames.field(field, start, stop)
+    else:
+        values = [getattr(f, field) for f in frames[start:stop]]
+    return np.asarray(values, dtype=float).reshape((max(stop - start, 0), *shape))
 
 
 def _table(header, times: np.ndarray, labels: list[tuple[str, ...]], values: np.ndarray, specs) -> str:

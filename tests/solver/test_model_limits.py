@@ -61,7 +61,7 @@ def test_element_limit_gives_the_estimate():
     doc["links"][1]["mesh"]["elements"] = MAX_ELEMENTS
     assert _problems(doc) == []
     doc["links"][1]["mesh"]["elements"] = 100_000
-    assert _problems(doc) == ["links[rod].mesh.elements: 100000 elements need about 12 GB with 501 stored frames; "
+    assert _problems(doc) == ["links[rod].mesh.elements: 100000 elements need about 0.4 GB of memory; "
                               "at most 20000 elements in a model"]
 
 
@@ -89,3 +89,14 @@ def test_impulse_on_a_body_too_heavy_to_move_is_a_solver_error():
     assert _problems(doc) == []
     with pytest.raises(SolverError, match=r"t = 0 s: the impulse of contact 'B-ground' cannot be computed"):
         simulate(doc)
+
+
+def test_a_run_too_big_to_keep_in_memory_is_said_with_its_estimate():
+    """flexmech run writes the frames as they come; a run keeping them (the GUI's) is refused beyond the budget."""
+    from solver.model.limits import kept_in_memory
+    from tests.benchmarks.bench_results_memory import cantilever
+
+    assert kept_in_memory(_example("slider_crank_flexible")) is None
+    model = cantilever()
+    assert _problems(model) == []
+    assert kept_in_memory(model) == "1e+04 frames of 467 kB need about 4.68 GB of memory with the run, more than 4 GiB"

@@ -1,0 +1,150 @@
+"""A run writing its results folder as it goes (``solver.results.streaming``) writes the
+files ``write_results`` writes of the same run, byte for byte; a folder read on demand
+(``LazyFrames``) equals one read at once; a run that ends before its folder is finished
+leaves the previous run in place.  (A killed streaming ``flexmech run``: test_results_kill.)"""
+from __future__ import annotations
+
+import dataclasses
+import os
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from solver.api import simulate
+from solver.results import streaming
+from solver.results.files import load_results, write_results
+from solver.results.lazy import LazyFrames
+from solver.results.streaming import streamed_results
+from tests.solver.builders import beam_model
+from solver.results.frames import Results
+from tests.solver.test_results_io import assert_results_equal, make_results
+
+#: rows of a row group in these tests: a run of a few dozen frames spans several
+SMALL_ROW_GROUP = 200
+
+
+def _model() -> dict:
+    return beam_model(n=12, solver={"end_time": 0.03, "step": 1e-3})
+
+
+def _timeless(results) -> None:
+    """The run's wall times set to 0 (two runs of a model differ in nothing else)."""
+    for key in list(results.meta):
+        if key.endswith(("wall_s", "wall_time_s")):
+            results.meta[key] = 0.0
+
+
+def _same(a: Results, b: Results) -> None:
+    """Equal results, their arrays of the same float types."""
+    assert_results_equal(a, b)
+    for fa, fb in zip(a.frames, b.frames):
+        for field in dataclasses.fields(fa):
+            x = getattr(fa, field.name)
+            if isinstance(x, np.ndarray) and x.size:
+                assert x.dtype == getattr(fb, field.name).dtype, field.name
+
+
+@pytest.fixture
+def small_row_groups(monkeypatch):
+    monkeypatch.setattr(streaming, "ROW_GROUP_ROWS", SMALL_ROW_GROUP)
+
+
+@pytest.mark.parametrize("record", [{}, {"element_stations": [0.5], "rates": False, "precision": "single"}])
+def test_a_streamed_run_writes_the_files_write_results_writes(tmp_path, small_row_groups, record):
+    model = _model()
+    model["solver"]["record"] = record
+    with streamed_results(tmp_path / "streamed") as stream:
+        streamed = simulate(model, frames=stream.frames)
+        _timeless(streamed)
+        stream.finish(streamed)
+    assert isinstance(streamed.frames, LazyFrames) and len(streamed.frames) == 31
+    whole = simulate(model)
+    _timeless(whole)
+    write_results(whole, tmp_path / "whole")
+    names = sorted(os.listdir(tmp_path / "whole"))
+    assert sorted(os.listdir(tmp_path / "streamed")) == names and "elements.parquet" in names
+    for name in names:
+        assert (tmp_path / "streamed" / name).read_bytes() == (tmp_path / "whole" / name).read_bytes(), name
+    _same(streamed, whole)
+
+
+def test_a_folder_read_on_demand_equals_it_read_at_once(tmp_path, small_row_groups):
+    results = simulate(_model())
+    write_results(results, tmp_path)
+    lazy, eager = load_results(tmp_path), load_results(tmp_path, lazy=False)
+    assert isinstance(lazy.frames, LazyFrames) and isinstance(eager.frames, list)
+    _same(lazy, eager)
+    backwards = slice(None, None, -7)  # every row group read again
+    _same(replace(lazy, frames=lazy.frames[backwards]), replace(eager, frames=eager.frames[backwards]))
+    for field in ("node_xy", "rot", "bending_strain", "node_v"):
+        np.testing.assert_array_equal(lazy.stack(field), eager.stack(field))
+        np.testing.assert_array_equal(lazy.frames.field(field, 5, 23), eager.stack(field)[5:23])
+    np.testing.assert_array_equal(lazy.time, eager.time)
+    np.testing.assert_array_equal(lazy.total_energy(), eager.total_energy())
+    with pytest.raises(IndexError):
+        lazy.frames[len(eager.frames)]
+
+
+def test_the_test_results_read_on_demand_equal_them(tmp_path):
+    """A run with a contact pair, drivers and every table (tests.solver.test_results_io)."""
+    write_results(make_results(), tmp_path)
+    _same(load_results(tmp_path), load_results(tmp_path, lazy=False))
+
+
+def test_a_run_that_fails_leaves_the_previous_run(tmp_path):
+    old = make_results()
+    write_results(old, tmp_path)
+    before = {name: (tmp_path / name).read_bytes() for name in os.listdir(tmp_path)}
+
+    with pytest.raises(RuntimeError), streamed_results(tmp_path) as stream:
+        simulate(_model(), frames=lambda results: _Failing(stream.frames(results), after=5))
+    assert {name: (tmp_path / name).read_bytes() for name in os.listdir(tmp_path)} == before
+    with streamed_results(tmp_path) as stream:  # left without finish (a command that returned early)
+        simulate(_model(), frames=stream.frames)
+    assert {name: (tmp_path / name).read_bytes() for name in os.listdir(tmp_path)} == before
+    assert_results_equal(load_results(tmp_path), old)
+
+
+class _Failing:
+    """A frame store that fails at its ``after``-th frame."""
+
+    def __init__(self, frames, after: int):
+        self.frames, self.after = frames, after
+
+    def append(self, frame) -> None:
+        if len(self.frames) == self.after:
+            raise RuntimeError("the disk went away")
+        self.frames.append(frame)
+
+
+def test_a_series_of_frames_read_on_demand_reads_the_same_values(tmp_path, small_row_groups):
+    """Plots read one quantity over time from the arrays it needs (``Series.reads``)."""
+    from solver.results.series import catalogue, series_xy, x_axes
+
+    write_results(make_results(), tmp_path)
+    lazy, eager = load_results(tmp_path), load_results(tmp_path, lazy=False)
+    time = x_axes(eager)["time"]
+    series = catalogue(eager)
+    assert {key.split("/")[0] for key in series} >= {"contact", "energy", "driver", "midspan", "node", "rotation",
+                                                      "strain"}
+    for key, one in series.items():
+        np.testing.assert_array_equal(series_xy(lazy.frames, time, one)[1], series_xy(eager.frames, time, one)[1],
+                                      err_msg=key)
+
+
+def test_frames_lacking_energy_terms_stream_as_they_are_written(tmp_path):
+    """The keys the frames hold (not every column of the energy table) go to summary.json."""
+    results = make_results()
+    for frame in results.frames:
+        frame.energy = {**{k: v for k, v in frame.energy.items() if k != "contact_elastic"}, "spring_J": 1.5}
+    write_results(results, tmp_path / "whole")
+    streamed = replace(results, frames=[])
+    with streamed_results(tmp_path / "streamed") as stream:
+        streamed.frames = stream.frames(streamed)
+        for frame in results.frames:
+            streamed.frames.append(frame)
+        stream.finish(streamed)
+    for name in os.listdir(tmp_path / "whole"):
+        assert (tmp_path / "streamed" / name).read_bytes() == (tmp_path / "whole" / name).read_bytes(), name
+    assert list(streamed.frames[3].energy) == list(results.frames[3].energy)
