@@ -56,14 +56,17 @@ class RunStatus(QWidget):
         self.bar.setValue(round(RESOLUTION * min(max(t / t_end, 0.0), 1.0)) if t_end > 0 else 0)
         self.label.setText("Running: " + progress_text(t, t_end, steps_per_s, eta))
 
-    def ended(self, text: str) -> None:
-        """The run ended: ``text`` says how (``Run completed: 501 frames, t = 83.78 ms``)."""
+    def ended(self, text: str, details: str = "") -> None:
+        """The run ended: ``text`` says how (``Run completed: 501 frames, t = 83.78 ms``);
+        ``details``, shown as the label's tool tip, what it warns of in full."""
         self.bar.setVisible(False)
         self.cancel_button.setVisible(False)
         self.label.setText(text)
+        self.label.setToolTip(details)
         self.setVisible(True)
 
     def clear(self) -> None:
         """No run (yet) for the model shown."""
         self.label.setText("")
+        self.label.setToolTip("")
         self.setVisible(False)

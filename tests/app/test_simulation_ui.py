@@ -161,6 +161,8 @@ def test_a_completed_run_whose_numbers_do_not_hold_says_so(qtbot, window, tmp_pa
     assert window.open_path(path)
     run_with_f5(qtbot, window)
     assert window.simulation.runs.state == "completed"
-    assert window.simulation.status.label.text().endswith("with warnings: the numbers may not hold")
+    label = window.simulation.status.label
+    assert label.text().endswith("the numbers do not hold: energy balance off")
+    assert "The energy balance drifted by" in label.toolTip() and "linear elastic beam" in label.toolTip()
     (kind, title, text), = [box for box in message_boxes if box[1] == "Run completed with warnings"]
     assert kind == "warning" and "the energy balance drifted by" in text and "linear elastic beam" in text
