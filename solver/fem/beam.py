@@ -414,16 +414,10 @@ def assemble_beams(q, v, a, dofs, secs, Mbars, formulation, alpha, beta, want, c
                    internal, inertial, damping, blocks):
     """Add the forces of every element to the global vectors; fill the element blocks."""
     E = dofs.shape[0]
-    qe = np.empty(6)
-    ve = np.empty(6)
-    ae = np.empty(6)
-    fi = np.empty(6)
-    fm = np.empty(6)
-    fd = np.empty(6)
-    r = np.empty(6)
-    zl = np.empty(6)
-    M = np.empty((6, 6))
-    K = np.empty((6, 6))
+    work = np.empty((8, 6))  # the element's q, v, a, its three forces and the kinematics' r, zl
+    qe, ve, ae, fi, fm, fd, r, zl = work[0], work[1], work[2], work[3], work[4], work[5], work[6], work[7]
+    MK = np.empty((2, 6, 6))
+    M, K = MK[0], MK[1]
     for e in range(E):
         for k in range(6):
             d = dofs[e, k]

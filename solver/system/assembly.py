@@ -62,18 +62,22 @@ def newton_terms(q, v, a, lam, F_ext, mass_diag, alpha, beta, form, dofs, secs, 
     force of the mechanism.  ``modal``
     are the packed modal links (:mod:`solver.fem.modal`), their blocks written with ``want``."""
     n = q.shape[0]
-    internal = np.zeros(n)
-    inertial = mass_diag * a
-    damping = alpha * mass_diag * v
+    work = np.empty((5, n))  # one allocation for the five force vectors of the evaluation
+    internal, inertial, damping, reac, net = work[0], work[1], work[2], work[3], work[4]
+    for i in range(n):
+        internal[i] = 0.0
+        inertial[i] = mass_diag[i] * a[i]
+        damping[i] = alpha * mass_diag[i] * v[i]
+        reac[i] = 0.0
     assemble_beams(q, v, a, dofs, secs, Mbars, form, alpha, beta, want, c_a, c_v, c_k, internal, inertial, damping, blocks)
     assemble_modal(q, v, a, modal, alpha, want, c_a, c_v, c_k, internal, inertial, damping)
-    constraint_eval(q, np.empty(0), dm_dofs, dm_target, dm_target, bp_n, bp_b, bp_r, sl_n, sl_nrm, sl_p, g, vals, g)
-    reac = np.zeros(n)
+    constraint_eval(q, q[:0], dm_dofs, dm_target, dm_target, bp_n, bp_b, bp_r, sl_n, sl_nrm, sl_p, g, vals, g)
     for k in range(rows.shape[0]):
         reac[cols[k]] += vals[k] * lam[rows[k]]
     for i in range(n):
         psi[i] = inertial[i] + damping[i] + internal[i] - F_ext[i] + reac[i]
-    flow = max(np.linalg.norm(inertial), np.linalg.norm(internal), np.linalg.norm(F_ext - reac))
+        net[i] = F_ext[i] - reac[i]
+    flow = max(np.linalg.norm(inertial), np.linalg.norm(internal), np.linalg.norm(net))
     ref = max(flow, min(max(np.linalg.norm(F_ext), np.linalg.norm(reac)), CARRIED_LOAD_RATIO * flow))
     g_max = 0.0
     for i in range(g.shape[0]):
