@@ -266,25 +266,25 @@ def _element_terms(q, v, a, sec, Mbar, formulation, alpha, beta, want, c_a, c_v,
         if need_mass:
             exact_mass(sec, kin, r, zl, M)
         if want:
-            Bm = np.empty((3, 6))
-            for j in range(6):
-                Bm[0, j] = r[j]
-                Bm[1, j] = -zl[j]
-                Bm[2, j] = -zl[j]
-            Bm[1, 2] += 1.0
-            Bm[2, 5] += 1.0
             A, B, w = stretch_coefficients(phi)
             a2 = 2.0 * A
             g1 = (a2 * t1 + B * t2) / w
             g2 = (a2 * t2 + B * t1) / w
-            D = np.empty((3, 3))
-            D[0, 0] = EA / L
-            D[0, 1] = D[1, 0] = EA * g1
-            D[0, 2] = D[2, 0] = EA * g2
-            D[1, 1] = kd * EI / L + a2 * N * L / w + EA * L * g1 * g1
-            D[2, 2] = kd * EI / L + a2 * N * L / w + EA * L * g2 * g2
-            D[1, 2] = D[2, 1] = ko * EI / L + B * N * L / w + EA * L * g1 * g2
-            K[:, :] = Bm.T @ D @ Bm
+            # B^T D B with the rows of B: r (axial), e3 - zl, e6 - zl, and D symmetric
+            d00, d01, d02 = EA / L, EA * g1, EA * g2
+            d11 = kd * EI / L + a2 * N * L / w + EA * L * g1 * g1
+            d22 = kd * EI / L + a2 * N * L / w + EA * L * g2 * g2
+            d12 = ko * EI / L + B * N * L / w + EA * L * g1 * g2
+            for j in range(6):
+                b1j = (1.0 if j == 2 else 0.0) - zl[j]
+                b2j = (1.0 if j == 5 else 0.0) - zl[j]
+                x0 = d00 * r[j] + d01 * b1j + d02 * b2j
+                x1 = d01 * r[j] + d11 * b1j + d12 * b2j
+                x2 = d02 * r[j] + d12 * b1j + d22 * b2j
+                for i in range(6):
+                    b1i = (1.0 if i == 2 else 0.0) - zl[i]
+                    b2i = (1.0 if i == 5 else 0.0) - zl[i]
+                    K[i, j] = r[i] * x0 + b1i * x1 + b2i * x2
             fz = N / l
             frz = (M1 + M2) / (l * l)
             for i in range(6):
@@ -320,7 +320,9 @@ def _element_terms(q, v, a, sec, Mbar, formulation, alpha, beta, want, c_a, c_v,
             for j in range(6):
                 b1j = (1.0 if j == 2 else 0.0) - zl[j]
                 b2j = (1.0 if j == 5 else 0.0) - zl[j]
-                cd = ka * r[i] * r[j] + kb * (kd * b1i * b1j + ko * b1i * b2j + ko * b2i * b1j + kd * b2i * b2j)
+                cd = 0.0  # (without stiffness damping the block needs no B^T D0 B)
+                if beta > 0.0:
+                    cd = ka * r[i] * r[j] + kb * (kd * b1i * b1j + ko * b1i * b2j + ko * b2i * b1j + kd * b2i * b2j)
                 blk[i, j] = c_a * M[i, j] + c_k * K[i, j] + c_v * (alpha * M[i, j] + beta * cd)
 
 
