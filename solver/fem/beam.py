@@ -21,7 +21,7 @@ Two formulations are offered (``solver.formulation``):
     ``r(x) = r1 + R(beta) [x l/L, v(x)]`` with the cubic ``v`` of (A.9) in the
     corotational frame: by Lagrange's equations (2.33) the inertia force is
     ``int rhoA (dr/dq)^T r_ddot dx + int rhoI (dphi/dq)^T phi_ddot dx`` with the exact
-    accelerations of the points (4-point Gauss).  It keeps the terms eq. (2.34)
+    accelerations of the points (:mod:`.beam_inertia`).  It keeps the terms eq. (2.34)
     drops (so energy and momenta are conserved), it is exact for rigid motion, and
     in the undeformed state its mass matrix is the thesis's (A.25 + A.26).
 
@@ -45,7 +45,8 @@ import numpy as np
 from ..jit import njit
 
 from . import timoshenko
-from .timoshenko import _GAUSS_W, _GAUSS_X, bending_coefficients, geometric_coefficients, shapes, stretch_coefficients
+from .beam_inertia import exact_mass, inertia_force, inertia_integrals
+from .timoshenko import bending_coefficients, geometric_coefficients, stretch_coefficients
 
 CONSISTENT, THESIS = 0, 1
 FORMULATIONS = {"consistent": CONSISTENT, "thesis": THESIS}
@@ -79,11 +80,13 @@ class BeamSet:
         return timoshenko.local_mass(self.L, self.rhoA, self.rhoI, self.shear)
 
     def sections(self) -> np.ndarray:
-        """(E, 9) array of L, EA, EI, beta0, rhoA, rhoI, phi and the free strains eps0, kappa0
-        (zero here; :class:`solver.system.free_strains.FreeStrains` sets them) for the kernels."""
+        """(E, 25) array of L, EA, EI, beta0, rhoA, rhoI, phi, the free strains eps0, kappa0
+        (zero here; :class:`solver.system.free_strains.FreeStrains` sets them) and the inertia
+        integrals of :func:`.beam_inertia.inertia_integrals` for the kernels."""
         z = np.zeros_like(self.L)
-        return np.ascontiguousarray(np.stack([self.L, self.EA, self.EI, self.beta0, self.rhoA, self.rhoI, self.shear,
-                                              z, z], axis=1))
+        base = np.stack([self.L, self.EA, self.EI, self.beta0, self.rhoA, self.rhoI, self.shear, z, z], axis=1)
+        return np.ascontiguousarray(np.concatenate(
+            [base, inertia_integrals(self.L, self.rhoA, self.rhoI, self.shear)], axis=1))
 
 
 # ----------------------------------------------------------------------------- scalar kernels
@@ -192,95 +195,6 @@ def _thesis_stiffness(EA, EI, L, phi, T_s, K):
 
 
 @njit(cache=True)
-def exact_inertia(v, a, sec, kin, r, zl, f, M, want_mass):
-    """Inertia force ``f`` and mass ``M`` of the exact kinetic energy of one element.
-
-    Points of the element: ``r(x) = r1 + R(beta) w(x)``, ``w = [x l/L, v(x)]``, with
-    ``v = N3 tb1 + N6 tb2`` (A.9) and section rotation ``beta - beta0 + P3 tb1 + P6 tb2``
-    (``P = N'`` for Euler-Bernoulli; the IIE's shapes with shear, :func:`.timoshenko.shapes`).
-    ``f = sum_g W_g L (rhoA J^T r_ddot + rhoI Jphi phi_ddot)`` (Lagrange, 2.33, with
-    T of A.18) and, with ``want_mass``, ``M = sum_g W_g L (rhoA J^T J + rhoI Jphi Jphi^T)``.
-    ``kin, r, zl`` are what :func:`kinematics` returned and filled for the element.
-    """
-    c, s, l, u, t1, t2 = kin
-    L, rhoA, rhoI, shear = sec[0], sec[4], sec[5], sec[6]
-    dx, dy = c * l, s * l
-    ddx, ddy = v[3] - v[0], v[4] - v[1]
-    adx, ady = a[3] - a[0], a[4] - a[1]
-    bd = 0.0
-    ld = 0.0
-    for k in range(6):
-        bd += zl[k] * v[k]
-        ld += r[k] * v[k]
-    l2 = l * l
-    dd = dx * ddx + dy * ddy
-    bdd = (dx * ady - dy * adx) / l2 - 2.0 * bd * dd / l2
-    ldd = (dx * adx + dy * ady + ddx * ddx + ddy * ddy) / l - dd * dd / (l2 * l)
-    t1d, t2d = v[2] - bd, v[5] - bd
-    t1dd, t2dd = a[2] - bdd, a[5] - bdd
-    if want_mass:
-        for i in range(6):
-            for j in range(6):
-                M[i, j] = 0.0
-        J = np.empty((2, 6))
-        Jp = np.empty(6)
-    # f_j = sum_g W_g (rhoA J_j . acc + rhoI Jphi_j phidd), with the columns of J made of
-    # node 1's translation, R' w (dbeta/dq_j) and R (x/L dl/dq_j, N3 dtb1/dq_j + N6 dtb2/dq_j):
-    # the sums over the Gauss points reduce to the scalars below
-    s_x = s_y = s_b = s_r = s_3 = s_6 = 0.0
-    for g in range(4):
-        xi = _GAUSS_X[g]
-        wg = _GAUSS_W[g] * L
-        x = xi * L
-        N3, N6, N3p, N6p = shapes(xi, shear, L)
-        w1 = x * l / L
-        w2 = N3 * t1 + N6 * t2
-        w1d = x * ld / L
-        w2d = N3 * t1d + N6 * t2d
-        w1dd = x * ldd / L
-        w2dd = N3 * t1dd + N6 * t2dd
-        # R w, R' w (R' = dR/dbeta), R' wd, R wdd
-        Rw0, Rw1 = c * w1 - s * w2, s * w1 + c * w2
-        Rpw0, Rpw1 = -s * w1 - c * w2, c * w1 - s * w2
-        Rpwd0, Rpwd1 = -s * w1d - c * w2d, c * w1d - s * w2d
-        Rwdd0, Rwdd1 = c * w1dd - s * w2dd, s * w1dd + c * w2dd
-        acc0 = a[0] + bdd * Rpw0 - bd * bd * Rw0 + 2.0 * bd * Rpwd0 + Rwdd0
-        acc1 = a[1] + bdd * Rpw1 - bd * bd * Rw1 + 2.0 * bd * Rpwd1 + Rwdd1
-        phidd = bdd + N3p * t1dd + N6p * t2dd
-        ma0, ma1, mp = wg * rhoA * acc0, wg * rhoA * acc1, wg * rhoI * phidd
-        s_x += ma0
-        s_y += ma1
-        s_b += ma0 * Rpw0 + ma1 * Rpw1 + mp
-        s_r += (c * ma0 + s * ma1) * x / L
-        lt = -s * ma0 + c * ma1
-        s_3 += lt * N3 + mp * N3p
-        s_6 += lt * N6 + mp * N6p
-        if want_mass:
-            for j in range(6):
-                e3 = 1.0 if j == 2 else 0.0
-                e6 = 1.0 if j == 5 else 0.0
-                dw1 = x / L * r[j]
-                dw2 = N3 * (e3 - zl[j]) + N6 * (e6 - zl[j])
-                J[0, j] = Rpw0 * zl[j] + c * dw1 - s * dw2
-                J[1, j] = Rpw1 * zl[j] + s * dw1 + c * dw2
-                Jp[j] = zl[j] + N3p * (e3 - zl[j]) + N6p * (e6 - zl[j])
-            J[0, 0] += 1.0
-            J[1, 1] += 1.0
-            for i in range(6):  # the translational part is symmetric: computed once for both (i, j) and (j, i)
-                for j in range(i, 6):
-                    tr = rhoA * (J[0, i] * J[0, j] + J[1, i] * J[1, j])
-                    M[i, j] += wg * (tr + rhoI * Jp[i] * Jp[j])
-                    if j > i:
-                        M[j, i] += wg * (tr + rhoI * Jp[j] * Jp[i])
-    for j in range(6):
-        f[j] = s_b * zl[j] + s_r * r[j] - (s_3 + s_6) * zl[j]
-    f[0] += s_x
-    f[1] += s_y
-    f[2] += s_3
-    f[5] += s_6
-
-
-@njit(cache=True)
 def deformation_rates_of(r, zl, v):
     """Rates of the local deformations: extension ``r . v`` and end slopes ``v3 - zl . v``, ``v6 - zl . v``."""
     du = 0.0
@@ -299,7 +213,7 @@ def element_terms(q, v, a, sec, Mbar, formulation, alpha, beta, want, c_a, c_v, 
 
     consistent: ``f = N r + M1 (e3 - z/l) + M2 (e6 - z/l)``,
     ``K = B^T D B + N z z^T / l + (M1 + M2)(r z^T + z r^T) / l^2``;
-    inertia from :func:`exact_inertia`.
+    inertia from :mod:`.beam_inertia` (the mass only when needed).
     thesis: ``f = Q^T K_bar d_bar`` (2.39-2.40), ``K_T = Q^T K_bar Q`` (2.57), ``f_in = M a``.
     Damping (2.45): ``alpha M v + beta B^T D0 B v`` (deformation rates only).
     With ``want`` the block ``c_a M + c_k K_T + c_v (alpha M + beta B^T D0 B)`` is written
@@ -348,27 +262,29 @@ def _element_terms(q, v, a, sec, Mbar, formulation, alpha, beta, want, c_a, c_v,
             f_int[i] = N * r[i] - (M1 + M2) * zl[i]
         f_int[2] += M1
         f_int[5] += M2
-        exact_inertia(v, a, sec, kin, r, zl, f_in, M, need_mass)
+        inertia_force(v, a, sec, kin, r, zl, f_in)
+        if need_mass:
+            exact_mass(sec, kin, r, zl, M)
         if want:
-            Bm = np.empty((3, 6))
-            for j in range(6):
-                Bm[0, j] = r[j]
-                Bm[1, j] = -zl[j]
-                Bm[2, j] = -zl[j]
-            Bm[1, 2] += 1.0
-            Bm[2, 5] += 1.0
             A, B, w = stretch_coefficients(phi)
             a2 = 2.0 * A
             g1 = (a2 * t1 + B * t2) / w
             g2 = (a2 * t2 + B * t1) / w
-            D = np.empty((3, 3))
-            D[0, 0] = EA / L
-            D[0, 1] = D[1, 0] = EA * g1
-            D[0, 2] = D[2, 0] = EA * g2
-            D[1, 1] = kd * EI / L + a2 * N * L / w + EA * L * g1 * g1
-            D[2, 2] = kd * EI / L + a2 * N * L / w + EA * L * g2 * g2
-            D[1, 2] = D[2, 1] = ko * EI / L + B * N * L / w + EA * L * g1 * g2
-            K[:, :] = Bm.T @ D @ Bm
+            # B^T D B with the rows of B: r (axial), e3 - zl, e6 - zl, and D symmetric
+            d00, d01, d02 = EA / L, EA * g1, EA * g2
+            d11 = kd * EI / L + a2 * N * L / w + EA * L * g1 * g1
+            d22 = kd * EI / L + a2 * N * L / w + EA * L * g2 * g2
+            d12 = ko * EI / L + B * N * L / w + EA * L * g1 * g2
+            for j in range(6):
+                b1j = (1.0 if j == 2 else 0.0) - zl[j]
+                b2j = (1.0 if j == 5 else 0.0) - zl[j]
+                x0 = d00 * r[j] + d01 * b1j + d02 * b2j
+                x1 = d01 * r[j] + d11 * b1j + d12 * b2j
+                x2 = d02 * r[j] + d12 * b1j + d22 * b2j
+                for i in range(6):
+                    b1i = (1.0 if i == 2 else 0.0) - zl[i]
+                    b2i = (1.0 if i == 5 else 0.0) - zl[i]
+                    K[i, j] = r[i] * x0 + b1i * x1 + b2i * x2
             fz = N / l
             frz = (M1 + M2) / (l * l)
             for i in range(6):
@@ -404,7 +320,9 @@ def _element_terms(q, v, a, sec, Mbar, formulation, alpha, beta, want, c_a, c_v,
             for j in range(6):
                 b1j = (1.0 if j == 2 else 0.0) - zl[j]
                 b2j = (1.0 if j == 5 else 0.0) - zl[j]
-                cd = ka * r[i] * r[j] + kb * (kd * b1i * b1j + ko * b1i * b2j + ko * b2i * b1j + kd * b2i * b2j)
+                cd = 0.0  # (without stiffness damping the block needs no B^T D0 B)
+                if beta > 0.0:
+                    cd = ka * r[i] * r[j] + kb * (kd * b1i * b1j + ko * b1i * b2j + ko * b2i * b1j + kd * b2i * b2j)
                 blk[i, j] = c_a * M[i, j] + c_k * K[i, j] + c_v * (alpha * M[i, j] + beta * cd)
 
 
@@ -414,16 +332,10 @@ def assemble_beams(q, v, a, dofs, secs, Mbars, formulation, alpha, beta, want, c
                    internal, inertial, damping, blocks):
     """Add the forces of every element to the global vectors; fill the element blocks."""
     E = dofs.shape[0]
-    qe = np.empty(6)
-    ve = np.empty(6)
-    ae = np.empty(6)
-    fi = np.empty(6)
-    fm = np.empty(6)
-    fd = np.empty(6)
-    r = np.empty(6)
-    zl = np.empty(6)
-    M = np.empty((6, 6))
-    K = np.empty((6, 6))
+    work = np.empty((8, 6))  # the element's q, v, a, its three forces and the kinematics' r, zl
+    qe, ve, ae, fi, fm, fd, r, zl = work[0], work[1], work[2], work[3], work[4], work[5], work[6], work[7]
+    MK = np.empty((2, 6, 6))
+    M, K = MK[0], MK[1]
     for e in range(E):
         for k in range(6):
             d = dofs[e, k]
@@ -477,12 +389,10 @@ def strain_energies(q, dofs, secs, formulation):
 @njit(cache=True)
 def mass_matrices(q, dofs, secs, Mbars, formulation):
     """Element mass matrices in configuration q, (E, 6, 6): ``Q^T M_bar Q`` (2.32) for the
-    thesis form, the exact mass of :func:`exact_inertia` for the consistent one."""
+    thesis form, the exact mass of :func:`.beam_inertia.exact_mass` for the consistent one."""
     E = dofs.shape[0]
     out = np.empty((E, 6, 6))
     qe = np.empty(6)
-    z6 = np.zeros(6)
-    f = np.empty(6)
     r = np.empty(6)
     zl = np.empty(6)
     Q = np.empty((6, 6))
@@ -495,7 +405,7 @@ def mass_matrices(q, dofs, secs, Mbars, formulation):
             _rotation(kin[0], kin[1], Q, dQ)
             out[e] = Q.T @ Mbars[e] @ Q
         else:
-            exact_inertia(z6, z6, secs[e], kin, r, zl, f, out[e], True)
+            exact_mass(secs[e], kin, r, zl, out[e])
     return out
 
 

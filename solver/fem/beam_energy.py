@@ -19,7 +19,7 @@ def exact_kinetic_energy(v, sec, kin, r, zl):
     """Kinetic energy of one element of the consistent form, J: ``1/2 sum_g W_g L (rhoA |r_dot|^2
     + rhoI phi_dot^2)`` with the velocity ``r_dot = r1_dot + beta_dot R' w + R w_dot`` and the
     section's rotation rate ``phi_dot`` at the Gauss points (``1/2 v^T M v`` of
-    :func:`exact_inertia`'s mass, without forming it).  ``kin, r, zl`` as there."""
+    :func:`.beam_inertia.exact_mass`, without forming it).  ``kin, r, zl`` as there."""
     c, s, l, u, t1, t2 = kin
     L, rhoA, rhoI, shear = sec[0], sec[4], sec[5], sec[6]
     bd = 0.0

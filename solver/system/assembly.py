@@ -18,6 +18,7 @@ Cuthill-McKee order (:mod:`solver.system.banded`): cost linear in the number of 
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Callable
 
@@ -62,23 +63,36 @@ def newton_terms(q, v, a, lam, F_ext, mass_diag, alpha, beta, form, dofs, secs, 
     force of the mechanism.  ``modal``
     are the packed modal links (:mod:`solver.fem.modal`), their blocks written with ``want``."""
     n = q.shape[0]
-    internal = np.zeros(n)
-    inertial = mass_diag * a
-    damping = alpha * mass_diag * v
+    work = np.empty((4, n))  # one allocation for the four force vectors of the evaluation
+    internal, inertial, damping, reac = work[0], work[1], work[2], work[3]
+    for i in range(n):
+        internal[i] = 0.0
+        inertial[i] = mass_diag[i] * a[i]
+        damping[i] = alpha * mass_diag[i] * v[i]
+        reac[i] = 0.0
     assemble_beams(q, v, a, dofs, secs, Mbars, form, alpha, beta, want, c_a, c_v, c_k, internal, inertial, damping, blocks)
     assemble_modal(q, v, a, modal, alpha, want, c_a, c_v, c_k, internal, inertial, damping)
-    constraint_eval(q, np.empty(0), dm_dofs, dm_target, dm_target, bp_n, bp_b, bp_r, sl_n, sl_nrm, sl_p, g, vals, g)
-    reac = np.zeros(n)
+    constraint_eval(q, q[:0], dm_dofs, dm_target, dm_target, bp_n, bp_b, bp_r, sl_n, sl_nrm, sl_p, g, vals, g)
     for k in range(rows.shape[0]):
         reac[cols[k]] += vals[k] * lam[rows[k]]
+    # the squared norms of psi, the inertia and internal forces, the net loads, the loads and the reactions
+    s_psi = s_in = s_int = s_net = s_ext = s_reac = 0.0
     for i in range(n):
-        psi[i] = inertial[i] + damping[i] + internal[i] - F_ext[i] + reac[i]
-    flow = max(np.linalg.norm(inertial), np.linalg.norm(internal), np.linalg.norm(F_ext - reac))
-    ref = max(flow, min(max(np.linalg.norm(F_ext), np.linalg.norm(reac)), CARRIED_LOAD_RATIO * flow))
+        p = inertial[i] + damping[i] + internal[i] - F_ext[i] + reac[i]
+        psi[i] = p
+        d = F_ext[i] - reac[i]
+        s_psi += p * p
+        s_in += inertial[i] * inertial[i]
+        s_int += internal[i] * internal[i]
+        s_net += d * d
+        s_ext += F_ext[i] * F_ext[i]
+        s_reac += reac[i] * reac[i]
+    flow = math.sqrt(max(s_in, s_int, s_net))
+    ref = max(flow, min(math.sqrt(max(s_ext, s_reac)), CARRIED_LOAD_RATIO * flow))
     g_max = 0.0
     for i in range(g.shape[0]):
         g_max = max(g_max, abs(g[i]))
-    return ref, np.linalg.norm(psi), g_max
+    return ref, math.sqrt(s_psi), g_max
 
 
 @njit(cache=True)

@@ -63,7 +63,7 @@ class FreeStrains:
         return eps0, kappa0
 
     def write(self, secs: np.ndarray, t: float) -> None:
-        """Set the free-strain columns of the section array ``secs`` (E, 9) for time ``t``."""
+        """Set the free-strain columns of the section array ``secs`` (:meth:`~solver.fem.beam.BeamSet.sections`) for time ``t``."""
         secs[:, EPS0], secs[:, KAPPA0] = self.at(t, secs.shape[0])
 
 

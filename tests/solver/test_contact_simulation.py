@@ -67,9 +67,15 @@ def test_elastic_impacts_keep_the_energy_of_the_bar_and_mass(bar_mass):
 
 def test_bar_mass_contact_lasts_as_long_as_wave_theory_says(bar_mass):
     """Thesis 5.1.1: wave theory 0.3068 s from the first impulse to the release (3.3)
-    (0.3070 s with 40 elements); the mass leaves at 2 v0 exp(-(2 + e^-2) / 2) = 0.0688 m/s."""
-    first = next(e["time_s"] for e in bar_mass.events if e["kind"] == "impulse")
-    release = [e["time_s"] for e in bar_mass.events if e["kind"] == "separation"][-1]
+    (0.3070 s with 40 elements); the mass leaves at 2 v0 exp(-(2 + e^-2) / 2) = 0.0688 m/s.  The
+    release is the separation that ends the series of impulses (none in the 0.05 s after it): the
+    bar's end may catch the slowly receding mass again later (a grazing second impact 0.13 s
+    after the release appears or not with round-off: reversing the order of the Gauss sum of the
+    element inertia makes it appear)."""
+    impulses = [e["time_s"] for e in bar_mass.events if e["kind"] == "impulse"]
+    first = impulses[0]
+    release = next(e["time_s"] for e in bar_mass.events if e["kind"] == "separation"
+                   and not any(e["time_s"] < t < e["time_s"] + 0.05 for t in impulses))
     assert release - first == pytest.approx(0.3068, rel=0.01)
     striker = bar_mass.layout.nodes.index("striker")
     assert bar_mass.frames[-1].node_v[striker, 0] == pytest.approx(0.2 * np.exp(-(2 + np.exp(-2)) / 2), rel=0.02)
