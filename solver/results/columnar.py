@@ -14,8 +14,9 @@ single precision (``solver.record.precision``): they read back bit for bit.
 from __future__ import annotations
 
 import hashlib
+import io
 from pathlib import Path
-from typing import Iterator
+from typing import BinaryIO, Iterator
 
 import numpy as np
 import pyarrow as pa
@@ -23,7 +24,8 @@ import pyarrow.parquet as pq
 
 from ..errors import ResultsFormatError
 from .frames import CONTACT_STATES, ENERGY_KEYS, RATE_FIELDS, Frame, Results
-from .tables import FRAME_TABLES, STEP_COLUMNS, contact_keys, element_offsets, energy_keys, field_shapes
+from .tables import (FRAME_TABLES, STEP_COLUMNS, contact_keys, element_offsets, energy_keys, field_shapes,
+                     stack_field)
 
 #: rows of one row group (a chunk of frames is written at once: memory stays bounded)
 ROW_GROUP_ROWS = 1 << 19
@@ -43,13 +45,30 @@ def write_parquet(path: Path, schema: pa.Schema, chunks: Iterator[Columns]) -> d
     floats = [f.name for f in schema if pa.types.is_floating(f.type) and f.name != "time_s"]
     labels = [f.name for f in schema if f.name not in floats]
     rows = 0
-    with pq.ParquetWriter(path, schema, compression="zstd", compression_level=ZSTD_LEVEL, use_dictionary=labels,
-                          use_byte_stream_split=floats or False, write_statistics=False) as writer:
-        for columns in chunks:
-            table = pa.table(columns, schema=schema)
-            writer.write_table(table)
-            rows += table.num_rows
-    return {"rows": rows, "sha256": hashlib.sha256(Path(path).read_bytes()).hexdigest()}
+    with open(path, "wb") as fh:
+        sink = _Hashing(fh)
+        with pq.ParquetWriter(sink, schema, compression="zstd", compression_level=ZSTD_LEVEL, use_dictionary=labels,
+                              use_byte_stream_split=floats or False, write_statistics=False) as writer:
+            for columns in chunks:
+                table = pa.table(columns, schema=schema)
+                writer.write_table(table)
+                rows += table.num_rows
+    return {"rows": rows, "sha256": sink.sha256.hexdigest()}
+
+
+class _Hashing(io.RawIOBase):
+    """A file to write that hashes the bytes on their way (the file is not read back)."""
+
+    def __init__(self, fh: BinaryIO):
+        super().__init__()
+        self._fh, self.sha256 = fh, hashlib.sha256()
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data) -> int:
+        self.sha256.update(data)
+        return self._fh.write(data)
 
 
 # ====================================================================== tables of a run
@@ -61,13 +80,6 @@ def frame_chunks(frames: list[Frame], per_frame: int) -> Iterator[list[Frame]]:
     size = max(1, ROW_GROUP_ROWS // per_frame)
     for start in range(0, len(frames), size):
         yield frames[start : start + size]
-
-
-def _stack(frames: list[Frame], field: str, shape: tuple[int, ...], dtype) -> np.ndarray:
-    """The frames' ``field`` arrays (F, *shape), their own float type kept."""
-    if not frames or not int(np.prod(shape)):
-        return np.zeros((len(frames), *shape), dtype=dtype)
-    return np.concatenate([getattr(f, field).reshape(-1) for f in frames]).reshape((len(frames), *shape))
 
 
 def _repeated(values: list, count: int, type_: pa.DataType) -> pa.Array:
@@ -125,7 +137,7 @@ def frame_table(results: Results, name: str) -> tuple[pa.Schema, Iterator[Column
             columns = {"time_s": pa.array(np.repeat(times, k))}
             columns.update({c: _repeated(v, len(chunk), t) for c, t, v in labels})
             for field, cols in fields:
-                values = _stack(chunk, field, shapes[field], dtype).astype(dtype, copy=False).reshape(len(chunk) * k, len(cols))
+                values = stack_field(chunk, field, shapes[field], dtype).reshape(len(chunk) * k, len(cols))
                 columns.update({c: pa.array(np.ascontiguousarray(values[:, j])) for j, c in enumerate(cols)})
             yield columns
 
@@ -136,17 +148,12 @@ def energy_table(results: Results) -> tuple[pa.Schema, Iterator[Columns]]:
     """energy: every standard term (nan where frames lack it), any further terms, the total, J."""
     keys = list(ENERGY_KEYS) + [k for k in energy_keys(results) if k not in ENERGY_KEYS]
     schema = pa.schema([("time_s", pa.float64()), *((k + "_J", pa.float64()) for k in keys), ("total_J", pa.float64())])
-    total = results.total_energy()
+    values = np.column_stack([results.time.astype(float), results.energies(keys), results.total_energy()])
 
     def chunks() -> Iterator[Columns]:
-        start = 0
-        for chunk in frame_chunks(results.frames, 1):
-            columns = {"time_s": pa.array(np.array([f.time for f in chunk], dtype=float))}
-            columns.update({k + "_J": pa.array(np.array([f.energy.get(k, np.nan) for f in chunk], dtype=float))
-                            for k in keys})
-            columns["total_J"] = pa.array(total[start : start + len(chunk)].astype(float))
-            start += len(chunk)
-            yield columns
+        for start in range(0, len(values), ROW_GROUP_ROWS):
+            part = values[start : start + ROW_GROUP_ROWS]
+            yield {name: pa.array(np.ascontiguousarray(part[:, j])) for j, name in enumerate(schema.names)}
 
     return schema, chunks()
 

@@ -14,7 +14,8 @@ and modes are float64, or float32 when the run records in single precision
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from operator import itemgetter
+from typing import Any, Sequence
 
 import numpy as np
 
@@ -161,14 +162,26 @@ class Results:
     def energy(self, key: str) -> np.ndarray:
         return np.array([f.energy[key] for f in self.frames])
 
+    def energies(self, keys: Sequence[str], missing: float = np.nan) -> np.ndarray:
+        """The energy terms ``keys`` of every frame (F, len(keys)), J; ``missing`` where a frame lacks one."""
+        if not keys or not self.frames:
+            return np.full((len(self.frames), len(keys)), missing)
+        terms = itemgetter(*keys)  # one look-up of all keys a frame (a tuple unless a single key)
+        try:
+            rows = [terms(f.energy) for f in self.frames]
+        except KeyError:  # a frame lacks a term
+            return np.array([[f.energy.get(k, missing) for k in keys] for f in self.frames], dtype=float)
+        return np.array(rows, dtype=float).reshape(len(self.frames), len(keys))
+
     def total_energy(self) -> np.ndarray:
         """The energy balance per frame (F,), J: see :data:`ENERGY_BALANCE_SIGNS`.
 
         Terms a frame lacks count as zero.
         """
+        terms = self.energies(list(ENERGY_BALANCE_SIGNS), 0.0)
         total = np.zeros(len(self.frames))
-        for key, sign in ENERGY_BALANCE_SIGNS.items():  # the terms added in this order, as frame by frame
-            total += sign * np.array([f.energy.get(key, 0.0) for f in self.frames], dtype=float)
+        for j, sign in enumerate(ENERGY_BALANCE_SIGNS.values()):  # the terms added in this order, as frame by frame
+            total += sign * terms[:, j]
         return total
 
     def node_index(self, node: str) -> int:

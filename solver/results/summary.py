@@ -158,7 +158,7 @@ def energy_summary(results: Results) -> dict[str, Any]:
     first, last = results.frames[0].energy, results.frames[-1].energy
     total = results.total_energy()
     drift = np.abs(total - total[0])
-    scale = float(np.max([f.energy.get("kinetic", 0.0) + f.energy.get("strain", 0.0) for f in results.frames]))
+    scale = float(np.max(results.energies(["kinetic", "strain"], 0.0).sum(axis=1)))
     return {
         "terms": {k: {"initial_J": first[k], "final_J": last[k]} for k in first},
         "total": {

@@ -116,9 +116,11 @@ def csv_tables(results: Results, names: tuple[str, ...] = TABLES) -> dict[str, s
     return {name + ".csv": text for name, text in tables.items()}
 
 
-def stack_field(frames: list[Frame], field: str, shape: tuple[int, ...]) -> np.ndarray:
-    """The frames' ``field`` arrays as one float array (F, *shape)."""
-    return np.array([getattr(f, field) for f in frames], dtype=float).reshape((len(frames), *shape))
+def stack_field(frames: list[Frame], field: str, shape: tuple[int, ...], dtype=float) -> np.ndarray:
+    """The frames' ``field`` arrays as one array of ``dtype`` (F, *shape) (``None``: the arrays' own type)."""
+    if not frames or not int(np.prod(shape)):
+        return np.zeros((len(frames), *shape), dtype=dtype)
+    return np.array([getattr(f, field) for f in frames], dtype=dtype).reshape((len(frames), *shape))
 
 
 def _table(header, times: np.ndarray, labels: list[tuple[str, ...]], values: np.ndarray, specs) -> str:
@@ -183,8 +185,7 @@ def energy_keys(results: Results) -> list[str]:
 def _energy_table(results: Results, times: np.ndarray) -> str:
     """energy.csv: every standard term (nan where frames lack it), any further terms, the total."""
     keys = list(ENERGY_KEYS) + [k for k in energy_keys(results) if k not in ENERGY_KEYS]
-    values = np.array([[f.energy.get(k, np.nan) for k in keys] for f in results.frames], dtype=float)
-    values = np.column_stack([values.reshape(len(times), len(keys)), results.total_energy().reshape(len(times))])
+    values = np.column_stack([results.energies(keys), results.total_energy()])
     header = ("time_s", *(k + "_J" for k in keys), "total_J")
     return _table(header, times, [()], values[:, None, :], (FLOAT,) * (len(keys) + 1))
 
