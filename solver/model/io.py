@@ -13,7 +13,7 @@ import json
 import os
 import secrets
 import stat
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, wait
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Callable, Iterator
@@ -139,13 +139,32 @@ def _new_temporary(target: Path) -> Path:
 
 
 def _settle_all(tmps: list[Path], kept: list[os.stat_result | None]) -> None:
-    """:func:`_settle` every temporary file, each in a thread of its own: the flushes wait for
-    the file system's journal together, so one commit serves them all (flushed one after
-    another, each waits for a commit of its own: 13 small files took 60-90 ms so on a busy
-    disk, 1-15 ms together).  Returns once every file is on disk; raises the first failure."""
-    with ThreadPoolExecutor(max_workers=max(1, len(tmps)), thread_name_prefix="flush") as pool:
-        for done in [pool.submit(_settle, tmp, stat_) for tmp, stat_ in zip(tmps, kept)]:
-            done.result()
+    """:func:`_settle` every temporary file, each in a thread of :func:`_flushers`: the flushes
+    wait for the file system's journal together, so one commit serves them all (flushed one
+    after another, each waits for a commit of its own: 13 small files took 60-90 ms so on a
+    busy disk, 1-15 ms together).  Returns once every file is on disk; raises the first failure
+    (after every flush has ended)."""
+    flushes = [_flushers().submit(_settle, tmp, stat_) for tmp, stat_ in zip(tmps, kept)]
+    wait(flushes)
+    for flush in flushes:
+        flush.result()
+
+
+#: threads flushing files at once (a results folder has 13 files)
+FLUSH_THREADS = 16
+_FLUSHERS: list[ThreadPoolExecutor] = []
+
+
+def _flushers() -> ThreadPoolExecutor:
+    """The process's pool of flushing threads, started at its first use and kept (starting 13
+    threads for every write cost more than their flushes on a loaded machine)."""
+    if not _FLUSHERS:
+        _FLUSHERS.append(ThreadPoolExecutor(max_workers=FLUSH_THREADS, thread_name_prefix="flush"))
+    return _FLUSHERS[0]
+
+
+if hasattr(os, "register_at_fork"):  # a forked child has none of its parent's threads: it starts a pool of its own
+    os.register_at_fork(after_in_child=_FLUSHERS.clear)
 
 
 def _settle(tmp: Path, kept: os.stat_result | None) -> None:

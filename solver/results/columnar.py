@@ -42,8 +42,8 @@ def write_parquet(path: Path, schema: pa.Schema, chunks: Iterator[Columns]) -> d
 
     Returns the file's entry in ``summary.json``: its row count and SHA-256.
     """
-    floats = [f.name for f in schema if pa.types.is_floating(f.type) and f.name != "time_s"]
-    labels = [f.name for f in schema if f.name not in floats]
+    floats = [n for n, t in zip(schema.names, schema.types) if pa.types.is_floating(t) and n != "time_s"]
+    labels = [n for n in schema.names if n not in floats]
     rows = 0
     with open(path, "wb") as fh:
         sink = _Hashing(fh)
