@@ -11,6 +11,7 @@ import csv
 import hashlib
 import io
 import json
+import math
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -240,14 +241,16 @@ def sha256(text: str) -> str:
 
 def jsonable(value: Any) -> Any:
     """``value`` with numpy scalars and arrays as plain Python, tuples as lists, nan/inf as None."""
+    if isinstance(value, float):  # the commonest first: a summary holds thousands (numpy's float64 is one too)
+        return float(value) if math.isfinite(value) else None
+    if isinstance(value, (str, int)) or value is None:
+        return value
     if isinstance(value, dict):
         return {str(k): jsonable(v) for k, v in value.items()}
     if isinstance(value, (list, tuple, np.ndarray)):
         return [jsonable(v) for v in (value.tolist() if isinstance(value, np.ndarray) else value)]
     if isinstance(value, np.generic):
-        value = value.item()
-    if isinstance(value, float):
-        return float(value) if np.isfinite(value) else None
+        return jsonable(value.item())
     return value
 
 
