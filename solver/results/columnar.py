@@ -24,8 +24,8 @@ import pyarrow.parquet as pq
 
 from ..errors import ResultsFormatError
 from .frames import CONTACT_STATES, ENERGY_KEYS, RATE_FIELDS, Frame, Results
-from .tables import (FRAME_TABLES, STEP_COLUMNS, contact_keys, element_offsets, energy_keys, field_shapes,
-                     stack_field)
+from .tables import (FRAME_TABLES, STEP_COLUMNS, contact_keys, contact_values, element_offsets, energy_keys,
+                     field_shapes, stack_field)
 
 #: rows of one row group (a chunk of frames is written at once: memory stays bounded)
 ROW_GROUP_ROWS = 1 << 19
@@ -177,10 +177,10 @@ def contact_table(results: Results) -> tuple[pa.Schema, Iterator[Columns]]:
         for chunk in frame_chunks(results.frames, len(pairs)):
             times = np.array([f.time for f in chunk], dtype=float)
             columns = {"time_s": pa.array(np.repeat(times, len(pairs))), "contact": _repeated(list(pairs), len(chunk), TEXT)}
-            for key in keys:
-                cells = np.array([f.contact[key] for f in chunk]).reshape(-1)
+            for key, values in contact_values(chunk, keys).items():
+                cells = values.reshape(-1)
                 columns[key] = (pa.DictionaryArray.from_arrays(pa.array(cells.astype(np.int32)), states) if key == "state"
-                                else pa.array(cells.astype(float)))
+                                else pa.array(cells))
             yield columns
 
     return schema, chunks()

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from operator import itemgetter
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
@@ -128,6 +128,15 @@ class Frame:
     moving_force: np.ndarray = field(default_factory=lambda: np.zeros((0, 2)))
 
 
+def items_getter(keys: Sequence[str]) -> Callable[[dict], tuple]:
+    """A function giving a dict's values of ``keys`` as a tuple, in one call (a frame's energy
+    terms or contact values: one look-up a frame instead of one a key)."""
+    if len(keys) == 1:
+        key = keys[0]
+        return lambda values: (values[key],)
+    return itemgetter(*keys)
+
+
 @dataclass
 class StepRecord:
     """One accepted time step."""
@@ -166,12 +175,12 @@ class Results:
         """The energy terms ``keys`` of every frame (F, len(keys)), J; ``missing`` where a frame lacks one."""
         if not keys or not self.frames:
             return np.full((len(self.frames), len(keys)), missing)
-        terms = itemgetter(*keys)  # one look-up of all keys a frame (a tuple unless a single key)
+        terms = items_getter(keys)
         try:
             rows = [terms(f.energy) for f in self.frames]
         except KeyError:  # a frame lacks a term
             return np.array([[f.energy.get(k, missing) for k in keys] for f in self.frames], dtype=float)
-        return np.array(rows, dtype=float).reshape(len(self.frames), len(keys))
+        return np.array(rows, dtype=float)
 
     def total_energy(self) -> np.ndarray:
         """The energy balance per frame (F,), J: see :data:`ENERGY_BALANCE_SIGNS`.

@@ -10,8 +10,8 @@ import numpy as np
 
 from ..model.io import dumps_model, model_with_defaults
 from .frames import Layout, Results
-from .tables import (DRIVER_UNITS, FORMAT, VERSION, contact_keys, element_offsets, energy_keys, jsonable, sha256,
-                     stack_field)
+from .tables import (DRIVER_UNITS, FORMAT, VERSION, contact_keys, contact_values, element_offsets, energy_keys,
+                     jsonable, sha256, stack_field)
 
 
 # ====================================================================== summary
@@ -112,7 +112,7 @@ def _driver_summary(results: Results, times: np.ndarray) -> dict[str, Any]:
 def _contact_summary(results: Results, times: np.ndarray) -> dict[str, Any]:
     """Per contact pair: its contact periods and its impulses (events of kind ``impulse``)."""
     keys = contact_keys(results)
-    stacked = {k: np.array([f.contact[k] for f in results.frames]) for k in keys}
+    stacked = contact_values(results.frames, keys)
     out = {}
     for j, contact in enumerate(results.layout.contacts):
         if "state" in stacked:

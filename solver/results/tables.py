@@ -17,7 +17,8 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from ..errors import ResultsFormatError
-from .frames import CONTACT_KEYS, CONTACT_STATES, ENERGY_KEYS, EVENT_KEYS, RATE_FIELDS, Frame, Layout, Results
+from .frames import (CONTACT_KEYS, CONTACT_STATES, ENERGY_KEYS, EVENT_KEYS, RATE_FIELDS, Frame, Layout, Results,
+                     items_getter)
 
 FORMAT = "flexmech-results"
 #: the version written; version 1 (every table CSV) is still read
@@ -195,17 +196,27 @@ def contact_keys(results: Results) -> list[str]:
     return list(results.frames[0].contact) if results.frames else []
 
 
+def contact_values(frames: list[Frame], keys: list[str]) -> dict[str, np.ndarray]:
+    """The frames' contact values of ``keys`` as float arrays (F, C), ``state``'s codes too."""
+    if not frames or not keys:
+        return {k: np.zeros((len(frames), 0)) for k in keys}
+    values, pairs = items_getter(keys), np.size(frames[0].contact[keys[0]])
+    table = np.array([values(f.contact) for f in frames], dtype=float).reshape(len(frames), len(keys), pairs)
+    return {k: table[:, j, :] for j, k in enumerate(keys)}
+
+
 def _contact_table(results: Results, times: np.ndarray) -> str:
     """contacts.csv: every standard key (empty where frames lack it), then any further keys."""
     have = contact_keys(results)
     keys = list(CONTACT_KEYS) + [k for k in have if k not in CONTACT_KEYS]
     n_c = len(results.layout.contacts) if have else 0
     cells = np.full((len(times), n_c, len(keys)), "", dtype=object)
+    values = contact_values(results.frames, have)
     for j, key in enumerate(keys):
         if key not in have:
             continue
-        column = np.array([f.contact[key] for f in results.frames]).reshape(len(times), n_c)
-        cells[:, :, j] = np.asarray(CONTACT_STATES, dtype=object)[column] if key == "state" else column.astype(float)
+        column = values[key].reshape(len(times), n_c)
+        cells[:, :, j] = np.asarray(CONTACT_STATES, dtype=object)[column.astype(int)] if key == "state" else column
     specs = tuple("%s" if key == "state" or key not in have else FLOAT for key in keys)
     labels = [(c,) for c in results.layout.contacts[:n_c]]
     return _table(("time_s", "contact", *keys), times, labels, cells, specs)

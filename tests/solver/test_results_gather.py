@@ -1,20 +1,23 @@
-"""The frames' energy terms gathered at once (``Results.energies``) are the terms of each
-frame, a missing term given as asked; the balance adds them in the same order frame by frame."""
+"""The frames' energy terms and contact values gathered at once (``Results.energies``,
+``contact_values``) are each frame's, a missing energy term given as asked; the balance adds
+the terms in the same order frame by frame."""
 from __future__ import annotations
 
 import numpy as np
 
 from solver.results.frames import ENERGY_BALANCE_SIGNS, Frame, Layout, Results
+from solver.results.tables import contact_values
 
 
-def _results(energies: list[dict[str, float]]) -> Results:
+def _results(energies: list[dict[str, float]], contacts: list[dict] | None = None) -> Results:
     layout = Layout(nodes=[], rotations=[], elements=[], element_length=np.zeros(0), outer_fibre=np.zeros(0),
                     flexible_links=[], drivers=[])
     empty = np.zeros(0)
     frames = [Frame(time=0.1 * i, node_xy=np.zeros((0, 2)), node_v=np.zeros((0, 2)), node_a=np.zeros((0, 2)), rot=empty,
                     rot_v=empty, rot_a=empty, axial_force=np.zeros((0, 5)), axial_strain=np.zeros((0, 5)),
                     bending_strain=np.zeros((0, 5)), bending_moment=np.zeros((0, 5)), midspan=empty,
-                    driver_angle=empty, driver_speed=empty, driver_reaction=empty, energy=energy)
+                    driver_angle=empty, driver_speed=empty, driver_reaction=empty, energy=energy,
+                    contact=(contacts or [{}] * len(energies))[i])
               for i, energy in enumerate(energies)]
     return Results(model={}, layout=layout, frames=frames)
 
@@ -46,3 +49,15 @@ def test_the_balance_adds_the_terms_frame_by_frame_in_order():
             total += sign * energy.get(key, 0.0)
         expected.append(total)
     np.testing.assert_array_equal(_results(energies).total_energy(), expected)  # bit for bit
+
+
+def test_the_contact_values_of_every_frame_and_pair():
+    contacts = [{"gap_m": np.array([1e-3, -2e-4]), "state": np.array([0, 2])},
+                {"gap_m": np.array([5e-4, -1e-4]), "state": np.array([1, 2])}]
+    frames = _results([{}, {}], contacts).frames
+    values = contact_values(frames, ["state", "gap_m"])
+    np.testing.assert_array_equal(values["state"], [[0, 2], [1, 2]])
+    np.testing.assert_array_equal(values["gap_m"], [[1e-3, -2e-4], [5e-4, -1e-4]])
+    np.testing.assert_array_equal(contact_values(frames, ["gap_m"])["gap_m"], values["gap_m"])
+    no_pairs = [{"gap_m": np.zeros(0)}] * 3
+    assert contact_values(_results([{}] * 3, no_pairs).frames, ["gap_m"])["gap_m"].shape == (3, 0)
