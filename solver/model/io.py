@@ -141,8 +141,8 @@ def _new_temporary(target: Path) -> Path:
 def _settle_all(tmps: list[Path], kept: list[os.stat_result | None]) -> None:
     """:func:`_settle` every temporary file, each in a thread of :func:`_flushers`: the flushes
     wait for the file system's journal together, so one commit serves them all (flushed one
-    after another, each waits for a commit of its own: 13 small files took 60-90 ms so on a
-    busy disk, 1-15 ms together).  Returns once every file is on disk; raises the first failure
+    after another, each waits for a commit of its own: 13 small files took 60-90 ms on a busy
+    disk, 1-15 ms together).  Returns once every file is on disk; raises the first failure
     (after every flush has ended)."""
     flushes = [_flushers().submit(_settle, tmp, stat_) for tmp, stat_ in zip(tmps, kept)]
     wait(flushes)

@@ -5,8 +5,8 @@ Every table keeps the rows and columns of its version-1 CSV file (``docs/results
 frame-major, then the entities in layout order; units in the column names); the label
 columns (ids, element index, station) are dictionary-encoded, the value columns
 byte-stream-split (but :data:`PLAIN_COLUMNS`) and the whole compressed with zstd -- a smooth
-float series compresses to about half.  Values are float64, or float32 in the bulky tables of a run recorded in
-single precision (``solver.record.precision``): they read back bit for bit.
+float series compresses to about half.  Values are float64, or float32 in the bulky tables of
+a run recorded in single precision (``solver.record.precision``): they read back bit for bit.
 
 >>> entry = write_parquet(path, *frame_table(results, "nodes"))       # doctest: +SKIP
 >>> ParquetTable.parse("nodes.parquet", path.read_bytes(), entry["rows"]).columns(["x_m"])  # doctest: +SKIP

@@ -119,7 +119,7 @@ def csv_tables(results: Results, names: tuple[str, ...] = TABLES) -> dict[str, s
 
 
 def stack_field(frames: list[Frame], field: str, shape: tuple[int, ...], dtype=float) -> np.ndarray:
-    """The frames' ``field`` arrays as one array of ``dtype`` (F, *shape) (``None``: the arrays' own type)."""
+    """The frames' ``field`` arrays as one array of ``dtype`` (F, *shape)."""
     if not frames or not int(np.prod(shape)):
         return np.zeros((len(frames), *shape), dtype=dtype)
     return np.array([getattr(f, field) for f in frames], dtype=dtype).reshape((len(frames), *shape))
