@@ -24,7 +24,7 @@ import pyarrow.parquet as pq
 
 from ..errors import ResultsFormatError
 from .frames import CONTACT_STATES, ENERGY_KEYS, RATE_FIELDS, Frame, Layout, Results, total_energy
-from .tables import FRAME_TABLES, STEP_COLUMNS, element_offsets, field_shapes
+from .tables import FRAME_TABLES, STEP_COLUMNS, contact_values, element_offsets, field_shapes
 
 #: rows of one row group (a chunk of frames is written at once: memory stays bounded)
 ROW_GROUP_ROWS = 1 << 19
@@ -153,10 +153,10 @@ def contact_table(layout: Layout, first: Frame | None) -> TableSpec:
     def columns_of(chunk: list[Frame]) -> Columns:
         times = np.array([f.time for f in chunk], dtype=float)
         columns = {"time_s": pa.array(np.repeat(times, len(pairs))), "contact": _repeated(list(pairs), len(chunk), TEXT)}
-        for key in keys:
-            cells = np.array([f.contact[key] for f in chunk]).reshape(-1)
+        for key, values in contact_values(chunk, keys).items():
+            cells = values.reshape(-1)
             columns[key] = (pa.DictionaryArray.from_arrays(pa.array(cells.astype(np.int32)), states) if key == "state"
-                            else pa.array(cells.astype(float)))
+                            else pa.array(cells))
         return columns
 
     return TableSpec(schema, len(pairs), columns_of)
