@@ -14,7 +14,8 @@ and modes are float64, or float32 when the run records in single precision
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from operator import itemgetter
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
@@ -179,6 +180,15 @@ def total_energy(frames) -> np.ndarray:
     return total
 
 
+def items_getter(keys: Sequence[str]) -> Callable[[dict], tuple]:
+    """A function giving a dict's values of ``keys`` as a tuple, in one call (a frame's energy
+    terms or contact values: one look-up a frame instead of one a key)."""
+    if len(keys) == 1:
+        key = keys[0]
+        return lambda values: (values[key],)
+    return itemgetter(*keys)
+
+
 @dataclass
 class StepRecord:
     """One accepted time step."""
@@ -216,6 +226,18 @@ class Results:
 
     def energy(self, key: str) -> np.ndarray:
         return np.array([e[key] for e in frame_energies(self.frames)])
+
+    def energies(self, keys: Sequence[str], missing: float = np.nan) -> np.ndarray:
+        """The energy terms ``keys`` of every frame (F, len(keys)), J; ``missing`` where a frame lacks one."""
+        energies = frame_energies(self.frames)  # frames read on demand keep them: no frame is read
+        if not keys or not energies:
+            return np.full((len(energies), len(keys)), missing)
+        terms = items_getter(keys)
+        try:
+            rows = [terms(e) for e in energies]
+        except KeyError:  # a frame lacks a term
+            return np.array([[e.get(k, missing) for k in keys] for e in energies], dtype=float)
+        return np.array(rows, dtype=float)
 
     def total_energy(self) -> np.ndarray:
         """The energy balance per frame (F,), J: see :data:`ENERGY_BALANCE_SIGNS`.

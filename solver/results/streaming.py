@@ -198,8 +198,7 @@ def streamed_results(directory: str | os.PathLike) -> Iterator[ResultsStream]:
 def summary_text(summary: dict) -> str:
     """``summary.json``'s text: a key of the summary per line (a list per item), the values compact
     (json's C encoder, where ``indent`` takes the Python one: seconds for a run with many events)."""
-    def dumps(value) -> str:
-        return json.dumps(value, ensure_ascii=False, allow_nan=False)
+    dumps = json.JSONEncoder(ensure_ascii=False, allow_nan=False).encode  # one encoder for every line
 
     def entry(key: str, value) -> str:
         if isinstance(value, list) and value:

@@ -11,13 +11,14 @@ import csv
 import hashlib
 import io
 import json
+import math
 from typing import Any, NamedTuple
 
 import numpy as np
 
 from ..errors import ResultsFormatError
 from .frames import (CONTACT_KEYS, CONTACT_STATES, ENERGY_KEYS, EVENT_KEYS, RATE_FIELDS, Frame, Layout, Results,
-                     frame_times)
+                     frame_times, items_getter)
 
 FORMAT = "flexmech-results"
 #: the version written; version 1 (every table CSV) is still read
@@ -191,8 +192,7 @@ def energy_keys(results: Results) -> list[str]:
 def _energy_table(results: Results, times: np.ndarray) -> str:
     """energy.csv: every standard term (nan where frames lack it), any further terms, the total."""
     keys = list(ENERGY_KEYS) + [k for k in energy_keys(results) if k not in ENERGY_KEYS]
-    values = np.array([[f.energy.get(k, np.nan) for k in keys] for f in results.frames], dtype=float)
-    values = np.column_stack([values.reshape(len(times), len(keys)), results.total_energy().reshape(len(times))])
+    values = np.column_stack([results.energies(keys), results.total_energy()])
     header = ("time_s", *(k + "_J" for k in keys), "total_J")
     return _table(header, times, [()], values[:, None, :], (FLOAT,) * (len(keys) + 1))
 
@@ -201,17 +201,27 @@ def contact_keys(results: Results) -> list[str]:
     return list(results.frames[0].contact) if results.frames else []
 
 
+def contact_values(frames: list[Frame], keys: list[str]) -> dict[str, np.ndarray]:
+    """The frames' contact values of ``keys`` as float arrays (F, C), ``state``'s codes too."""
+    if not frames or not keys:
+        return {k: np.zeros((len(frames), 0)) for k in keys}
+    values, pairs = items_getter(keys), np.size(frames[0].contact[keys[0]])
+    table = np.array([values(f.contact) for f in frames], dtype=float).reshape(len(frames), len(keys), pairs)
+    return {k: table[:, j, :] for j, k in enumerate(keys)}
+
+
 def _contact_table(results: Results, times: np.ndarray) -> str:
     """contacts.csv: every standard key (empty where frames lack it), then any further keys."""
     have = contact_keys(results)
     keys = list(CONTACT_KEYS) + [k for k in have if k not in CONTACT_KEYS]
     n_c = len(results.layout.contacts) if have else 0
     cells = np.full((len(times), n_c, len(keys)), "", dtype=object)
+    values = contact_values(results.frames, have)
     for j, key in enumerate(keys):
         if key not in have:
             continue
-        column = np.array([f.contact[key] for f in results.frames]).reshape(len(times), n_c)
-        cells[:, :, j] = np.asarray(CONTACT_STATES, dtype=object)[column] if key == "state" else column.astype(float)
+        column = values[key].reshape(len(times), n_c)
+        cells[:, :, j] = np.asarray(CONTACT_STATES, dtype=object)[column.astype(int)] if key == "state" else column
     specs = tuple("%s" if key == "state" or key not in have else FLOAT for key in keys)
     labels = [(c,) for c in results.layout.contacts[:n_c]]
     return _table(("time_s", "contact", *keys), times, labels, cells, specs)
@@ -247,14 +257,16 @@ def sha256(text: str) -> str:
 
 def jsonable(value: Any) -> Any:
     """``value`` with numpy scalars and arrays as plain Python, tuples as lists, nan/inf as None."""
+    if isinstance(value, float):  # the commonest first: a summary holds thousands (numpy's float64 is one too)
+        return float(value) if math.isfinite(value) else None
+    if isinstance(value, (str, int)) or value is None:
+        return value
     if isinstance(value, dict):
         return {str(k): jsonable(v) for k, v in value.items()}
     if isinstance(value, (list, tuple, np.ndarray)):
         return [jsonable(v) for v in (value.tolist() if isinstance(value, np.ndarray) else value)]
     if isinstance(value, np.generic):
-        value = value.item()
-    if isinstance(value, float):
-        return float(value) if np.isfinite(value) else None
+        return jsonable(value.item())
     return value
 
 

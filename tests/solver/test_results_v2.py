@@ -6,6 +6,7 @@ import copy
 from pathlib import Path
 
 import numpy as np
+import pyarrow.parquet as pq
 import pytest
 
 from solver.api import load_model, simulate
@@ -86,3 +87,15 @@ def test_the_same_results_write_the_same_bytes(tmp_path):
         write_results(results, tmp_path / name)
     assert {p.name: p.read_bytes() for p in (tmp_path / "a").iterdir()} == {
         p.name: p.read_bytes() for p in (tmp_path / "b").iterdir()}
+
+
+def test_the_axial_columns_are_stored_plain_the_other_floats_byte_stream_split(tmp_path):
+    results = make_results()
+    write_results(results, tmp_path)
+    meta = pq.ParquetFile(tmp_path / "elements.parquet").metadata
+    encodings = {meta.schema.column(i).name: meta.row_group(0).column(i).encodings for i in range(meta.num_columns)}
+    for name in ("axial_force_N", "axial_strain"):
+        assert "BYTE_STREAM_SPLIT" not in encodings[name], name
+    for name in ("s_m", "bending_strain", "bending_moment_N_m"):
+        assert "BYTE_STREAM_SPLIT" in encodings[name], name
+    assert_results_equal(load_results(tmp_path), results)  # bit for bit
