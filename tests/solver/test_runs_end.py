@@ -141,13 +141,13 @@ def test_the_damped_slider_crank_at_1500_rad_s_conserves_energy_at_second_order(
 
 
 def test_a_completed_run_whose_energy_balance_fails_warns(tmp_path, capsys):
-    """The damped run at the example's 8 elements and step completes, but its balance drifts by
-    about 100 times the energy in play: the command line says the numbers do not hold."""
+    """The damped run at the example's 8 elements and step completes, but its balance rises by
+    about 40 times the energy in play: the command line says the numbers do not hold."""
     path = tmp_path / "fast.json"
     path.write_text(json.dumps(slider_crank_at_1500(damped=True)))
     assert main(["run", str(path), "--out", str(tmp_path / "out")]) == 0
     err = capsys.readouterr().err
-    assert "warning: the energy balance drifted by " in err and "the results are not reliable" in err
+    assert "warning: the energy balance rose by " in err and "the results are not reliable" in err
     assert "warning: the flexible links were strained far beyond a linear elastic beam" in err
 
 
@@ -274,3 +274,11 @@ def test_a_diverging_integration_stops_as_soon_as_it_creates_energy():
     assert f"over {MAX_ENERGY_RATIO:.0f} times all the energy the run was given" in message
     assert res.meta["steps"] < 1000  # 130 measured (at t = 0.048 s)
     assert len(res.frames) > 1
+
+
+@pytest.mark.parametrize("name", ["rotating_beam_stop", "slider_crank_block"])
+def test_the_examples_with_numerical_damping_or_the_largest_strains_do_not_warn(name):
+    """Thesis 5.2 loses 0.53 of its energy to the numerical damping of tau = 0.6 (not booked, by
+    design) and thesis 5.4 strains its rod to 0.025: neither is a warning."""
+    res = simulate(example(name))
+    assert res.meta["status"] == "completed" and run_warnings(res) == []
