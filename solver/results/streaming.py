@@ -176,8 +176,9 @@ class _Unfinished(Exception):
 @contextmanager
 def streamed_results(directory: str | os.PathLike) -> Iterator[ResultsStream]:
     """A :class:`ResultsStream` into ``directory`` (created if needed; our files there are
-    replaced once :meth:`ResultsStream.finish` has run and the block ends without error;
-    otherwise the folder is left as it was)."""
+    replaced once :meth:`ResultsStream.finish` has run and the block ends without error,
+    and the finished results' :attr:`~solver.results.frames.Results.folder` is then
+    ``directory``; otherwise the folder is left as it was)."""
     directory = Path(directory)
     files = TABLE_FILES[VERSION]
     names = [MODEL, *(files[name] for name in files if name != "events"), files["events"], SUMMARY]  # summary last
@@ -191,6 +192,7 @@ def streamed_results(directory: str | os.PathLike) -> Iterator[ResultsStream]:
                     stream.abort()
             if not stream.finished:
                 raise _Unfinished
+        stream._results.folder = directory
     except _Unfinished:
         pass
 

@@ -85,7 +85,7 @@ def test_a_run_that_does_not_stop_gives_an_error_not_a_hang(qtbot, monkeypatch):
     polled) makes :meth:`RunController.wait` raise, naming how far the run got."""
     release = threading.Event()
 
-    def stuck_in_set_up(model, cancel=None):
+    def stuck_in_set_up(model, cancel=None, frames=None):
         release.wait(60)  # bounded too: the test cannot hang if it breaks
         yield from ()
 
