@@ -77,7 +77,9 @@ def disk_shortfall(need: float, root: Path | None = None) -> str | None:
 
 
 def remove_stale(root: Path | None = None) -> list[Path]:
-    """Delete the scratch folders of sessions that have ended (their lock is stale); those deleted."""
+    """Delete the scratch folders of sessions that have ended (their lock is stale), and any
+    without a lock (one a session failed to delete: a lock is made before its folder and
+    released after it is deleted); those deleted."""
     root = scratch_root() if root is None else root
     removed = []
     for lock_path in sorted(root.glob(f"{PREFIX}*.lock")):
@@ -86,5 +88,9 @@ def remove_stale(root: Path | None = None) -> list[Path]:
         if lock.tryLock(0):  # its process is gone: Qt took over the stale lock
             shutil.rmtree(folder, ignore_errors=True)
             lock.unlock()
+            removed.append(folder)
+    for folder in sorted(root.glob(f"{PREFIX}*")):
+        if folder.is_dir() and not folder.with_suffix(".lock").exists():
+            shutil.rmtree(folder, ignore_errors=True)
             removed.append(folder)
     return removed

@@ -156,11 +156,13 @@ def test_folders_a_crashed_session_left_are_removed_when_a_window_opens(qtbot, i
                                "print(folder.path); os._exit(0)", str(isolated_scratch)],
         capture_output=True, text=True, check=True, cwd=Path(__file__).parents[2])
     left = Path(crashed.stdout.strip())
+    orphan = isolated_scratch / "run-0123456789ab"  # a folder whose deletion failed after its lock went
+    orphan.mkdir()
     live = RunFolder()  # this session's: its lock is held
     assert left.exists() and lock_of(left).exists()
     window = MainWindow(settings)
     qtbot.addWidget(window)
-    assert not left.exists() and not lock_of(left).exists()
+    assert not left.exists() and not lock_of(left).exists() and not orphan.exists()
     assert live.path.exists()
     live.remove()
 
