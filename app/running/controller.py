@@ -21,7 +21,6 @@ window whose run does not stop ends in an error report rather than a frozen wind
 """
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Sequence
 
 from PySide6.QtCore import QDeadlineTimer, QObject, QThread, Signal, Slot
@@ -62,10 +61,8 @@ class RunController(QObject):
     #: the run ended: its :class:`~solver.results.frames.Results` (also when cancelled or failed)
     run_ended = Signal(object)
 
-    def __init__(self, parent: QObject | None = None, scratch: Path | None = None):
+    def __init__(self, parent: QObject | None = None):
         super().__init__(parent)
-        #: where the runs' folders go (default: :func:`~.scratch.scratch_root`)
-        self.scratch = scratch
         self.state = IDLE
         self.layout: Layout | None = None
         self.results: Results | None = None
@@ -97,7 +94,7 @@ class RunController(QObject):
             raise RuntimeError("a run is already going on")
         self.wait()  # the previous run's thread, if its finished signal is still queued
         layout = output_layout(model)
-        folder = RunFolder(self.scratch)
+        folder = RunFolder()  # in scratch_root()
         self._folders = [f for f in self._folders if not f.removed] + [folder]
         self.folder = folder
         thread, worker = start_run(model, folder.path)

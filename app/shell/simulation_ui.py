@@ -159,12 +159,15 @@ class SimulationUi(QObject):
         self.status.ended(f"Opened results: {len(results.frames)} frames")
 
     def _set_motion_bounds(self, frames) -> None:
-        if frames:  # a chunk of frames at a time: no copy of every frame's positions (big runs)
+        if frames:  # a chunk of frames at a time, none kept: no copy of every frame's positions (big runs)
             shape = frames[0].node_xy.shape
-            chunks = [stack_field(frames, "node_xy", shape, a, a + BOUNDS_CHUNK).reshape(-1, 2)
-                      for a in range(0, len(frames), BOUNDS_CHUNK)]
-            lo = np.min([c.min(axis=0) for c in chunks if len(c)] or [np.zeros(2)], axis=0)
-            hi = np.max([c.max(axis=0) for c in chunks if len(c)] or [np.zeros(2)], axis=0)
+            lo, hi = np.full(2, np.inf), np.full(2, -np.inf)
+            for a in range(0, len(frames), BOUNDS_CHUNK):
+                xy = stack_field(frames, "node_xy", shape, a, a + BOUNDS_CHUNK).reshape(-1, 2)
+                if len(xy):
+                    lo, hi = np.minimum(lo, xy.min(axis=0)), np.maximum(hi, xy.max(axis=0))
+            if not np.isfinite(lo).all():  # no positions at all
+                lo = hi = np.zeros(2)
             self.window.sketch.set_motion_bounds((float(lo[0]), float(hi[0]), float(lo[1]), float(hi[1])))
 
     def _show(self, model: dict, layout) -> None:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .frames import Results
+from .frames import Results, frames_reading
 from .summary import energy_summary
 
 #: rise of the energy balance, of the largest kinetic and strain energy, beyond which a completed run
@@ -48,7 +48,7 @@ def strain_warning(results: Results) -> str | None:
     the frames' element stations, and when), in words; otherwise None."""
     axial = bending = 0.0
     when = 0.0
-    for f in results.frames:
+    for f in frames_reading(results.frames, ("axial_strain", "bending_strain")):  # on demand: only the strains
         a = float(np.nan_to_num(np.abs(f.axial_strain)).max(initial=0.0))  # nan: a section without a fibre
         b = float(np.nan_to_num(np.abs(f.bending_strain)).max(initial=0.0))
         if max(a, b) > max(axial, bending):
