@@ -211,8 +211,8 @@ class Results:
     # status ('completed', 'cancelled', 'failed'), message, wall_time_s, and optionally
     # model_sha256 (of the model file as read) and solver (the settings used)
     meta: dict[str, Any] = field(default_factory=dict)
-    #: the results folder written as the run went (:func:`~solver.results.streaming.streamed_results`),
-    #: whose files hold exactly these results and their frames are read from; None otherwise
+    #: the results folder a run wrote its frames to as it went and reads them back from
+    #: (:func:`~solver.results.streaming.streamed_results`): its files hold exactly these results; else None
     folder: os.PathLike | None = field(default=None, compare=False, repr=False)
 
     # ------------------------------------------------------------------ arrays
