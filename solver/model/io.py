@@ -102,29 +102,78 @@ def replacing_together(paths: list[str | os.PathLike]) -> Iterator[list[Path]]:
     All are flushed at once (:func:`_settle_all`) and only then is the first renamed; a crash
     or failure before the last rename leaves the targets not yet renamed as they were.
     """
-    targets = [Path(os.path.realpath(path)) for path in paths]
-    kept = []
-    for folder in dict.fromkeys(target.parent for target in targets):  # each folder listed once
-        folder.mkdir(parents=True, exist_ok=True)
-        names = os.listdir(folder)
-        for target in (t for t in targets if t.parent == folder):
-            for stale in fnmatch.filter(names, f"{glob.escape(TMP_PREFIX + target.name)}.*{TMP_SUFFIX}"):
-                (folder / stale).unlink(missing_ok=True)
-    for target in targets:
-        try:
-            kept.append(os.stat(target))
-        except FileNotFoundError:
-            kept.append(None)
-    tmps: list[Path] = []
+    with replacing_set() as replacement:
+        yield [replacement.temporary(path) for path in paths]
+
+
+@contextmanager
+def replacing_set() -> Iterator[Replacement]:
+    """A :class:`Replacement`: files whose temporaries are made while the block runs (the set
+    need not be known when it starts), committed as :func:`replacing_together` commits them
+    when the block ends without error, and otherwise removed."""
+    replacement = Replacement()
     try:
-        tmps.extend(_new_temporary(target) for target in targets)
-        yield tmps
-        _settle_all(tmps, kept)
-        for tmp, target in zip(tmps, targets):
-            os.replace(tmp, target)
+        yield replacement
+        replacement.commit()
     finally:
-        for tmp in tmps:
-            tmp.unlink(missing_ok=True)  # gone after os.replace; removed after a failure
+        replacement.discard()
+
+
+class Replacement:
+    """Files replaced together (:func:`replacing_set`): a temporary beside each target, made by
+    :meth:`temporary`; :meth:`commit` flushes them all at once, renames them over their targets
+    in the order they were made, then removes the files :meth:`remove_after` named."""
+
+    def __init__(self):
+        self._listed: dict[Path, list[str]] = {}  # each folder's names, listed once
+        self._pending: list[tuple[Path, Path, os.stat_result | None]] = []  # (temporary, target, its stat)
+        self._obsolete: list[Path] = []
+
+    def temporary(self, path: str | os.PathLike) -> Path:
+        """An empty temporary file for ``path`` (the temporaries of an interrupted write of
+        the same file, a killed process's, are removed first; the folder is created if needed)."""
+        target = Path(os.path.realpath(path))
+        self.remove_stale([target])
+        try:
+            kept = os.stat(target)
+        except FileNotFoundError:
+            kept = None
+        tmp = _new_temporary(target)
+        self._pending.append((tmp, target, kept))
+        return tmp
+
+    def remove_stale(self, paths: list[str | os.PathLike]) -> None:
+        """Remove the temporaries an interrupted write of ``paths`` left (the folders are created
+        if needed, and listed once)."""
+        for path in paths:
+            target = Path(os.path.realpath(path))
+            folder = target.parent
+            if folder not in self._listed:
+                folder.mkdir(parents=True, exist_ok=True)
+                self._listed[folder] = os.listdir(folder)
+            stale = fnmatch.filter(self._listed[folder], f"{glob.escape(TMP_PREFIX + target.name)}.*{TMP_SUFFIX}")
+            for name in stale:
+                (folder / name).unlink(missing_ok=True)
+            if stale:
+                self._listed[folder] = [name for name in self._listed[folder] if name not in stale]
+
+    def remove_after(self, paths: list[Path]) -> None:
+        """Remove ``paths`` (those that exist) once every temporary is renamed into place."""
+        self._obsolete.extend(paths)
+
+    def commit(self) -> None:
+        _settle_all([tmp for tmp, _, _ in self._pending], [kept for _, _, kept in self._pending])
+        for tmp, target, _ in self._pending:
+            os.replace(tmp, target)
+        self._pending = []
+        for path in self._obsolete:
+            path.unlink(missing_ok=True)
+
+    def discard(self) -> None:
+        """Remove the temporaries not renamed (after a failure)."""
+        for tmp, _, _ in self._pending:
+            tmp.unlink(missing_ok=True)
+        self._pending = []
 
 
 def _new_temporary(target: Path) -> Path:

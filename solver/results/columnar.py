@@ -11,7 +11,7 @@ a run recorded in single precision (``solver.record.precision``): they read back
 >>> spec = frame_table(results.layout, "nodes", results.frames[0])     # doctest: +SKIP
 >>> with parquet_writer(path, spec.schema) as writer:                   # doctest: +SKIP
 ...     writer.write_table(pa.table(spec.columns(results.frames), schema=spec.schema))
->>> ParquetTable(path.name, path.read_bytes(), len(results.frames) * spec.per_frame).columns(["x_m"])  # doctest: +SKIP
+>>> ParquetTable(path.name, parquet_file(path.name, path.read_bytes()), len(results.frames) * spec.per_frame).columns(["x_m"])  # doctest: +SKIP
 """
 from __future__ import annotations
 
@@ -186,16 +186,23 @@ def step_table(results: Results) -> tuple[pa.Schema, Iterator[Columns]]:
 
 
 # ====================================================================== reading
-class ParquetTable:
-    """A Parquet file's bytes read column by column; where it came from (for messages)."""
+def parquet_file(source: str, data: bytes | str) -> pq.ParquetFile:
+    """The Parquet file of bytes ``data`` (or at path ``data``), from ``source``; refused with
+    :class:`ResultsFormatError` if it is not one."""
+    try:
+        return pq.ParquetFile(pa.BufferReader(data) if isinstance(data, bytes) else data)
+    except (pa.ArrowException, OSError, ValueError) as exc:
+        raise ResultsFormatError(f"{source}: not a Parquet file ({exc})") from None
 
-    def __init__(self, source: str, data: bytes, rows: int):
-        """Refused with :class:`ResultsFormatError` unless ``data`` is a Parquet file of ``rows`` rows."""
+
+class ParquetTable:
+    """A table file read column by column (a Parquet file, or a member of ``tables.zip``:
+    :class:`~solver.results.bundle.ArrowFile`); where it came from (for messages)."""
+
+    def __init__(self, source: str, file, rows: int):
+        """Refused with :class:`ResultsFormatError` unless ``file`` holds ``rows`` rows."""
         self.source = source
-        try:
-            self._file = pq.ParquetFile(pa.BufferReader(data))
-        except (pa.ArrowException, OSError) as exc:
-            raise ResultsFormatError(f"{source}: not a Parquet file ({exc})") from None
+        self._file = file
         self.rows = self._file.metadata.num_rows
         if self.rows != rows:
             raise ResultsFormatError(f"{source}: {self.rows} data rows, summary.json records {rows}")

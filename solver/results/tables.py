@@ -21,8 +21,9 @@ from .frames import (CONTACT_KEYS, CONTACT_STATES, ENERGY_KEYS, EVENT_KEYS, RATE
                      frame_times, items_getter)
 
 FORMAT = "flexmech-results"
-#: the version written; version 1 (every table CSV) is still read
-VERSION = 2
+#: the version written (3: the small tables in ``tables.zip``); versions 1 (every table CSV)
+#: and 2 (every time series in Parquet) are still read
+VERSION = 3
 
 #: repr-exact float format: a double printed with 17 significant digits reads back unchanged
 FLOAT = "%.17g"
@@ -251,8 +252,9 @@ def _event_cell(value: Any) -> str:
     return str(value)
 
 
-def sha256(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+def sha256(text: str | bytes) -> str:
+    """The SHA-256 of ``text`` (UTF-8) or of bytes."""
+    return hashlib.sha256(text if isinstance(text, bytes) else text.encode("utf-8")).hexdigest()
 
 
 def jsonable(value: Any) -> Any:
