@@ -7,8 +7,6 @@ examples use too.
 """
 from __future__ import annotations
 
-import fnmatch
-import glob
 import json
 import os
 import secrets
@@ -125,14 +123,35 @@ class Replacement:
     in the order they were made, then removes the files :meth:`remove_after` named."""
 
     def __init__(self):
-        self._listed: dict[Path, list[str]] = {}  # each folder's names, listed once
+        self._folders: dict[str, Path] = {}  # each folder given, resolved
+        self._listed: dict[Path, dict[str, bool]] = {}  # each folder's names (is it a link?), listed once
         self._pending: list[tuple[Path, Path, os.stat_result | None]] = []  # (temporary, target, its stat)
         self._obsolete: list[Path] = []
+
+    def _names(self, folder: Path) -> dict[str, bool]:
+        """The names in ``folder`` (created if needed), each with whether it is a symbolic link."""
+        if folder not in self._listed:
+            folder.mkdir(parents=True, exist_ok=True)
+            with os.scandir(folder) as entries:
+                self._listed[folder] = {entry.name: entry.is_symlink() for entry in entries}
+        return self._listed[folder]
+
+    def _folder(self, path: str | os.PathLike) -> tuple[Path, str]:
+        """The resolved folder of ``path`` and its name there."""
+        parent, name = os.path.split(os.fspath(path))
+        if parent not in self._folders:
+            self._folders[parent] = Path(os.path.realpath(parent or "."))
+        return self._folders[parent], name
+
+    def _target(self, path: str | os.PathLike) -> Path:
+        """The file ``path`` names, a symbolic link followed."""
+        folder, name = self._folder(path)
+        return Path(os.path.realpath(folder / name)) if self._names(folder).get(name) else folder / name
 
     def temporary(self, path: str | os.PathLike) -> Path:
         """An empty temporary file for ``path`` (the temporaries of an interrupted write of
         the same file, a killed process's, are removed first; the folder is created if needed)."""
-        target = Path(os.path.realpath(path))
+        target = self._target(path)
         self.remove_stale([target])
         try:
             kept = os.stat(target)
@@ -143,23 +162,25 @@ class Replacement:
         return tmp
 
     def remove_stale(self, paths: list[str | os.PathLike]) -> None:
-        """Remove the temporaries an interrupted write of ``paths`` left (the folders are created
-        if needed, and listed once)."""
+        """Remove the temporaries an interrupted write of ``paths`` left (a folder's names are
+        looked at only if it holds a temporary)."""
         for path in paths:
-            target = Path(os.path.realpath(path))
-            folder = target.parent
-            if folder not in self._listed:
-                folder.mkdir(parents=True, exist_ok=True)
-                self._listed[folder] = os.listdir(folder)
-            stale = fnmatch.filter(self._listed[folder], f"{glob.escape(TMP_PREFIX + target.name)}.*{TMP_SUFFIX}")
-            for name in stale:
-                (folder / name).unlink(missing_ok=True)
-            if stale:
-                self._listed[folder] = [name for name in self._listed[folder] if name not in stale]
+            names = self._names(self._folder(path)[0])
+            if not any(n.startswith(TMP_PREFIX) and n.endswith(TMP_SUFFIX) for n in names):
+                continue
+            target = self._target(path)
+            names = self._names(target.parent)
+            for name in [n for n in names if n.startswith(TMP_PREFIX) and n.endswith(TMP_SUFFIX)
+                         and n[len(TMP_PREFIX): -len(TMP_SUFFIX)].rpartition(".")[0] == target.name]:
+                (target.parent / name).unlink(missing_ok=True)
+                del names[name]
 
-    def remove_after(self, paths: list[Path]) -> None:
+    def remove_after(self, paths: list[str | os.PathLike]) -> None:
         """Remove ``paths`` (those that exist) once every temporary is renamed into place."""
-        self._obsolete.extend(paths)
+        for path in paths:
+            folder, name = self._folder(path)
+            if name in self._names(folder):
+                self._obsolete.append(self._target(path))
 
     def commit(self) -> None:
         _settle_all([tmp for tmp, _, _ in self._pending], [kept for _, _, kept in self._pending])

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import io
 import zipfile
+from functools import lru_cache
 from types import SimpleNamespace
 
 import pyarrow as pa
@@ -32,6 +33,8 @@ BUNDLE_BYTES = 64 * 1024
 #: a fixed time stamp for the members (1980-01-01, ZIP's first): the archive's bytes depend on
 #: the tables only, as a Parquet file's do
 _STAMP = (1980, 1, 1, 0, 0, 0)
+#: Arrow's current IPC format, given (left out, pyarrow reads two environment variables a file)
+_IPC_OPTIONS = pa.ipc.IpcWriteOptions()
 
 
 def member(table: str) -> str:
@@ -42,10 +45,17 @@ def member(table: str) -> str:
 def ipc_bytes(table: pa.Table) -> bytes:
     """``table`` as an Arrow IPC file (one record batch, uncompressed)."""
     sink = pa.BufferOutputStream()
-    with pa.ipc.new_file(sink, table.schema) as writer:
+    with pa.ipc.new_file(sink, table.schema, options=_IPC_OPTIONS) as writer:
         if table.num_rows:
             writer.write_table(table)
     return sink.getvalue().to_pybytes()
+
+
+@lru_cache(maxsize=64)
+def empty_ipc_bytes(schema: pa.Schema) -> bytes:
+    """An Arrow IPC file of ``schema`` without rows (kept: a run has several such tables, each
+    write the same)."""
+    return ipc_bytes(schema.empty_table())
 
 
 def bundle_bytes(contents: dict[str, bytes]) -> bytes:

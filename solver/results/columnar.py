@@ -57,7 +57,7 @@ def _stack(frames: list[Frame], field: str, shape: tuple[int, ...], dtype) -> np
     """The frames' ``field`` arrays (F, *shape), their own float type kept."""
     if not frames or not int(np.prod(shape)):
         return np.zeros((len(frames), *shape), dtype=dtype)
-    return np.concatenate([getattr(f, field).reshape(-1) for f in frames]).reshape((len(frames), *shape))
+    return np.array([getattr(f, field) for f in frames]).reshape((len(frames), *shape))
 
 
 def _repeated(values: list, count: int, type_: pa.DataType) -> pa.Array:
@@ -105,11 +105,13 @@ class TableSpec(NamedTuple):
     columns: Callable[[list[Frame]], Columns]
 
 
-def frame_table(layout: Layout, name: str, first: Frame | None) -> TableSpec:
-    """Frame table ``name`` of a run of ``layout`` whose first frame is ``first`` (its float type)."""
-    labels = _entity_labels(layout)[name]
+def frame_table(layout: Layout, name: str, first: Frame | None, labels: list | None = None,
+                shapes: dict | None = None) -> TableSpec:
+    """Frame table ``name`` of a run of ``layout`` whose first frame is ``first`` (its float type);
+    ``labels`` and ``shapes`` its label columns and the frame's shapes, if known."""
+    labels = _entity_labels(layout)[name] if labels is None else labels
     k = len(labels[0][2])
-    shapes = field_shapes(layout)
+    shapes = field_shapes(layout) if shapes is None else shapes
     dtype = np.dtype(first.node_xy.dtype if first is not None and name in BULKY_TABLES else np.float64)
     fields = value_fields(name, layout)
     schema = pa.schema([("time_s", pa.float64()), *((c, t) for c, t, _ in labels),
@@ -164,7 +166,8 @@ def contact_table(layout: Layout, first: Frame | None) -> TableSpec:
 
 def frame_tables(layout: Layout, first: Frame | None) -> dict[str, TableSpec]:
     """Every table written from the frames of a run of ``layout`` whose first frame is ``first``, by name."""
-    tables = {name: frame_table(layout, name, first) for name in FRAME_TABLES}
+    labels, shapes = _entity_labels(layout), field_shapes(layout)
+    tables = {name: frame_table(layout, name, first, labels[name], shapes) for name in FRAME_TABLES}
     tables.update(energy=energy_table(first), contacts=contact_table(layout, first))
     return tables
 

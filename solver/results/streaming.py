@@ -7,9 +7,9 @@ the run appends its frames to :attr:`ResultsStream.frames` (``solver.api.simulat
 and :meth:`ResultsStream.finish` writes the tables still held, ``model.json``, the step log,
 the events, ``tables.zip`` (the tables of at most :data:`~solver.results.bundle.BUNDLE_BYTES`,
 :mod:`.bundle`) and ``summary.json`` (with the SHA-256 of every other file) and renames them
-all into place, ``summary.json`` last; then it removes the files of an earlier run that this
-one does not write (a table that moved into ``tables.zip`` or out of it, a version-1 or -2
-folder's files).  Until then the folder holds the previous run: a run that fails,
+all into place, ``summary.json`` last; then it removes the files the previous run's
+``summary.json`` listed that this run does not write (a table that moved into ``tables.zip`` or
+out of it, a version-1 or -2 folder's files; an exported CSV file stays).  Until then the folder holds the previous run: a run that fails,
 is interrupted or killed leaves it (and at most temporary files ``.<name>.<random>.tmp``,
 removed by the next write).  A table's Parquet file is begun when its first chunk is full;
 chunks are cut exactly as :func:`~solver.results.files.write_results` cuts them (it writes a
@@ -31,17 +31,17 @@ from typing import Iterator, Sequence
 import pyarrow as pa
 
 from ..model.io import Replacement, dumps_model, replacing_set
-from .bundle import BUNDLE, BUNDLE_BYTES, ArrowFile, bundle_bytes, ipc_bytes, member
+from .bundle import BUNDLE, BUNDLE_BYTES, ArrowFile, bundle_bytes, empty_ipc_bytes, ipc_bytes, member
 from .columnar import ROW_GROUP_ROWS, TableSpec, frame_tables, parquet_file, parquet_writer, step_table, value_fields
 from .frames import Frame, Results
 from .integrity import MODEL, SUMMARY, TABLE_FILES, file_sha256
 from .lazy import LazyFrames
 from .summary import summarize
-from .tables import TABLES, VERSION, csv_tables, sha256
+from .tables import TABLES, VERSION, events_csv, sha256
 
 __all__ = ["ResultsStream", "streamed_results", "summary_text"]
 
-#: every file a results folder of any version may hold but summary.json (what a write may replace)
+#: every file a results folder of any version may hold but summary.json (what a write may replace or remove)
 FOLDER_FILES = (MODEL, BUNDLE, *dict.fromkeys(f for files in TABLE_FILES.values() for f in files.values()))
 
 
@@ -82,11 +82,15 @@ class _TableStream:
             i += self.size
         self.pending.extend(frames[i:])
 
-    def _write(self, table: pa.Table) -> None:
-        """Write one row group (the table's Parquet file begun with its first)."""
+    def _begin(self) -> None:
+        """Begin the table's Parquet file, if not yet begun."""
         if self.writer is None:
             self.path = self.stream.temporary(TABLE_FILES[VERSION][self.name])
             self.writer = parquet_writer(self.path, self.spec.schema)
+
+    def _write(self, table: pa.Table) -> None:
+        """Write one row group (the table's Parquet file begun with its first)."""
+        self._begin()
         self.writer.write_table(table)
         self.rows += table.num_rows
         self.pending = []
@@ -96,12 +100,13 @@ class _TableStream:
         ``None``) if the table is small and has no file, else as the file's last row group
         (returns the file's entry in ``summary.json``)."""
         table = pa.table(self.spec.columns(self.pending), schema=self.spec.schema) if self.pending else None
-        if self.writer is None and (table is None or table.nbytes <= BUNDLE_BYTES):
-            bundled[member(self.name)] = ipc_bytes(table if table is not None else self.spec.schema.empty_table())
+        if self.writer is None and (table.nbytes if table is not None else 0) <= BUNDLE_BYTES:
+            bundled[member(self.name)] = ipc_bytes(table) if table is not None else empty_ipc_bytes(self.spec.schema)
             self.rows = table.num_rows if table is not None else 0
             return None
         if table is not None:
             self._write(table)
+        self._begin()  # a table without rows: its schema only
         self.writer.close()
         return {"rows": self.rows, "sha256": file_sha256(self.path)}
 
@@ -136,6 +141,7 @@ class ResultsStream:
 
     def __init__(self, directory: Path, replacement: Replacement):
         self._directory, self._replacement = directory, replacement
+        self._previous = _previous_files(directory)
         self._results: Results | None = None
         self._tables: dict[str, _TableStream] = {}
         self._first: Frame | None = None
@@ -190,7 +196,7 @@ class ResultsStream:
             results.frames = LazyFrames.from_files(results.layout, readers, len(results.frames), *keys)
         model = dumps_model(results.model)
         _write_text(self.temporary(MODEL), model)
-        events = csv_tables(results, ("events",))["events.csv"]
+        events = events_csv(results.events)
         rows = {name: table.rows for name, table in self._tables.items()}
         rows["steps"] = len(results.steps)
         rows["events"] = events.count("\n") - 1
@@ -209,7 +215,7 @@ class ResultsStream:
         summary = summarize(results)
         summary["files"] = files
         _write_text(self.temporary(SUMMARY), summary_text(summary))
-        self._replacement.remove_after([self._directory / f for f in FOLDER_FILES if f not in files])
+        self._replacement.remove_after([self._directory / f for f in self._previous if f not in files])
         self.finished = True
 
     def _write_steps(self, results: Results, bundled: dict[str, bytes]) -> dict | None:
@@ -217,7 +223,7 @@ class ResultsStream:
         schema, chunks = step_table(results)
         tables = [pa.table(columns, schema=schema) for columns in chunks]
         if len(tables) <= 1 and sum(t.nbytes for t in tables) <= BUNDLE_BYTES:
-            bundled[member("steps")] = ipc_bytes(tables[0] if tables else schema.empty_table())
+            bundled[member("steps")] = ipc_bytes(tables[0]) if tables else empty_ipc_bytes(schema)
             return None
         path = self.temporary(TABLE_FILES[VERSION]["steps"])
         with parquet_writer(path, schema) as writer:
@@ -231,6 +237,16 @@ class ResultsStream:
             if table.writer is not None:
                 table.writer.close()
         self._tables = {}
+
+
+def _previous_files(directory: Path) -> list[str]:
+    """The files (of :data:`FOLDER_FILES`) the folder's ``summary.json`` lists: the previous run's,
+    which a new run replaces or removes (files exported beside them stay); none if unreadable."""
+    try:
+        listed = json.loads((directory / SUMMARY).read_text(encoding="utf-8"))["files"]
+    except (OSError, ValueError, TypeError, KeyError, RecursionError):
+        return []
+    return [f for f in FOLDER_FILES if isinstance(listed, dict) and f in listed]
 
 
 class _Unfinished(Exception):

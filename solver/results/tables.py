@@ -115,7 +115,7 @@ def csv_tables(results: Results, names: tuple[str, ...] = TABLES) -> dict[str, s
                 (FLOAT, "%d"),
             )
         else:
-            tables[name] = _event_table(results.events)
+            tables[name] = events_csv(results.events)
     return {name + ".csv": text for name, text in tables.items()}
 
 
@@ -228,7 +228,7 @@ def _contact_table(results: Results, times: np.ndarray) -> str:
     return _table(("time_s", "contact", *keys), times, labels, cells, specs)
 
 
-def _event_table(events: list[dict[str, Any]]) -> str:
+def events_csv(events: list[dict[str, Any]]) -> str:
     """events.csv: one row per event; columns EVENT_KEYS, then the other keys in first-seen order."""
     columns = list(dict.fromkeys([*EVENT_KEYS, *(k for e in events for k in e)]))
     buf = io.StringIO()
