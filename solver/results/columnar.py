@@ -11,7 +11,8 @@ a run recorded in single precision (``solver.record.precision``): they read back
 >>> spec = frame_table(results.layout, "nodes", results.frames[0])     # doctest: +SKIP
 >>> with parquet_writer(path, spec.schema) as writer:                   # doctest: +SKIP
 ...     writer.write_table(pa.table(spec.columns(results.frames), schema=spec.schema))
->>> ParquetTable(path.name, parquet_file(path.name, path.read_bytes()), len(results.frames) * spec.per_frame).columns(["x_m"])  # doctest: +SKIP
+>>> table = ParquetTable(path.name, parquet_file(path.name, path.read_bytes()), len(results.frames) * spec.per_frame)  # doctest: +SKIP
+>>> table.columns(["x_m"])                                            # doctest: +SKIP
 """
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from ..errors import ResultsFormatError
-from .frames import CONTACT_STATES, ENERGY_KEYS, RATE_FIELDS, Frame, Layout, Results, total_energy
+from .frames import CONTACT_STATES, ENERGY_KEYS, RATE_FIELDS, Frame, Layout, Results, energy_matrix, total_energy
 from .tables import FRAME_TABLES, STEP_COLUMNS, contact_values, element_offsets, field_shapes
 
 #: rows of one row group (a chunk of frames is written at once: memory stays bounded)
@@ -136,8 +137,8 @@ def energy_table(first: Frame | None) -> TableSpec:
 
     def columns_of(chunk: list[Frame]) -> Columns:
         columns = {"time_s": pa.array(np.array([f.time for f in chunk], dtype=float))}
-        columns.update({k + "_J": pa.array(np.array([f.energy.get(k, np.nan) for f in chunk], dtype=float))
-                        for k in keys})
+        values = energy_matrix([f.energy for f in chunk], keys)
+        columns.update({k + "_J": pa.array(np.ascontiguousarray(values[:, j])) for j, k in enumerate(keys)})
         columns["total_J"] = pa.array(total_energy(chunk).astype(float))
         return columns
 

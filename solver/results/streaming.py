@@ -2,18 +2,20 @@
 chunks (one row group each) as they are appended, so a run's memory is bounded by a chunk
 of frames, not by their number.
 
-:func:`streamed_results` gives a stream whose files are temporaries (:func:`~solver.model.io.replacing_set`);
-the run appends its frames to :attr:`ResultsStream.frames` (``solver.api.simulate(..., frames=...)``),
-and :meth:`ResultsStream.finish` writes the tables still held, ``model.json``, the step log,
-the events, ``tables.zip`` (the tables of at most :data:`~solver.results.bundle.BUNDLE_BYTES`,
+:func:`streamed_results` gives a stream whose files are temporaries
+(:func:`~solver.model.io.replacing_set`); the run appends its frames to
+:attr:`ResultsStream.frames` (``solver.api.simulate(..., frames=...)``), and
+:meth:`ResultsStream.finish` writes the tables still held, ``model.json``, the step log, the
+events, ``tables.zip`` (the tables of at most :data:`~solver.results.bundle.BUNDLE_BYTES`:
 :mod:`.bundle`) and ``summary.json`` (with the SHA-256 of every other file) and renames them
 all into place, ``summary.json`` last; then it removes the files the previous run's
-``summary.json`` listed that this run does not write (a table that moved into ``tables.zip`` or
-out of it, a version-1 or -2 folder's files; an exported CSV file stays).  Until then the folder holds the previous run: a run that fails,
-is interrupted or killed leaves it (and at most temporary files ``.<name>.<random>.tmp``,
-removed by the next write).  A table's Parquet file is begun when its first chunk is full;
-chunks are cut exactly as :func:`~solver.results.files.write_results` cuts them (it writes a
-finished run's frames the same way): the files are the same, byte for byte.
+``summary.json`` listed that this run does not write (a table that moved into ``tables.zip``
+or out of it, a version-1 or -2 folder's files; an exported CSV file stays).  Until then the
+folder holds the previous run: a run that fails, is interrupted or killed leaves it (and at
+most temporary files ``.<name>.<random>.tmp``, removed by the next write).  A table's Parquet
+file is begun when its first chunk is full; chunks are cut exactly as
+:func:`~solver.results.files.write_results` cuts them (it writes a finished run's frames the
+same way): the files are the same, byte for byte.
 
 >>> with streamed_results("out/cantilever") as stream:             # doctest: +SKIP
 ...     results = simulate(model, frames=stream.frames)

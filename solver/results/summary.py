@@ -10,8 +10,8 @@ import numpy as np
 
 from ..model.io import dumps_model, model_with_defaults
 from .frames import Layout, Results, frame_energies
-from .tables import (DRIVER_UNITS, FORMAT, VERSION, contact_keys, contact_values, element_offsets, energy_keys, jsonable, sha256,
-                     stack_field)
+from .tables import (DRIVER_UNITS, FORMAT, VERSION, contact_keys, contact_values, element_offsets, energy_keys,
+                     jsonable, sha256, stack_field)
 
 #: values of a field read at a time to find its peaks
 CHUNK_VALUES = 1 << 19
