@@ -125,7 +125,7 @@ def _driver_summary(results: Results, times: np.ndarray) -> dict[str, Any]:
 
 def _contact_summary(results: Results, times: np.ndarray) -> dict[str, Any]:
     """Per contact pair: its contact periods and its impulses (events of kind ``impulse``)."""
-    keys = contact_keys(results)
+    keys = [k for k in ("state", "F_n_N", "gap_m") if k in contact_keys(results)]  # what the periods need
     rows = getattr(results.frames, "contact_rows", None)  # frames read on demand keep their contact data
     stacked = rows() if rows is not None else contact_values(results.frames, keys)
     out = {}
