@@ -105,11 +105,17 @@ def replacing_together(paths: list[str | os.PathLike]) -> Iterator[list[Path]]:
 
 
 @contextmanager
-def replacing_set() -> Iterator[Replacement]:
+def replacing_set(flush_over: int = 0) -> Iterator[Replacement]:
     """A :class:`Replacement`: files whose temporaries are made while the block runs (the set
     need not be known when it starts), committed as :func:`replacing_together` commits them
-    when the block ends without error, and otherwise removed."""
-    replacement = Replacement()
+    when the block ends without error, and otherwise removed.
+
+    ``flush_over``: the files are flushed to disk before they are renamed only if they hold
+    more than this many bytes together (default: always).  Files left unflushed are renamed
+    in the same order, so a kill leaves the same outcomes; after a power cut a file may be
+    empty or old, which only a reader that checks what it reads can tell (results folders:
+    their SHA-256 in ``summary.json``)."""
+    replacement = Replacement(flush_over)
     try:
         yield replacement
         replacement.commit()
@@ -122,7 +128,8 @@ class Replacement:
     :meth:`temporary`; :meth:`commit` flushes them all at once, renames them over their targets
     in the order they were made, then removes the files :meth:`remove_after` named."""
 
-    def __init__(self):
+    def __init__(self, flush_over: int = 0):
+        self.flush_over = flush_over
         self._folders: dict[str, Path] = {}  # each folder given, resolved
         self._listed: dict[Path, dict[str, bool]] = {}  # each folder's names (is it a link?), listed once
         self._pending: list[tuple[Path, Path, os.stat_result | None]] = []  # (temporary, target, its stat)
@@ -183,7 +190,12 @@ class Replacement:
                 self._obsolete.append(self._target(path))
 
     def commit(self) -> None:
-        _settle_all([tmp for tmp, _, _ in self._pending], [kept for _, _, kept in self._pending])
+        tmps, kept = [tmp for tmp, _, _ in self._pending], [kept for _, _, kept in self._pending]
+        if self.flush_over and sum(os.stat(tmp).st_size for tmp in tmps) <= self.flush_over:
+            for tmp, stat_ in zip(tmps, kept):
+                _settle(tmp, stat_, flush=False)
+        else:
+            _settle_all(tmps, kept)
         for tmp, target, _ in self._pending:
             os.replace(tmp, target)
         self._pending = []
@@ -237,9 +249,11 @@ if hasattr(os, "register_at_fork"):  # a forked child has none of its parent's t
     os.register_at_fork(after_in_child=_FLUSHERS.clear)
 
 
-def _settle(tmp: Path, kept: os.stat_result | None) -> None:
-    """Flush the written temporary file to disk and give it the replaced file's owner,
-    group (where the process may: only root gives a file away) and permission bits."""
+def _settle(tmp: Path, kept: os.stat_result | None, flush: bool = True) -> None:
+    """Flush the written temporary file to disk (unless not ``flush``) and give it the replaced
+    file's owner, group (where the process may: only root gives a file away) and permission bits."""
+    if not flush and kept is None:  # a new file: nothing to do
+        return
     fd = os.open(tmp, os.O_RDWR)
     try:
         if kept is not None and hasattr(os, "fchown"):
@@ -249,7 +263,8 @@ def _settle(tmp: Path, kept: os.stat_result | None) -> None:
                     break
                 except OSError:
                     continue
-        os.fsync(fd)
+        if flush:
+            os.fsync(fd)
     finally:
         os.close(fd)
     if kept is not None:

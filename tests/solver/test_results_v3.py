@@ -11,6 +11,7 @@ from pathlib import Path
 import pyarrow as pa
 import pytest
 
+import solver.model.io as model_io
 from solver.results import streaming
 from solver.results.bundle import BUNDLE
 from solver.results.files import export_csv, load_results, write_results
@@ -114,6 +115,17 @@ def test_a_table_that_moves_into_tables_zip_leaves_no_file_behind(tmp_path, monk
     monkeypatch.setattr(streaming, "BUNDLE_BYTES", 64 * 1024)
     write_results(make_results(), tmp_path)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["model.json", "summary.json", "tables.zip"]
+
+
+def test_a_small_folder_is_not_flushed_a_larger_one_is(tmp_path, monkeypatch):
+    flushed = []
+    monkeypatch.setattr(model_io.os, "fsync", lambda fd: flushed.append(fd))
+    write_results(make_results(), tmp_path / "small")
+    assert flushed == []
+    monkeypatch.setattr(streaming, "FLUSH_BYTES", 1000)  # the folder is larger than this
+    write_results(make_results(), tmp_path / "large")
+    assert len(flushed) == 3  # model.json, tables.zip, summary.json
+    assert_results_equal(load_results(tmp_path / "small"), load_results(tmp_path / "large"))
 
 
 def test_the_same_results_give_the_same_bytes(tmp_path):
