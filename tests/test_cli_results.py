@@ -96,10 +96,10 @@ def test_export_of_every_table_into_the_results_folder(tmp_path):
 
 def test_export_of_a_damaged_folder_says_why(tmp_path, capsys):
     write_results(make_results(), tmp_path)
-    (tmp_path / "nodes.parquet").write_bytes(b"no")
+    (tmp_path / "tables.zip").write_bytes(b"no")
     assert cli.main(["export", str(tmp_path), "--csv"]) == 1
     err = capsys.readouterr().err
-    assert "nodes.parquet: not the file" in err and "Traceback" not in err
+    assert "tables.zip: not the file" in err and "Traceback" not in err
 
 
 def test_export_needs_the_csv_flag_and_a_known_table(tmp_path):

@@ -7,8 +7,6 @@ examples use too.
 """
 from __future__ import annotations
 
-import fnmatch
-import glob
 import json
 import os
 import secrets
@@ -102,29 +100,113 @@ def replacing_together(paths: list[str | os.PathLike]) -> Iterator[list[Path]]:
     All are flushed at once (:func:`_settle_all`) and only then is the first renamed; a crash
     or failure before the last rename leaves the targets not yet renamed as they were.
     """
-    targets = [Path(os.path.realpath(path)) for path in paths]
-    kept = []
-    for folder in dict.fromkeys(target.parent for target in targets):  # each folder listed once
-        folder.mkdir(parents=True, exist_ok=True)
-        names = os.listdir(folder)
-        for target in (t for t in targets if t.parent == folder):
-            for stale in fnmatch.filter(names, f"{glob.escape(TMP_PREFIX + target.name)}.*{TMP_SUFFIX}"):
-                (folder / stale).unlink(missing_ok=True)
-    for target in targets:
-        try:
-            kept.append(os.stat(target))
-        except FileNotFoundError:
-            kept.append(None)
-    tmps: list[Path] = []
+    with replacing_set() as replacement:
+        yield [replacement.temporary(path) for path in paths]
+
+
+@contextmanager
+def replacing_set(flush_over: int = 0) -> Iterator[Replacement]:
+    """A :class:`Replacement`: files whose temporaries are made while the block runs (the set
+    need not be known when it starts), committed as :func:`replacing_together` commits them
+    when the block ends without error, and otherwise removed.
+
+    ``flush_over``: the files are flushed to disk before they are renamed only if they hold
+    more than this many bytes together (default: always).  Files left unflushed are renamed
+    in the same order, so a kill leaves the same outcomes; after a power cut a file may be
+    empty or old, which only a reader that checks what it reads can tell (results folders:
+    their SHA-256 in ``summary.json``)."""
+    replacement = Replacement(flush_over)
     try:
-        tmps.extend(_new_temporary(target) for target in targets)
-        yield tmps
-        _settle_all(tmps, kept)
-        for tmp, target in zip(tmps, targets):
-            os.replace(tmp, target)
+        yield replacement
+        replacement.commit()
     finally:
-        for tmp in tmps:
-            tmp.unlink(missing_ok=True)  # gone after os.replace; removed after a failure
+        replacement.discard()
+
+
+class Replacement:
+    """Files replaced together (:func:`replacing_set`): a temporary beside each target, made by
+    :meth:`temporary`; :meth:`commit` flushes them all at once, renames them over their targets
+    in the order they were made, then removes the files :meth:`remove_after` named."""
+
+    def __init__(self, flush_over: int = 0):
+        self.flush_over = flush_over
+        self._folders: dict[str, Path] = {}  # each folder given, resolved
+        self._listed: dict[Path, dict[str, bool]] = {}  # each folder's names (is it a link?), listed once
+        self._pending: list[tuple[Path, Path, os.stat_result | None]] = []  # (temporary, target, its stat)
+        self._obsolete: list[Path] = []
+
+    def _names(self, folder: Path) -> dict[str, bool]:
+        """The names in ``folder`` (created if needed), each with whether it is a symbolic link."""
+        if folder not in self._listed:
+            folder.mkdir(parents=True, exist_ok=True)
+            with os.scandir(folder) as entries:
+                self._listed[folder] = {entry.name: entry.is_symlink() for entry in entries}
+        return self._listed[folder]
+
+    def _folder(self, path: str | os.PathLike) -> tuple[Path, str]:
+        """The resolved folder of ``path`` and its name there."""
+        parent, name = os.path.split(os.fspath(path))
+        if parent not in self._folders:
+            self._folders[parent] = Path(os.path.realpath(parent or "."))
+        return self._folders[parent], name
+
+    def _target(self, path: str | os.PathLike) -> Path:
+        """The file ``path`` names, a symbolic link followed."""
+        folder, name = self._folder(path)
+        return Path(os.path.realpath(folder / name)) if self._names(folder).get(name) else folder / name
+
+    def temporary(self, path: str | os.PathLike) -> Path:
+        """An empty temporary file for ``path`` (the temporaries of an interrupted write of
+        the same file, a killed process's, are removed first; the folder is created if needed)."""
+        target = self._target(path)
+        self.remove_stale([target])
+        try:
+            kept = os.stat(target)
+        except FileNotFoundError:
+            kept = None
+        tmp = _new_temporary(target)
+        self._pending.append((tmp, target, kept))
+        return tmp
+
+    def remove_stale(self, paths: list[str | os.PathLike]) -> None:
+        """Remove the temporaries an interrupted write of ``paths`` left (a folder's names are
+        looked at only if it holds a temporary)."""
+        for path in paths:
+            names = self._names(self._folder(path)[0])
+            if not any(n.startswith(TMP_PREFIX) and n.endswith(TMP_SUFFIX) for n in names):
+                continue
+            target = self._target(path)
+            names = self._names(target.parent)
+            for name in [n for n in names if n.startswith(TMP_PREFIX) and n.endswith(TMP_SUFFIX)
+                         and n[len(TMP_PREFIX): -len(TMP_SUFFIX)].rpartition(".")[0] == target.name]:
+                (target.parent / name).unlink(missing_ok=True)
+                del names[name]
+
+    def remove_after(self, paths: list[str | os.PathLike]) -> None:
+        """Remove ``paths`` (those that exist) once every temporary is renamed into place."""
+        for path in paths:
+            folder, name = self._folder(path)
+            if name in self._names(folder):
+                self._obsolete.append(self._target(path))
+
+    def commit(self) -> None:
+        tmps, kept = [tmp for tmp, _, _ in self._pending], [kept for _, _, kept in self._pending]
+        if self.flush_over and sum(os.stat(tmp).st_size for tmp in tmps) <= self.flush_over:
+            for tmp, stat_ in zip(tmps, kept):
+                _settle(tmp, stat_, flush=False)
+        else:
+            _settle_all(tmps, kept)
+        for tmp, target, _ in self._pending:
+            os.replace(tmp, target)
+        self._pending = []
+        for path in self._obsolete:
+            path.unlink(missing_ok=True)
+
+    def discard(self) -> None:
+        """Remove the temporaries not renamed (after a failure)."""
+        for tmp, _, _ in self._pending:
+            tmp.unlink(missing_ok=True)
+        self._pending = []
 
 
 def _new_temporary(target: Path) -> Path:
@@ -167,9 +249,11 @@ if hasattr(os, "register_at_fork"):  # a forked child has none of its parent's t
     os.register_at_fork(after_in_child=_FLUSHERS.clear)
 
 
-def _settle(tmp: Path, kept: os.stat_result | None) -> None:
-    """Flush the written temporary file to disk and give it the replaced file's owner,
-    group (where the process may: only root gives a file away) and permission bits."""
+def _settle(tmp: Path, kept: os.stat_result | None, flush: bool = True) -> None:
+    """Flush the written temporary file to disk (unless not ``flush``) and give it the replaced
+    file's owner, group (where the process may: only root gives a file away) and permission bits."""
+    if not flush and kept is None:  # a new file: nothing to do
+        return
     fd = os.open(tmp, os.O_RDWR)
     try:
         if kept is not None and hasattr(os, "fchown"):
@@ -179,7 +263,8 @@ def _settle(tmp: Path, kept: os.stat_result | None) -> None:
                     break
                 except OSError:
                     continue
-        os.fsync(fd)
+        if flush:
+            os.fsync(fd)
     finally:
         os.close(fd)
     if kept is not None:

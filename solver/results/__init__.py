@@ -1,11 +1,11 @@
 """Results of a run: frames and their layout in memory (:mod:`.frames`), built from
 a solver state (:mod:`.outputs`; modal links' share: :mod:`.modal_outputs`), the named
 series they offer (:mod:`.series`), the results folder — its tables and their CSV text
-(:mod:`.tables`), the same tables in Parquet (:mod:`.columnar`), the scalar summary
-(:mod:`.summary`), writing, loading and export (:mod:`.files`), a folder written while the run
-goes (:mod:`.streaming`) and its frames read on demand (:mod:`.lazy`), the checks a folder
-passes before it is loaded (:mod:`.integrity`) — and the reference
-curves runs are compared with (:mod:`.references`).
+(:mod:`.tables`), the same tables in Parquet (:mod:`.columnar`) and the small ones together
+in ``tables.zip`` (:mod:`.bundle`), the scalar summary (:mod:`.summary`), writing, loading
+and export (:mod:`.files`), a folder written while the run goes (:mod:`.streaming`) and its
+frames read on demand (:mod:`.lazy`), the checks a folder passes before it is loaded
+(:mod:`.integrity`) — and the reference curves runs are compared with (:mod:`.references`).
 
 May import :mod:`solver.system` and below.
 """

@@ -11,7 +11,8 @@ a run recorded in single precision (``solver.record.precision``): they read back
 >>> spec = frame_table(results.layout, "nodes", results.frames[0])     # doctest: +SKIP
 >>> with parquet_writer(path, spec.schema) as writer:                   # doctest: +SKIP
 ...     writer.write_table(pa.table(spec.columns(results.frames), schema=spec.schema))
->>> ParquetTable(path.name, path.read_bytes(), len(results.frames) * spec.per_frame).columns(["x_m"])  # doctest: +SKIP
+>>> table = ParquetTable(path.name, parquet_file(path.name, path.read_bytes()), len(results.frames) * spec.per_frame)  # doctest: +SKIP
+>>> table.columns(["x_m"])                                            # doctest: +SKIP
 """
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from ..errors import ResultsFormatError
-from .frames import CONTACT_STATES, ENERGY_KEYS, RATE_FIELDS, Frame, Layout, Results, total_energy
+from .frames import CONTACT_STATES, ENERGY_KEYS, RATE_FIELDS, Frame, Layout, Results, energy_matrix, total_energy
 from .tables import FRAME_TABLES, STEP_COLUMNS, contact_values, element_offsets, field_shapes
 
 #: rows of one row group (a chunk of frames is written at once: memory stays bounded)
@@ -57,7 +58,7 @@ def _stack(frames: list[Frame], field: str, shape: tuple[int, ...], dtype) -> np
     """The frames' ``field`` arrays (F, *shape), their own float type kept."""
     if not frames or not int(np.prod(shape)):
         return np.zeros((len(frames), *shape), dtype=dtype)
-    return np.concatenate([getattr(f, field).reshape(-1) for f in frames]).reshape((len(frames), *shape))
+    return np.array([getattr(f, field) for f in frames]).reshape((len(frames), *shape))
 
 
 def _repeated(values: list, count: int, type_: pa.DataType) -> pa.Array:
@@ -105,11 +106,13 @@ class TableSpec(NamedTuple):
     columns: Callable[[list[Frame]], Columns]
 
 
-def frame_table(layout: Layout, name: str, first: Frame | None) -> TableSpec:
-    """Frame table ``name`` of a run of ``layout`` whose first frame is ``first`` (its float type)."""
-    labels = _entity_labels(layout)[name]
+def frame_table(layout: Layout, name: str, first: Frame | None, labels: list | None = None,
+                shapes: dict | None = None) -> TableSpec:
+    """Frame table ``name`` of a run of ``layout`` whose first frame is ``first`` (its float type);
+    ``labels`` and ``shapes`` its label columns and the frame's shapes, if known."""
+    labels = _entity_labels(layout)[name] if labels is None else labels
     k = len(labels[0][2])
-    shapes = field_shapes(layout)
+    shapes = field_shapes(layout) if shapes is None else shapes
     dtype = np.dtype(first.node_xy.dtype if first is not None and name in BULKY_TABLES else np.float64)
     fields = value_fields(name, layout)
     schema = pa.schema([("time_s", pa.float64()), *((c, t) for c, t, _ in labels),
@@ -134,8 +137,8 @@ def energy_table(first: Frame | None) -> TableSpec:
 
     def columns_of(chunk: list[Frame]) -> Columns:
         columns = {"time_s": pa.array(np.array([f.time for f in chunk], dtype=float))}
-        columns.update({k + "_J": pa.array(np.array([f.energy.get(k, np.nan) for f in chunk], dtype=float))
-                        for k in keys})
+        values = energy_matrix([f.energy for f in chunk], keys)
+        columns.update({k + "_J": pa.array(np.ascontiguousarray(values[:, j])) for j, k in enumerate(keys)})
         columns["total_J"] = pa.array(total_energy(chunk).astype(float))
         return columns
 
@@ -164,7 +167,8 @@ def contact_table(layout: Layout, first: Frame | None) -> TableSpec:
 
 def frame_tables(layout: Layout, first: Frame | None) -> dict[str, TableSpec]:
     """Every table written from the frames of a run of ``layout`` whose first frame is ``first``, by name."""
-    tables = {name: frame_table(layout, name, first) for name in FRAME_TABLES}
+    labels, shapes = _entity_labels(layout), field_shapes(layout)
+    tables = {name: frame_table(layout, name, first, labels[name], shapes) for name in FRAME_TABLES}
     tables.update(energy=energy_table(first), contacts=contact_table(layout, first))
     return tables
 
@@ -186,16 +190,23 @@ def step_table(results: Results) -> tuple[pa.Schema, Iterator[Columns]]:
 
 
 # ====================================================================== reading
-class ParquetTable:
-    """A Parquet file's bytes read column by column; where it came from (for messages)."""
+def parquet_file(source: str, data: bytes | str) -> pq.ParquetFile:
+    """The Parquet file of bytes ``data`` (or at path ``data``), from ``source``; refused with
+    :class:`ResultsFormatError` if it is not one."""
+    try:
+        return pq.ParquetFile(pa.BufferReader(data) if isinstance(data, bytes) else data)
+    except (pa.ArrowException, OSError, ValueError) as exc:
+        raise ResultsFormatError(f"{source}: not a Parquet file ({exc})") from None
 
-    def __init__(self, source: str, data: bytes, rows: int):
-        """Refused with :class:`ResultsFormatError` unless ``data`` is a Parquet file of ``rows`` rows."""
+
+class ParquetTable:
+    """A table file read column by column (a Parquet file, or a member of ``tables.zip``:
+    :class:`~solver.results.bundle.ArrowFile`); where it came from (for messages)."""
+
+    def __init__(self, source: str, file, rows: int):
+        """Refused with :class:`ResultsFormatError` unless ``file`` holds ``rows`` rows."""
         self.source = source
-        try:
-            self._file = pq.ParquetFile(pa.BufferReader(data))
-        except (pa.ArrowException, OSError) as exc:
-            raise ResultsFormatError(f"{source}: not a Parquet file ({exc})") from None
+        self._file = file
         self.rows = self._file.metadata.num_rows
         if self.rows != rows:
             raise ResultsFormatError(f"{source}: {self.rows} data rows, summary.json records {rows}")

@@ -1,10 +1,12 @@
-"""Results folders: a :class:`~solver.results.frames.Results` written as Parquet and CSV
-files plus ``summary.json`` and ``model.json``, and read back into an equal object.
+"""Results folders: a :class:`~solver.results.frames.Results` written as ``tables.zip``,
+Parquet and CSV files plus ``summary.json`` and ``model.json``, and read back into an equal object.
 
 The format (every file, column and key, with units) is described in
-``docs/results-format.md``.  Version 2 (written) stores the time series in Parquet
-(:mod:`.columnar`: row groups of bounded size, floats bit for bit) and the events in
-CSV; version 1 folders (every table CSV, floats with ``%.17g``) are still read.  Every file
+``docs/results-format.md``.  Version 3 (written) keeps the small tables together in
+``tables.zip`` (:mod:`.bundle`) and each larger one in a file of its own: the time series in
+Parquet (:mod:`.columnar`: row groups of bounded size, floats bit for bit), the events in CSV;
+version 2 folders (every time series in Parquet) and version 1 folders (every table CSV,
+floats with ``%.17g``) are still read.  Every file
 is written atomically (a temporary file in the folder, then a rename); ``summary.json``
 is written last and records the SHA-256 of every other file, ``model.json`` included.  A
 folder where a write was interrupted (some files new, some old) or that was damaged since
@@ -25,9 +27,10 @@ import numpy as np
 
 from ..errors import ResultsFormatError
 from ..model.io import atomic_write_text, replacing_together
-from .columnar import ParquetTable
+from .bundle import BUNDLE, ArrowFile, members
+from .columnar import ParquetTable, parquet_file
 from .frames import Frame, Results, StepRecord
-from .integrity import (SUMMARY, TABLE_FILES, as_text, check_layout, check_recorded, read_model, read_recorded,
+from .integrity import (SUMMARY, as_text, check_layout, check_recorded, locate_tables, read_model, read_recorded,
                         read_summary)
 from .lazy import LazyFrames
 from .streaming import streamed_results, summary_text
@@ -98,25 +101,17 @@ def load_results(directory: str | os.PathLike, lazy: bool = True) -> Results:
         the format version is unknown, or a file is not the one ``summary.json`` records
         (changed after writing, or left from another write).
 
-    With ``lazy`` (the default) the frames of a version-2 folder are read on demand
-    (:class:`~solver.results.lazy.LazyFrames`): its files are checked against their SHA-256
-    a block at a time and read a row group at a time, so a folder of any size loads in
+    With ``lazy`` (the default) the frames of a version-2 or -3 folder are read on demand
+    (:class:`~solver.results.lazy.LazyFrames`): its Parquet files are checked against their
+    SHA-256 a block at a time and read a row group at a time, so a folder of any size loads in
     bounded memory; otherwise (and from a version-1 folder) every frame is read at once.
     """
     directory = Path(directory)
     summary = read_summary(directory)
+    folder = _Folder(directory, summary)
     if lazy and summary["version"] >= 2:
-        return _load_lazy(directory, summary)
-    files = summary["files"]
-    tables = {}
-    for name, file in TABLE_FILES[summary["version"]].items():
-        if file not in files:  # a version-1 folder written before the table existed (modes.csv, moving.csv)
-            continue
-        path, entry = directory / file, files[file]
-        data = read_recorded(directory, file, entry["sha256"])
-        tables[name] = (CsvTable.parse(str(path), as_text(path, data), entry["rows"]) if file.endswith(".csv")
-                        else ParquetTable(str(path), data, entry["rows"]))
-        del data
+        return _load_lazy(folder)
+    tables = {name: folder.table(name) for name in folder.located}
     model = read_model(directory, summary)
     layout = layout_from_json(summary["layout"])
     check_layout(layout, model, directory / SUMMARY)
@@ -155,6 +150,51 @@ def load_results(directory: str | os.PathLike, lazy: bool = True) -> Results:
                    meta=summary["meta"])
 
 
+class _Folder:
+    """The tables of a results folder, each read from its own file or from ``tables.zip``
+    (version 3), checked against the SHA-256 ``summary.json`` records."""
+
+    def __init__(self, directory: Path, summary: dict):
+        self.directory, self.summary = directory, summary
+        self.located = locate_tables(directory, summary)
+        self._members: dict[str, bytes] | None = None
+
+    def source(self, name: str) -> str:
+        """Where table ``name`` is, for messages (``run/tables.zip:nodes.arrow``)."""
+        file, member_, _ = self.located[name]
+        return str(self.directory / file) + (f":{member_}" if member_ else "")
+
+    def data(self, name: str) -> bytes:
+        """The bytes of table ``name``'s file or member."""
+        file, member_, _ = self.located[name]
+        if member_ is None:
+            return read_recorded(self.directory, file, self.summary["files"][file]["sha256"])
+        if self._members is None:
+            self._members = members(str(self.directory / BUNDLE),
+                                    read_recorded(self.directory, BUNDLE, self.summary["files"][BUNDLE]["sha256"]))
+        if member_ not in self._members:
+            raise ResultsFormatError(f"{self.directory / BUNDLE}: no member {member_}")
+        return self._members[member_]
+
+    def file(self, name: str):
+        """Table ``name`` (not the events) as a file read column by column: its own Parquet file
+        (checked a block at a time, read from disk as needed) or its member of ``tables.zip``."""
+        file, member_, _ = self.located[name]
+        if member_ is not None:
+            return ArrowFile(self.source(name), self.data(name))
+        check_recorded(self.directory, file, self.summary["files"][file]["sha256"])
+        return parquet_file(self.source(name), str(self.directory / file))
+
+    def table(self, name: str) -> CsvTable | ParquetTable:
+        """Table ``name`` read whole, its rows checked."""
+        source, rows = self.source(name), self.located[name].rows
+        if source.endswith(".csv"):
+            return CsvTable.parse(source, as_text(Path(source), self.data(name)), rows)
+        data = self.data(name)
+        return ParquetTable(source, ArrowFile(source, data) if source.endswith(".arrow") else parquet_file(source, data),
+                            rows)
+
+
 def _steps(table: CsvTable | ParquetTable) -> list[StepRecord]:
     """The step log of a ``steps`` table."""
     step_table = table.columns(list(STEP_COLUMNS))
@@ -163,37 +203,24 @@ def _steps(table: CsvTable | ParquetTable) -> list[StepRecord]:
     return [StepRecord(time=t, step=h, newton_iterations=int(n)) for t, h, n in step_table.tolist()]
 
 
-def _load_lazy(directory: Path, summary: dict) -> Results:
-    """A version-2 folder's :class:`Results` with frames read on demand."""
-    import pyarrow.parquet as pq
-
-    recorded = summary["files"]
+def _load_lazy(folder: _Folder) -> Results:
+    """A version-2 or -3 folder's :class:`Results` with frames read on demand."""
+    directory, summary = folder.directory, folder.summary
     files = {}
-    for name, file in TABLE_FILES[summary["version"]].items():
-        if file.endswith(".parquet") and name != "steps":
-            path = directory / file
-            check_recorded(directory, file, recorded[file]["sha256"])
-            try:
-                files[name] = (str(path), pq.ParquetFile(str(path)))
-            except (OSError, ValueError) as exc:
-                raise ResultsFormatError(f"{path}: not a Parquet file ({exc})") from None
-            if files[name][1].metadata.num_rows != recorded[file]["rows"]:
-                raise ResultsFormatError(f"{path}: {files[name][1].metadata.num_rows} data rows, "
-                                         f"summary.json records {recorded[file]['rows']}")
-    events = TABLE_FILES[summary["version"]]["events"]
-    text = as_text(directory / events, read_recorded(directory, events, recorded[events]["sha256"]))
-    CsvTable.parse(str(directory / events), text, recorded[events]["rows"])
+    for name in folder.located:
+        if name not in ("steps", "events"):
+            files[name] = (folder.source(name), folder.file(name))
+            if files[name][1].metadata.num_rows != folder.located[name].rows:
+                raise ResultsFormatError(f"{files[name][0]}: {files[name][1].metadata.num_rows} data rows, "
+                                         f"summary.json records {folder.located[name].rows}")
+    folder.table("events")
     model = read_model(directory, summary)
     layout = layout_from_json(summary["layout"])
     check_layout(layout, model, directory / SUMMARY)
-    n_f = recorded[TABLE_FILES[summary["version"]]["energy"]]["rows"]
     keys = summary["frame_keys"]
-    frames = LazyFrames.from_files(layout, files, n_f, keys["energy"], keys["contact"])
-    steps = TABLE_FILES[summary["version"]]["steps"]
-    steps = _steps(ParquetTable(str(directory / steps), read_recorded(directory, steps, recorded[steps]["sha256"]),
-                                recorded[steps]["rows"]))
-    return Results(model=model, layout=layout, frames=frames, steps=steps, events=summary["events"],
-                   meta=summary["meta"])
+    frames = LazyFrames.from_files(layout, files, folder.located["energy"].rows, keys["energy"], keys["contact"])
+    return Results(model=model, layout=layout, frames=frames, steps=_steps(folder.table("steps")),
+                   events=summary["events"], meta=summary["meta"])
 
 
 def export_csv(directory: str | os.PathLike, out: str | os.PathLike | None = None,

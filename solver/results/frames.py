@@ -174,11 +174,23 @@ def frame_energies(frames) -> list[dict[str, float]]:
 def total_energy(frames) -> np.ndarray:
     """The energy balance of each of ``frames`` (F,), J: see :data:`ENERGY_BALANCE_SIGNS`
     (terms a frame lacks count as zero)."""
-    energies = frame_energies(frames)
-    total = np.zeros(len(energies))
-    for key, sign in ENERGY_BALANCE_SIGNS.items():  # the terms added in this order, as frame by frame
-        total += sign * np.array([e.get(key, 0.0) for e in energies], dtype=float)
+    values = energy_matrix(frame_energies(frames), list(ENERGY_BALANCE_SIGNS), 0.0)
+    total = np.zeros(len(values))
+    for j, sign in enumerate(ENERGY_BALANCE_SIGNS.values()):  # the terms added in this order, as frame by frame
+        total += sign * values[:, j]
     return total
+
+
+def energy_matrix(energies: list[dict[str, float]], keys: Sequence[str], missing: float = np.nan) -> np.ndarray:
+    """The terms ``keys`` of each of the frames' ``energies`` (F, len(keys)), J; ``missing`` where
+    a frame lacks one (read in one call a frame when every frame has them all)."""
+    if not keys or not energies:
+        return np.full((len(energies), len(keys)), missing)
+    terms = items_getter(keys)
+    try:
+        return np.array([terms(e) for e in energies], dtype=float)
+    except KeyError:  # a frame lacks a term
+        return np.array([[e.get(k, missing) for k in keys] for e in energies], dtype=float)
 
 
 def items_getter(keys: Sequence[str]) -> Callable[[dict], tuple]:
@@ -233,15 +245,7 @@ class Results:
 
     def energies(self, keys: Sequence[str], missing: float = np.nan) -> np.ndarray:
         """The energy terms ``keys`` of every frame (F, len(keys)), J; ``missing`` where a frame lacks one."""
-        energies = frame_energies(self.frames)  # frames read on demand keep them: no frame is read
-        if not keys or not energies:
-            return np.full((len(energies), len(keys)), missing)
-        terms = items_getter(keys)
-        try:
-            rows = [terms(e) for e in energies]
-        except KeyError:  # a frame lacks a term
-            return np.array([[e.get(k, missing) for k in keys] for e in energies], dtype=float)
-        return np.array(rows, dtype=float)
+        return energy_matrix(frame_energies(self.frames), keys, missing)  # frames read on demand keep them
 
     def total_energy(self) -> np.ndarray:
         """The energy balance per frame (F,), J: see :data:`ENERGY_BALANCE_SIGNS`.

@@ -1,6 +1,7 @@
 """The checks a results folder passes before :func:`solver.results.files.load_results`
-returns it: ``summary.json`` against a JSON schema, every other file (CSV, Parquet or
-``model.json``) against the SHA-256 ``summary.json`` records, ``model.json`` a valid model
+returns it: ``summary.json`` against a JSON schema, every table found in exactly one place
+(:func:`locate_tables`), every other file (CSV, Parquet, ``tables.zip`` or ``model.json``)
+against the SHA-256 ``summary.json`` records, ``model.json`` a valid model
 whose ids the layout names, and a layout whose parts agree with each other.
 
 Each failure is a :class:`~solver.errors.ResultsFormatError` naming the file and the
@@ -11,23 +12,26 @@ from __future__ import annotations
 import hashlib
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from jsonschema import Draft202012Validator
 
 from ..errors import ResultsFormatError
 from ..model.io import parse_model
 from ..model.validate import ModelError
+from .bundle import BUNDLE, member
 from .frames import Layout
 from .tables import FORMAT, TABLES, VERSION
 
 #: the file of each table, by format version: version 1 all CSV, version 2 the time series in
-#: Parquet and the events CSV
+#: Parquet and the events CSV; version 3 as 2 for a table with a file of its own, the others
+#: are members of ``tables.zip`` (:mod:`.bundle`)
 TABLE_FILES = {
     1: {name: name + ".csv" for name in TABLES},
     2: {name: name + (".csv" if name == "events" else ".parquet") for name in TABLES},
 }
-#: tables a version-1 folder written before ``modes.csv`` or ``moving.csv`` existed lacks
+TABLE_FILES[3] = TABLE_FILES[2]
+#: tables a folder written before ``modes`` or ``moving`` existed lacks (versions 1 and 2)
 OPTIONAL_TABLES = ("modes", "moving")
 SUMMARY, MODEL = "summary.json", "model.json"
 
@@ -50,8 +54,13 @@ SUMMARY_SCHEMA = {
         "run": {"type": "object", "properties": {"model_sha256": _HASH}},
         "files": {
             "type": "object",
-            "propertyNames": {"enum": sorted({*TABLE_FILES[1].values(), *TABLE_FILES[2].values(), MODEL})},
-            "properties": {MODEL: {"type": "object", "required": ["sha256"], "properties": {"sha256": _HASH}}},
+            "propertyNames": {"enum": sorted({*TABLE_FILES[1].values(), *TABLE_FILES[2].values(), MODEL, BUNDLE})},
+            "properties": {
+                MODEL: {"type": "object", "required": ["sha256"], "properties": {"sha256": _HASH}},
+                BUNDLE: {"type": "object", "required": ["sha256", "tables"], "properties": {
+                    "sha256": _HASH, "tables": {"type": "object", "propertyNames": {"enum": list(TABLES)},
+                                                "additionalProperties": {"type": "integer", "minimum": 0}}}},
+            },
             "additionalProperties": {"type": "object", "required": ["rows", "sha256"],
                                      "properties": {"rows": {"type": "integer", "minimum": 0}, "sha256": _HASH}},
         },
@@ -124,14 +133,41 @@ def read_summary(directory: Path) -> dict[str, Any]:
     error = next(iter(sorted(_VALIDATOR.iter_errors(summary), key=lambda e: list(map(str, e.absolute_path)))), None)
     if error is not None:
         raise ResultsFormatError(f"{path}: {_json_path(error.absolute_path) or 'the document'}: {error.message}")
-    files = TABLE_FILES[summary["version"]]
-    foreign = [name for name in summary["files"] if name != MODEL and name not in files.values()]
+    allowed = {*TABLE_FILES[summary["version"]].values(), MODEL, *((BUNDLE,) if summary["version"] >= 3 else ())}
+    foreign = [name for name in summary["files"] if name not in allowed]
     if foreign:
         raise ResultsFormatError(f"{path}: files: {', '.join(foreign)} not of a version {summary['version']} folder")
-    missing = [file for table, file in files.items() if file not in summary["files"] and table not in OPTIONAL_TABLES]
-    if missing:
-        raise ResultsFormatError(f"{path}: files: no entry for {', '.join(missing)}")
+    locate_tables(directory, summary)
     return summary
+
+
+class Located(NamedTuple):
+    """Where a table of a folder is: its file, the member of that file (``tables.zip``) or
+    ``None``, and its rows as ``summary.json`` records them."""
+
+    file: str
+    member: str | None
+    rows: int
+
+
+def locate_tables(directory: Path, summary: dict[str, Any]) -> dict[str, Located]:
+    """Each table's place in the folder, by name (a version-1 folder written before a table
+    existed lacks it); refused naming ``summary.json`` for a table it places nowhere or twice."""
+    files, version = summary["files"], summary["version"]
+    bundled = files.get(BUNDLE, {}).get("tables", {}) if version >= 3 else {}
+    located, missing = {}, []
+    for table, file in TABLE_FILES[version].items():
+        if file in files and table in bundled:
+            raise ResultsFormatError(f"{directory / SUMMARY}: files: {table} both in {file} and in {BUNDLE}")
+        if file in files:
+            located[table] = Located(file, None, files[file]["rows"])
+        elif table in bundled:
+            located[table] = Located(BUNDLE, member(table), bundled[table])
+        elif version >= 3 or table not in OPTIONAL_TABLES:
+            missing.append(file)
+    if missing:
+        raise ResultsFormatError(f"{directory / SUMMARY}: files: no entry for {', '.join(missing)}")
+    return located
 
 
 def _json_path(parts) -> str:

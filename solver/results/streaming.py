@@ -2,14 +2,20 @@
 chunks (one row group each) as they are appended, so a run's memory is bounded by a chunk
 of frames, not by their number.
 
-:func:`streamed_results` opens the folder's files as temporaries (:func:`~solver.model.io.replacing_together`);
-the run appends its frames to :attr:`ResultsStream.frames` (``solver.api.simulate(..., frames=...)``),
-and :meth:`ResultsStream.finish` writes ``model.json``, the step log, the events and
-``summary.json`` (with the SHA-256 of every other file) and renames them all into place,
-``summary.json`` last.  Until then the folder holds the previous run: a run that fails,
-is interrupted or killed leaves it (and at most temporary files ``.<name>.<random>.tmp``,
-removed by the next write).  Chunks are cut exactly as :func:`~solver.results.files.write_results`
-cuts them (it streams its frames the same way): the files are the same, byte for byte.
+:func:`streamed_results` gives a stream whose files are temporaries
+(:func:`~solver.model.io.replacing_set`); the run appends its frames to
+:attr:`ResultsStream.frames` (``solver.api.simulate(..., frames=...)``), and
+:meth:`ResultsStream.finish` writes the tables still held, ``model.json``, the step log, the
+events, ``tables.zip`` (the tables of at most :data:`~solver.results.bundle.BUNDLE_BYTES`:
+:mod:`.bundle`) and ``summary.json`` (with the SHA-256 of every other file) and renames them
+all into place, ``summary.json`` last; then it removes the files the previous run's
+``summary.json`` listed that this run does not write (a table that moved into ``tables.zip``
+or out of it, a version-1 or -2 folder's files; an exported CSV file stays).  Until then the
+folder holds the previous run: a run that fails, is interrupted or killed leaves it (and at
+most temporary files ``.<name>.<random>.tmp``, removed by the next write).  A table's Parquet
+file is begun when its first chunk is full; chunks are cut exactly as
+:func:`~solver.results.files.write_results` cuts them (it writes a finished run's frames the
+same way): the files are the same, byte for byte.
 
 >>> with streamed_results("out/cantilever") as stream:             # doctest: +SKIP
 ...     results = simulate(model, frames=stream.frames)
@@ -22,19 +28,32 @@ import os
 from contextlib import contextmanager
 from pathlib import Path
 from types import SimpleNamespace
-from typing import Iterator
+from typing import Iterator, Sequence
 
 import pyarrow as pa
 
-from ..model.io import dumps_model, replacing_together
-from .columnar import ROW_GROUP_ROWS, TableSpec, frame_tables, parquet_writer, step_table, value_fields
+from ..model.io import Replacement, dumps_model, replacing_set
+from .bundle import BUNDLE, BUNDLE_BYTES, ArrowFile, bundle_bytes, empty_ipc_bytes, ipc_bytes, member
+from .columnar import ROW_GROUP_ROWS, TableSpec, frame_tables, parquet_file, parquet_writer, step_table, value_fields
 from .frames import Frame, Results
 from .integrity import MODEL, SUMMARY, TABLE_FILES, file_sha256
 from .lazy import LazyFrames
 from .summary import summarize
-from .tables import VERSION, csv_tables, sha256
+from .tables import TABLES, VERSION, events_csv, sha256
 
 __all__ = ["ResultsStream", "streamed_results", "summary_text"]
+
+#: every file a results folder of any version may hold but summary.json (what a write may replace or remove)
+FOLDER_FILES = (MODEL, BUNDLE, *dict.fromkeys(f for files in TABLE_FILES.values() for f in files.values()))
+
+
+#: a folder of at most this many bytes is renamed into place without flushing its files to disk
+#: first: a journal commit waited for costs a small run's write more than all else on a busy disk
+#: (1-15 ms against a solve of 20 ms), a kill leaves the same outcomes (the files are renamed in
+#: the same order), and after a power cut within seconds of the write the folder may be refused
+#: (a file empty or old, which its SHA-256 tells) -- never a mix that loads; a run so small is
+#: run again in a second.  A larger folder is flushed, as every folder was before.
+FLUSH_BYTES = 1 << 20
 
 
 def chunk_frames(per_frame: int) -> int:
@@ -43,35 +62,70 @@ def chunk_frames(per_frame: int) -> int:
 
 
 class _TableStream:
-    """One Parquet table written chunk by chunk: the frames of the chunk under way, kept
-    with only the fields the table reads."""
+    """One table written chunk by chunk: the frames of the chunk under way (kept with only the
+    fields the table reads), and once a chunk is full, its Parquet file."""
 
-    def __init__(self, path: Path, spec: TableSpec, fields: tuple[str, ...]):
-        self.path, self.spec, self.fields = path, spec, fields
+    def __init__(self, stream: ResultsStream, name: str, spec: TableSpec, fields: tuple[str, ...]):
+        self.stream, self.name, self.spec, self.fields = stream, name, spec, fields
         self.size = chunk_frames(spec.per_frame) if spec.per_frame else 0
-        self.pending: list[SimpleNamespace] = []
+        self.pending: list = []
         self.rows = 0
-        self.writer = parquet_writer(path, spec.schema)
+        self.writer = None
+        self.path: Path | None = None
 
     def append(self, frame: Frame) -> None:
         if not self.size:  # a table without rows holds no row group
             return
         self.pending.append(SimpleNamespace(**{f: getattr(frame, f) for f in self.fields}))
         if len(self.pending) == self.size:
-            self.flush()
+            self._write(pa.table(self.spec.columns(self.pending), schema=self.spec.schema))
 
-    def flush(self) -> None:
-        if self.pending:
-            table = pa.table(self.spec.columns(self.pending), schema=self.spec.schema)
-            self.writer.write_table(table)
-            self.rows += table.num_rows
-            self.pending = []
+    def extend(self, frames: Sequence[Frame]) -> None:
+        """Append the frames of a finished run: whole chunks go straight from ``frames``."""
+        if not self.size:
+            return
+        i = 0
+        while self.pending and i < len(frames):
+            self.append(frames[i])
+            i += 1
+        while len(frames) - i >= self.size:
+            self._write(pa.table(self.spec.columns(frames[i : i + self.size]), schema=self.spec.schema))
+            i += self.size
+        self.pending.extend(frames[i:])
 
-    def close(self) -> dict:
-        """Write the last chunk and the file's footer; its entry in ``summary.json``."""
-        self.flush()
+    def _begin(self) -> None:
+        """Begin the table's Parquet file, if not yet begun."""
+        if self.writer is None:
+            self.path = self.stream.temporary(TABLE_FILES[VERSION][self.name])
+            self.writer = parquet_writer(self.path, self.spec.schema)
+
+    def _write(self, table: pa.Table) -> None:
+        """Write one row group (the table's Parquet file begun with its first)."""
+        self._begin()
+        self.writer.write_table(table)
+        self.rows += table.num_rows
+        self.pending = []
+
+    def close(self, bundled: dict[str, bytes]) -> dict | None:
+        """Write what is held: into ``bundled`` (its IPC file under its member's name; returns
+        ``None``) if the table is small and has no file, else as the file's last row group
+        (returns the file's entry in ``summary.json``)."""
+        table = pa.table(self.spec.columns(self.pending), schema=self.spec.schema) if self.pending else None
+        if self.writer is None and (table.nbytes if table is not None else 0) <= BUNDLE_BYTES:
+            bundled[member(self.name)] = ipc_bytes(table) if table is not None else empty_ipc_bytes(self.spec.schema)
+            self.rows = table.num_rows if table is not None else 0
+            return None
+        if table is not None:
+            self._write(table)
+        self._begin()  # a table without rows: its schema only
         self.writer.close()
         return {"rows": self.rows, "sha256": file_sha256(self.path)}
+
+    def reader(self, bundled: dict[str, bytes]):
+        """The table as written, read column by column (:class:`~solver.results.lazy.LazyFrames`)."""
+        if self.writer is None:
+            return ArrowFile(f"{BUNDLE}:{member(self.name)}", bundled[member(self.name)])
+        return parquet_file(str(self.path), str(self.path))
 
 
 class _StreamedFrames:
@@ -96,14 +150,19 @@ class _StreamedFrames:
 class ResultsStream:
     """A results folder being written: see :func:`streamed_results`."""
 
-    def __init__(self, temporaries: dict[str, Path]):
-        self._tmp = temporaries
+    def __init__(self, directory: Path, replacement: Replacement):
+        self._directory, self._replacement = directory, replacement
+        self._previous = _previous_files(directory)
         self._results: Results | None = None
         self._tables: dict[str, _TableStream] = {}
         self._first: Frame | None = None
         self.finished = False
         #: the run's frames went to the files as it ran and are read back from them
         self.read_back = False
+
+    def temporary(self, name: str) -> Path:
+        """The temporary file of the folder's file ``name`` (renamed into place in the order made)."""
+        return self._replacement.temporary(self._directory / name)
 
     def frames(self, results: Results) -> _StreamedFrames:
         """The frame store of the run of ``results`` (its layout complete by the first frame);
@@ -119,57 +178,89 @@ class ResultsStream:
 
     def _open(self, first: Frame | None) -> None:
         self._first = first
-        files = TABLE_FILES[VERSION]
         layout = self._results.layout
-        fields = {name: ("time", *(f for f, _ in value_fields(name, layout))) for name in files
+        fields = {name: ("time", *(f for f, _ in value_fields(name, layout))) for name in TABLES
                   if name not in ("energy", "contacts", "steps", "events")}
         fields.update(energy=("time", "energy"), contacts=("time", "contact"))
-        self._tables = {name: _TableStream(self._tmp[files[name]], spec, fields[name])
+        self._tables = {name: _TableStream(self, name, spec, fields[name])
                         for name, spec in frame_tables(layout, first).items()}
 
     def write_frames(self, results: Results) -> None:
         """Append the frames of a finished run (:func:`~solver.results.files.write_results`)."""
         self._results = results
-        for frame in results.frames:
-            self._append(frame)
+        if not self._tables:
+            self._open(results.frames[0] if results.frames else None)
+        for table in self._tables.values():
+            table.extend(results.frames)
 
     def finish(self, results: Results) -> None:
-        """Close the tables, write the step log, ``model.json``, the events and ``summary.json``;
-        ``results.frames`` then reads the frames back from the files, which
-        :func:`streamed_results` renames into place."""
-        files = TABLE_FILES[VERSION]
+        """Write the tables still held, the step log, ``model.json``, the events, ``tables.zip``
+        and ``summary.json``; ``results.frames`` then reads the frames back from the files,
+        which :func:`streamed_results` renames into place."""
         self._results = results
         if not self._tables:
             self._open(results.frames[0] if results.frames else None)
-        entries = {files[name]: table.close() for name, table in self._tables.items()}
-        steps_schema, step_chunks = step_table(results)
-        with parquet_writer(self._tmp[files["steps"]], steps_schema) as writer:
-            rows = 0
-            for columns in step_chunks:
-                chunk = pa.table(columns, schema=steps_schema)
-                writer.write_table(chunk)
-                rows += chunk.num_rows
-        entries[files["steps"]] = {"rows": rows, "sha256": file_sha256(self._tmp[files["steps"]])}
+        bundled: dict[str, bytes] = {}
+        entries = {name: table.close(bundled) for name, table in self._tables.items()}
+        entries["steps"] = self._write_steps(results, bundled)
         self.read_back = isinstance(results.frames, _StreamedFrames)
         if self.read_back:  # the energy and contact keys the frames hold
             keys = (list(self._first.energy), list(self._first.contact)) if self._first is not None else ([], [])
-            results.frames = LazyFrames.open(results.layout, {name: self._tmp[files[name]] for name in self._tables},
-                                             len(results.frames), *keys)
+            readers = {name: (name, table.reader(bundled)) for name, table in self._tables.items()}
+            results.frames = LazyFrames.from_files(results.layout, readers, len(results.frames), *keys)
         model = dumps_model(results.model)
-        _write_text(self._tmp[MODEL], model)
-        events = csv_tables(results, ("events",))["events.csv"]
-        _write_text(self._tmp[files["events"]], events)
+        _write_text(self.temporary(MODEL), model)
+        events = events_csv(results.events)
+        rows = {name: table.rows for name, table in self._tables.items()}
+        rows["steps"] = len(results.steps)
+        rows["events"] = events.count("\n") - 1
+        files = {TABLE_FILES[VERSION][name]: entry for name, entry in entries.items() if entry is not None}
+        if len(events.encode("utf-8")) <= BUNDLE_BYTES:
+            bundled[member("events")] = events.encode("utf-8")
+        else:
+            _write_text(self.temporary(TABLE_FILES[VERSION]["events"]), events)
+            files[TABLE_FILES[VERSION]["events"]] = {"rows": rows["events"], "sha256": sha256(events)}
+        bundle = bundle_bytes({m: bundled[m] for m in (member(name) for name in TABLES) if m in bundled})
+        with open(self.temporary(BUNDLE), "wb") as fh:
+            fh.write(bundle)
+        files[BUNDLE] = {"sha256": sha256(bundle), "tables": {name: rows[name] for name in TABLES
+                                                              if member(name) in bundled}}
+        files[MODEL] = {"sha256": sha256(model)}
         summary = summarize(results)
-        summary["files"] = {**entries, files["events"]: {"rows": events.count("\n") - 1, "sha256": sha256(events)},
-                            MODEL: {"sha256": sha256(model)}}
-        _write_text(self._tmp[SUMMARY], summary_text(summary))
+        summary["files"] = files
+        _write_text(self.temporary(SUMMARY), summary_text(summary))
+        self._replacement.remove_after([self._directory / f for f in self._previous if f not in files])
         self.finished = True
+
+    def _write_steps(self, results: Results, bundled: dict[str, bytes]) -> dict | None:
+        """The step log: into ``bundled`` if small (returns ``None``), else its Parquet file's entry."""
+        schema, chunks = step_table(results)
+        tables = [pa.table(columns, schema=schema) for columns in chunks]
+        if len(tables) <= 1 and sum(t.nbytes for t in tables) <= BUNDLE_BYTES:
+            bundled[member("steps")] = ipc_bytes(tables[0]) if tables else empty_ipc_bytes(schema)
+            return None
+        path = self.temporary(TABLE_FILES[VERSION]["steps"])
+        with parquet_writer(path, schema) as writer:
+            for table in tables:
+                writer.write_table(table)
+        return {"rows": len(results.steps), "sha256": file_sha256(path)}
 
     def abort(self) -> None:
         """Close the files of an unfinished stream (their temporaries are then removed)."""
         for table in self._tables.values():
-            table.writer.close()
+            if table.writer is not None:
+                table.writer.close()
         self._tables = {}
+
+
+def _previous_files(directory: Path) -> list[str]:
+    """The files (of :data:`FOLDER_FILES`) the folder's ``summary.json`` lists: the previous run's,
+    which a new run replaces or removes (files exported beside them stay); none if unreadable."""
+    try:
+        listed = json.loads((directory / SUMMARY).read_text(encoding="utf-8"))["files"]
+    except (OSError, ValueError, TypeError, KeyError, RecursionError):
+        return []
+    return [f for f in FOLDER_FILES if isinstance(listed, dict) and f in listed]
 
 
 class _Unfinished(Exception):
@@ -184,11 +275,10 @@ def streamed_results(directory: str | os.PathLike) -> Iterator[ResultsStream]:
     :attr:`~solver.results.frames.Results.folder` ``directory``; otherwise the folder is left
     as it was)."""
     directory = Path(directory)
-    files = TABLE_FILES[VERSION]
-    names = [MODEL, *(files[name] for name in files if name != "events"), files["events"], SUMMARY]  # summary last
     try:
-        with replacing_together([directory / name for name in names]) as temporaries:
-            stream = ResultsStream(dict(zip(names, temporaries)))
+        with replacing_set(flush_over=FLUSH_BYTES) as replacement:
+            replacement.remove_stale([directory / name for name in (*FOLDER_FILES, SUMMARY)])
+            stream = ResultsStream(directory, replacement)
             try:
                 yield stream
             finally:

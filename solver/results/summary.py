@@ -10,8 +10,8 @@ import numpy as np
 
 from ..model.io import dumps_model, model_with_defaults
 from .frames import Layout, Results, frame_energies
-from .tables import (DRIVER_UNITS, FORMAT, VERSION, contact_keys, element_offsets, energy_keys, jsonable, sha256,
-                     stack_field)
+from .tables import (DRIVER_UNITS, FORMAT, VERSION, contact_keys, contact_values, element_offsets, energy_keys,
+                     jsonable, sha256, stack_field)
 
 #: values of a field read at a time to find its peaks
 CHUNK_VALUES = 1 << 19
@@ -125,9 +125,9 @@ def _driver_summary(results: Results, times: np.ndarray) -> dict[str, Any]:
 
 def _contact_summary(results: Results, times: np.ndarray) -> dict[str, Any]:
     """Per contact pair: its contact periods and its impulses (events of kind ``impulse``)."""
-    keys = contact_keys(results)
+    keys = [k for k in ("state", "F_n_N", "gap_m") if k in contact_keys(results)]  # what the periods need
     rows = getattr(results.frames, "contact_rows", None)  # frames read on demand keep their contact data
-    stacked = rows() if rows is not None else {k: np.array([f.contact[k] for f in results.frames]) for k in keys}
+    stacked = rows() if rows is not None else contact_values(results.frames, keys)
     out = {}
     for j, contact in enumerate(results.layout.contacts):
         if "state" in stacked:

@@ -21,8 +21,9 @@ from .frames import (CONTACT_KEYS, CONTACT_STATES, ENERGY_KEYS, EVENT_KEYS, RATE
                      frame_times, items_getter)
 
 FORMAT = "flexmech-results"
-#: the version written; version 1 (every table CSV) is still read
-VERSION = 2
+#: the version written (3: the small tables in ``tables.zip``); versions 1 (every table CSV)
+#: and 2 (every time series in Parquet) are still read
+VERSION = 3
 
 #: repr-exact float format: a double printed with 17 significant digits reads back unchanged
 FLOAT = "%.17g"
@@ -114,7 +115,7 @@ def csv_tables(results: Results, names: tuple[str, ...] = TABLES) -> dict[str, s
                 (FLOAT, "%d"),
             )
         else:
-            tables[name] = _event_table(results.events)
+            tables[name] = events_csv(results.events)
     return {name + ".csv": text for name, text in tables.items()}
 
 
@@ -227,7 +228,7 @@ def _contact_table(results: Results, times: np.ndarray) -> str:
     return _table(("time_s", "contact", *keys), times, labels, cells, specs)
 
 
-def _event_table(events: list[dict[str, Any]]) -> str:
+def events_csv(events: list[dict[str, Any]]) -> str:
     """events.csv: one row per event; columns EVENT_KEYS, then the other keys in first-seen order."""
     columns = list(dict.fromkeys([*EVENT_KEYS, *(k for e in events for k in e)]))
     buf = io.StringIO()
@@ -251,8 +252,9 @@ def _event_cell(value: Any) -> str:
     return str(value)
 
 
-def sha256(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+def sha256(text: str | bytes) -> str:
+    """The SHA-256 of ``text`` (UTF-8) or of bytes."""
+    return hashlib.sha256(text if isinstance(text, bytes) else text.encode("utf-8")).hexdigest()
 
 
 def jsonable(value: Any) -> Any:

@@ -7,12 +7,12 @@ import pytest
 from PySide6.QtWidgets import QFileDialog
 
 from solver.results.files import write_results
-from tests.solver.test_results_damage import DAMAGES, PARQUET_DAMAGES
+from tests.solver.test_results_damage import BUNDLE_DAMAGES, DAMAGES
 from tests.solver.test_results_io import make_results
 
-SHOWN = [d for d in DAMAGES + PARQUET_DAMAGES if d[0] in ("summary.json truncated", "model.json invalid, rehashed",
-                                       "model.json swapped, rehashed", "text in a numeric column, rehashed",
-                                       "a row missing, rehashed")]
+SHOWN = [d for d in DAMAGES + BUNDLE_DAMAGES if d[0] in (
+    "summary.json truncated", "model.json invalid, rehashed", "model.json swapped, rehashed",
+    "text in a numeric column of a member, rehashed", "a row missing in a member, rehashed")]
 
 
 @pytest.mark.parametrize(("kind", "damage", "file", "reason"), SHOWN, ids=[d[0] for d in SHOWN])

@@ -17,6 +17,7 @@ from solver.model.schema import SOLVER
 from solver.model.fields import with_defaults
 from solver.model.validate import validate
 from solver.results.files import export_csv, load_results, write_results
+from solver.results.integrity import locate_tables
 from tests.solver.test_results_io import assert_results_equal
 
 
@@ -68,11 +69,12 @@ def test_a_folder_of_chosen_links_is_smaller_loads_back_and_exports(four_bar_run
     write_results(full, tmp_path / "full")
     write_results(coupler, tmp_path / "coupler")
     assert _folder_bytes(tmp_path / "coupler") < _folder_bytes(tmp_path / "full")
-    rows = [json.loads((tmp_path / run / "summary.json").read_text())["files"] for run in ("coupler", "full")]
+    rows = [{table: place.rows for table, place in locate_tables(
+        tmp_path / run, json.loads((tmp_path / run / "summary.json").read_text())).items()} for run in ("coupler", "full")]
     share = sum(1 for e in full.layout.elements if e[0] == "coupler") / len(full.layout.elements)
-    assert rows[0]["elements.parquet"]["rows"] == share * rows[1]["elements.parquet"]["rows"] > 0
-    assert rows[0]["links.parquet"]["rows"] == rows[1]["links.parquet"]["rows"] / 3
-    assert rows[0]["nodes.parquet"]["rows"] == rows[1]["nodes.parquet"]["rows"]
+    assert rows[0]["elements"] == share * rows[1]["elements"] > 0
+    assert rows[0]["links"] == rows[1]["links"] / 3
+    assert rows[0]["nodes"] == rows[1]["nodes"]
     loaded = load_results(tmp_path / "coupler")
     assert_results_equal(loaded, coupler)
     export_csv(tmp_path / "coupler", tmp_path / "csv", ["elements", "links"])

@@ -3,14 +3,18 @@ names the file, and leftover temporary files neither disturb loading nor survive
 
 A damage marked *rehashed* also rewrites the file's SHA-256 (and row count) in
 ``summary.json``, as a careless tool would: the checks behind the hash must catch it too.
-The damages of summary.json, model.json and the Parquet files are done to a version-2 folder
-(``write_results``), those of CSV tables to a copy of the version-1 folder in ``tests/data``.
+The damages of summary.json and model.json are done to a version-3 folder (``write_results``)
+and to a copy of the version-2 folder in ``tests/data``, those of the Parquet files to the
+version-2 copy, those of ``tables.zip`` to a version-3 folder, those of CSV tables to a copy of
+the version-1 folder in ``tests/data``.
 """
 from __future__ import annotations
 
 import hashlib
 import json
+import io
 import shutil
+import zipfile
 from pathlib import Path
 
 import pyarrow as pa
@@ -79,6 +83,39 @@ def _edit_bytes(name: str, change, rehash: bool = False, source: str | None = No
                 summary["files"][name]["rows"] = summary["files"][source]["rows"]
             _write_summary(folder, summary)
     return damage
+
+
+def _member(name: str, change, rows: int | None = None):
+    """Rewrite member ``name`` of tables.zip as ``change(bytes)`` (``None``: leave it out) and
+    record the archive in summary.json (rehashed; ``rows``: the member's rows recorded)."""
+    def damage(folder: Path) -> None:
+        path = folder / "tables.zip"
+        with zipfile.ZipFile(path) as archive:
+            members = {m: archive.read(m) for m in archive.namelist()}
+        members[name] = change(members[name])
+        buffer = io.BytesIO()
+        with zipfile.ZipFile(buffer, "w") as archive:
+            for m, data in members.items():
+                if data is not None:
+                    archive.writestr(m, data)
+        path.write_bytes(buffer.getvalue())
+        summary = _summary(folder)
+        summary["files"]["tables.zip"]["sha256"] = hashlib.sha256(path.read_bytes()).hexdigest()
+        if rows is not None:
+            summary["files"]["tables.zip"]["tables"][name.split(".")[0]] = rows
+        _write_summary(folder, summary)
+    return damage
+
+
+def _arrow(change):
+    """An Arrow IPC member's bytes changed as ``change(table)``."""
+    def rewrite(data: bytes) -> bytes:
+        table = change(pa.ipc.open_file(data).read_all())
+        sink = pa.BufferOutputStream()
+        with pa.ipc.new_file(sink, table.schema) as writer:
+            writer.write_table(table)
+        return sink.getvalue().to_pybytes()
+    return rewrite
 
 
 def _as_text(column: str):
@@ -199,7 +236,7 @@ CSV_DAMAGES = [
     ("a CSV file not listed", _edit_summary(_delete_key(("files", "nodes.csv"))), "summary.json", "nodes.csv"),
 ]
 
-#: damages of the Parquet tables (a version-2 folder)
+#: damages of the Parquet tables (a copy of the version-2 folder)
 PARQUET_DAMAGES = [
     ("a Parquet file missing", _delete("nodes.parquet"), "nodes.parquet", "cannot read"),
     ("a Parquet file edited", _edit_bytes("nodes.parquet", lambda b: b[:len(b) // 2] + bytes([b[len(b) // 2] ^ 1])
@@ -238,12 +275,47 @@ PARQUET_DAMAGES = [
      "summary.json", "nodes.csv not of a version 2 folder"),
     ("events.csv not UTF-8, rehashed", _replace("events.csv", b"time_s,kind\n\xff\n", rehash=True), "events.csv",
      "UTF-8"),
+    ("tables.zip in a version-2 folder", _edit_summary(_set(("files", "tables.zip"), {"sha256": "0" * 64, "tables": {}})),
+     "summary.json", "tables.zip not of a version 2 folder"),
 ]
 
 
-V1 = Path(__file__).parent.parent / "data" / "results_v1"
+#: damages of tables.zip (a version-3 folder)
+BUNDLE_DAMAGES = [
+    ("tables.zip missing", _delete("tables.zip"), "tables.zip", "cannot read"),
+    ("tables.zip edited", _edit_bytes("tables.zip", lambda b: b.replace(b"rod#1", b"rod#9")), "tables.zip",
+     "not the file"),
+    ("tables.zip not a ZIP archive, rehashed", _replace("tables.zip", "time_s,link\n", rehash=True), "tables.zip",
+     "not a ZIP archive"),
+    ("a member missing, rehashed", _member("rotations.arrow", lambda b: None), "tables.zip", "no member rotations.arrow"),
+    ("a member not Arrow, rehashed", _member("nodes.arrow", lambda b: b"PAR1"), "nodes.arrow", "not an Arrow IPC file"),
+    ("a member cut short, rehashed", _member("energy.arrow", lambda b: b[:-20]), "energy.arrow", "not an Arrow IPC file"),
+    ("text in a numeric column of a member, rehashed", _member("nodes.arrow", _arrow(_as_text("x_m"))), "nodes.arrow",
+     "x_m"),
+    ("a column missing in a member, rehashed", _member("rotations.arrow", _arrow(lambda t: t.drop_columns(["omega_rad_s"]))),
+     "rotations.arrow", "omega_rad_s"),
+    ("a row missing in a member, rehashed", _member("nodes.arrow", _arrow(lambda t: t.slice(0, t.num_rows - 1)),
+                                                    rows=20), "nodes.arrow", "expected 7 frames x 3"),
+    ("a member's rows recorded wrongly", _edit_summary(_set(("files", "tables.zip", "tables", "links"), 3)),
+     "links.arrow", "records 3"),
+    ("an unknown contact state in a member, rehashed",
+     _member("contacts.arrow", _arrow(_set_column("state", lambda t: ["flying"] * t.num_rows))), "contacts.arrow",
+     "flying"),
+    ("events.csv member not UTF-8, rehashed", _member("events.csv", lambda b: b"time_s,kind\n\xff\n", rows=1),
+     "events.csv", "UTF-8"),
+    ("a table nowhere", _edit_summary(lambda s: s["files"]["tables.zip"]["tables"].pop("nodes")), "summary.json",
+     "no entry for nodes.parquet"),
+    ("a table in two places", _edit_summary(_set(("files", "nodes.parquet"), {"rows": 21, "sha256": "0" * 64})),
+     "summary.json", "nodes both in nodes.parquet and in tables.zip"),
+    ("tables.zip listing an unknown table", _edit_summary(_set(("files", "tables.zip", "tables", "strains"), 3)),
+     "summary.json", "strains"),
+]
+
+DATA = Path(__file__).parent.parent / "data"
+V1, V2 = DATA / "results_v1", DATA / "results_v2"
 #: (kind, how, file, reason, version of the damaged folder)
-ALL_DAMAGES = ([(*d, 2) for d in DAMAGES] + [(*d, 1) for d in CSV_DAMAGES] + [(*d, 2) for d in PARQUET_DAMAGES])
+ALL_DAMAGES = ([(*d, 3) for d in DAMAGES] + [(*d, 2) for d in DAMAGES] + [(*d, 1) for d in CSV_DAMAGES]
+               + [(*d, 2) for d in PARQUET_DAMAGES] + [(*d, 3) for d in BUNDLE_DAMAGES])
 
 
 def test_at_least_41_kinds_of_damage_are_covered():
@@ -254,8 +326,8 @@ def test_at_least_41_kinds_of_damage_are_covered():
 @pytest.mark.parametrize(("kind", "damage", "file", "reason", "version"), ALL_DAMAGES,
                          ids=[f"v{d[4]}: {d[0]}" for d in ALL_DAMAGES])
 def test_damage_is_refused_naming_the_file_and_the_reason(tmp_path, kind, damage, file, reason, version):
-    if version == 1:
-        shutil.copytree(V1, tmp_path, dirs_exist_ok=True)
+    if version < 3:
+        shutil.copytree(V1 if version == 1 else V2, tmp_path, dirs_exist_ok=True)
     else:
         write_results(make_results(), tmp_path)
     damage(tmp_path)

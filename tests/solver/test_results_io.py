@@ -275,9 +275,9 @@ def test_crash_mid_write_leaves_previous_files_whole(tmp_path, monkeypatch):
 
 def test_changed_file_is_refused(tmp_path):
     write_results(make_results(), tmp_path)
-    path = tmp_path / "nodes.parquet"
+    path = tmp_path / "tables.zip"
     path.write_bytes(path.read_bytes().replace(b"rod#1", b"rod#9"))
-    with pytest.raises(ResultsFormatError, match="nodes.parquet: not the file"):
+    with pytest.raises(ResultsFormatError, match="tables.zip: not the file"):
         load_results(tmp_path)
 
 

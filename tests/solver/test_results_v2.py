@@ -1,5 +1,5 @@
-"""Results format version 2 (Parquet time series), the version-1 reader, what a run records
-(``solver.record``) and the CSV export."""
+"""The Parquet time series (results format versions 2 and 3), the version-1 reader, what a run
+records (``solver.record``) and the CSV export."""
 from __future__ import annotations
 
 import copy
@@ -13,6 +13,7 @@ from solver.api import load_model, simulate
 from solver.model.io import examples_dir
 from solver.results.files import export_csv, load_results, write_results
 from tests.solver.test_results_io import assert_results_equal, make_results
+from tests.solver.test_results_v3 import own_files  # noqa: F401 - a fixture
 
 V1 = Path(__file__).parent.parent / "data" / "results_v1"
 
@@ -30,13 +31,6 @@ def test_a_version_1_folder_exports_its_own_csv_files(tmp_path):
             assert path.read_text(encoding="utf-8") == "time_s,moving,s_m,speed_m_s,F_n_N,F_t_N\n"
         else:
             assert path.read_bytes() == (V1 / path.name).read_bytes(), path.name
-
-
-def test_version_2_keeps_time_series_in_parquet_and_events_in_csv(tmp_path):
-    write_results(make_results(), tmp_path)
-    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
-        ["model.json", "summary.json", "events.csv", *(f"{t}.parquet" for t in (
-            "nodes", "rotations", "elements", "links", "drivers", "modes", "moving", "energy", "contacts", "steps"))])
 
 
 def test_export_of_one_table_into_another_folder(tmp_path):
@@ -89,7 +83,7 @@ def test_the_same_results_write_the_same_bytes(tmp_path):
         p.name: p.read_bytes() for p in (tmp_path / "b").iterdir()}
 
 
-def test_the_axial_columns_are_stored_plain_the_other_floats_byte_stream_split(tmp_path):
+def test_the_axial_columns_are_stored_plain_the_other_floats_byte_stream_split(tmp_path, own_files):
     results = make_results()
     write_results(results, tmp_path)
     meta = pq.ParquetFile(tmp_path / "elements.parquet").metadata

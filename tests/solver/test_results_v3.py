@@ -1,0 +1,135 @@
+"""Results format version 3: the small tables together in ``tables.zip`` (Arrow IPC members and
+``events.csv``), each larger one in a file of its own; folders of versions 1 and 2 still read
+exactly; a write removes the files of the run it replaces that it does not write itself."""
+from __future__ import annotations
+
+import json
+import shutil
+import zipfile
+from pathlib import Path
+
+import pyarrow as pa
+import pytest
+
+import solver.model.io as model_io
+from solver.results import streaming
+from solver.results.bundle import BUNDLE
+from solver.results.files import export_csv, load_results, write_results
+from tests.solver.test_results_io import assert_results_equal, make_results
+
+DATA = Path(__file__).parent.parent / "data"
+#: make_results() written by the version-1 and version-2 writers (main at aa26b5e for version 2)
+V1, V2 = DATA / "results_v1", DATA / "results_v2"
+
+
+@pytest.fixture
+def own_files(monkeypatch):
+    """Every table in a file of its own (none is small enough for tables.zip)."""
+    monkeypatch.setattr(streaming, "BUNDLE_BYTES", -1)
+
+
+def _summary(folder: Path) -> dict:
+    return json.loads((folder / "summary.json").read_text(encoding="utf-8"))
+
+
+def test_a_small_run_is_three_files(tmp_path):
+    write_results(make_results(), tmp_path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["model.json", "summary.json", "tables.zip"]
+    with zipfile.ZipFile(tmp_path / BUNDLE) as archive:
+        assert archive.namelist() == [*(f"{t}.arrow" for t in (
+            "nodes", "rotations", "elements", "links", "drivers", "modes", "moving", "energy", "contacts", "steps")),
+            "events.csv"]
+        assert {i.compress_type for i in archive.infolist()} == {zipfile.ZIP_STORED}
+        nodes = pa.ipc.open_file(archive.read("nodes.arrow")).read_all()  # any Arrow reader opens a member
+    assert nodes.column_names == ["time_s", "node", "x_m", "y_m", "vx_m_s", "vy_m_s", "ax_m_s2", "ay_m_s2"]
+    assert _summary(tmp_path)["version"] == 3
+    assert _summary(tmp_path)["files"][BUNDLE]["tables"]["nodes"] == nodes.num_rows
+
+
+@pytest.mark.parametrize("lazy", [True, False])
+def test_a_version_3_folder_reads_back_bit_for_bit(tmp_path, lazy):
+    results = make_results()
+    write_results(results, tmp_path)
+    assert_results_equal(load_results(tmp_path, lazy=lazy), results)
+
+
+@pytest.mark.parametrize("lazy", [True, False])
+def test_tables_over_the_limit_get_files_of_their_own(tmp_path, monkeypatch, lazy):
+    """With a limit between the sizes of the tables, the larger ones are Parquet files, the rest
+    members; the folder reads back the same."""
+    monkeypatch.setattr(streaming, "BUNDLE_BYTES", 1000)
+    results = make_results()
+    write_results(results, tmp_path)
+    files = _summary(tmp_path)["files"]
+    bundled = set(files[BUNDLE]["tables"])
+    own = {name.split(".")[0] for name in files if name.endswith(".parquet")}
+    assert own and bundled and not own & bundled and own | bundled == {
+        "nodes", "rotations", "elements", "links", "drivers", "modes", "moving", "energy", "contacts", "steps", "events"}
+    assert "elements" in own and "modes" in bundled  # its rows, and no rows
+    assert_results_equal(load_results(tmp_path, lazy=lazy), results)
+
+
+def test_every_table_in_its_own_file_reads_back(tmp_path, own_files):
+    results = make_results()
+    write_results(results, tmp_path)
+    assert "events.csv" in _summary(tmp_path)["files"] and _summary(tmp_path)["files"][BUNDLE]["tables"] == {}
+    assert_results_equal(load_results(tmp_path), results)
+
+
+@pytest.mark.parametrize("lazy", [True, False])
+def test_a_version_2_folder_is_read_exactly(lazy):
+    assert _summary(V2)["version"] == 2
+    assert_results_equal(load_results(V2, lazy=lazy), make_results())
+
+
+@pytest.mark.parametrize("older", [V1, V2])
+def test_every_version_exports_the_same_csv_files(tmp_path, older):
+    """Byte for byte, with the units in the header (the version-1 fixture predates ``moving``,
+    which exports with its header only)."""
+    write_results(make_results(), tmp_path / "v3")
+    ours, theirs = export_csv(tmp_path / "v3", tmp_path / "csv3"), export_csv(older, tmp_path / "csv_old")
+    assert [p.name for p in ours] == [p.name for p in theirs]
+    for mine, other in zip(ours, theirs):
+        if other.name != "moving.csv" or older is V2:
+            assert mine.read_bytes() == other.read_bytes(), mine.name
+    assert (tmp_path / "csv3" / "nodes.csv").read_text().splitlines()[0] == "time_s,node,x_m,y_m,vx_m_s,vy_m_s,ax_m_s2,ay_m_s2"
+
+
+@pytest.mark.parametrize("older", [V1, V2])
+def test_a_write_over_an_older_folder_removes_its_files_and_keeps_exports(tmp_path, older):
+    shutil.copytree(older, tmp_path, dirs_exist_ok=True)
+    (tmp_path / "notes.txt").write_text("mine", encoding="utf-8")
+    results = make_results()
+    write_results(results, tmp_path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["model.json", "notes.txt", "summary.json", "tables.zip"]
+    export_csv(tmp_path, tables=["nodes"])
+    write_results(results, tmp_path)  # an exported file is not the run's: it stays
+    assert (tmp_path / "nodes.csv").exists()
+    assert_results_equal(load_results(tmp_path), results)
+
+
+def test_a_table_that_moves_into_tables_zip_leaves_no_file_behind(tmp_path, monkeypatch):
+    monkeypatch.setattr(streaming, "BUNDLE_BYTES", -1)
+    write_results(make_results(), tmp_path)
+    assert (tmp_path / "nodes.parquet").exists()
+    monkeypatch.setattr(streaming, "BUNDLE_BYTES", 64 * 1024)
+    write_results(make_results(), tmp_path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["model.json", "summary.json", "tables.zip"]
+
+
+def test_a_small_folder_is_not_flushed_a_larger_one_is(tmp_path, monkeypatch):
+    flushed = []
+    monkeypatch.setattr(model_io.os, "fsync", lambda fd: flushed.append(fd))
+    write_results(make_results(), tmp_path / "small")
+    assert flushed == []
+    monkeypatch.setattr(streaming, "FLUSH_BYTES", 1000)  # the folder is larger than this
+    write_results(make_results(), tmp_path / "large")
+    assert len(flushed) == 3  # model.json, tables.zip, summary.json
+    assert_results_equal(load_results(tmp_path / "small"), load_results(tmp_path / "large"))
+
+
+def test_the_same_results_give_the_same_bytes(tmp_path):
+    write_results(make_results(), tmp_path / "a")
+    write_results(make_results(), tmp_path / "b")
+    for name in ("tables.zip", "summary.json", "model.json"):
+        assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes(), name
