@@ -186,7 +186,7 @@ def element_offsets(layout: Layout) -> np.ndarray:
 
 
 def energy_keys(results: Results) -> list[str]:
-    return list(results.frames[0].energy) if results.frames else list(ENERGY_KEYS)
+    return list(_first_frame(results).energy) if results.frames else list(ENERGY_KEYS)
 
 
 def _energy_table(results: Results, times: np.ndarray) -> str:
@@ -198,7 +198,14 @@ def _energy_table(results: Results, times: np.ndarray) -> str:
 
 
 def contact_keys(results: Results) -> list[str]:
-    return list(results.frames[0].contact) if results.frames else []
+    return list(_first_frame(results).contact) if results.frames else []
+
+
+def _first_frame(results: Results) -> Frame:
+    """The first frame; of frames read on demand only its time, energy and contact data (no
+    row group of the tables read: :meth:`~solver.results.lazy.LazyFrames.light`)."""
+    light = getattr(results.frames, "light", None)
+    return next(light(())) if light is not None else results.frames[0]
 
 
 def contact_values(frames: list[Frame], keys: list[str]) -> dict[str, np.ndarray]:
