@@ -35,7 +35,7 @@ import sys
 import threading
 from typing import Any, Callable
 
-__all__ = ["Kernel", "cached_signatures", "compile_kernels", "load_signatures", "njit"]
+__all__ = ["Kernel", "cached_signatures", "compile_kernels", "load_signatures", "njit", "start_runtime"]
 
 _lock = threading.RLock()
 #: the kernels made before numba was imported, waiting for :func:`compile_kernels`
@@ -130,6 +130,21 @@ def cached_signatures(kernels) -> list[tuple[Any, tuple]]:
         pairs.extend((dispatcher, key[0]) for key in keys
                      if not any(isinstance(arg, types.Literal) for arg in key[0]))
     return pairs
+
+
+def start_runtime() -> threading.Thread:
+    """Import numba (:func:`compile_kernels`), then initialise its reference-counting runtime
+    (NRT), which the first kernel loaded needs, on a daemon thread, which is returned: LLVM
+    compiles the runtime at every start (0.04 s, without the GIL).  The thread imports
+    nothing; a kernel loaded meanwhile waits for it (numba's compiler lock)."""
+    compile_kernels()
+    from numba.core.registry import cpu_target
+    from numba.core.runtime import rtsys
+
+    thread = threading.Thread(target=rtsys.initialize, args=(cpu_target.target_context,), name="flexmech-nrt",
+                              daemon=True)
+    thread.start()
+    return thread
 
 
 def load_signatures(pairs: list[tuple[Any, tuple]]) -> None:

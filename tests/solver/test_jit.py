@@ -96,14 +96,14 @@ def test_a_run_loads_every_kernel_from_the_cache():
 
 def test_the_first_kernels_load_ahead_on_a_thread():
     """``solver.integration.preload``: in a fresh process the thread loads every kernel of
-    FIRST_KERNELS from the cache, with the signature a run calls it with: a run of the rigid
+    first_kernels() from the cache, with the signature a run calls it with: a run of the rigid
     and of the flexible slider-crank then loads only its step kernel itself."""
     out = _python("""
         import json
         from numba.core.dispatcher import Dispatcher
-        from solver.integration.preload import FIRST_KERNELS, load_kernels_ahead
+        from solver.integration.preload import first_kernels, load_kernels_ahead
         load_kernels_ahead().join()
-        first = [k.dispatcher for k in FIRST_KERNELS]
+        first = first_kernels()
         ahead = [[len(d.overloads), sum(d.stats.cache_misses.values())] for d in first]
         loaded_by_runs = []
         call = Dispatcher._compile_for_args
