@@ -151,9 +151,14 @@ def load_signatures(pairs: list[tuple[Any, tuple]]) -> None:
     """Load the machine code of each ``(dispatcher, signature)`` of :func:`cached_signatures`
     from numba's cache, in order, so that the kernels' first calls find it loaded.  Meant for a
     thread of its own: numba loads under its compiler lock, so other threads may call the same
-    kernels meanwhile; and it imports nothing outside that lock, so they may import modules."""
+    kernels meanwhile; and it imports nothing outside that lock, so they may import modules.
+    An error ends the loading quietly: the kernel's first call meets it again, where the caller
+    reports it."""
     for dispatcher, signature in pairs:
-        dispatcher.compile(signature)
+        try:
+            dispatcher.compile(signature)
+        except Exception:  # noqa: BLE001 (see the docstring)
+            return
 
 
 def _dispatcher(func: Callable, options: dict[str, Any]):
