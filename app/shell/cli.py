@@ -207,15 +207,6 @@ def _cmd_run(args: argparse.Namespace) -> int:
     # spin, 0.05 s of CPU): as in the GUI's runs (app.running.worker), the solver's dense algebra
     # is small and its large systems go to its own banded kernels
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-    # the solver (numpy, scipy) is imported only by the commands that run it; numba and the
-    # kernels first, which load from numba's cache on a thread while the rest is imported and
-    # the run set up (their loading is LLVM's, without the GIL)
-    from solver.integration.preload import load_kernels_ahead
-
-    load_kernels_ahead()
-    from solver import api
-    from solver.results.streaming import streamed_results
-
     try:
         edit = record_edit(args.record)
     except ModelError as exc:
@@ -231,6 +222,15 @@ def _cmd_run(args: argparse.Namespace) -> int:
         _error(f"cannot write results to {out}: {exc.strerror or exc}")
         return EXIT_INVALID
     end_time = float(model_with_defaults(model)["solver"]["end_time"])
+    # the solver (numpy, scipy) is imported only by the commands that run it, once the model is
+    # found valid; numba and the kernels first, which load from numba's cache on a thread while
+    # the rest is imported and the run set up (their loading is LLVM's, without the GIL)
+    from solver.integration.preload import load_kernels_ahead
+
+    load_kernels_ahead()
+    from solver import api
+    from solver.results.streaming import streamed_results
+
     _collect_garbage_from_here()
     try:  # the frames go to the folder as the run produces them; it is replaced when the run has ended
         with streamed_results(out) as stream:

@@ -96,8 +96,9 @@ def test_a_run_loads_every_kernel_from_the_cache():
 
 def test_the_first_kernels_load_ahead_on_a_thread():
     """``solver.integration.preload``: in a fresh process the thread loads every kernel of
-    first_kernels() from the cache, with the signature a run calls it with: a run of the rigid
-    and of the flexible slider-crank then loads only its step kernel itself."""
+    first_kernels() from the cache (none compiled), with the signature a run calls it with (and
+    any other a test cached): a run of the rigid and of the flexible slider-crank then loads
+    only its step kernel itself."""
     out = _python("""
         import json
         from numba.core.dispatcher import Dispatcher
@@ -120,5 +121,5 @@ def test_the_first_kernels_load_ahead_on_a_thread():
         print(json.dumps([ahead, loaded_by_runs]))
     """)
     ahead, loaded_by_runs = json.loads(out)
-    assert ahead == [[1, 0]] * 11
+    assert len(ahead) == 11 and all(loaded >= 1 and misses == 0 for loaded, misses in ahead)  # tests may cache more
     assert loaded_by_runs == ["free_steps"]
