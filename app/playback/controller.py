@@ -114,7 +114,9 @@ class PlaybackController(QObject):
         """More frames were appended to the list (a run is producing them)."""
         count = len(self.frames)
         if count > len(self.times):
-            new = np.array([f.time for f in self.frames[len(self.times):count]], dtype=float)
+            times = getattr(self.frames, "times", None)  # a run's frames keep every time (app.running.run_frames)
+            new = (np.asarray(times[len(self.times):count], dtype=float) if times is not None else
+                   np.array([f.time for f in self.frames[len(self.times):count]], dtype=float))
             self.times = np.concatenate([self.times, new])
             self.frame_count_changed.emit(count)
             if self.following or self.index < 0:

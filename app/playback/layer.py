@@ -263,6 +263,8 @@ class PlaybackLayer:
         """Draw ``frame``, number ``index`` of ``frames`` (the list the traces follow)."""
         if self.layout is None:
             return
+        if frames is not self._frames:  # another run, or a run's frames read back from its folder once it ended
+            self._history_rows = None  # the traces are taken from these frames again
         self.frame, self._index, self._frames = frame, index, frames
         self._scan(frame, frames)
         xy = frame.node_xy

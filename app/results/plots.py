@@ -168,7 +168,8 @@ class PlotPanel(QWidget):
         where the new run has them."""
         chosen = self.selected_series()
         self._results = results
-        # a copy of a run's list, which append_frames extends; frames read on demand stay so (a folder does not grow)
+        # a copy of a run's list, which append_frames extends; frames read on demand (a folder) or
+        # a run's own growing frames (app.running.run_frames) are kept as they are
         self._frames = list(results.frames) if isinstance(results.frames, list) else results.frames
         self._series = catalogue(results)
         self._axes = x_axes(results)
@@ -183,7 +184,8 @@ class PlotPanel(QWidget):
         if self._results is None or not frames:
             return
         first = self._frames[0] if self._frames else frames[0]
-        self._frames.extend(frames)
+        if isinstance(self._frames, list):  # a copy of a partial run's list; a run's own frames grow by themselves
+            self._frames.extend(frames)
         self._times = np.concatenate([self._times, [f.time for f in frames]])
         x_series = self._axes[self._x_key]
         for key, (curve, x, y) in self._curves.items():

@@ -3,10 +3,13 @@ what it sent, and says what state the run is in.
 
 Every worker signal is connected to a slot of :class:`RunController`, a QObject that
 lives in the GUI thread, so Qt queues the calls into the event loop (no lambdas run
-on the worker's thread).  The frames of the run are the worker's own list (it
-appends, the GUI reads: safe under the GIL), so playback can show every frame
-computed so far, not only the throttled ones that were sent; at the end they are the
-frames of the :class:`~solver.results.frames.Results`.
+on the worker's thread).  The frames of the run are the worker's own
+:class:`~.run_frames.RunFrames` (it appends, the GUI reads: safe under the GIL), so
+playback can show every frame computed so far, not only the throttled ones that were
+sent; at the end they are the frames of the :class:`~solver.results.frames.Results`,
+read from the run's scratch folder (:class:`~.scratch.RunFolder`).  The folder is
+removed once those frames are freed (the window shows and compares other runs), when
+the run ends without results, or at :meth:`RunController.remove_folders` (the window closes).
 
 States: ``idle`` (no run yet), ``running``, ``cancelling``, then ``completed``,
 ``cancelled`` or ``failed``.
@@ -18,11 +21,14 @@ window whose run does not stop ends in an error report rather than a frozen wind
 """
 from __future__ import annotations
 
+from typing import Sequence
+
 from PySide6.QtCore import QDeadlineTimer, QObject, QThread, Signal, Slot
 
 from solver.api import output_layout
 from solver.results.frames import Frame, Layout, Results
 
+from .scratch import RunFolder
 from .worker import RunWorker, start_run
 
 IDLE, RUNNING, CANCELLING, COMPLETED, CANCELLED, FAILED = (
@@ -64,12 +70,15 @@ class RunController(QObject):
         self.message = ""
         #: the run failed through a bug, which the exception hook has reported
         self.unexpected = False
-        self._frames: list[Frame] = []
+        self._frames: Sequence[Frame] = []
         self._thread: QThread | None = None
         self._worker: RunWorker | None = None
+        self._folders: list[RunFolder] = []  # the runs' folders not removed yet
+        #: the scratch folder of the current (or last) run
+        self.folder: RunFolder | None = None
 
     @property
-    def frames(self) -> list[Frame]:
+    def frames(self) -> Sequence[Frame]:
         """Every frame of the current (or last) run computed so far."""
         return self._frames
 
@@ -79,12 +88,16 @@ class RunController(QObject):
 
     def start(self, model: dict) -> None:
         """Simulate a copy of ``model``; raises :class:`~solver.errors.SolverError` (or a
-        subclass) when it cannot start, and RuntimeError while another run goes on."""
+        subclass) when it cannot start, OSError when its scratch folder cannot be made, and
+        RuntimeError while another run goes on."""
         if self.running:
             raise RuntimeError("a run is already going on")
         self.wait()  # the previous run's thread, if its finished signal is still queued
         layout = output_layout(model)
-        thread, worker = start_run(model)
+        folder = RunFolder()  # in scratch_root()
+        self._folders = [f for f in self._folders if not f.removed] + [folder]
+        self.folder = folder
+        thread, worker = start_run(model, folder.path)
         worker.frame.connect(self._on_frame)
         worker.progress.connect(self._on_progress)
         worker.finished.connect(self._on_finished)
@@ -128,6 +141,9 @@ class RunController(QObject):
         self.results, self.message = results, message
         if results is not None:
             self._frames = results.frames
+            self.folder.remove_with(results.frames)
+        else:  # nothing was written: the frames computed before the error stay in memory
+            self.folder.remove()
         self.frames_changed.emit(len(self._frames))
         self._set_state(state)
         self.run_ended.emit(results)
@@ -138,6 +154,13 @@ class RunController(QObject):
             return  # an earlier run's thread, finishing after the next run started
         self.wait()  # the thread has left its event loop: this returns at once
         self._thread = self._worker = None
+
+    def remove_folders(self) -> None:
+        """Stop a run going on and remove the scratch folders of every run (the window closes)."""
+        self.cancel()
+        self.wait()
+        for folder in self._folders:
+            folder.remove()
 
     def wait(self, limit_s: float = STOP_LIMIT_S) -> None:
         """Block until the worker's thread has finished (closing the window mid-run), at

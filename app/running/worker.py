@@ -1,9 +1,15 @@
 """Run a simulation in a worker thread and report back through signals carrying plain data.
 
 :class:`RunWorker` drives :func:`solver.api.iter_simulation` on its own copy of the
-model.  It keeps every frame in :attr:`RunWorker.frames` but sends the GUI at most
-:data:`MAX_FRAME_RATE` frames (and progress reports) a second; the last frame always
-goes out.  :meth:`RunWorker.cancel` sets a flag the solver polls between steps.
+model and writes its frames to a results folder as they come
+(:func:`~solver.results.streaming.streamed_results`, as ``flexmech run`` does), so a run's
+memory does not grow with its frames: the window reads them from :attr:`RunWorker.frames`
+(:class:`~.run_frames.RunFrames`, every time and the frames within a bounded size) while
+it runs, and from the folder once it has ended (its results' frames are then
+:class:`~solver.results.lazy.LazyFrames`).  A cancelled or failed run's frames so far are
+written too.  The worker sends the GUI at most :data:`MAX_FRAME_RATE` frames (and progress
+reports) a second; the last frame always goes out.  :meth:`RunWorker.cancel` sets a flag
+the solver polls between steps.
 :func:`start_run` moves a worker onto a fresh :class:`~PySide6.QtCore.QThread` that
 quits after the run; the caller owns both.
 
@@ -23,6 +29,7 @@ import copy
 import sys
 import threading
 import time
+from pathlib import Path
 
 from PySide6.QtCore import QObject, Qt, QThread, Signal, Slot
 from threadpoolctl import threadpool_limits
@@ -32,6 +39,9 @@ from solver.errors import SolverError
 from solver.model.validate import ModelError
 from solver.model.io import examples_dir
 from solver.results.frames import Frame, Results
+from solver.results.streaming import streamed_results
+
+from .run_frames import RunFrames
 
 #: frames (and progress reports) sent to the GUI per second, at most
 MAX_FRAME_RATE = 30.0
@@ -72,24 +82,27 @@ def warm_up() -> threading.Thread:
 
 
 class RunWorker(QObject):
-    """Simulates a copy of ``model``; all signals carry plain Python / numpy data."""
+    """Simulates a copy of ``model``, writing its results to the folder ``folder`` (created if
+    needed); all signals carry plain Python / numpy data."""
 
     #: a :class:`~solver.results.frames.Frame` (throttled)
     frame = Signal(object)
     #: simulated time t (s), end time (s), steps per second of wall time, estimated seconds left
     progress = Signal(float, float, float, float)
-    #: the :class:`~solver.results.frames.Results` of a completed or cancelled run
+    #: the :class:`~solver.results.frames.Results` of a completed or cancelled run (its frames
+    #: read from the folder)
     finished = Signal(object)
     #: the solver's message, the partial :class:`~solver.results.frames.Results` (None when
     #: none), and whether the error was unexpected (a bug, already sent to :func:`sys.excepthook`)
     failed = Signal(str, object, bool)
 
-    def __init__(self, model: dict, parent: QObject | None = None):
+    def __init__(self, model: dict, folder: str | Path, parent: QObject | None = None):
         super().__init__(parent)
         self.model = copy.deepcopy(model)
+        self.folder = Path(folder)
         self.t_end = float(self.model.get("solver", {}).get("end_time", 1.0))
-        #: every frame computed so far (the worker's thread appends)
-        self.frames: list[Frame] = []
+        #: the frames computed so far as the window reads them while the run goes on (the worker's thread appends)
+        self.frames = RunFrames()
         self._cancel = threading.Event()
         #: steps taken so far (the solver polls the cancel flag once before each step)
         self.steps = 0
@@ -110,37 +123,47 @@ class RunWorker(QObject):
     def run(self) -> None:
         """Run to the end (or cancel or failure) and emit ``finished`` or ``failed`` once."""
         started = time.perf_counter()
-        interval = 1.0 / MAX_FRAME_RATE
-        last_sent = -interval
-        pending: Frame | None = None
         single_blas_thread()
         try:
-            for item in iter_simulation(self.model, cancel=self._poll_cancel):
-                if isinstance(item, Results):
-                    if pending is not None:
-                        self._send(pending, started)
-                    if item.meta.get("status") == "failed":
-                        self.failed.emit(str(item.meta.get("message", "the run failed")), item, False)
-                    else:
-                        self.finished.emit(item)
-                    return
-                self.frames.append(item)
-                now = time.perf_counter()
-                if now - last_sent >= interval:
-                    self._send(item, started)
-                    last_sent = now
-                    pending = None
-                else:
-                    pending = item
-                time.sleep(0)  # let the GUI thread take the GIL between frames
+            with streamed_results(self.folder) as stream:
+                results = self._solve(stream.frames, started)
+                stream.finish(results)  # a cancelled or failed run's frames so far too
         except (SolverError, ModelError) as exc:
             self.failed.emit(str(exc) or type(exc).__name__, None, False)
+            return
+        except OSError as exc:
+            self.failed.emit(f"its results could not be written to {self.folder}: {exc.strerror or exc}", None, False)
             return
         except Exception:  # noqa: BLE001 (a bug: reported with its traceback, and the run ends)
             sys.excepthook(*sys.exc_info())
             self.failed.emit(f"unexpected {sys.exc_info()[0].__name__}", None, True)
             return
-        self.failed.emit("the simulation ended without results", None, False)  # pragma: no cover
+        if results.meta.get("status") == "failed":
+            self.failed.emit(str(results.meta.get("message", "the run failed")), results, False)
+        else:
+            self.finished.emit(results)
+
+    def _solve(self, store, started: float) -> Results:
+        """The run's results, its frames appended to ``store(results)`` and to :attr:`frames`,
+        some of them sent (see the module)."""
+        interval = 1.0 / MAX_FRAME_RATE
+        last_sent = -interval
+        pending: Frame | None = None
+        for item in iter_simulation(self.model, cancel=self._poll_cancel, frames=store):
+            if isinstance(item, Results):
+                if pending is not None:
+                    self._send(pending, started)
+                return item
+            self.frames.append(item)
+            now = time.perf_counter()
+            if now - last_sent >= interval:
+                self._send(item, started)
+                last_sent = now
+                pending = None
+            else:
+                pending = item
+            time.sleep(0)  # let the GUI thread take the GIL between frames
+        raise SolverError("the simulation ended without results")  # pragma: no cover
 
     def _send(self, item: Frame, started: float) -> None:
         self.frame.emit(item)
@@ -150,14 +173,14 @@ class RunWorker(QObject):
         self.progress.emit(t, self.t_end, self.steps / wall, eta)
 
 
-def start_run(model: dict, parent: QObject | None = None) -> tuple[QThread, RunWorker]:
-    """A worker for ``model`` moved to a new thread (not started yet: connect to the
+def start_run(model: dict, folder: str | Path, parent: QObject | None = None) -> tuple[QThread, RunWorker]:
+    """A worker for ``model`` writing to ``folder``, moved to a new thread (not started yet: connect to the
     worker's signals, then ``thread.start()``); the thread quits after the run.  The
     caller owns both: it drops them once the thread has finished and been waited for
     (deleting a QThread from ``finished`` with ``deleteLater`` can race the thread's
     last moments and crash)."""
     thread = QThread(parent)
-    worker = RunWorker(model)
+    worker = RunWorker(model, folder)
     worker.moveToThread(thread)
     thread.started.connect(worker.run)
     # directly from the worker's thread: the GUI thread may be blocked waiting for it

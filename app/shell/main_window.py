@@ -450,5 +450,6 @@ class MainWindow(QMainWindow):
             return
         self.autosave_timer.stop()
         self.recovery.close()
+        self.simulation.close_runs()
         self.window_layout.save()
         super().closeEvent(event)

@@ -11,7 +11,8 @@ example) clears the plots and the events; finished runs stay in Compare runs,
 labelled by their model.
 
 Export: the results bundle (``model.json``, ``summary.json``, the Parquet and CSV files,
-which File > Open Results… replays without solving), any table of the results as CSV, the
+which File > Open Results… replays without solving: a run's own scratch folder, linked or
+copied, :func:`~solver.results.files.copy_results`), any table of the results as CSV, the
 plotted series as CSV, the plots
 as PNG or SVG, and the animation as GIF or MP4 at playback's real-time factor; each
 dialog proposes a name after the model (``slider-crank-series.csv``).
@@ -26,7 +27,7 @@ from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QFileDialog, QInputDialog, QMenu, QMessageBox
 
 from solver.results.frames import Results
-from solver.results.files import ResultsFormatError, load_results, write_results
+from solver.results.files import ResultsFormatError, copy_results, load_results, write_results
 from solver.results.tables import TABLES
 
 from ..results.compare import CompareView, run_label
@@ -118,7 +119,7 @@ class ResultsUi(QObject):
     # ------------------------------------------------------------------ runs
     def _on_run_started(self, layout) -> None:
         self._run_label = self.window.document.title
-        self.results = Results(self.simulation.run_model, layout)
+        self.results = Results(self.simulation.run_model, layout, self.simulation.runs.frames)  # it grows
         self._fed = 0
         self.plots.set_results(self.results)
         self._enable_exports()
@@ -179,7 +180,12 @@ class ResultsUi(QObject):
         return bool(folder) and self.open_results(folder)
 
     def export_results(self, folder: str | Path) -> None:
-        write_results(self.results, folder)
+        """The results bundle in ``folder``: a run's own folder linked or copied there, other
+        results (opened from a folder) written."""
+        if self.results.folder is not None:
+            copy_results(self.results.folder, folder)
+        else:
+            write_results(self.results, folder)
 
     def export_table(self, table: str, path: str | Path) -> None:
         """One table of the results (:data:`~solver.results.tables.TABLES`) as a CSV file."""
@@ -246,7 +252,7 @@ class ResultsUi(QObject):
             return
         try:
             self.export_results(folder)
-        except OSError as exc:
+        except (OSError, ResultsFormatError) as exc:
             QMessageBox.critical(self.window, "Export results bundle", f"{folder}:\n\n{exc}")
             return
         self.window.statusBar().showMessage(f"Results written to {folder}", 8000)

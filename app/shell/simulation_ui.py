@@ -9,6 +9,10 @@ errors does not run: the problems panel comes forward, its first problem selecte
 :class:`~app.running.controller.RunController` simulates a copy of it in a worker thread
 while playback follows the frames as they arrive.  A failed run shows the solver's
 message (time and cause) and keeps its frames for playback, as does a cancelled one.
+A run writes its frames to a scratch folder as it goes, as ``flexmech run`` writes its
+results folder (:mod:`app.running.scratch`), so its memory does not grow with them; it
+starts when the disk has room for its estimated frames.  Folders of crashed sessions are
+removed when the window is made; the window's own when it closes (:meth:`SimulationUi.close_runs`).
 Editing goes on during a run (it changes the document, not the run's copy); opening
 another model or closing the window cancels the run.
 """
@@ -23,7 +27,7 @@ from PySide6.QtWidgets import QMenu, QMessageBox
 
 from solver.errors import SolverError
 from solver.model.io import model_with_defaults
-from solver.model.limits import kept_in_memory
+from solver.model.limits import results_bytes
 from solver.model.validate import ModelError
 from solver.results.tables import stack_field
 
@@ -34,6 +38,7 @@ from ..playback.controller import PlaybackController
 from ..playback.bar import PlaybackBar
 from ..playback.layer import PlaybackLayer
 from ..running.controller import CANCELLED, COMPLETED, FAILED, RunController
+from ..running.scratch import disk_shortfall, remove_stale
 from ..running.status import RunStatus
 from .window_parts import WindowParts, make_action
 
@@ -47,6 +52,7 @@ class SimulationUi(QObject):
     def __init__(self, window: WindowParts):
         super().__init__(window)
         self.window = window
+        remove_stale()  # what crashed sessions left
         self.runs = RunController(self)
         self.playback = PlaybackController(self)
         self.layer = PlaybackLayer(window.sketch)
@@ -119,18 +125,20 @@ class SimulationUi(QObject):
         return self._start(copy.deepcopy(model))
 
     def _start(self, model: dict) -> bool:
-        too_big = kept_in_memory(model)  # the GUI keeps a run's frames in memory; flexmech run writes them as they come
-        if too_big is not None:
-            QMessageBox.warning(self.window, "Too big to run here",
-                                f"{too_big}.\n\nRecord less (Solver settings: record) or at a longer output interval, "
-                                "or run it with \u201cflexmech run MODEL --out FOLDER\u201d, which writes the frames "
-                                "to the folder as they come, and open the folder with File > Open Results.")
+        short = disk_shortfall(results_bytes(model))  # the frames go to a scratch folder as they come
+        if short is not None:
+            QMessageBox.warning(self.window, "No room for the results",
+                                f"{short}.\n\nRecord less (Solver settings: record) or at a longer output interval, "
+                                "or free some disk space.")
             return False
         try:
             self.run_model = model
             self.runs.start(model)
         except (SolverError, ModelError) as exc:
             QMessageBox.critical(self.window, "Cannot run", f"The model cannot run:\n\n{exc}")
+            return False
+        except OSError as exc:
+            QMessageBox.critical(self.window, "Cannot run", f"No folder for the run's results:\n\n{exc}")
             return False
         return True
 
@@ -151,12 +159,15 @@ class SimulationUi(QObject):
         self.status.ended(f"Opened results: {len(results.frames)} frames")
 
     def _set_motion_bounds(self, frames) -> None:
-        if frames:  # a chunk of frames at a time: no copy of every frame's positions (big runs)
+        if frames:  # a chunk of frames at a time, none kept: no copy of every frame's positions (big runs)
             shape = frames[0].node_xy.shape
-            chunks = [stack_field(frames, "node_xy", shape, a, a + BOUNDS_CHUNK).reshape(-1, 2)
-                      for a in range(0, len(frames), BOUNDS_CHUNK)]
-            lo = np.min([c.min(axis=0) for c in chunks if len(c)] or [np.zeros(2)], axis=0)
-            hi = np.max([c.max(axis=0) for c in chunks if len(c)] or [np.zeros(2)], axis=0)
+            lo, hi = np.full(2, np.inf), np.full(2, -np.inf)
+            for a in range(0, len(frames), BOUNDS_CHUNK):
+                xy = stack_field(frames, "node_xy", shape, a, a + BOUNDS_CHUNK).reshape(-1, 2)
+                if len(xy):
+                    lo, hi = np.minimum(lo, xy.min(axis=0)), np.maximum(hi, xy.max(axis=0))
+            if not np.isfinite(lo).all():  # no positions at all
+                lo = hi = np.zeros(2)
             self.window.sketch.set_motion_bounds((float(lo[0]), float(hi[0]), float(lo[1]), float(hi[1])))
 
     def _show(self, model: dict, layout) -> None:
@@ -227,6 +238,10 @@ class SimulationUi(QObject):
         """Cancel a run going on and wait for its thread."""
         self.runs.cancel()
         self.runs.wait()
+
+    def close_runs(self) -> None:
+        """The window closes: stop a run going on and remove the runs' scratch folders."""
+        self.runs.remove_folders()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt override)
         if watched is self.window and event.type() == QEvent.Type.Close and self.runs.running:

@@ -158,7 +158,7 @@ the file on disk, the GUI's document and the solver's input.
   given, is at least {_sci(MIN_STEP_FRACTION)} x the step. A model has at most {MAX_ELEMENTS} beam
   elements; a run's elements and step log fit in an estimated {MEMORY_BUDGET / 2**30:g} GiB of memory
   (about {BYTES_PER_ELEMENT / 1e3:g} kB per element, {STEP_BYTES} B per step) and its stored frames, which
-  `flexmech run` writes to the results folder as it goes, in {RESULTS_BUDGET / 2**30:g} GiB ({FRAME_BYTES / 1e3:g} kB +
+  `flexmech run` and the window's runs write to a results folder as they go, in {RESULTS_BUDGET / 2**30:g} GiB ({FRAME_BYTES / 1e3:g} kB +
   {FRAME_BYTES_PER_POINT} B per node and {FRAME_BYTES_PER_STATION} B per element station for each frame, less with
   `solver.record`: no rates, fewer stations, single precision, fewer links); beyond that the problem gives the estimate.
 

@@ -173,14 +173,9 @@ def resource_problems(doc: dict, bad: Bad) -> None:
                    f"frames: {change}, or record less (solver.record)")
 
 
-def kept_in_memory(doc: dict) -> str | None:
-    """Why a run of the schema-valid ``doc`` that keeps its frames in memory (the GUI's runs,
-    :func:`solver.api.simulate` without a frame store) would exceed :data:`MEMORY_BUDGET`; None if it fits."""
+def results_bytes(doc: dict) -> float:
+    """The estimated bytes of the frames a run of the schema-valid ``doc`` stores (an upper
+    bound of its results folder: the window checks its disk has room before a run)."""
     from .schema import SOLVER
 
-    size = run_size(doc, with_defaults(SOLVER, doc.get("solver", {})))
-    total = size.memory + size.results
-    if total <= MEMORY_BUDGET:
-        return None
-    return (f"{size.frames:.3g} frames of {size.frame_bytes / 1e3:.3g} kB need about {_gb(total)} of memory with the "
-            f"run, more than {MEMORY_BUDGET / 2**30:g} GiB")
+    return run_size(doc, with_defaults(SOLVER, doc.get("solver", {}))).results

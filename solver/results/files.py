@@ -18,12 +18,13 @@ is returned.
 from __future__ import annotations
 
 import os
+import shutil
 from pathlib import Path
 
 import numpy as np
 
 from ..errors import ResultsFormatError
-from ..model.io import atomic_write_text
+from ..model.io import atomic_write_text, replacing_together
 from .columnar import ParquetTable
 from .frames import Frame, Results, StepRecord
 from .integrity import (SUMMARY, TABLE_FILES, as_text, check_layout, check_recorded, read_model, read_recorded,
@@ -33,7 +34,7 @@ from .streaming import streamed_results, summary_text
 from .summary import layout_from_json, summarize
 from .tables import FRAME_TABLES, RATE_FIELDS, STEP_COLUMNS, TABLES, CsvTable, contacts_from_table, csv_tables, field_shapes
 
-__all__ = ["ResultsFormatError", "export_csv", "load_results", "summarize", "summary_text", "write_results"]
+__all__ = ["ResultsFormatError", "copy_results", "export_csv", "load_results", "summarize", "summary_text", "write_results"]
 
 
 # ====================================================================== writing
@@ -57,6 +58,29 @@ def write_results(results: Results, directory: str | os.PathLike) -> None:
     with streamed_results(directory) as stream:
         stream.write_frames(results)
         stream.finish(results)
+
+
+def copy_results(source: str | os.PathLike, directory: str | os.PathLike) -> None:
+    """Put the results folder ``source`` into ``directory``: the files writing its results
+    there would write, without reading a frame.
+
+    Each file named by ``source``'s ``summary.json`` is hard-linked where both folders are
+    on one file system (a results file is never changed in place: every write replaces it
+    by a rename), else copied; they replace ours in ``directory`` as in
+    :func:`write_results`, ``summary.json`` last.  Raises :class:`ResultsFormatError` when
+    ``source`` has no readable ``summary.json``, OSError when a file cannot be copied.
+    """
+    source, directory = Path(source), Path(directory)
+    if directory.exists() and os.path.samefile(source, directory):
+        return
+    names = [*read_summary(source)["files"], SUMMARY]
+    with replacing_together([directory / name for name in names]) as temporaries:
+        for name, tmp in zip(names, temporaries):
+            tmp.unlink()
+            try:
+                os.link(source / name, tmp)
+            except OSError:  # another file system, or one without hard links
+                shutil.copyfile(source / name, tmp)
 
 
 # ====================================================================== loading

@@ -13,6 +13,7 @@ and modes are float64, or float32 when the run records in single precision
 """
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from operator import itemgetter
 from typing import Any, Callable, Sequence
@@ -210,6 +211,9 @@ class Results:
     # status ('completed', 'cancelled', 'failed'), message, wall_time_s, and optionally
     # model_sha256 (of the model file as read) and solver (the settings used)
     meta: dict[str, Any] = field(default_factory=dict)
+    #: the results folder a run wrote its frames to as it went and reads them back from
+    #: (:func:`~solver.results.streaming.streamed_results`): its files hold exactly these results; else None
+    folder: os.PathLike | None = field(default=None, compare=False, repr=False)
 
     # ------------------------------------------------------------------ arrays
     @property

@@ -102,6 +102,8 @@ class ResultsStream:
         self._tables: dict[str, _TableStream] = {}
         self._first: Frame | None = None
         self.finished = False
+        #: the run's frames went to the files as it ran and are read back from them
+        self.read_back = False
 
     def frames(self, results: Results) -> _StreamedFrames:
         """The frame store of the run of ``results`` (its layout complete by the first frame);
@@ -148,7 +150,8 @@ class ResultsStream:
                 writer.write_table(chunk)
                 rows += chunk.num_rows
         entries[files["steps"]] = {"rows": rows, "sha256": file_sha256(self._tmp[files["steps"]])}
-        if isinstance(results.frames, _StreamedFrames):  # the energy and contact keys the frames hold
+        self.read_back = isinstance(results.frames, _StreamedFrames)
+        if self.read_back:  # the energy and contact keys the frames hold
             keys = (list(self._first.energy), list(self._first.contact)) if self._first is not None else ([], [])
             results.frames = LazyFrames.open(results.layout, {name: self._tmp[files[name]] for name in self._tables},
                                              len(results.frames), *keys)
@@ -176,8 +179,10 @@ class _Unfinished(Exception):
 @contextmanager
 def streamed_results(directory: str | os.PathLike) -> Iterator[ResultsStream]:
     """A :class:`ResultsStream` into ``directory`` (created if needed; our files there are
-    replaced once :meth:`ResultsStream.finish` has run and the block ends without error;
-    otherwise the folder is left as it was)."""
+    replaced once :meth:`ResultsStream.finish` has run and the block ends without error,
+    and the results of a run that appended its frames to :meth:`ResultsStream.frames` have
+    :attr:`~solver.results.frames.Results.folder` ``directory``; otherwise the folder is left
+    as it was)."""
     directory = Path(directory)
     files = TABLE_FILES[VERSION]
     names = [MODEL, *(files[name] for name in files if name != "events"), files["events"], SUMMARY]  # summary last
@@ -191,6 +196,8 @@ def streamed_results(directory: str | os.PathLike) -> Iterator[ResultsStream]:
                     stream.abort()
             if not stream.finished:
                 raise _Unfinished
+        if stream.read_back:
+            stream._results.folder = directory
     except _Unfinished:
         pass
 

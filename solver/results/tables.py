@@ -18,7 +18,7 @@ import numpy as np
 
 from ..errors import ResultsFormatError
 from .frames import (CONTACT_KEYS, CONTACT_STATES, ENERGY_KEYS, EVENT_KEYS, RATE_FIELDS, Frame, Layout, Results,
-                     frame_times, items_getter)
+                     frame_times, frames_reading, items_getter)
 
 FORMAT = "flexmech-results"
 #: the version written; version 1 (every table CSV) is still read
@@ -202,10 +202,9 @@ def contact_keys(results: Results) -> list[str]:
 
 
 def _first_frame(results: Results) -> Frame:
-    """The first frame; of frames read on demand only its time, energy and contact data (no
-    row group of the tables read: :meth:`~solver.results.lazy.LazyFrames.light`)."""
-    light = getattr(results.frames, "light", None)
-    return next(light(())) if light is not None else results.frames[0]
+    """The first frame, at least its time, energy and contact data (of frames read on demand no
+    row group of the tables is read)."""
+    return next(frames_reading(results.frames, (), 0, 1))
 
 
 def contact_values(frames: list[Frame], keys: list[str]) -> dict[str, np.ndarray]:

@@ -211,6 +211,14 @@ def isolated_recovery(tmp_path, monkeypatch):
     return folder
 
 
+@pytest.fixture(autouse=True)
+def isolated_scratch(tmp_path, monkeypatch):
+    """Keep the scratch folders of every window's runs in the test's own folder."""
+    folder = tmp_path / "scratch"
+    monkeypatch.setattr("app.running.scratch.scratch_root", lambda: folder)
+    return folder
+
+
 @pytest.fixture(scope="session")
 def example_results():
     """``get(name)``: the results of a bundled example, simulated once per test session

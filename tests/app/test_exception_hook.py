@@ -111,7 +111,7 @@ def test_an_unexpected_error_in_the_run_thread_ends_the_run_and_is_reported(qtbo
                                                                               exception_hook, message_boxes):
     window.open_example("slider_crank_block")
 
-    def broken(model, cancel=None):
+    def broken(model, cancel=None, frames=None):
         yield from ()
         raise IndexError("frame 3")
 

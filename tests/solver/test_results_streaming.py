@@ -148,3 +148,32 @@ def test_frames_lacking_energy_terms_stream_as_they_are_written(tmp_path):
     for name in os.listdir(tmp_path / "whole"):
         assert (tmp_path / "streamed" / name).read_bytes() == (tmp_path / "whole" / name).read_bytes(), name
     assert list(streamed.frames[3].energy) == list(results.frames[3].energy)
+
+
+@pytest.mark.parametrize("linked", [True, False])
+def test_a_streamed_runs_folder_is_copied_file_for_file_linked_or_not(tmp_path, monkeypatch, linked):
+    """``copy_results`` puts a run's folder elsewhere without reading a frame: hard links on one
+    file system, copies where links fail; only a run that streamed its frames names its folder."""
+    from solver.results.files import copy_results
+
+    with streamed_results(tmp_path / "run") as stream:
+        results = simulate(_model(), frames=stream.frames)
+        stream.finish(results)
+    assert results.folder == tmp_path / "run"
+    if not linked:
+        def no_link(*_args):
+            raise OSError("Invalid cross-device link")
+        monkeypatch.setattr(os, "link", no_link)
+    (tmp_path / "saved").mkdir()
+    (tmp_path / "saved" / "notes.txt").write_text("kept", encoding="utf-8")
+    copy_results(results.folder, tmp_path / "saved")
+    copy_results(results.folder, tmp_path / "run")  # onto itself: nothing to do
+    names = sorted(p.name for p in (tmp_path / "run").iterdir())
+    assert sorted(p.name for p in (tmp_path / "saved").iterdir()) == sorted([*names, "notes.txt"])
+    for name in names:
+        assert (tmp_path / "saved" / name).read_bytes() == (tmp_path / "run" / name).read_bytes()
+        assert (tmp_path / "saved" / name).samefile(tmp_path / "run" / name) == linked
+    _same(load_results(tmp_path / "saved", lazy=False), load_results(tmp_path / "run", lazy=False))
+    written = simulate(_model())
+    write_results(written, tmp_path / "written")
+    assert written.folder is None  # its frames are in memory, not read from the folder
