@@ -20,6 +20,10 @@ Two costs of starting (``docs/performance.md``, "Start-up"):
   (first run, changed source) is compiled as always: numba's compiler refreshes the
   contexts itself.
 
+Loading a kernel is mostly LLVM parsing its cached bitcode, which runs without the GIL:
+:func:`load_signatures` loads kernels ahead of their first calls on a thread of the caller's,
+while the caller goes on with work of its own (:mod:`solver.integration.preload`).
+
 Only the solver's kernels are affected; other numba code in the same process is not.
 Should a future numba lack the two cache methods this relies on, the kernels keep numba's
 own cache (slower to load, same results).
@@ -31,7 +35,7 @@ import sys
 import threading
 from typing import Any, Callable
 
-__all__ = ["Kernel", "compile_kernels", "njit"]
+__all__ = ["Kernel", "cached_signatures", "compile_kernels", "load_signatures", "njit", "start_runtime"]
 
 _lock = threading.RLock()
 #: the kernels made before numba was imported, waiting for :func:`compile_kernels`
@@ -102,6 +106,59 @@ def compile_kernels() -> None:
                 for key, value in list(namespace.items()):
                     if isinstance(value, Kernel):
                         namespace[key] = value.dispatcher
+
+
+def cached_signatures(kernels) -> list[tuple[Any, tuple]]:
+    """The ``(dispatcher, signature)`` of every signature of ``kernels`` (kernels or their
+    dispatchers, in order) cached for calls from Python: those without literal arguments (a
+    kernel called by another with a constant is compiled into it).  A kernel whose cache is not
+    this module's has none; so has every kernel for a numba whose cache index differs from the
+    one this relies on (loading ahead only saves time).  Call after :func:`compile_kernels`."""
+    from numba.core import types
+
+    pairs = []
+    for kernel in kernels:
+        dispatcher = kernel.dispatcher if isinstance(kernel, Kernel) else kernel
+        cache = getattr(dispatcher, "_cache", None)
+        if type(cache) is not _kernel_cache():
+            continue
+        try:
+            codegen = dispatcher.targetctx.codegen()
+            keys = [key for key in cache._cache_file._load_index() if key == cache._index_key(key[0], codegen)]
+        except (AttributeError, TypeError, IndexError):
+            return []
+        pairs.extend((dispatcher, key[0]) for key in keys
+                     if not any(isinstance(arg, types.Literal) for arg in key[0]))
+    return pairs
+
+
+def start_runtime() -> threading.Thread:
+    """Import numba (:func:`compile_kernels`), then initialise its reference-counting runtime
+    (NRT), which the first kernel loaded needs, on a daemon thread, which is returned: LLVM
+    compiles the runtime at every start (0.04 s, without the GIL).  The thread imports
+    nothing; a kernel loaded meanwhile waits for it (numba's compiler lock)."""
+    compile_kernels()
+    from numba.core.registry import cpu_target
+    from numba.core.runtime import rtsys
+
+    thread = threading.Thread(target=rtsys.initialize, args=(cpu_target.target_context,), name="flexmech-nrt",
+                              daemon=True)
+    thread.start()
+    return thread
+
+
+def load_signatures(pairs: list[tuple[Any, tuple]]) -> None:
+    """Load the machine code of each ``(dispatcher, signature)`` of :func:`cached_signatures`
+    from numba's cache, in order, so that the kernels' first calls find it loaded.  Meant for a
+    thread of its own: numba loads under its compiler lock, so other threads may call the same
+    kernels meanwhile; and it imports nothing outside that lock, so they may import modules.
+    An error ends the loading quietly: the kernel's first call meets it again, where the caller
+    reports it."""
+    for dispatcher, signature in pairs:
+        try:
+            dispatcher.compile(signature)
+        except Exception:  # noqa: BLE001 (see the docstring)
+            return
 
 
 def _dispatcher(func: Callable, options: dict[str, Any]):

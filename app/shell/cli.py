@@ -9,6 +9,7 @@ documented in ``docs/cli.md`` and listed in :data:`EXIT_CODES`.
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import signal
 import sys
@@ -45,6 +46,8 @@ EXIT_CODES = {
 def main(argv: list[str] | None = None) -> int:
     """Run the command line ``argv`` (default: ``sys.argv[1:]``); return the exit code."""
     args = build_parser().parse_args(argv)
+    if args.command is not _cmd_run:  # a run does so once it is set up
+        _collect_garbage_from_here()
     try:
         code = args.command(args)
         sys.stdout.flush()  # inside the try: a closed pipe shows here, not at exit
@@ -66,12 +69,19 @@ ORDERLY_EXIT_MODULES = ("PySide6", "distributed")
 def entry_point() -> None:
     """The ``flexmech`` program: :func:`main`, then the end of the process.
 
+    The program starts with Python's garbage collector off: the 100 000 objects that
+    importing the solver and numba makes live to the end, and collecting while they are
+    made walked them again and again (0.1 s of CPU before a run's first step).  Every
+    command but ``run`` turns it back on at once, ``run`` once it is set up
+    (:func:`_collect_garbage_from_here`).
+
     A headless command ends without Python's tear-down of the interpreter (freeing numba's
     compiled code and thousands of modules one by one: 0.3 s of CPU after a run, a third
     of its start): by then every file it wrote is closed (results are written through a
     temporary file and a rename), its output is flushed here, and no thread of its own is
     left.  With a module of :data:`ORDERLY_EXIT_MODULES` loaded the process ends as usual.
     """
+    gc.disable()
     code = main()
     if any(name in sys.modules for name in ORDERLY_EXIT_MODULES):
         sys.exit(code)
@@ -81,6 +91,16 @@ def entry_point() -> None:
         except (OSError, ValueError):  # the reader went away after main's last flush
             pass
     os._exit(code)
+
+
+def _collect_garbage_from_here() -> None:
+    """Turn the garbage collector back on if :func:`entry_point` turned it off, leaving out of
+    its collections every object made so far (``gc.freeze``: modules, the model, numba's
+    kernels, all kept to the end of the process).  Called in-process (tests), where the
+    collector is on, it changes nothing."""
+    if not gc.isenabled():
+        gc.freeze()
+        gc.enable()
 
 
 def _silence_output() -> None:
@@ -183,10 +203,10 @@ def _cmd_examples(args: argparse.Namespace) -> int:
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
-    # the solver (numpy, scipy) is imported only by the commands that run it
-    from solver import api
-    from solver.results.streaming import streamed_results
-
+    # one BLAS thread, set before numpy loads OpenBLAS (whose threads would otherwise start and
+    # spin, 0.05 s of CPU): as in the GUI's runs (app.running.worker), the solver's dense algebra
+    # is small and its large systems go to its own banded kernels
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     try:
         edit = record_edit(args.record)
     except ModelError as exc:
@@ -202,6 +222,16 @@ def _cmd_run(args: argparse.Namespace) -> int:
         _error(f"cannot write results to {out}: {exc.strerror or exc}")
         return EXIT_INVALID
     end_time = float(model_with_defaults(model)["solver"]["end_time"])
+    # the solver (numpy, scipy) is imported only by the commands that run it, once the model is
+    # found valid; numba and the kernels first, which load from numba's cache on a thread while
+    # the rest is imported and the run set up (their loading is LLVM's, without the GIL)
+    from solver.integration.preload import load_kernels_ahead
+
+    load_kernels_ahead()
+    from solver import api
+    from solver.results.streaming import streamed_results
+
+    _collect_garbage_from_here()
     try:  # the frames go to the folder as the run produces them; it is replaced when the run has ended
         with streamed_results(out) as stream:
             with _ProgressBar(end_time, disable=args.quiet) as bar, _CancelOnInterrupt() as cancel:

@@ -38,7 +38,7 @@ def summarize(results: Results) -> dict[str, Any]:
             "format": FORMAT,
             "version": VERSION,
             "run": _run_summary(results, times),
-            "links": _link_summary(results, times),
+            "links": link_summary(results, times),
             "drivers": _driver_summary(results, times),
             "contacts": _contact_summary(results, times),
             "energy": energy_summary(results),
@@ -77,7 +77,7 @@ def _peak(values: np.ndarray, times: np.ndarray) -> tuple[dict[str, float] | Non
     return {"abs": magnitude[i], "value": values[i], "time_s": times[i[0]]}, i
 
 
-def _link_summary(results: Results, times: np.ndarray) -> dict[str, Any]:
+def link_summary(results: Results, times: np.ndarray) -> dict[str, Any]:
     """Per flexible link: peak |mid-span deflection / length|, |axial strain|, |bending strain|.
 
     The strains are read :data:`CHUNK_VALUES` values at a time (a run's frames may not fit in memory)."""

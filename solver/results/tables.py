@@ -18,7 +18,7 @@ import numpy as np
 
 from ..errors import ResultsFormatError
 from .frames import (CONTACT_KEYS, CONTACT_STATES, ENERGY_KEYS, EVENT_KEYS, RATE_FIELDS, Frame, Layout, Results,
-                     frame_times, items_getter)
+                     frame_times, frames_reading, items_getter)
 
 FORMAT = "flexmech-results"
 #: the version written (3: the small tables in ``tables.zip``); versions 1 (every table CSV)
@@ -187,7 +187,7 @@ def element_offsets(layout: Layout) -> np.ndarray:
 
 
 def energy_keys(results: Results) -> list[str]:
-    return list(results.frames[0].energy) if results.frames else list(ENERGY_KEYS)
+    return list(_first_frame(results).energy) if results.frames else list(ENERGY_KEYS)
 
 
 def _energy_table(results: Results, times: np.ndarray) -> str:
@@ -199,7 +199,13 @@ def _energy_table(results: Results, times: np.ndarray) -> str:
 
 
 def contact_keys(results: Results) -> list[str]:
-    return list(results.frames[0].contact) if results.frames else []
+    return list(_first_frame(results).contact) if results.frames else []
+
+
+def _first_frame(results: Results) -> Frame:
+    """The first frame, at least its time, energy and contact data (of frames read on demand no
+    row group of the tables is read)."""
+    return next(frames_reading(results.frames, (), 0, 1))
 
 
 def contact_values(frames: list[Frame], keys: list[str]) -> dict[str, np.ndarray]:

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .frames import Results, frames_reading
-from .summary import energy_summary
+from .frames import Results
+from .summary import energy_summary, link_summary
 
 #: rise of the energy balance, of the largest kinetic and strain energy, beyond which a completed run
 #: warns (none of the shipped examples comes near it: their balances move by at most 0.53, falling)
@@ -45,17 +45,17 @@ def energy_warning(results: Results) -> str | None:
 
 def strain_warning(results: Results) -> str | None:
     """The recorded strains beyond :data:`ELASTIC_STRAIN` (the largest axial and bending strain of
-    the frames' element stations, and when), in words; otherwise None."""
-    axial = bending = 0.0
-    when = 0.0
-    for f in frames_reading(results.frames, ("axial_strain", "bending_strain")):  # on demand: only the strains
-        a = float(np.nan_to_num(np.abs(f.axial_strain)).max(initial=0.0))  # nan: a section without a fibre
-        b = float(np.nan_to_num(np.abs(f.bending_strain)).max(initial=0.0))
-        if max(a, b) > max(axial, bending):
-            when = f.time
-        axial, bending = max(axial, a), max(bending, b)
-    if not max(axial, bending) > ELASTIC_STRAIN:
+    the frames' element stations, and when: the peaks of ``summary.json``'s links, read column
+    by column), in words; otherwise None."""
+    if not results.frames:
         return None
+    peaks = {name: [link[f"peak_{name}"] for link in link_summary(results, results.time.astype(float)).values()]
+             for name in ("axial_strain", "bending_strain")}
+    axial, bending = (max((p["abs"] for p in peaks[name] if p), default=0.0) for name in peaks)
+    largest = max(axial, bending)
+    if not largest > ELASTIC_STRAIN:
+        return None
+    when = min(p["time_s"] for name in peaks for p in peaks[name] if p and p["abs"] == largest)
     return (f"the flexible links were strained far beyond a linear elastic beam (axial strain up to {axial:.2g}, "
             f"bending strain up to {bending:.2g}, the largest at t = {when:.6g} s; steel yields near 0.002): the "
             "motion has left what the model describes")

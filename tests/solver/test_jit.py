@@ -92,3 +92,34 @@ def test_a_run_loads_every_kernel_from_the_cache():
     loaded = json.loads(out)
     assert len(loaded) >= 10
     assert {name: counts for name, counts in loaded.items() if counts[1]} == {}
+
+
+def test_the_first_kernels_load_ahead_on_a_thread():
+    """``solver.integration.preload``: in a fresh process the thread loads every kernel of
+    first_kernels() from the cache (none compiled), with the signature a run calls it with (and
+    any other a test cached): a run of the rigid and of the flexible slider-crank then loads
+    only its step kernel itself."""
+    out = _python("""
+        import json
+        from numba.core.dispatcher import Dispatcher
+        from solver.integration.preload import first_kernels, load_kernels_ahead
+        load_kernels_ahead().join()
+        first = first_kernels()
+        ahead = [[len(d.overloads), sum(d.stats.cache_misses.values())] for d in first]
+        loaded_by_runs = []
+        call = Dispatcher._compile_for_args
+        def recorded(self, *args, **kwargs):
+            loaded_by_runs.append(self.py_func.__qualname__)
+            return call(self, *args, **kwargs)
+        Dispatcher._compile_for_args = recorded
+        from solver import api
+        from solver.model.io import examples_dir
+        for name in ("slider_crank_ideal", "slider_crank_flexible"):
+            model = api.load_model(examples_dir() / f"{name}.json")
+            model["solver"]["end_time"] = 5 * model["solver"]["step"]
+            api.simulate(model)
+        print(json.dumps([ahead, loaded_by_runs]))
+    """)
+    ahead, loaded_by_runs = json.loads(out)
+    assert len(ahead) == 11 and all(loaded >= 1 and misses == 0 for loaded, misses in ahead)  # tests may cache more
+    assert loaded_by_runs == ["free_steps"]

@@ -1,0 +1,51 @@
+"""The compiled kernels of a run loaded from numba's cache on a thread while the run is set up.
+
+Loading the kernels a run calls first takes about a fifth of ``flexmech run``'s start on
+the slider-crank (0.15 s of 1 s), mostly LLVM parsing their cached bitcode, without the
+GIL; the set-up before the first of them (reading and checking the model, compiling the
+system, the initial state's sparse algebra) is Python.  :func:`load_kernels_ahead`
+imports numba and these kernels' modules, then loads :func:`first_kernels` on a daemon
+thread (:func:`solver.jit.load_signatures`): a kernel the run reaches before the thread is
+loaded the run loads itself, as without it.
+"""
+from __future__ import annotations
+
+import atexit
+import threading
+
+from ..jit import cached_signatures, load_signatures, start_runtime
+
+
+def first_kernels() -> tuple:
+    """The kernels every run calls from Python first (rigid links and contact pairs alike), in
+    the order of their first calls: the initial state, the first frame, the first Newton matrix
+    (their modules are imported here).  The step kernels that follow depend on the model
+    (free_steps, or converge_step and newton_factorize) and load at their first calls."""
+    from ..fem.beam import assemble_beams, deformations, mass_matrices, strain_energies
+    from ..fem.beam_energy import kinetic_energy_beams
+    from ..fem.modal import assemble_modal
+    from ..system.assembly import matrix_values, newton_scale
+    from ..system.banded import band_factorize, band_solve
+    from ..system.constraints import constraint_eval
+
+    return (constraint_eval, deformations, assemble_beams, assemble_modal, mass_matrices, newton_scale,
+            matrix_values, band_factorize, band_solve, kinetic_energy_beams, strain_energies)
+
+
+#: how long (s) the interpreter waits at exit for a load still under way (a daemon thread inside
+#: LLVM as the interpreter shuts down can crash it)
+EXIT_WAIT_S = 60.0
+
+
+def load_kernels_ahead() -> threading.Thread:
+    """Import numba and start its runtime on a thread (:func:`~solver.jit.start_runtime`) while
+    the kernels' modules are imported; read which signatures of :func:`first_kernels` are
+    cached (all of this in the caller's thread, which imports modules), then start loading them
+    on a daemon thread, which is returned."""
+    runtime = start_runtime()
+    pairs = cached_signatures(first_kernels())
+    thread = threading.Thread(target=load_signatures, args=(pairs,), name="flexmech-kernels", daemon=True)
+    thread.start()
+    for started in (runtime, thread):
+        atexit.register(started.join, EXIT_WAIT_S)
+    return thread
