@@ -45,7 +45,7 @@ import numpy as np
 from ..jit import njit
 
 from . import timoshenko
-from .beam_inertia import exact_mass, inertia_force, inertia_integrals
+from .beam_inertia import exact_mass, exact_mass_into, inertia_force, inertia_integrals
 from .timoshenko import bending_coefficients, geometric_coefficients, stretch_coefficients
 
 CONSISTENT, THESIS = 0, 1
@@ -387,9 +387,21 @@ def strain_energies(q, dofs, secs, formulation):
 
 
 @njit(cache=True)
+def element_mass(qe, sec, Mbar, formulation, r, zl, Q, dQ, co, M):
+    """Mass matrix ``M`` (6, 6) of one element in configuration ``qe``: ``Q^T M_bar Q`` (2.32)
+    for the thesis form, the exact mass of :func:`.beam_inertia.exact_mass` for the consistent
+    one; ``r, zl`` (6), ``Q, dQ`` (6, 6) and ``co`` (22, 6) are work arrays."""
+    kin = kinematics(qe, sec[0], sec[3], r, zl)
+    if formulation == THESIS:
+        _rotation(kin[0], kin[1], Q, dQ)
+        M[:, :] = Q.T @ Mbar @ Q
+    else:
+        exact_mass_into(sec, kin, r, zl, M, co)
+
+
+@njit(cache=True)
 def mass_matrices(q, dofs, secs, Mbars, formulation):
-    """Element mass matrices in configuration q, (E, 6, 6): ``Q^T M_bar Q`` (2.32) for the
-    thesis form, the exact mass of :func:`.beam_inertia.exact_mass` for the consistent one."""
+    """Element mass matrices in configuration q, (E, 6, 6) (:func:`element_mass`)."""
     E = dofs.shape[0]
     out = np.empty((E, 6, 6))
     qe = np.empty(6)
@@ -397,15 +409,11 @@ def mass_matrices(q, dofs, secs, Mbars, formulation):
     zl = np.empty(6)
     Q = np.empty((6, 6))
     dQ = np.empty((6, 6))
+    co = np.empty((22, 6))
     for e in range(E):
         for k in range(6):
             qe[k] = q[dofs[e, k]]
-        kin = kinematics(qe, secs[e, 0], secs[e, 3], r, zl)
-        if formulation == THESIS:
-            _rotation(kin[0], kin[1], Q, dQ)
-            out[e] = Q.T @ Mbars[e] @ Q
-        else:
-            exact_mass(secs[e], kin, r, zl, out[e])
+        element_mass(qe, secs[e], Mbars[e], formulation, r, zl, Q, dQ, co, out[e])
     return out
 
 

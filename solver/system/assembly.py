@@ -25,11 +25,11 @@ from typing import Callable
 import numpy as np
 from ..jit import njit
 
-from .banded import BandLU, BandPattern, band_factorize
+from .banded import BandLU, BandPattern, band_factor, band_factorize
 from .constraints import constraint_eval
 from .compile import System
 from .moving import moving_forces
-from ..fem.beam import (FORMULATIONS, assemble_beams, deformation_rate_power, mass_matrices,
+from ..fem.beam import (FORMULATIONS, assemble_beams, deformation_rate_power, element_mass, mass_matrices,
                         strain_energies)
 from ..fem.beam_energy import kinetic_energy_beams
 from ..fem.modal import BLOCKS, assemble_modal, modal_energies, modal_gravity, move_diagonal
@@ -152,6 +152,56 @@ def newton_factorize(q, v, a, lam, F_ext, mass_diag, alpha, beta, form, dofs, se
     values = np.concatenate((matrix_values(blocks, diag, vals, scale, extra), modal[BLOCKS].ravel()))
     singular = band_factorize(AB, band_row, band_col, values, kl, ku, ipiv, pivot_ratio)
     return scale, singular
+
+
+@njit(cache=True)
+def mass_factorize(q, dofs, secs, Mbars, form, mass_diag, G_vals, extra_size, band_row, band_col, AB, kl, ku, ipiv,
+                   pivot_ratio):
+    """The constrained mass matrix ``[M  s G^T; s G  0]`` at ``q`` of a system without modal links,
+    filled into ``AB`` and factorised in place in one compiled pass: each element's mass block
+    (:func:`~solver.fem.beam.element_mass`) goes into the band as it is made, with its share of
+    the scale ``s`` (:func:`newton_scale`).  Returns ``(s, singular)``; bit for bit the factors
+    of :meth:`Assembly.factorize` with the blocks of ``mass_matrices`` and ``newton_scale``
+    (the same sums in the same order)."""
+    AB[:, :] = 0.0
+    work = np.empty((3, 6))
+    qe, r, zl = work[0], work[1], work[2]
+    mats = np.empty((3, 6, 6))
+    Q, dQ, M = mats[0], mats[1], mats[2]
+    co = np.empty((22, 6))
+    acc = 0.0
+    count = 0
+    k = 0
+    for e in range(dofs.shape[0]):
+        for i in range(6):
+            qe[i] = q[dofs[e, i]]
+        element_mass(qe, secs[e], Mbars[e], form, r, zl, Q, dQ, co, M)
+        for i in range(6):
+            d = abs(M[i, i])
+            if d > 0.0:
+                acc += np.log(d)
+                count += 1
+        for i in range(6):
+            for j in range(6):
+                AB[band_row[k], band_col[k]] += M[i, j]
+                k += 1
+    for i in range(mass_diag.shape[0]):
+        d = abs(mass_diag[i])
+        if d > 0.0:
+            acc += np.log(d)
+            count += 1
+        AB[band_row[k], band_col[k]] += mass_diag[i]
+        k += 1
+    scale = np.exp(acc / count) if count else 1.0
+    ng = G_vals.shape[0]
+    for i in range(ng):
+        AB[band_row[k + i], band_col[k + i]] += scale * G_vals[i]
+    for i in range(ng):
+        AB[band_row[k + ng + i], band_col[k + ng + i]] += scale * G_vals[i]
+    k += 2 * ng
+    for i in range(extra_size):  # the zero blocks of compliant pairs (as matrix_values lays them out)
+        AB[band_row[k + i], band_col[k + i]] += 0.0
+    return scale, band_factor(AB, kl, ku, ipiv, pivot_ratio)
 
 
 class Assembly:
@@ -320,11 +370,17 @@ class Assembly:
         if self.sys.modal.links:  # their mass blocks come with an evaluation of the forces
             zero = np.zeros(self.n)
             _f, B, diag = self.forces(q, zero, zero, t, blocks=(1.0, 0.0, 0.0))
+            scale = newton_scale(B, diag)
+            lu = self.factorize(B, diag, self.sys.constraints.values(q), scale)
         else:  # the same blocks (c_a = 1, c_v = c_k = 0), without the forces and the stiffness
             self.set_time(t)
-            B, diag = self.mass_matrix_elements(q), self.sys.mass_diag
-        scale = newton_scale(B, diag)
-        lu = self.factorize(B, diag, self.sys.constraints.values(q), scale)
+            p, s = self.band, self.sys
+            AB = np.empty((p.ldab, p.size), order="F")
+            ipiv = np.empty(p.size, dtype=np.int64)
+            scale, singular = mass_factorize(q, s.elem_dofs, self.secs, self.Mbar, self.form, s.mass_diag,
+                                             s.constraints.values(q), self.extra_size, p.band_row, p.band_col, AB,
+                                             p.kl, p.ku, ipiv, BandLU.PIVOT_RATIO)
+            lu = BandLU(p, AB, ipiv, singular)
         self._mass_memo = (t, q.copy(), lu, scale)
         return lu, scale
 

@@ -85,8 +85,15 @@ def gbtrf(AB, n, kl, ku, ipiv):
 @njit(cache=True)
 def band_factorize(AB, band_row, band_col, vals, kl, ku, ipiv, pivot_ratio):
     """Fill ``AB`` with ``vals`` and factorise it in place; True when the matrix is
-    (numerically) singular: a zero pivot, or one below ``pivot_ratio`` of the largest."""
+    (numerically) singular (:func:`band_factor`)."""
     band_fill(AB, band_row, band_col, vals)
+    return band_factor(AB, kl, ku, ipiv, pivot_ratio)
+
+
+@njit(cache=True)
+def band_factor(AB, kl, ku, ipiv, pivot_ratio):
+    """Factorise the filled ``AB`` in place; True when the matrix is (numerically) singular: a
+    zero pivot, or one below ``pivot_ratio`` of the largest."""
     n = AB.shape[1]
     info = gbtrf(AB, n, kl, ku, ipiv)
     lo, hi = np.inf, 0.0
