@@ -27,6 +27,7 @@ from ..jit import njit
 
 from .banded import BandLU, BandPattern, band_factor, band_factorize
 from .constraints import constraint_eval
+from .mass_cholesky import MAX_CONSTRAINTS, MIN_DOFS, MassCholesky, MassPattern
 from .compile import System
 from .moving import moving_forces
 from ..fem.beam import (FORMULATIONS, assemble_beams, deformation_rate_power, element_mass, mass_matrices,
@@ -224,7 +225,8 @@ class Assembly:
         #: pairs whose forces enter the Newton matrix as dense blocks on their dofs (compliant contact)
         self.force_pairs = [p for p in system.contacts if p.model_kind == "compliant"]
         self.extra_size = sum(len(p.dofs) ** 2 for p in self.force_pairs)
-        self._mass_memo: tuple[float, np.ndarray, BandLU, float] | None = None  # (t, q, factors, scale)
+        self._mass_memo: tuple[float, np.ndarray, BandLU | MassCholesky, float] | None = None  # (t, q, factors, scale)
+        self._mass_pattern: MassPattern | None = None  # set by :meth:`factor_mass_by_cholesky`
         #: ``contact_forces(q, v)``: generalised contact forces added to the loads, set by the time loop
         self.contact_forces: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None
         self._pattern()
@@ -358,7 +360,16 @@ class Assembly:
         return BandLU.of(self.band, np.concatenate((values, self.modal[BLOCKS].ravel())))
 
 
-    def mass_factors(self, q: np.ndarray, t: float) -> tuple[BandLU, float]:
+    def factor_mass_by_cholesky(self) -> None:
+        """From now on factorise the constrained mass matrix by Cholesky and the constraints' Schur
+        complement (:mod:`.mass_cholesky`; the time loop asks for it in runs with velocity jumps),
+        where that applies and pays: no modal links, at most :data:`MAX_CONSTRAINTS` constraint rows,
+        at least :data:`MIN_DOFS` dofs, and until a mass matrix is not positive definite."""
+        if not self.sys.modal.links and self.m <= MAX_CONSTRAINTS and self.n >= MIN_DOFS:
+            cons = self.sys.constraints
+            self._mass_pattern = MassPattern(self.sys.elem_dofs, self.n, cons.rows, cons.cols, cons.count)
+
+    def mass_factors(self, q: np.ndarray, t: float) -> tuple[BandLU | MassCholesky, float]:
         """LU factors of the constrained mass matrix ``[M  s G^T; s G  0]`` at ``(q, t)`` and
         its scale ``s`` (:func:`newton_scale`): the matrix of consistent accelerations and of
         the velocity jumps of impulses (thesis eqs. 3.10-3.21).  The last one is remembered:
@@ -367,6 +378,13 @@ class Assembly:
         memo = self._mass_memo
         if memo is not None and memo[0] == t and np.array_equal(memo[1], q):
             return memo[2], memo[3]
+        if self._mass_pattern is not None:
+            self.set_time(t)
+            factors = MassCholesky.of(self._mass_pattern, self, q)
+            if factors is not None:
+                self._mass_memo = (t, q.copy(), factors, 1.0)
+                return factors, 1.0
+            self._mass_pattern = None  # not positive definite: the band LU from now on
         if self.sys.modal.links:  # their mass blocks come with an evaluation of the forces
             zero = np.zeros(self.n)
             _f, B, diag = self.forces(q, zero, zero, t, blocks=(1.0, 0.0, 0.0))
