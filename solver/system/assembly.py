@@ -370,15 +370,16 @@ class Assembly:
             self._mass_pattern = MassPattern(self.sys.elem_dofs, self.n, cons.rows, cons.cols, cons.count)
 
     def mass_factors(self, q: np.ndarray, t: float) -> tuple[BandLU | MassCholesky, float]:
-        """LU factors of the constrained mass matrix ``[M  s G^T; s G  0]`` at ``(q, t)`` and
-        its scale ``s`` (:func:`newton_scale`): the matrix of consistent accelerations and of
-        the velocity jumps of impulses (thesis eqs. 3.10-3.21).  The last one is remembered:
-        an impulse, a second impulse at the same instant and the restart after them
-        factorise it once."""
+        """Factors of the constrained mass matrix ``[M  s G^T; s G  0]`` at ``(q, t)`` and its
+        scale ``s``: the matrix of consistent accelerations and of the velocity jumps of
+        impulses (thesis eqs. 3.10-3.21).  The band LU with ``s`` of :func:`newton_scale`, or
+        after :meth:`factor_mass_by_cholesky` the Cholesky factors of :mod:`.mass_cholesky`
+        with ``s = 1``.  The last one is remembered: an impulse, a second impulse at the same
+        instant and the restart after them factorise it once."""
         memo = self._mass_memo
         if memo is not None and memo[0] == t and np.array_equal(memo[1], q):
             return memo[2], memo[3]
-        if self._mass_pattern is not None:
+        if self._mass_pattern is not None:  # the Cholesky factors, where they apply
             self.set_time(t)
             factors = MassCholesky.of(self._mass_pattern, self, q)
             if factors is not None:

@@ -1,4 +1,4 @@
-"""The constrained mass matrix by a band Cholesky factorisation and the constraints' Schur complement.
+"""The constrained mass matrix by a band Cholesky factorisation, the dof fixes eliminated.
 
 The velocity jump of an impulse and the consistent restart after it (thesis eqs. 3.10-3.21,
 :mod:`solver.contact.jump`, :func:`solver.system.initial.restart`) solve
@@ -8,20 +8,24 @@ The velocity jump of an impulse and the consistent restart after it (thesis eqs.
 
 at every impulse, with ``M`` the mass matrix at the configuration of the impulse.  ``M`` is
 symmetric positive definite and, in the reverse Cuthill-McKee order of its own pattern,
-narrow-banded; it is factorised ``M = L L^T`` (LAPACK's dpbtf2, lower band storage
-``LB[i - j, j] = L[i, j]``), the constraints through ``W = M^-1 G^T`` and the Schur complement
-``S = G W`` (m x m):
+narrow-banded: it is factorised ``M = L L^T`` (LAPACK's dpbtf2, lower band storage
+``LB[i - j, j] = L[i, j]``) instead of the band LU with partial pivoting of the whole
+saddle-point matrix (:mod:`.banded`).  A constraint row with one entry ``g`` at dof ``d`` (a
+fixed or driven dof) is eliminated: ``x_d = c / g``, its column of ``M`` moves to the right-hand
+side, its row and column in the factorised matrix are the identity's, and ``lambda = (b_d -
+M_d. x) / g`` from the row of ``M`` kept aside.  The other rows go through ``W = M~^-1 G^T``
+and their Schur complement ``S = G W`` (m x m):
 
-    lambda = S^-1 (G M^-1 b - c),    x = M^-1 b - W^T lambda
+    lambda = S^-1 (G M~^-1 b - c),    x = M~^-1 b - W^T lambda
 
-(``W`` stored as rows, (m, n)).  On the two bars of thesis §5.1.2 (726 dofs, 3 constraints)
-the factorisation costs a fifth of the band LU with partial pivoting of the whole saddle-point
-matrix (:mod:`.banded`, half-band 7 with the pivots' fill-in against 5 here) and a solve a third
-of its solve; the results are those of the LU to rounding.  :meth:`~.assembly.Assembly.mass_factors`
-uses it in runs with velocity jumps and falls back to the LU when ``M`` is not positive definite
-(a massless dof that only the joints hold), when ``S`` is not (redundant constraints: the LU
-then reports the singular matrix as before), for modal links (their mass blocks come with an
-evaluation of their forces) and above :data:`MAX_CONSTRAINTS` constraint rows.
+(``W`` stored as rows).  On the two bars of thesis §5.1.2 (726 dofs, three fixes) the
+factorisation with the element masses costs about half of the band LU's (half-band 5 against
+7 and the pivots' fill-in), a solve two thirds; the results are those of the LU to rounding.
+:meth:`~.assembly.Assembly.mass_factors` uses it in runs with velocity jumps of at least
+:data:`MIN_DOFS` dofs and falls back to the LU when ``M`` is not positive definite (a massless
+dof that only the joints hold), when ``S`` is not (redundant constraints: the LU then reports
+the singular matrix as before), for modal links (their mass blocks come with an evaluation of
+their forces) and above :data:`MAX_CONSTRAINTS` constraint rows besides the fixes.
 """
 from __future__ import annotations
 
@@ -33,7 +37,7 @@ from ..fem.beam import element_mass
 from ..jit import njit
 
 #: above this many constraint rows the Schur complement (m solves and an m x m matrix per
-#: factorisation, m more entries per solve) costs more than it saves: the band LU is used
+#: factorisation, m n more operations per solve) costs more than it saves: the band LU is used
 MAX_CONSTRAINTS = 32
 
 #: below this many dofs the band LU is as fast (the Python around the factors costs more than

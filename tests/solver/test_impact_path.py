@@ -87,8 +87,8 @@ def test_mass_cholesky_solves_the_constrained_mass_matrix_as_the_band_lu(name):
 
 
 def test_mass_cholesky_declines_a_mass_matrix_that_is_not_positive_definite():
-    """The slider-crank's rigid crank leaves dofs that only the joints hold: no Cholesky factors,
-    and the run's mass factors stay the band LU."""
+    """The slider-crank has massless dofs that only its joints hold: no Cholesky factors (the
+    run's mass factors stay the band LU)."""
     asm = assembly("slider_crank_flexible")
     cons = asm.sys.constraints
     assert MassCholesky.of(MassPattern(asm.sys.elem_dofs, asm.n, cons.rows, cons.cols, cons.count), asm,
