@@ -400,20 +400,30 @@ def element_mass(qe, sec, Mbar, formulation, r, zl, Q, dQ, co, M):
 
 
 @njit(cache=True)
+def mass_work():
+    """The work arrays of :func:`element_mass_at`: ``(work (3, 6), mats (3, 6, 6), co (22, 6))``."""
+    return np.empty((3, 6)), np.empty((3, 6, 6)), np.empty((22, 6))
+
+
+@njit(cache=True)
+def element_mass_at(q, dofs, e, secs, Mbars, formulation, work, mats, co):
+    """The mass matrix of element ``e`` at ``q`` (:func:`element_mass`), written to and returned as
+    ``mats[2]``; ``work, mats, co`` from :func:`mass_work`."""
+    qe = work[0]
+    for k in range(6):
+        qe[k] = q[dofs[e, k]]
+    element_mass(qe, secs[e], Mbars[e], formulation, work[1], work[2], mats[0], mats[1], co, mats[2])
+    return mats[2]
+
+
+@njit(cache=True)
 def mass_matrices(q, dofs, secs, Mbars, formulation):
     """Element mass matrices in configuration q, (E, 6, 6) (:func:`element_mass`)."""
     E = dofs.shape[0]
     out = np.empty((E, 6, 6))
-    qe = np.empty(6)
-    r = np.empty(6)
-    zl = np.empty(6)
-    Q = np.empty((6, 6))
-    dQ = np.empty((6, 6))
-    co = np.empty((22, 6))
+    work, mats, co = mass_work()
     for e in range(E):
-        for k in range(6):
-            qe[k] = q[dofs[e, k]]
-        element_mass(qe, secs[e], Mbars[e], formulation, r, zl, Q, dQ, co, out[e])
+        out[e] = element_mass_at(q, dofs, e, secs, Mbars, formulation, work, mats, co)
     return out
 
 

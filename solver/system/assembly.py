@@ -30,8 +30,8 @@ from .constraints import constraint_eval
 from .mass_cholesky import MAX_CONSTRAINTS, MIN_DOFS, MassCholesky, MassPattern
 from .compile import System
 from .moving import moving_forces
-from ..fem.beam import (FORMULATIONS, assemble_beams, deformation_rate_power, element_mass, mass_matrices,
-                        strain_energies)
+from ..fem.beam import (FORMULATIONS, assemble_beams, deformation_rate_power, element_mass_at, mass_matrices,
+                        mass_work, strain_energies)
 from ..fem.beam_energy import kinetic_energy_beams
 from ..fem.modal import BLOCKS, assemble_modal, modal_energies, modal_gravity, move_diagonal
 
@@ -97,6 +97,15 @@ def newton_terms(q, v, a, lam, F_ext, mass_diag, alpha, beta, form, dofs, secs, 
 
 
 @njit(cache=True)
+def log_magnitude(x, acc, count):
+    """``(acc + log |x|, count + 1)``, or ``(acc, count)`` for ``x = 0``: a term of :func:`newton_scale`."""
+    d = abs(x)
+    if d > 0.0:
+        return acc + np.log(d), count + 1
+    return acc, count
+
+
+@njit(cache=True)
 def newton_scale(blocks, diag):
     """Typical size of a diagonal entry (geometric mean of the nonzero ones): scales the
     constraint rows of the Newton matrix."""
@@ -104,15 +113,9 @@ def newton_scale(blocks, diag):
     count = 0
     for e in range(blocks.shape[0]):
         for i in range(blocks.shape[1]):
-            d = abs(blocks[e, i, i])
-            if d > 0.0:
-                acc += np.log(d)
-                count += 1
+            acc, count = log_magnitude(blocks[e, i, i], acc, count)
     for i in range(diag.shape[0]):
-        d = abs(diag[i])
-        if d > 0.0:
-            acc += np.log(d)
-            count += 1
+        acc, count = log_magnitude(diag[i], acc, count)
     return np.exp(acc / count) if count else 1.0
 
 
@@ -165,32 +168,20 @@ def mass_factorize(q, dofs, secs, Mbars, form, mass_diag, G_vals, extra_size, ba
     of :meth:`Assembly.factorize` with the blocks of ``mass_matrices`` and ``newton_scale``
     (the same sums in the same order)."""
     AB[:, :] = 0.0
-    work = np.empty((3, 6))
-    qe, r, zl = work[0], work[1], work[2]
-    mats = np.empty((3, 6, 6))
-    Q, dQ, M = mats[0], mats[1], mats[2]
-    co = np.empty((22, 6))
+    work, mats, co = mass_work()
     acc = 0.0
     count = 0
     k = 0
     for e in range(dofs.shape[0]):
+        M = element_mass_at(q, dofs, e, secs, Mbars, form, work, mats, co)
         for i in range(6):
-            qe[i] = q[dofs[e, i]]
-        element_mass(qe, secs[e], Mbars[e], form, r, zl, Q, dQ, co, M)
-        for i in range(6):
-            d = abs(M[i, i])
-            if d > 0.0:
-                acc += np.log(d)
-                count += 1
+            acc, count = log_magnitude(M[i, i], acc, count)
         for i in range(6):
             for j in range(6):
                 AB[band_row[k], band_col[k]] += M[i, j]
                 k += 1
     for i in range(mass_diag.shape[0]):
-        d = abs(mass_diag[i])
-        if d > 0.0:
-            acc += np.log(d)
-            count += 1
+        acc, count = log_magnitude(mass_diag[i], acc, count)
         AB[band_row[k], band_col[k]] += mass_diag[i]
         k += 1
     scale = np.exp(acc / count) if count else 1.0

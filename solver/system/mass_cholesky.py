@@ -33,7 +33,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.sparse.csgraph import reverse_cuthill_mckee
 
-from ..fem.beam import element_mass
+from ..fem.beam import element_mass_at, mass_work
 from ..jit import njit
 
 #: above this many constraint rows the Schur complement (m solves and an m x m matrix per
@@ -190,16 +190,10 @@ def mass_cholesky(q, dofs, secs, Mbars, form, mass_diag, block_pos, diag_pos, kd
     n = mass_diag.shape[0]
     ld = kd + 1
     LB = np.zeros(ld * n)
-    work = np.empty((3, 6))
-    qe, r, zl = work[0], work[1], work[2]
-    mats = np.empty((3, 6, 6))
-    Q, dQ, M = mats[0], mats[1], mats[2]
-    co = np.empty((22, 6))
+    work, mats, co = mass_work()
     k = 0
     for e in range(dofs.shape[0]):
-        for i in range(6):
-            qe[i] = q[dofs[e, i]]
-        element_mass(qe, secs[e], Mbars[e], form, r, zl, Q, dQ, co, M)
+        M = element_mass_at(q, dofs, e, secs, Mbars, form, work, mats, co)
         for i in range(6):
             for j in range(6):
                 p = block_pos[k]
