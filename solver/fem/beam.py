@@ -400,31 +400,53 @@ def element_mass(qe, sec, Mbar, formulation, r, zl, Q, dQ, co, M):
 
 
 @njit(cache=True)
-def mass_work():
-    """The work arrays of :func:`element_mass_at`: ``(work (3, 6), mats (3, 6, 6), co (22, 6))``."""
-    return np.empty((3, 6)), np.empty((3, 6, 6)), np.empty((22, 6))
+def log_magnitude(x, acc, count):
+    """``(acc + log |x|, count + 1)``, or ``(acc, count)`` for ``x = 0``: a term of the geometric
+    mean of the nonzero magnitudes (the scale of the Newton matrix's constraint rows)."""
+    d = abs(x)
+    if d > 0.0:
+        return acc + np.log(d), count + 1
+    return acc, count
 
 
 @njit(cache=True)
-def element_mass_at(q, dofs, e, secs, Mbars, formulation, work, mats, co):
-    """The mass matrix of element ``e`` at ``q`` (:func:`element_mass`), written to and returned as
-    ``mats[2]``; ``work, mats, co`` from :func:`mass_work`."""
-    qe = work[0]
-    for k in range(6):
-        qe[k] = q[dofs[e, k]]
-    element_mass(qe, secs[e], Mbars[e], formulation, work[1], work[2], mats[0], mats[1], co, mats[2])
-    return mats[2]
+def add_element_masses(q, dofs, secs, Mbars, formulation, pos, out):
+    """Add the mass matrix of every element in configuration ``q`` (:func:`element_mass`), entry
+    ``(e, i, j)`` to ``out[pos[36 e + 6 i + j]]`` (skipped where -1), in element order; returns
+    the sum of ``log |M_ii|`` over the nonzero diagonal entries and their count
+    (:func:`log_magnitude`)."""
+    qe = np.empty(6)
+    r = np.empty(6)
+    zl = np.empty(6)
+    Q = np.empty((6, 6))
+    dQ = np.empty((6, 6))
+    M = np.empty((6, 6))
+    co = np.empty((22, 6))
+    acc = 0.0
+    count = 0
+    k = 0
+    for e in range(dofs.shape[0]):
+        for i in range(6):
+            qe[i] = q[dofs[e, i]]
+        element_mass(qe, secs[e], Mbars[e], formulation, r, zl, Q, dQ, co, M)
+        for i in range(6):
+            acc, count = log_magnitude(M[i, i], acc, count)
+        for i in range(6):
+            for j in range(6):
+                p = pos[k]
+                if p >= 0:
+                    out[p] += M[i, j]
+                k += 1
+    return acc, count
 
 
 @njit(cache=True)
 def mass_matrices(q, dofs, secs, Mbars, formulation):
     """Element mass matrices in configuration q, (E, 6, 6) (:func:`element_mass`)."""
     E = dofs.shape[0]
-    out = np.empty((E, 6, 6))
-    work, mats, co = mass_work()
-    for e in range(E):
-        out[e] = element_mass_at(q, dofs, e, secs, Mbars, formulation, work, mats, co)
-    return out
+    out = np.zeros(E * 36)
+    add_element_masses(q, dofs, secs, Mbars, formulation, np.arange(E * 36), out)
+    return out.reshape((E, 6, 6))
 
 
 @njit(cache=True)

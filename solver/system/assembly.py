@@ -30,8 +30,8 @@ from .constraints import constraint_eval
 from .mass_cholesky import MAX_CONSTRAINTS, MIN_DOFS, MassCholesky, MassPattern
 from .compile import System
 from .moving import moving_forces
-from ..fem.beam import (FORMULATIONS, assemble_beams, deformation_rate_power, element_mass_at, mass_matrices,
-                        mass_work, strain_energies)
+from ..fem.beam import (FORMULATIONS, add_element_masses, assemble_beams, deformation_rate_power, log_magnitude,
+                        mass_matrices, strain_energies)
 from ..fem.beam_energy import kinetic_energy_beams
 from ..fem.modal import BLOCKS, assemble_modal, modal_energies, modal_gravity, move_diagonal
 
@@ -97,15 +97,6 @@ def newton_terms(q, v, a, lam, F_ext, mass_diag, alpha, beta, form, dofs, secs, 
 
 
 @njit(cache=True)
-def log_magnitude(x, acc, count):
-    """``(acc + log |x|, count + 1)``, or ``(acc, count)`` for ``x = 0``: a term of :func:`newton_scale`."""
-    d = abs(x)
-    if d > 0.0:
-        return acc + np.log(d), count + 1
-    return acc, count
-
-
-@njit(cache=True)
 def newton_scale(blocks, diag):
     """Typical size of a diagonal entry (geometric mean of the nonzero ones): scales the
     constraint rows of the Newton matrix."""
@@ -159,27 +150,18 @@ def newton_factorize(q, v, a, lam, F_ext, mass_diag, alpha, beta, form, dofs, se
 
 
 @njit(cache=True)
-def mass_factorize(q, dofs, secs, Mbars, form, mass_diag, G_vals, extra_size, band_row, band_col, AB, kl, ku, ipiv,
-                   pivot_ratio):
+def mass_factorize(q, dofs, secs, Mbars, form, mass_diag, G_vals, extra_size, band_row, band_col, band_pos, AB, kl,
+                   ku, ipiv, pivot_ratio):
     """The constrained mass matrix ``[M  s G^T; s G  0]`` at ``q`` of a system without modal links,
     filled into ``AB`` and factorised in place in one compiled pass: each element's mass block
-    (:func:`~solver.fem.beam.element_mass`) goes into the band as it is made, with its share of
-    the scale ``s`` (:func:`newton_scale`).  Returns ``(s, singular)``; bit for bit the factors
+    (:func:`~solver.fem.beam.add_element_masses`, at the flat positions ``band_pos`` of the
+    column-major ``AB``) goes into the band as it is made, with its share of the scale ``s``
+    (:func:`newton_scale`).  Returns ``(s, singular)``; bit for bit the factors
     of :meth:`Assembly.factorize` with the blocks of ``mass_matrices`` and ``newton_scale``
     (the same sums in the same order)."""
     AB[:, :] = 0.0
-    work, mats, co = mass_work()
-    acc = 0.0
-    count = 0
-    k = 0
-    for e in range(dofs.shape[0]):
-        M = element_mass_at(q, dofs, e, secs, Mbars, form, work, mats, co)
-        for i in range(6):
-            acc, count = log_magnitude(M[i, i], acc, count)
-        for i in range(6):
-            for j in range(6):
-                AB[band_row[k], band_col[k]] += M[i, j]
-                k += 1
+    acc, count = add_element_masses(q, dofs, secs, Mbars, form, band_pos, AB.T.reshape(-1))
+    k = band_pos.shape[0]
     for i in range(mass_diag.shape[0]):
         acc, count = log_magnitude(mass_diag[i], acc, count)
         AB[band_row[k], band_col[k]] += mass_diag[i]
@@ -221,6 +203,9 @@ class Assembly:
         #: ``contact_forces(q, v)``: generalised contact forces added to the loads, set by the time loop
         self.contact_forces: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None
         self._pattern()
+        #: flat (column-major) band positions of the element blocks' entries, for :func:`mass_factorize`
+        nb = 36 * E
+        self._band_pos = np.ascontiguousarray(self.band.band_row[:nb] + self.band.band_col[:nb] * self.band.ldab)
 
     def set_time(self, t: float) -> None:
         """Bring the elements' free (thermal and creep) strains in :attr:`secs` to time ``t``
@@ -388,8 +373,8 @@ class Assembly:
             AB = np.empty((p.ldab, p.size), order="F")
             ipiv = np.empty(p.size, dtype=np.int64)
             scale, singular = mass_factorize(q, s.elem_dofs, self.secs, self.Mbar, self.form, s.mass_diag,
-                                             s.constraints.values(q), self.extra_size, p.band_row, p.band_col, AB,
-                                             p.kl, p.ku, ipiv, BandLU.PIVOT_RATIO)
+                                             s.constraints.values(q), self.extra_size, p.band_row, p.band_col,
+                                             self._band_pos, AB, p.kl, p.ku, ipiv, BandLU.PIVOT_RATIO)
             lu = BandLU(p, AB, ipiv, singular)
         self._mass_memo = (t, q.copy(), lu, scale)
         return lu, scale

@@ -33,7 +33,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.sparse.csgraph import reverse_cuthill_mckee
 
-from ..fem.beam import element_mass_at, mass_work
+from ..fem.beam import add_element_masses
 from ..jit import njit
 
 #: above this many constraint rows the Schur complement (m solves and an m x m matrix per
@@ -190,16 +190,7 @@ def mass_cholesky(q, dofs, secs, Mbars, form, mass_diag, block_pos, diag_pos, kd
     n = mass_diag.shape[0]
     ld = kd + 1
     LB = np.zeros(ld * n)
-    work, mats, co = mass_work()
-    k = 0
-    for e in range(dofs.shape[0]):
-        M = element_mass_at(q, dofs, e, secs, Mbars, form, work, mats, co)
-        for i in range(6):
-            for j in range(6):
-                p = block_pos[k]
-                if p >= 0:
-                    LB[p] += M[i, j]
-                k += 1
+    add_element_masses(q, dofs, secs, Mbars, form, block_pos, LB)
     for i in range(n):
         LB[diag_pos[i]] += mass_diag[i]
     F = fix_dofs.shape[0]
