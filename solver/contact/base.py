@@ -194,7 +194,9 @@ class ContactModel:
     def record_impulse(self, t: float, j: int, r: ImpactResult) -> None:
         """Keep an impulse of pair ``j`` (at the end of a step of ``last_step``) for the
         frames and log it."""
-        self._acc[j] += (r.I_n, r.I_t)
+        acc = self._acc[j]
+        acc[0] += r.I_n
+        acc[1] += r.I_t
         self._recent.append((t, self.last_step, j, r.I_n, r.I_t))
         self.log(t, "impulse", j, **impulse_event(r))
 

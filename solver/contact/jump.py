@@ -12,6 +12,8 @@ model for the jump at contact onset (§4.7).
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ..errors import SolverError
@@ -48,8 +50,10 @@ def contact_inertia(asm: Assembly, q: np.ndarray, t: float, J: np.ndarray,
     pinned pendulum: rank 1); a relative 1e-12 on the diagonal keeps Routh's method defined.
     """
     X = impulse_response(asm, q, t, J, held)
-    D = J @ X
-    return X, 0.5 * (D + D.T) + 1e-12 * np.trace(D) * np.eye(2)
+    (a, c_1), (c_2, b) = (J @ X).tolist()
+    c = 0.5 * (c_1 + c_2)
+    eps = 1e-12 * (a + b)
+    return X, np.array([[a + eps, c], [c, b + eps]])
 
 
 def velocity_jump(asm: Assembly, s: State, geom: ContactGeometry, mu_s: float, mu_d: float, e: float, law: str,
@@ -57,13 +61,14 @@ def velocity_jump(asm: Assembly, s: State, geom: ContactGeometry, mu_s: float, m
     """The velocities after Routh's impulse at ``pair`` in ``geom`` and the impulse itself;
     :class:`SolverError` when its contact-space inverse inertia is unusable."""
     X, D = contact_inertia(asm, s.q, s.t, geom.J, held)
-    if not np.all(np.isfinite(D)):
+    (a, c), (_c, b) = D.tolist()
+    if not (math.isfinite(a) and math.isfinite(b) and math.isfinite(c)):
         raise SolverError(f"stopped at t = {s.t:.6g} s: the impulse of contact '{pair}' cannot be computed: its "
                           "inverse inertia is not finite (masses or stiffnesses beyond what the solver can use)")
-    if not (D[0, 0] > 0.0 and D[0, 0] * D[1, 1] - D[0, 1] ** 2 > 0.0):
+    if not (a > 0.0 and a * b - c ** 2 > 0.0):
         raise SolverError(f"stopped at t = {s.t:.6g} s: the impulse of contact '{pair}' cannot be computed: "
                           "its point cannot move along the contact (held by a joint or driver, or far heavier "
                           "than what it strikes)")
-    v_n0, v_t0 = geom.velocity(s.v)
-    res = routh_impulse(D, float(v_n0), float(v_t0), mu_s, mu_d, e, law)
+    v_n0, v_t0 = geom.velocity(s.v).tolist()
+    res = routh_impulse(D, v_n0, v_t0, mu_s, mu_d, e, law)
     return s.v + X @ np.array([res.I_n, res.I_t]), res

@@ -121,12 +121,12 @@ class ImpactResult:
 def check_inputs(D, v_n0, v_t0, mu_s, mu_d, e, law) -> tuple[float, float, float]:
     """Validate the arguments of :func:`routh_impulse`; return ``(a, b, c)`` of eq. (5)."""
     D = np.asarray(D, dtype=float)
-    if D.shape != (2, 2) or not np.all(np.isfinite(D)):
+    if D.shape != (2, 2) or not all(math.isfinite(x) for x in D.flat):
         raise ValueError(f"D must be a finite 2x2 matrix, got shape {D.shape}")
-    a, b = float(D[0, 0]), float(D[1, 1])
-    c = 0.5 * float(D[0, 1] + D[1, 0])
+    (a, d01), (d10, b) = D.tolist()
+    c = 0.5 * (d01 + d10)
     scale = max(abs(a), abs(b), abs(c))
-    if abs(D[0, 1] - D[1, 0]) > 1e-12 * scale:
+    if abs(d01 - d10) > 1e-12 * scale:
         raise ValueError("D must be symmetric")
     if not (a > 0.0 and b > 0.0 and a * b - c * c > 0.0):
         raise ValueError("D must be positive definite")

@@ -45,7 +45,7 @@ import numpy as np
 from ..jit import njit
 
 from . import timoshenko
-from .beam_inertia import exact_mass, inertia_force, inertia_integrals
+from .beam_inertia import exact_mass, exact_mass_into, inertia_force, inertia_integrals
 from .timoshenko import bending_coefficients, geometric_coefficients, stretch_coefficients
 
 CONSISTENT, THESIS = 0, 1
@@ -387,26 +387,66 @@ def strain_energies(q, dofs, secs, formulation):
 
 
 @njit(cache=True)
-def mass_matrices(q, dofs, secs, Mbars, formulation):
-    """Element mass matrices in configuration q, (E, 6, 6): ``Q^T M_bar Q`` (2.32) for the
-    thesis form, the exact mass of :func:`.beam_inertia.exact_mass` for the consistent one."""
-    E = dofs.shape[0]
-    out = np.empty((E, 6, 6))
+def element_mass(qe, sec, Mbar, formulation, r, zl, Q, dQ, co, M):
+    """Mass matrix ``M`` (6, 6) of one element in configuration ``qe``: ``Q^T M_bar Q`` (2.32)
+    for the thesis form, the exact mass of :func:`.beam_inertia.exact_mass` for the consistent
+    one; ``r, zl`` (6), ``Q, dQ`` (6, 6) and ``co`` (22, 6) are work arrays."""
+    kin = kinematics(qe, sec[0], sec[3], r, zl)
+    if formulation == THESIS:
+        _rotation(kin[0], kin[1], Q, dQ)
+        M[:, :] = Q.T @ Mbar @ Q
+    else:
+        exact_mass_into(sec, kin, r, zl, M, co)
+
+
+@njit(cache=True)
+def log_magnitude(x, acc, count):
+    """``(acc + log |x|, count + 1)``, or ``(acc, count)`` for ``x = 0``: a term of the geometric
+    mean of the nonzero magnitudes (the scale of the Newton matrix's constraint rows)."""
+    d = abs(x)
+    if d > 0.0:
+        return acc + np.log(d), count + 1
+    return acc, count
+
+
+@njit(cache=True)
+def add_element_masses(q, dofs, secs, Mbars, formulation, pos, out):
+    """Add the mass matrix of every element in configuration ``q`` (:func:`element_mass`), entry
+    ``(e, i, j)`` to ``out[pos[36 e + 6 i + j]]`` (skipped where -1), in element order; returns
+    the sum of ``log |M_ii|`` over the nonzero diagonal entries and their count
+    (:func:`log_magnitude`)."""
     qe = np.empty(6)
     r = np.empty(6)
     zl = np.empty(6)
     Q = np.empty((6, 6))
     dQ = np.empty((6, 6))
-    for e in range(E):
-        for k in range(6):
-            qe[k] = q[dofs[e, k]]
-        kin = kinematics(qe, secs[e, 0], secs[e, 3], r, zl)
-        if formulation == THESIS:
-            _rotation(kin[0], kin[1], Q, dQ)
-            out[e] = Q.T @ Mbars[e] @ Q
-        else:
-            exact_mass(secs[e], kin, r, zl, out[e])
-    return out
+    M = np.empty((6, 6))
+    co = np.empty((22, 6))
+    acc = 0.0
+    count = 0
+    k = 0
+    for e in range(dofs.shape[0]):
+        for i in range(6):
+            qe[i] = q[dofs[e, i]]
+        element_mass(qe, secs[e], Mbars[e], formulation, r, zl, Q, dQ, co, M)
+        for i in range(6):
+            acc, count = log_magnitude(M[i, i], acc, count)
+        for i in range(6):
+            for j in range(6):
+                p = pos[k]
+                if p >= 0:
+                    out[p] += M[i, j]
+                k += 1
+    return acc, count
+
+
+@njit(cache=True)
+def mass_matrices(q, dofs, secs, Mbars, formulation):
+    """Element mass matrices in configuration q, (E, 6, 6) (:func:`element_mass`)."""
+    E = dofs.shape[0]
+    out = np.zeros(E * 36)
+    add_element_masses(q, dofs, secs, Mbars, formulation, np.arange(E * 36), out)
+    return out.reshape((E, 6, 6))
 
 
 @njit(cache=True)

@@ -121,6 +121,12 @@ def inertia_force(v, a, sec, kin, r, zl, f):
 
 @njit(cache=True)
 def exact_mass(sec, kin, r, zl, M):
+    """:func:`exact_mass_into` with its own work array."""
+    exact_mass_into(sec, kin, r, zl, M, np.empty((22, 6)))
+
+
+@njit(cache=True)
+def exact_mass_into(sec, kin, r, zl, M, co):
     """Mass matrix ``M`` (6, 6) of the exact kinetic energy of one element, kg, kg m, kg m^2:
     ``int rhoA J^T J + rhoI Jphi Jphi^T dx`` with ``J = dr/dq`` and ``Jphi = dphi/dq`` (A.18
     with the interpolation of the module docstring); in the undeformed state the thesis's
@@ -130,13 +136,16 @@ def exact_mass(sec, kin, r, zl, M):
     + N6 b2_j)`` (``e_j`` node 1's translation, ``b1 = e3 - zl``, ``b2 = e6 - zl``): its two
     components are combinations of ``1, xi, N3, N6``, and ``Jphi_j = zl_j + P3 b1_j + P6 b2_j``
     one of ``1, P3, P6``, so ``M_ij`` is a product of their coefficients with the Gram matrices
-    of these functions, whose entries are the integrals of :func:`inertia_integrals`."""
+    of these functions, whose entries are the integrals of :func:`inertia_integrals`.  ``co``
+    (22, 6) is a work array (a loop over the elements passes one, not one per element)."""
     c, s, l, _u, t1, t2 = kin
     k = FIRST
     m, m_x, m_xx, m_3, m_6 = sec[k], sec[k + 1], sec[k + 2], sec[k + 3], sec[k + 4]
     m_x3, m_x6, m_33, m_36, m_66 = sec[k + 5], sec[k + 6], sec[k + 7], sec[k + 8], sec[k + 9]
     j0, j_3, j_6, j_33, j_36, j_66 = sec[k + 10], sec[k + 11], sec[k + 12], sec[k + 13], sec[k + 14], sec[k + 15]
-    co = np.zeros((22, 6))  # per column j: the coefficients of J's components and of Jphi, then their Gram products
+    # per column j: the coefficients of J's components and of Jphi, then their Gram products
+    co[0, :] = 0.0
+    co[4, :] = 0.0
     co[0, 0], co[0, 1], co[4, 0], co[4, 1] = c, s, -s, c
     for j in range(6):
         b1 = (1.0 if j == 2 else 0.0) - zl[j]

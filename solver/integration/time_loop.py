@@ -234,8 +234,9 @@ def _run(model: dict, cancel: Callable[[], bool] | None, scope: ExitStack,
     )
     contacts = ContactTracker(asm, settings)
     integ = NewmarkIntegrator(asm, settings, contacts.forces)
-    if contacts.jumps:  # impact steps cut to nearly the same length again and again
+    if contacts.jumps:  # impact steps cut to nearly the same length again and again, a mass matrix per impulse
         integ.reuse_near_steps()
+        asm.factor_mass_by_cholesky()
     res.events = contacts.events
     h0, t_end = settings["step"], settings["end_time"]
     dt_out = settings["output_interval"]

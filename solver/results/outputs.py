@@ -83,6 +83,9 @@ class OutputBuilder:
         #: energy stored in compliant contacts at a state (set by the time loop), J
         self.contact_energy: Callable[[State], float] = lambda st: 0.0
         self._memo: list[tuple[State, str, object]] = []
+        #: strain and potential energy of the last configurations ``(q, t)``: a velocity jump keeps
+        #: the state's ``q`` (never changed in place), so the states before and after it share them
+        self._configurations: list[tuple[np.ndarray, float, tuple[float, float]]] = []
 
     def _midspan_locator(self, link) -> tuple[int, float]:
         """(element, local coordinate) of the link's mid-length point."""
@@ -138,8 +141,18 @@ class OutputBuilder:
     def energy_terms(self, st: State) -> tuple[float, float, float, float]:
         """Kinetic, strain, gravitational potential and contact energy, J."""
         asm = self.asm
-        return self._remembered(st, "energy", lambda: (asm.kinetic_energy(st.q, st.v), asm.strain_energy(st.q, st.t),
-                                                        asm.potential_energy(st.q), self.contact_energy(st)))
+        return self._remembered(st, "energy", lambda: (asm.kinetic_energy(st.q, st.v), *self._configuration(st),
+                                                        self.contact_energy(st)))
+
+    def _configuration(self, st: State) -> tuple[float, float]:
+        """Strain and gravitational potential energy at ``st``'s configuration, J, remembered by
+        its ``q`` (the same array) and time."""
+        for q, t, value in self._configurations:
+            if q is st.q and t == st.t:
+                return value
+        value = (self.asm.strain_energy(st.q, st.t), self.asm.potential_energy(st.q))
+        self._configurations = [(st.q, st.t, value), *self._configurations[:MEMO - 1]]
+        return value
 
     def spurious_growth(self, old: State, new: State, ratio: float = 0.05) -> bool:
         """Whether the mechanical energy grew over a step by more than ``ratio`` of the energies

@@ -25,12 +25,13 @@ from typing import Callable
 import numpy as np
 from ..jit import njit
 
-from .banded import BandLU, BandPattern, band_factorize
+from .banded import BandLU, BandPattern, band_factor, band_factorize
 from .constraints import constraint_eval
+from .mass_cholesky import MAX_CONSTRAINTS, MIN_DOFS, MassCholesky, MassPattern
 from .compile import System
 from .moving import moving_forces
-from ..fem.beam import (FORMULATIONS, assemble_beams, deformation_rate_power, mass_matrices,
-                        strain_energies)
+from ..fem.beam import (FORMULATIONS, add_element_masses, assemble_beams, deformation_rate_power, log_magnitude,
+                        mass_matrices, strain_energies)
 from ..fem.beam_energy import kinetic_energy_beams
 from ..fem.modal import BLOCKS, assemble_modal, modal_energies, modal_gravity, move_diagonal
 
@@ -103,15 +104,9 @@ def newton_scale(blocks, diag):
     count = 0
     for e in range(blocks.shape[0]):
         for i in range(blocks.shape[1]):
-            d = abs(blocks[e, i, i])
-            if d > 0.0:
-                acc += np.log(d)
-                count += 1
+            acc, count = log_magnitude(blocks[e, i, i], acc, count)
     for i in range(diag.shape[0]):
-        d = abs(diag[i])
-        if d > 0.0:
-            acc += np.log(d)
-            count += 1
+        acc, count = log_magnitude(diag[i], acc, count)
     return np.exp(acc / count) if count else 1.0
 
 
@@ -154,6 +149,35 @@ def newton_factorize(q, v, a, lam, F_ext, mass_diag, alpha, beta, form, dofs, se
     return scale, singular
 
 
+@njit(cache=True)
+def mass_factorize(q, dofs, secs, Mbars, form, mass_diag, G_vals, extra_size, band_row, band_col, band_pos, AB, kl,
+                   ku, ipiv, pivot_ratio):
+    """The constrained mass matrix ``[M  s G^T; s G  0]`` at ``q`` of a system without modal links,
+    filled into ``AB`` and factorised in place in one compiled pass: each element's mass block
+    (:func:`~solver.fem.beam.add_element_masses`, at the flat positions ``band_pos`` of the
+    column-major ``AB``) goes into the band as it is made, with its share of the scale ``s``
+    (:func:`newton_scale`).  Returns ``(s, singular)``; bit for bit the factors
+    of :meth:`Assembly.factorize` with the blocks of ``mass_matrices`` and ``newton_scale``
+    (the same sums in the same order)."""
+    AB[:, :] = 0.0
+    acc, count = add_element_masses(q, dofs, secs, Mbars, form, band_pos, AB.T.reshape(-1))
+    k = band_pos.shape[0]
+    for i in range(mass_diag.shape[0]):
+        acc, count = log_magnitude(mass_diag[i], acc, count)
+        AB[band_row[k], band_col[k]] += mass_diag[i]
+        k += 1
+    scale = np.exp(acc / count) if count else 1.0
+    ng = G_vals.shape[0]
+    for i in range(ng):
+        AB[band_row[k + i], band_col[k + i]] += scale * G_vals[i]
+    for i in range(ng):
+        AB[band_row[k + ng + i], band_col[k + ng + i]] += scale * G_vals[i]
+    k += 2 * ng
+    for i in range(extra_size):  # the zero blocks of compliant pairs (as matrix_values lays them out)
+        AB[band_row[k + i], band_col[k + i]] += 0.0
+    return scale, band_factor(AB, kl, ku, ipiv, pivot_ratio)
+
+
 class Assembly:
     """Evaluates forces, energies and Newton matrices of a :class:`System`."""
 
@@ -174,10 +198,14 @@ class Assembly:
         #: pairs whose forces enter the Newton matrix as dense blocks on their dofs (compliant contact)
         self.force_pairs = [p for p in system.contacts if p.model_kind == "compliant"]
         self.extra_size = sum(len(p.dofs) ** 2 for p in self.force_pairs)
-        self._mass_memo: tuple[float, np.ndarray, BandLU, float] | None = None  # (t, q, factors, scale)
+        self._mass_memo: tuple[float, np.ndarray, BandLU | MassCholesky, float] | None = None  # (t, q, factors, scale)
+        self._mass_pattern: MassPattern | None = None  # set by :meth:`factor_mass_by_cholesky`
         #: ``contact_forces(q, v)``: generalised contact forces added to the loads, set by the time loop
         self.contact_forces: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None
         self._pattern()
+        #: flat (column-major) band positions of the element blocks' entries, for :func:`mass_factorize`
+        nb = 36 * E
+        self._band_pos = np.ascontiguousarray(self.band.band_row[:nb] + self.band.band_col[:nb] * self.band.ldab)
 
     def set_time(self, t: float) -> None:
         """Bring the elements' free (thermal and creep) strains in :attr:`secs` to time ``t``
@@ -308,23 +336,46 @@ class Assembly:
         return BandLU.of(self.band, np.concatenate((values, self.modal[BLOCKS].ravel())))
 
 
-    def mass_factors(self, q: np.ndarray, t: float) -> tuple[BandLU, float]:
-        """LU factors of the constrained mass matrix ``[M  s G^T; s G  0]`` at ``(q, t)`` and
-        its scale ``s`` (:func:`newton_scale`): the matrix of consistent accelerations and of
-        the velocity jumps of impulses (thesis eqs. 3.10-3.21).  The last one is remembered:
-        an impulse, a second impulse at the same instant and the restart after them
-        factorise it once."""
+    def factor_mass_by_cholesky(self) -> None:
+        """From now on factorise the constrained mass matrix by Cholesky and the constraints' Schur
+        complement (:mod:`.mass_cholesky`; the time loop asks for it in runs with velocity jumps),
+        where that applies and pays: no modal links, at most :data:`MAX_CONSTRAINTS` constraint rows,
+        at least :data:`MIN_DOFS` dofs, and until a mass matrix is not positive definite."""
+        if not self.sys.modal.links and self.m <= MAX_CONSTRAINTS and self.n >= MIN_DOFS:
+            cons = self.sys.constraints
+            self._mass_pattern = MassPattern(self.sys.elem_dofs, self.n, cons.rows, cons.cols, cons.count)
+
+    def mass_factors(self, q: np.ndarray, t: float) -> tuple[BandLU | MassCholesky, float]:
+        """Factors of the constrained mass matrix ``[M  s G^T; s G  0]`` at ``(q, t)`` and its
+        scale ``s``: the matrix of consistent accelerations and of the velocity jumps of
+        impulses (thesis eqs. 3.10-3.21).  The band LU with ``s`` of :func:`newton_scale`, or
+        after :meth:`factor_mass_by_cholesky` the Cholesky factors of :mod:`.mass_cholesky`
+        with ``s = 1``.  The last one is remembered: an impulse, a second impulse at the same
+        instant and the restart after them factorise it once."""
         memo = self._mass_memo
         if memo is not None and memo[0] == t and np.array_equal(memo[1], q):
             return memo[2], memo[3]
+        if self._mass_pattern is not None:  # the Cholesky factors, where they apply
+            self.set_time(t)
+            factors = MassCholesky.of(self._mass_pattern, self, q)
+            if factors is not None:
+                self._mass_memo = (t, q.copy(), factors, 1.0)
+                return factors, 1.0
+            self._mass_pattern = None  # not positive definite: the band LU from now on
         if self.sys.modal.links:  # their mass blocks come with an evaluation of the forces
             zero = np.zeros(self.n)
             _f, B, diag = self.forces(q, zero, zero, t, blocks=(1.0, 0.0, 0.0))
+            scale = newton_scale(B, diag)
+            lu = self.factorize(B, diag, self.sys.constraints.values(q), scale)
         else:  # the same blocks (c_a = 1, c_v = c_k = 0), without the forces and the stiffness
             self.set_time(t)
-            B, diag = self.mass_matrix_elements(q), self.sys.mass_diag
-        scale = newton_scale(B, diag)
-        lu = self.factorize(B, diag, self.sys.constraints.values(q), scale)
+            p, s = self.band, self.sys
+            AB = np.empty((p.ldab, p.size), order="F")
+            ipiv = np.empty(p.size, dtype=np.int64)
+            scale, singular = mass_factorize(q, s.elem_dofs, self.secs, self.Mbar, self.form, s.mass_diag,
+                                             s.constraints.values(q), self.extra_size, p.band_row, p.band_col,
+                                             self._band_pos, AB, p.kl, p.ku, ipiv, BandLU.PIVOT_RATIO)
+            lu = BandLU(p, AB, ipiv, singular)
         self._mass_memo = (t, q.copy(), lu, scale)
         return lu, scale
 

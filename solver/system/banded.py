@@ -85,8 +85,15 @@ def gbtrf(AB, n, kl, ku, ipiv):
 @njit(cache=True)
 def band_factorize(AB, band_row, band_col, vals, kl, ku, ipiv, pivot_ratio):
     """Fill ``AB`` with ``vals`` and factorise it in place; True when the matrix is
-    (numerically) singular: a zero pivot, or one below ``pivot_ratio`` of the largest."""
+    (numerically) singular (:func:`band_factor`)."""
     band_fill(AB, band_row, band_col, vals)
+    return band_factor(AB, kl, ku, ipiv, pivot_ratio)
+
+
+@njit(cache=True)
+def band_factor(AB, kl, ku, ipiv, pivot_ratio):
+    """Factorise the filled ``AB`` in place; True when the matrix is (numerically) singular: a
+    zero pivot, or one below ``pivot_ratio`` of the largest."""
     n = AB.shape[1]
     info = gbtrf(AB, n, kl, ku, ipiv)
     lo, hi = np.inf, 0.0
@@ -132,6 +139,23 @@ def band_solve(AB, kl, ku, ipiv, perm, rhs, x):
         x[perm[k]] = b[k]
 
 
+@njit(cache=True)
+def band_columns(AB, kl, ku, ipiv, perm, size, dofs, col):
+    """``A^-1 [C_k; 0]`` (c, size) for the compact columns ``C_k`` on ``dofs[k]`` (c, K) with the
+    factors of ``A``."""
+    c = dofs.shape[0]
+    W = np.zeros((c, size))
+    rhs = np.zeros(size)
+    x = np.empty(size)
+    for k in range(c):
+        rhs[:] = 0.0
+        for j in range(dofs.shape[1]):
+            rhs[dofs[k, j]] += col[k, j]
+        band_solve(AB, kl, ku, ipiv, perm, rhs, x)
+        W[k] = x
+    return W
+
+
 class BandLU:
     """A factorised matrix on a :class:`BandPattern`."""
 
@@ -160,3 +184,7 @@ class BandLU:
             return x
         band_solve(self.AB, self.p.kl, self.p.ku, self.ipiv, self.p.perm, np.ascontiguousarray(rhs, dtype=float), x)
         return x
+
+    def columns(self, dofs: np.ndarray, col: np.ndarray) -> np.ndarray:
+        """``A^-1 [C_k; 0]`` for the compact columns ``C_k`` on ``dofs[k]`` (:func:`band_columns`)."""
+        return band_columns(self.AB, self.p.kl, self.p.ku, self.ipiv, self.p.perm, self.p.size, dofs, col)

@@ -26,13 +26,16 @@ iteration.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 import numpy as np
 from ..jit import njit
 
-from .banded import BandLU, band_solve
+from .banded import BandLU, band_columns
 from ..errors import SolverError
+
+if TYPE_CHECKING:
+    from .mass_cholesky import MassCholesky
 
 #: dofs a contact row may touch: the point (x, y, and the rotation of a round point) and two
 #: target nodes (x, y each), a moving circle's centre and rotation, or the six dofs of the
@@ -98,24 +101,21 @@ class ContactRows:
 def border_prepare(AB, kl, ku, ipiv, perm, size, dofs, col, row, diag):
     """``W = A^-1 [C; 0]`` (c, size) and the inverse Schur matrix ``(R W + D)^-1`` (c, c)
     with the factors of ``A``."""
+    W = band_columns(AB, kl, ku, ipiv, perm, size, dofs, col)
+    return W, border_schur(W, dofs, row, diag)
+
+
+@njit(cache=True)
+def border_schur(W, dofs, row, diag):
+    """The inverse Schur matrix ``(R W + D)^-1`` (c, c) of the rows for ``W = A^-1 [C; 0]``."""
     c = dofs.shape[0]
-    W = np.zeros((c, size))
     S = np.zeros((c, c))
-    rhs = np.zeros(size)
-    x = np.empty(size)
-    for k in range(c):
-        rhs[:] = 0.0
-        for j in range(dofs.shape[1]):
-            rhs[dofs[k, j]] += col[k, j]
-        band_solve(AB, kl, ku, ipiv, perm, rhs, x)
-        W[k] = x
     for k in range(c):
         S[k, k] = diag[k]
         for l in range(c):
             for j in range(dofs.shape[1]):
                 S[k, l] += row[k, j] * W[l, dofs[k, j]]
-    Sinv = np.linalg.inv(S) if c > 0 else S
-    return W, Sinv
+    return np.linalg.inv(S) if c > 0 else S
 
 
 @njit(cache=True)
@@ -140,15 +140,15 @@ def border_correct(x, W, Sinv, dofs, row, r, dlam):
                 x[i] += W[l, i] * dlam[l]
 
 
-def bordered_solve(lu: BandLU, rows: ContactRows, b: np.ndarray, r: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def bordered_solve(lu: BandLU | MassCholesky, rows: ContactRows, b: np.ndarray,
+                   r: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Solve ``[A -C; R D] [x; lam] = [b; r]`` with the factors ``lu`` of ``A``; ``(x, lam)``."""
     x = lu.solve(b)
     lam = np.zeros(rows.count)
     if rows.count and not lu.singular:
-        p = lu.p
         try:
-            W, Sinv = border_prepare(lu.AB, p.kl, p.ku, lu.ipiv, p.perm, p.size, rows.dofs, rows.col, rows.row,
-                                     rows.diag)
+            W = lu.columns(rows.dofs, rows.col)
+            Sinv = border_schur(W, rows.dofs, rows.row, rows.diag)
         except np.linalg.LinAlgError:
             raise SolverError("the contact constraints are redundant (the pairs in contact hold the same motion "
                               "twice); remove one of the pairs that touch together") from None

@@ -6,7 +6,9 @@ from solver.contact.jump import velocity_jump
 from solver.model.io import examples_dir, load_model
 from solver.system.assembly import Assembly, dense_matrices, newton_scale
 from solver.system.compile import compile_model
+from solver.system.bordered import K
 from solver.system.initial import consistent_acceleration, initial_state
+from solver.system.mass_cholesky import MassCholesky, MassPattern
 from solver.system.state import State
 
 
@@ -56,3 +58,38 @@ def test_mass_factors_are_the_mass_blocks_and_shared_by_impulse_and_restart():
     moved = s.q.copy()
     moved[pair.point[1]] += 1e-3
     assert asm.mass_factors(moved, s.t)[0] is not lu
+
+
+@pytest.mark.parametrize("name", ["two_bars_impact", "moving_mass_beam"])
+def test_mass_cholesky_solves_the_constrained_mass_matrix_as_the_band_lu(name):
+    """The Cholesky factors with the dof fixes eliminated and the other constraint rows by their
+    Schur complement (the moving mass's track row) solve ``[M G^T; G 0] [x; lambda] = [b; c]``
+    and its bordered form as the band LU of the scaled matrix does, to rounding."""
+    asm = assembly(name)
+    rng = np.random.default_rng(3)
+    q = asm.sys.q0 + 1e-3 * rng.standard_normal(asm.n)
+    lu, scale = asm.mass_factors(q, 0.0)
+    cons = asm.sys.constraints
+    pattern = MassPattern(asm.sys.elem_dofs, asm.n, cons.rows, cons.cols, cons.count)
+    chol = MassCholesky.of(pattern, asm, q)
+    assert chol is not None and len(pattern.fix_rows) >= 2
+    b, c = rng.standard_normal(asm.n), rng.standard_normal(asm.m)
+    ref = lu.solve(np.concatenate([b, scale * c]))
+    x = chol.solve(np.concatenate([b, c]))
+    np.testing.assert_allclose(x[: asm.n], ref[: asm.n], rtol=0, atol=1e-11 * np.abs(ref[: asm.n]).max())
+    np.testing.assert_allclose(x[asm.n :], scale * ref[asm.n :], rtol=0, atol=1e-11 * np.abs(scale * ref[asm.n :]).max())
+    dofs = np.zeros((1, K), dtype=np.int64)
+    dofs[0, :2] = asm.sys.elem_dofs[len(asm.sys.elem_dofs) // 2, :2]
+    col = np.zeros((1, K))
+    col[0, :2] = (0.6, -0.8)
+    W_lu, W = lu.columns(dofs, col), chol.columns(dofs, col)
+    np.testing.assert_allclose(W[0, : asm.n], W_lu[0, : asm.n], rtol=0, atol=1e-11 * np.abs(W_lu[0, : asm.n]).max())
+
+
+def test_mass_cholesky_declines_a_mass_matrix_that_is_not_positive_definite():
+    """The slider-crank has massless dofs that only its joints hold: no Cholesky factors (the
+    run's mass factors stay the band LU)."""
+    asm = assembly("slider_crank_flexible")
+    cons = asm.sys.constraints
+    assert MassCholesky.of(MassPattern(asm.sys.elem_dofs, asm.n, cons.rows, cons.cols, cons.count), asm,
+                           asm.sys.q0) is None

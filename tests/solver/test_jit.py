@@ -90,7 +90,7 @@ def test_a_run_loads_every_kernel_from_the_cache():
                           for d in kernels if d.signatures}))
     """)
     loaded = json.loads(out)
-    assert len(loaded) >= 10
+    assert len(loaded) >= 8  # 9: the constrained mass matrix is one kernel (mass_factorize), was four
     assert {name: counts for name, counts in loaded.items() if counts[1]} == {}
 
 
