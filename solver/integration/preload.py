@@ -21,14 +21,14 @@ def first_kernels() -> tuple:
     the order of their first calls: the initial state, the first frame, the first Newton matrix
     (their modules are imported here).  The step kernels that follow depend on the model
     (free_steps, or converge_step and newton_factorize) and load at their first calls."""
-    from ..fem.beam import assemble_beams, deformations, mass_matrices, strain_energies
+    from ..fem.beam import assemble_beams, deformations, strain_energies
     from ..fem.beam_energy import kinetic_energy_beams
     from ..fem.modal import assemble_modal
-    from ..system.assembly import matrix_values, newton_scale
+    from ..system.assembly import mass_factorize, matrix_values, newton_scale
     from ..system.banded import band_factorize, band_solve
     from ..system.constraints import constraint_eval
 
-    return (constraint_eval, deformations, assemble_beams, assemble_modal, mass_matrices, newton_scale,
+    return (constraint_eval, deformations, assemble_beams, assemble_modal, mass_factorize, newton_scale,
             matrix_values, band_factorize, band_solve, kinetic_energy_beams, strain_energies)
 
 
