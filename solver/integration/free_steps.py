@@ -18,7 +18,7 @@ the time loop cuts it as it cuts a failed ordinary step.
 from __future__ import annotations
 
 import numpy as np
-from ..jit import njit
+from ..jit import borrowed, njit
 
 from ..system.assembly import newton_factorize
 from ..system.state import State
@@ -30,7 +30,14 @@ FAILED = -1
 
 
 @njit(cache=True, nogil=True)
-def free_steps(targets, accs, h, nu, af, c_a, c_v, pseudo_ratio, lam_factor, modified,
+def free_steps(*args):
+    """:func:`_free_steps` with the arrays of ``args`` borrowed, not reference-counted
+    (:mod:`solver.borrowing`): the caller holds them for the whole call."""
+    return _free_steps(*borrowed(args))
+
+
+@njit(cache=True, nogil=True)
+def _free_steps(targets, accs, h, nu, af, c_a, c_v, pseudo_ratio, lam_factor, modified,
                q, v, a, ap, lam, F_ext, drv_rows, drv_dofs, iterations, p_drv, factor, scale,
                mass_diag, alpha, beta, form, dofs, secs, Mbars, modal, no_blocks, dm_dofs,
                bp_n, bp_b, bp_r, sl_n, sl_nrm, sl_p, rows, cols, psi, g, vals,
