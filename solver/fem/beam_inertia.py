@@ -26,7 +26,7 @@ Units: m, kg, s; rhoA in kg/m, rhoI in kg m.
 from __future__ import annotations
 
 import numpy as np
-from ..jit import njit
+from ..jit import local_array, njit
 
 from .timoshenko import _GAUSS_W, _GAUSS_X, shapes
 
@@ -136,7 +136,8 @@ def exact_mass(sec, kin, r, zl, M):
     m, m_x, m_xx, m_3, m_6 = sec[k], sec[k + 1], sec[k + 2], sec[k + 3], sec[k + 4]
     m_x3, m_x6, m_33, m_36, m_66 = sec[k + 5], sec[k + 6], sec[k + 7], sec[k + 8], sec[k + 9]
     j0, j_3, j_6, j_33, j_36, j_66 = sec[k + 10], sec[k + 11], sec[k + 12], sec[k + 13], sec[k + 14], sec[k + 15]
-    co = np.zeros((22, 6))  # per column j: the coefficients of J's components and of Jphi, then their Gram products
+    co = local_array(22, 6)  # per column j: the coefficients of J's components and of Jphi, then their Gram products
+    co[:, :] = 0.0
     co[0, 0], co[0, 1], co[4, 0], co[4, 1] = c, s, -s, c
     for j in range(6):
         b1 = (1.0 if j == 2 else 0.0) - zl[j]

@@ -101,6 +101,8 @@ def border_prepare(AB, kl, ku, ipiv, perm, size, dofs, col, row, diag):
     c = dofs.shape[0]
     W = np.zeros((c, size))
     S = np.zeros((c, c))
+    if c == 0:  # no contact rows (every step of a run of free steps)
+        return W, S
     rhs = np.zeros(size)
     x = np.empty(size)
     for k in range(c):
@@ -114,7 +116,7 @@ def border_prepare(AB, kl, ku, ipiv, perm, size, dofs, col, row, diag):
         for l in range(c):
             for j in range(dofs.shape[1]):
                 S[k, l] += row[k, j] * W[l, dofs[k, j]]
-    Sinv = np.linalg.inv(S) if c > 0 else S
+    Sinv = np.linalg.inv(S)
     return W, Sinv
 
 
