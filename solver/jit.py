@@ -24,6 +24,9 @@ Loading a kernel is mostly LLVM parsing its cached bitcode, which runs without t
 :func:`load_signatures` loads kernels ahead of their first calls on a thread of the caller's,
 while the caller goes on with work of its own (:mod:`solver.integration.preload`).
 
+Kernels name the intrinsics of :mod:`solver.borrowing` (arrays without reference counts) through
+the stand-ins :data:`borrowed` and :data:`local_array`, put in place like the kernels.
+
 Only the solver's kernels are affected; other numba code in the same process is not.
 Should a future numba lack the two cache methods this relies on, the kernels keep numba's
 own cache (slower to load, same results).
@@ -35,7 +38,8 @@ import sys
 import threading
 from typing import Any, Callable
 
-__all__ = ["Kernel", "cached_signatures", "compile_kernels", "load_signatures", "njit", "start_runtime"]
+__all__ = ["Intrinsic", "Kernel", "borrowed", "cached_signatures", "compile_kernels", "load_signatures", "local_array",
+           "njit", "start_runtime"]
 
 _lock = threading.RLock()
 #: the kernels made before numba was imported, waiting for :func:`compile_kernels`
@@ -62,6 +66,39 @@ class Kernel:
 
     def __repr__(self) -> str:
         return f"<kernel {self.__module__}.{self.__qualname__}>"
+
+
+class Intrinsic:
+    """Stands for the numba intrinsic ``name`` of :mod:`solver.borrowing` in a kernel module until
+    numba is imported (:func:`compile_kernels` puts the intrinsic in its place); called from
+    plain Python (a kernel's ``py_func``) it does what the intrinsic means: ``python(*args)``."""
+
+    def __init__(self, name: str, python: Callable):
+        self.name = name
+        self.python = python
+
+    def intrinsic(self) -> Any:
+        from . import borrowing
+
+        return getattr(borrowing, self.name)
+
+    def __call__(self, *args):
+        return self.python(*args)
+
+    def __repr__(self) -> str:
+        return f"<intrinsic solver.borrowing.{self.name}>"
+
+
+def _empty(*shape: int):
+    import numpy as np
+
+    return np.empty(shape)
+
+
+#: a value whose arrays a kernel uses without reference counts (:func:`solver.borrowing.borrowed`)
+borrowed = Intrinsic("borrowed", lambda value: value)
+#: scratch of a constant shape on a kernel's stack (:func:`solver.borrowing.local_array`)
+local_array = Intrinsic("local_array", _empty)
 
 
 def njit(*args, **options):
@@ -102,10 +139,16 @@ def compile_kernels() -> None:
         _waiting.clear()
         for name, module in list(sys.modules.items()):  # the kernels' packages: the solver
             if name.split(".")[0] in packages and module is not None:
-                namespace = vars(module)
-                for key, value in list(namespace.items()):
-                    if isinstance(value, Kernel):
-                        namespace[key] = value.dispatcher
+                _put_in_place(vars(module))
+
+
+def _put_in_place(namespace: dict) -> None:
+    """The dispatchers and intrinsics in place of their stand-ins in a module's ``namespace``."""
+    for key, value in list(namespace.items()):
+        if isinstance(value, Kernel) and value.dispatcher is not None:
+            namespace[key] = value.dispatcher
+        elif isinstance(value, Intrinsic):
+            namespace[key] = value.intrinsic()
 
 
 def cached_signatures(kernels) -> list[tuple[Any, tuple]]:
@@ -164,6 +207,9 @@ def load_signatures(pairs: list[tuple[Any, tuple]]) -> None:
 def _dispatcher(func: Callable, options: dict[str, Any]):
     from numba.core.caching import FunctionCache
 
+    module = sys.modules.get(func.__module__)
+    if module is not None:  # a kernel module imported after numba: its intrinsics
+        _put_in_place(vars(module))
     dispatcher = _numba_njit(**options)(func)
     if type(dispatcher._cache) is FunctionCache and _has_methods(FunctionCache, "load_overload", "_load_overload"):
         dispatcher._cache.__class__ = _kernel_cache()  # the same cache, loaded the fast way

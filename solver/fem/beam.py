@@ -42,7 +42,7 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from ..jit import njit
+from ..jit import local_array, njit
 
 from . import timoshenko
 from .beam_inertia import exact_mass, exact_mass_into, inertia_force, inertia_integrals
@@ -332,10 +332,9 @@ def assemble_beams(q, v, a, dofs, secs, Mbars, formulation, alpha, beta, want, c
                    internal, inertial, damping, blocks):
     """Add the forces of every element to the global vectors; fill the element blocks."""
     E = dofs.shape[0]
-    work = np.empty((8, 6))  # the element's q, v, a, its three forces and the kinematics' r, zl
+    work = local_array(8, 6)  # the element's q, v, a, its three forces and the kinematics' r, zl
     qe, ve, ae, fi, fm, fd, r, zl = work[0], work[1], work[2], work[3], work[4], work[5], work[6], work[7]
-    MK = np.empty((2, 6, 6))
-    M, K = MK[0], MK[1]
+    M, K = local_array(6, 6), local_array(6, 6)
     for e in range(E):
         for k in range(6):
             d = dofs[e, k]

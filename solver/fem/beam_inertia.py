@@ -26,7 +26,7 @@ Units: m, kg, s; rhoA in kg/m, rhoI in kg m.
 from __future__ import annotations
 
 import numpy as np
-from ..jit import njit
+from ..jit import local_array, njit
 
 from .timoshenko import _GAUSS_W, _GAUSS_X, shapes
 
@@ -121,8 +121,8 @@ def inertia_force(v, a, sec, kin, r, zl, f):
 
 @njit(cache=True)
 def exact_mass(sec, kin, r, zl, M):
-    """:func:`exact_mass_into` with its own work array."""
-    exact_mass_into(sec, kin, r, zl, M, np.empty((22, 6)))
+    """:func:`exact_mass_into` with its work array on the stack (:func:`solver.jit.local_array`)."""
+    exact_mass_into(sec, kin, r, zl, M, local_array(22, 6))
 
 
 @njit(cache=True)

@@ -308,6 +308,8 @@ def assemble_modal(q, v, a, modal, alpha, want, c_a, c_v, c_k, internal, inertia
     """Add the forces of every modal link to the global vectors; with ``want`` fill the
     packed Newton blocks ``modal[BLOCKS]``."""
     dofs, ints, scal, vec, mat, elphi, elprop, grav, blocks = modal
+    if dofs.shape[0] == 0:  # no modal links: no work arrays (this runs at every residual evaluation)
+        return
     W = dofs.shape[1]
     p = np.empty(W)
     pd = np.empty(W)

@@ -18,7 +18,7 @@ the time loop cuts it as it cuts a failed ordinary step.
 from __future__ import annotations
 
 import numpy as np
-from ..jit import njit
+from ..jit import borrowed, njit
 
 from ..system.assembly import newton_factorize
 from ..system.state import State
@@ -30,7 +30,14 @@ FAILED = -1
 
 
 @njit(cache=True, nogil=True)
-def free_steps(targets, accs, h, nu, af, c_a, c_v, pseudo_ratio, lam_factor, modified,
+def free_steps(*args):
+    """:func:`_free_steps` with the arrays of ``args`` borrowed, not reference-counted
+    (:mod:`solver.borrowing`): the caller holds them for the whole call."""
+    return _free_steps(*borrowed(args))
+
+
+@njit(cache=True, nogil=True)
+def _free_steps(targets, accs, h, nu, af, c_a, c_v, pseudo_ratio, lam_factor, modified,
                q, v, a, ap, lam, F_ext, drv_rows, drv_dofs, iterations, p_drv, factor, scale,
                mass_diag, alpha, beta, form, dofs, secs, Mbars, modal, no_blocks, dm_dofs,
                bp_n, bp_b, bp_r, sl_n, sl_nrm, sl_p, rows, cols, psi, g, vals,
@@ -108,7 +115,32 @@ def free_steps(targets, accs, h, nu, af, c_a, c_v, pseudo_ratio, lam_factor, mod
     return targets.shape[0]
 
 
-def free_run(integ: NewmarkIntegrator, s: State, h: float, times: list[float], targets: np.ndarray, accs: np.ndarray,
+@njit(cache=True)
+def plan_steps(t, h, h0, t_end, eps_t, shortest, breakpoint, next_out, dt_out, budget):
+    """The ends of the steps from ``t`` that the time loop takes one by one with the same size
+    (its first try ``min(max(h, shortest), t_end - t)``, then ``min(h0, 2 x the last step)``), at
+    most ``budget``, stopping before a step that would pass ``breakpoint`` (+ ``eps_t``) or change
+    size, and after the first that ends at an output time (``next_out - eps_t``; every step with
+    ``dt_out <= 0``) or the end; returns ``(ends, step)``, the ends accumulated as the loop does."""
+    ends = np.empty(budget)
+    count = 0
+    step = np.nan
+    while t < t_end - eps_t and count < budget:
+        h_try = min(max(h, shortest), t_end - t)
+        if breakpoint <= t + h_try + eps_t or (count > 0 and h_try != step):
+            break
+        step = h_try
+        t1 = t + h_try
+        ends[count] = t1
+        count += 1
+        h = min(h0, 2 * (t1 - t))
+        t = t1
+        if dt_out <= 0 or t1 >= next_out - eps_t or t1 >= t_end - eps_t:
+            break
+    return ends[:count], step
+
+
+def free_run(integ: NewmarkIntegrator, s: State, h: float, times: np.ndarray, targets: np.ndarray, accs: np.ndarray,
              drivers: tuple) -> tuple:
     """Steps of ``h`` from ``s`` to ``times`` with ``integ`` in one :func:`free_steps` call;
     ``targets`` and ``accs`` are the prescribed motion at their ends, ``drivers`` = (rows,
@@ -134,5 +166,5 @@ def free_run(integ: NewmarkIntegrator, s: State, h: float, times: list[float], t
         if failure is None:
             failure = NewtonFailure(divergence(scale[3], integ.max_iter) if factor[4] == DIVERGED else SINGULAR)
     integ.take_factor_state(factor, scale, h)
-    new = State(times[taken - 1], q, v, a, lam, ap) if taken else s
+    new = State(float(times[taken - 1]), q, v, a, lam, ap) if taken else s
     return new, iterations[:taken], p_drv[:taken], failure

@@ -19,7 +19,7 @@ from ..jit import cached_signatures, load_signatures, start_runtime
 def first_kernels() -> tuple:
     """The kernels every run calls from Python first (rigid links and contact pairs alike), in
     the order of their first calls: the initial state, the first frame, the first Newton matrix
-    (their modules are imported here).  The step kernels that follow depend on the model
+    (their modules are imported here), and the plan of a run of free steps.  The step kernels that follow depend on the model
     (free_steps, or converge_step and newton_factorize) and load at their first calls."""
     from ..fem.beam import assemble_beams, deformations, strain_energies
     from ..fem.beam_energy import kinetic_energy_beams
@@ -27,9 +27,10 @@ def first_kernels() -> tuple:
     from ..system.assembly import mass_factorize, matrix_values, newton_scale
     from ..system.banded import band_factorize, band_solve
     from ..system.constraints import constraint_eval
+    from .free_steps import plan_steps
 
     return (constraint_eval, deformations, assemble_beams, assemble_modal, mass_factorize, newton_scale,
-            matrix_values, band_factorize, band_solve, kinetic_energy_beams, strain_energies)
+            matrix_values, band_factorize, band_solve, kinetic_energy_beams, strain_energies, plan_steps)
 
 
 #: how long (s) the interpreter waits at exit for a load still under way (a daemon thread inside

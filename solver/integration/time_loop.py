@@ -34,7 +34,7 @@ from ..contact.tracker import ContactTracker
 from ..system.state import State
 from .divergence import DivergenceWatch, mesh_hint, strain_hint
 from .newmark import NewmarkIntegrator, NewtonFailure
-from .free_steps import free_run
+from .free_steps import free_run, plan_steps
 from ..results.outputs import OutputBuilder
 from ..results.frames import Frame, Results, StepRecord
 
@@ -87,6 +87,16 @@ class StepLimits:
     def may_cut(self, h: float, cuts: int) -> bool:
         """Whether a failed step of ``h`` that was already cut ``cuts`` times may be halved again."""
         return cuts < self.max_cuts and 0.5 * h >= self.shortest
+
+    def accepted_run(self, ends: np.ndarray, steps: np.ndarray) -> None:
+        """:meth:`accepted` for each step of ``steps`` ending at ``ends`` (a run of free steps)."""
+        count, start = self._window
+        if len(steps) and count + len(steps) < MAX_SMALL_STEPS:  # no window closes
+            self._window = (count + len(steps), start)
+            self.last_step = float(steps[-1])
+            return
+        for t, h in zip(ends.tolist(), steps.tolist()):
+            self.accepted(t, h)
 
     def accepted(self, t: float, h: float) -> None:
         """Count an accepted step of ``h`` ending at ``t``; raise :class:`StepFailure` when the
@@ -145,42 +155,30 @@ def _advance(integ: NewmarkIntegrator, s: State, h: float, land: float | None, l
 
 
 def _free_run(integ: NewmarkIntegrator, out: OutputBuilder, state: State, h: float, h0: float, t_end: float,
-              eps_t: float, due: Callable[[float], bool], breakpoints: list[float], limits: StepLimits,
+              eps_t: float, next_out: float, dt_out: float, breakpoints: list[float], limits: StepLimits,
               steps: list[StepRecord] | None) -> tuple[State, float, int, int, NewtonFailure | None]:
     """Steps from ``state`` taken in one compiled run (:mod:`.free_steps`) up to the next output
-    time, breakpoint or end, planned as the loop of :func:`run` would take them one by one:
-    ``(state, next step, steps taken, their Newton iterations, failure)``; ``failure``: the step
-    after them failed (the loop cuts it); each step is logged in ``steps`` unless it is None.
-    Raises :class:`StepFailure` when the run stalls."""
-    budget = max(1, FREE_RUN_WORK // integ.asm.n)
-    times = []
-    t, step, h_next = state.t, None, h
-    while t < t_end - eps_t and len(times) < budget:
-        h_try = min(max(h_next, limits.shortest), t_end - t)
-        while breakpoints and breakpoints[0] <= t + eps_t:
-            breakpoints.pop(0)
-        if (breakpoints and breakpoints[0] <= t + h_try + eps_t) or (step is not None and h_try != step):
-            break
-        step, t1 = h_try, t + h_try
-        times.append(t1)
-        h_next = min(h0, 2 * (t1 - t))
-        t = t1
-        if due(t1):
-            break
-    if not times:
+    time ``next_out`` (every step's end with ``dt_out <= 0``), breakpoint or end, planned as the
+    loop of :func:`run` would take them one by one (:func:`.free_steps.plan_steps`): ``(state,
+    next step, steps taken, their Newton iterations, failure)``; ``failure``: the step after them
+    failed (the loop cuts it); each step is logged in ``steps`` unless it is None.  Raises
+    :class:`StepFailure` when the run stalls."""
+    while breakpoints and breakpoints[0] <= state.t + eps_t:
+        breakpoints.pop(0)
+    times, step = plan_steps(state.t, h, h0, t_end, eps_t, limits.shortest, breakpoints[0] if breakpoints else np.inf,
+                             next_out, dt_out, max(1, FREE_RUN_WORK // integ.asm.n))
+    if not len(times):
         return state, h, 0, 0, None
     targets, accs = integ.asm.sys.constraints.motion_at(times)
     new, iterations, p_drv, failure = free_run(integ, state, step, times, targets, accs, out.driver_rows_dofs)
-    t, taken = state.t, []
-    for t1, iters in zip(times, iterations.tolist()):
-        h_try = t1 - t
-        limits.accepted(t1, h_try)
-        if steps is not None:
-            steps.append(StepRecord(t1, h_try, iters))
-        taken.append(h_try)
-        t = t1
-    out.advance_ledger_drivers(taken, p_drv)
-    return new, (min(h0, 2 * taken[-1]) if taken else h), len(taken), int(iterations[:len(taken)].sum()), failure
+    ends = times[:len(iterations)]
+    hs = np.diff(ends, prepend=state.t)  # each step as the loop takes it: its end minus its start
+    limits.accepted_run(ends, hs)
+    if steps is not None:
+        steps.extend(map(StepRecord, ends.tolist(), hs.tolist(), iterations.tolist()))
+    out.advance_ledger_drivers(hs.tolist(), p_drv)
+    h_next = min(h0, 2 * float(hs[-1])) if len(hs) else h
+    return new, h_next, len(hs), int(iterations.sum()), failure
 
 
 def _landing(breakpoints: list[float], reach: float) -> float | None:
@@ -289,8 +287,8 @@ def _run(model: dict, cancel: Callable[[], bool] | None, scope: ExitStack,
         failure = None
         if free:
             try:
-                state, h, taken, its, failure = _free_run(integ, out, state, h, h0, t_end, eps_t, due, breakpoints,
-                                                          limits, res.steps if log_steps else None)
+                state, h, taken, its, failure = _free_run(integ, out, state, h, h0, t_end, eps_t, next_out, dt_out,
+                                                          breakpoints, limits, res.steps if log_steps else None)
             except StepFailure as exc:
                 status, message = "failed", str(exc)
                 break

@@ -129,14 +129,16 @@ def gbtrs(AB, n, kl, ku, ipiv, b):
 
 @njit(cache=True)
 def band_solve(AB, kl, ku, ipiv, perm, rhs, x):
-    """``x = A^-1 rhs`` for an RCM-ordered factorised matrix (rhs and x in original order)."""
+    """``x = A^-1 rhs`` for an RCM-ordered factorised matrix (rhs and x in original order);
+    ``rhs`` is overwritten (it holds the reordering, so that a solve allocates nothing)."""
     n = rhs.shape[0]
-    b = np.empty(n)
     for k in range(n):
-        b[k] = rhs[perm[k]]
-    gbtrs(AB, n, kl, ku, ipiv, b)
+        x[k] = rhs[perm[k]]
+    gbtrs(AB, n, kl, ku, ipiv, x)
     for k in range(n):
-        x[perm[k]] = b[k]
+        rhs[perm[k]] = x[k]
+    for k in range(n):
+        x[k] = rhs[k]
 
 
 @njit(cache=True)
@@ -182,7 +184,7 @@ class BandLU:
         if self.singular:
             x[:] = np.nan
             return x
-        band_solve(self.AB, self.p.kl, self.p.ku, self.ipiv, self.p.perm, np.ascontiguousarray(rhs, dtype=float), x)
+        band_solve(self.AB, self.p.kl, self.p.ku, self.ipiv, self.p.perm, np.array(rhs, dtype=float), x)
         return x
 
     def columns(self, dofs: np.ndarray, col: np.ndarray) -> np.ndarray:

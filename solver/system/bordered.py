@@ -101,6 +101,8 @@ class ContactRows:
 def border_prepare(AB, kl, ku, ipiv, perm, size, dofs, col, row, diag):
     """``W = A^-1 [C; 0]`` (c, size) and the inverse Schur matrix ``(R W + D)^-1`` (c, c)
     with the factors of ``A``."""
+    if dofs.shape[0] == 0:  # no contact rows (every step of a run of free steps)
+        return np.zeros((0, size)), np.zeros((0, 0))
     W = band_columns(AB, kl, ku, ipiv, perm, size, dofs, col)
     return W, border_schur(W, dofs, row, diag)
 

@@ -26,7 +26,7 @@ import numpy as np
 import scipy.sparse as sp
 from ..jit import njit
 
-from .timefn import TimeFunction
+from .timefn import POLYNOMIAL, TimeFunction
 
 
 @njit(cache=True)
@@ -225,11 +225,17 @@ class ConstraintSet:
             return f.integral(t), f.value(t), f.rate(t)
         return f.value(t), f.rate(t), f.accel(t)
 
-    def motion_at(self, times: list[float]) -> tuple[np.ndarray, np.ndarray]:
-        """:meth:`target` and the prescribed accelerations at each of ``times``, (K, rows) each."""
+    def motion_at(self, times: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`target` and the prescribed accelerations at each of ``times``, (K, rows) each.
+        Polynomial functions (:data:`~.timefn.POLYNOMIAL`) are evaluated on the whole array,
+        with the same operations as at each time."""
         motion = np.zeros((3, len(times), len(self.dm_dofs)))
         for i in self._moving:
-            motion[:, :, i] = np.array([self._motion_of(i, t) for t in times]).T
+            if self.functions[i].kind in POLYNOMIAL:
+                for order, value in enumerate(self._motion_of(i, times)):
+                    motion[order, :, i] = value
+            else:
+                motion[:, :, i] = np.array([self._motion_of(i, t) for t in times.tolist()]).T
         return self.dm_base + motion[0], motion[2]
 
     def target(self, t: float) -> np.ndarray:

@@ -17,6 +17,11 @@ import math
 import numpy as np
 
 
+#: the kinds whose value, rate, acceleration and integral are polynomials in t, computed by the
+#: same operations on an array of times as on each time
+POLYNOMIAL = ("constant", "linear", "free")
+
+
 class TimeFunction:
     """f(t) of one kind: constant, ramp, linear, window, table or sine; or ``free``, the start of
     a free moving mass's travel, ``s0 + speed0 t`` (the solver moves the mass by its dynamics
