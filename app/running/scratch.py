@@ -1,7 +1,7 @@
 """Where a run started in the window writes its results: a scratch folder per run, in the
 application's cache folder, removed when nothing reads its results any more.
 
-Each run gets ``run-<id>/`` under :func:`scratch_root` (``~/.cache/Flexmech/runs`` on
+Each run gets ``run-<id>/`` under :func:`scratch_root` (``~/.cache/Flexmech/Flexmech/runs`` on
 Linux: on the disk, where a temporary folder may be in memory), and beside it a
 :class:`~PySide6.QtCore.QLockFile` ``run-<id>.lock`` held while the folder is in use.
 The folder goes when the frames read from it are freed (:meth:`RunFolder.remove_with`:
