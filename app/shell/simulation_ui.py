@@ -125,7 +125,11 @@ class SimulationUi(QObject):
         return self._start(copy.deepcopy(model))
 
     def _start(self, model: dict) -> bool:
-        short = disk_shortfall(results_bytes(model))  # the frames go to a scratch folder as they come
+        try:
+            short = disk_shortfall(results_bytes(model))  # the frames go to a scratch folder as they come
+        except OSError as exc:
+            QMessageBox.critical(self.window, "Cannot run", f"No folder for the run's results:\n\n{exc}")
+            return False
         if short is not None:
             QMessageBox.warning(self.window, "No room for the results",
                                 f"{short}.\n\nRecord less (Solver settings: record) or at a longer output interval, "

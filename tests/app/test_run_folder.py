@@ -199,6 +199,16 @@ def test_a_run_the_disk_has_no_room_for_does_not_start_and_says_why(window, monk
     assert "GB of disk for their results, 1e-06 GB are free in" in text
 
 
+def test_a_run_without_a_scratch_folder_does_not_start_and_says_why(window, isolated_scratch, message_boxes):
+    """The cache folder cannot be made (here a file stands where it goes): a box, no traceback."""
+    isolated_scratch.parent.mkdir(parents=True, exist_ok=True)
+    isolated_scratch.write_text("not a folder")
+    window.document.replace(load_model(examples_dir() / "bar_mass_impact.json"), None)
+    assert not window.simulation.run() and not window.simulation.runs.running
+    (kind, title, text), = message_boxes
+    assert (kind, title) == ("critical", "Cannot run") and "No folder for the run's results" in text
+
+
 def test_a_run_keeps_its_newest_frames_and_a_thinned_history_within_its_bytes():
     """While it runs the window reads every time and the frames within the live bytes: the newest
     exactly, the older every stride-th (a thinned one reads as the kept frame before it)."""
