@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import secrets
+import shutil
 import stat
 from concurrent.futures import ThreadPoolExecutor, wait
 from contextlib import contextmanager
@@ -168,6 +169,23 @@ class Replacement:
         self._pending.append((tmp, target, kept))
         return tmp
 
+    def link(self, source: str | os.PathLike, path: str | os.PathLike) -> None:
+        """``path`` replaced by the file ``source``: its temporary is a hard link to ``source`` (a
+        copy where no link can be made), which keeps the source's owner and mode (a link shares
+        them: :meth:`commit` leaves them alone); nothing to replace where ``path`` already is
+        ``source``'s file."""
+        target = self._target(path)
+        self.remove_stale([target])
+        if target.exists() and os.path.samefile(source, target):
+            return
+        tmp = _new_temporary(target)
+        tmp.unlink()
+        try:
+            os.link(source, tmp)
+        except OSError:  # another file system, or one without hard links
+            shutil.copyfile(source, tmp)
+        self._pending.append((tmp, target, None))
+
     def remove_stale(self, paths: list[str | os.PathLike]) -> None:
         """Remove the temporaries an interrupted write of ``paths`` left (a folder's names are
         looked at only if it holds a temporary)."""
@@ -187,7 +205,7 @@ class Replacement:
         for path in paths:
             folder, name = self._folder(path)
             if name in self._names(folder):
-                self._obsolete.append(self._target(path))
+                self._obsolete.append(folder / name)  # a symbolic link itself, not what it names
 
     def commit(self) -> None:
         tmps, kept = [tmp for tmp, _, _ in self._pending], [kept for _, _, kept in self._pending]

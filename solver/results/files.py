@@ -20,20 +20,19 @@ is returned.
 from __future__ import annotations
 
 import os
-import shutil
 from pathlib import Path
 
 import numpy as np
 
 from ..errors import ResultsFormatError
-from ..model.io import atomic_write_text, replacing_together
+from ..model.io import atomic_write_text, replacing_set
 from .bundle import BUNDLE, ArrowFile, members
 from .columnar import ParquetTable, parquet_file
 from .frames import Frame, Results, StepRecord
 from .integrity import (SUMMARY, as_text, check_layout, check_recorded, locate_tables, read_model, read_recorded,
                         read_summary)
 from .lazy import LazyFrames
-from .streaming import streamed_results, summary_text
+from .streaming import previous_files, streamed_results, summary_text
 from .summary import layout_from_json, summarize
 from .tables import FRAME_TABLES, RATE_FIELDS, STEP_COLUMNS, TABLES, CsvTable, contacts_from_table, csv_tables, field_shapes
 
@@ -70,20 +69,19 @@ def copy_results(source: str | os.PathLike, directory: str | os.PathLike) -> Non
     Each file named by ``source``'s ``summary.json`` is hard-linked where both folders are
     on one file system (a results file is never changed in place: every write replaces it
     by a rename), else copied; they replace ours in ``directory`` as in
-    :func:`write_results`, ``summary.json`` last.  Raises :class:`ResultsFormatError` when
+    :func:`write_results`, ``summary.json`` last, and the files of the results there before
+    that these do not have are removed (files exported beside them stay).  Raises :class:`ResultsFormatError` when
     ``source`` has no readable ``summary.json``, OSError when a file cannot be copied.
     """
     source, directory = Path(source), Path(directory)
     if directory.exists() and os.path.samefile(source, directory):
         return
     names = [*read_summary(source)["files"], SUMMARY]
-    with replacing_together([directory / name for name in names]) as temporaries:
-        for name, tmp in zip(names, temporaries):
-            tmp.unlink()
-            try:
-                os.link(source / name, tmp)
-            except OSError:  # another file system, or one without hard links
-                shutil.copyfile(source / name, tmp)
+    obsolete = [directory / name for name in previous_files(directory) if name not in names]
+    with replacing_set() as replacement:
+        for name in names:
+            replacement.link(source / name, directory / name)
+        replacement.remove_after(obsolete)
 
 
 # ====================================================================== loading

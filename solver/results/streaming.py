@@ -152,7 +152,7 @@ class ResultsStream:
 
     def __init__(self, directory: Path, replacement: Replacement):
         self._directory, self._replacement = directory, replacement
-        self._previous = _previous_files(directory)
+        self._previous = previous_files(directory)
         self._results: Results | None = None
         self._tables: dict[str, _TableStream] = {}
         self._first: Frame | None = None
@@ -253,7 +253,7 @@ class ResultsStream:
         self._tables = {}
 
 
-def _previous_files(directory: Path) -> list[str]:
+def previous_files(directory: Path) -> list[str]:
     """The files (of :data:`FOLDER_FILES`) the folder's ``summary.json`` lists: the previous run's,
     which a new run replaces or removes (files exported beside them stay); none if unreadable."""
     try:

@@ -10,7 +10,7 @@ import time
 import pytest
 
 import solver.model.io as model_io
-from solver.model.io import atomic_write_text, replacing_together
+from solver.model.io import atomic_write_text, replacing_set, replacing_together
 
 FILES = 13  # a results folder's
 
@@ -83,3 +83,15 @@ def test_a_forked_child_flushes_with_threads_of_its_own(tmp_path):
         pytest.fail("the forked child's write did not end")
     assert os.waitstatus_to_exitcode(status) == 0
     assert (tmp_path / "child.txt").read_text(encoding="utf-8") == "child"
+
+
+def test_an_obsolete_file_that_is_a_symbolic_link_goes_and_not_the_file_it_names(tmp_path):
+    """``Replacement.remove_after`` removes the link in the folder, never a file elsewhere."""
+    outside = tmp_path / "outside.txt"
+    outside.write_text("theirs", encoding="utf-8")
+    (tmp_path / "folder").mkdir()
+    (tmp_path / "folder" / "old.parquet").symlink_to(outside)
+    with replacing_set() as replacement:
+        replacement.remove_after([tmp_path / "folder" / "old.parquet"])
+    assert outside.read_text(encoding="utf-8") == "theirs"
+    assert not os.path.lexists(tmp_path / "folder" / "old.parquet")

@@ -150,6 +150,31 @@ def test_frames_lacking_energy_terms_stream_as_they_are_written(tmp_path):
     assert list(streamed.frames[3].energy) == list(results.frames[3].energy)
 
 
+def test_a_run_saved_over_other_results_leaves_only_its_files_and_its_source_as_it_was(tmp_path):
+    """``copy_results`` into a folder of other results: the old results' files that the run has
+    not go (a file exported beside them stays), the linked source keeps its permission bits
+    whatever the replaced files had, and saving the run twice leaves no temporaries."""
+    from solver.results.files import copy_results
+
+    with streamed_results(tmp_path / "run") as stream:
+        results = simulate(_model(), frames=stream.frames)
+        stream.finish(results)
+    bigger = beam_model(n=200, solver={"end_time": 0.03, "step": 1e-3})  # tables past tables.zip: Parquet files
+    write_results(simulate(bigger), tmp_path / "saved")
+    (tmp_path / "saved" / "notes.txt").write_text("kept", encoding="utf-8")
+    for name in os.listdir(tmp_path / "saved"):
+        os.chmod(tmp_path / "saved" / name, 0o600)
+    old = set(os.listdir(tmp_path / "saved"))
+    names = sorted(os.listdir(tmp_path / "run"))
+    modes = [os.stat(tmp_path / "run" / name).st_mode for name in names]
+    copy_results(results.folder, tmp_path / "saved")
+    copy_results(results.folder, tmp_path / "saved")
+    assert old - {*names, "notes.txt"}  # the old results had files of their own ...
+    assert sorted(os.listdir(tmp_path / "saved")) == sorted([*names, "notes.txt"])  # ... gone, no temporaries
+    assert [os.stat(tmp_path / "run" / name).st_mode for name in names] == modes
+    _same(load_results(tmp_path / "saved", lazy=False), load_results(tmp_path / "run", lazy=False))
+
+
 @pytest.mark.parametrize("linked", [True, False])
 def test_a_streamed_runs_folder_is_copied_file_for_file_linked_or_not(tmp_path, monkeypatch, linked):
     """``copy_results`` puts a run's folder elsewhere without reading a frame: hard links on one
