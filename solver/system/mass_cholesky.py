@@ -25,7 +25,7 @@ factorisation with the element masses costs about half of the band LU's (half-ba
 :data:`MIN_DOFS` dofs and falls back to the LU when ``M`` is not positive definite (a massless
 dof that only the joints hold), when ``S`` is not (redundant constraints: the LU then reports
 the singular matrix as before), for modal links (their mass blocks come with an evaluation of
-their forces) and above :data:`MAX_CONSTRAINTS` constraint rows besides the fixes.
+their forces) and above :data:`MAX_CONSTRAINTS` constraint rows in all (the fixes counted).
 """
 from __future__ import annotations
 
