@@ -428,3 +428,21 @@ def test_output_into_a_closed_pipe_ends_quietly_with_141(tmp_path, command):
 def test_static_of_a_free_structure_fails_cleanly(capsys):
     assert cli.main(["static", "flying_beam"]) == cli.EXIT_FAILED
     assert "not restrained" in capsys.readouterr().err
+
+
+def test_a_run_in_process_leaves_a_collector_turned_off_by_someone_else_off(tmp_path):
+    """The GUI turns automatic garbage collection off (``GuiThreadCollector``: a collection on a
+    run's worker thread can deadlock with the GUI thread); ``main(["run", ...])`` called in that
+    process must not turn it back on, as only ``entry_point`` turned it off."""
+    import gc
+
+    from app.shell.cli import main
+
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        assert main(["run", "rod_impact_rigid", "--out", str(tmp_path / "out")]) == 0
+        assert not gc.isenabled()
+    finally:
+        if was:
+            gc.enable()

@@ -81,6 +81,8 @@ def entry_point() -> None:
     temporary file and a rename), its output is flushed here, and no thread of its own is
     left.  With a module of :data:`ORDERLY_EXIT_MODULES` loaded the process ends as usual.
     """
+    global _COLLECTOR_TURNED_OFF
+    _COLLECTOR_TURNED_OFF = gc.isenabled()
     gc.disable()
     code = main()
     if any(name in sys.modules for name in ORDERLY_EXIT_MODULES):
@@ -93,12 +95,20 @@ def entry_point() -> None:
     os._exit(code)
 
 
+#: whether :func:`entry_point` turned the garbage collector off (for :func:`_collect_garbage_from_here`)
+_COLLECTOR_TURNED_OFF = False
+
+
 def _collect_garbage_from_here() -> None:
     """Turn the garbage collector back on if :func:`entry_point` turned it off, leaving out of
     its collections every object made so far (``gc.freeze``: modules, the model, numba's
-    kernels, all kept to the end of the process).  Called in-process (tests), where the
-    collector is on, it changes nothing."""
-    if not gc.isenabled():
+    kernels, all kept to the end of the process).  Called in-process (tests, a window's
+    process), it changes nothing: a collector someone else turned off stays off (the GUI's
+    :class:`~app.running.gui_gc.GuiThreadCollector`, whose runs would otherwise collect Qt
+    objects on their worker thread and deadlock with the GUI thread)."""
+    global _COLLECTOR_TURNED_OFF
+    if _COLLECTOR_TURNED_OFF:
+        _COLLECTOR_TURNED_OFF = False
         gc.freeze()
         gc.enable()
 
