@@ -69,12 +69,23 @@ def _run_summary(results: Results, times: np.ndarray) -> dict[str, Any]:
 
 
 def _peak(values: np.ndarray, times: np.ndarray) -> tuple[dict[str, float] | None, tuple[int, ...]]:
-    """The largest |value| of ``values`` (F, ...), its signed value and time; and its index."""
-    magnitude = np.abs(values)
-    if magnitude.size == 0 or np.isnan(magnitude).all():
+    """The largest |value| of ``values`` (F, ...), its signed value and time; and its index (the
+    first of equal magnitudes in C order).  Without nan, from the largest and the smallest value:
+    no array of magnitudes is made (a run's strains are read in chunks of 4 MB)."""
+    if values.size == 0:
         return None, ()
-    i = np.unravel_index(np.nanargmax(magnitude), magnitude.shape)
-    return {"abs": magnitude[i], "value": values[i], "time_s": times[i[0]]}, i
+    ends = [np.unravel_index(int(arg(values)), values.shape) for arg in (np.argmax, np.argmin)]  # the first nan if any
+    high, low = (values[i] for i in ends)
+    if np.isnan(high) or np.isnan(low):
+        magnitude = np.abs(values)
+        if np.isnan(magnitude).all():
+            return None, ()
+        i = np.unravel_index(int(np.nanargmax(magnitude)), values.shape)
+    elif abs(high) != abs(low):
+        i = ends[0] if abs(high) > abs(low) else ends[1]
+    else:
+        i = min(ends)  # tuples of indices: the first in C order
+    return {"abs": abs(values[i]), "value": values[i], "time_s": times[i[0]]}, i
 
 
 def link_summary(results: Results, times: np.ndarray) -> dict[str, Any]:
@@ -84,7 +95,8 @@ def link_summary(results: Results, times: np.ndarray) -> dict[str, Any]:
     layout, frames = results.layout, results.frames
     n_e, n_s = len(layout.elements), len(layout.stations)
     midspan = stack_field(frames, "midspan", (len(layout.flexible_links),))
-    elements = {link: [e for e, (lk, *_) in enumerate(layout.elements) if lk == link] for link in layout.flexible_links}
+    elements = {link: _indices([e for e, (lk, *_) in enumerate(layout.elements) if lk == link])
+                for link in layout.flexible_links}
     size = max(1, CHUNK_VALUES // max(n_e * n_s, 1))
     peaks: dict[tuple[str, str], tuple[dict, tuple[int, ...]] | None] = {}
     for start in range(0, len(times), size):
@@ -102,11 +114,23 @@ def link_summary(results: Results, times: np.ndarray) -> dict[str, Any]:
         for name in ("axial_strain", "bending_strain"):
             peak, index = peaks.get((link, name)) or (None, ())
             if peak is not None:
-                e, xi = elements[link][index[1]], layout.stations[index[2]]
+                e, xi = _element_at(elements[link], index[1]), layout.stations[index[2]]
                 peak.update(element=layout.elements[e][1], station=xi, s_m=s0[e] + xi * layout.element_length[e])
             entry["peak_" + name] = peak
         out[link] = entry
     return out
+
+
+def _element_at(chosen: slice | list[int], k: int) -> int:
+    """The ``k``-th of a link's elements ``chosen`` (:func:`_indices`)."""
+    return chosen.start + k if isinstance(chosen, slice) else chosen[k]
+
+
+def _indices(chosen: list[int]) -> slice | list[int]:
+    """``chosen`` as a slice when consecutive (a link's elements mostly are: a view, not a copy)."""
+    if chosen and chosen == list(range(chosen[0], chosen[-1] + 1)):
+        return slice(chosen[0], chosen[-1] + 1)
+    return chosen
 
 
 def _driver_summary(results: Results, times: np.ndarray) -> dict[str, Any]:

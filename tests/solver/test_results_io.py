@@ -22,6 +22,7 @@ from solver.results.frames import (
     StepRecord,
 )
 from solver.results.files import ResultsFormatError, export_csv, load_results, summarize, write_results
+from solver.results.summary import _peak
 from solver.results.tables import FRAME_TABLES
 
 TIMES = np.round(np.arange(7) * 0.1, 12)
@@ -206,6 +207,26 @@ def test_summary_link_peaks_and_their_times():
     assert axial["s_m"] == pytest.approx(0.7)
     bending = link["peak_bending_strain"]  # element 1 is all nan: skipped
     assert (bending["abs"], bending["time_s"], bending["element"], bending["s_m"]) == (5e-4, TIMES[1], 0, 0.0)
+
+
+@pytest.mark.parametrize("values, index", [
+    ([[1.0, -3.0], [3.0, 2.0]], (0, 1)),      # +3 and -3: the first in C order
+    ([[3.0, 1.0], [-3.0, 2.0]], (0, 0)),
+    ([[-1.0, 2.0], [0.5, -2.5]], (1, 1)),     # the smallest value is the largest in magnitude
+    ([[np.nan, 2.0], [-4.0, 1.0]], (1, 0)),   # nan skipped
+    ([[np.nan, np.nan], [np.nan, np.nan]], ()),
+    ([[0.0, 0.0], [0.0, 0.0]], (0, 0)),
+])
+def test_a_peak_is_the_first_largest_magnitude(values, index):
+    values = np.array(values)
+    peak, found = _peak(values, np.array([0.1, 0.2]))
+    assert found == index
+    if index:
+        assert peak == {"abs": abs(values[index]), "value": values[index], "time_s": [0.1, 0.2][index[0]]}
+    else:
+        assert peak is None
+    strided = np.repeat(values, 2, axis=1)[:, ::2]  # a view, not contiguous
+    assert not strided.flags.c_contiguous and _peak(strided, np.array([0.1, 0.2]))[1] == index
 
 
 def test_summary_contact_periods_and_impulses():
