@@ -3,7 +3,7 @@ as GIF / MP4.
 
 The whole results of a run, and the results bundle that reopens without solving, are
 a results folder: :func:`solver.results.files.write_results` writes ``model.json``,
-``summary.json``, the time series in Parquet and the events in CSV (units in every column
+``summary.json`` (with the event log), ``tables.zip`` and the time series in Parquet (units in every column
 name), and :func:`solver.results.files.load_results` reads them back into an equal
 :class:`~solver.results.frames.Results` that every view here accepts.  Any one table of it
 is written as CSV by :func:`write_table_csv` (as ``flexmech export --csv`` does).

@@ -1,7 +1,7 @@
-"""The small tables of a results folder (version 3) in one file, ``tables.zip``: a ZIP archive
-whose members, stored uncompressed, are the tables of at most :data:`BUNDLE_BYTES` each, as Arrow
-IPC files (``nodes.arrow``; read by pyarrow, pandas, polars, R's arrow, DuckDB...) and the
-event log as ``events.csv``.
+"""The small tables of a results folder (versions 3 and 4) in one file, ``tables.zip``: a ZIP
+archive whose members, stored uncompressed, are the tables of at most :data:`BUNDLE_BYTES` each, as
+Arrow IPC files (``nodes.arrow``; read by pyarrow, pandas, polars, R's arrow, DuckDB...), and in
+version 3 the event log as ``events.csv`` (version 4 keeps it in ``summary.json`` only).
 
 A run of a few hundred frames is then three files (``summary.json``, ``model.json`` and this
 one) instead of thirteen: what a small write costs is per file (creating, flushing, renaming,
@@ -24,9 +24,9 @@ import pyarrow as pa
 
 from ..errors import ResultsFormatError
 
-#: the archive of a version-3 folder's small tables
+#: the archive of a folder's small tables (versions 3 and 4)
 BUNDLE = "tables.zip"
-#: a table of at most this many bytes of values (Arrow's ``Table.nbytes``; the event log's text)
+#: a table of at most this many bytes of values (Arrow's ``Table.nbytes``; version 3's event log, its text)
 #: goes into the archive, a larger one into a file of its own: a Parquet writer costs 0.2-0.4 ms
 #: a file, a table of 64 kB compresses to about half (tens of kB at most per table)
 BUNDLE_BYTES = 64 * 1024

@@ -2,11 +2,11 @@
 Parquet and CSV files plus ``summary.json`` and ``model.json``, and read back into an equal object.
 
 The format (every file, column and key, with units) is described in
-``docs/results-format.md``.  Version 3 (written) keeps the small tables together in
-``tables.zip`` (:mod:`.bundle`) and each larger one in a file of its own: the time series in
-Parquet (:mod:`.columnar`: row groups of bounded size, floats bit for bit), the events in CSV;
-version 2 folders (every time series in Parquet) and version 1 folders (every table CSV,
-floats with ``%.17g``) are still read.  Every file
+``docs/results-format.md``.  Version 4 (written) keeps the small tables together in
+``tables.zip`` (:mod:`.bundle`) and each larger one in a file of its own, the time series in
+Parquet (:mod:`.columnar`: row groups of bounded size, floats bit for bit), and the event log
+once, in ``summary.json``; version 3 folders (the events also in CSV), version 2 folders (every
+time series in Parquet) and version 1 folders (every table CSV, floats with ``%.17g``) are still read.  Every file
 is written atomically (a temporary file in the folder, then a rename); ``summary.json``
 is written last and records the SHA-256 of every other file, ``model.json`` included.  A
 folder where a write was interrupted (some files new, some old) or that was damaged since
@@ -150,7 +150,7 @@ def load_results(directory: str | os.PathLike, lazy: bool = True) -> Results:
 
 class _Folder:
     """The tables of a results folder, each read from its own file or from ``tables.zip``
-    (version 3), checked against the SHA-256 ``summary.json`` records."""
+    (version 3 or 4), checked against the SHA-256 ``summary.json`` records."""
 
     def __init__(self, directory: Path, summary: dict):
         self.directory, self.summary = directory, summary
@@ -202,7 +202,7 @@ def _steps(table: CsvTable | ParquetTable) -> list[StepRecord]:
 
 
 def _load_lazy(folder: _Folder) -> Results:
-    """A version-2 or -3 folder's :class:`Results` with frames read on demand."""
+    """A folder's (version 2 or later) :class:`Results` with frames read on demand."""
     directory, summary = folder.directory, folder.summary
     files = {}
     for name in folder.located:
@@ -211,7 +211,8 @@ def _load_lazy(folder: _Folder) -> Results:
             if files[name][1].metadata.num_rows != folder.located[name].rows:
                 raise ResultsFormatError(f"{files[name][0]}: {files[name][1].metadata.num_rows} data rows, "
                                          f"summary.json records {folder.located[name].rows}")
-    folder.table("events")
+    if "events" in folder.located:  # versions 2 and 3: the events also a table (checked, not read)
+        folder.table("events")
     model = read_model(directory, summary)
     layout = layout_from_json(summary["layout"])
     check_layout(layout, model, directory / SUMMARY)

@@ -24,13 +24,15 @@ from .frames import Layout
 from .tables import FORMAT, TABLES, VERSION
 
 #: the file of each table, by format version: version 1 all CSV, version 2 the time series in
-#: Parquet and the events CSV; version 3 as 2 for a table with a file of its own, the others
+#: Parquet and the events CSV; version 3 (and 4) as 2 for a table with a file of its own, the others
 #: are members of ``tables.zip`` (:mod:`.bundle`)
 TABLE_FILES = {
     1: {name: name + ".csv" for name in TABLES},
     2: {name: name + (".csv" if name == "events" else ".parquet") for name in TABLES},
 }
 TABLE_FILES[3] = TABLE_FILES[2]
+#: version 4 as 3 but the event log, which is ``summary.json``'s ``events`` only
+TABLE_FILES[4] = {name: file for name, file in TABLE_FILES[3].items() if name != "events"}
 #: tables a folder written before ``modes`` or ``moving`` existed lacks (versions 1 and 2)
 OPTIONAL_TABLES = ("modes", "moving")
 SUMMARY, MODEL = "summary.json", "model.json"
@@ -133,10 +135,13 @@ def read_summary(directory: Path) -> dict[str, Any]:
     error = next(iter(sorted(_VALIDATOR.iter_errors(summary), key=lambda e: list(map(str, e.absolute_path)))), None)
     if error is not None:
         raise ResultsFormatError(f"{path}: {_json_path(error.absolute_path) or 'the document'}: {error.message}")
-    allowed = {*TABLE_FILES[summary["version"]].values(), MODEL, *((BUNDLE,) if summary["version"] >= 3 else ())}
+    version = summary["version"]
+    allowed = {*TABLE_FILES[version].values(), MODEL, *((BUNDLE,) if version >= 3 else ())}
     foreign = [name for name in summary["files"] if name not in allowed]
+    foreign += [f"{BUNDLE}: {name}" for name in summary["files"].get(BUNDLE, {}).get("tables", {})
+                if version >= 3 and name not in TABLE_FILES[version]]
     if foreign:
-        raise ResultsFormatError(f"{path}: files: {', '.join(foreign)} not of a version {summary['version']} folder")
+        raise ResultsFormatError(f"{path}: files: {', '.join(foreign)} not of a version {version} folder")
     locate_tables(directory, summary)
     return summary
 

@@ -5,12 +5,12 @@ of frames, not by their number.
 :func:`streamed_results` gives a stream whose files are temporaries
 (:func:`~solver.model.io.replacing_set`); the run appends its frames to
 :attr:`ResultsStream.frames` (``solver.api.simulate(..., frames=...)``), and
-:meth:`ResultsStream.finish` writes the tables still held, ``model.json``, the step log, the
-events, ``tables.zip`` (the tables of at most :data:`~solver.results.bundle.BUNDLE_BYTES`:
-:mod:`.bundle`) and ``summary.json`` (with the SHA-256 of every other file) and renames them
+:meth:`ResultsStream.finish` writes the tables still held, ``model.json``, the step log,
+``tables.zip`` (the tables of at most :data:`~solver.results.bundle.BUNDLE_BYTES`:
+:mod:`.bundle`) and ``summary.json`` (the event log, and the SHA-256 of every other file) and renames them
 all into place, ``summary.json`` last; then it removes the files the previous run's
 ``summary.json`` listed that this run does not write (a table that moved into ``tables.zip``
-or out of it, a version-1 or -2 folder's files; an exported CSV file stays).  Until then the
+or out of it, an older version's files such as ``events.csv``; an exported CSV file stays).  Until then the
 folder holds the previous run: a run that fails, is interrupted or killed leaves it (and at
 most temporary files ``.<name>.<random>.tmp``, removed by the next write).  A table's Parquet
 file is begun when its first chunk is full; chunks are cut exactly as
@@ -39,7 +39,7 @@ from .frames import Frame, Results
 from .integrity import MODEL, SUMMARY, TABLE_FILES, file_sha256
 from .lazy import LazyFrames
 from .summary import summarize
-from .tables import TABLES, VERSION, events_csv, sha256
+from .tables import TABLES, VERSION, sha256
 
 __all__ = ["ResultsStream", "streamed_results", "summary_text"]
 
@@ -194,8 +194,8 @@ class ResultsStream:
             table.extend(results.frames)
 
     def finish(self, results: Results) -> None:
-        """Write the tables still held, the step log, ``model.json``, the events, ``tables.zip``
-        and ``summary.json``; ``results.frames`` then reads the frames back from the files,
+        """Write the tables still held, the step log, ``model.json``, ``tables.zip`` and
+        ``summary.json`` (with the events); ``results.frames`` then reads the frames back from the files,
         which :func:`streamed_results` renames into place."""
         self._results = results
         if not self._tables:
@@ -210,16 +210,9 @@ class ResultsStream:
             results.frames = LazyFrames.from_files(results.layout, readers, len(results.frames), *keys)
         model = dumps_model(results.model)
         _write_text(self.temporary(MODEL), model)
-        events = events_csv(results.events)
         rows = {name: table.rows for name, table in self._tables.items()}
         rows["steps"] = len(results.steps)
-        rows["events"] = events.count("\n") - 1
         files = {TABLE_FILES[VERSION][name]: entry for name, entry in entries.items() if entry is not None}
-        if len(events.encode("utf-8")) <= BUNDLE_BYTES:
-            bundled[member("events")] = events.encode("utf-8")
-        else:
-            _write_text(self.temporary(TABLE_FILES[VERSION]["events"]), events)
-            files[TABLE_FILES[VERSION]["events"]] = {"rows": rows["events"], "sha256": sha256(events)}
         bundle = bundle_bytes({m: bundled[m] for m in (member(name) for name in TABLES) if m in bundled})
         with open(self.temporary(BUNDLE), "wb") as fh:
             fh.write(bundle)

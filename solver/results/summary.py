@@ -4,6 +4,7 @@ layout of the frames.
 """
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -148,7 +149,8 @@ def _driver_summary(results: Results, times: np.ndarray) -> dict[str, Any]:
 
 
 def _contact_summary(results: Results, times: np.ndarray) -> dict[str, Any]:
-    """Per contact pair: its contact periods and its impulses (events of kind ``impulse``)."""
+    """Per contact pair: its contact periods, the number of its impulses (events of kind
+    ``impulse``, which ``events`` holds) and their sums, N s."""
     keys = [k for k in ("state", "F_n_N", "gap_m") if k in contact_keys(results)]  # what the periods need
     rows = getattr(results.frames, "contact_rows", None)  # frames read on demand keep their contact data
     stacked = rows() if rows is not None else contact_values(results.frames, keys)
@@ -163,9 +165,12 @@ def _contact_summary(results: Results, times: np.ndarray) -> dict[str, Any]:
         else:
             closed = np.zeros(len(times), dtype=bool)
         force = stacked["F_n_N"][:, j].astype(float) if "F_n_N" in stacked else None
+        impulses = [e for e in results.events if e.get("contact") == contact and e.get("kind") == "impulse"]
         out[contact] = {
             "periods": _periods(times, closed, force),
-            "impulses": [e for e in results.events if e.get("contact") == contact and e.get("kind") == "impulse"],
+            "impulses": len(impulses),
+            "normal_impulse_N_s": math.fsum(e.get("I_n_N_s") or 0.0 for e in impulses),
+            "tangential_impulse_N_s": math.fsum(e.get("I_t_N_s") or 0.0 for e in impulses),
         }
     return out
 

@@ -21,9 +21,10 @@ from .frames import (CONTACT_KEYS, CONTACT_STATES, ENERGY_KEYS, EVENT_KEYS, RATE
                      frame_times, frames_reading, items_getter)
 
 FORMAT = "flexmech-results"
-#: the version written (3: the small tables in ``tables.zip``); versions 1 (every table CSV)
-#: and 2 (every time series in Parquet) are still read
-VERSION = 3
+#: the version written (4: the event log once, in ``summary.json``; the small tables in
+#: ``tables.zip``); versions 1 (every table CSV), 2 (every time series in Parquet) and 3 (the
+#: events also a table of their own) are still read
+VERSION = 4
 
 #: repr-exact float format: a double printed with 17 significant digits reads back unchanged
 FLOAT = "%.17g"
@@ -82,7 +83,9 @@ DRIVER_UNITS = {
 }
 
 
-#: every table of a results folder, by name: the frame tables, then the others
+#: every table of a results folder, by name: the frame tables, then the others (``events``: a
+#: table of folders of versions 1 to 3, and of ``flexmech export --csv``; written in version 4
+#: as ``summary.json``'s ``events`` only)
 TABLES = (*FRAME_TABLES, "energy", "contacts", "steps", "events")
 
 

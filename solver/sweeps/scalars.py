@@ -62,7 +62,7 @@ def run_scalars(results: Results, collect: tuple[str, ...] | list[str] = ()) -> 
     for j, c in enumerate(results.layout.contacts):
         for key, values in forces.items():
             row[f"contact.{c}.peak_{key}"] = _absmax(values[:, j]) if len(values) else None
-        impulses = summary["contacts"][c]["impulses"]
+        impulses = [e for e in results.events if e.get("contact") == c and e.get("kind") == "impulse"]
         row[f"contact.{c}.impulses"] = len(impulses)
         for kind in KINDS:
             row[f"contact.{c}.impulses_{kind}"] = sum(1 for e in impulses if e.get("type") == kind)

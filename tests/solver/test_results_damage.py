@@ -3,9 +3,10 @@ names the file, and leftover temporary files neither disturb loading nor survive
 
 A damage marked *rehashed* also rewrites the file's SHA-256 (and row count) in
 ``summary.json``, as a careless tool would: the checks behind the hash must catch it too.
-The damages of summary.json and model.json are done to a version-3 folder (``write_results``)
+The damages of summary.json and model.json are done to a version-4 folder (``write_results``)
 and to a copy of the version-2 folder in ``tests/data``, those of the Parquet files to the
-version-2 copy, those of ``tables.zip`` to a version-3 folder, those of CSV tables to a copy of
+version-2 copy, those of ``tables.zip`` to a version-4 folder and to a copy of the version-3
+folder (whose ``tables.zip`` holds the event log), those of CSV tables to a copy of
 the version-1 folder in ``tests/data``.
 """
 from __future__ import annotations
@@ -280,7 +281,7 @@ PARQUET_DAMAGES = [
 ]
 
 
-#: damages of tables.zip (a version-3 folder)
+#: damages of tables.zip (of versions 3 and 4)
 BUNDLE_DAMAGES = [
     ("tables.zip missing", _delete("tables.zip"), "tables.zip", "cannot read"),
     ("tables.zip edited", _edit_bytes("tables.zip", lambda b: b.replace(b"rod#1", b"rod#9")), "tables.zip",
@@ -301,8 +302,6 @@ BUNDLE_DAMAGES = [
     ("an unknown contact state in a member, rehashed",
      _member("contacts.arrow", _arrow(_set_column("state", lambda t: ["flying"] * t.num_rows))), "contacts.arrow",
      "flying"),
-    ("events.csv member not UTF-8, rehashed", _member("events.csv", lambda b: b"time_s,kind\n\xff\n", rows=1),
-     "events.csv", "UTF-8"),
     ("a table nowhere", _edit_summary(lambda s: s["files"]["tables.zip"]["tables"].pop("nodes")), "summary.json",
      "no entry for nodes.parquet"),
     ("a table in two places", _edit_summary(_set(("files", "nodes.parquet"), {"rows": 21, "sha256": "0" * 64})),
@@ -311,11 +310,23 @@ BUNDLE_DAMAGES = [
      "summary.json", "strains"),
 ]
 
+#: damages of a version-3 folder's event log (a member of tables.zip), and of a version-4 folder
+#: naming one (its events are summary.json's only)
+EVENT_DAMAGES = [
+    ("events.csv member not UTF-8, rehashed", _member("events.csv", lambda b: b"time_s,kind\n\xff\n", rows=1),
+     "events.csv", "UTF-8", 3),
+    ("tables.zip listing the events", _edit_summary(_set(("files", "tables.zip", "tables", "events"), 3)),
+     "summary.json", "tables.zip: events not of a version 4 folder", 4),
+    ("an events.csv file listed", _edit_summary(_set(("files", "events.csv"), {"rows": 2, "sha256": "0" * 64})),
+     "summary.json", "events.csv not of a version 4 folder", 4),
+]
+
 DATA = Path(__file__).parent.parent / "data"
-V1, V2 = DATA / "results_v1", DATA / "results_v2"
+V1, V2, V3 = DATA / "results_v1", DATA / "results_v2", DATA / "results_v3"
 #: (kind, how, file, reason, version of the damaged folder)
-ALL_DAMAGES = ([(*d, 3) for d in DAMAGES] + [(*d, 2) for d in DAMAGES] + [(*d, 1) for d in CSV_DAMAGES]
-               + [(*d, 2) for d in PARQUET_DAMAGES] + [(*d, 3) for d in BUNDLE_DAMAGES])
+ALL_DAMAGES = ([(*d, 4) for d in DAMAGES] + [(*d, 2) for d in DAMAGES] + [(*d, 1) for d in CSV_DAMAGES]
+               + [(*d, 2) for d in PARQUET_DAMAGES] + [(*d, v) for d in BUNDLE_DAMAGES for v in (3, 4)]
+               + EVENT_DAMAGES)
 
 
 def test_at_least_41_kinds_of_damage_are_covered():
@@ -326,8 +337,8 @@ def test_at_least_41_kinds_of_damage_are_covered():
 @pytest.mark.parametrize(("kind", "damage", "file", "reason", "version"), ALL_DAMAGES,
                          ids=[f"v{d[4]}: {d[0]}" for d in ALL_DAMAGES])
 def test_damage_is_refused_naming_the_file_and_the_reason(tmp_path, kind, damage, file, reason, version):
-    if version < 3:
-        shutil.copytree(V1 if version == 1 else V2, tmp_path, dirs_exist_ok=True)
+    if version < 4:
+        shutil.copytree({1: V1, 2: V2, 3: V3}[version], tmp_path, dirs_exist_ok=True)
     else:
         write_results(make_results(), tmp_path)
     damage(tmp_path)

@@ -13,7 +13,7 @@ from solver.api import load_model, simulate
 from solver.model.io import examples_dir
 from solver.results.files import export_csv, load_results, write_results
 from tests.solver.test_results_io import assert_results_equal, make_results
-from tests.solver.test_results_v3 import own_files  # noqa: F401 - a fixture
+from tests.solver.test_results_v4 import own_files  # noqa: F401 - a fixture
 
 V1 = Path(__file__).parent.parent / "data" / "results_v1"
 

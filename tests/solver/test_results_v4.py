@@ -1,6 +1,7 @@
-"""Results format version 3: the small tables together in ``tables.zip`` (Arrow IPC members and
-``events.csv``), each larger one in a file of its own; folders of versions 1 and 2 still read
-exactly; a write removes the files of the run it replaces that it does not write itself."""
+"""Results format version 4: the small tables together in ``tables.zip`` (Arrow IPC members),
+each larger one in a file of its own, the event log once (``summary.json``'s ``events``);
+folders of versions 1 to 3 still read exactly; a write removes the files of the run it replaces
+that it does not write itself."""
 from __future__ import annotations
 
 import json
@@ -18,8 +19,9 @@ from solver.results.files import export_csv, load_results, write_results
 from tests.solver.test_results_io import assert_results_equal, make_results
 
 DATA = Path(__file__).parent.parent / "data"
-#: make_results() written by the version-1 and version-2 writers (main at aa26b5e for version 2)
-V1, V2 = DATA / "results_v1", DATA / "results_v2"
+#: make_results() written by the version-1, -2 and -3 writers (main at aa26b5e for version 2, at
+#: 28e44a8 for version 3: its events.csv a member of tables.zip)
+V1, V2, V3 = DATA / "results_v1", DATA / "results_v2", DATA / "results_v3"
 
 
 @pytest.fixture
@@ -37,17 +39,16 @@ def test_a_small_run_is_three_files(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["model.json", "summary.json", "tables.zip"]
     with zipfile.ZipFile(tmp_path / BUNDLE) as archive:
         assert archive.namelist() == [*(f"{t}.arrow" for t in (
-            "nodes", "rotations", "elements", "links", "drivers", "modes", "moving", "energy", "contacts", "steps")),
-            "events.csv"]
+            "nodes", "rotations", "elements", "links", "drivers", "modes", "moving", "energy", "contacts", "steps"))]
         assert {i.compress_type for i in archive.infolist()} == {zipfile.ZIP_STORED}
         nodes = pa.ipc.open_file(archive.read("nodes.arrow")).read_all()  # any Arrow reader opens a member
     assert nodes.column_names == ["time_s", "node", "x_m", "y_m", "vx_m_s", "vy_m_s", "ax_m_s2", "ay_m_s2"]
-    assert _summary(tmp_path)["version"] == 3
+    assert _summary(tmp_path)["version"] == 4
     assert _summary(tmp_path)["files"][BUNDLE]["tables"]["nodes"] == nodes.num_rows
 
 
 @pytest.mark.parametrize("lazy", [True, False])
-def test_a_version_3_folder_reads_back_bit_for_bit(tmp_path, lazy):
+def test_a_version_4_folder_reads_back_bit_for_bit(tmp_path, lazy):
     results = make_results()
     write_results(results, tmp_path)
     assert_results_equal(load_results(tmp_path, lazy=lazy), results)
@@ -64,7 +65,7 @@ def test_tables_over_the_limit_get_files_of_their_own(tmp_path, monkeypatch, laz
     bundled = set(files[BUNDLE]["tables"])
     own = {name.split(".")[0] for name in files if name.endswith(".parquet")}
     assert own and bundled and not own & bundled and own | bundled == {
-        "nodes", "rotations", "elements", "links", "drivers", "modes", "moving", "energy", "contacts", "steps", "events"}
+        "nodes", "rotations", "elements", "links", "drivers", "modes", "moving", "energy", "contacts", "steps"}
     assert "elements" in own and "modes" in bundled  # its rows, and no rows
     assert_results_equal(load_results(tmp_path, lazy=lazy), results)
 
@@ -72,17 +73,34 @@ def test_tables_over_the_limit_get_files_of_their_own(tmp_path, monkeypatch, laz
 def test_every_table_in_its_own_file_reads_back(tmp_path, own_files):
     results = make_results()
     write_results(results, tmp_path)
-    assert "events.csv" in _summary(tmp_path)["files"] and _summary(tmp_path)["files"][BUNDLE]["tables"] == {}
+    files = _summary(tmp_path)["files"]
+    assert "events.csv" not in files and "elements.parquet" in files and files[BUNDLE]["tables"] == {}
     assert_results_equal(load_results(tmp_path), results)
 
 
 @pytest.mark.parametrize("lazy", [True, False])
-def test_a_version_2_folder_is_read_exactly(lazy):
-    assert _summary(V2)["version"] == 2
-    assert_results_equal(load_results(V2, lazy=lazy), make_results())
+@pytest.mark.parametrize("older, version", [(V2, 2), (V3, 3)])
+def test_an_older_folder_is_read_exactly(lazy, older, version):
+    assert _summary(older)["version"] == version
+    assert_results_equal(load_results(older, lazy=lazy), make_results())
 
 
-@pytest.mark.parametrize("older", [V1, V2])
+def test_the_events_are_written_once(tmp_path):
+    """In summary.json's ``events`` (which load_results reads); the contacts' summaries count
+    their impulses; ``flexmech export --csv`` still writes events.csv, as from a version-3 folder."""
+    results = make_results()
+    write_results(results, tmp_path)
+    summary = _summary(tmp_path)
+    assert summary["events"] == results.events and len(results.events) == 2
+    assert summary["contacts"]["tip-floor"]["impulses"] == 1
+    assert _summary(V3)["contacts"]["tip-floor"]["impulses"] == [results.events[0]]  # version 3 copied them
+    with zipfile.ZipFile(tmp_path / BUNDLE) as archive:
+        assert "events.csv" not in archive.namelist()
+    mine, theirs = export_csv(tmp_path, tmp_path / "csv", ["events"]), export_csv(V3, tmp_path / "csv3", ["events"])
+    assert mine[0].name == "events.csv" and mine[0].read_bytes() == theirs[0].read_bytes()
+
+
+@pytest.mark.parametrize("older", [V1, V2, V3])
 def test_every_version_exports_the_same_csv_files(tmp_path, older):
     """Byte for byte, with the units in the header (the version-1 fixture predates ``moving``,
     which exports with its header only)."""
@@ -90,12 +108,12 @@ def test_every_version_exports_the_same_csv_files(tmp_path, older):
     ours, theirs = export_csv(tmp_path / "v3", tmp_path / "csv3"), export_csv(older, tmp_path / "csv_old")
     assert [p.name for p in ours] == [p.name for p in theirs]
     for mine, other in zip(ours, theirs):
-        if other.name != "moving.csv" or older is V2:
+        if other.name != "moving.csv" or older is not V1:
             assert mine.read_bytes() == other.read_bytes(), mine.name
     assert (tmp_path / "csv3" / "nodes.csv").read_text().splitlines()[0] == "time_s,node,x_m,y_m,vx_m_s,vy_m_s,ax_m_s2,ay_m_s2"
 
 
-@pytest.mark.parametrize("older", [V1, V2])
+@pytest.mark.parametrize("older", [V1, V2, V3])
 def test_a_write_over_an_older_folder_removes_its_files_and_keeps_exports(tmp_path, older):
     shutil.copytree(older, tmp_path, dirs_exist_ok=True)
     (tmp_path / "notes.txt").write_text("mine", encoding="utf-8")
