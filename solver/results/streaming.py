@@ -39,7 +39,7 @@ from .frames import Frame, Results
 from .integrity import MODEL, SUMMARY, TABLE_FILES, file_sha256
 from .lazy import LazyFrames
 from .summary import summarize
-from .tables import TABLES, VERSION, sha256
+from .tables import TABLES, VERSION, jsonable, sha256
 
 __all__ = ["ResultsStream", "streamed_results", "summary_text"]
 
@@ -287,8 +287,16 @@ def streamed_results(directory: str | os.PathLike) -> Iterator[ResultsStream]:
 
 def summary_text(summary: dict) -> str:
     """``summary.json``'s text: a key of the summary per line (a list per item), the values compact
-    (json's C encoder, where ``indent`` takes the Python one: seconds for a run with many events)."""
-    dumps = json.JSONEncoder(ensure_ascii=False, allow_nan=False).encode  # one encoder for every line
+    (json's C encoder, where ``indent`` takes the Python one: seconds for a run with many events).
+    An item the encoder refuses (numpy values, nan: an event as the solver made it) is made
+    JSON-ready first (:func:`~solver.results.tables.jsonable`: nan as null)."""
+    encode = json.JSONEncoder(ensure_ascii=False, allow_nan=False).encode  # one encoder for every line
+
+    def dumps(value) -> str:
+        try:
+            return encode(value)
+        except (TypeError, ValueError):
+            return encode(jsonable(value))
 
     def entry(key: str, value) -> str:
         if isinstance(value, list) and value:

@@ -30,11 +30,13 @@ def summarize(results: Results) -> dict[str, Any]:
     Returns
     -------
     dict
-        JSON-ready: run metadata, per-link peaks, per-driver peak reaction, per-contact
-        periods and impulses, energy balance, event log, layout, frame keys, ``meta``.
+        Run metadata, per-link peaks, per-driver peak reaction, per-contact periods and
+        impulses, energy balance, event log, layout, frame keys, ``meta``: JSON-ready but the
+        event log, which is the run's own list (:func:`~solver.results.streaming.summary_text`
+        writes it as JSON: most events need no conversion, and a run may have thousands).
     """
     times = results.time.astype(float)
-    return jsonable(
+    summary = jsonable(
         {
             "format": FORMAT,
             "version": VERSION,
@@ -43,12 +45,14 @@ def summarize(results: Results) -> dict[str, Any]:
             "drivers": _driver_summary(results, times),
             "contacts": _contact_summary(results, times),
             "energy": energy_summary(results),
-            "events": results.events,
+            "events": [],
             "layout": layout_to_json(results.layout),
             "frame_keys": {"energy": energy_keys(results), "contact": contact_keys(results)},
             "meta": results.meta,
         }
     )
+    summary["events"] = results.events
+    return summary
 
 
 def _run_summary(results: Results, times: np.ndarray) -> dict[str, Any]:

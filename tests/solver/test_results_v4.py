@@ -100,6 +100,24 @@ def test_the_events_are_written_once(tmp_path):
     assert mine[0].name == "events.csv" and mine[0].read_bytes() == theirs[0].read_bytes()
 
 
+def test_events_of_numpy_values_and_nan_are_written_as_json(tmp_path):
+    """The encoder takes most events as they are; one it refuses is made JSON-ready first:
+    numpy scalars and arrays as numbers and lists, nan as null, tuples as lists."""
+    import numpy as np
+
+    results = make_results()
+    odd = {"time_s": np.float64(0.3), "kind": "stick", "contact": "tip-floor", "v_t_m_s": np.float32(0.25),
+           "count": np.int64(3), "onset": np.bool_(True), "D": np.eye(2), "gap_m": float("nan"), "pair": (1, 2)}
+    results.events = [results.events[0], odd, results.events[1]]
+    write_results(results, tmp_path)
+    text = (tmp_path / "summary.json").read_text(encoding="utf-8")
+    assert "NaN" not in text
+    assert load_results(tmp_path).events[1] == {"time_s": 0.3, "kind": "stick", "contact": "tip-floor",
+                                                "v_t_m_s": 0.25, "count": 3, "onset": True,
+                                                "D": [[1.0, 0.0], [0.0, 1.0]], "gap_m": None, "pair": [1, 2]}
+    assert load_results(tmp_path).events[0] == results.events[0]
+
+
 @pytest.mark.parametrize("older", [V1, V2, V3])
 def test_every_version_exports_the_same_csv_files(tmp_path, older):
     """Byte for byte, with the units in the header (the version-1 fixture predates ``moving``,
