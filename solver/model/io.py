@@ -156,16 +156,18 @@ class Replacement:
         folder, name = self._folder(path)
         return Path(os.path.realpath(folder / name)) if self._names(folder).get(name) else folder / name
 
-    def temporary(self, path: str | os.PathLike) -> Path:
-        """An empty temporary file for ``path`` (the temporaries of an interrupted write of
-        the same file, a killed process's, are removed first; the folder is created if needed)."""
+    def temporary(self, path: str | os.PathLike, data: bytes = b"") -> Path:
+        """A temporary file for ``path`` holding ``data`` (default: empty; written as the file is
+        made, where a write after would open it again: a third of a small folder's write went
+        to making files); the temporaries of an interrupted write of the same file, a killed
+        process's, are removed first; the folder is created if needed."""
         target = self._target(path)
         self.remove_stale([target])
         try:
             kept = os.stat(target)
         except FileNotFoundError:
             kept = None
-        tmp = _new_temporary(target)
+        tmp = _new_temporary(target, data)
         self._pending.append((tmp, target, kept))
         return tmp
 
@@ -227,15 +229,21 @@ class Replacement:
         self._pending = []
 
 
-def _new_temporary(target: Path) -> Path:
-    """Create an empty temporary file beside ``target`` (mode 0666 less the umask), unique."""
+def _new_temporary(target: Path, data: bytes = b"") -> Path:
+    """Create a temporary file holding ``data`` beside ``target`` (mode 0666 less the umask), unique."""
     while True:
         tmp = target.with_name(f"{TMP_PREFIX}{target.name}.{secrets.token_hex(6)}{TMP_SUFFIX}")
         try:
-            os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
-            return tmp
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
         except FileExistsError:  # pragma: no cover - 48 random bits
             continue
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(data)
+        except BaseException:  # a full disk: no temporary left behind
+            tmp.unlink(missing_ok=True)
+            raise
+        return tmp
 
 
 def _settle_all(tmps: list[Path], kept: list[os.stat_result | None]) -> None:

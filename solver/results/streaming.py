@@ -160,9 +160,10 @@ class ResultsStream:
         #: the run's frames went to the files as it ran and are read back from them
         self.read_back = False
 
-    def temporary(self, name: str) -> Path:
-        """The temporary file of the folder's file ``name`` (renamed into place in the order made)."""
-        return self._replacement.temporary(self._directory / name)
+    def temporary(self, name: str, data: bytes = b"") -> Path:
+        """The temporary file of the folder's file ``name``, holding ``data`` (renamed into place
+        in the order made)."""
+        return self._replacement.temporary(self._directory / name, data)
 
     def frames(self, results: Results) -> _StreamedFrames:
         """The frame store of the run of ``results`` (its layout complete by the first frame);
@@ -209,19 +210,18 @@ class ResultsStream:
             readers = {name: (name, table.reader(bundled)) for name, table in self._tables.items()}
             results.frames = LazyFrames.from_files(results.layout, readers, len(results.frames), *keys)
         model = dumps_model(results.model)
-        _write_text(self.temporary(MODEL), model)
+        self.temporary(MODEL, model.encode("utf-8"))
         rows = {name: table.rows for name, table in self._tables.items()}
         rows["steps"] = len(results.steps)
         files = {TABLE_FILES[VERSION][name]: entry for name, entry in entries.items() if entry is not None}
         bundle = bundle_bytes({m: bundled[m] for m in (member(name) for name in TABLES) if m in bundled})
-        with open(self.temporary(BUNDLE), "wb") as fh:
-            fh.write(bundle)
+        self.temporary(BUNDLE, bundle)
         files[BUNDLE] = {"sha256": sha256(bundle), "tables": {name: rows[name] for name in TABLES
                                                               if member(name) in bundled}}
         files[MODEL] = {"sha256": sha256(model)}
         summary = summarize(results)
         summary["files"] = files
-        _write_text(self.temporary(SUMMARY), summary_text(summary))
+        self.temporary(SUMMARY, summary_text(summary).encode("utf-8"))
         self._replacement.remove_after([self._directory / f for f in self._previous if f not in files])
         self.finished = True
 
@@ -304,8 +304,3 @@ def summary_text(summary: dict) -> str:
         return f"  {dumps(key)}: {dumps(value)}"
 
     return "{\n" + ",\n".join(entry(k, v) for k, v in summary.items()) + "\n}\n"
-
-
-def _write_text(path: Path, text: str) -> None:
-    with open(path, "w", encoding="utf-8", newline="\n") as fh:
-        fh.write(text)

@@ -97,3 +97,39 @@ def test_temporary_files_a_killed_save_left_are_removed_by_the_next_save(saved):
     save_model(EDITED, saved)
     assert temporaries(saved.parent) == [other.name]
     assert load_model(saved) == EDITED
+
+
+def test_a_temporary_made_with_its_bytes_is_removed_when_they_cannot_be_written(tmp_path, monkeypatch):
+    """A results folder's small files are written as their temporaries are made: a full disk
+    then leaves neither the temporary nor a changed folder."""
+    import errno
+
+    from solver.model import io as model_io
+
+    target = tmp_path / "summary.json"
+    target.write_text("old", encoding="utf-8")
+    real_fdopen = os.fdopen
+
+    class Full:
+        def __init__(self, fd, mode):
+            self.file = real_fdopen(fd, mode)
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            self.file.close()
+
+        def write(self, data):
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(model_io.os, "fdopen", Full)
+    with pytest.raises(OSError, match="No space"):
+        with model_io.replacing_set() as replacement:
+            replacement.temporary(target, b"new")
+    assert target.read_text(encoding="utf-8") == "old" and temporaries(tmp_path) == []
+    monkeypatch.undo()
+    with model_io.replacing_set() as replacement:
+        made = replacement.temporary(target, b"new")
+        assert made.read_bytes() == b"new"
+    assert target.read_bytes() == b"new" and temporaries(tmp_path) == []
