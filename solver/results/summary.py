@@ -98,6 +98,8 @@ def link_summary(results: Results, times: np.ndarray) -> dict[str, Any]:
 
     The strains are read :data:`CHUNK_VALUES` values at a time (a run's frames may not fit in memory)."""
     layout, frames = results.layout, results.frames
+    if not layout.flexible_links:  # a rigid mechanism: no field to read
+        return {}
     n_e, n_s = len(layout.elements), len(layout.stations)
     midspan = stack_field(frames, "midspan", (len(layout.flexible_links),))
     elements = {link: _indices([e for e, (lk, *_) in enumerate(layout.elements) if lk == link])
@@ -140,6 +142,8 @@ def _indices(chosen: list[int]) -> slice | list[int]:
 
 def _driver_summary(results: Results, times: np.ndarray) -> dict[str, Any]:
     """Per driver: its kind, the units of its columns and its peak |reaction|."""
+    if not results.layout.drivers:
+        return {}
     kinds = {d.get("id"): d.get("kind") for d in results.model.get("drivers", [])}
     reaction = stack_field(results.frames, "driver_reaction", (len(results.layout.drivers),))
     return {
