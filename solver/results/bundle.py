@@ -26,7 +26,8 @@ from ..errors import ResultsFormatError
 
 #: the archive of a folder's small tables (versions 3 and 4)
 BUNDLE = "tables.zip"
-#: a table of at most this many bytes of values (Arrow's ``Table.nbytes``; version 3's event log, its text)
+#: a table of at most this many bytes of values (its Arrow buffers': ``Table.get_total_buffer_size()``, where
+#: ``nbytes`` took 15-20 us a table; version 3's event log, its text)
 #: goes into the archive, a larger one into a file of its own: a Parquet writer costs 0.2-0.4 ms
 #: a file, a table of 64 kB compresses to about half (tens of kB at most per table)
 BUNDLE_BYTES = 64 * 1024

@@ -111,7 +111,7 @@ class _TableStream:
         ``None``) if the table is small and has no file, else as the file's last row group
         (returns the file's entry in ``summary.json``)."""
         table = pa.table(self.spec.columns(self.pending), schema=self.spec.schema) if self.pending else None
-        if self.writer is None and (table.nbytes if table is not None else 0) <= BUNDLE_BYTES:
+        if self.writer is None and (table.get_total_buffer_size() if table is not None else 0) <= BUNDLE_BYTES:
             bundled[member(self.name)] = ipc_bytes(table) if table is not None else empty_ipc_bytes(self.spec.schema)
             self.rows = table.num_rows if table is not None else 0
             return None
@@ -229,7 +229,7 @@ class ResultsStream:
         """The step log: into ``bundled`` if small (returns ``None``), else its Parquet file's entry."""
         schema, chunks = step_table(results)
         tables = [pa.table(columns, schema=schema) for columns in chunks]
-        if len(tables) <= 1 and sum(t.nbytes for t in tables) <= BUNDLE_BYTES:
+        if len(tables) <= 1 and sum(t.get_total_buffer_size() for t in tables) <= BUNDLE_BYTES:
             bundled[member("steps")] = ipc_bytes(tables[0]) if tables else empty_ipc_bytes(schema)
             return None
         path = self.temporary(TABLE_FILES[VERSION]["steps"])
