@@ -215,8 +215,9 @@ def contact_values(frames: list[Frame], keys: list[str]) -> dict[str, np.ndarray
     """The frames' contact values of ``keys`` as float arrays (F, C), ``state``'s codes too."""
     if not frames or not keys:
         return {k: np.zeros((len(frames), 0)) for k in keys}
-    values, pairs = items_getter(keys), np.size(frames[0].contact[keys[0]])
-    table = np.array([values(f.contact) for f in frames], dtype=float).reshape(len(frames), len(keys), pairs)
+    values = items_getter(keys)  # one flat concatenation: numpy looks at no nested shape
+    flat = np.concatenate([np.ravel(a) for f in frames for a in values(f.contact)])
+    table = flat.astype(float, copy=False).reshape(len(frames), len(keys), -1)
     return {k: table[:, j, :] for j, k in enumerate(keys)}
 
 
