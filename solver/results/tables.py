@@ -216,7 +216,7 @@ def contact_values(frames: list[Frame], keys: list[str]) -> dict[str, np.ndarray
     if not frames or not keys:
         return {k: np.zeros((len(frames), 0)) for k in keys}
     values = items_getter(keys)  # one flat concatenation: numpy looks at no nested shape
-    flat = np.concatenate([np.ravel(a) for f in frames for a in values(f.contact)])
+    flat = np.concatenate([a for f in frames for a in values(f.contact)])  # each (C,)
     table = flat.astype(float, copy=False).reshape(len(frames), len(keys), -1)
     return {k: table[:, j, :] for j, k in enumerate(keys)}
 
