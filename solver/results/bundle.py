@@ -1,14 +1,17 @@
 """The small tables of a results folder (versions 3 and 4) in one file, ``tables.zip``: a ZIP
-archive whose members, stored uncompressed, are the tables of at most :data:`BUNDLE_BYTES` each, as
-Arrow IPC files (``nodes.arrow``; read by pyarrow, pandas, polars, R's arrow, DuckDB...), and in
-version 3 the event log as ``events.csv`` (version 4 keeps it in ``summary.json`` only).
+archive whose members, stored (not compressed by ZIP), are the tables of at most
+:data:`BUNDLE_BYTES` each, as Arrow IPC files (``nodes.arrow``; read by pyarrow, pandas, polars,
+R's arrow, DuckDB...), and in version 3 the event log as ``events.csv`` (version 4 keeps it in
+``summary.json`` only).  In version 4 a member of more than :data:`COMPRESS_BYTES` has its
+buffers compressed by Arrow IPC's own zstd (every Arrow reader decompresses them).
 
 A run of a few hundred frames is then three files (``summary.json``, ``model.json`` and this
 one) instead of thirteen: what a small write costs is per file (creating, flushing, renaming,
 hashing it; a Parquet writer and its compressor), not per byte (``docs/performance.md``,
-*Fewer files for small runs*).  An Arrow IPC file is written with no encoding, in microseconds,
-and its values read back bit for bit; the tables over :data:`BUNDLE_BYTES` keep Parquet files
-of their own (:mod:`.columnar`), compressed.
+*Fewer files for small runs*).  An Arrow IPC file is written with no encoding, in microseconds
+(a table of up to 1 MB compressed in about a millisecond, where its Parquet file took 4-8: the
+writer's encodings), and its values read back bit for bit; the tables over :data:`BUNDLE_BYTES`
+keep Parquet files of their own (:mod:`.columnar`), written a row group at a time.
 
 >>> data = bundle_bytes({"energy.arrow": ipc_bytes(table), "events.csv": b"time_s,kind,contact\\n"})  # doctest: +SKIP
 >>> ArrowFile("tables.zip:energy.arrow", members("tables.zip", data)["energy.arrow"]).read(["time_s"])  # doctest: +SKIP
@@ -29,13 +32,20 @@ BUNDLE = "tables.zip"
 #: a table of at most this many bytes of values (its Arrow buffers': ``Table.get_total_buffer_size()``, where
 #: ``nbytes`` took 15-20 us a table; version 3's event log, its text)
 #: goes into the archive, a larger one into a file of its own: a Parquet writer costs 0.2-0.4 ms
-#: a file, a table of 64 kB compresses to about half (tens of kB at most per table)
-BUNDLE_BYTES = 64 * 1024
+#: a file and encodes a table of 0.5-1 MB in 4-8 ms, which Arrow IPC compresses as small in 0.5-1 ms
+#: (version 3: 64 kB)
+BUNDLE_BYTES = 1 << 20
+#: a member of more than this many bytes of values is compressed (zstd level 1, Arrow IPC's own
+#: buffer compression: about 0.1 ms and a fifth to a half of the bytes at 64 kB); a smaller one
+#: is not (the codec's set-up would cost a small run's write more than it saves)
+COMPRESS_BYTES = 64 * 1024
 #: a fixed time stamp for the members (1980-01-01, ZIP's first): the archive's bytes depend on
 #: the tables only, as a Parquet file's do
 _STAMP = (1980, 1, 1, 0, 0, 0)
-#: Arrow's current IPC format, given (left out, pyarrow reads two environment variables a file)
+#: Arrow's current IPC format, given (left out, pyarrow reads two environment variables a file);
+#: the same with zstd level 1 for members over COMPRESS_BYTES
 _IPC_OPTIONS = pa.ipc.IpcWriteOptions()
+_IPC_COMPRESSED = pa.ipc.IpcWriteOptions(compression=pa.Codec("zstd", compression_level=1))
 
 
 def member(table: str) -> str:
@@ -44,9 +54,11 @@ def member(table: str) -> str:
 
 
 def ipc_bytes(table: pa.Table) -> bytes:
-    """``table`` as an Arrow IPC file (one record batch, uncompressed)."""
+    """``table`` as an Arrow IPC file (one record batch; its buffers zstd-compressed when its
+    values take more than :data:`COMPRESS_BYTES`)."""
     sink = pa.BufferOutputStream()
-    with pa.ipc.new_file(sink, table.schema, options=_IPC_OPTIONS) as writer:
+    options = _IPC_COMPRESSED if table.get_total_buffer_size() > COMPRESS_BYTES else _IPC_OPTIONS
+    with pa.ipc.new_file(sink, table.schema, options=options) as writer:
         if table.num_rows:
             writer.write_table(table)
     return sink.getvalue().to_pybytes()

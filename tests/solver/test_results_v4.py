@@ -100,6 +100,26 @@ def test_the_events_are_written_once(tmp_path):
     assert mine[0].name == "events.csv" and mine[0].read_bytes() == theirs[0].read_bytes()
 
 
+@pytest.mark.parametrize("lazy", [True, False])
+def test_members_over_the_limit_are_compressed_and_read_back_bit_for_bit(tmp_path, monkeypatch, lazy):
+    """A member of more than COMPRESS_BYTES has its buffers zstd-compressed by Arrow IPC (zstd
+    frames in its bytes), read by any Arrow reader, equal bit for bit."""
+    from solver.results import bundle
+
+    results = make_results()
+    monkeypatch.setattr(bundle, "COMPRESS_BYTES", 1 << 30)
+    write_results(results, tmp_path / "plain")
+    monkeypatch.setattr(bundle, "COMPRESS_BYTES", 0)
+    write_results(results, tmp_path / "packed")
+    zstd_frame = b"\x28\xb5\x2f\xfd"  # the magic number opening a zstd frame
+    for name, compressed in (("plain", False), ("packed", True)):
+        with zipfile.ZipFile(tmp_path / name / BUNDLE) as archive:
+            data = archive.read("nodes.arrow")
+        assert (zstd_frame in data) is compressed
+        assert pa.ipc.open_file(data).read_all().num_rows == len(results.frames) * len(results.layout.nodes)
+    assert_results_equal(load_results(tmp_path / "packed", lazy=lazy), results)
+
+
 def test_events_of_numpy_values_and_nan_are_written_as_json(tmp_path):
     """The encoder takes most events as they are; one it refuses is made JSON-ready first:
     numpy scalars and arrays as numbers and lists, nan as null, tuples as lists."""
