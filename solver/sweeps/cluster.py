@@ -1,6 +1,7 @@
 """Where a sweep's runs execute: a dask.distributed ``LocalCluster`` started and stopped
 for the sweep (one single-threaded worker process per core by default: the time loop
-holds the GIL), or an existing cluster at a scheduler address.
+holds the GIL; its workers close quietly, :mod:`.heartbeat`), or an existing cluster at a
+scheduler address.
 """
 from __future__ import annotations
 
@@ -38,6 +39,8 @@ def sweep_client(scheduler: str | None = None, workers: int | None = None) -> It
     (:func:`_ctrl_c_held`), so none stops half started or half closed."""
     from distributed import Client, LocalCluster
 
+    from .heartbeat import HeartbeatDrained
+
     if workers is not None and workers < 1:
         raise SweepError([f"workers: must be >= 1, got {workers}"])
     opened = ExitStack()  # closes the client, then the cluster
@@ -50,7 +53,8 @@ def sweep_client(scheduler: str | None = None, workers: int | None = None) -> It
                 # machine then clash)
                 with _children_ignore_ctrl_c():
                     cluster = LocalCluster(n_workers=workers or default_workers(), threads_per_worker=1,
-                                           processes=True, dashboard_address=":0", silence_logs=logging.ERROR)
+                                           processes=True, dashboard_address=":0", silence_logs=logging.ERROR,
+                                           plugins=(HeartbeatDrained(),))
                 opened.callback(cluster.close)
                 client = Client(cluster)
             opened.callback(client.close)
