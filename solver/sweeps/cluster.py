@@ -1,6 +1,7 @@
 """Where a sweep's runs execute: a dask.distributed ``LocalCluster`` started and stopped
 for the sweep (one single-threaded worker process per core by default: the time loop
-holds the GIL), or an existing cluster at a scheduler address.
+holds the GIL; its workers close quietly, :mod:`.heartbeat`), or an existing cluster at a
+scheduler address.
 """
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import logging
 import os
 import signal
 import threading
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from typing import Iterator
 
 from .spec import SweepError
@@ -29,41 +30,77 @@ def default_workers() -> int:
 def sweep_client(scheduler: str | None = None, workers: int | None = None) -> Iterator:
     """A ``distributed.Client``: connected to ``scheduler`` (``tcp://host:port``) when
     given, else to a ``LocalCluster`` of ``workers`` processes (default
-    :func:`default_workers`) that is closed again on leaving."""
+    :func:`default_workers`) that is closed again on leaving.
+
+    On leaving, whatever the way (the sweep's end, an error, a ``KeyboardInterrupt`` at any
+    moment, during start-up too), the client is closed, then the cluster, both while their
+    event loop still runs: nothing is left for ``Client.__del__`` to close at exit, where
+    it fails with a traceback on the loop gone.  Ctrl-C waits while they start and stop
+    (:func:`_ctrl_c_held`), so none stops half started or half closed."""
     from distributed import Client, LocalCluster
+
+    from .heartbeat import HeartbeatDrained
 
     if workers is not None and workers < 1:
         raise SweepError([f"workers: must be >= 1, got {workers}"])
-    if scheduler:
-        try:
-            client = Client(scheduler, timeout=CONNECT_TIMEOUT_S)
-        except (OSError, TimeoutError, ValueError) as exc:
-            raise SweepError([f"scheduler {scheduler}: cannot connect ({exc})"]) from None
-        try:
-            yield client
-        finally:
-            client.close()
-        return
-    with _children_ignore_ctrl_c():
-        # the scheduler's HTTP server on a free port (None still tries 8787, and two sweeps on one
-        # machine then clash)
-        cluster = LocalCluster(n_workers=workers or default_workers(), threads_per_worker=1, processes=True,
-                               dashboard_address=":0", silence_logs=logging.ERROR)
+    opened = ExitStack()  # closes the client, then the cluster
     try:
-        client = Client(cluster)
-        try:
-            yield client
-        finally:
-            client.close()
+        with _ctrl_c_held():
+            if scheduler:
+                client = _connect(scheduler)
+            else:
+                # the scheduler's HTTP server on a free port (None still tries 8787, and two sweeps on one
+                # machine then clash)
+                with _children_ignore_ctrl_c():
+                    cluster = LocalCluster(n_workers=workers or default_workers(), threads_per_worker=1,
+                                           processes=True, dashboard_address=":0", silence_logs=logging.ERROR,
+                                           plugins=(HeartbeatDrained(),))
+                opened.callback(cluster.close)
+                client = Client(cluster)
+            opened.callback(client.close)
+        yield client
     finally:
-        cluster.close()
+        with _ctrl_c_held():
+            opened.close()
+
+
+def _connect(scheduler: str):
+    """A client of the scheduler at address ``scheduler``, or :class:`SweepError`."""
+    from distributed import Client
+
+    try:
+        return Client(scheduler, timeout=CONNECT_TIMEOUT_S)
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise SweepError([f"scheduler {scheduler}: cannot connect ({exc})"]) from None
+
+
+@contextmanager
+def _ctrl_c_held() -> Iterator[None]:
+    """A Ctrl-C that comes meanwhile waits until leaving, where it has its usual effect
+    (the first one asks the sweep to cancel, a second raises ``KeyboardInterrupt``), once
+    what was started is in the hands of a ``finally``.  Only the main thread receives
+    signals: elsewhere (the window's sweep thread) and with SIGINT ignored or not set
+    from Python, nothing changes."""
+    previous = signal.getsignal(signal.SIGINT)
+    if threading.current_thread() is not threading.main_thread() or previous in (signal.SIG_IGN, None):
+        yield
+        return
+    came: list[int] = []
+    signal.signal(signal.SIGINT, lambda signum, _frame: came.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        for signum in came:
+            signal.raise_signal(signum)
 
 
 @contextmanager
 def _children_ignore_ctrl_c() -> Iterator[None]:
     """Processes started meanwhile ignore SIGINT (an ignored signal stays ignored in a
     child): Ctrl-C in a terminal reaches the whole process group, and the sweep itself
-    stops its workers' runs; without this each worker prints a KeyboardInterrupt."""
+    stops its workers' runs; without this each worker prints a ``KeyboardInterrupt``.
+    A Ctrl-C meanwhile is lost: the cluster's start goes on."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return

@@ -126,22 +126,20 @@ def run_sweep(model: dict, spec: SweepSpec, folder: str | Path, *, scheduler: st
 def _execute(client, plan: SweepPlan, spec: SweepSpec, rows: dict, outcome: SweepOutcome, save,
              progress, cancel) -> None:
     """Submit the pending runs and record their rows as they finish."""
-    from distributed import Event, wait
+    from distributed import wait
     from distributed.client import FuturesCancelledError
 
     tag = uuid.uuid4().hex[:12]
-    event = Event(f"flexmech-sweep-cancel-{tag}", client=client)
     futures = {}
     for v in plan.pending:
         results_dir = str(plan.folder / RUNS / v.run_id) if spec.keep_results else None
-        future = client.submit(run_variant, v.model, spec.collect, results_dir, event.name,
+        future = client.submit(run_variant, v.model, spec.collect, results_dir,
                                key=f"flexmech-run-{v.run_id}-{tag}", pure=False)
         futures[future] = v
     remaining = set(futures)
     last_write = time.monotonic()
     while remaining:
-        if cancel is not None and cancel():
-            event.set()
+        if cancel is not None and cancel():  # the runs going on stop at their next step (run_variant)
             client.cancel(list(remaining))
             outcome.cancelled = True
             break

@@ -1,6 +1,6 @@
 """One run of a sweep as a task on a dask worker: simulate, reduce to scalars, keep
-the results folder if asked.  Every failure becomes a row with its message; the
-sweep's cancel is a :class:`distributed.Event` the run polls between steps.
+the results folder if asked.  Every failure becomes a row with its message; a run
+stops at its next step once the sweep cancels its task (:func:`_task_released`).
 """
 from __future__ import annotations
 
@@ -13,17 +13,17 @@ from ..results.files import write_results
 from ..results.frames import Results
 from .scalars import run_scalars
 
-#: seconds between two looks at the sweep's cancel event from inside a run
-CANCEL_POLL_S = 0.5
+#: states of a task on its worker while the scheduler still wants its result (any other:
+#: the task was released, ``cancelled`` while it runs)
+WANTED = ("executing", "long-running")
 
 
-def run_variant(model: dict, collect: tuple[str, ...], results_dir: str | None,
-                cancel_event: str | None = None) -> dict[str, Any]:
+def run_variant(model: dict, collect: tuple[str, ...], results_dir: str | None) -> dict[str, Any]:
     """Simulate ``model`` and return its row of scalars (``status`` ``completed``,
     ``failed`` with ``message``, or ``cancelled``) with ``wall_time_s``, the seconds the
     run took on its worker; write its results folder to ``results_dir`` when given."""
     started = time.perf_counter()
-    cancel = _cancel_poller(cancel_event)
+    cancel = _task_released()
     try:
         results = _simulate(model, cancel)
         row = run_scalars(results, collect)
@@ -42,22 +42,20 @@ def _simulate(model: dict, cancel: Callable[[], bool] | None) -> Results:
     raise RuntimeError("the simulation ended without results")  # pragma: no cover
 
 
-def _cancel_poller(name: str | None) -> Callable[[], bool] | None:
-    """A ``cancel()`` that asks the scheduler at most every :data:`CANCEL_POLL_S` s
-    whether the sweep's event ``name`` is set, the first time after that long (a short
-    run never waits for the scheduler); None outside a sweep."""
-    if name is None:
+def _task_released() -> Callable[[], bool] | None:
+    """A ``cancel()`` that turns True once the scheduler released the dask task running
+    this call (the sweep cancelled its future, or its client went away); None outside a
+    dask worker.
+
+    It reads the worker's own state of the task: no message to the scheduler and no
+    client in the worker (a worker's client, as a :class:`distributed.Event` needs, may
+    be left half closed when its worker stops and then prints a traceback as its
+    process exits)."""
+    from distributed import get_worker
+
+    try:
+        worker = get_worker()
+    except ValueError:  # not in a dask task
         return None
-    from distributed import Event
-
-    event = Event(name)
-    state = {"next": time.monotonic() + CANCEL_POLL_S, "set": False}
-
-    def cancel() -> bool:
-        now = time.monotonic()
-        if not state["set"] and now >= state["next"]:
-            state["next"] = now + CANCEL_POLL_S
-            state["set"] = event.is_set()
-        return state["set"]
-
-    return cancel
+    task = worker.state.tasks[worker.get_current_task()]
+    return lambda: task.state not in WANTED
