@@ -128,10 +128,12 @@ def stack_field(frames: list[Frame], field: str, shape: tuple[int, ...], start: 
     (frames, *shape); frames read on demand read only the field's columns."""
     stop = len(frames) if stop is None else min(stop, len(frames))
     if hasattr(frames, "field"):
-        values = frames.field(field, start, stop)
+        values = np.asarray(frames.field(field, start, stop))
+    elif stop > start:  # one concatenation (np.asarray of the list looks at every array's shape)
+        values = np.concatenate([getattr(f, field) for f in frames[start:stop]], axis=None)
     else:
-        values = [getattr(f, field) for f in frames[start:stop]]
-    return np.asarray(values, dtype=float).reshape((max(stop - start, 0), *shape))
+        values = np.empty(0)
+    return values.astype(float, copy=False).reshape((max(stop - start, 0), *shape))
 
 
 def _table(header, times: np.ndarray, labels: list[tuple[str, ...]], values: np.ndarray, specs) -> str:
