@@ -59,7 +59,7 @@ def _stack(frames: list[Frame], field: str, shape: tuple[int, ...], dtype) -> np
     ``np.array`` of the list looks at every array's shape, a third slower)."""
     if not frames or not int(np.prod(shape)):
         return np.zeros((len(frames), *shape), dtype=dtype)
-    return np.concatenate([getattr(f, field) for f in frames], axis=None).reshape((len(frames), *shape))
+    return np.concatenate([getattr(f, field) for f in frames]).reshape((len(frames), *shape))
 
 
 def _repeated(values: list, count: int, type_: pa.DataType) -> pa.Array:

@@ -130,7 +130,7 @@ def stack_field(frames: list[Frame], field: str, shape: tuple[int, ...], start: 
     if hasattr(frames, "field"):
         values = np.asarray(frames.field(field, start, stop))
     elif stop > start:  # one concatenation (np.asarray of the list looks at every array's shape)
-        values = np.concatenate([getattr(f, field) for f in frames[start:stop]], axis=None)
+        values = np.concatenate([getattr(f, field) for f in frames[start:stop]])
     else:
         values = np.empty(0)
     return values.astype(float, copy=False).reshape((max(stop - start, 0), *shape))
