@@ -38,6 +38,8 @@ def test_sweep_runs_the_variants_and_writes_the_table(tmp_path, capsys):
     (["--vary", "contacts[B-ground].e=0.5,2"], "contacts[B-ground].e: must be <= 1"),
     (["--vary", "contacts[tip].e=0.5"], "contacts[tip].e: no item 'tip' in contacts"),
     (["--vary", "contacts[B-ground].e=0.5", "--collect", "max(node/C/vx)"], "the runs have no series 'node/C/vx'"),
+    (["--vary", "contacts[B-ground].e=0.5", "--collect", "contacts.B-ground.impulses[0].I_n_N_s"],
+     "contacts.B-ground.impulses is the number of impulses"),
     ([], "parameters: vary at least one field"),
 ])
 def test_a_bad_sweep_runs_nothing_and_says_why(tmp_path, capsys, argv, message):

@@ -13,7 +13,7 @@ hashing it; a Parquet writer and its compressor), not per byte (``docs/performan
 writer's encodings), and its values read back bit for bit; the tables over :data:`BUNDLE_BYTES`
 keep Parquet files of their own (:mod:`.columnar`), written a row group at a time.
 
->>> data = bundle_bytes({"energy.arrow": ipc_bytes(table), "events.csv": b"time_s,kind,contact\\n"})  # doctest: +SKIP
+>>> data = bundle_bytes({"energy.arrow": ipc_bytes(table)})  # doctest: +SKIP
 >>> ArrowFile("tables.zip:energy.arrow", members("tables.zip", data)["energy.arrow"]).read(["time_s"])  # doctest: +SKIP
 """
 from __future__ import annotations

@@ -43,8 +43,8 @@ __all__ = ["ResultsFormatError", "copy_results", "export_csv", "load_results", "
 def write_results(results: Results, directory: str | os.PathLike) -> None:
     """Write ``results`` to ``directory`` (created if needed; our files there are replaced).
 
-    Writes ``model.json``, the Parquet files, ``events.csv`` and ``summary.json`` (with the
-    SHA-256 of every other file) as temporary files, flushes them to disk together and
+    Writes ``model.json``, ``tables.zip``, the Parquet files and ``summary.json`` (with the
+    event log and the SHA-256 of every other file) as temporary files, flushes them to disk together and
     renames them over the old ones, ``summary.json`` last.  Until ``summary.json`` is
     replaced the folder holds the previous run, or, once a file has changed, a folder
     :func:`load_results` refuses; never a mix it accepts.  A run can write its folder
@@ -99,7 +99,7 @@ def load_results(directory: str | os.PathLike, lazy: bool = True) -> Results:
         the format version is unknown, or a file is not the one ``summary.json`` records
         (changed after writing, or left from another write).
 
-    With ``lazy`` (the default) the frames of a version-2 or -3 folder are read on demand
+    With ``lazy`` (the default) the frames of a folder of version 2 or later are read on demand
     (:class:`~solver.results.lazy.LazyFrames`): its Parquet files are checked against their
     SHA-256 a block at a time and read a row group at a time, so a folder of any size loads in
     bounded memory; otherwise (and from a version-1 folder) every frame is read at once.

@@ -33,6 +33,7 @@ from ..contact.routh import KINDS
 from ..results.frames import Layout, Results
 from ..results.series import catalogue
 from ..results.summary import summarize
+from ..results.tables import jsonable
 
 REDUCTIONS: dict[str, Callable[[np.ndarray], float]] = {
     "max": lambda y: float(np.nanmax(y)),
@@ -66,11 +67,11 @@ def run_scalars(results: Results, collect: tuple[str, ...] | list[str] = ()) -> 
         row[f"contact.{c}.impulses"] = len(impulses)
         for kind in KINDS:
             row[f"contact.{c}.impulses_{kind}"] = sum(1 for e in impulses if e.get("type") == kind)
-        first = impulses[0] if impulses else {}
+        first = jsonable(impulses[0]) if impulses else {}  # the event as the solver made it: numpy values, nan
         row[f"contact.{c}.first_type"] = first.get("type")
         row[f"contact.{c}.first_I_n_N_s"] = first.get("I_n_N_s")
         row[f"contact.{c}.first_I_t_N_s"] = first.get("I_t_N_s")
-        row[f"contact.{c}.total_I_n_N_s"] = float(sum(e["I_n_N_s"] for e in impulses))
+        row[f"contact.{c}.total_I_n_N_s"] = jsonable(float(sum(e["I_n_N_s"] for e in impulses)))
     terms = summary["energy"]["terms"]
     for term in ("friction", "restitution", "damping"):
         row[f"dissipated_{term}_J"] = terms.get(f"dissipated_{term}", {}).get("final_J")
@@ -130,4 +131,8 @@ def collect_problems(names: tuple[str, ...] | list[str], model: dict, layout: La
         elif steps[0] in sections and (len(steps) < 2 or steps[1] not in sections[steps[0]]):
             known = ", ".join(sections[steps[0]]) or "none"
             out.append(f"collect {name}: no {steps[0][:-1]} '{steps[1] if len(steps) > 1 else ''}' (the runs have: {known})")
+        elif steps[0] == "contacts" and len(steps) > 3 and steps[2] == "impulses":
+            out.append(f"collect {name}: contacts.{steps[1]}.impulses is the number of impulses (the events are "
+                       f"not copied into a contact's summary); the first impulse is in the columns "
+                       f"contact.{steps[1]}.first_type, first_I_n_N_s, first_I_t_N_s")
     return out

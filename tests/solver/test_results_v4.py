@@ -120,6 +120,16 @@ def test_members_over_the_limit_are_compressed_and_read_back_bit_for_bit(tmp_pat
     assert_results_equal(load_results(tmp_path / "packed", lazy=lazy), results)
 
 
+def test_impulses_of_infinite_sum_are_summarised_and_written(tmp_path):
+    """Impulses of +inf and -inf (a diverged run) sum to nan, written as null: the write goes on."""
+    results = make_results()
+    results.events = [dict(results.events[0], I_n_N_s=float("inf")), dict(results.events[0], I_n_N_s=float("-inf")),
+                      dict(results.events[0], I_n_N_s=1e308), dict(results.events[0], I_n_N_s=1e308)]
+    write_results(results, tmp_path)
+    contact = _summary(tmp_path)["contacts"]["tip-floor"]
+    assert contact["impulses"] == 4 and contact["normal_impulse_N_s"] is None
+
+
 def test_events_of_numpy_values_and_nan_are_written_as_json(tmp_path):
     """The encoder takes most events as they are; one it refuses is made JSON-ready first:
     numpy scalars and arrays as numbers and lists, nan as null, tuples as lists."""
