@@ -45,7 +45,8 @@ def iter_simulation(model: dict, cancel: Callable[[], bool] | None = None,
     ``meta['status']`` is ``completed``, ``cancelled`` or ``failed`` with ``meta['message']``).
 
     ``cancel`` is polled between steps.  ``frames(results)`` gives the store the run appends
-    its frames to (default: a list in memory; ``ResultsStream.frames`` writes them to a
+    its frames to (default: columns in memory, :class:`~solver.results.frame_columns.FrameColumns`;
+    ``ResultsStream.frames`` writes them to a
     results folder as they come: :mod:`solver.results.streaming`).  Raises
     :class:`UnsupportedFeature` before the first step when the model needs physics this
     version does not run.

@@ -36,6 +36,7 @@ from .divergence import DivergenceWatch, mesh_hint, strain_hint
 from .newmark import NewmarkIntegrator, NewtonFailure
 from .free_steps import free_run, plan_steps
 from ..results.outputs import OutputBuilder
+from ..results.frame_columns import FrameColumns
 from ..results.frames import Frame, Results, StepRecord
 
 #: contact-time estimates (eq. 3.4) tried before a step that passes a contact is accepted
@@ -221,8 +222,7 @@ def _run(model: dict, cancel: Callable[[], bool] | None, scope: ExitStack,
     asm = Assembly(system)
     out = OutputBuilder(asm)
     res = Results(model=model, layout=out.layout)
-    if frames is not None:
-        res.frames = frames(res)
+    res.frames = frames(res) if frames is not None else FrameColumns()
     res.meta.update(
         model_sha256=hashlib.sha256(dumps_model(model).encode()).hexdigest(),
         solver=settings,

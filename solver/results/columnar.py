@@ -24,8 +24,9 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from ..errors import ResultsFormatError
-from .frames import CONTACT_STATES, ENERGY_KEYS, RATE_FIELDS, Frame, Layout, Results, energy_matrix, total_energy
-from .tables import FRAME_TABLES, STEP_COLUMNS, contact_values, element_offsets, field_shapes
+from .frames import (CONTACT_STATES, ENERGY_KEYS, RATE_FIELDS, Frame, Layout, Results, energy_matrix, energy_total,
+                     frame_energies, frame_times)
+from .tables import FRAME_TABLES, STEP_COLUMNS, contact_values, element_offsets, field_shapes, stack_field
 
 #: rows of one row group (a chunk of frames is written at once: memory stays bounded)
 ROW_GROUP_ROWS = 1 << 19
@@ -54,14 +55,6 @@ def parquet_writer(path: Path, schema: pa.Schema) -> pq.ParquetWriter:
 
 
 # ====================================================================== tables of a run
-def _stack(frames: list[Frame], field: str, shape: tuple[int, ...], dtype) -> np.ndarray:
-    """The frames' ``field`` arrays (F, *shape), their own float type kept (one concatenation:
-    ``np.array`` of the list looks at every array's shape, a third slower)."""
-    if not frames or not int(np.prod(shape)):
-        return np.zeros((len(frames), *shape), dtype=dtype)
-    return np.concatenate([getattr(f, field) for f in frames]).reshape((len(frames), *shape))
-
-
 def _repeated(values: list, count: int, type_: pa.DataType) -> pa.Array:
     """``values`` repeated ``count`` times (a label column: dictionary-encoded when text)."""
     if pa.types.is_dictionary(type_):  # each text once in the dictionary (else the file's bytes vary)
@@ -104,7 +97,8 @@ class TableSpec(NamedTuple):
 
     schema: pa.Schema
     per_frame: int
-    columns: Callable[[list[Frame]], Columns]
+    #: the columns of frames ``start`` to ``stop`` (default: all) of a run's frames
+    columns: Callable[..., Columns]
 
 
 def frame_table(layout: Layout, name: str, first: Frame | None, labels: list | None = None,
@@ -119,12 +113,13 @@ def frame_table(layout: Layout, name: str, first: Frame | None, labels: list | N
     schema = pa.schema([("time_s", pa.float64()), *((c, t) for c, t, _ in labels),
                         *((c, pa.from_numpy_dtype(dtype)) for _, cols in fields for c in cols)])
 
-    def columns_of(chunk: list[Frame]) -> Columns:
-        times = np.array([f.time for f in chunk])
+    def columns_of(frames, start: int = 0, stop: int | None = None) -> Columns:
+        times = frame_times(frames, start, stop)
         columns = {"time_s": pa.array(np.repeat(times, k))}
-        columns.update({c: _repeated(v, len(chunk), t) for c, t, v in labels})
+        columns.update({c: _repeated(v, len(times), t) for c, t, v in labels})
         for field, cols in fields:
-            values = _stack(chunk, field, shapes[field], dtype).astype(dtype, copy=False).reshape(len(chunk) * k, len(cols))
+            values = stack_field(frames, field, shapes[field], start, stop, None).astype(dtype, copy=False)
+            values = values.reshape(len(times) * k, len(cols))
             columns.update({c: pa.array(np.ascontiguousarray(values[:, j])) for j, c in enumerate(cols)})
         return columns
 
@@ -136,11 +131,12 @@ def energy_table(first: Frame | None) -> TableSpec:
     keys = list(ENERGY_KEYS) + [k for k in (first.energy if first is not None else ()) if k not in ENERGY_KEYS]
     schema = pa.schema([("time_s", pa.float64()), *((k + "_J", pa.float64()) for k in keys), ("total_J", pa.float64())])
 
-    def columns_of(chunk: list[Frame]) -> Columns:
-        columns = {"time_s": pa.array(np.array([f.time for f in chunk], dtype=float))}
-        values = energy_matrix([f.energy for f in chunk], keys)
+    def columns_of(frames, start: int = 0, stop: int | None = None) -> Columns:
+        columns = {"time_s": pa.array(frame_times(frames, start, stop))}
+        energies = frame_energies(frames)[start:stop]
+        values = energy_matrix(energies, keys)
         columns.update({k + "_J": pa.array(np.ascontiguousarray(values[:, j])) for j, k in enumerate(keys)})
-        columns["total_J"] = pa.array(total_energy(chunk).astype(float))
+        columns["total_J"] = pa.array(energy_total(energies))
         return columns
 
     return TableSpec(schema, 1, columns_of)
@@ -154,10 +150,10 @@ def contact_table(layout: Layout, first: Frame | None) -> TableSpec:
                         *((k, TEXT if k == "state" else pa.float64()) for k in keys)])
     states = pa.array(list(CONTACT_STATES), pa.string())
 
-    def columns_of(chunk: list[Frame]) -> Columns:
-        times = np.array([f.time for f in chunk], dtype=float)
-        columns = {"time_s": pa.array(np.repeat(times, len(pairs))), "contact": _repeated(list(pairs), len(chunk), TEXT)}
-        for key, values in contact_values(chunk, keys).items():
+    def columns_of(frames, start: int = 0, stop: int | None = None) -> Columns:
+        times = frame_times(frames, start, stop)
+        columns = {"time_s": pa.array(np.repeat(times, len(pairs))), "contact": _repeated(list(pairs), len(times), TEXT)}
+        for key, values in contact_values(frames, keys, start, stop).items():
             cells = values.reshape(-1)
             columns[key] = (pa.DictionaryArray.from_arrays(pa.array(cells.astype(np.int32)), states) if key == "state"
                             else pa.array(cells))

@@ -17,7 +17,8 @@ import os
 from dataclasses import dataclass, field
 from itertools import chain
 from operator import itemgetter
-from typing import Any, Callable, Sequence
+from types import SimpleNamespace
+from typing import Any, Callable, Iterator, Sequence
 
 import numpy as np
 
@@ -74,6 +75,9 @@ ELEMENT_FIELDS = ("axial_force", "axial_strain", "bending_strain", "bending_mome
 
 #: the Frame arrays of the modal coordinates (K,): coordinate, its rates, the mode's energies
 MODAL_FIELDS = ("modal_q", "modal_qd", "modal_qdd", "modal_strain_energy", "modal_kinetic_energy")
+
+#: frames of the arrays :meth:`FrameSequence.light` reads at a time
+LIGHT_CHUNK = 256
 
 #: keys of an event dict with a fixed meaning: ``time_s`` (s), ``kind`` (``"impulse"``,
 #: ``"contact_start"``, ``"separation"``, ``"stick"``, ``"slip"``, ...) and ``contact``
@@ -160,10 +164,13 @@ def frames_reading(frames, fields: tuple[str, ...], start: int = 0, stop: int | 
     return light(fields, start, stop) if light is not None else iter(frames[start:stop])
 
 
-def frame_times(frames) -> np.ndarray:
-    """Each frame's time (F,), s (frames read on demand keep them: no frame is read)."""
+def frame_times(frames, start: int = 0, stop: int | None = None) -> np.ndarray:
+    """The time of each of frames ``start`` to ``stop`` (default: all), s (frames read on demand
+    or kept as columns keep them: no frame is read)."""
     times = getattr(frames, "times", None)
-    return np.array(times if times is not None else [f.time for f in frames], dtype=float)
+    if times is not None:
+        return np.array(times[start:stop], dtype=float)
+    return np.array([f.time for f in frames[start:stop]], dtype=float)
 
 
 def frame_energies(frames) -> list[dict[str, float]]:
@@ -175,7 +182,12 @@ def frame_energies(frames) -> list[dict[str, float]]:
 def total_energy(frames) -> np.ndarray:
     """The energy balance of each of ``frames`` (F,), J: see :data:`ENERGY_BALANCE_SIGNS`
     (terms a frame lacks count as zero)."""
-    values = energy_matrix(frame_energies(frames), list(ENERGY_BALANCE_SIGNS), 0.0)
+    return energy_total(frame_energies(frames))
+
+
+def energy_total(energies: list[dict[str, float]]) -> np.ndarray:
+    """The energy balance (F,), J, of frames' ``energies``: see :func:`total_energy`."""
+    values = energy_matrix(energies, list(ENERGY_BALANCE_SIGNS), 0.0)
     total = np.zeros(len(values))
     for j, sign in enumerate(ENERGY_BALANCE_SIGNS.values()):  # the terms added in this order, as frame by frame
         total += sign * values[:, j]
@@ -202,6 +214,59 @@ def items_getter(keys: Sequence[str]) -> Callable[[dict], tuple]:
         key = keys[0]
         return lambda values: (values[key],)
     return itemgetter(*keys)
+
+
+class FrameSequence(Sequence[Frame]):
+    """Frames kept as columns (:class:`~solver.results.frame_columns.FrameColumns`) or read on
+    demand (:class:`~solver.results.lazy.LazyFrames`): a sequence of :class:`Frame` made on
+    access (the last kept: playback asks for its frame more than once), and one quantity over
+    the frames without making them.  A subclass gives ``times``, ``energies``, ``field`` (a
+    field's arrays of frames ``start`` to ``stop``), ``_frame(i)`` and ``_contact(i)``."""
+
+    times: np.ndarray
+    energies: list[dict[str, float]]
+    _last: tuple[int, Frame] | None = None
+
+    def field(self, name: str, start: int = 0, stop: int | None = None) -> np.ndarray:
+        raise NotImplementedError
+
+    def _frame(self, i: int) -> Frame:
+        raise NotImplementedError
+
+    def _contact(self, i: int) -> dict[str, np.ndarray]:
+        raise NotImplementedError
+
+    def __len__(self) -> int:
+        return len(self.times)
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        i = int(index)
+        if i < 0:
+            i += len(self)
+        if not 0 <= i < len(self):
+            raise IndexError(f"frame {index} of {len(self)}")
+        if self._last is None or self._last[0] != i:
+            self._last = (i, self._frame(i))
+        return self._last[1]
+
+    def __iter__(self) -> Iterator[Frame]:
+        for i in range(len(self)):
+            yield self[i]
+
+    def light(self, fields: Sequence[str], start: int = 0, stop: int | None = None) -> Iterator[SimpleNamespace]:
+        """Frames ``start`` to ``stop`` (default: the last) with their time, energy, contact data
+        and only the arrays ``fields`` (what a series of one quantity reads:
+        :class:`~solver.results.series.Series`), the arrays read :data:`LIGHT_CHUNK` frames at a time."""
+        stop = len(self) if stop is None else min(stop, len(self))
+        times = self.times
+        for first in range(start, stop, LIGHT_CHUNK):
+            last = min(first + LIGHT_CHUNK, stop)
+            arrays = {name: self.field(name, first, last) for name in fields}
+            for i in range(first, last):
+                yield SimpleNamespace(time=float(times[i]), energy=self.energies[i], contact=self._contact(i),
+                                      **{name: values[i - first] for name, values in arrays.items()})
 
 
 @dataclass

@@ -14,21 +14,17 @@ columns, their types and its rows) is checked when the sequence is opened.
 from __future__ import annotations
 
 import os
-from types import SimpleNamespace
-from typing import Iterator, Sequence
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
 from ..errors import ResultsFormatError
-from .frames import CONTACT_STATES, RATE_FIELDS, Frame, Layout
+from .frames import CONTACT_STATES, RATE_FIELDS, Frame, FrameSequence, Layout
 from .tables import FRAME_TABLES, field_shapes
 
 #: tables whose values LazyFrames reads a row group at a time
 LAZY_TABLES = tuple(FRAME_TABLES)
-#: frames of the arrays :meth:`LazyFrames.light` reads at a time
-LIGHT_CHUNK = 256
 
 
 class _Table:
@@ -102,7 +98,7 @@ class _Table:
         return np.concatenate(parts) if len(parts) > 1 else parts[0]
 
 
-class LazyFrames(Sequence[Frame]):
+class LazyFrames(FrameSequence):
     """The frames of a results folder, read on demand (see the module)."""
 
     def __init__(self, layout: Layout, tables: dict[str, _Table], times: np.ndarray, energies: list[dict],
@@ -117,7 +113,6 @@ class LazyFrames(Sequence[Frame]):
         self._absent = {field: shapes[field] for _, fields in FRAME_TABLES.values() for field, _ in fields
                         if not any(field in dict(t.fields) for t in tables.values())}
         self._field_table = {field: t for t in tables.values() for field, _ in t.fields}
-        self._last: tuple[int, Frame] | None = None
 
     @classmethod
     def open(cls, layout: Layout, paths: dict[str, os.PathLike], n_frames: int,
@@ -160,31 +155,16 @@ class LazyFrames(Sequence[Frame]):
         contacts = _contacts(files["contacts"], layout, n_frames, contact_keys)
         return cls(layout, tables, times, energies, contacts)
 
-    # ------------------------------------------------------------------ Sequence
-    def __len__(self) -> int:
-        return len(self.times)
-
-    def __getitem__(self, index):
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(len(self)))]
-        i = int(index)
-        if i < 0:
-            i += len(self)
-        if not 0 <= i < len(self):
-            raise IndexError(f"frame {index} of {len(self)}")
-        if self._last is not None and self._last[0] == i:  # playback asks for its frame more than once
-            return self._last[1]
+    # ------------------------------------------------------------------ frames
+    def _frame(self, i: int) -> Frame:
         fields = {field: np.zeros(shape) for field, shape in self._absent.items()}
         for table in self._tables.values():
             fields.update(table.frame(i))
-        frame = Frame(time=float(self.times[i]), energy=dict(self.energies[i]),
-                      contact={k: v[i].copy() for k, v in self._contacts.items()}, **fields)
-        self._last = (i, frame)
-        return frame
+        return Frame(time=float(self.times[i]), energy=dict(self.energies[i]),
+                     contact={k: v[i].copy() for k, v in self._contacts.items()}, **fields)
 
-    def __iter__(self) -> Iterator[Frame]:
-        for i in range(len(self)):
-            yield self[i]
+    def _contact(self, i: int) -> dict[str, np.ndarray]:
+        return {k: v[i] for k, v in self._contacts.items()}
 
     # ------------------------------------------------------------------ columns
     def field(self, name: str, start: int = 0, stop: int | None = None) -> np.ndarray:
@@ -194,19 +174,6 @@ class LazyFrames(Sequence[Frame]):
         if name in self._absent:
             return np.zeros((max(stop - start, 0), *self._absent[name]))
         return self._field_table[name].field(name, start, stop)
-
-    def light(self, fields: tuple[str, ...], start: int = 0, stop: int | None = None) -> Iterator[SimpleNamespace]:
-        """Frames ``start`` to ``stop`` (default: the last) with their time, energy, contact data
-        and only the arrays ``fields`` (what a series of one quantity reads:
-        :class:`~solver.results.series.Series`), read :data:`LIGHT_CHUNK` frames at a time."""
-        stop = len(self) if stop is None else min(stop, len(self))
-        for first in range(start, stop, LIGHT_CHUNK):
-            last = min(first + LIGHT_CHUNK, stop)
-            arrays = {name: self.field(name, first, last) for name in fields}
-            for i in range(first, last):
-                yield SimpleNamespace(time=float(self.times[i]), energy=self.energies[i],
-                                      contact={k: v[i] for k, v in self._contacts.items()},
-                                      **{name: values[i - first] for name, values in arrays.items()})
 
     def contact_rows(self) -> dict[str, np.ndarray]:
         """Each contact key's values (F, C)."""

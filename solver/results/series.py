@@ -94,11 +94,13 @@ def series_xy(frames: list[Frame], x: Series, y: Series, first: Frame | None = N
     ``first`` is the frame relative series are measured from (default: ``frames[0]``);
     pass the run's first frame when ``frames`` are a later slice of it.
     """
-    first = first if first is not None else (frames[0] if frames else None)
-    return _values(frames, x, first), _values(frames, y, first)
+    return series_values(frames, x, first), series_values(frames, y, first)
 
 
-def _values(frames: list[Frame], series: Series, first: Frame | None) -> np.ndarray:
+def series_values(frames: list[Frame], series: Series, first: Frame | None = None) -> np.ndarray:
+    """The values of ``series`` over ``frames`` (F,), reading only the arrays it reads; a relative
+    series from ``first`` (default: ``frames[0]``)."""
+    first = first if first is not None else (frames[0] if len(frames) else None)
     read = frames if series.reads is None else frames_reading(frames, series.reads)  # only the arrays it reads
     values = np.array([series.value(f) for f in read], dtype=float)
     if series.relative and first is not None:

@@ -27,7 +27,6 @@ import json
 import os
 from contextlib import contextmanager
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Iterator, Sequence
 
 import pyarrow as pa
@@ -35,6 +34,7 @@ import pyarrow as pa
 from ..model.io import Replacement, dumps_model, replacing_set
 from .bundle import BUNDLE, BUNDLE_BYTES, ArrowFile, bundle_bytes, empty_ipc_bytes, ipc_bytes, member
 from .columnar import ROW_GROUP_ROWS, TableSpec, frame_tables, parquet_file, parquet_writer, step_table, value_fields
+from .frame_columns import FrameColumns
 from .frames import Frame, Results
 from .integrity import MODEL, SUMMARY, TABLE_FILES, file_sha256
 from .lazy import LazyFrames
@@ -62,13 +62,15 @@ def chunk_frames(per_frame: int) -> int:
 
 
 class _TableStream:
-    """One table written chunk by chunk: the frames of the chunk under way (kept with only the
-    fields the table reads), and once a chunk is full, its Parquet file."""
+    """One table written chunk by chunk: the frames of the chunk under way (kept as columns of
+    only the fields the table reads), and once a chunk is full, its Parquet file."""
 
     def __init__(self, stream: ResultsStream, name: str, spec: TableSpec, fields: tuple[str, ...]):
         self.stream, self.name, self.spec, self.fields = stream, name, spec, fields
         self.size = chunk_frames(spec.per_frame) if spec.per_frame else 0
-        self.pending: list = []
+        self.pending = FrameColumns(fields)
+        #: the frames not yet written: ``pending``, or the last of a finished run's (from an index)
+        self.held: tuple[Sequence[Frame], int] = (self.pending, 0)
         self.rows = 0
         self.writer = None
         self.path: Path | None = None
@@ -76,22 +78,22 @@ class _TableStream:
     def append(self, frame: Frame) -> None:
         if not self.size:  # a table without rows holds no row group
             return
-        self.pending.append(SimpleNamespace(**{f: getattr(frame, f) for f in self.fields}))
+        self.pending.append(frame)
         if len(self.pending) == self.size:
             self._write(pa.table(self.spec.columns(self.pending), schema=self.spec.schema))
 
     def extend(self, frames: Sequence[Frame]) -> None:
-        """Append the frames of a finished run: whole chunks go straight from ``frames``."""
+        """Append the frames of a finished run: straight from ``frames``, a chunk at a time."""
         if not self.size:
             return
         i = 0
-        while self.pending and i < len(frames):
+        while len(self.pending) and i < len(frames):
             self.append(frames[i])
             i += 1
         while len(frames) - i >= self.size:
-            self._write(pa.table(self.spec.columns(frames[i : i + self.size]), schema=self.spec.schema))
+            self._write(pa.table(self.spec.columns(frames, i, i + self.size), schema=self.spec.schema))
             i += self.size
-        self.pending.extend(frames[i:])
+        self.held = (frames, i)  # fewer than a chunk: written by close
 
     def _begin(self) -> None:
         """Begin the table's Parquet file, if not yet begun."""
@@ -104,13 +106,15 @@ class _TableStream:
         self._begin()
         self.writer.write_table(table)
         self.rows += table.num_rows
-        self.pending = []
+        self.pending = FrameColumns(self.fields)
+        self.held = (self.pending, 0)
 
     def close(self, bundled: dict[str, bytes]) -> dict | None:
         """Write what is held: into ``bundled`` (its IPC file under its member's name; returns
         ``None``) if the table is small and has no file, else as the file's last row group
         (returns the file's entry in ``summary.json``)."""
-        table = pa.table(self.spec.columns(self.pending), schema=self.spec.schema) if self.pending else None
+        frames, start = self.held
+        table = pa.table(self.spec.columns(frames, start), schema=self.spec.schema) if len(frames) > start else None
         if self.writer is None and (table.get_total_buffer_size() if table is not None else 0) <= BUNDLE_BYTES:
             bundled[member(self.name)] = ipc_bytes(table) if table is not None else empty_ipc_bytes(self.spec.schema)
             self.rows = table.num_rows if table is not None else 0
@@ -180,9 +184,9 @@ class ResultsStream:
     def _open(self, first: Frame | None) -> None:
         self._first = first
         layout = self._results.layout
-        fields = {name: ("time", *(f for f, _ in value_fields(name, layout))) for name in TABLES
+        fields = {name: tuple(f for f, _ in value_fields(name, layout)) for name in TABLES
                   if name not in ("energy", "contacts", "steps", "events")}
-        fields.update(energy=("time", "energy"), contacts=("time", "contact"))
+        fields.update(energy=(), contacts=())
         self._tables = {name: _TableStream(self, name, spec, fields[name])
                         for name, spec in frame_tables(layout, first).items()}
 

@@ -159,8 +159,7 @@ def _contact_summary(results: Results, times: np.ndarray) -> dict[str, Any]:
     """Per contact pair: its contact periods, the number of its impulses (events of kind
     ``impulse``, which ``events`` holds) and their sums, N s."""
     keys = [k for k in ("state", "F_n_N", "gap_m") if k in contact_keys(results)]  # what the periods need
-    rows = getattr(results.frames, "contact_rows", None)  # frames read on demand keep their contact data
-    stacked = rows() if rows is not None else contact_values(results.frames, keys)
+    stacked = contact_values(results.frames, keys)
     out = {}
     for j, contact in enumerate(results.layout.contacts):
         if "state" in stacked:

@@ -123,17 +123,18 @@ def csv_tables(results: Results, names: tuple[str, ...] = TABLES) -> dict[str, s
 
 
 def stack_field(frames: list[Frame], field: str, shape: tuple[int, ...], start: int = 0,
-                stop: int | None = None) -> np.ndarray:
-    """The ``field`` arrays of frames ``start`` to ``stop`` (default: all) as one float array
-    (frames, *shape); frames read on demand read only the field's columns."""
+                stop: int | None = None, dtype=float) -> np.ndarray:
+    """The ``field`` arrays of frames ``start`` to ``stop`` (default: all) as one array
+    (frames, *shape) of ``dtype`` (``None``: the frames' own float type); frames kept as columns
+    (:class:`~solver.results.frame_columns.FrameColumns`) or read on demand read only the field's columns."""
     stop = len(frames) if stop is None else min(stop, len(frames))
     if hasattr(frames, "field"):
         values = np.asarray(frames.field(field, start, stop))
     elif stop > start:  # one concatenation (np.asarray of the list looks at every array's shape)
         values = np.concatenate([getattr(f, field) for f in frames[start:stop]])
     else:
-        values = np.empty(0)
-    return values.astype(float, copy=False).reshape((max(stop - start, 0), *shape))
+        values = np.empty(0, dtype=dtype)
+    return values.astype(dtype or values.dtype, copy=False).reshape((max(stop - start, 0), *shape))
 
 
 def _table(header, times: np.ndarray, labels: list[tuple[str, ...]], values: np.ndarray, specs) -> str:
@@ -213,13 +214,26 @@ def _first_frame(results: Results) -> Frame:
     return next(frames_reading(results.frames, (), 0, 1))
 
 
-def contact_values(frames: list[Frame], keys: list[str]) -> dict[str, np.ndarray]:
-    """The frames' contact values of ``keys`` as float arrays (F, C), ``state``'s codes too."""
-    if not frames or not keys:
-        return {k: np.zeros((len(frames), 0)) for k in keys}
+def contact_values(frames: list[Frame], keys: list[str], start: int = 0, stop: int | None = None) -> dict[str, np.ndarray]:
+    """The contact values of ``keys`` of frames ``start`` to ``stop`` (default: all) as float
+    arrays (frames, C), ``state``'s codes too (frames read on demand or kept as columns keep them:
+    :meth:`~solver.results.lazy.LazyFrames.contact_rows`,
+    :attr:`~solver.results.frame_columns.FrameColumns.contacts`)."""
+    rows = getattr(frames, "contact_rows", None)
+    if rows is not None:
+        held = rows()
+        return {k: np.asarray(held[k], dtype=float)[start:stop] for k in keys}
+    contacts = getattr(frames, "contacts", None)  # frames kept as columns keep each frame's dict
+    return contact_arrays((contacts if contacts is not None else [f.contact for f in frames])[start:stop], keys)
+
+
+def contact_arrays(contacts: list[dict[str, np.ndarray]], keys: list[str]) -> dict[str, np.ndarray]:
+    """The values of ``keys`` of frames' ``contacts`` (dicts of (C,) arrays) as float arrays (F, C)."""
+    if not contacts or not keys:
+        return {k: np.zeros((len(contacts), 0)) for k in keys}
     values = items_getter(keys)  # one flat concatenation: numpy looks at no nested shape
-    flat = np.concatenate([a for f in frames for a in values(f.contact)])  # each (C,)
-    table = flat.astype(float, copy=False).reshape(len(frames), len(keys), -1)
+    flat = np.concatenate([a for c in contacts for a in values(c)])  # each (C,)
+    table = flat.astype(float, copy=False).reshape(len(contacts), len(keys), -1)
     return {k: table[:, j, :] for j, k in enumerate(keys)}
 
 

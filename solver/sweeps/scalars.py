@@ -31,9 +31,9 @@ import numpy as np
 
 from ..contact.routh import KINDS
 from ..results.frames import Layout, Results
-from ..results.series import catalogue
+from ..results.series import catalogue, series_values
 from ..results.summary import summarize
-from ..results.tables import jsonable
+from ..results.tables import contact_keys, contact_values, jsonable
 
 REDUCTIONS: dict[str, Callable[[np.ndarray], float]] = {
     "max": lambda y: float(np.nanmax(y)),
@@ -58,8 +58,9 @@ def run_scalars(results: Results, collect: tuple[str, ...] | list[str] = ()) -> 
     meta = results.meta
     row: dict[str, Any] = {"status": meta.get("status"), "message": meta.get("message", ""),
                            "steps": len(results.steps)}
-    forces = {key: np.array([f.contact.get(key, np.full(len(results.layout.contacts), np.nan))
-                             for f in results.frames]) for key in ("F_n_N", "F_t_N")}
+    held = contact_values(results.frames, [k for k in ("F_n_N", "F_t_N") if k in contact_keys(results)])
+    forces = {key: held.get(key, np.full((len(results.frames), len(results.layout.contacts)), np.nan))
+              for key in ("F_n_N", "F_t_N")}
     for j, c in enumerate(results.layout.contacts):
         for key, values in forces.items():
             row[f"contact.{c}.peak_{key}"] = _absmax(values[:, j]) if len(values) else None
@@ -97,9 +98,7 @@ def collected_value(results: Results, summary: dict, name: str) -> Any:
         series = catalogue(results).get(call.group(2))
         if series is None or not results.frames:
             return None
-        y = np.array([series.value(f) for f in results.frames], dtype=float)
-        if series.relative:
-            y = y - y[0]
+        y = series_values(results.frames, series)
         return REDUCTIONS[call.group(1)](y) if np.isfinite(y).any() else None
     node: Any = summary
     for key, index in _STEP.findall(name):
