@@ -365,8 +365,8 @@ class CompliantModel(ContactModel):
 
     def elastic_energy(self, s: State) -> float:
         """Energy stored in the contacts' elastic laws at ``s`` (J)."""
-        return sum(self.laws[k].elastic_energy(pf.delta, bool(self.unloading[k]))
-                   for k, pf in enumerate(self._forces_at(s)) if pf.delta > 0.0)
+        return sum((self.laws[k].elastic_energy(pf.delta, bool(self.unloading[k]))
+                    for k, pf in enumerate(self._forces_at(s)) if pf.delta > 0.0), 0.0)  # 0.0, not 0, when open
 
     # ------------------------------------------------------------------ output
     def frame_data(self, s: State, lam_c: np.ndarray, out: dict[str, np.ndarray]) -> None:

@@ -175,7 +175,7 @@ class ContactTracker:
 
     def elastic_energy(self, s: State) -> float:
         """Energy stored in compliant contacts at ``s``, J."""
-        return sum(m.elastic_energy(s) for m in self.models)
+        return sum((m.elastic_energy(s) for m in self.models), 0.0)
 
     def summary(self) -> dict[str, dict]:
         """The run's metadata of the contact models (per compliant pair: impacts, peaks, the

@@ -8,9 +8,10 @@ each float type: the bulky arrays in the run's precision, the others float64) an
 time, energy and contact data.  One quantity over all frames (:meth:`FrameColumns.field`) is
 then a copy of a column of the blocks, not a stack of thousands of small arrays, and a
 frame's arrays cost their values, not a numpy object each (the 16-element slider-crank saved
-at every step: 47 748 frames of 22 arrays).  ``frames[i]`` is a :class:`Frame` whose arrays
-are views of its row; the frames of one run share their arrays' shapes and float types
-(its :class:`~solver.results.frames.Layout` fixes them).
+at every step: 47 748 frames of 22 arrays).  ``frames[i]`` is a :class:`Frame` made on
+access, its arrays views of its row.  The frames of one run share their arrays' shapes and
+float types (its :class:`~solver.results.frames.Layout` fixes them; the first frame sets the
+blocks', and a frame of other sizes is refused by ``np.concatenate``).
 
 >>> frames = simulate(model).frames                            # doctest: +SKIP
 >>> frames[5000].node_xy, frames.field("rot")[:, -1]            # doctest: +SKIP
@@ -48,7 +49,7 @@ class _Group:
     def append(self, frame: Frame, index: int) -> None:
         block, row = divmod(index, self.rows)
         if block == len(self.blocks):
-            self.blocks.append(np.empty((self.rows, self.width), dtype=self.dtype))
+            self.blocks.append(np.zeros((self.rows, self.width), dtype=self.dtype))  # pages taken as written
         arrays = self.arrays(frame)
         np.concatenate((arrays,) if self.single else arrays, axis=None, out=self.blocks[block][row])
 
@@ -139,9 +140,9 @@ class FrameColumns(FrameSequence):
     def field(self, name: str, start: int = 0, stop: int | None = None) -> np.ndarray:
         """Frame field ``name`` of frames ``start`` to ``stop`` (default: all) stacked,
         (frames, *shape), in the frames' float type: a new array."""
-        stop = len(self) if stop is None else min(stop, len(self))
+        start, stop = self._span(start, stop)
         group = self._group_of.get(name)
         if group is not None:
             return group.column(name, start, stop)
         empty = self._empty.get(name, np.zeros(0))
-        return np.zeros((max(stop - start, 0), *empty.shape), dtype=empty.dtype)
+        return np.zeros((stop - start, *empty.shape), dtype=empty.dtype)

@@ -220,8 +220,10 @@ class FrameSequence(Sequence[Frame]):
     """Frames kept as columns (:class:`~solver.results.frame_columns.FrameColumns`) or read on
     demand (:class:`~solver.results.lazy.LazyFrames`): a sequence of :class:`Frame` made on
     access (the last kept: playback asks for its frame more than once), and one quantity over
-    the frames without making them.  A subclass gives ``times``, ``energies``, ``field`` (a
-    field's arrays of frames ``start`` to ``stop``), ``_frame(i)`` and ``_contact(i)``."""
+    the frames without making them.  A frame read is a snapshot: its arrays' values may be views
+    of the store's, an attribute set on it is not kept.  A subclass gives ``times``, ``energies``,
+    ``field`` (a field's arrays of frames ``start`` to ``stop``, as :meth:`_span` takes them),
+    ``_frame(i)`` and ``_contact(i)``."""
 
     times: np.ndarray
     energies: list[dict[str, float]]
@@ -238,6 +240,11 @@ class FrameSequence(Sequence[Frame]):
 
     def __len__(self) -> int:
         return len(self.times)
+
+    def _span(self, start: int, stop: int | None) -> tuple[int, int]:
+        """Frames ``start`` to ``stop`` as a list's slice takes them (negative from the end, clipped)."""
+        first, last, _ = slice(start, stop).indices(len(self))
+        return first, max(first, last)
 
     def __getitem__(self, index):
         if isinstance(index, slice):
@@ -259,7 +266,7 @@ class FrameSequence(Sequence[Frame]):
         """Frames ``start`` to ``stop`` (default: the last) with their time, energy, contact data
         and only the arrays ``fields`` (what a series of one quantity reads:
         :class:`~solver.results.series.Series`), the arrays read :data:`LIGHT_CHUNK` frames at a time."""
-        stop = len(self) if stop is None else min(stop, len(self))
+        start, stop = self._span(start, stop)
         times = self.times
         for first in range(start, stop, LIGHT_CHUNK):
             last = min(first + LIGHT_CHUNK, stop)

@@ -170,9 +170,9 @@ class LazyFrames(FrameSequence):
     def field(self, name: str, start: int = 0, stop: int | None = None) -> np.ndarray:
         """Frame field ``name`` of frames ``start`` to ``stop`` (default: all) stacked,
         (frames, *shape): only its columns are read."""
-        stop = len(self) if stop is None else min(stop, len(self))
+        start, stop = self._span(start, stop)
         if name in self._absent:
-            return np.zeros((max(stop - start, 0), *self._absent[name]))
+            return np.zeros((stop - start, *self._absent[name]))
         return self._field_table[name].field(name, start, stop)
 
     def contact_rows(self) -> dict[str, np.ndarray]:

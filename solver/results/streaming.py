@@ -63,14 +63,15 @@ def chunk_frames(per_frame: int) -> int:
 
 class _TableStream:
     """One table written chunk by chunk: the frames of the chunk under way (kept as columns of
-    only the fields the table reads), and once a chunk is full, its Parquet file."""
+    only the fields the table reads, or the last frames of a finished run's, from an index),
+    and once a chunk is full, its Parquet file."""
 
     def __init__(self, stream: ResultsStream, name: str, spec: TableSpec, fields: tuple[str, ...]):
         self.stream, self.name, self.spec, self.fields = stream, name, spec, fields
         self.size = chunk_frames(spec.per_frame) if spec.per_frame else 0
         self.pending = FrameColumns(fields)
-        #: the frames not yet written: ``pending``, or the last of a finished run's (from an index)
-        self.held: tuple[Sequence[Frame], int] = (self.pending, 0)
+        #: fewer than a chunk of a finished run's frames, not yet written (its frames and the first)
+        self.held: tuple[Sequence[Frame], int] | None = None
         self.rows = 0
         self.writer = None
         self.path: Path | None = None
@@ -78,6 +79,7 @@ class _TableStream:
     def append(self, frame: Frame) -> None:
         if not self.size:  # a table without rows holds no row group
             return
+        self._take_held()
         self.pending.append(frame)
         if len(self.pending) == self.size:
             self._write(pa.table(self.spec.columns(self.pending), schema=self.spec.schema))
@@ -86,6 +88,7 @@ class _TableStream:
         """Append the frames of a finished run: straight from ``frames``, a chunk at a time."""
         if not self.size:
             return
+        self._take_held()
         i = 0
         while len(self.pending) and i < len(frames):
             self.append(frames[i])
@@ -93,7 +96,16 @@ class _TableStream:
         while len(frames) - i >= self.size:
             self._write(pa.table(self.spec.columns(frames, i, i + self.size), schema=self.spec.schema))
             i += self.size
-        self.held = (frames, i)  # fewer than a chunk: written by close
+        if i < len(frames):  # fewer than a chunk: written by close, or taken up by the next frames
+            self.held = (frames, i)
+
+    def _take_held(self) -> None:
+        """The frames held from a finished run into the chunk under way (more frames follow them)."""
+        if self.held is not None:
+            frames, start = self.held
+            self.held = None
+            for i in range(start, len(frames)):
+                self.pending.append(frames[i])
 
     def _begin(self) -> None:
         """Begin the table's Parquet file, if not yet begun."""
@@ -107,13 +119,12 @@ class _TableStream:
         self.writer.write_table(table)
         self.rows += table.num_rows
         self.pending = FrameColumns(self.fields)
-        self.held = (self.pending, 0)
 
     def close(self, bundled: dict[str, bytes]) -> dict | None:
         """Write what is held: into ``bundled`` (its IPC file under its member's name; returns
         ``None``) if the table is small and has no file, else as the file's last row group
         (returns the file's entry in ``summary.json``)."""
-        frames, start = self.held
+        frames, start = self.held if self.held is not None else (self.pending, 0)
         table = pa.table(self.spec.columns(frames, start), schema=self.spec.schema) if len(frames) > start else None
         if self.writer is None and (table.get_total_buffer_size() if table is not None else 0) <= BUNDLE_BYTES:
             bundled[member(self.name)] = ipc_bytes(table) if table is not None else empty_ipc_bytes(self.spec.schema)

@@ -101,3 +101,35 @@ def test_results_kept_as_columns_write_the_files_of_the_same_frames_in_a_list(tm
     assert sorted(os.listdir(tmp_path / "columns")) == names
     for name in names:
         assert (tmp_path / "columns" / name).read_bytes() == (tmp_path / "list" / name).read_bytes(), name
+
+
+def test_ranges_are_taken_as_a_lists_slice_takes_them(small_blocks):
+    results = make_results()
+    store = _columns(results.frames)
+    stacked = np.stack([f.rot for f in results.frames])
+    for start, stop in [(-1, None), (-3, -1), (0, -2), (5, 2), (2, 100), (-100, 3)]:
+        np.testing.assert_array_equal(store.field("rot", start, stop), stacked[start:stop], err_msg=f"{start}:{stop}")
+        assert [f.time for f in store.light(("rot",), start, stop)] == [f.time for f in results.frames[start:stop]]
+
+
+@pytest.mark.parametrize("steps", [("append", 1, "extend"), ("extend", 4, "append"), ("extend", 4, "extend"),
+                                   ("extend", 2, "extend")])
+def test_a_table_stream_writes_every_frame_however_they_come(tmp_path, steps):
+    """Frames appended one at a time and a finished run's frames given at once, in any order:
+    the files of the same frames written at once."""
+    from solver.results.streaming import streamed_results
+
+    results = make_results()
+    first, split, then = steps
+    write_results(results, tmp_path / "whole")
+    with streamed_results(tmp_path / "parts") as stream:
+        stream._results = results
+        for how, frames in ((first, results.frames[:split]), (then, results.frames[split:])):
+            if how == "append":
+                for frame in frames:
+                    stream._append(frame)
+            else:
+                stream.write_frames(replace(results, frames=frames))
+        stream.finish(results)
+    for name in sorted(os.listdir(tmp_path / "whole")):
+        assert (tmp_path / "parts" / name).read_bytes() == (tmp_path / "whole" / name).read_bytes(), name
