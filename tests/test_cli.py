@@ -118,6 +118,16 @@ def test_headless_commands_never_import_qt(tmp_path):
     assert proc.stdout.splitlines()[-1] == "[]"
 
 
+def test_a_run_limits_openblas_to_one_thread_before_numpy_loads_it():
+    """The command line is parsed without numpy (``flexmech run`` sets OPENBLAS_NUM_THREADS
+    first: OpenBLAS reads it once, as numpy loads it, and would start a spinning thread a core)."""
+    code = ("import sys\nfrom app.shell.cli import build_parser\nbuild_parser()\n"
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('numpy', 'scipy', 'numba', 'pyarrow')))\n")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines()[-1] == "[]"
+
+
 # ----------------------------------------------------------------------------- GUI
 
 @pytest.fixture

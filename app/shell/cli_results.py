@@ -84,7 +84,7 @@ def record_edit(specs: list[str]) -> Callable[[dict], None]:
 
 def add_export_command(sub, error: Callable[[str], None]) -> None:
     """``flexmech export RESULTS --csv [--out DIR] [--table NAME ...]``."""
-    from solver.results.tables import TABLES
+    from solver.results.table_names import TABLES
 
     p = sub.add_parser("export", help="write the tables of a results folder as CSV files (units in the header)")
     p.add_argument("results", metavar="RESULTS", help="results folder (written by 'flexmech run' or the GUI)")

@@ -19,6 +19,7 @@ import numpy as np
 from ..errors import ResultsFormatError
 from .frames import (CONTACT_KEYS, CONTACT_STATES, ENERGY_KEYS, EVENT_KEYS, RATE_FIELDS, Frame, Layout, Results,
                      frame_times, frames_reading, items_getter)
+from .table_names import FRAME_TABLES, STEP_COLUMNS, TABLES
 
 FORMAT = "flexmech-results"
 #: the version written (4: the event log once, in ``summary.json``; the small tables in
@@ -29,64 +30,12 @@ VERSION = 4
 #: repr-exact float format: a double printed with 17 significant digits reads back unchanged
 FLOAT = "%.17g"
 
-#: frame tables: name -> (label columns, ((Frame field, its value columns), ...)); rows
-#: are frame-major, then in layout order (elements.csv: element-major, then station)
-FRAME_TABLES = {
-    "nodes": (
-        ("node",),
-        (
-            ("node_xy", ("x_m", "y_m")),
-            ("node_v", ("vx_m_s", "vy_m_s")),
-            ("node_a", ("ax_m_s2", "ay_m_s2")),
-        ),
-    ),
-    "rotations": (
-        ("node", "link"),
-        (("rot", ("theta_rad",)), ("rot_v", ("omega_rad_s",)), ("rot_a", ("alpha_rad_s2",))),
-    ),
-    "elements": (
-        ("link", "element", "station", "s_m"),
-        (
-            ("axial_force", ("axial_force_N",)),
-            ("axial_strain", ("axial_strain",)),
-            ("bending_strain", ("bending_strain",)),
-            ("bending_moment", ("bending_moment_N_m",)),
-        ),
-    ),
-    "links": (("link",), (("midspan", ("midspan_deflection_rel",)),)),
-    "drivers": (
-        ("driver",),
-        (("driver_angle", ("value",)), ("driver_speed", ("rate",)), ("driver_reaction", ("reaction",))),
-    ),
-    "modes": (
-        ("link", "mode"),
-        (
-            ("modal_q", ("q_m",)),
-            ("modal_qd", ("qdot_m_s",)),
-            ("modal_qdd", ("qddot_m_s2",)),
-            ("modal_strain_energy", ("strain_energy_J",)),
-            ("modal_kinetic_energy", ("kinetic_energy_J",)),
-        ),
-    ),
-    "moving": (
-        ("moving",),
-        (("moving_s", ("s_m",)), ("moving_speed", ("speed_m_s",)), ("moving_force", ("F_n_N", "F_t_N"))),
-    ),
-}
-STEP_COLUMNS = ("time_s", "step_s", "newton_iterations")
-
 #: units of a driver's value, rate and reaction, by driver kind
 DRIVER_UNITS = {
     "angle": {"value": "rad", "rate": "rad/s", "reaction": "N m"},
     "speed": {"value": "rad", "rate": "rad/s", "reaction": "N m"},
     "displacement": {"value": "m", "rate": "m/s", "reaction": "N"},
 }
-
-
-#: every table of a results folder, by name: the frame tables, then the others (``events``: a
-#: table of folders of versions 1 to 3, and of ``flexmech export --csv``; written in version 4
-#: as ``summary.json``'s ``events`` only)
-TABLES = (*FRAME_TABLES, "energy", "contacts", "steps", "events")
 
 
 def csv_tables(results: Results, names: tuple[str, ...] = TABLES) -> dict[str, str]:
