@@ -211,16 +211,22 @@ def test_window_needs_the_xcb_libraries(monkeypatch):
 class _Stream:
     """A results folder the CLI streams into, recording what it is given instead of writing it."""
 
-    def __init__(self, directory: Path, calls: list, fail: OSError | None = None):
-        self.directory, self.calls, self.fail = directory, calls, fail
+    def __init__(self, directory: Path, calls: list, error: OSError | None = None):
+        self.directory, self.calls, self.error = directory, calls, error
+        self.finished = False
 
     def frames(self, results: Results) -> list:
         return []
 
     def finish(self, results: Results) -> None:
-        if self.fail is not None:
-            raise self.fail
+        if self.error is not None:
+            raise self.error
         self.calls.append((results, self.directory))
+        self.finished = True
+
+    def fail(self, error: BaseException) -> None:
+        """A run that raised before its first frame: nothing to keep."""
+        return None
 
 
 def _streams(monkeypatch, calls: list, fail: OSError | None = None) -> None:
@@ -311,6 +317,51 @@ def test_run_solver_error_exits_4(monkeypatch, written, tmp_path, capsys):
     monkeypatch.setattr(api, "simulate", simulate)
     assert cli.main(["run", str(DEFAULT_EXAMPLE), "--out", str(tmp_path)]) == cli.EXIT_FAILED
     assert "the run failed: the mass matrix is singular" in capsys.readouterr().err
+
+
+def _failing_frames(monkeypatch, after: int, error: Exception) -> None:
+    """The run's frame after ``after`` of them raises ``error`` (a bug in the solver)."""
+    from solver.results.outputs import OutputBuilder
+
+    made = OutputBuilder.frame
+    count = [0]
+
+    def frame(self, st):
+        count[0] += 1
+        if count[0] > after:
+            raise error
+        return made(self, st)
+
+    monkeypatch.setattr(OutputBuilder, "frame", frame)
+
+
+def test_a_run_stopped_by_a_bug_keeps_its_frames_and_says_so_in_a_line(monkeypatch, tmp_path, capsys):
+    """An unexpected error mid-run: the frames so far written (status failed, the time and
+    the error in the message), one line said, the traceback in the error log, none on the terminal."""
+    from solver.results.files import load_results
+
+    monkeypatch.setenv("FLEXMECH_LOG_DIR", str(tmp_path / "log"))
+    _failing_frames(monkeypatch, 5, ZeroDivisionError("float division by zero"))
+    assert cli.main(["run", str(DEFAULT_EXAMPLE), "--out", str(tmp_path / "out"), "--quiet"]) == cli.EXIT_FAILED
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and err.count("\n") == 1
+    assert err.startswith("flexmech: the run failed: stopped at t = ") and "(its last frame): an unexpected error, " \
+        "ZeroDivisionError: float division by zero; partial results written to " in err
+    assert f"the details are in {tmp_path / 'log' / 'flexmech.log'}" in err
+    assert "Traceback" in (tmp_path / "log" / "flexmech.log").read_text(encoding="utf-8")
+    results = load_results(tmp_path / "out")
+    assert results.meta["status"] == "failed" and len(results.frames) == 5
+    assert "ZeroDivisionError" in results.meta["traceback"]
+
+
+def test_a_run_stopped_by_a_bug_before_its_first_frame_says_so_in_a_line(monkeypatch, tmp_path, capsys):
+    monkeypatch.setenv("FLEXMECH_LOG_DIR", str(tmp_path / "log"))
+    _failing_frames(monkeypatch, 0, KeyError("mesh"))
+    assert cli.main(["run", str(DEFAULT_EXAMPLE), "--out", str(tmp_path / "out"), "--quiet"]) == cli.EXIT_FAILED
+    err = capsys.readouterr().err
+    assert err == (f"flexmech: the run failed: an unexpected error, KeyError: 'mesh'; the details are in "
+                   f"{tmp_path / 'log' / 'flexmech.log'}\n")
+    assert not (tmp_path / "out" / "summary.json").exists()
 
 
 def test_run_failed_writes_partial_results_and_exits_4(monkeypatch, written, tmp_path, capsys):

@@ -30,6 +30,7 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import Callable
 
 from PySide6.QtCore import QObject, Qt, QThread, Signal, Slot
 from threadpoolctl import threadpool_limits
@@ -126,7 +127,13 @@ class RunWorker(QObject):
         single_blas_thread()
         try:
             with streamed_results(self.folder) as stream:
-                results = self._solve(stream.frames, started)
+                try:
+                    results = self._solve(stream.frames, started)
+                except OSError:
+                    raise
+                except Exception as exc:  # noqa: BLE001 (a bug, or a solver error: the frames so far are written)
+                    self._fail(exc, stream.fail)
+                    return
                 stream.finish(results)  # a cancelled or failed run's frames so far too
         except (SolverError, ModelError) as exc:
             self.failed.emit(str(exc) or type(exc).__name__, None, False)
@@ -142,6 +149,20 @@ class RunWorker(QObject):
             self.failed.emit(str(results.meta.get("message", "the run failed")), results, False)
         else:
             self.finished.emit(results)
+
+    def _fail(self, exc: Exception, keep: Callable[[BaseException], Results | None]) -> None:
+        """Emit ``failed`` for an error raised by the run, once its frames so far are kept
+        (``keep(exc)``: the partial results, None without a frame); a bug is reported with its
+        traceback first (:func:`sys.excepthook`: the window's error dialog and log)."""
+        unexpected = not isinstance(exc, (SolverError, ModelError))
+        if unexpected:
+            sys.excepthook(type(exc), exc, exc.__traceback__)
+        partial = keep(exc)
+        if unexpected:
+            message = f"unexpected {type(exc).__name__}"
+        else:
+            message = partial.meta["message"] if partial is not None else str(exc) or type(exc).__name__
+        self.failed.emit(message, partial, unexpected)
 
     def _solve(self, store, started: float) -> Results:
         """The run's results, its frames appended to ``store(results)`` and to :attr:`frames`,

@@ -239,9 +239,11 @@ def _cmd_run(args: argparse.Namespace) -> int:
 
     load_kernels_ahead()
     from solver import api
+    from solver.errors import unexpected_error
     from solver.results.streaming import streamed_results
 
     _collect_garbage_from_here()
+    log = None
     try:  # the frames go to the folder as the run produces them; it is replaced when the run has ended
         with streamed_results(out) as stream:
             with _ProgressBar(end_time, disable=args.quiet) as bar, _CancelOnInterrupt() as cancel:
@@ -250,10 +252,18 @@ def _cmd_run(args: argparse.Namespace) -> int:
                 except api.UnsupportedFeature as exc:
                     _error(str(exc))
                     return EXIT_UNSUPPORTED
-                except api.SolverError as exc:
-                    _error(f"the run failed: {exc}")
-                    return EXIT_FAILED
-            stream.finish(results)
+                except OSError:
+                    raise
+                except Exception as exc:  # noqa: BLE001 -- a bug, or a solver error mid-run: the frames so far kept
+                    unexpected = not isinstance(exc, api.SolverError)
+                    log = _log_unexpected(exc) if unexpected else None
+                    results = stream.fail(exc)
+                    if results is None:
+                        _error(f"the run failed: {unexpected_error(exc) if unexpected else exc}"
+                               + (f"; the details are in {log}" if log else ""))
+                        return EXIT_FAILED
+            if not stream.finished:
+                stream.finish(results)
     except OSError as exc:
         _error(f"cannot write results to {out}: {exc.strerror or exc}")
         return EXIT_INVALID
@@ -262,7 +272,8 @@ def _cmd_run(args: argparse.Namespace) -> int:
         _error(f"cancelled; partial results written to {out}")
         return EXIT_CANCELLED
     if status == "failed":
-        _error(f"the run failed: {results.meta.get('message', 'no reason given')}; partial results written to {out}")
+        _error(f"the run failed: {results.meta.get('message', 'no reason given')}; partial results written to {out}"
+               + (f"; the details are in {log}" if log else ""))
         return EXIT_FAILED
     if not args.quiet:
         print(f"results written to {out}")
@@ -274,6 +285,16 @@ def _cmd_run(args: argparse.Namespace) -> int:
     for warning in run_warnings(results):
         _error(f"warning: {warning}")
     return EXIT_OK
+
+
+def _log_unexpected(exc: BaseException) -> str | None:
+    """Write an unexpected error (a bug) with its traceback to the user's error log
+    (:mod:`app.shell.error_log`); the log file, or None when it cannot be written."""
+    from app.shell.error_log import ErrorLog, one_sentence, traceback_text
+
+    path = ErrorLog().write(one_sentence(type(exc), exc, exc.__traceback__),
+                            traceback_text(type(exc), exc, exc.__traceback__))
+    return str(path) if path is not None else None
 
 
 def _energy_balance(results) -> str | None:

@@ -25,12 +25,14 @@ from __future__ import annotations
 
 import json
 import os
+import traceback
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator, Sequence
 
 import pyarrow as pa
 
+from ..errors import SolverError, unexpected_error
 from ..model.io import Replacement, dumps_model, replacing_set
 from .bundle import BUNDLE, BUNDLE_BYTES, ArrowFile, bundle_bytes, empty_ipc_bytes, ipc_bytes, member
 from .columnar import ROW_GROUP_ROWS, TableSpec, frame_tables, parquet_file, parquet_writer, step_table, value_fields
@@ -171,6 +173,7 @@ class ResultsStream:
         self._results: Results | None = None
         self._tables: dict[str, _TableStream] = {}
         self._first: Frame | None = None
+        self._last_time = 0.0  # of the last frame appended, s
         self.finished = False
         #: the run's frames went to the files as it ran and are read back from them
         self.read_back = False
@@ -191,6 +194,7 @@ class ResultsStream:
             self._open(frame)
         for table in self._tables.values():
             table.append(frame)
+        self._last_time = frame.time
 
     def _open(self, first: Frame | None) -> None:
         self._first = first
@@ -239,6 +243,21 @@ class ResultsStream:
         self.temporary(SUMMARY, summary_text(summary).encode("utf-8"))
         self._replacement.remove_after([self._directory / f for f in self._previous if f not in files])
         self.finished = True
+
+    def fail(self, error: BaseException) -> Results | None:
+        """Finish the folder of a run that raised ``error`` (a bug, or a solver error after its
+        first step) with the frames it appended so far, and return its results: status
+        ``failed``, the message naming the time of its last frame and the error, the
+        traceback in ``meta["traceback"]`` (in ``summary.json``).  None when the run appended
+        no frame (the folder is then left as it was)."""
+        results = self._results
+        if results is None or not isinstance(results.frames, _StreamedFrames) or not len(results.frames):
+            return None
+        cause = str(error) if isinstance(error, SolverError) else unexpected_error(error)
+        results.meta.update(status="failed", message=f"stopped at t = {self._last_time:.6g} s (its last frame): {cause}",
+                            traceback="".join(traceback.format_exception(error)))
+        self.finish(results)
+        return results
 
     def _write_steps(self, results: Results, bundled: dict[str, bytes]) -> dict | None:
         """The step log: into ``bundled`` if small (returns ``None``), else its Parquet file's entry."""

@@ -126,6 +126,34 @@ def test_an_unexpected_error_in_the_run_thread_ends_the_run_and_is_reported(qtbo
     assert window.simulation.status.label.text() == "Run failed: unexpected IndexError"
 
 
+def test_a_bug_mid_run_is_reported_and_the_frames_so_far_are_kept(qtbot, window, monkeypatch, exception_hook,
+                                                                  message_boxes):
+    """A bug in the solver after some frames: reported once (the hook's dialog and log), and the
+    run's frames so far written and shown as the failed run's results."""
+    from solver.results.outputs import OutputBuilder
+
+    made, count = OutputBuilder.frame, [0]
+
+    def frame(self, st):
+        count[0] += 1
+        if count[0] > 12:
+            raise ZeroDivisionError("float division by zero")
+        return made(self, st)
+
+    monkeypatch.setattr(OutputBuilder, "frame", frame)
+    window.open_example("slider_crank_block")
+    window.simulation.run()
+    qtbot.waitUntil(lambda: not window.simulation.runs.running, timeout=RUN_TIMEOUT_MS)
+    window.simulation.runs.wait()
+    (report,) = exception_hook.take()
+    assert "ZeroDivisionError float division by zero" in report.sentence
+    runs = window.simulation.runs
+    assert runs.state == "failed" and runs.unexpected and message_boxes == []
+    assert window.simulation.status.label.text() == "Run failed: unexpected ZeroDivisionError"
+    assert runs.results is not None and len(runs.results.frames) == 12
+    assert runs.results.meta["status"] == "failed" and "ZeroDivisionError" in runs.results.meta["message"]
+
+
 def test_f5_on_a_model_with_a_problem_shows_the_problems_panel_with_it_selected(qtbot, window, capfd, message_boxes):
     window.open_example("slider_crank_block")
     window.problems_dock.hide()  # closed by the user: F5 brings it back

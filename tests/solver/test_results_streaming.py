@@ -202,3 +202,34 @@ def test_a_streamed_runs_folder_is_copied_file_for_file_linked_or_not(tmp_path, 
     written = simulate(_model())
     write_results(written, tmp_path / "written")
     assert written.folder is None  # its frames are in memory, not read from the folder
+
+
+def test_a_run_that_raised_keeps_its_frames_so_far(tmp_path, monkeypatch):
+    """``ResultsStream.fail``: the frames a run appended before it raised are written, status
+    failed, the message naming the time of the last frame and the error; nothing before the first frame."""
+    from solver.errors import SolverError
+    from solver.results.outputs import OutputBuilder
+
+    write_results(make_results(), tmp_path)
+    before = {name: (tmp_path / name).read_bytes() for name in os.listdir(tmp_path)}
+    made, count = OutputBuilder.frame, [0]
+
+    def frame(self, st):
+        count[0] += 1
+        if count[0] in (1, 9):  # the first frame of the first run, the eighth of the second
+            raise SolverError("the contact law has no root")
+        return made(self, st)
+
+    monkeypatch.setattr(OutputBuilder, "frame", frame)
+    for kept in (0, 7):
+        with streamed_results(tmp_path) as stream:
+            with pytest.raises(SolverError) as raised:
+                simulate(_model(), frames=stream.frames)
+            results = stream.fail(raised.value)
+        if not kept:
+            assert results is None
+            assert {name: (tmp_path / name).read_bytes() for name in os.listdir(tmp_path)} == before
+    loaded = load_results(tmp_path)
+    assert len(loaded.frames) == 7 and loaded.meta["status"] == "failed"
+    assert loaded.meta["message"] == f"stopped at t = {loaded.frames[6].time:.6g} s (its last frame): the contact law has no root"
+    assert "SolverError" in loaded.meta["traceback"]
