@@ -364,6 +364,22 @@ def test_a_run_stopped_by_a_bug_before_its_first_frame_says_so_in_a_line(monkeyp
     assert not (tmp_path / "out" / "summary.json").exists()
 
 
+def test_a_bug_in_any_command_is_said_in_a_line_and_logged(monkeypatch, tmp_path, capsys):
+    """Never a traceback on the terminal: an unexpected error (here in ``examples``) exits 70 with
+    one line, the traceback in the error log."""
+    monkeypatch.setenv("FLEXMECH_LOG_DIR", str(tmp_path))
+
+    def broken():
+        raise KeyError("description")
+
+    monkeypatch.setattr(cli, "list_examples", broken)
+    assert cli.main(["examples"]) == cli.EXIT_INTERNAL == 70
+    err = capsys.readouterr().err
+    assert err == (f"flexmech: an unexpected error, KeyError: 'description'; the details are in "
+                   f"{tmp_path / 'flexmech.log'}\n")
+    assert "Traceback" in (tmp_path / "flexmech.log").read_text(encoding="utf-8")
+
+
 def test_run_failed_writes_partial_results_and_exits_4(monkeypatch, written, tmp_path, capsys):
     message = "stopped at t = 0.01 s: Newton did not converge"
     monkeypatch.setattr(api, "simulate", lambda model, progress=None, cancel=None, frames=None: _results("failed", message))

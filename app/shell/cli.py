@@ -29,6 +29,7 @@ EXIT_INVALID = 1
 EXIT_USAGE = 2
 EXIT_UNSUPPORTED = 3
 EXIT_FAILED = 4
+EXIT_INTERNAL = 70  # EX_SOFTWARE of sysexits.h
 EXIT_CANCELLED = 130
 EXIT_BROKEN_PIPE = 141
 
@@ -38,6 +39,7 @@ EXIT_CODES = {
     EXIT_USAGE: "usage error (unknown command or option, missing argument)",
     EXIT_UNSUPPORTED: "the model needs solver features not yet available",
     EXIT_FAILED: "the run failed (partial results are written)",
+    EXIT_INTERNAL: "an unexpected error (a bug), said in one line; its details in the error log",
     EXIT_CANCELLED: "cancelled by Ctrl-C (partial results are written)",
     EXIT_BROKEN_PIPE: "the reader of the output went away (as with '| head'), quietly",
 }
@@ -58,6 +60,12 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:
         _silence_output()
         return EXIT_BROKEN_PIPE
+    except Exception as exc:  # noqa: BLE001 -- a bug: one line here, the traceback in the error log
+        from solver.errors import unexpected_error
+
+        log = _log_unexpected(exc)
+        _error(unexpected_error(exc) + (f"; the details are in {log}" if log else ""))
+        return EXIT_INTERNAL
 
 
 #: modules whose threads, child processes or settings must be shut down in order when the
