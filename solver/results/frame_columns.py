@@ -25,6 +25,7 @@ from typing import Iterator, Sequence
 import numpy as np
 
 from .frames import Frame, FrameSequence
+from .tables import contact_arrays
 
 #: the Frame fields held in the blocks: every array (time, energy and contact are kept aside)
 ARRAY_FIELDS = tuple(f.name for f in dataclass_fields(Frame) if f.name not in ("time", "energy", "contact"))
@@ -87,6 +88,7 @@ class FrameColumns(FrameSequence):
         #: the fields no block holds (not kept, or of no values: rates a run does not record, no
         #: modes): zeros of the first frame's shapes
         self._empty: dict[str, np.ndarray] = {}
+        self._contact_rows: tuple[int, dict[str, np.ndarray]] = (-1, {})
 
     def append(self, frame: Frame) -> None:
         """Copy ``frame`` in as the last frame."""
@@ -146,3 +148,11 @@ class FrameColumns(FrameSequence):
             return group.column(name, start, stop)
         empty = self._empty.get(name, np.zeros(0))
         return np.zeros((stop - start, *empty.shape), dtype=empty.dtype)
+
+    def contact_rows(self) -> dict[str, np.ndarray]:
+        """Each contact key's values (F, C) as floats (``state``'s codes too): made once while no
+        frame is added (the summary and the contacts table both read them)."""
+        if self._contact_rows[0] != len(self):
+            keys = list(self.contacts[0]) if self.contacts else []
+            self._contact_rows = (len(self), contact_arrays(self.contacts, keys))
+        return self._contact_rows[1]

@@ -167,13 +167,12 @@ def contact_values(frames: list[Frame], keys: list[str], start: int = 0, stop: i
     """The contact values of ``keys`` of frames ``start`` to ``stop`` (default: all) as float
     arrays (frames, C), ``state``'s codes too (frames read on demand or kept as columns keep them:
     :meth:`~solver.results.lazy.LazyFrames.contact_rows`,
-    :attr:`~solver.results.frame_columns.FrameColumns.contacts`)."""
+    :meth:`~solver.results.frame_columns.FrameColumns.contact_rows`)."""
     rows = getattr(frames, "contact_rows", None)
     if rows is not None:
         held = rows()
         return {k: np.asarray(held[k], dtype=float)[start:stop] for k in keys}
-    contacts = getattr(frames, "contacts", None)  # frames kept as columns keep each frame's dict
-    return contact_arrays((contacts if contacts is not None else [f.contact for f in frames])[start:stop], keys)
+    return contact_arrays([f.contact for f in frames[start:stop]], keys)
 
 
 def contact_arrays(contacts: list[dict[str, np.ndarray]], keys: list[str]) -> dict[str, np.ndarray]:
