@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import fields as dataclass_fields
 from operator import attrgetter
-from typing import Iterator, Sequence
+from typing import Sequence
 
 import numpy as np
 
