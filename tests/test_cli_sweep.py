@@ -113,3 +113,24 @@ def test_ctrl_c_in_a_terminal_cancels_the_sweep_without_tracebacks(tmp_path, int
     assert "Traceback" not in seen + stderr
     assert "cancelled; the finished runs are in the table" in stderr
     assert 2 <= len(read_rows(out)) < 30
+
+
+def test_an_ensemble_reports_the_spread_of_its_statistics(tmp_path, capsys):
+    """Six runs of the rigid rod, its approach speed perturbed by up to 1 cm/s: the
+    spread of the rebound is reported and written, the perturbed values tabulated."""
+    out = tmp_path / "ens"
+    code = main(["sweep", "rod_impact_rigid", "--design", "ensemble", "--samples", "6", "--perturb",
+                 "initial_velocities[0].vy=0.01", "--set", "solver.end_time=0.01", "--collect",
+                 "final(energy/kinetic)", "--out", str(out), "--workers", "1", "--quiet"])
+    assert code == EXIT_OK
+    text = capsys.readouterr().out
+    assert "final(energy/kinetic)     6" in text and "spread.csv" in text
+    rows = read_rows(out)
+    vy = [r["initial_velocities[0].vy"] for r in rows]
+    assert len(set(vy)) == 6 and all(abs(v + 1.0) <= 0.01 for v in vy)
+    with open(out / "spread.csv", encoding="utf-8") as f:
+        spread = {r["column"]: r for r in csv.DictReader(f)}
+    kinetic = [r["final(energy/kinetic)"] for r in rows]
+    assert float(spread["final(energy/kinetic)"]["min"]) == pytest.approx(min(kinetic), rel=1e-12)
+    assert float(spread["final(energy/kinetic)"]["max"]) == pytest.approx(max(kinetic), rel=1e-12)
+    assert "initial_velocities[0].vy" not in spread  # an input, not a statistic

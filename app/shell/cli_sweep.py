@@ -30,9 +30,12 @@ def add_sweep_commands(sub, load: Callable[[str], dict | None], error: Callable[
     p.add_argument("--vary", action="append", default=[], metavar="PATH=SPEC",
                    help="a varied field: PATH=LOW:HIGH:COUNT or PATH=A,B,C (repeat for more)")
     p.add_argument("--set", action="append", default=[], metavar="PATH=VALUE", help="a field fixed for every run")
-    p.add_argument("--design", choices=("grid", "zip", "lhs"), help="grid (default), zip or lhs (Latin hypercube)")
-    p.add_argument("--samples", type=int, help="runs of a Latin hypercube")
-    p.add_argument("--seed", type=int, help="seed of a Latin hypercube (default 0)")
+    p.add_argument("--perturb", action="append", default=[], metavar="PATH=SIZE",
+                   help="an ensemble's perturbed field: each run moves it by up to +-SIZE (repeat for more)")
+    p.add_argument("--design", choices=("grid", "zip", "lhs", "ensemble"),
+                   help="grid (default), zip, lhs (Latin hypercube) or ensemble (--samples runs of --perturb)")
+    p.add_argument("--samples", type=int, help="runs of a Latin hypercube or an ensemble")
+    p.add_argument("--seed", type=int, help="seed of a Latin hypercube or an ensemble (default 0)")
     p.add_argument("--collect", action="append", default=[], metavar="QUANTITY",
                    help="another column: REDUCTION(SERIES) such as max(contact/tip/F_n), or a summary path")
     p.add_argument("--spec", metavar="JSON", help="read the sweep from a file (the options above add to it)")
@@ -83,6 +86,8 @@ def _cmd_sweep(args: argparse.Namespace, load, error, cancel_on_interrupt) -> in
     for row in outcome.rows:
         if row.get("status") == "failed":
             error(f"run {row['run']} failed: {row.get('message')}")
+    if outcome.spread:
+        print("\n".join(_spread_report(outcome.spread, spec.collect, Path(args.out))))
     if outcome.cancelled:
         error("cancelled; the finished runs are in the table, the same command runs the rest")
         return EXIT_CANCELLED
@@ -104,6 +109,7 @@ def _spec_from_args(args: argparse.Namespace):
             raise SweepError([f"{args.spec}: cannot read the sweep ({exc})"]) from None
     changes = {"parameters": spec.parameters + tuple(parse_vary(v) for v in args.vary),
                "fixed": spec.fixed + tuple(parse_set(s) for s in args.set),
+               "perturb": spec.perturb + tuple(parse_set(s, "--perturb") for s in args.perturb),
                "collect": spec.collect + tuple(args.collect),
                "keep_results": spec.keep_results or args.keep_results}
     for name in ("design", "samples", "seed"):
@@ -114,6 +120,21 @@ def _spec_from_args(args: argparse.Namespace):
     if problems:
         raise SweepError(problems)
     return spec
+
+
+def _spread_report(rows: list[dict], collect: tuple[str, ...], folder: Path) -> list[str]:
+    """The ensemble's spread as a table: the collected quantities (all statistics when
+    none was collected), then where the whole spread is."""
+    from solver.sweeps.spread import SPREAD_CSV
+
+    shown = [r for r in rows if r["column"] in collect] or rows
+    width = max(len(r["column"]) for r in shown)
+    lines = [f"{'statistic':<{width}}  {'runs':>4}  {'mean':>11}  {'std':>10}  {'min':>11}  {'median':>11}  "
+             f"{'max':>11}  std/|mean|"]
+    lines += [f"{r['column']:<{width}}  {r['runs']:>4}  {r['mean']:>11.5g}  {r['std']:>10.4g}  {r['min']:>11.5g}  "
+              f"{r['median']:>11.5g}  {r['max']:>11.5g}  {r['std_rel']:>9.2%}" for r in shown]
+    lines.append(f"the spread of every statistic: {folder / SPREAD_CSV}")
+    return lines
 
 
 class _RunsBar:

@@ -4,7 +4,8 @@ one tidy table of scalars.
 
 What a sweep varies (:mod:`.spec`), its runs (:mod:`.variants`), the scalars of a run
 (:mod:`.scalars`), one run as a task (:mod:`.task`), the cluster (:mod:`.cluster`), the
-sweep folder and its table (:mod:`.table`), and running it all (:mod:`.engine`); the
+sweep folder and its table (:mod:`.table`), running it all (:mod:`.engine`) and the
+spread of an ensemble's statistics (:mod:`.spread`); the
 value of one field that minimises a measure of a run, found over runs of the model
 (:mod:`.optimum`).
 
@@ -14,11 +15,12 @@ May import :mod:`solver.integration`, :mod:`solver.analysis` and every stage bel
 from .engine import SweepOutcome, SweepPlan, SweepProgress, plan_sweep, run_sweep
 from .optimum import Optimum, OptimumError, find_optimum
 from .spec import DESIGNS, Parameter, SweepError, SweepSpec, parse_set, parse_vary, spec_from_json, spec_to_json
+from .spread import spread
 from .table import read_rows, read_sweep
 from .variants import Variant, build_variants, design_points
 
 __all__ = [
     "DESIGNS", "Optimum", "OptimumError", "Parameter", "SweepError", "SweepOutcome", "SweepPlan", "SweepProgress", "SweepSpec", "Variant",
     "build_variants", "design_points", "find_optimum", "parse_set", "parse_vary", "plan_sweep", "read_rows", "read_sweep",
-    "run_sweep", "spec_from_json", "spec_to_json",
+    "run_sweep", "spec_from_json", "spec_to_json", "spread",
 ]

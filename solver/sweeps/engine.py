@@ -19,6 +19,7 @@ from ..results.outputs import model_layout
 from .cluster import sweep_client
 from .scalars import collect_problems
 from .spec import SweepError, SweepSpec
+from .spread import spread, write_spread
 from .table import RUNS, read_rows, read_sweep, same_model, write_rows, write_sweep
 from .task import run_variant
 from .variants import Variant, build_variants
@@ -56,8 +57,9 @@ class SweepPlan:
 @dataclass
 class SweepOutcome:
     """How a sweep ended: the table's rows (every run of the folder), the runs of this
-    invocation that completed or failed, those skipped as already done, and whether
-    it was cancelled (the rows of finished runs are kept)."""
+    invocation that completed or failed, those skipped as already done, whether it
+    was cancelled (the rows of finished runs are kept), and for an ensemble the spread
+    of every statistic over its completed runs (:func:`solver.sweeps.spread.spread`)."""
 
     folder: Path
     rows: list[dict[str, Any]]
@@ -65,6 +67,7 @@ class SweepOutcome:
     failed: int = 0
     skipped: int = 0
     cancelled: bool = False
+    spread: list[dict[str, Any]] = field(default_factory=list)
 
 
 def plan_sweep(model: dict, spec: SweepSpec, folder: str | Path, overwrite: bool = False) -> SweepPlan:
@@ -120,6 +123,9 @@ def run_sweep(model: dict, spec: SweepSpec, folder: str | Path, *, scheduler: st
         with sweep_client(scheduler, workers) as client:
             _execute(client, plan, spec, rows, outcome, save, progress, cancel)
     save()
+    if spec.design == "ensemble":
+        outcome.spread = spread(outcome.rows, first)
+        write_spread(plan.folder, outcome.spread)
     return outcome
 
 

@@ -15,7 +15,10 @@ dialog, and a file holds it as JSON (:func:`spec_from_json`, :func:`spec_to_json
 Designs: ``grid`` (full factorial: every combination of the parameters' values),
 ``zip`` (the parameters' lists side by side: the k-th run takes the k-th value of
 each), ``lhs`` (a Latin hypercube of ``samples`` points over the parameters' ranges,
-``seed`` for repeatability; a list parameter picks among its values).
+``seed`` for repeatability; a list parameter picks among its values), ``ensemble``
+(``samples`` copies of the model, each field of ``perturb`` moved from the model's own
+value by an offset drawn uniformly from ``[-size, +size]``, ``seed`` for repeatability:
+the spread of a chaotic run's statistics, :mod:`solver.sweeps.spread`).
 """
 from __future__ import annotations
 
@@ -23,7 +26,9 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-DESIGNS = ("grid", "zip", "lhs")
+DESIGNS = ("grid", "zip", "lhs", "ensemble")
+#: the designs whose run count is ``samples``
+SAMPLED = ("lhs", "ensemble")
 
 #: the largest number of runs a sweep may have
 MAX_RUNS = 100_000
@@ -88,10 +93,11 @@ class Parameter:
 
 @dataclass(frozen=True)
 class SweepSpec:
-    """A sweep: the parameters, the design (:data:`DESIGNS`), Latin-hypercube
-    ``samples`` and ``seed``, fields ``fixed`` for every run (path -> value), the
-    ``collect`` quantities (:mod:`solver.sweeps.scalars`) and whether each run's full
-    results folder is kept."""
+    """A sweep: the parameters, the design (:data:`DESIGNS`), the ``samples`` and
+    ``seed`` of a Latin hypercube or an ensemble, fields ``fixed`` for every run (path ->
+    value), the fields an ensemble ``perturb``s (path -> largest offset, in the field's
+    unit), the ``collect`` quantities (:mod:`solver.sweeps.scalars`) and whether each
+    run's full results folder is kept."""
 
     parameters: tuple[Parameter, ...]
     design: str = "grid"
@@ -100,33 +106,55 @@ class SweepSpec:
     fixed: tuple[tuple[str, float], ...] = ()
     collect: tuple[str, ...] = ()
     keep_results: bool = False
+    perturb: tuple[tuple[str, float], ...] = ()
 
     @property
     def paths(self) -> list[str]:
-        return [p.path for p in self.parameters]
+        """The fields that change from run to run: the varied ones, or an ensemble's perturbed ones."""
+        return [p.path for p in self.parameters] + [path for path, _size in self.perturb]
 
     def problems(self) -> list[str]:
         """What is wrong with the spec itself (before the model is looked at)."""
-        out = []
-        if not self.parameters:
+        out = self._ensemble_problems() if self.design == "ensemble" else []
+        if not self.parameters and self.design != "ensemble":
             out.append("parameters: vary at least one field")
+        if self.perturb and self.design != "ensemble":
+            out.append(f"perturb: only an ensemble perturbs fields (design is {self.design})")
         for i, p in enumerate(self.parameters):
             out += p.problems(f"parameters[{p.path or i}]")
         seen = [p.path for p in self.parameters]
         for path in sorted({p for p in seen if seen.count(p) > 1}):
             out.append(f"parameters[{path}]: varied twice")
         for path, _value in self.fixed:
-            if path in seen:
+            if path in seen or path in dict(self.perturb):
                 out.append(f"set[{path}]: is also varied")
             if not _is_number(_value):
                 out.append(f"set[{path}]: must be a finite number")
         if self.design not in DESIGNS:
             out.append(f"design: must be one of {', '.join(DESIGNS)}, got '{self.design}'")
-        if self.design == "lhs" and (not isinstance(self.samples, int) or self.samples < 1):
-            out.append("samples: a Latin hypercube needs samples >= 1")
+        if self.design in SAMPLED and (not isinstance(self.samples, int) or isinstance(self.samples, bool)
+                                       or self.samples < 1):
+            out.append(f"samples: {'an ensemble' if self.design == 'ensemble' else 'a Latin hypercube'} "
+                       "needs samples >= 1")
         if self.design == "zip" and len({len(p.levels()) for p in self.parameters if not p.problems("")}) > 1:
             out.append("design zip: every parameter needs as many values ("
                        + ", ".join(f"{p.path}: {len(p.levels())}" for p in self.parameters) + ")")
+        return out
+
+
+    def _ensemble_problems(self) -> list[str]:
+        """What is wrong with an ensemble: it perturbs fields and varies none."""
+        out = []
+        if not self.perturb:
+            out.append("perturb: an ensemble perturbs at least one field (PATH=SIZE)")
+        if self.parameters:
+            out.append("parameters: an ensemble varies no field; perturb it (or fix it with set)")
+        paths = [path for path, _size in self.perturb]
+        for path, size in self.perturb:
+            if not _is_number(size) or size <= 0:
+                out.append(f"perturb[{path}]: the size must be a finite number > 0")
+        for path in sorted({p for p in paths if paths.count(p) > 1}):
+            out.append(f"perturb[{path}]: perturbed twice")
         return out
 
 
@@ -159,15 +187,19 @@ def parse_vary(text: str) -> Parameter:
                           "nor a comma-separated list of numbers"]) from None
 
 
-def parse_set(text: str) -> tuple[str, float]:
-    """``path=value`` of ``--set``."""
+def parse_set(text: str, option: str = "--set") -> tuple[str, float]:
+    """``path=value`` of ``--set`` (or ``path=size`` of ``--perturb``, named by ``option``).
+
+    >>> parse_set("joints[B-clearance].offset.x=1e-7", "--perturb")
+    ('joints[B-clearance].offset.x', 1e-07)
+    """
     path, sep, value = text.partition("=")
     try:
         if not sep or not path.strip():
             raise ValueError
         return path.strip(), float(value)
     except ValueError:
-        raise SweepError([f"--set {text}: write PATH=NUMBER"]) from None
+        raise SweepError([f"{option} {text}: write PATH=NUMBER"]) from None
 
 
 # ------------------------------------------------------------------ JSON form
@@ -184,8 +216,10 @@ def spec_to_json(spec: SweepSpec) -> dict[str, Any]:
                 entry["count"] = p.count
         params.append(entry)
     out: dict[str, Any] = {"parameters": params, "design": spec.design}
-    if spec.design == "lhs":
+    if spec.design in SAMPLED:
         out.update(samples=spec.samples, seed=spec.seed)
+    if spec.perturb:
+        out["perturb"] = dict(spec.perturb)
     if spec.fixed:
         out["set"] = dict(spec.fixed)
     if spec.collect:
@@ -194,7 +228,7 @@ def spec_to_json(spec: SweepSpec) -> dict[str, Any]:
     return out
 
 
-_KEYS = {"parameters", "design", "samples", "seed", "set", "collect", "keep_results"}
+_KEYS = {"parameters", "design", "samples", "seed", "set", "perturb", "collect", "keep_results"}
 _PARAMETER_KEYS = {"path", "values", "low", "high", "count"}
 
 
@@ -218,11 +252,14 @@ def spec_from_json(doc: Any) -> SweepSpec:
             continue
         params.append(Parameter(item["path"], tuple(values) if values is not None else None,
                                 item.get("low"), item.get("high"), item.get("count")))
-    fixed = doc.get("set", {})
+    fixed, perturb = doc.get("set", {}), doc.get("perturb", {})
     collect = doc.get("collect", [])
     if not isinstance(fixed, dict):
         problems.append("set: must be an object of path: number")
         fixed = {}
+    if not isinstance(perturb, dict):
+        problems.append("perturb: must be an object of path: size")
+        perturb = {}
     if not (isinstance(collect, list) and all(isinstance(c, str) for c in collect)):
         problems.append("collect: must be a list of quantity names")
         collect = []
@@ -231,7 +268,8 @@ def spec_from_json(doc: Any) -> SweepSpec:
         problems.append("seed: must be an integer")
         seed = 0
     spec = SweepSpec(tuple(params), design=doc.get("design", "grid"), samples=doc.get("samples"), seed=seed,
-                     fixed=tuple(fixed.items()), collect=tuple(collect), keep_results=bool(doc.get("keep_results")))
+                     fixed=tuple(fixed.items()), collect=tuple(collect), keep_results=bool(doc.get("keep_results")),
+                     perturb=tuple(perturb.items()))
     problems += spec.problems()
     if problems:
         raise SweepError(problems)

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..model.io import dumps_model
-from ..model.paths import PathError, numeric_field, set_path
+from ..model.paths import PathError, get_path, numeric_field, set_path
 from ..model.validate import validate
 from .spec import MAX_RUNS, SweepError, SweepSpec
 
@@ -39,7 +39,9 @@ def run_id(model: dict) -> str:
 
 
 def design_points(spec: SweepSpec) -> list[dict[str, float]]:
-    """The values of every run, by parameter path, in the design's order.
+    """The values of every run, by parameter path, in the design's order; for an
+    ensemble, each perturbed field's offset from the model's value (uniform in
+    ``[-size, +size]``, from ``seed``).
 
     >>> from solver.sweeps.spec import Parameter, SweepSpec
     >>> design_points(SweepSpec((Parameter("a", (1.0, 2.0)), Parameter("b", (5.0, 6.0)))))
@@ -56,9 +58,12 @@ def design_points(spec: SweepSpec) -> list[dict[str, float]]:
         rows = itertools.product(*(p.levels() for p in spec.parameters))
     elif spec.design == "zip":
         rows = zip(*(p.levels() for p in spec.parameters))
+    elif spec.samples > MAX_RUNS:
+        raise SweepError([f"samples: {spec.samples} runs, more than {MAX_RUNS}"])
+    elif spec.design == "ensemble":
+        sizes = np.array([size for _path, size in spec.perturb], dtype=float)
+        rows = np.random.default_rng(spec.seed).uniform(-1.0, 1.0, (spec.samples, len(sizes))) * sizes
     else:
-        if spec.samples > MAX_RUNS:
-            raise SweepError([f"samples: {spec.samples} runs, more than {MAX_RUNS}"])
         from scipy.stats import qmc  # here: scipy.stats takes a second to import
 
         unit = qmc.LatinHypercube(d=len(paths), rng=np.random.default_rng(spec.seed)).random(spec.samples)
@@ -91,12 +96,17 @@ def build_variants(model: dict, spec: SweepSpec) -> list[Variant]:
     fixed = {path: _typed(fields[path], value) for path, value in spec.fixed}
     for path, value in fixed.items():
         set_path(base, path, value)
+    nominal = {path: get_path(base, path, fields[path].default) for path, _size in spec.perturb}
+    problems = [f"perturb[{path}]: the model gives this field no value to perturb"
+                for path, value in nominal.items() if value is None]
+    if problems:
+        raise SweepError(problems)
     variants: dict[str, Variant] = {}
     invalid = 0
     points = design_points(spec)
     for k, point in enumerate(points):
         doc = copy.deepcopy(base)
-        values = {path: _typed(fields[path], value) for path, value in point.items()}
+        values = {path: _typed(fields[path], nominal.get(path, 0.0) + value) for path, value in point.items()}
         for path, value in values.items():
             set_path(doc, path, value)
         bad = validate(doc)

@@ -4,7 +4,7 @@ import pytest
 
 from solver.model.io import examples_dir, load_model
 from solver.sweeps import (Parameter, SweepError, SweepSpec, build_variants, design_points, parse_set, parse_vary,
-                           spec_from_json, spec_to_json)
+                           spec_from_json, spec_to_json, spread)
 from solver.sweeps.variants import run_id
 
 
@@ -93,3 +93,53 @@ def test_variants_apply_fixed_fields_round_integers_and_share_ids_when_equal(rod
     assert variants[0].values == {"contacts[B-ground].mu_d": 0.5, "solver.max_iterations": 3}
     assert variants[0].run_id == run_id(variants[0].model) and len(variants[0].run_id) == 16
     assert rod["contacts"][0]["mu_d"] == 0.7                                   # the model itself is untouched
+
+
+def ensemble(**kw) -> SweepSpec:
+    return SweepSpec(kw.pop("parameters", ()), design="ensemble", samples=kw.pop("samples", 50), seed=kw.pop("seed", 3),
+                     perturb=kw.pop("perturb", (("initial_velocities[0].vx", 1e-3), ("initial_velocities[0].vy", 2e-3))),
+                     **kw)
+
+
+def test_an_ensemble_moves_each_perturbed_field_from_the_models_value_within_its_size(rod):
+    variants = build_variants(rod, ensemble())
+    assert len(variants) == 50  # fifty distinct models, fifty ids
+    vx0, vy0 = rod["initial_velocities"][0]["vx"], rod["initial_velocities"][0]["vy"]
+    dx = np.array([v.values["initial_velocities[0].vx"] - vx0 for v in variants])
+    dy = np.array([v.values["initial_velocities[0].vy"] - vy0 for v in variants])
+    assert np.all(np.abs(dx) <= 1e-3) and np.all(np.abs(dy) <= 2e-3)
+    assert dx.std() > 2e-4 and dy.std() > 4e-4  # uniform on [-s, s]: std s/sqrt(3)
+    assert [v.model["initial_velocities"][0]["vx"] for v in variants] == [vx0 + d for d in dx]
+    assert [v.run_id for v in build_variants(rod, ensemble())] == [v.run_id for v in variants]  # seeded
+    assert [v.run_id for v in build_variants(rod, ensemble(seed=4))] != [v.run_id for v in variants]
+
+
+@pytest.mark.parametrize("spec, message", [
+    (ensemble(perturb=()), "perturb: an ensemble perturbs at least one field"),
+    (ensemble(perturb=(("solver.step", 0.0),)), "perturb[solver.step]: the size must be a finite number > 0"),
+    (ensemble(samples=None), "samples: an ensemble needs samples >= 1"),
+    (ensemble(parameters=(Parameter("contacts[B-ground].e", (0.5,)),)), "parameters: an ensemble varies no field"),
+    (SweepSpec((Parameter("contacts[B-ground].e", (0.5,)),), perturb=(("solver.step", 1e-6),)),
+     "perturb: only an ensemble perturbs fields (design is grid)"),
+    (ensemble(fixed=(("initial_velocities[0].vx", 1.0),)), "set[initial_velocities[0].vx]: is also varied"),
+])
+def test_a_bad_ensemble_names_its_field(spec, message):
+    assert any(message in p for p in spec.problems())
+
+
+def test_an_ensemble_round_trips_through_json():
+    spec = ensemble(collect=("max(contact/B-ground/F_n)",))
+    doc = spec_to_json(spec)
+    assert doc["perturb"] == {"initial_velocities[0].vx": 1e-3, "initial_velocities[0].vy": 2e-3}
+    assert spec_from_json(doc) == spec
+
+
+def test_the_spread_of_an_ensemble_is_over_its_completed_runs():
+    rows = [{"run": str(k), "status": "completed", "x": 0.1 * k, "peak": float(k), "type": "S", "wall_time_s": 9.0}
+            for k in range(1, 21)] + [{"run": "f", "status": "failed", "x": 0.0, "peak": None}]
+    (row,) = spread(rows, ["x"])
+    assert row["column"] == "peak" and row["runs"] == 20
+    assert (row["mean"], row["min"], row["median"], row["max"]) == (10.5, 1.0, 10.5, 20.0)
+    assert row["std"] == pytest.approx(np.std(np.arange(1, 21), ddof=1), rel=1e-12)
+    assert row["p05"] == pytest.approx(1.95) and row["p95"] == pytest.approx(19.05)
+    assert row["std_rel"] == pytest.approx(row["std"] / 10.5)
