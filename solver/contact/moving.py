@@ -45,7 +45,11 @@ def mover_rows(m: Mover, q: np.ndarray, v: np.ndarray, t: float,
     (``dg/dt`` the total rate along the velocities ``v``).  A shift ``tau`` moves ``s`` along its
     Taylor expansion from ``t`` with the right-hand rate there, ``s + s_dot tau + s_ddot tau^2 / 2``:
     a difference across a kink of ``s(t)`` (the start of a ramp at t = 0) then sees the motion the
-    run takes from ``t``, not an acceleration of the kink's size over the difference's width."""
+    run takes from ``t``, not an acceleration of the kink's size over the difference's width.  The
+    shifted point stays where the point is at ``t``, on its element's cubic (extended beyond the
+    element's ends) or on the track: a difference about ``t`` is the derivative of that one
+    interpolation, never a difference across a node (where the curvature of the interpolation
+    jumps) or across an end of the link."""
     path = m.path
     if m.free:
         return [_free_row(m, q, v)]
@@ -56,16 +60,16 @@ def mover_rows(m: Mover, q: np.ndarray, v: np.ndarray, t: float,
     if m.kind == "support":
         held = min(max(s, 0.0), path.length)
         s_dot = s_dot if held == s else 0.0
-        p, dofs, J, dp_ds = path.point(q, held)
+        p, dofs, J, dp_ds = path.point(q, held, path.locate(f.value(t))[0])
         n0 = path.normal
         R = n0 @ J
         return [(dofs, R, float(n0 @ (p - path.sketched(held))), float(R @ v[dofs] + n0 @ (dp_ds - path.direction) * s_dot))]
     mx, my = m.mass_dofs
     xm, vm = q[[mx, my]], v[[mx, my]]
-    if not path.on(s):  # on the rigid track along the sketched line
+    if not path.on(f.value(t)):  # on the rigid track along the sketched line
         g, g_dot = xm - path.sketched(s), vm - path.direction * s_dot
         return [(np.array([d]), np.ones(1), float(g[i]), float(g_dot[i])) for i, d in enumerate((mx, my))]
-    p, dofs, J, dp_ds = path.point(q, s)
+    p, dofs, J, dp_ds = path.point(q, s, path.locate(f.value(t))[0])
     g, g_dot = xm - p, vm - J @ v[dofs] - dp_ds * s_dot
     return [(np.concatenate([[d], dofs]), np.concatenate([[1.0], -J[i]]), float(g[i]), float(g_dot[i]))
             for i, d in enumerate((mx, my))]

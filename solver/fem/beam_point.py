@@ -1,21 +1,26 @@
 """A point anywhere along a corotational beam element, by the element's shape functions.
 
 The element's deformed shape (thesis App. A, eq. A.9) is the chord from node 1 to node 2
-plus the cubic deflection ``v(xi) = l (N2(xi) tb1 + N4(xi) tb2)`` normal to it, with the
+plus the cubic deflection ``v(xi) = l (N2(xi) T1 + N4(xi) T2)`` normal to it, with the
 Hermite functions ``N2 = xi (1 - xi)^2``, ``N4 = -xi^2 (1 - xi)`` and the nodal slopes
-from the chord ``tb_i = theta_i + beta0 - beta`` (:func:`solver.fem.beam.kinematics`);
-along the chord the point divides the current length in the ratio ``xi`` (uniform
-extension).  So the material point at ``xi = s / L`` of an element is
+``T_i = tan(tb_i)`` of the nodal rotations from the chord ``tb_i = theta_i + beta0 - beta``
+(:func:`solver.fem.beam.kinematics`); along the chord the point divides the current length
+in the ratio ``xi`` (uniform extension).  So the material point at ``xi = s / L`` of an
+element is
 
-    p(q_e) = x_1 + xi d + l f n,      f = N2 tb1 + N4 tb2,   d = x_2 - x_1,   n = e_z x d / l
+    p(q_e) = x_1 + xi d + l f n,      f = N2 T1 + N4 T2,   d = x_2 - x_1,   n = e_z x d / l
 
 and its Jacobian on the element's dofs ``(x1, y1, theta1, x2, y2, theta2)`` is
-``dp = dx_1 + xi dd + l n df + f n dl - l f e dbeta`` with ``dl = e . dd`` and ``dbeta = n . dd / l``
-(``e = d / l``).  Scaled by the current chord ``l`` (the element's own shape uses ``L``;
-they differ by the axial strain), the slope at a node is the node's rotation from the
-chord exactly, so the tangent of the deformed link is continuous across its nodes.
-A moving support, a moving mass or load (Amirouche & Xie, eqs. 13-16 and 26) and
-rolling contact on a flexible link read their point from here.
+``dp = dx_1 + xi dd + l n df + f n dl - l f e dbeta`` with ``dl = e . dd``, ``dbeta = n . dd / l``
+(``e = d / l``) and ``dT_i = (1 + T_i^2) (dtheta_i - dbeta)``.  Scaled by the current chord
+``l``, the tangent ``e + T_i n`` at a node turns from the chord by the node's rotation
+``tb_i`` exactly, so the tangent of the deformed link is continuous across its nodes.  (The
+element's own cubic takes the slope ``tb_i``, the small-rotation form, which turns the tangent
+by ``atan(tb_i)``: on a link bent to curvature kappa a kink of ``(kappa l)^3 / 12`` at every node,
+where a mass moving along the link took a force spike.)  The slope's magnitude, ``l / cos(tb_i)``
+per unit ``xi``, is continuous too where the neighbours share length and end rotation (a
+uniformly bent, uniformly meshed link).  A moving support, a moving mass or load (Amirouche &
+Xie, eqs. 13-16 and 26) and rolling contact on a flexible link read their point from here.
 
 >>> import numpy as np
 >>> p, J, _t = point_on_element(np.array([0.0, 0.0, 0.0, 2.0, 0.0, 0.0]), 0.0, 0.25)
@@ -44,19 +49,20 @@ def point_on_element(qe: np.ndarray, beta0: float, xi: float) -> tuple[np.ndarra
     e = np.array([dx, dy]) / l
     n = np.array([-e[1], e[0]])
     beta = math.atan2(dy, dx)
-    tb1, tb2 = qe[2] + beta0 - beta, qe[5] + beta0 - beta
+    T1, T2 = math.tan(qe[2] + beta0 - beta), math.tan(qe[5] + beta0 - beta)
     N2, N4, d2, d4 = hermite(xi)
-    f = N2 * tb1 + N4 * tb2
+    f = N2 * T1 + N4 * T2
     p = np.array([qe[0], qe[1]]) + xi * np.array([dx, dy]) + l * f * n
     dbeta = np.array([-n[0], -n[1], 0.0, n[0], n[1], 0.0]) / l  # d beta / d qe = n . (dx_2 - dx_1) / l
     dl = np.array([-e[0], -e[1], 0.0, e[0], e[1], 0.0])
-    df = -(N2 + N4) * dbeta
-    df[2] += N2
-    df[5] += N4
+    c1, c2 = N2 * (1.0 + T1 * T1), N4 * (1.0 + T2 * T2)  # d f / d tb_i
+    df = -(c1 + c2) * dbeta
+    df[2] += c1
+    df[5] += c2
     J = np.outer(n, l * df + f * dl) - np.outer(l * f * e, dbeta)
     J[0, 0] += 1 - xi
     J[1, 1] += 1 - xi
     J[0, 3] += xi
     J[1, 4] += xi
-    dp_dxi = np.array([dx, dy]) + l * (d2 * tb1 + d4 * tb2) * n
+    dp_dxi = np.array([dx, dy]) + l * (d2 * T1 + d4 * T2) * n
     return p, J, dp_dxi

@@ -22,6 +22,7 @@ from ..jit import borrowed, njit
 
 from ..system.assembly import newton_factorize
 from ..system.state import State
+from .step_ends import near, step_towards
 from .newmark import COLLAPSED, CONVERGED, DIVERGED, SINGULAR, NewmarkIntegrator, NewtonFailure, converge_step, \
     divergence, newmark_predict
 
@@ -118,16 +119,17 @@ def _free_steps(targets, accs, h, nu, af, c_a, c_v, pseudo_ratio, lam_factor, mo
 @njit(cache=True)
 def plan_steps(t, h, h0, t_end, eps_t, shortest, breakpoint, next_out, dt_out, budget):
     """The ends of the steps from ``t`` that the time loop takes one by one with the same size
-    (its first try ``min(max(h, shortest), t_end - t)``, then ``min(h0, 2 x the last step)``), at
-    most ``budget``, stopping before a step that would pass ``breakpoint`` (+ ``eps_t``) or change
-    size, and after the first that ends at an output time (``next_out - eps_t``; every step with
+    (its first try ``max(h, shortest)`` towards the end, :func:`.step_ends.step_towards`, then
+    ``min(h0, 2 x the last step)``), at most ``budget``, stopping before a step that comes near
+    ``breakpoint`` (:func:`.step_ends.near`: the loop lands on it) or changes size, and after the
+    first that ends at an output time (``next_out - eps_t``; every step with
     ``dt_out <= 0``) or the end; returns ``(ends, step)``, the ends accumulated as the loop does."""
     ends = np.empty(budget)
     count = 0
     step = np.nan
     while t < t_end - eps_t and count < budget:
-        h_try = min(max(h, shortest), t_end - t)
-        if breakpoint <= t + h_try + eps_t or (count > 0 and h_try != step):
+        h_try = step_towards(t, max(h, shortest), t_end)
+        if near(t, h_try, breakpoint) or (count > 0 and h_try != step):
             break
         step = h_try
         t1 = t + h_try

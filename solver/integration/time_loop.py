@@ -35,6 +35,7 @@ from ..system.state import State
 from .divergence import DivergenceWatch, mesh_hint, strain_hint
 from .newmark import NewmarkIntegrator, NewtonFailure
 from .free_steps import free_run, plan_steps
+from .step_ends import ROUND_OFF, step_towards
 from ..results.outputs import OutputBuilder
 from ..results.frame_columns import FrameColumns
 from ..results.frames import Frame, Results, StepRecord
@@ -182,9 +183,13 @@ def _free_run(integ: NewmarkIntegrator, out: OutputBuilder, state: State, h: flo
     return new, h_next, len(hs), int(iterations.sum()), failure
 
 
-def _landing(breakpoints: list[float], reach: float) -> float | None:
-    """The first breakpoint, if a step reaching ``reach`` would pass it (the step then lands on it)."""
-    return breakpoints[0] if breakpoints and breakpoints[0] <= reach else None
+def _landing(breakpoints: list[float], t: float, h: float) -> tuple[float, float | None]:
+    """The step from ``t`` of about ``h`` towards the first breakpoint (:func:`.step_ends.step_towards`)
+    and the breakpoint it lands on (None: it ends before)."""
+    if not breakpoints:
+        return h, None
+    step = step_towards(t, h, breakpoints[0])
+    return step, (breakpoints[0] if step == breakpoints[0] - t else None)
 
 
 def _next_output(t: float, dt_out: float, eps_t: float) -> float:
@@ -269,7 +274,7 @@ def _run(model: dict, cancel: Callable[[], bool] | None, scope: ExitStack,
     next_out = _next_output(0.0, dt_out, 0.0) if dt_out > 0 else 0.0
     h = h0
     status, message = "completed", ""
-    eps_t = 1e-9 * limits.reference
+    eps_t = ROUND_OFF * h0  # accumulated times are this close to their sums
     steps_taken, iterations = 0, 0  # accepted steps and their Newton iterations (logged if recorded)
     log_steps = settings["record"]["steps"]
     rejected = 0  # step attempts taken again: Newton cuts, contact events stepped over, contact errors
@@ -306,19 +311,19 @@ def _run(model: dict, cancel: Callable[[], bool] | None, scope: ExitStack,
                 continue
         in_contact = contacts.active and contacts.closed()
         step_started = wallclock.perf_counter()
-        h_full = min(max(contacts.step_size(h), limits.shortest), t_end - state.t)
+        h_full = step_towards(state.t, max(contacts.step_size(h), limits.shortest), t_end)
         t_f = contacts.forecast(state, h_full) if tracker else None  # a cut expected before the step
         h_try = h_full if t_f is None else max(t_f - state.t, limits.shortest)
         while breakpoints and breakpoints[0] <= state.t + eps_t:
             breakpoints.pop(0)
-        land = _landing(breakpoints, state.t + h_try + eps_t)
+        h_try, land = _landing(breakpoints, state.t, h_try)
         try:
             new, iters, h_try, cuts = _advance(integ, state, h_try, land, limits, guard, tracker, failure)
             rejected += cuts
             if t_f is not None and contacts.short_of_contact(new):  # cut short of the contact: the whole step
                 rejected += 1
-                land = _landing(breakpoints, state.t + h_full + eps_t)
-                new, iters, h_try, cuts = _advance(integ, state, h_full, land, limits, guard, tracker)
+                h_try, land = _landing(breakpoints, state.t, h_full)
+                new, iters, h_try, cuts = _advance(integ, state, h_try, land, limits, guard, tracker)
                 rejected += cuts
             for _ in range(MAX_CONTACT_RETRIES if tracker else 0):  # contact predictor (eq. 3.4), switches, errors
                 t_ct = contacts.event_time(state, new)

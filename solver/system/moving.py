@@ -71,10 +71,15 @@ class LinkPath:
         e = min(int(np.searchsorted(ends, s, side="right")), len(ends) - 1)
         return e, (s - (ends[e] - self.L[e])) / self.L[e]
 
-    def point(self, q: np.ndarray, s: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    def point(self, q: np.ndarray, s: float, element: int | None = None
+              ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """``(p, dofs, J, dp_ds)``: the material point at ``s`` (m), the dofs (6,) of its
-        element, the Jacobian (2, 6) of ``p`` on them and ``dp/ds`` (2,) along the deformed link."""
-        e, xi = self.locate(s)
+        element, the Jacobian (2, 6) of ``p`` on them and ``dp/ds`` (2,) along the deformed link.
+        On a given ``element`` the point is that of its cubic, extended beyond its ends."""
+        if element is None:
+            e, xi = self.locate(s)
+        else:
+            e, xi = element, (s - float(self.L[:element].sum())) / self.L[element]
         dofs = self.elem_dofs[e]
         p, J, dp_dxi = point_on_element(q[dofs], self.beta0[e], xi)
         return p, dofs, J, dp_dxi / self.L[e]
