@@ -133,7 +133,7 @@ def test_a_second_sweep_into_a_folder_in_use_is_refused_and_a_dead_holders_lock_
         assert read_rows(tmp_path) == []
     finally:
         holder.kill()
-        holder.wait()
+        holder.communicate()
     outcome = run_sweep(rod, spec, tmp_path, workers=1)  # the killed holder's lock is stale: taken
     assert outcome.completed == 1
 
