@@ -103,7 +103,7 @@ def _spec_from_args(args: argparse.Namespace):
     if args.spec:
         try:
             spec = spec_from_json(json.loads(Path(args.spec).read_text(encoding="utf-8")))
-        except (OSError, ValueError) as exc:
+        except (OSError, ValueError, RecursionError) as exc:
             if isinstance(exc, SweepError):
                 raise SweepError([f"{args.spec}: {p}" for p in exc.problems]) from None
             raise SweepError([f"{args.spec}: cannot read the sweep ({exc})"]) from None

@@ -21,7 +21,8 @@ from PySide6.QtWidgets import (
 )
 
 from solver.model.paths import numeric_paths
-from solver.sweeps import SweepError, SweepSpec, build_variants, design_points, parse_vary
+from solver.sweeps import SweepError, SweepSpec, build_variants, parse_vary
+from solver.sweeps.scheduler_probe import scheduler_endpoint
 from solver.sweeps.cluster import default_workers
 
 #: design combo entries: label -> design name
@@ -178,17 +179,19 @@ class SweepDialog(QDialog):
         self.samples.setEnabled(DESIGNS[self.design.currentText()] == "lhs")
         self.seed.setEnabled(DESIGNS[self.design.currentText()] == "lhs")
         try:
-            count = len(design_points(self.spec()))
+            spec = self.spec()
         except SweepError as exc:
             self.summary.setText(_error_html(exc.problems[:6]))
             return
-        self.summary.setText(f"{count} runs")
+        self.summary.setText(_error_html([spec.over_cap()]) if spec.over_cap() else f"{spec.run_count} runs")
 
     def accept(self) -> None:
         """Close only on a sweep that can run: every variant valid, a folder, a scheduler."""
         problems = []
         try:
             spec = self.spec()
+            if spec.over_cap():  # build_variants would measure a run to say what it costs: not here
+                raise SweepError([spec.over_cap()])
             build_variants(self.model, spec)
         except SweepError as exc:
             problems += exc.problems
@@ -196,6 +199,11 @@ class SweepDialog(QDialog):
             problems.append("Sweep folder: choose where the table goes")
         if self.remote.isChecked() and not self.scheduler.text().strip():
             problems.append("Scheduler: give the address of the cluster's scheduler (tcp://host:port)")
+        elif self.remote.isChecked():
+            try:
+                scheduler_endpoint(self.scheduler.text().strip())
+            except SweepError as exc:
+                problems += [f"Scheduler: {p}" for p in exc.problems]
         if problems:
             self.summary.setText(_error_html(problems[:12]))
             return

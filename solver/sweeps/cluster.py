@@ -2,6 +2,13 @@
 for the sweep (one single-threaded worker process per core by default: the time loop
 holds the GIL; its workers close quietly, :mod:`.heartbeat`), or an existing cluster at a
 scheduler address.
+
+The local cluster listens on the loopback interface only (its scheduler, workers and the
+scheduler's HTTP status pages): nobody else on the network reaches it.  Every wait on a
+scheduler given by address is bounded: the TCP connection and the scheduler's first
+words (:data:`ANSWER_TIMEOUT_S`, :mod:`.scheduler_probe`), the client's registration
+(:data:`CONNECT_TIMEOUT_S`) and a first worker (:data:`WORKERS_TIMEOUT_S`), each with a
+message naming the address and what did not answer.
 """
 from __future__ import annotations
 
@@ -12,10 +19,18 @@ import threading
 from contextlib import ExitStack, contextmanager
 from typing import Iterator
 
+from .scheduler_probe import ANSWER_TIMEOUT_S, probe_scheduler
 from .spec import SweepError
 
-#: seconds to wait for a scheduler given by address
+#: seconds to wait for the client's registration with a scheduler given by address
 CONNECT_TIMEOUT_S = 10
+#: seconds to wait for a first worker at a scheduler given by address
+WORKERS_TIMEOUT_S = 60
+#: the local cluster's interface: the loopback, never the network
+LOCAL_HOST = "127.0.0.1"
+
+__all__ = ["ANSWER_TIMEOUT_S", "CONNECT_TIMEOUT_S", "LOCAL_HOST", "WORKERS_TIMEOUT_S", "default_workers",
+           "sweep_client"]
 
 
 def default_workers() -> int:
@@ -49,12 +64,12 @@ def sweep_client(scheduler: str | None = None, workers: int | None = None) -> It
             if scheduler:
                 client = _connect(scheduler)
             else:
-                # the scheduler's HTTP server on a free port (None still tries 8787, and two sweeps on one
-                # machine then clash)
+                # the scheduler's HTTP server on a free port of the loopback (None still tries 8787, and
+                # two sweeps on one machine then clash; ":0" listens on every interface)
                 with _children_ignore_ctrl_c():
                     cluster = LocalCluster(n_workers=workers or default_workers(), threads_per_worker=1,
-                                           processes=True, dashboard_address=":0", silence_logs=logging.ERROR,
-                                           plugins=(HeartbeatDrained(),))
+                                           processes=True, host=LOCAL_HOST, dashboard_address=f"{LOCAL_HOST}:0",
+                                           silence_logs=logging.ERROR, plugins=(HeartbeatDrained(),))
                 opened.callback(cluster.close)
                 client = Client(cluster)
             opened.callback(client.close)
@@ -65,13 +80,22 @@ def sweep_client(scheduler: str | None = None, workers: int | None = None) -> It
 
 
 def _connect(scheduler: str):
-    """A client of the scheduler at address ``scheduler``, or :class:`SweepError`."""
+    """A client of the scheduler at address ``scheduler`` with a worker to run on, or
+    :class:`SweepError` saying which step did not answer in time."""
     from distributed import Client
 
+    probe_scheduler(scheduler)
     try:
-        return Client(scheduler, timeout=CONNECT_TIMEOUT_S)
+        client = Client(scheduler, timeout=CONNECT_TIMEOUT_S)
     except (OSError, TimeoutError, ValueError) as exc:
         raise SweepError([f"scheduler {scheduler}: cannot connect ({exc})"]) from None
+    try:
+        client.wait_for_workers(1, timeout=WORKERS_TIMEOUT_S)
+    except (OSError, TimeoutError) as exc:
+        client.close()
+        raise SweepError([f"scheduler {scheduler}: no worker joined it within {WORKERS_TIMEOUT_S} s; start "
+                          f"workers with 'dask worker {scheduler}' ({type(exc).__name__})"]) from None
+    return client
 
 
 @contextmanager

@@ -17,15 +17,19 @@ from typing import Any, Callable
 
 from ..results.outputs import model_layout
 from .cluster import sweep_client
+from .folder_lock import sweep_lock
+from .scheduler_probe import scheduler_endpoint
 from .scalars import collect_problems
 from .spec import SweepError, SweepSpec
 from .spread import spread, write_spread
-from .table import RUNS, read_rows, read_sweep, same_model, write_rows, write_sweep
+from .table import RUNS, SWEEP_JSON, TABLE, read_rows, read_sweep, same_model, write_rows, write_sweep
 from .task import run_variant
-from .variants import Variant, build_variants
+from .variants import Variant, build_variants, foreign_rows
 
 #: seconds between two writes of the table while a sweep goes on
 WRITE_INTERVAL_S = 1.0
+#: seconds without a connection to the scheduler after which a sweep stops
+LOST_AFTER_S = 30
 #: statuses of runs that are done: a sweep run again skips them
 DONE = ("completed", "failed")
 
@@ -70,33 +74,63 @@ class SweepOutcome:
     spread: list[dict[str, Any]] = field(default_factory=list)
 
 
-def plan_sweep(model: dict, spec: SweepSpec, folder: str | Path, overwrite: bool = False) -> SweepPlan:
+def plan_sweep(model: dict, spec: SweepSpec, folder: str | Path, overwrite: bool = False,
+               workers: int | None = None) -> SweepPlan:
     """Validate every run and the collected quantities, and compare with the folder:
     raises :class:`SweepError` (nothing is run) when a run is not a valid model, a
-    quantity is unknown, or the folder holds a sweep of another model (unless
-    ``overwrite``, which starts its table afresh)."""
-    folder = Path(folder)
-    variants = build_variants(model, spec)
+    quantity is unknown, the design is over the cap (with what it would cost on
+    ``workers``), or the folder is not one this sweep may go on in
+    (:func:`_folder_rows`; ``overwrite`` starts its table afresh)."""
+    return _plan(Path(folder), _checked_variants(model, spec, Path(folder), workers), model, overwrite)
+
+
+def _checked_variants(model: dict, spec: SweepSpec, folder: Path, workers: int | None) -> list[Variant]:
+    """The sweep's runs, validated, and its collected quantities checked."""
+    if folder.exists() and not folder.is_dir():
+        raise SweepError([f"{folder}: is a file; give a folder for the sweep"])
+    variants = build_variants(model, spec, workers)
     if spec.collect:
         problems = collect_problems(spec.collect, variants[0].model, model_layout(variants[0].model))
         if problems:
             raise SweepError(problems)
+    return variants
+
+
+def _plan(folder: Path, variants: list[Variant], model: dict, overwrite: bool) -> SweepPlan:
+    rows = [row for row in _folder_rows(folder, model, overwrite) if row.get("status") in DONE]
+    done = {row["run"] for row in rows}
+    return SweepPlan(folder, variants, [v for v in variants if v.run_id not in done], rows)
+
+
+def _folder_rows(folder: Path, model: dict, overwrite: bool) -> list[dict[str, Any]]:
+    """The rows of the folder's table, checked to be runs of ``model``: refused when the
+    folder holds another model's sweep, a table without its ``sweep.json``, rows without
+    a run id, or rows whose values are not those of their run (edited); none when
+    ``overwrite``."""
     previous = read_sweep(folder)
     rows = read_rows(folder)
+    if overwrite:
+        return []
     if previous is not None and not same_model(previous[0], model):
-        if not overwrite:
-            raise SweepError([f"{folder}: holds a sweep of another model; choose another folder "
-                              "or overwrite it"])
-        rows = []
-    done = {row["run"] for row in rows if row.get("status") in DONE}
-    rows = [row for row in rows if row.get("status") in DONE]
-    return SweepPlan(folder, variants, [v for v in variants if v.run_id not in done], rows)
+        raise SweepError([f"{folder}: holds a sweep of another model; choose another folder or overwrite it"])
+    if rows and previous is None:
+        raise SweepError([f"{folder}: holds a sweep table but no {SWEEP_JSON}, so whose runs they are is unknown; "
+                          "choose another folder or overwrite it"])
+    if any(not isinstance(row.get("run"), str) for row in rows):
+        raise SweepError([f"{folder / TABLE}: has rows without a run id (its 'run' column); not a table of "
+                          "flexmech sweep; choose another folder or overwrite it"])
+    foreign = foreign_rows(model, rows)
+    if foreign:
+        raise SweepError([f"{folder / TABLE}: rows that are not runs of the model (edited?); choose another "
+                          "folder or overwrite it:", *foreign])
+    return rows
 
 
 def run_sweep(model: dict, spec: SweepSpec, folder: str | Path, *, scheduler: str | None = None,
               workers: int | None = None, progress: Callable[[SweepProgress], None] | None = None,
               cancel: Callable[[], bool] | None = None, overwrite: bool = False) -> SweepOutcome:
-    """Run the sweep ``spec`` of ``model`` into ``folder`` (see :mod:`solver.sweeps`).
+    """Run the sweep ``spec`` of ``model`` into ``folder`` (see :mod:`solver.sweeps`),
+    holding the folder's lock (:mod:`.folder_lock`: a second sweep into it is refused).
 
     Parameters
     ----------
@@ -107,8 +141,22 @@ def run_sweep(model: dict, spec: SweepSpec, folder: str | Path, *, scheduler: st
         dropped and those running stop at their next step; finished rows are kept.
     overwrite : start afresh in a folder that holds a sweep of another model.
     """
-    plan = plan_sweep(model, spec, folder, overwrite)
-    plan.folder.mkdir(parents=True, exist_ok=True)
+    if scheduler:
+        scheduler_endpoint(scheduler)
+    folder = Path(folder)
+    variants = _checked_variants(model, spec, folder, workers)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise SweepError([f"{folder}: cannot make the sweep's folder ({exc.strerror or exc})"]) from None
+    with sweep_lock(folder):
+        return _run_planned(_plan(folder, variants, model, overwrite), model, spec, scheduler, workers, progress,
+                            cancel)
+
+
+def _run_planned(plan: SweepPlan, model: dict, spec: SweepSpec, scheduler, workers, progress,
+                 cancel) -> SweepOutcome:
+    """Run the pending runs of ``plan`` and write the table (and an ensemble's spread)."""
     write_sweep(plan.folder, model, spec)
     outcome = SweepOutcome(plan.folder, plan.rows, skipped=len(plan.variants) - len(plan.pending))
     first = ["run", *spec.paths, *(p for p, _v in spec.fixed), "status", "message", "wall_time_s"]
@@ -119,10 +167,12 @@ def run_sweep(model: dict, spec: SweepSpec, folder: str | Path, *, scheduler: st
         outcome.rows = sorted(rows.values(), key=lambda r: order.get(r["run"], len(order)))
         write_rows(plan.folder, outcome.rows, first)
 
-    if plan.pending:
-        with sweep_client(scheduler, workers) as client:
-            _execute(client, plan, spec, rows, outcome, save, progress, cancel)
-    save()
+    try:
+        if plan.pending:
+            with sweep_client(scheduler, workers) as client:
+                _execute(client, plan, spec, rows, outcome, save, progress, cancel)
+    finally:  # the finished runs are kept, also when the scheduler is lost
+        save()
     if spec.design == "ensemble":
         outcome.spread = spread(outcome.rows, first)
         write_spread(plan.folder, outcome.spread)
@@ -144,7 +194,14 @@ def _execute(client, plan: SweepPlan, spec: SweepSpec, rows: dict, outcome: Swee
         futures[future] = v
     remaining = set(futures)
     last_write = time.monotonic()
+    answered = time.monotonic()
     while remaining:
+        if client.status == "running":
+            answered = time.monotonic()
+        elif time.monotonic() - answered > LOST_AFTER_S:
+            raise SweepError([f"the sweep's scheduler ({client.scheduler.address}) has not answered for "
+                              f"{LOST_AFTER_S} s; the {len(remaining)} runs not finished are not in the table, "
+                              "the same command runs them"])
         if cancel is not None and cancel():  # the runs going on stop at their next step (run_variant)
             client.cancel(list(remaining))
             outcome.cancelled = True

@@ -53,9 +53,15 @@ class OptimumError(SweepError):
     """A field, bounds or objective that cannot be optimised (each problem names its option)."""
 
 
-def optimum_problems(model: dict, path: str, bounds: tuple[float, float], objective: str) -> list[str]:
+#: the most values a scan may have (each is a run of the model)
+MAX_SCAN = 1000
+
+
+def optimum_problems(model: dict, path: str, bounds: tuple[float, float], objective: str,
+                     scan: int = 5, maxiter: int = 20) -> list[str]:
     """What is wrong with the request, before anything runs."""
-    out = []
+    out = [f"{name}: must be an integer from 1 to {MAX_SCAN}, got {value}" for name, value in
+           (("scan", scan), ("maxiter", maxiter)) if not (isinstance(value, int) and 1 <= value <= MAX_SCAN)]
     try:
         numeric_field(model, path)
     except PathError as exc:
@@ -77,7 +83,7 @@ def find_optimum(model: dict, path: str, bounds: tuple[float, float], objective:
     1e-3 of the bounds' width) in at most ``maxiter`` further runs.  ``progress`` sees the
     :class:`Optimum` after every run; ``cancel()`` True stops the search (the runs made so
     far are kept).  Raises :class:`OptimumError` for a bad request or an invalid variant."""
-    problems = optimum_problems(model, path, bounds, objective)
+    problems = optimum_problems(model, path, bounds, objective, scan, maxiter)
     if problems:
         raise OptimumError(problems)
     lo, hi = float(bounds[0]), float(bounds[1])

@@ -53,11 +53,16 @@ class Parameter:
     high: float | None = None
     count: int | None = None
 
+    @property
+    def size(self) -> int:
+        """How many values :meth:`levels` gives, without making them."""
+        return len(self.values) if self.values is not None else int(self.count or 2)
+
     def levels(self) -> list[float]:
         """The values of a grid or zip design."""
         if self.values is not None:
             return list(self.values)
-        n = int(self.count or 2)
+        n = self.size
         return [self.low + (self.high - self.low) * k / (n - 1) for k in range(n)] if n > 1 else [self.low]
 
     @property
@@ -86,8 +91,8 @@ class Parameter:
         elif self.high < self.low:
             out.append(f"{where}.high: must be >= low")
         if self.count is not None and (not isinstance(self.count, int) or isinstance(self.count, bool)
-                                       or self.count < 1):
-            out.append(f"{where}.count: must be an integer >= 1")
+                                       or not 1 <= self.count <= MAX_RUNS):
+            out.append(f"{where}.count: must be an integer from 1 to {MAX_RUNS}")
         return out
 
 
@@ -107,6 +112,17 @@ class SweepSpec:
     collect: tuple[str, ...] = ()
     keep_results: bool = False
     perturb: tuple[tuple[str, float], ...] = ()
+
+    @property
+    def run_count(self) -> int:
+        """The runs of the design, counted in Python integers (no wrap-around) without
+        making them; 0 for a spec with problems that leave it unknown."""
+        if self.design in SAMPLED:
+            return self.samples if _is_count(self.samples) else 0
+        sizes = [p.size for p in self.parameters if not p.problems("")]
+        if len(sizes) < len(self.parameters) or not sizes:
+            return 0
+        return math.prod(sizes) if self.design == "grid" else sizes[0]
 
     @property
     def paths(self) -> list[str]:
@@ -132,14 +148,19 @@ class SweepSpec:
                 out.append(f"set[{path}]: must be a finite number")
         if self.design not in DESIGNS:
             out.append(f"design: must be one of {', '.join(DESIGNS)}, got '{self.design}'")
-        if self.design in SAMPLED and (not isinstance(self.samples, int) or isinstance(self.samples, bool)
-                                       or self.samples < 1):
+        if self.design in SAMPLED and not _is_count(self.samples):
             out.append(f"samples: {'an ensemble' if self.design == 'ensemble' else 'a Latin hypercube'} "
                        "needs samples >= 1")
-        if self.design == "zip" and len({len(p.levels()) for p in self.parameters if not p.problems("")}) > 1:
+        if self.design == "zip" and len({p.size for p in self.parameters if not p.problems("")}) > 1:
             out.append("design zip: every parameter needs as many values ("
-                       + ", ".join(f"{p.path}: {len(p.levels())}" for p in self.parameters) + ")")
+                       + ", ".join(f"{p.path}: {p.size}" for p in self.parameters) + ")")
         return out
+
+    def over_cap(self) -> str | None:
+        """``design grid: 1000000 runs, more than 100000`` when the design has more runs
+        than :data:`MAX_RUNS`, else None."""
+        count = self.run_count
+        return f"design {self.design}: {count} runs, more than {MAX_RUNS}" if count > MAX_RUNS else None
 
 
     def _ensemble_problems(self) -> list[str]:
@@ -156,6 +177,11 @@ class SweepSpec:
         for path in sorted({p for p in paths if paths.count(p) > 1}):
             out.append(f"perturb[{path}]: perturbed twice")
         return out
+
+
+def _is_count(x: Any) -> bool:
+    """A positive integer (not a bool)."""
+    return isinstance(x, int) and not isinstance(x, bool) and x >= 1
 
 
 def _is_number(x: Any) -> bool:

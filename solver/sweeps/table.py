@@ -78,8 +78,8 @@ def read_sweep(folder: str | os.PathLike) -> tuple[dict, SweepSpec] | None:
     try:
         doc = json.loads(path.read_text(encoding="utf-8"))
         return doc["model"], spec_from_json(doc["spec"])
-    except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise SweepError([f"{path}: not a sweep description ({exc})"]) from None
+    except (OSError, ValueError, KeyError, TypeError, RecursionError) as exc:
+        raise SweepError([f"{path}: not a sweep description ({type(exc).__name__}: {exc})"]) from None
 
 
 def write_sweep(folder: str | os.PathLike, model: dict, spec: SweepSpec) -> None:

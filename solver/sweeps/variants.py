@@ -17,7 +17,7 @@ import numpy as np
 from ..model.io import dumps_model
 from ..model.paths import PathError, get_path, numeric_field, set_path
 from ..model.validate import validate
-from .spec import MAX_RUNS, SweepError, SweepSpec
+from .spec import SweepError, SweepSpec
 
 #: problems listed for a sweep whose variants are invalid; the rest are counted
 MAX_LISTED = 20
@@ -50,16 +50,13 @@ def design_points(spec: SweepSpec) -> list[dict[str, float]]:
     problems = spec.problems()
     if problems:
         raise SweepError(problems)
+    if spec.over_cap():
+        raise SweepError([spec.over_cap()])
     paths = spec.paths
     if spec.design == "grid":
-        count = int(np.prod([len(p.levels()) for p in spec.parameters]))
-        if count > MAX_RUNS:
-            raise SweepError([f"design grid: {count} runs, more than {MAX_RUNS}"])
         rows = itertools.product(*(p.levels() for p in spec.parameters))
     elif spec.design == "zip":
         rows = zip(*(p.levels() for p in spec.parameters))
-    elif spec.samples > MAX_RUNS:
-        raise SweepError([f"samples: {spec.samples} runs, more than {MAX_RUNS}"])
     elif spec.design == "ensemble":
         sizes = np.array([size for _path, size in spec.perturb], dtype=float)
         rows = np.random.default_rng(spec.seed).uniform(-1.0, 1.0, (spec.samples, len(sizes))) * sizes
@@ -79,10 +76,17 @@ def _lhs_value(parameter, u: float) -> float:
     return levels[min(int(u * len(levels)), len(levels) - 1)]
 
 
-def build_variants(model: dict, spec: SweepSpec) -> list[Variant]:
+def build_variants(model: dict, spec: SweepSpec, workers: int | None = None) -> list[Variant]:
     """Every run of the sweep, validated: a :class:`SweepError` lists each variant that
     is not a valid model (``run 3 (contacts[tip].mu_s = 0.2): contacts[tip].mu_d: must
-    be <= mu_s``) and every path that names no number of the model."""
+    be <= mu_s``) and every path that names no number of the model; a design over the
+    cap is refused with what it would cost (:func:`solver.sweeps.estimate.sweep_cost`,
+    on ``workers``)."""
+    if spec.over_cap() and not spec.problems():
+        from .cluster import default_workers
+        from .estimate import sweep_cost
+
+        raise SweepError([f"{spec.over_cap()}: {sweep_cost(model, spec.run_count, workers or default_workers())}"])
     problems = []
     fields = {}
     for path in [*spec.paths, *(p for p, _v in spec.fixed)]:
@@ -122,6 +126,34 @@ def build_variants(model: dict, spec: SweepSpec) -> list[Variant]:
         raise SweepError([f"{invalid} of {len(points)} runs are not valid models; nothing was run:"]
                          + problems[:MAX_LISTED])
     return list(variants.values())
+
+
+def foreign_rows(model: dict, rows: list[dict]) -> list[str]:
+    """The rows of a sweep table that are not runs of ``model``: a row's input columns
+    (those naming a number of the model) set on the model must give the row's run id.
+    One line per such row (an edited value, another model's row), for at most
+    :data:`MAX_LISTED` rows."""
+    inputs: dict[str, bool] = {}
+    out = []
+    for row in rows:
+        doc = copy.deepcopy(model)
+        for key, value in row.items():
+            if value is not None and inputs.setdefault(key, _names_number(model, key)):
+                set_path(doc, key, value)
+        if run_id(doc) != row.get("run"):
+            shown = ", ".join(f"{k} = {v:g}" for k, v in row.items() if inputs.get(k) and v is not None)
+            out.append(f"run {row.get('run')} ({shown}): its values are not those of the run it names")
+            if len(out) == MAX_LISTED:
+                break
+    return out
+
+
+def _names_number(model: dict, key: str) -> bool:
+    try:
+        numeric_field(model, key)
+    except (PathError, ValueError):
+        return False
+    return True
 
 
 def _typed(spec, value: float) -> float | int:

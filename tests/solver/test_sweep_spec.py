@@ -65,7 +65,7 @@ def test_spec_json_round_trips_and_names_bad_fields():
         "parameters[b].step: unknown field",
         "parameters[a].high: must be >= low",
         "parameters[b].values: needs at least one value",
-        "design: must be one of grid, zip, lhs, got 'random'",
+        "design: must be one of grid, zip, lhs, ensemble, got 'random'",
     ]
 
 
