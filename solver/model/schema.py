@@ -152,7 +152,8 @@ BODY = Obj(
         "y": Num("y of the centre of mass", "m"),
         "angle": Num("initial orientation", "rad", default=0.0),
         "mass": Num("mass", "kg", gt=0),
-        "inertia": Num("moment of inertia about the centre of mass", "kg m^2", default=0.0, ge=0),
+        "inertia": Num("moment of inertia about the centre of mass of a rigid body (default, and for 0: a "
+                       "disc's m r^2 / 2 of its radius)", "kg m^2", ge=0),
         "radius": Num("contact radius of the body (0: a point)", "m", default=0.0, ge=0),
     },
     help="a free body that belongs to no link (a striking mass, a free block)",

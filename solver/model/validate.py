@@ -17,6 +17,7 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 
 from . import schema as S
+from .body_rules import body_problems
 from .contact_rules import clearance_problems, compliant_contact_problems, node_target_problems
 from .fields import Obj, Variant, field_at
 from .geometry_rules import geometry_problems
@@ -269,6 +270,7 @@ def semantic_problems(doc: dict) -> list[Problem]:
     clearance_problems(doc, bad)
     compliant_contact_problems(doc, bad)
     node_target_problems(doc, bad)
+    body_problems(doc, bad)
     record_problems(doc, bad)
     resource_problems(doc, bad)
     return out

@@ -24,6 +24,7 @@ from .modal_links import ModalSet, build_modal_link, number_modal_link
 from .moving import Mover, link_path
 from ..fem.beam import BeamSet
 from ..fem.timoshenko import shear_parameter
+from ..model.body_rules import body_inertia
 from ..model.contact_rules import clearance_radii, node_target_reach, point_radius
 from ..model.io import model_with_defaults
 from .sections import section_at, section_properties
@@ -161,7 +162,7 @@ def compile_model(document: dict) -> System:
         b.add_rigid_link(link, materials)
     for body in doc["bodies"]:
         if body["kind"] == "rigid":
-            b.add_rigid_body(body["id"], body["mass"], body["inertia"], (body["x"], body["y"]), [body["id"]])
+            b.add_rigid_body(body["id"], body["mass"], body_inertia(body), (body["x"], body["y"]), [body["id"]])
         else:
             b.mass[b.node_dof[body["id"]][0]] += body["mass"]
             b.mass[b.node_dof[body["id"]][1]] += body["mass"]
