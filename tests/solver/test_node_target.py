@@ -5,7 +5,8 @@ block thrown onto the tip of a pinned flexible arm bounces off within 15 ms; 0.2
 the arm has swung down under it and the block, falling, crosses the horizontal line through
 the tip 0.59-0.65 m away from it.  A line target struck it there again (impulses of 0.02-0.13
 N s, a compliant force of 2.6 kN); the node's face, reaching half the arm (0.25 m) from the
-tip, is far from it.
+tip, is far from it.  (With the face, the compliant model first stalled there: it took a gap
+below the face's line, beside the face, for a contact starting within the step.)
 """
 import math
 
@@ -18,7 +19,7 @@ from solver.system.compile import compile_model
 
 from .builders import struck_pendulum
 
-MODELS = [{"kind": "impulse"}, {"kind": "lagrange"}, {"kind": "compliant", "law": "hooke", "stiffness": 1e7}]
+MODELS = [{"kind": "impulse"}, {"kind": "lagrange"}, {"kind": "compliant", "law": "hooke", "stiffness": 1e8}]
 
 #: the block has left the tip (the last impulse of the first impact is at 14.5 ms)
 LEFT = 0.05
@@ -27,6 +28,7 @@ LEFT = 0.05
 @pytest.mark.parametrize("model", MODELS, ids=lambda m: m["kind"])
 def test_a_block_that_left_a_pendulums_tip_is_not_struck_again(model):
     res = simulate(struck_pendulum(model))
+    assert res.meta["status"] == "completed"  # the compliant model's steps stalled at 0.2726 s, 2e-11 s each
     first = next(e for e in res.events if e["kind"] == "contact_start")
     # the genuine impact: 20 mm at 2 m/s under gravity, arm and block falling together at first
     assert first["time_s"] == pytest.approx(0.01, abs=5e-4)
