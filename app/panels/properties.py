@@ -180,8 +180,8 @@ def derived_values(doc: dict, ref: EntityRef, item: dict) -> dict[tuple[str, ...
     """Fields the entity leaves out whose value the solver derives from others: ``{keys: (value,
     how)}`` -- a rigid body's inertia (a disc's m r²/2), a node target's reach.
 
-    >>> derived_values({}, EntityRef("bodies", "b"), {"kind": "rigid", "mass": 2.0, "radius": 0.1})
-    {('inertia',): (0.01, "a disc's m r^2 / 2 of its radius")}
+    >>> derived_values({}, EntityRef("bodies", "b"), {"kind": "rigid", "mass": 2.0, "radius": 0.5})
+    {('inertia',): (0.25, "a disc's m r^2 / 2 of its radius")}
     """
     out = {}
     if ref.collection == "bodies" and item.get("kind") == "rigid" and "mass" in item:
