@@ -19,8 +19,8 @@ def body_inertia(body: dict) -> float:
     """The moment of inertia of a free body about its centre of mass (kg m²): its ``inertia``
     when > 0, else a disc's ``m r² / 2`` of its radius (0 for a point).
 
-    >>> body_inertia({"mass": 0.2, "radius": 0.05}), body_inertia({"mass": 0.2, "radius": 0.05, "inertia": 1e-3})
-    (0.00025, 0.001)
+    >>> body_inertia({"mass": 2.0, "radius": 0.5}), body_inertia({"mass": 2.0, "radius": 0.5, "inertia": 1e-3})
+    (0.25, 0.001)
     """
     given = body.get("inertia", 0.0)
     return given if given > 0.0 else 0.5 * body["mass"] * body.get("radius", 0.0) ** 2
