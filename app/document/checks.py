@@ -25,6 +25,7 @@ from collections import defaultdict
 from solver.model.validate import Problem, validate
 
 from .entities import EntityRef, find_entity
+from .new_entities import struck_target
 
 #: target kinds fixed in space
 FIXED_TARGETS = ("ground_line", "ground_segment", "circle")
@@ -121,7 +122,23 @@ def contact_problems(doc: dict) -> list[Problem]:
         elif node in grounded and (kind in FIXED_TARGETS or (kind == "node" and target["node"] in grounded)):
             out.append(Problem(where, f"neither node '{node}' (held by joint '{grounded[node]}') "
                                       "nor the target can move", "warning"))
+        elif kind == "node" and (side := _side_struck(doc, c)) is not None:
+            out.append(Problem(where, f"the point is beside link '{side}', whose end node '{target['node']}' is the "
+                                      "target: a node target is the link's end face, struck from beyond the end; "
+                                      "to strike the link's side, make the target the link", "warning"))
     return out
+
+
+def _side_struck(doc: dict, contact: dict) -> str | None:
+    """The link whose side a node-target pair's point is beside in the sketch (None: it faces the node)."""
+    where = {n["id"]: (n["x"], n["y"]) for n in doc.get("nodes", [])}
+    where.update({b["id"]: (b["x"], b["y"]) for b in doc.get("bodies", [])})
+    point = where.get(contact["point"].get("node", contact["point"].get("body")))
+    if point is None or contact["target"]["node"] not in where:
+        return None
+    link = struck_target(doc, ("nodes", contact["target"]["node"]), point).get("link")
+    own = any(link == item["id"] and contact["point"].get("node") in item["nodes"] for item in doc.get("links", []))
+    return None if own else link
 
 
 def free_strain_problems(doc: dict) -> list[Problem]:

@@ -180,6 +180,45 @@ def new_contact(doc: dict, point: tuple[str, str], target: dict) -> dict:
             "mu_s": 0.0, "mu_d": 0.0, "e": 1.0, "law": "energetic", "model": {"kind": "impulse"}}
 
 
+def struck_target(doc: dict, hit: tuple[str, str], striker: tuple[float, float]) -> dict:
+    """The target of a point at ``striker`` (m) when the user picks ``hit`` (``("links", id)`` or
+    ``("nodes", id)``): a link, on its side facing the point; a node at a link's end while the
+    point is beside that link (it faces the link: not beyond the node along the link's axis),
+    that link too: a body striking the side of a link; else the node (the link's end face,
+    struck from beyond the end), its normal toward the point.
+
+    >>> doc = {"nodes": [{"id": "O", "x": 0.0, "y": 0.0}, {"id": "tip", "x": 0.5, "y": 0.0}],
+    ...        "links": [{"id": "arm", "nodes": ["O", "tip"]}]}
+    >>> struck_target(doc, ("nodes", "tip"), (0.5, 0.02)), struck_target(doc, ("nodes", "tip"), (0.6, 0.01))
+    ({'kind': 'link', 'link': 'arm', 'side': 'left'}, {'kind': 'node', 'node': 'tip', 'angle': 0.099669})
+    """
+    xy = {n["id"]: (n["x"], n["y"]) for n in doc.get("nodes", [])}
+    collection, name = hit
+    if collection == "links":
+        return {"kind": "link", "link": name, "side": _side(xy, _link_nodes(doc, name), striker)}
+    x, y = xy[name]
+    dx, dy = striker[0] - x, striker[1] - y
+    for link in doc.get("links", []):
+        a, b = link["nodes"][:2]
+        if name not in (a, b):
+            continue
+        other = xy[b if name == a else a]
+        ax, ay = x - other[0], y - other[1]  # the link's axis, out of its end
+        if ax * dx + ay * dy <= 0.0:
+            return {"kind": "link", "link": link["id"], "side": _side(xy, (a, b), striker)}
+    return {"kind": "node", "node": name, "angle": direction((x, y), striker)}
+
+
+def _link_nodes(doc: dict, link_id: str) -> tuple[str, str]:
+    return tuple(next(link["nodes"][:2] for link in doc.get("links", []) if link["id"] == link_id))
+
+
+def _side(xy: dict, ends: tuple[str, str], point: tuple[float, float]) -> str:
+    """``left`` when ``point`` is on the left of the link from its first node to its second."""
+    (x1, y1), (x2, y2) = xy[ends[0]], xy[ends[1]]
+    return "left" if (x2 - x1) * (point[1] - y1) - (y2 - y1) * (point[0] - x1) >= 0.0 else "right"
+
+
 def direction(a: tuple[float, float], b: tuple[float, float]) -> float:
     """The angle (rad, rounded) of the direction from ``a`` to ``b``; 0 when they coincide.
 

@@ -212,7 +212,9 @@ def check_edit(doc: dict, ref: EntityRef, keys: list, value: Any) -> None:
     if new:
         own = [p for p in new if p.path.startswith(f"{ref}")]
         first = (own or new)[0]
-        raise EditError(first.message if own else str(first))
+        field = first.path[len(f"{ref}"):].lstrip(".")
+        edited = ".".join(str(k) for k in keys)
+        raise EditError(str(first) if not own else first.message if field in ("", edited) else f"{field}: {first.message}")
 
 
 def plan(doc: dict, ref: EntityRef, keys: list, text_or_value: Any) -> tuple[list, Any]:

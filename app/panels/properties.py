@@ -8,11 +8,13 @@ leaves out are shown at their default and marked as such.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
 from solver.analysis.modal import LinkModes, modal_link_modes
+from solver.model.body_rules import body_inertia
+from solver.model.contact_rules import node_target_reach
 from solver.model.fields import Num, Obj, Variant, field_at, unit_at, with_defaults
 from solver.model.schema import MODEL
 from solver.model.validate import validate
@@ -165,11 +167,38 @@ def entity_rows(doc: dict, ref: EntityRef) -> list[PropertyRow]:
         return []
     item_spec, item = found
     rows = _rows(item_spec, with_defaults(item_spec, _with_omitted_variants(item_spec, item)), item, [])
+    derived = derived_values(doc, ref, item)
+    rows = [_with_derived(row, derived[row.keys]) if row.keys in derived and row.value == "" else row for row in rows]
     if ref == MODEL_SETTINGS:
         rows = [row for row in rows if row.keys[0] in MODEL_FIELDS]
     if ref.collection == "links" and item.get("kind") == "modal":
         rows += modal_rows(doc, ref.id)
     return rows
+
+
+def derived_values(doc: dict, ref: EntityRef, item: dict) -> dict[tuple[str, ...], tuple[float, str]]:
+    """Fields the entity leaves out whose value the solver derives from others: ``{keys: (value,
+    how)}`` -- a rigid body's inertia (a disc's m r²/2), a node target's reach.
+
+    >>> derived_values({}, EntityRef("bodies", "b"), {"kind": "rigid", "mass": 2.0, "radius": 0.5})
+    {('inertia',): (0.25, "a disc's m r^2 / 2 of its radius")}
+    """
+    out = {}
+    if ref.collection == "bodies" and item.get("kind") == "rigid" and "mass" in item:
+        out[("inertia",)] = (body_inertia(item), "a disc's m r^2 / 2 of its radius")
+    target = item.get("target", {}) if ref.collection == "contacts" else {}
+    if target.get("kind") == "node" and "node" in target:
+        reach = node_target_reach(doc, target)
+        if reach is not None:
+            out[("target", "reach")] = (reach, "half the distance to the nearest node of its link")
+    return out
+
+
+def _with_derived(row: PropertyRow, derived: tuple[float, str]) -> PropertyRow:
+    """A left-out field shown at the value the solver derives for it (a default: typing sets it)."""
+    value, how = derived
+    help_text = row.help.removesuffix(" -- not set")
+    return replace(row, value=format_value(value), help=f"{help_text} -- derived: {how}")
 
 
 #: the read-only rows of a modal link's modes

@@ -426,8 +426,10 @@ def _hermite_root(g0: float, r0: float, g1: float, r1: float) -> float:
 
 
 def _gap_ends(before: PairForces, after: PairForces, h: float) -> tuple[float, float, float, float]:
-    """Gap and rate (per unit of the step) at both ends of a step, for the Hermite polynomials."""
-    return before.geometry.gap, h * before.v_n, after.geometry.gap, h * after.v_n
+    """Gap and rate (per unit of the step) at both ends of a step, for the Hermite polynomials;
+    the gap is infinite where the point is beside its target (beyond a segment's end, a node's
+    face), which no contact can start from or be interpolated across."""
+    return -before.delta, h * before.v_n, -after.delta, h * after.v_n
 
 
 def _eccentricity(pair: ContactPair, g: ContactGeometry) -> float:

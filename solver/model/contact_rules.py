@@ -5,7 +5,8 @@ a ``bad(keys, message)`` callback that records a problem at a path of keys.  The
 rules: a compliant law needs what it reads (a stiffness, or the materials and radii of
 eqs. 3-5 to compute it; the cylinder laws a pin in a bore, its length and materials),
 c_e in (0, 1], Ambrósio's v0 < v1, and nothing starts penetrated -- a journal inside
-its clearance circle, a point outside a fixed target.
+its clearance circle, a point outside a fixed target; a node target has a reach (given, or
+from a link at its node).
 """
 from __future__ import annotations
 
@@ -22,6 +23,43 @@ def point_radius(doc: dict, point: dict) -> float:
     if "radius" in point:
         return point["radius"]
     return next((b.get("radius", 0.0) for b in doc.get("bodies", []) if b["id"] == point.get("body")), 0.0)
+
+
+def node_target_reach(doc: dict, target: dict) -> float | None:
+    """How far a node target's face reaches from its node (m): ``target.reach``, else half the
+    sketched distance from the node to the nearest node it shares a link with (for a link's end,
+    half the link); None when it is given no reach and is on no link.
+
+    >>> doc = {"nodes": [{"id": "O", "x": 0.0, "y": 0.0}, {"id": "tip", "x": 0.5, "y": 0.0}],
+    ...        "links": [{"id": "arm", "nodes": ["O", "tip"]}]}
+    >>> node_target_reach(doc, {"kind": "node", "node": "tip"}), node_target_reach(doc, {"node": "tip", "reach": 0.01})
+    (0.25, 0.01)
+    """
+    if "reach" in target:
+        return target["reach"]
+    xy = {n["id"]: (n["x"], n["y"]) for n in doc.get("nodes", [])}
+    node = target["node"]
+    others = [other for link in doc.get("links", []) if node in link["nodes"]
+              for other in link["nodes"] if other != node and other in xy and node in xy]
+    if not others:
+        return None
+    x, y = xy[node]
+    return 0.5 * min(math.hypot(xy[o][0] - x, xy[o][1] - y) for o in others)
+
+
+def node_target_problems(doc: dict, bad: Bad) -> None:
+    """A node target needs a reach: given, or a link at its node to take it from."""
+    for i, c in enumerate(doc.get("contacts", [])):
+        target = c.get("target", {})
+        if target.get("kind") != "node":
+            continue
+        reach = node_target_reach(doc, target)
+        if reach is None:
+            bad(["contacts", i, "target", "reach"],
+                f"is required: node '{target['node']}' is on no link to take the reach of its face from")
+        elif reach <= 0.0:
+            bad(["contacts", i, "target", "reach"],
+                f"must be > 0: node '{target['node']}' coincides with the nearest node of its link")
 
 
 def clearance_radii(joint: dict) -> tuple[float, float]:

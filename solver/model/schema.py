@@ -152,7 +152,8 @@ BODY = Obj(
         "y": Num("y of the centre of mass", "m"),
         "angle": Num("initial orientation", "rad", default=0.0),
         "mass": Num("mass", "kg", gt=0),
-        "inertia": Num("moment of inertia about the centre of mass", "kg m^2", default=0.0, ge=0),
+        "inertia": Num("moment of inertia about the centre of mass of a rigid body (default, and for 0: a "
+                       "disc's m r^2 / 2 of its radius)", "kg m^2", ge=0),
         "radius": Num("contact radius of the body (0: a point)", "m", default=0.0, ge=0),
     },
     help="a free body that belongs to no link (a striking mass, a free block)",
@@ -285,9 +286,15 @@ CONTACT_TARGET = Variant(
             {
                 "node": Str("target node", ref="nodes"),
                 "angle": Num("direction of the contact normal, out of the target, from +x", "rad", default=0.0),
+                "reach": Num("how far the target's face reaches from the node across the normal, and behind it "
+                             "(default: half the distance to the nearest node the node shares a link with: half "
+                             "the link for its end)", "m", gt=0),
             },
             required=("node",),
-            help="a node of another link or a free body (candidate contact node pair)",
+            help="a node of another link (candidate contact node pair, thesis eq. 3.1): a flat face through the "
+                 "node, across the normal, reaching `reach` to either side; the point touches it only while its "
+                 "centre faces the face (within reach of the node across the normal) and is less than reach "
+                 "behind it. For a body striking the side of a link use the link target",
         ),
         "circle": Obj(
             dict(_XY, radius=Num("radius", "m", gt=0), inside=Bool("the point moves inside the circle", default=False)),

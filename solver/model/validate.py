@@ -17,7 +17,8 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 
 from . import schema as S
-from .contact_rules import clearance_problems, compliant_contact_problems
+from .body_rules import body_problems
+from .contact_rules import clearance_problems, compliant_contact_problems, node_target_problems
 from .fields import Obj, Variant, field_at
 from .geometry_rules import geometry_problems
 from .limits import is_number, magnitude_rule, resource_problems, usable
@@ -268,6 +269,8 @@ def semantic_problems(doc: dict) -> list[Problem]:
             bad(["initial_velocities", i], "give exactly one of node, link, body")
     clearance_problems(doc, bad)
     compliant_contact_problems(doc, bad)
+    node_target_problems(doc, bad)
+    body_problems(doc, bad)
     record_problems(doc, bad)
     resource_problems(doc, bad)
     return out

@@ -24,7 +24,8 @@ from .modal_links import ModalSet, build_modal_link, number_modal_link
 from .moving import Mover, link_path
 from ..fem.beam import BeamSet
 from ..fem.timoshenko import shear_parameter
-from ..model.contact_rules import clearance_radii, point_radius
+from ..model.body_rules import body_inertia
+from ..model.contact_rules import clearance_radii, node_target_reach, point_radius
 from ..model.io import model_with_defaults
 from .sections import section_at, section_properties
 from .timefn import TimeFunction
@@ -161,7 +162,7 @@ def compile_model(document: dict) -> System:
         b.add_rigid_link(link, materials)
     for body in doc["bodies"]:
         if body["kind"] == "rigid":
-            b.add_rigid_body(body["id"], body["mass"], body["inertia"], (body["x"], body["y"]), [body["id"]])
+            b.add_rigid_body(body["id"], body["mass"], body_inertia(body), (body["x"], body["y"]), [body["id"]])
         else:
             b.mass[b.node_dof[body["id"]][0]] += body["mass"]
             b.mass[b.node_dof[body["id"]][1]] += body["mass"]
@@ -312,7 +313,9 @@ def _contact_pair(c: dict, b: "_Builder", doc: dict, elem_dofs: np.ndarray, beam
             nodes = next(l["nodes"] for l in doc["links"] if l["id"] == link)
             chain = [(nodes[0], nodes[1])]
         segments = np.array([[*b.node_dof[a], *b.node_dof[z]] for a, z in chain], dtype=int)
-    target = b.node_dof[tgt["node"]] if tgt["kind"] == "node" else None
+    target = None
+    if tgt["kind"] == "node":
+        target, tgt = b.node_dof[tgt["node"]], dict(tgt, reach=node_target_reach(doc, tgt))
     turning = b.first_rotation(point, missing=-1) if radius > 0 else -1
     return ContactPair(c["id"], b.node_dof[point], radius, kind, tgt, segments, target,
                        c["mu_s"], c["mu_d"], c["e"], c["law"], b.ndof, point_rotation=turning, model=model, beam=beam)

@@ -3,7 +3,9 @@
 A pair is a point (a node of a link, or a free body, with the radius of its surface)
 and a target: a fixed line, segment or circle, a circle whose centre moves with a node
 (the bearing of a clearance joint, Flores et al. 2006 eq. 18), a node (with a fixed
-normal direction: the thesis's candidate contact node pairs, eq. 3.1), or anywhere
+normal direction: the thesis's candidate contact node pairs, eq. 3.1; a flat face through
+the node across the normal, reachable while the point's centre is within ``reach`` of the
+node across the normal and less than ``reach`` behind the face), or anywhere
 along a link's elements: straight segments between its nodes, or for a rolling pair on a
 flexible link (``link_curve``) the deformed elements themselves, placed by their shape
 functions (:mod:`solver.fem.beam_point`), whose tangent is continuous across the nodes.  The normal ``n`` points out of the target; the tangent is
@@ -49,7 +51,7 @@ class ContactGeometry:
     local_dofs: np.ndarray  # (k,) the pair's dofs
     J_local: np.ndarray  # (2, k) Jacobian of (v_n, v_t) on those dofs
     n_dofs: int
-    reachable: bool  # False when the point is beside a segment target
+    reachable: bool  # False when the point is beside a segment target or beyond a node target's face
     touched: np.ndarray  # positions in local_dofs of the dofs J touches here
     segment: int = -1  # the segment of a link target the point is on
 
@@ -157,9 +159,11 @@ class ContactPair:
             if moving:
                 weights.append((*self._target_slots, -1.0))
         elif k == "node":
-            a = prm["angle"]
+            a, reach = prm["angle"], prm["reach"]
             nx, ny = math.cos(a), math.sin(a)
-            gap = nx * (px - q[self.target[0]]) + ny * (py - q[self.target[1]])
+            dx, dy = px - q[self.target[0]], py - q[self.target[1]]
+            gap = nx * dx + ny * dy
+            reachable = bool(abs(ny * dx - nx * dy) <= reach and gap - self.radius >= -reach)
             weights.append((*self._target_slots, -1.0))
         elif k == "link_curve":
             gap, nx, ny, segment, curve = self._on_curve(q, px, py, prefer)

@@ -70,6 +70,23 @@ def test_unreachable_contact_targets(all_kinds_model):
     assert not any(m.startswith("contacts[floor]") for m in found)
 
 
+def test_a_node_target_beside_the_points_side_of_its_link_is_a_warning():
+    """A block above a pendulum's tip strikes the arm's side: a node target there is the arm's
+    end face (issue 26), the warning leads to the link target; a block beyond the end is right."""
+    doc = {"format": "flexmech", "version": 1,
+           "nodes": [{"id": "O", "x": 0.0, "y": 0.0}, {"id": "tip", "x": 0.5, "y": 0.0}],
+           "links": [{"id": "arm", "kind": "rigid", "nodes": ["O", "tip"], "mass": 1.0}],
+           "joints": [{"id": "pin", "kind": "ground", "node": "O"}],
+           "bodies": [{"id": "block", "x": 0.5, "y": 0.02, "mass": 0.1}],
+           "contacts": [{"id": "drop", "point": {"body": "block"},
+                         "target": {"kind": "node", "node": "tip", "angle": 1.570796}}]}
+    assert "contacts[drop]: the point is beside link 'arm', whose end node 'tip' is the target: a node target " \
+           "is the link's end face, struck from beyond the end; to strike the link's side, make the target the " \
+           "link" in messages(doc)
+    doc["bodies"][0]["x"] = 0.6
+    assert not any(m.startswith("contacts[drop]") for m in messages(doc))
+
+
 def test_over_constrained_count_is_a_warning():
     doc = load_model(EXAMPLES["slider_crank_flexible"])
     doc["joints"].append({"id": "A-ground", "kind": "ground", "node": "A"})

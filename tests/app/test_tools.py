@@ -57,7 +57,11 @@ CASES = [
      {"id": "contact1", "point": {"body": "blk"}, "target": {"kind": "node", "node": "B", "angle": 0.785398},
       "mu_s": 0.0, "mu_d": 0.0, "e": 1.0, "law": "energetic", "model": {"kind": "impulse"}}, "Add contact contact1"),
     ("contact", lambda u: (u.click(*BLOCK), u.click(0.2, 0.0)), "contacts",
-     {"id": "contact1", "point": {"body": "blk"}, "target": {"kind": "link", "link": "rod"},
+     {"id": "contact1", "point": {"body": "blk"}, "target": {"kind": "link", "link": "rod", "side": "left"},
+      "mu_s": 0.0, "mu_d": 0.0, "e": 1.0, "law": "energetic", "model": {"kind": "impulse"}}, "Add contact contact1"),
+    # the block is beside the rod, not beyond its end A: clicking A strikes the rod's side
+    ("contact", lambda u: (u.click(*BLOCK), u.click(*A)), "contacts",
+     {"id": "contact1", "point": {"body": "blk"}, "target": {"kind": "link", "link": "rod", "side": "left"},
       "mu_s": 0.0, "mu_d": 0.0, "e": 1.0, "law": "energetic", "model": {"kind": "impulse"}}, "Add contact contact1"),
     ("ground_line", lambda u: (u.click(*BLOCK), u.drag((0.0, -0.04), (0.2, -0.04))), "contacts",
      {"id": "contact1", "point": {"body": "blk"}, "target": {"kind": "ground_line", "x": 0.0, "y": -0.04, "angle": 0.0},

@@ -172,7 +172,8 @@ def models(draw) -> dict:
             st.sampled_from(
                 [{"kind": "ground_line", "y": -1.0}, {"kind": "circle", "radius": 2.0, "inside": True}]
                 + [{"kind": "link", "link": lid} for lid in link_ids]
-                + [{"kind": "node", "node": n} for n in node_ids if n != node]
+                + [{"kind": "node", "node": n} | ({} if any(n in link["nodes"] for link in links) else {"reach": 1.0})
+                   for n in node_ids if n != node]
             )
         )
         contact = {"id": f"c{i}", "point": {"node": node}, "target": target, "mu_s": mu_s,

@@ -1,6 +1,9 @@
 """Contact pairs: the striking point (a node or free body), then what it strikes.
 
-Contact: then click a node (its normal points from it toward the point) or a link.
+Contact: then click a link, or a node: a node at a link's end that the point is beside (not
+beyond the end) makes the link the target (a body striking the side of a link); otherwise the
+node is the target, the link's end face struck from beyond the end, its normal from the node
+toward the point.
 Ground line: then press on the line and drag along it (its normal is the left side
 of that direction).  Ground segment: then drag from its start to its end.  Circle:
 then drag from its centre to its rim.
@@ -11,7 +14,7 @@ import math
 
 from .. import geometry as geo
 from ...document.entities import EntityRef
-from ...document.new_entities import direction, new_contact
+from ...document.new_entities import direction, new_contact, struck_target
 from .base import POINT, CanvasEvent, Pick, PickTool
 from ..items import preview_line
 
@@ -40,7 +43,9 @@ class ContactTool(_ContactTool):
     name = "contact"
     text = "Contact pair"
     shortcut = "C"
-    tip = "Contact pair: click the striking node or free body, then the node or link it strikes"
+    tip = ("Contact pair: click the striking node or free body, then the link or node it strikes. A body "
+           "beside a link strikes the link (clicking its end node too); a node target is a link's end face, "
+           "struck from beyond the end: it reaches half the link from the node (target.reach), not a line")
     picks = (STRIKING, ("nodes", "links"))
     prompts = ("Contact: click the striking node or free body", "Contact: click the node or link it strikes")
 
@@ -49,9 +54,7 @@ class ContactTool(_ContactTool):
 
     def target(self, picks: list[Pick]) -> dict:
         point, hit = picks
-        if hit.ref.collection == "links":
-            return {"kind": "link", "link": hit.ref.id}
-        return {"kind": "node", "node": hit.ref.id, "angle": direction(hit.point, point.point)}
+        return struck_target(self.context.model, (hit.ref.collection, hit.ref.id), point.point)
 
 
 class GroundLineTool(_ContactTool):
