@@ -5,7 +5,9 @@ Standard columns (units in the names; ``<c>`` a contact pair, ``<l>`` a flexible
 ``<d>`` a driver):
 
 * ``status`` (``completed`` / ``failed``), ``message``, ``steps``;
-* ``contact.<c>.peak_F_n_N``, ``contact.<c>.peak_F_t_N`` — largest |force| over the frames;
+* ``contact.<c>.peak_F_n_N``, ``contact.<c>.peak_F_t_N`` — largest |force| over the frames; for
+  an impulse-model pair ``contact.<c>.peak_averaged_F_n_N``, ``…peak_averaged_F_t_N`` — of its
+  impulses averaged over ``contact.<c>.force_window_s`` (it computes impulses, not forces);
 * ``contact.<c>.impulses`` and ``contact.<c>.impulses_<type>`` for each Routh type;
   ``contact.<c>.first_type``, ``contact.<c>.first_I_n_N_s``, ``contact.<c>.first_I_t_N_s``
   of the first impulse and ``contact.<c>.total_I_n_N_s`` of all;
@@ -62,8 +64,12 @@ def run_scalars(results: Results, collect: tuple[str, ...] | list[str] = ()) -> 
     forces = {key: held.get(key, np.full((len(results.frames), len(results.layout.contacts)), np.nan))
               for key in ("F_n_N", "F_t_N")}
     for j, c in enumerate(results.layout.contacts):
+        window = results.layout.force_windows.get(c)  # an impulse-model pair's force is an average
         for key, values in forces.items():
-            row[f"contact.{c}.peak_{key}"] = _absmax(values[:, j]) if len(values) else None
+            name = f"peak_{key}" if window is None else f"peak_averaged_{key}"
+            row[f"contact.{c}.{name}"] = _absmax(values[:, j]) if len(values) else None
+        if window is not None:
+            row[f"contact.{c}.force_window_s"] = window
         impulses = [e for e in results.events if e.get("contact") == c and e.get("kind") == "impulse"]
         row[f"contact.{c}.impulses"] = len(impulses)
         for kind in KINDS:

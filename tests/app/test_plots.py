@@ -21,8 +21,10 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "resources" / "examples"
 
 @pytest.fixture
 def dock(shown, bar_mass) -> PlotsDock:
+    """The bar struck by a mass (an impulse-model pair), its contact forces chosen."""
     d = shown(PlotsDock(), 700, 600)
     d.set_results(bar_mass)
+    d.apply_preset("contact forces vs time")
     return d
 
 
@@ -32,7 +34,7 @@ def contact_force(results: Results, t: float) -> float:
     return float(results.frames[i].contact["F_n_N"][0])
 
 
-def test_default_preset_plots_the_contact_force_the_solver_computed(dock, bar_mass):
+def test_the_forces_preset_plots_the_contact_force_the_solver_computed(dock, bar_mass):
     assert dock.preset_combo.currentText() == "contact forces vs time"
     (panel,) = dock.panels
     assert panel.selected_series() == ["contact/striker-end/F_n", "contact/striker-end/F_t"]
@@ -93,13 +95,13 @@ def test_growing_run_extends_the_curves(qtbot, bar_mass):
     dock = PlotsDock()
     qtbot.addWidget(dock)
     dock.set_results(started)    # a run just started: its layout, no frames yet
-    dock.panels[0].set_series(["contact/striker-end/F_n", "node/striker/ux", "energy/total"])
+    dock.panels[0].set_series(["contact/striker-end/F_n", "node/striker/ux", "node/end/ux"])
     for start in range(0, len(bar_mass.frames), 40):
         dock.append_frames(bar_mass.frames[start:start + 40])
     growing = dock.plotted()
     dock.set_results(bar_mass)   # the complete run at the end keeps the panels
     complete = dock.plotted()
-    assert [c.y_series.key for c in complete] == ["contact/striker-end/F_n", "node/striker/ux", "energy/total"]
+    assert [c.y_series.key for c in complete] == ["contact/striker-end/F_n", "node/striker/ux", "node/end/ux"]
     for grown, whole in zip(growing, complete, strict=True):
         np.testing.assert_array_equal(grown.x, whole.x)
         np.testing.assert_array_equal(grown.y, whole.y)
