@@ -35,7 +35,7 @@ COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e
 
 KEY_ROLE = Qt.ItemDataRole.UserRole
 #: the first width of the series list, px (the splitter beside it widens it)
-SERIES_LIST_WIDTH = 230
+SERIES_LIST_WIDTH = 170
 #: the units one plot shows at most: one on the left axis, one on the right
 MAX_UNITS = 2
 

@@ -9,9 +9,11 @@ mechanism is not shown (the model changed away from the published configuration)
 """
 from __future__ import annotations
 
+import math
+
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import (QComboBox, QDockWidget, QHBoxLayout, QLabel, QPushButton, QSplitter, QToolButton,
-                               QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QComboBox, QDockWidget, QHBoxLayout, QLabel, QMainWindow, QPushButton, QSplitter,
+                               QToolButton, QVBoxLayout, QWidget)
 
 from solver.results.frames import Frame, Results
 from solver.results.references import Reference, ReferenceError, bundled_references, references_for
@@ -19,6 +21,11 @@ from solver.results.references import Reference, ReferenceError, bundled_referen
 from .overlays import Overlay, reference_overlays
 from .plots import PlotPanel, PlottedSeries
 from .series import Panel, default_preset, presets
+
+
+#: the share of its window's height and width the plots take at least when a run starts, docked
+#: above or below the canvas (a remembered layout may have left them a strip)
+RUN_SHARE = (0.4, 0.45)
 
 
 class PlotsDock(QDockWidget):
@@ -43,6 +50,10 @@ class PlotsDock(QDockWidget):
 
     clear()
         Show no run.
+
+    come_forward()
+        A run started: show the plots in front of the docks tabbed with them, and at least
+        :data:`RUN_SHARE` of the window.
 
     Functions: :meth:`add_panel`, :meth:`remove_panel`, :meth:`apply_preset`,
     :attr:`panels`, :meth:`plotted` (every drawn curve's data).
@@ -107,6 +118,23 @@ class PlotsDock(QDockWidget):
             for panel in self.panels:
                 panel.set_results(results)
         self._offer_references()
+
+    def come_forward(self) -> None:
+        """Show the plots in front (a sweep's plot tabbed with them may have been), and, docked
+        above or below the canvas, at least :data:`RUN_SHARE` of the window's height and width."""
+        self.show()
+        self.raise_()
+        window = self.parentWidget()
+        if self.isFloating() or not isinstance(window, QMainWindow):
+            return
+        if window.dockWidgetArea(self) not in (Qt.DockWidgetArea.BottomDockWidgetArea,
+                                               Qt.DockWidgetArea.TopDockWidgetArea):
+            return
+        for size, share, orientation in ((self.height(), RUN_SHARE[0], Qt.Orientation.Vertical),
+                                         (self.width(), RUN_SHARE[1], Qt.Orientation.Horizontal)):
+            whole = window.height() if orientation == Qt.Orientation.Vertical else window.width()
+            if size < math.ceil(share * whole):
+                window.resizeDocks([self], [math.ceil(share * whole)], orientation)
 
     def _find_references(self, model: dict) -> None:
         """The reference overlays that apply to ``model``, and the note on those that do not."""
