@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QVBoxLayout, QWidg
 from solver.results.frames import Results
 
 from .series import catalogue, presets, series_xy, x_axes
-from .axes import axis_label
+from ..canvas.axes import axis_label
 from .plots import COLOURS, PlottedSeries
 
 

@@ -24,7 +24,7 @@ from solver.results.frames import Frame, Results, frame_times
 from solver.results.references import ReferenceError
 
 from ..document.units import format_quantity
-from .axes import axis_label
+from ..canvas.axes import axis_label
 from .overlays import Overlay, OverlayLayer, csv_overlays
 from .right_axis import RightAxis
 from .series import Series, catalogue, series_xy, x_axes

@@ -33,7 +33,7 @@ import numpy as np
 
 from ..contact.routh import KINDS
 from ..results.frames import Layout, Results
-from ..results.series import catalogue, series_values
+from ..results.series import UNIT_SUFFIX, catalogue, series_values
 from ..results.summary import summarize
 from ..results.tables import contact_keys, contact_values, jsonable
 
@@ -91,6 +91,18 @@ def run_scalars(results: Results, collect: tuple[str, ...] | list[str] = ()) -> 
     for name in collect:
         row[name] = collected_value(results, summary, name)
     return row
+
+
+def column_unit(name: str) -> str:
+    """The unit a sweep column's name ends with (:data:`~solver.results.series.UNIT_SUFFIX`),
+    ``-`` (a pure number) when it names none: a varied field's path, a count, a strain.
+
+    >>> column_unit("contact.tip.peak_F_n_N"), column_unit("contact.tip.first_I_n_N_s"), column_unit("contacts.tip.e")
+    ('N', 'N s', '-')
+    """
+    units = {suffix: unit for unit, suffix in {**UNIT_SUFFIX, "N s": "N_s"}.items() if suffix}
+    ends = [suffix for suffix in units if name.endswith("_" + suffix)]
+    return units[max(ends, key=len)] if ends else "-"
 
 
 def _absmax(values: np.ndarray) -> float | None:
