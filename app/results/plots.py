@@ -1,7 +1,9 @@
 """One pyqtgraph plot of a run's series, with a time cursor shared with playback.
 
-:class:`PlotPanel` is one plot: a series tree (checkable, grouped, filterable), an
-abscissa chooser (time or a driver's value), the curves, a movable vertical time
+:class:`PlotPanel` is one plot: a series tree (checkable, grouped, filterable, long names
+elided in the middle, widened by its splitter), an abscissa chooser (time or a driver's
+value), the curves (impulses as stems, :mod:`.stems`; a second unit on a right-hand axis,
+:mod:`.right_axis`, a third refused with a note), a movable vertical time
 cursor, a readout of every curve's value at the cursor, and overlays
 (:mod:`.overlays`): the references its dock offers, drawn over the series they name,
 and any CSV file the user loads.  It takes a :class:`~solver.results.frames.Results`

@@ -12,7 +12,10 @@ Keys are stable, readable strings: ``contact/<id>/F_n``, ``strain/<link>/<elemen
 ``midspan/<link>``, ``mode/<link>/<k>/q`` (a modal link's coordinate, its rates and energies),
 ``moving/<id>/F_n`` (a moving support's, mass's or force's force on the link; ``F_t``, ``s``, ``speed``), ``time``;
 a series' CSV column (:attr:`Series.column`) is its key with dots and its unit:
-``contact.striker-end.F_n_N``.
+``contact.striker-end.F_n_N``; an impulse-model pair's force, its impulses averaged over the
+pair's window (:attr:`~solver.results.frames.Layout.force_windows`), says so in its label and
+column (``contact.striker-end.F_n_avg_5ms_N``), and its impulses are marked to be drawn as
+stems (:attr:`Series.impulsive`).
 
 >>> from solver.api import load_model, simulate                      # doctest: +SKIP
 >>> res = simulate(load_model("resources/examples/bar_mass_impact.json"))  # doctest: +SKIP
