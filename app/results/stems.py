@@ -19,11 +19,15 @@ class Stems(pg.PlotDataItem):
         self.set_values(x, y)
 
     def set_values(self, x: np.ndarray, y: np.ndarray) -> None:
-        """Draw a stem at every ``x`` whose ``y`` is non-zero and finite."""
+        """Draw a stem at every ``x`` whose ``y`` is non-zero and finite, on a zero line from the
+        first ``x`` to the last (the run's span, which a lone impulse would not show)."""
         x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
         keep = np.isfinite(y) & (y != 0.0) & np.isfinite(x)
         xs, ys = x[keep], y[keep]
-        self.setData(np.repeat(xs, 2), np.column_stack([np.zeros_like(ys), ys]).ravel(), connect="pairs")
+        span = x[np.isfinite(x)][[0, -1]] if np.isfinite(x).any() else np.zeros(0)
+        self.setData(np.concatenate([span, np.repeat(xs, 2)]),
+                     np.concatenate([np.zeros(len(span)), np.column_stack([np.zeros_like(ys), ys]).ravel()]),
+                     connect="pairs")
         self.tips.setData(xs, ys)
 
     def stems(self) -> tuple[np.ndarray, np.ndarray]:
