@@ -331,8 +331,6 @@ class PlotPanel(QWidget):
             self.plot.addItem(curve)
         else:
             self.right_axis.add(curve, series.title)
-        if series.impulsive:  # pairs of points: no downsampling may merge them
-            curve.setDownsampling(ds=1, auto=False)
         self._curves[key] = (curve, x, y)
 
     def _remove_curve(self, key: str) -> None:

@@ -30,6 +30,14 @@ class Stems(pg.PlotDataItem):
                      connect="pairs")
         self.tips.setData(xs, ys)
 
+    def setDownsampling(self, ds=None, auto=None, method=None) -> None:  # noqa: N802 (pyqtgraph override)
+        """Never downsampled: merging points would join the ends of different stems."""
+        super().setDownsampling(1, False, method or "peak")
+
+    def setClipToView(self, state) -> None:  # noqa: N802 (pyqtgraph override)
+        """Never clipped to the view, for the same reason."""
+        super().setClipToView(False)
+
     def stems(self) -> tuple[np.ndarray, np.ndarray]:
         """The drawn stems: their instants and values (the tips)."""
         x, y = self.tips.getData()

@@ -242,3 +242,13 @@ def test_a_lagrange_pairs_force_is_a_force(example_results):
     assert series["contact/striker-end/F_n"].label == "striker-end normal force"
     assert series["contact/striker-end/F_n"].column == "contact.striker-end.F_n_N"
     assert presets(Results(model, layout))["contact forces vs time"] == next(iter(presets(Results(model, layout)).values()))
+
+
+def test_stems_stay_stems_when_the_plot_downsamples(shown, bar_mass):
+    dock = shown(PlotsDock(), 700, 500)
+    dock.set_results(bar_mass)
+    panel = dock.panels[0]
+    stems = panel.curve_item("contact/striker-end/I_n")
+    panel.plot.getPlotItem().setDownsampling(ds=4, auto=False, mode="mean")   # the plot's context menu
+    panel.plot.getPlotItem().setClipToView(True)
+    assert stems.opts["downsample"] == 1 and not stems.opts["autoDownsample"] and not stems.opts["clipToView"]
