@@ -38,6 +38,8 @@ COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e
 KEY_ROLE = Qt.ItemDataRole.UserRole
 #: the first width of the series list, px (the splitter beside it widens it)
 SERIES_LIST_WIDTH = 170
+#: the narrowest the series list gets when the panel narrows, px
+SERIES_LIST_MINIMUM = 160
 #: the units one plot shows at most: one on the left axis, one on the right
 MAX_UNITS = 2
 
@@ -125,6 +127,7 @@ class PlotPanel(QWidget):
         self.tree.setHeaderHidden(True)
         # long names lose their middle, not the quantity at their end; whole in the tooltip
         self.tree.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        self.tree.setIndentation(12)  # the names, not the tree's steps, take the width
         self.tree.itemChanged.connect(self._item_changed)
 
         self.plot = pg.PlotWidget(background="w")
@@ -165,8 +168,10 @@ class PlotPanel(QWidget):
         self.splitter = QSplitter()  # the user drags the list wider
         self.splitter.addWidget(side)
         self.splitter.addWidget(main)
-        self.splitter.setStretchFactor(1, 1)
+        self.splitter.setStretchFactor(0, 1)  # a wider panel widens the list too, a third as much
+        self.splitter.setStretchFactor(1, 2)
         self.splitter.setChildrenCollapsible(False)
+        side.setMinimumWidth(SERIES_LIST_MINIMUM)
         self.splitter.setSizes([SERIES_LIST_WIDTH, 520])
 
         top = QHBoxLayout()

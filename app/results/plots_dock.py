@@ -130,11 +130,16 @@ class PlotsDock(QDockWidget):
         if window.dockWidgetArea(self) not in (Qt.DockWidgetArea.BottomDockWidgetArea,
                                                Qt.DockWidgetArea.TopDockWidgetArea):
             return
-        for size, share, orientation in ((self.height(), RUN_SHARE[0], Qt.Orientation.Vertical),
-                                         (self.width(), RUN_SHARE[1], Qt.Orientation.Horizontal)):
-            whole = window.height() if orientation == Qt.Orientation.Vertical else window.width()
-            if size < math.ceil(share * whole):
-                window.resizeDocks([self], [math.ceil(share * whole)], orientation)
+        height = math.ceil(RUN_SHARE[0] * window.height())
+        if self.height() < height:
+            window.resizeDocks([self], [height], Qt.Orientation.Vertical)
+        width = math.ceil(RUN_SHARE[1] * window.width())
+        if self.width() < width:  # the docks beside share what is left
+            beside = [d for d in window.findChildren(QDockWidget) if d is not self and not d.isFloating()
+                      and window.dockWidgetArea(d) == window.dockWidgetArea(self) and _in_front(d)]
+            rest = sum(d.width() for d in beside) + self.width() - width
+            widths = [max(rest // len(beside), 1)] * len(beside) if beside else []
+            window.resizeDocks([self, *beside], [width, *widths], Qt.Orientation.Horizontal)
 
     def _find_references(self, model: dict) -> None:
         """The reference overlays that apply to ``model``, and the note on those that do not."""
@@ -217,6 +222,11 @@ class PlotsDock(QDockWidget):
             if panel is not source:
                 panel.set_time(t)
         self.time_scrubbed.emit(t)
+
+
+def _in_front(dock: QDockWidget) -> bool:
+    """Whether ``dock`` shows (a tab group's docks behind the front one are moved away, not hidden)."""
+    return dock.isVisible() and not dock.visibleRegion().isEmpty()
 
 
 def _names(results: Results) -> tuple:
