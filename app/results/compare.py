@@ -9,7 +9,8 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QVBoxLayout, QWidg
 from solver.results.frames import Results
 
 from .series import catalogue, presets, series_xy, x_axes
-from .axes import axis_label
+from ..canvas.axes import axis_label
+from .stems import Stems
 from .plots import COLOURS, PlottedSeries
 
 
@@ -114,7 +115,11 @@ class CompareView(QWidget):
         x_key, y_key = self.x_combo.currentData(), self.series_combo.currentData()
         self._curves = compare_series(self.runs, x_key, y_key) if x_key and y_key else []
         for k, curve in enumerate(self._curves):
-            self.plot.plot(curve.x, curve.y, pen=pg.mkPen(COLOURS[k % len(COLOURS)], width=1.5), name=curve.run)
+            pen = pg.mkPen(COLOURS[k % len(COLOURS)], width=1.5)
+            if curve.y_series.impulsive:  # impulses at their instants, not a curve through them
+                self.plot.addItem(Stems(curve.x, curve.y, pen, curve.run))
+            else:
+                self.plot.plot(curve.x, curve.y, pen=pen, name=curve.run)
         if self._curves:
             first = self._curves[0]
             axis_label(self.plot.getPlotItem(), "bottom", first.x_series.label, first.x_series.unit)

@@ -22,6 +22,7 @@ from solver.errors import SolverError
 from solver.model.validate import ModelError, validate
 from solver.results.frames import Results
 
+from ..canvas.axes import axis_label
 from .map_image import BOUNDARY_COLOURS, KIND_COLOURS, map_rgb, map_title, write_map_png
 
 #: default axes: quantity -> (low, high)
@@ -192,8 +193,8 @@ class ImpactMapView(QWidget):
                                           pen=pg.mkPen(BOUNDARY_COLOURS[name], width=3), name=BOUNDARIES[name]))
         x0, y0 = m.instant_point()
         self._add(pg.PlotDataItem([x0], [y0], pen=None, symbol="x", symbolSize=14, symbolBrush="k", name="this instant"))
-        self.plot.setLabel("bottom", m.x.title)
-        self.plot.setLabel("left", m.y.title)
+        axis_label(self.plot.getPlotItem(), "bottom", *AXES[m.x.name])
+        axis_label(self.plot.getPlotItem(), "left", *AXES[m.y.name])
         self.plot.getPlotItem().vb.setRange(xRange=(m.x.low, m.x.high), yRange=(m.y.low, m.y.high), padding=0)
 
     def _add(self, item) -> None:

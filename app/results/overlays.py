@@ -63,23 +63,30 @@ def csv_overlays(path: str | os.PathLike) -> list[Overlay]:
 
 
 class OverlayLayer:
-    """The overlay items of one plot."""
+    """The overlay items of one plot (a reference of a series on a plot's right axis is drawn
+    against that axis: :class:`~app.results.right_axis.RightAxis`)."""
 
-    def __init__(self, plot: pg.PlotItem):
+    def __init__(self, plot: pg.PlotItem, right=None):
         self.plot = plot
+        self.right = right
         self.items: list[tuple[Overlay, pg.PlotDataItem]] = []
 
-    def show(self, overlays: list[Overlay], x_column: str, columns: dict[str, str]) -> None:
+    def show(self, overlays: list[Overlay], x_column: str, columns: dict[str, str],
+             right_columns: dict[str, str] | None = None) -> None:
         """Draw the reference overlays on abscissa ``x_column`` of the series drawn
         (``columns``: CSV column -> the series' label, which a reference curve's legend
-        entry adds to its title), and every CSV overlay."""
+        entry adds to its title; ``right_columns``: those of the series on the right axis),
+        and every CSV overlay (against the left axis)."""
         self.clear()
+        right_columns = right_columns or {}
         for overlay in overlays:
-            if overlay.origin == "reference" and (overlay.x_column != x_column or overlay.column not in columns):
+            on_right = overlay.origin == "reference" and overlay.column in right_columns
+            named = right_columns if on_right else columns
+            if overlay.origin == "reference" and (overlay.x_column != x_column or overlay.column not in named):
                 continue
             name = overlay.label
             if overlay.origin == "reference" and not overlay.points:
-                name = f"{overlay.label}: {columns[overlay.column]}"
+                name = f"{overlay.label}: {named[overlay.column]}"
             if overlay.points:
                 item = pg.PlotDataItem(overlay.x, overlay.y, pen=None, symbol="o", symbolSize=11,
                                        symbolPen=pg.mkPen("k", width=2), symbolBrush=None, name=name)
@@ -87,12 +94,18 @@ class OverlayLayer:
                 pen = pg.mkPen(**(REFERENCE_PEN if overlay.origin == "reference" else CSV_PEN))
                 item = pg.PlotDataItem(overlay.x, overlay.y, pen=pen, connect="finite", name=name)
             item.setZValue(5)
-            self.plot.addItem(item)
+            if on_right:
+                self.right.add(item, name)
+            else:
+                self.plot.addItem(item)
             self.items.append((overlay, item))
 
     def clear(self) -> None:
         for _overlay, item in self.items:
-            self.plot.removeItem(item)
+            if self.right is not None and item in self.right.items:
+                self.right.remove(item)
+            else:
+                self.plot.removeItem(item)
         self.items = []
 
     def drawn(self) -> list[Overlay]:

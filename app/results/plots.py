@@ -1,7 +1,9 @@
 """One pyqtgraph plot of a run's series, with a time cursor shared with playback.
 
-:class:`PlotPanel` is one plot: a series tree (checkable, grouped, filterable), an
-abscissa chooser (time or a driver's value), the curves, a movable vertical time
+:class:`PlotPanel` is one plot: a series tree (checkable, grouped, filterable, long names
+elided in the middle, widened by its splitter), an abscissa chooser (time or a driver's
+value), the curves (impulses as stems, :mod:`.stems`; a second unit on a right-hand axis,
+:mod:`.right_axis`, a third refused with a note), a movable vertical time
 cursor, a readout of every curve's value at the cursor, and overlays
 (:mod:`.overlays`): the references its dock offers, drawn over the series they name,
 and any CSV file the user loads.  It takes a :class:`~solver.results.frames.Results`
@@ -24,14 +26,22 @@ from solver.results.frames import Frame, Results, frame_times
 from solver.results.references import ReferenceError
 
 from ..document.units import format_quantity
-from .axes import axis_label
+from ..canvas.axes import axis_label
 from .overlays import Overlay, OverlayLayer, csv_overlays
+from .right_axis import RightAxis
 from .series import Series, catalogue, series_xy, x_axes
+from .stems import Stems
 
 #: pen colours of successive curves in a plot
 COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf")
 
 KEY_ROLE = Qt.ItemDataRole.UserRole
+#: the first width of the series list, px (the splitter beside it widens it)
+SERIES_LIST_WIDTH = 170
+#: the narrowest the series list gets when the panel narrows, px
+SERIES_LIST_MINIMUM = 160
+#: the units one plot shows at most: one on the left axis, one on the right
+MAX_UNITS = 2
 
 
 class PlottedSeries(NamedTuple):
@@ -85,6 +95,7 @@ class PlotPanel(QWidget):
         self._x_key = "time"
         self._times = np.empty(0)
         self._curves: dict[str, tuple[pg.PlotDataItem, np.ndarray, np.ndarray]] = {}
+        self._units: tuple[str, ...] = ()  # the left axis's unit, then the right's
         self._time = 0.0
         self._overlays: list[Overlay] = []   # the dock's references
         self._loaded: list[Overlay] = []     # CSV files loaded into this panel
@@ -114,6 +125,9 @@ class PlotPanel(QWidget):
 
         self.tree = QTreeWidget()
         self.tree.setHeaderHidden(True)
+        # long names lose their middle, not the quantity at their end; whole in the tooltip
+        self.tree.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        self.tree.setIndentation(12)  # the names, not the tree's steps, take the width
         self.tree.itemChanged.connect(self._item_changed)
 
         self.plot = pg.PlotWidget(background="w")
@@ -129,7 +143,12 @@ class PlotPanel(QWidget):
         self.plot.addItem(self.cursor, ignoreBounds=True)
         self.cursor.sigDragged.connect(self._cursor_dragged)
         self.plot.setDownsampling(auto=True, mode="peak")   # long runs: keep the impact peaks
-        self.overlay_layer = OverlayLayer(self.plot.getPlotItem())
+        self.right_axis = RightAxis(self.plot.getPlotItem())
+        self.overlay_layer = OverlayLayer(self.plot.getPlotItem(), self.right_axis)
+        self.unit_note = QLabel()  # why a series of a third unit was not drawn
+        self.unit_note.setWordWrap(True)
+        self.unit_note.setStyleSheet("color: #a33")
+        self.unit_note.hide()
         self.readout = QLabel()
         self.readout.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         # a long readout must not widen the dock: it is cut, and whole in its tooltip
@@ -144,12 +163,16 @@ class PlotPanel(QWidget):
         main_layout = QVBoxLayout(main)
         main_layout.setContentsMargins(0, 0, 0, 0)
         main_layout.addWidget(self.plot, 1)
+        main_layout.addWidget(self.unit_note)
         main_layout.addWidget(self.readout)
-        splitter = QSplitter()
-        splitter.addWidget(side)
-        splitter.addWidget(main)
-        splitter.setStretchFactor(1, 1)
-        splitter.setSizes([120, 520])
+        self.splitter = QSplitter()  # the user drags the list wider
+        self.splitter.addWidget(side)
+        self.splitter.addWidget(main)
+        self.splitter.setStretchFactor(0, 1)  # a wider panel widens the list too, a third as much
+        self.splitter.setStretchFactor(1, 2)
+        self.splitter.setChildrenCollapsible(False)
+        side.setMinimumWidth(SERIES_LIST_MINIMUM)
+        self.splitter.setSizes([SERIES_LIST_WIDTH, 520])
 
         top = QHBoxLayout()
         top.addWidget(QLabel("x:"))
@@ -160,7 +183,7 @@ class PlotPanel(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
         layout.addLayout(top)
-        layout.addWidget(splitter, 1)
+        layout.addWidget(self.splitter, 1)
 
     # ------------------------------------------------------------------ data
     def set_results(self, results: Results) -> None:
@@ -192,7 +215,7 @@ class PlotPanel(QWidget):
             dx, dy = series_xy(frames, x_series, self._series[key], first)
             x, y = np.concatenate([x, dx]), np.concatenate([y, dy])
             self._curves[key] = (curve, x, y)
-            curve.setData(x, y)
+            _draw(curve, x, y)
         self.set_time(self._time)
 
     def set_x_axis(self, key: str) -> None:
@@ -206,19 +229,49 @@ class PlotPanel(QWidget):
         self.set_series(keys)
 
     def set_series(self, keys) -> None:
-        """Draw exactly the series ``keys`` (in this order); unknown keys are ignored."""
+        """Draw exactly the series ``keys`` (in this order); unknown keys are ignored.
+
+        The first unit is read on the left axis, a second on the right; a series of a third
+        unit is not drawn, and a note under the plot says so."""
         keys = [k for k in keys if k in self._series]
+        units = tuple(dict.fromkeys(self._series[k].unit for k in keys))
+        refused = [k for k in keys if self._series[k].unit not in units[:MAX_UNITS]]
+        keys = [k for k in keys if k not in refused]
+        if units[:MAX_UNITS] != self._units:  # a curve may change sides: draw them again
+            self._clear_curves()
+            self._units = units[:MAX_UNITS]
         for key in [k for k in self._curves if k not in keys]:
-            self.plot.removeItem(self._curves.pop(key)[0])
+            self._remove_curve(key)
         for key in keys:
             if key not in self._curves:
                 self._add_curve(key)
         self._check_tree(keys)
-        x_series = self._axes.get(self._x_key)
-        axis_label(self.plot.getPlotItem(), "bottom", *((x_series.label, x_series.unit) if x_series else ("", "-")))
-        axis_label(self.plot.getPlotItem(), "left", *_y_label([self._series[k] for k in keys]))
+        self._label_axes()
+        self._note_refused(refused)
         self._draw_overlays()
         self.set_time(self._time)
+
+    def _label_axes(self) -> None:
+        x_series = self._axes.get(self._x_key)
+        plot = self.plot.getPlotItem()
+        axis_label(plot, "bottom", *((x_series.label, x_series.unit) if x_series else ("", "-")))
+        axis_label(plot, "left", "", self._units[0] if self._units else "-")
+        if len(self._units) > 1:
+            axis_label(plot, "right", "", self._units[1])
+
+    def _note_refused(self, refused: list[str]) -> None:
+        names = ", ".join(self._series[k].title for k in refused)
+        self.unit_note.setText(f"Not drawn: {names}. A plot shows two units, {' and '.join(self._units)}: "
+                               "add a plot (Add plot) for a third." if refused else "")
+        self.unit_note.setVisible(bool(refused))
+
+    def axis_units(self) -> tuple[str, ...]:
+        """The units of the left axis and, when shown, of the right."""
+        return self._units
+
+    def curve_item(self, key: str) -> pg.PlotDataItem:
+        """The item drawing series ``key``: a curve, or :class:`~app.results.stems.Stems` for impulses."""
+        return self._curves[key][0]
 
     def selected_series(self) -> list[str]:
         """Keys of the drawn series, in drawing order."""
@@ -263,24 +316,38 @@ class PlotPanel(QWidget):
 
     def _draw_overlays(self) -> None:
         x_column = self._axes[self._x_key].column if self._x_key in self._axes else "time_s"
-        columns = {self._series[k].column: self._series[k].label for k in self._curves}
-        self.overlay_layer.show(self._overlays + self._loaded, x_column, columns)
+        sides: tuple[dict[str, str], dict[str, str]] = ({}, {})
+        for k in self._curves:
+            series = self._series[k]
+            sides[series.unit != self._units[0]][series.reference_column] = series.label
+        self.overlay_layer.show(self._overlays + self._loaded, x_column, *sides)
 
     def autoscale(self) -> None:
         """Fit both axes to the curves (and keep following them as they grow)."""
         self.plot.getPlotItem().enableAutoRange()
+        self.right_axis.autoscale()
 
     def _add_curve(self, key: str) -> None:
         series = self._series[key]
         x, y = series_xy(self._frames, self._axes[self._x_key], series)
         pen = pg.mkPen(COLOURS[len(self._curves) % len(COLOURS)], width=1)
-        curve = self.plot.plot(x, y, pen=pen, name=series.title)
+        curve = Stems(x, y, pen, series.title) if series.impulsive else pg.PlotDataItem(x, y, pen=pen, name=series.title)
+        if series.unit == self._units[0]:
+            self.plot.addItem(curve)
+        else:
+            self.right_axis.add(curve, series.title)
         self._curves[key] = (curve, x, y)
 
-    def _clear_curves(self) -> None:
-        for curve, _, _ in self._curves.values():
+    def _remove_curve(self, key: str) -> None:
+        curve = self._curves.pop(key)[0]
+        if curve in self.right_axis.items:
+            self.right_axis.remove(curve)
+        else:
             self.plot.removeItem(curve)
-        self._curves.clear()
+
+    def _clear_curves(self) -> None:
+        for key in list(self._curves):
+            self._remove_curve(key)
 
     # ---------------------------------------------------------------- cursor
     def set_time(self, t: float) -> None:
@@ -406,8 +473,9 @@ class PlotPanel(QWidget):
                 group.setExpanded(True)
 
 
-def _y_label(series: list[Series]) -> tuple[str, str]:
-    """The ordinate's label and unit: the legend names the curves, so the axis says only
-    the unit they share (nothing when they share none, or are pure numbers)."""
-    units = {s.unit for s in series}
-    return "", units.pop() if len(units) == 1 else "-"
+def _draw(curve: pg.PlotDataItem, x: np.ndarray, y: np.ndarray) -> None:
+    """Give a drawn series its (grown) arrays: stems for impulses, else a curve."""
+    if isinstance(curve, Stems):
+        curve.set_values(x, y)
+    else:
+        curve.setData(x, y)

@@ -9,9 +9,11 @@ mechanism is not shown (the model changed away from the published configuration)
 """
 from __future__ import annotations
 
+import math
+
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import (QComboBox, QDockWidget, QHBoxLayout, QLabel, QPushButton, QSplitter, QToolButton,
-                               QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QComboBox, QDockWidget, QHBoxLayout, QLabel, QMainWindow, QPushButton, QSplitter,
+                               QToolButton, QVBoxLayout, QWidget)
 
 from solver.results.frames import Frame, Results
 from solver.results.references import Reference, ReferenceError, bundled_references, references_for
@@ -19,6 +21,11 @@ from solver.results.references import Reference, ReferenceError, bundled_referen
 from .overlays import Overlay, reference_overlays
 from .plots import PlotPanel, PlottedSeries
 from .series import Panel, default_preset, presets
+
+
+#: the share of its window's height and width the plots take at least when a run starts, docked
+#: above or below the canvas (a remembered layout may have left them a strip)
+RUN_SHARE = (0.4, 0.45)
 
 
 class PlotsDock(QDockWidget):
@@ -43,6 +50,10 @@ class PlotsDock(QDockWidget):
 
     clear()
         Show no run.
+
+    come_forward()
+        A run started: show the plots in front of the docks tabbed with them, and at least
+        :data:`RUN_SHARE` of the window.
 
     Functions: :meth:`add_panel`, :meth:`remove_panel`, :meth:`apply_preset`,
     :attr:`panels`, :meth:`plotted` (every drawn curve's data).
@@ -107,6 +118,28 @@ class PlotsDock(QDockWidget):
             for panel in self.panels:
                 panel.set_results(results)
         self._offer_references()
+
+    def come_forward(self) -> None:
+        """Show the plots in front (a sweep's plot tabbed with them may have been), and, docked
+        above or below the canvas, at least :data:`RUN_SHARE` of the window's height and width."""
+        self.show()
+        self.raise_()
+        window = self.parentWidget()
+        if self.isFloating() or not isinstance(window, QMainWindow):
+            return
+        if window.dockWidgetArea(self) not in (Qt.DockWidgetArea.BottomDockWidgetArea,
+                                               Qt.DockWidgetArea.TopDockWidgetArea):
+            return
+        height = math.ceil(RUN_SHARE[0] * window.height())
+        if self.height() < height:
+            window.resizeDocks([self], [height], Qt.Orientation.Vertical)
+        width = math.ceil(RUN_SHARE[1] * window.width())
+        if self.width() < width:  # the docks beside share what is left
+            beside = [d for d in window.findChildren(QDockWidget) if d is not self and not d.isFloating()
+                      and window.dockWidgetArea(d) == window.dockWidgetArea(self) and _in_front(d)]
+            rest = sum(d.width() for d in beside) + self.width() - width
+            widths = [max(rest // len(beside), 1)] * len(beside) if beside else []
+            window.resizeDocks([self, *beside], [width, *widths], Qt.Orientation.Horizontal)
 
     def _find_references(self, model: dict) -> None:
         """The reference overlays that apply to ``model``, and the note on those that do not."""
@@ -189,6 +222,11 @@ class PlotsDock(QDockWidget):
             if panel is not source:
                 panel.set_time(t)
         self.time_scrubbed.emit(t)
+
+
+def _in_front(dock: QDockWidget) -> bool:
+    """Whether ``dock`` shows (a tab group's docks behind the front one are moved away, not hidden)."""
+    return dock.isVisible() and not dock.visibleRegion().isEmpty()
 
 
 def _names(results: Results) -> tuple:

@@ -23,7 +23,7 @@ from PySide6.QtWidgets import QWidget
 
 from solver.contact.routh import ImpactResult, routh_impulse
 
-from .axes import axis_label
+from ..canvas.axes import axis_label
 
 #: event keys the diagram needs
 ROUTH_KEYS = ("a", "b", "c", "mu_s", "mu_d", "e", "law", "v_n_pre_m_s", "v_t_pre_m_s", "I_n_N_s", "I_t_N_s")

@@ -31,8 +31,11 @@ def presets(results: Results) -> dict[str, list[Panel]]:
     * mid-span deflection / length of each flexible link against the first driver's
       angle in degrees (the flexible slider-crank and four-bar of thesis ch. 2),
     * contact normal and tangential force against time, one plot per pair (bar-mass
-      and rod impacts, ch. 3-4),
-    * the impulses of each pair against time (an impact's force is an impulse),
+      and rod impacts, ch. 3-4); an impulse-model pair's force is its impulses averaged
+      over its force window, and says so in its name,
+    * the impulses of each pair against time, as stems at their instants (an impact's force
+      is an impulse); before the forces when a pair is of the impulse model (momentum
+      balance, ch. 3), so that its impulses are what a run shows first,
     * eccentricity and penetration of each clearance joint (and each pair of a round point
       in a circle) against time (Flores et al. 2006 eq. 18),
     * the energy ledger and its balance against time,
@@ -48,10 +51,12 @@ def presets(results: Results) -> dict[str, list[Panel]]:
         out["mid-span deflection vs driver angle"] = [
             Panel(x, (f"midspan/{link}",)) for link in layout.flexible_links]
     if layout.contacts:
-        out["contact forces vs time"] = [
-            Panel("time", (f"contact/{c}/F_n", f"contact/{c}/F_t")) for c in layout.contacts]
-        out["contact impulses vs time"] = [
-            Panel("time", (f"contact/{c}/I_n", f"contact/{c}/I_t")) for c in layout.contacts]
+        forces = [Panel("time", (f"contact/{c}/F_n", f"contact/{c}/F_t")) for c in layout.contacts]
+        impulses = [Panel("time", (f"contact/{c}/I_n", f"contact/{c}/I_t")) for c in layout.contacts]
+        if layout.force_windows:  # an impulse-model pair: its impulses are what it computes
+            out["contact impulses vs time"], out["contact forces vs time"] = impulses, forces
+        else:
+            out["contact forces vs time"], out["contact impulses vs time"] = forces, impulses
     journals = [c for c in layout.contacts if f"contact/{c}/eccentricity" in catalogue(results)]
     if journals:
         out["clearance joints"] = [Panel("time", (f"contact/{c}/eccentricity", f"contact/{c}/penetration"))

@@ -122,6 +122,7 @@ class ResultsUi(QObject):
         self.results = Results(self.simulation.run_model, layout, self.simulation.runs.frames)  # it grows
         self._fed = 0
         self.plots.set_results(self.results)
+        self.plots.come_forward()
         self._enable_exports()
 
     def _on_frames_changed(self, count: int) -> None:

@@ -21,8 +21,10 @@ from PySide6.QtWidgets import (
 
 from solver.model.paths import PathError, get_path, numeric_paths, path_keys
 from solver.sweeps import Optimum, find_optimum
+from solver.sweeps.scalars import column_unit
 
 from ..canvas import geometry as geo
+from ..canvas.axes import axis_label
 from .worker import SweepTask, start_task
 
 #: objectives offered (any REDUCTION(SERIES) may be typed)
@@ -146,8 +148,8 @@ class OptimumDialog(QDialog):
         if self.running:
             return False
         path, objective = self.field.currentText().strip(), self.objective.currentText().strip()
-        self.plot.setLabel("bottom", path)
-        self.plot.setLabel("left", objective)
+        axis_label(self.plot.getPlotItem(), "bottom", path, "-")  # a field's value, in its unit
+        axis_label(self.plot.getPlotItem(), "left", objective, column_unit(objective))
         self._show_runs([])
         self._worker = OptimumWorker(self.model, path, (self.low.value(), self.high.value()), objective,
                                      self.scan.value())

@@ -12,6 +12,10 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QLabel, QSplitter, QTableWidget, QTableWidgetItem, QVBoxLayout,
                                QWidget)
 
+from solver.sweeps.scalars import column_unit
+
+from ..canvas.axes import axis_label
+
 #: colour map of the points' second parameter
 COLOUR_MAP = "viridis"
 #: colour of the points when none is chosen
@@ -100,8 +104,8 @@ class SweepResultsView(QWidget):
         """Draw the chosen scalar against the chosen field, coloured by the third choice."""
         y_name, x_name, c_name = self.y_combo.currentText(), self.x_combo.currentText(), self.colour_combo.currentText()
         shown = [r for r in self.rows if _is_number(r.get(x_name)) and _is_number(r.get(y_name))]
-        self.plot.setLabel("bottom", x_name)
-        self.plot.setLabel("left", y_name)
+        axis_label(self.plot.getPlotItem(), "bottom", x_name, column_unit(x_name))
+        axis_label(self.plot.getPlotItem(), "left", y_name, column_unit(y_name))
         if not shown:
             self.scatter.setData([])
             self.colour_note.setText("No completed run has both columns.")

@@ -222,15 +222,6 @@ class ContactModel:
         self.events.append({"time_s": float(t), "kind": kind, "contact": self.pairs[j].id, **data})
 
 
-def impact_time_step(asm: Assembly, k: float = 0.8) -> float:
-    """Eq. (3.5): ``k l / c`` with ``l`` the shortest flexible element and ``c = sqrt(EA / rhoA)``
-    (eq. 3.6), a modal link counting ``2 / omega`` of its highest mode as ``l / c``;
-    infinite when there is no flexible element and no elastic mode."""
-    b = asm.sys.beams
-    transits = list(b.L / np.sqrt(b.EA / b.rhoA)) + asm.sys.modal.transit_times()
-    return float(k * min(transits)) if transits else math.inf
-
-
 def pressed_step(tol: float, a_n: float) -> float:
     """The step in which a point touching its target (not approaching) is carried ``TOL``
     further in by its normal acceleration ``a_n`` (m/s², < 0 inward): ``sqrt(2 TOL / |a_n|)``,

@@ -12,7 +12,8 @@
   from step to step when e = 1 (the bar–mass contact "force" over one step peaks 17 % above
   wave theory, the two-bar one 78 %).  The force reported (``F_n_N``, ``F_t_N``) is the
   impulse transferred over a trailing window of fixed length divided by it: the window is
-  ``solver.impulse_force_window``, by default :data:`WINDOW_TRANSITS` wave transits of the
+  ``solver.impulse_force_window``, by default
+  :data:`~solver.system.impact_times.WINDOW_TRANSITS` wave transits of the
   shortest flexible element (eq. 3.6), which does not depend on the step, so the force
   converges as the step is refined.  The per-step rate of the old definition (the impulses
   of the last impact step over that step) is kept as ``F_n_impulse_rate_N``,
@@ -20,7 +21,6 @@
 """
 from __future__ import annotations
 
-import math
 from typing import Callable
 
 import numpy as np
@@ -29,6 +29,7 @@ from ..results.frames import CONTACT_STATES
 from ..system.assembly import Assembly
 from ..system.bordered import ContactRows
 from ..system.contact_pairs import ContactPair
+from ..system.impact_times import impulse_force_window
 from ..system.state import State
 from .base import ContactModel
 from .jump import velocity_jump
@@ -36,22 +37,6 @@ from .routh import ImpactResult
 
 #: Routh solutions that end with the points sticking
 STICK_KINDS = ("SCS", "SRS", "stick")
-
-#: default force window of the impulse model, in wave transits of the shortest flexible element
-WINDOW_TRANSITS = 4.0
-
-
-def impulse_force_window(asm: Assembly, settings: dict, impact_step: float) -> float:
-    """The window over which impulses are averaged into a force, s (``solver.impulse_force_window``,
-    or :data:`WINDOW_TRANSITS` times the shortest wave transit ``l / c`` (eq. 3.6); the time
-    step for a model without flexible elements)."""
-    if settings.get("impulse_force_window"):
-        return float(settings["impulse_force_window"])
-    b = asm.sys.beams
-    if not b.count:
-        return impact_step if math.isfinite(impact_step) else settings["step"]
-    return float(WINDOW_TRANSITS * np.min(b.L / np.sqrt(b.EA / b.rhoA)))
-
 
 class ImpulseModel(ContactModel):
     """Momentum balance with Routh's incremental method at every approach (thesis ch. 3)."""
@@ -61,7 +46,7 @@ class ImpulseModel(ContactModel):
     def __init__(self, asm: Assembly, pairs: list[tuple[int, ContactPair]], settings: dict, events: list[dict],
                  impact_step: float):
         super().__init__(asm, pairs, settings, events, impact_step)
-        self.window = max(impulse_force_window(asm, settings, impact_step), self.rate_window)
+        self.window = impulse_force_window(asm.sys)
         #: whether a step of a pair in contact is cut before it is taken (:meth:`forecast`)
         self.forecasts = settings["impact_forecast"]
 

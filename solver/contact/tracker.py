@@ -26,7 +26,8 @@ from ..system.assembly import Assembly
 from ..system.bordered import ContactRows
 from ..system.initial import restart
 from ..system.state import State
-from .base import ContactModel, impact_time_step
+from ..system.impact_times import run_impact_step
+from .base import ContactModel
 from .compliant import CompliantModel
 from .impulse import ImpulseModel
 from .lagrange import LagrangeModel
@@ -52,7 +53,7 @@ class ContactTracker:
         self.asm = asm
         self.pairs = asm.sys.contacts
         self.events: list[dict] = []
-        self.impact_step = settings["impact_step"] or impact_time_step(asm)
+        self.impact_step = run_impact_step(asm.sys)
         self.models: list[ContactModel] = []
         for kind in dict.fromkeys(p.model["kind"] for p in self.pairs):
             mine = [(k, p) for k, p in enumerate(self.pairs) if p.model["kind"] == kind]

@@ -107,6 +107,10 @@ class Layout:
     #: (``solver.record.links``): per link its mesh nodes from the first to the last and their
     #: fractions of its undeformed length -- enough to draw it from ``node_xy``
     unrecorded_links: dict[str, tuple[list[str], list[float]]] = field(default_factory=dict)
+    #: per impulse-model contact pair: the window its impulses are averaged over into the
+    #: ``F_n_N``, ``F_t_N`` of its frames, s (an impulse is not a force, thesis ch. 3;
+    #: :func:`solver.system.impact_times.impulse_force_window`); other pairs' forces are forces
+    force_windows: dict[str, float] = field(default_factory=dict)
 
     def chains(self) -> dict[str, tuple[list[str], np.ndarray, np.ndarray]]:
         """Every flexible link, recorded or not: its mesh nodes from the first to the last, their

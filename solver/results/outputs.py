@@ -24,6 +24,7 @@ from ..system.compile import compile_model
 from ..fem.beam import deformations
 from ..fem.timoshenko import curvature, shapes
 from ..system.free_strains import EPS0, KAPPA0
+from ..system.impact_times import force_windows
 from ..system.state import State
 from .frames import ELEMENT_FIELDS, MODAL_FIELDS, RATE_FIELDS, STATIONS, Frame, Layout
 from .modal_outputs import ModalOutputs
@@ -68,6 +69,7 @@ class OutputBuilder:
             contacts=[pair.id for pair in s.contacts],
             moving=[mv.id for mv in s.movers],
             rates=self.rates,
+            force_windows=force_windows(s),
         )
         #: the layout of the frames: the entities ``solver.record`` chooses (:mod:`.selection`)
         self.layout, self.selection = select(full, record)

@@ -71,6 +71,8 @@ def select(full: Layout, record: dict) -> tuple[Layout, Selection]:
         mode_frequency=full.mode_frequency[modes],
         contacts=[full.contacts[i] for i in contacts],
         moving=[full.moving[i] for i in moving],
+        force_windows={full.contacts[i]: full.force_windows[full.contacts[i]] for i in contacts
+                       if full.contacts[i] in full.force_windows},
         unrecorded_links={**full.unrecorded_links, **unrecorded},
     )
     everything = all(record.get(key) is None for key in ENTITY_FIELDS)

@@ -12,7 +12,10 @@ Keys are stable, readable strings: ``contact/<id>/F_n``, ``strain/<link>/<elemen
 ``midspan/<link>``, ``mode/<link>/<k>/q`` (a modal link's coordinate, its rates and energies),
 ``moving/<id>/F_n`` (a moving support's, mass's or force's force on the link; ``F_t``, ``s``, ``speed``), ``time``;
 a series' CSV column (:attr:`Series.column`) is its key with dots and its unit:
-``contact.striker-end.F_n_N``.
+``contact.striker-end.F_n_N``; an impulse-model pair's force, its impulses averaged over the
+pair's window (:attr:`~solver.results.frames.Layout.force_windows`), says so in its label and
+column (``contact.striker-end.F_n_avg_5ms_N``), and its impulses are marked to be drawn as
+stems (:attr:`Series.impulsive`).
 
 >>> from solver.api import load_model, simulate                      # doctest: +SKIP
 >>> res = simulate(load_model("resources/examples/bar_mass_impact.json"))  # doctest: +SKIP
@@ -75,10 +78,27 @@ class Series:
     #: the Frame arrays ``value`` reads beside time, energy and contact (None: any), so that
     #: frames read on demand read only those (:meth:`~solver.results.lazy.LazyFrames.light`)
     reads: tuple[str, ...] | None = None
+    #: impulses at instants (N s per frame, the impulses since the previous frame): drawn as
+    #: stems at their times, not joined into a curve
+    impulsive: bool = False
+    #: the trailing window an averaged series is averaged over, s (an impulse-model pair's
+    #: force: its impulses over the window divided by it); None for a value at an instant
+    window: float | None = None
 
     @property
     def column(self) -> str:
-        """CSV column name, unit last: ``contact.striker-end.F_n_N``."""
+        """CSV column name, unit last: ``contact.striker-end.F_n_N``; an averaged series names its
+        window before the unit: ``contact.striker-end.F_n_avg_5ms_N``."""
+        if self.window is None:
+            return self.reference_column
+        suffix = UNIT_SUFFIX.get(self.unit, self.unit.replace("/", "_").replace(" ", "_"))
+        tag = "avg_" + duration_text(self.window).replace(" ", "").replace("µ", "u")
+        return self.key.replace("/", ".") + "_" + tag + ("_" + suffix if suffix else "")
+
+    @property
+    def reference_column(self) -> str:
+        """The column reference curves and the results files name the quantity by (its key with
+        dots and its unit, no window): ``contact.striker-end.F_n_N``."""
         suffix = UNIT_SUFFIX.get(self.unit, self.unit.replace("/", "_").replace(" ", "_"))
         return self.key.replace("/", ".") + ("_" + suffix if suffix else "")
 
@@ -148,6 +168,10 @@ CONTACT_QUANTITIES = {
     "I_n": ("normal impulse", "N s", "I_n_N_s"),
     "I_t": ("tangential impulse", "N s", "I_t_N_s"),
 }
+#: the contact series that are impulses (drawn as stems)
+CONTACT_IMPULSES = ("I_n", "I_t")
+#: the contact series that an impulse-model pair averages over its force window
+CONTACT_FORCES = ("F_n", "F_t")
 #: further contact columns a run may have (compliant pairs, clearance joints): (key, name, text, unit)
 CONTACT_EXTRAS = (("penetration_m", "penetration", "penetration", "m"),
                   ("eccentricity_m", "eccentricity", "eccentricity (journal from bearing centre)", "m"),
@@ -156,9 +180,14 @@ CONTACT_EXTRAS = (("penetration_m", "penetration", "penetration", "m"),
 
 def _contact_series(results: Results):
     for c, pair in enumerate(results.layout.contacts):
+        window = results.layout.force_windows.get(pair)  # an impulse-model pair's force is averaged
         for name, (text, unit, key) in CONTACT_QUANTITIES.items():
+            averaged = window if name in CONTACT_FORCES else None
+            if averaged is not None:
+                text = f"{text} averaged over Δt = {duration_text(averaged)}"
             yield Series(f"contact/{pair}/{name}", f"{pair} {text}", unit, "contact forces",
-                         lambda f, c=c, k=key: _contact_value(f, k, c), reads=())
+                         lambda f, c=c, k=key: _contact_value(f, k, c), reads=(),
+                         impulsive=name in CONTACT_IMPULSES, window=averaged)
     have = results.frames[0].contact if results.frames else {}
     for key, name, text, unit in CONTACT_EXTRAS:
         if key not in have:
@@ -167,6 +196,19 @@ def _contact_series(results: Results):
             if not np.isnan(_contact_value(results.frames[0], key, c)):
                 yield Series(f"contact/{pair}/{name}", f"{pair} {text}", unit, "contact forces",
                              lambda f, c=c, k=key: _contact_value(f, k, c), reads=())
+
+
+def duration_text(seconds: float) -> str:
+    """A duration with the SI prefix that leaves 1 to 999 before it, 4 significant digits:
+    ``5 ms``, ``40 µs``, ``1.25 s``.
+
+    >>> duration_text(0.005), duration_text(4e-05), duration_text(1.25)
+    ('5 ms', '40 µs', '1.25 s')
+    """
+    for scale, prefix in ((1.0, ""), (1e-3, "m"), (1e-6, "µ"), (1e-9, "n")):
+        if abs(seconds) >= scale * (1 - 5e-5):
+            break
+    return f"{seconds / scale:.4g} {prefix}s"
 
 
 def _contact_value(frame: Frame, key: str, c: int) -> float:

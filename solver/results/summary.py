@@ -173,7 +173,7 @@ def _contact_summary(results: Results, times: np.ndarray) -> dict[str, Any]:
         force = stacked["F_n_N"][:, j].astype(float) if "F_n_N" in stacked else None
         impulses = [e for e in results.events if e.get("contact") == contact and e.get("kind") == "impulse"]
         out[contact] = {
-            "periods": _periods(times, closed, force),
+            "periods": _periods(times, closed, force, results.layout.force_windows.get(contact)),
             "impulses": len(impulses),
             "normal_impulse_N_s": sum(e.get("I_n_N_s") or 0.0 for e in impulses),  # inf or nan if one is
             "tangential_impulse_N_s": sum(e.get("I_t_N_s") or 0.0 for e in impulses),
@@ -181,23 +181,29 @@ def _contact_summary(results: Results, times: np.ndarray) -> dict[str, Any]:
     return out
 
 
-def _periods(times: np.ndarray, closed: np.ndarray, force: np.ndarray | None) -> list[dict[str, Any]]:
-    """Runs of consecutive frames in contact: start, end, duration (s), peak normal force (N)."""
+def _periods(times: np.ndarray, closed: np.ndarray, force: np.ndarray | None,
+             window: float | None = None) -> list[dict[str, Any]]:
+    """Runs of consecutive frames in contact: start, end, duration (s), peak normal force (N).
+
+    An impulse-model pair (``window``, s, its force window) has no force: its peak is that of its
+    impulses averaged over the window, ``peak_averaged_normal_force_N``, beside ``force_window_s``."""
     edges = np.diff(np.concatenate([[0], closed.astype(int), [0]]))
+    name = "peak_normal_force_N" if window is None else "peak_averaged_normal_force_N"
     periods = []
     for a, b in zip(np.flatnonzero(edges == 1), np.flatnonzero(edges == -1)):
         peak = _peak(force[a:b], times[a:b])[0] if force is not None else None
-        periods.append(
-            {
-                "start_s": times[a],
-                "end_s": times[b - 1],
-                "duration_s": times[b - 1] - times[a],
-                "frames": int(b - a),
-                "peak_normal_force_N": peak["value"] if peak else None,
-                "peak_time_s": peak["time_s"] if peak else None,
-                "ongoing_at_end": bool(b == len(times)),
-            }
-        )
+        period = {
+            "start_s": times[a],
+            "end_s": times[b - 1],
+            "duration_s": times[b - 1] - times[a],
+            "frames": int(b - a),
+            name: peak["value"] if peak else None,
+            "peak_time_s": peak["time_s"] if peak else None,
+            "ongoing_at_end": bool(b == len(times)),
+        }
+        if window is not None:
+            period["force_window_s"] = window
+        periods.append(period)
     return periods
 
 
@@ -242,6 +248,8 @@ def layout_to_json(layout: Layout) -> dict[str, Any]:
     if layout.unrecorded_links:  # a run that records every link (most) writes no such key
         out["unrecorded_links"] = {link: {"nodes": nodes, "fractions": fractions}
                                    for link, (nodes, fractions) in layout.unrecorded_links.items()}
+    if layout.force_windows:  # impulse-model pairs only
+        out["force_window_s"] = layout.force_windows
     return out
 
 
@@ -262,4 +270,5 @@ def layout_from_json(doc: dict[str, Any]) -> Layout:
         rates=bool(doc.get("rates", True)),
         unrecorded_links={link: (list(chain["nodes"]), [float(x) for x in chain["fractions"]])
                           for link, chain in doc.get("unrecorded_links", {}).items()},
+        force_windows={pair: float(w) for pair, w in doc.get("force_window_s", {}).items()},
     )

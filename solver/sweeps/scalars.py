@@ -5,7 +5,9 @@ Standard columns (units in the names; ``<c>`` a contact pair, ``<l>`` a flexible
 ``<d>`` a driver):
 
 * ``status`` (``completed`` / ``failed``), ``message``, ``steps``;
-* ``contact.<c>.peak_F_n_N``, ``contact.<c>.peak_F_t_N`` — largest |force| over the frames;
+* ``contact.<c>.peak_F_n_N``, ``contact.<c>.peak_F_t_N`` — largest |force| over the frames; for
+  an impulse-model pair ``contact.<c>.peak_averaged_F_n_N``, ``…peak_averaged_F_t_N`` — of its
+  impulses averaged over ``contact.<c>.force_window_s`` (it computes impulses, not forces);
 * ``contact.<c>.impulses`` and ``contact.<c>.impulses_<type>`` for each Routh type;
   ``contact.<c>.first_type``, ``contact.<c>.first_I_n_N_s``, ``contact.<c>.first_I_t_N_s``
   of the first impulse and ``contact.<c>.total_I_n_N_s`` of all;
@@ -31,7 +33,7 @@ import numpy as np
 
 from ..contact.routh import KINDS
 from ..results.frames import Layout, Results
-from ..results.series import catalogue, series_values
+from ..results.series import UNIT_SUFFIX, catalogue, series_values
 from ..results.summary import summarize
 from ..results.tables import contact_keys, contact_values, jsonable
 
@@ -62,8 +64,12 @@ def run_scalars(results: Results, collect: tuple[str, ...] | list[str] = ()) -> 
     forces = {key: held.get(key, np.full((len(results.frames), len(results.layout.contacts)), np.nan))
               for key in ("F_n_N", "F_t_N")}
     for j, c in enumerate(results.layout.contacts):
+        window = results.layout.force_windows.get(c)  # an impulse-model pair's force is an average
         for key, values in forces.items():
-            row[f"contact.{c}.peak_{key}"] = _absmax(values[:, j]) if len(values) else None
+            name = f"peak_{key}" if window is None else f"peak_averaged_{key}"
+            row[f"contact.{c}.{name}"] = _absmax(values[:, j]) if len(values) else None
+        if window is not None:
+            row[f"contact.{c}.force_window_s"] = window
         impulses = [e for e in results.events if e.get("contact") == c and e.get("kind") == "impulse"]
         row[f"contact.{c}.impulses"] = len(impulses)
         for kind in KINDS:
@@ -85,6 +91,18 @@ def run_scalars(results: Results, collect: tuple[str, ...] | list[str] = ()) -> 
     for name in collect:
         row[name] = collected_value(results, summary, name)
     return row
+
+
+def column_unit(name: str) -> str:
+    """The unit a sweep column's name ends with (:data:`~solver.results.series.UNIT_SUFFIX`),
+    ``-`` (a pure number) when it names none: a varied field's path, a count, a strain.
+
+    >>> column_unit("contact.tip.peak_F_n_N"), column_unit("contact.tip.first_I_n_N_s"), column_unit("contacts.tip.e")
+    ('N', 'N s', '-')
+    """
+    units = {suffix: unit for unit, suffix in {**UNIT_SUFFIX, "N s": "N_s"}.items() if suffix}
+    ends = [suffix for suffix in units if name.endswith("_" + suffix)]
+    return units[max(ends, key=len)] if ends else "-"
 
 
 def _absmax(values: np.ndarray) -> float | None:

@@ -9,6 +9,7 @@ import pytest
 
 from app.results.compare import CompareView, common_keys, compare_series
 from app.results.export import write_series_csv
+from app.results.stems import Stems
 from solver.api import load_model, simulate
 from solver.results.frames import Results
 
@@ -49,7 +50,8 @@ def test_choosing_another_series_keeps_both_runs(qtbot, runs):
     view = CompareView()
     qtbot.addWidget(view)
     view.set_runs(runs)
-    assert view.series_combo.currentData() == "contact/B-ground/F_n"     # the default preset's first series
+    assert view.series_combo.currentData() == "contact/B-ground/I_n"     # the default preset's first series: an impulse pair's impulses
+    assert all(isinstance(item, Stems) for item in view.plot.getPlotItem().items)   # drawn as stems
     view.series_combo.setCurrentIndex(view.series_combo.findData("energy/dissipated_friction"))
     view.series_combo.activated.emit(view.series_combo.currentIndex())
     assert [c.y_series.key for c in view.plotted()] == ["energy/dissipated_friction"] * 2

@@ -34,9 +34,9 @@ def test_plotted_series_csv_reads_back_equal(dock, bar_mass, tmp_path):
     dock.add_panel("time", ["energy/kinetic"])
     write_series_csv(dock.plotted(), tmp_path / "plotted.csv")
     header, values = read_csv(tmp_path / "plotted.csv")
-    assert header == ["time_s", "contact.striker-end.F_n_N", "contact.striker-end.F_t_N", "energy.kinetic_J"]
+    assert header == ["time_s", "contact.striker-end.I_n_N_s", "contact.striker-end.I_t_N_s", "energy.kinetic_J"]
     np.testing.assert_array_equal(values[:, 0], bar_mass.time)
-    np.testing.assert_array_equal(values[:, 1], [f.contact["F_n_N"][0] for f in bar_mass.frames])
+    np.testing.assert_array_equal(values[:, 1], [f.contact["I_n_N_s"][0] for f in bar_mass.frames])
     np.testing.assert_array_equal(values[:, 3], bar_mass.energy("kinetic"))
 
 
@@ -48,8 +48,8 @@ def test_curves_with_other_abscissae_bring_their_own_columns(dock, bar_mass, tmp
     curves[1] = curves[1]._replace(run="first frames")
     write_series_csv(curves, tmp_path / "two.csv")
     header, values = read_csv(tmp_path / "two.csv")
-    assert header == ["time_s", "contact.striker-end.F_n_N",
-                      "first frames: time_s", "first frames: contact.striker-end.F_n_N"]
+    assert header == ["time_s", "contact.striker-end.I_n_N_s",
+                      "first frames: time_s", "first frames: contact.striker-end.I_n_N_s"]
     assert np.isnan(values[7:, 2:]).all() and len(values) == len(bar_mass.frames)
     np.testing.assert_array_equal(values[:7, 3], values[:7, 1])
     other.deleteLater()

@@ -121,7 +121,9 @@ def test_a_newcomer_builds_runs_plays_back_and_exports_an_impact(qtbot, window, 
     assert data[index, 1] > 0.0  # the frame scrubbed to carries the impact's impulse
 
     rows = export("contact forces vs time", "force.csv")
-    assert rows[0] == ["time_s", "contact.contact1.F_n_N", "contact.contact1.F_t_N"]
+    window_s = results.layout.force_windows["contact1"]  # an impulse pair's force: its impulses averaged
+    tag = f"avg_{window_s * 1e6:.4g}us"
+    assert rows[0] == ["time_s", f"contact.contact1.F_n_{tag}_N", f"contact.contact1.F_t_{tag}_N"]
     force = np.array(rows[1:], dtype=float)
     np.testing.assert_allclose(force[:, 0], sim.playback.times)
     np.testing.assert_allclose(force[:, 1], [f.contact["F_n_N"][0] for f in results.frames], rtol=1e-9)

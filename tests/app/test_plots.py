@@ -21,8 +21,10 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "resources" / "examples"
 
 @pytest.fixture
 def dock(shown, bar_mass) -> PlotsDock:
+    """The bar struck by a mass (an impulse-model pair), its contact forces chosen."""
     d = shown(PlotsDock(), 700, 600)
     d.set_results(bar_mass)
+    d.apply_preset("contact forces vs time")
     return d
 
 
@@ -32,7 +34,7 @@ def contact_force(results: Results, t: float) -> float:
     return float(results.frames[i].contact["F_n_N"][0])
 
 
-def test_default_preset_plots_the_contact_force_the_solver_computed(dock, bar_mass):
+def test_the_forces_preset_plots_the_contact_force_the_solver_computed(dock, bar_mass):
     assert dock.preset_combo.currentText() == "contact forces vs time"
     (panel,) = dock.panels
     assert panel.selected_series() == ["contact/striker-end/F_n", "contact/striker-end/F_t"]
@@ -93,13 +95,13 @@ def test_growing_run_extends_the_curves(qtbot, bar_mass):
     dock = PlotsDock()
     qtbot.addWidget(dock)
     dock.set_results(started)    # a run just started: its layout, no frames yet
-    dock.panels[0].set_series(["contact/striker-end/F_n", "node/striker/ux", "energy/total"])
+    dock.panels[0].set_series(["contact/striker-end/F_n", "node/striker/ux", "node/end/ux"])
     for start in range(0, len(bar_mass.frames), 40):
         dock.append_frames(bar_mass.frames[start:start + 40])
     growing = dock.plotted()
     dock.set_results(bar_mass)   # the complete run at the end keeps the panels
     complete = dock.plotted()
-    assert [c.y_series.key for c in complete] == ["contact/striker-end/F_n", "node/striker/ux", "energy/total"]
+    assert [c.y_series.key for c in complete] == ["contact/striker-end/F_n", "node/striker/ux", "node/end/ux"]
     for grown, whole in zip(growing, complete, strict=True):
         np.testing.assert_array_equal(grown.x, whole.x)
         np.testing.assert_array_equal(grown.y, whole.y)
@@ -180,3 +182,73 @@ def test_the_impulse_series_add_up_to_the_impulses_of_the_events(example_results
     from_events = sum(e["I_n_N_s"] for e in results.events if e["kind"] == "impulse")
     assert impulses.sum() == pytest.approx(from_events, rel=1e-12) and from_events > 1.0  # N s
     assert catalogue(results)["contact/block-slider/I_n"].column == "contact.block-slider.I_n_N_s"
+
+
+# ---------------------------------------------------------------- impulse-model pairs (issue 26)
+def impulse_events(results: Results, pair: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The event log's impulses of ``pair``: times (s), normal and tangential impulses (N s)."""
+    events = [e for e in results.events if e["kind"] == "impulse" and e["contact"] == pair]
+    return tuple(np.array([e[k] for e in events], dtype=float) for k in ("time_s", "I_n_N_s", "I_t_N_s"))
+
+
+@pytest.mark.parametrize("name, pair", [("bar_mass_impact", "striker-end"), ("rod_impact_rigid", "B-ground")])
+def test_an_impulse_pair_shows_its_impulses_as_stems_by_default(shown, example_results, name, pair):
+    results = example_results(name)
+    dock = shown(PlotsDock(), 700, 500)
+    dock.set_results(results)
+    assert dock.preset_combo.currentText() == "contact impulses vs time"
+    panel = dock.panels[0]
+    assert panel.selected_series() == [f"contact/{pair}/I_n", f"contact/{pair}/I_t"]
+    times, normal, tangential = impulse_events(results, pair)
+    t, drawn = panel.curve_item(f"contact/{pair}/I_n").stems()
+    np.testing.assert_array_equal(t, times)                   # a stem at every impulse's instant
+    np.testing.assert_allclose(drawn, normal, rtol=1e-12)     # N s, as the event log has it
+    t, drawn = panel.curve_item(f"contact/{pair}/I_t").stems()
+    np.testing.assert_array_equal(t, times[tangential != 0.0])
+    np.testing.assert_allclose(drawn, tangential[tangential != 0.0], rtol=1e-12)
+    assert panel.axis_units() == ("N s",)
+    assert "N s)" in panel.plot.getPlotItem().getAxis("left").labelString()
+
+
+def test_the_rigid_rods_impulse_is_the_energetic_laws(example_results):
+    """LAJSS 2024 Table 1 (e = 0.82, energetic law): I_ne = 0.7681 N s, drawn at t = 0."""
+    _times, normal, _tangential = impulse_events(example_results("rod_impact_rigid"), "B-ground")
+    assert normal.sum() == pytest.approx(0.7681, abs=5e-5)
+
+
+def test_an_impulse_pairs_force_is_named_by_its_window(dock, bar_mass, tmp_path):
+    from app.results.export import write_series_csv
+    from solver.results.summary import summarize
+
+    assert bar_mass.layout.force_windows == {"striker-end": 0.005}  # solver.impulse_force_window of the example
+    force = catalogue(bar_mass)["contact/striker-end/F_n"]
+    assert force.label == "striker-end normal force averaged over Δt = 5 ms"
+    assert force.window == 0.005 and not force.impulsive
+    assert dock.panels[0].series_item("contact/striker-end/F_n").toolTip(0) == force.title
+    write_series_csv(dock.plotted(), tmp_path / "force.csv")
+    header = (tmp_path / "force.csv").read_text(encoding="utf-8").splitlines()[0]
+    assert header == "time_s,contact.striker-end.F_n_avg_5ms_N,contact.striker-end.F_t_avg_5ms_N"
+    periods = summarize(bar_mass)["contacts"]["striker-end"]["periods"]
+    assert periods and all("peak_normal_force_N" not in p for p in periods)
+    assert all(p["force_window_s"] == 0.005 and p["peak_averaged_normal_force_N"] > 0 for p in periods)
+
+
+def test_a_lagrange_pairs_force_is_a_force(example_results):
+    results = example_results("bar_mass_impact")
+    model = {**results.model, "contacts": [{**c, "model": {"kind": "lagrange"}} for c in results.model["contacts"]]}
+    layout = output_layout(model)
+    assert layout.force_windows == {}
+    series = catalogue(Results(model, layout))
+    assert series["contact/striker-end/F_n"].label == "striker-end normal force"
+    assert series["contact/striker-end/F_n"].column == "contact.striker-end.F_n_N"
+    assert presets(Results(model, layout))["contact forces vs time"] == next(iter(presets(Results(model, layout)).values()))
+
+
+def test_stems_stay_stems_when_the_plot_downsamples(shown, bar_mass):
+    dock = shown(PlotsDock(), 700, 500)
+    dock.set_results(bar_mass)
+    panel = dock.panels[0]
+    stems = panel.curve_item("contact/striker-end/I_n")
+    panel.plot.getPlotItem().setDownsampling(ds=4, auto=False, mode="mean")   # the plot's context menu
+    panel.plot.getPlotItem().setClipToView(True)
+    assert stems.opts["downsample"] == 1 and not stems.opts["autoDownsample"] and not stems.opts["clipToView"]

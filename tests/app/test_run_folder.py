@@ -64,14 +64,14 @@ def test_a_runs_frames_are_read_from_its_folder_and_play_and_export_from_there(q
     assert all(located[table].rows > 0 for table in FRAME_TABLES)
     assert load_results(folder).meta["status"] == "completed"
 
-    # playback: the user drags the slider to the contact force's peak
-    peak = int(np.argmax([f.contact["F_n_N"][0] for f in results.frames]))
+    # playback: the user drags the slider to the largest impulse (the plots' first preset)
+    peak = int(np.argmax([f.contact["I_n_N_s"][0] for f in results.frames]))
     window.simulation.bar.slider.setValue(peak)
     assert window.simulation.playback.frame.time == results.frames[peak].time
     panel = window.results_ui.plots.panels[0]
     assert all(len(x) == len(results.frames) for _, x, _ in panel._curves.values())  # every frame plotted
-    force = next(k for k in panel.values_at(results.frames[peak].time) if k.endswith("/F_n"))
-    assert panel.values_at(results.frames[peak].time)[force] == results.frames[peak].contact["F_n_N"][0]
+    impulse = next(k for k in panel.values_at(results.frames[peak].time) if k.endswith("/I_n"))
+    assert panel.values_at(results.frames[peak].time)[impulse] == results.frames[peak].contact["I_n_N_s"][0]
 
     # File > Export > Results Table as CSV, and Plots as PNG
     monkeypatch.setattr(QInputDialog, "getItem", lambda *a, **k: ("energy", True))

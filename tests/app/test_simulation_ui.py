@@ -50,6 +50,7 @@ def test_run_scrub_and_the_plotted_contact_force_is_the_solvers(bar_mass_run):
     slider.setValue(index)  # the user drags the slider there
     t = results.frames[index].time
     assert window.simulation.playback.time == pytest.approx(t)
+    window.results_ui.plots.apply_preset("contact forces vs time")  # the impulses come first
     panel = window.results_ui.plots.panels[0]
     plotted = panel.values_at(t)
     force_key = next(k for k in plotted if k.endswith("/F_n"))

@@ -46,11 +46,10 @@ def lagrange(name: str) -> dict:
 
 def impact_step(doc: dict) -> float:
     """The step while in contact: ``solver.impact_step``, else eq. (3.5)."""
-    from solver.contact.base import impact_time_step
-    from solver.system.assembly import Assembly
+    from solver.system.impact_times import run_impact_step
     from solver.system.compile import compile_model
 
-    return doc["solver"].get("impact_step") or impact_time_step(Assembly(compile_model(doc)))
+    return run_impact_step(compile_model(doc))
 
 
 def contact_free(doc: dict, step: float, steps: int) -> dict:

@@ -1,5 +1,6 @@
-"""Axis labels of the results' plots: ``time (ms)``, with the SI prefix the ticks are
-scaled by where the unit takes one, never pyqtgraph's ``(x0.001)``."""
+"""Axis labels of the app's plots (results, sweeps, impact maps): ``time (ms)``, with the SI
+prefix the ticks are scaled by where the unit takes one (``kN``, ``µs``); pure numbers and units
+that take no prefix (``deg``) keep their values, never pyqtgraph's ``(x0.001)``."""
 from __future__ import annotations
 
 import pyqtgraph as pg

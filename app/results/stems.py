@@ -1,0 +1,44 @@
+"""Impulses drawn as stems: a vertical line from zero to each impulse at its instant, a dot
+at its tip (an impulse is not a force: joining impulses into a curve, or dividing them by a
+window, would draw a force nobody computed, thesis ch. 3)."""
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+
+
+class Stems(pg.PlotDataItem):
+    """The non-zero values of ``y`` (N s) as stems at their ``x``: one line pair per impulse
+    (``connect="pairs"``) and a :class:`~pyqtgraph.ScatterPlotItem` of the tips, a child that
+    goes with it.  :meth:`set_values` replaces them; :meth:`stems` returns them."""
+
+    def __init__(self, x: np.ndarray, y: np.ndarray, pen, name: str):
+        super().__init__(pen=pen, name=name)
+        self.tips = pg.ScatterPlotItem(size=6, pen=pen, brush=pg.mkBrush(pen.color()))
+        self.tips.setParentItem(self)
+        self.set_values(x, y)
+
+    def set_values(self, x: np.ndarray, y: np.ndarray) -> None:
+        """Draw a stem at every ``x`` whose ``y`` is non-zero and finite, on a zero line from the
+        first ``x`` to the last (the run's span, which a lone impulse would not show)."""
+        x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+        keep = np.isfinite(y) & (y != 0.0) & np.isfinite(x)
+        xs, ys = x[keep], y[keep]
+        span = x[np.isfinite(x)][[0, -1]] if np.isfinite(x).any() else np.zeros(0)
+        self.setData(np.concatenate([span, np.repeat(xs, 2)]),
+                     np.concatenate([np.zeros(len(span)), np.column_stack([np.zeros_like(ys), ys]).ravel()]),
+                     connect="pairs")
+        self.tips.setData(xs, ys)
+
+    def setDownsampling(self, ds=None, auto=None, method=None) -> None:  # noqa: N802 (pyqtgraph override)
+        """Never downsampled: merging points would join the ends of different stems."""
+        super().setDownsampling(1, False, method or "peak")
+
+    def setClipToView(self, state) -> None:  # noqa: N802 (pyqtgraph override)
+        """Never clipped to the view, for the same reason."""
+        super().setClipToView(False)
+
+    def stems(self) -> tuple[np.ndarray, np.ndarray]:
+        """The drawn stems: their instants and values (the tips)."""
+        x, y = self.tips.getData()
+        return np.asarray(x, dtype=float), np.asarray(y, dtype=float)

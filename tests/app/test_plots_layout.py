@@ -1,0 +1,136 @@
+"""The plots as a user meets them (issue 27 point 3): in front and large when a run starts, series
+names that can be read, a second unit on a right axis, engineering prefixes on every axis."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from PySide6.QtCore import QSettings, Qt
+
+from app.results.plots import PlotPanel
+from app.shell.layout import DEFAULT_SIZE
+from app.shell.main_window import MainWindow
+from app.sweeps.results_view import SweepResultsView
+
+RUN_TIMEOUT_MS = 120_000
+
+
+def in_front(dock) -> bool:
+    """Whether ``dock`` shows (Qt moves a tab group's hidden docks away rather than hiding them)."""
+    return dock.isVisible() and not dock.visibleRegion().isEmpty()
+
+
+def run(qtbot, window) -> None:
+    """F5, as a user starts a run, and wait for its end."""
+    sim = window.simulation
+    window.activateWindow()
+    window.sketch.setFocus()
+    qtbot.keyClick(window.sketch, Qt.Key.Key_F5)
+    if not sim.runs.running and not sim.runs.results:  # the offscreen platform may not route shortcuts
+        sim.run_action.trigger()
+    qtbot.waitUntil(lambda: not sim.runs.running, timeout=RUN_TIMEOUT_MS)
+    sim.runs.wait()
+
+
+def test_a_run_brings_the_plots_forward_and_large(qtbot, window):
+    window.resize(*DEFAULT_SIZE)
+    qtbot.waitUntil(lambda: window.width() == DEFAULT_SIZE[0])
+    plots, sweeps = window.results_ui.plots, window.sweeps_ui
+    sweeps.reveal(sweeps.table_dock)                       # a sweep's table, tabbed in front of the plots
+    qtbot.waitUntil(lambda: in_front(sweeps.table_dock))
+    assert not in_front(plots)
+    window.resizeDocks([plots], [120], Qt.Orientation.Vertical)  # a remembered strip
+    assert window.open_example("rod_impact_rigid")
+    run(qtbot, window)
+    qtbot.waitUntil(lambda: in_front(plots) and bool(plots.panels))
+    assert not in_front(sweeps.table_dock)
+    qtbot.waitUntil(lambda: plots.height() >= window.height() / 3)
+    plot = plots.panels[0].plot
+    assert plot.width() >= 250 and plot.height() >= 180
+    assert window.sketch.height() >= 250                  # the canvas keeps room to play the run back
+
+
+def test_a_remembered_layout_does_not_keep_the_plots_small(qtbot, settings):
+    first = MainWindow(settings)
+    qtbot.addWidget(first)
+    first.resize(*DEFAULT_SIZE)
+    first.show()
+    qtbot.waitExposed(first)
+    first.resizeDocks([first.results_ui.plots], [100], Qt.Orientation.Vertical)
+    qtbot.waitUntil(lambda: first.results_ui.plots.height() < DEFAULT_SIZE[1] / 4)
+    first.close()
+    again = MainWindow(QSettings(settings.fileName(), QSettings.Format.IniFormat))
+    qtbot.addWidget(again)
+    again.show()
+    qtbot.waitExposed(again)
+    assert again.open_example("rod_impact_rigid")
+    run(qtbot, again)
+    qtbot.waitUntil(lambda: again.results_ui.plots.height() >= again.height() / 3)
+
+
+@pytest.fixture
+def panel(shown, bar_mass) -> PlotPanel:
+    p = shown(PlotPanel(), 900, 400)
+    p.set_results(bar_mass)
+    return p
+
+
+def test_series_names_elide_in_the_middle_whole_in_the_tooltip(panel, qtbot):
+    item = panel.series_item("contact/striker-end/F_t")
+    title = "striker-end tangential force averaged over Δt = 5 ms (N)"
+    assert item.text(0) == title and item.toolTip(0) == title
+    assert panel.tree.textElideMode() == Qt.TextElideMode.ElideMiddle
+    tree = panel.tree
+    tree.expandAll()
+    qtbot.waitUntil(lambda: tree.viewport().width() > 0)
+    assert tree.fontMetrics().horizontalAdvance(title) > tree.visualItemRect(item).width()  # it is elided
+    shown = tree.fontMetrics().elidedText(title, Qt.TextElideMode.ElideMiddle, tree.visualItemRect(item).width())
+    assert shown.startswith("striker") and shown.endswith("(N)")      # both ends kept: the pair, the unit
+    splitter = panel.splitter
+    wide = splitter.sizes()[0] + 200
+    splitter.setSizes([wide, sum(splitter.sizes()) - wide])           # as the user drags the handle
+    assert splitter.sizes()[0] == wide and tree.visualItemRect(item).width() > 300
+
+
+def test_a_second_unit_gets_the_right_axis_a_third_is_refused(panel):
+    plot = panel.plot.getPlotItem()
+    panel.set_series(["contact/striker-end/F_n"])
+    assert panel.axis_units() == ("N",) and not plot.getAxis("right").isVisible()
+    panel.set_series(["contact/striker-end/F_n", "node/end/vx"])
+    assert panel.axis_units() == ("N", "m/s")
+    assert plot.getAxis("right").isVisible()
+    left, right = plot.getAxis("left").labelString(), plot.getAxis("right").labelString()
+    assert "N)" in left and "m/s)" in right
+    vx = panel.curve_item("node/end/vx")
+    assert vx in panel.right_axis.items and vx.getViewBox() is panel.right_axis.view
+    np.testing.assert_array_equal(vx.getData()[1], panel.plotted()[1].y)
+    panel.set_series(["contact/striker-end/F_n", "node/end/vx", "energy/kinetic"])
+    assert panel.selected_series() == ["contact/striker-end/F_n", "node/end/vx"]
+    assert not panel.unit_note.isHidden() and "kinetic (J)" in panel.unit_note.text()
+    assert panel.series_item("energy/kinetic").checkState(0) == Qt.CheckState.Unchecked
+    panel.set_series(["node/end/vx"])                                   # one unit again: on the left
+    assert panel.axis_units() == ("m/s",) and not plot.getAxis("right").isVisible()
+    assert panel.unit_note.isHidden()
+
+
+def test_axes_carry_engineering_prefixes(panel, qtbot):
+    panel.set_series(["contact/striker-end/F_n"])
+    panel.autoscale()
+    axis = panel.plot.getPlotItem().getAxis("left")
+    qtbot.waitUntil(lambda: "(mN)" in axis.labelString())              # the bar's forces are ~0.2 N
+    assert "x0.001" not in axis.labelString()
+
+
+def test_a_sweeps_dimensionless_axis_is_plain_numbers(shown, qtbot):
+    view = shown(SweepResultsView(), 800, 400)
+    rows = [{"run": f"r{k}", "status": "completed", "contacts.tip.e": e, "contact.tip.peak_F_n_N": 1500.0 * (1 + e)}
+            for k, e in enumerate((0.5, 0.6, 0.7, 0.8, 0.9))]
+    view.set_rows(rows, ["contacts.tip.e"])
+    assert view.x_combo.currentText() == "contacts.tip.e" and view.y_combo.currentText() == "contact.tip.peak_F_n_N"
+    plot = view.plot.getPlotItem()
+    plot.vb.autoRange()
+    bottom, left = plot.getAxis("bottom"), plot.getAxis("left")
+    qtbot.waitUntil(lambda: "(kN)" in left.labelString())
+    assert "x0.001" not in bottom.labelString() and "(" not in bottom.labelString()
+    ticks = [float(value) for level in bottom.tickValues(*plot.vb.viewRange()[0], 400) for value in level[1]]
+    assert ticks and 0.4 <= min(ticks) and max(ticks) <= 1.0       # the restitution's own values
+    assert bottom.autoSIPrefixScale == 1.0
