@@ -17,7 +17,7 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 
 from . import schema as S
-from .contact_rules import clearance_problems, compliant_contact_problems
+from .contact_rules import clearance_problems, compliant_contact_problems, unused_field_warnings
 from .fields import Obj, Variant, field_at
 from .geometry_rules import geometry_problems
 from .limits import is_number, magnitude_rule, resource_problems, usable
@@ -337,3 +337,15 @@ def validate(doc: Any) -> list[Problem]:
     if problems:
         return problems
     return semantic_problems(doc)
+
+
+def model_warnings(doc: dict) -> list[Problem]:
+    """Warnings of a valid model: what it sets that the solver will not use (a contact pair's
+    field its model ignores, :data:`solver.model.contact_rules.UNUSED_BY_MODEL`)."""
+    out: list[Problem] = []
+
+    def warn(keys: list, msg: str) -> None:
+        out.append(Problem(format_path(doc, keys), msg, "warning"))
+
+    unused_field_warnings(doc, warn)
+    return out
