@@ -3,7 +3,8 @@
 Plain Python, no Qt.  :func:`model_problems` lists
 
 * every problem of :func:`solver.model.validate.validate` (errors);
-* warnings for models that validate but cannot run as meant: a driven link that is
+* warnings for models that validate but cannot run as meant: a field its contact model
+  does not use (:func:`solver.model.validate.model_warnings`), a driven link that is
   also clamped, a node both driven and fixed, two drivers on one link, a contact
   pair whose point can never reach its target, a heated link whose material does not
   expand;
@@ -22,7 +23,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 
-from solver.model.validate import Problem, validate
+from solver.model.validate import Problem, model_warnings, validate
 
 from .entities import EntityRef, find_entity
 from .new_entities import struck_target
@@ -204,7 +205,8 @@ def model_problems(doc: dict) -> list[Problem]:
     problems = validate(doc)
     if problems:
         return problems
-    found = driver_problems(doc) + contact_problems(doc) + free_strain_problems(doc) + mobility_problems(doc)
+    found = (model_warnings(doc) + driver_problems(doc) + contact_problems(doc) + free_strain_problems(doc)
+             + mobility_problems(doc))
     return sorted(found, key=lambda p: _SEVERITY_ORDER[p.severity])
 
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from solver.analysis.modal import LinkModes, modal_link_modes
 from solver.model.body_rules import body_inertia
-from solver.model.contact_rules import node_target_reach
+from solver.model.contact_rules import node_target_reach, unused_fields
 from solver.model.fields import Num, Obj, Variant, field_at, unit_at, with_defaults
 from solver.model.schema import MODEL
 from solver.model.validate import validate
@@ -36,6 +36,8 @@ class PropertyRow:
     help: str
     is_default: bool
     keys: tuple[str, ...] = ()
+    #: why the solver does not use this field (a contact pair's ``e`` with the Lagrange model); empty when it does
+    unused: str = ""
 
 
 def format_value(value: Any) -> str:
@@ -161,7 +163,8 @@ def _entity(doc: dict, ref: EntityRef) -> tuple[Any, dict] | None:
 
 def entity_rows(doc: dict, ref: EntityRef) -> list[PropertyRow]:
     """Every field of the entity ``ref`` names, defaults included (empty if it has none); a
-    modal link adds the frequencies and damping ratios of its modes (read-only rows)."""
+    modal link adds the frequencies and damping ratios of its modes (read-only rows); the
+    fields a contact pair's model does not use say why (:attr:`PropertyRow.unused`)."""
     found = _entity(doc, ref)
     if found is None:
         return []
@@ -173,6 +176,9 @@ def entity_rows(doc: dict, ref: EntityRef) -> list[PropertyRow]:
         rows = [row for row in rows if row.keys[0] in MODEL_FIELDS]
     if ref.collection == "links" and item.get("kind") == "modal":
         rows += modal_rows(doc, ref.id)
+    if ref.collection == "contacts":
+        unused = unused_fields(item)
+        rows = [replace(row, unused=unused[row.field]) if row.field in unused else row for row in rows]
     return rows
 
 

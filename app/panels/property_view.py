@@ -187,20 +187,26 @@ class PropertyView(QWidget):
             cells = [QTableWidgetItem(row.field), QTableWidgetItem(row.value), QTableWidgetItem(row.unit)]
             for c, cell in enumerate(cells):
                 tip = row.help + (" -- default" if row.is_default else "")
-                cell.setToolTip(tip)
-                flags = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
-                if c == VALUE_COLUMN and editor.kind in ("text", "choice"):
-                    flags |= Qt.ItemFlag.ItemIsEditable
-                if c == VALUE_COLUMN and editor.kind == "check":
-                    flags |= Qt.ItemFlag.ItemIsUserCheckable
-                    cell.setCheckState(Qt.CheckState.Checked if row.value == "true" else Qt.CheckState.Unchecked)
-                cell.setFlags(flags)
+                cell.setToolTip(f"Not used: {row.unused} ({tip})" if row.unused else tip)
+                cell.setFlags(self._flags(c, row, editor, cell))
                 if row.is_default:
                     cell.setForeground(DEFAULT_COLOUR)
                     cell.setFont(italic)
                 self.table.setItem(r, c, cell)
         self._filling = False
         self._fit_field_column()
+
+    @staticmethod
+    def _flags(column: int, row: PropertyRow, editor: Editor, cell: QTableWidgetItem) -> Qt.ItemFlag:
+        """A cell's flags: its value editable as its editor says; a field the solver does not
+        use (:attr:`PropertyRow.unused`) disabled, greyed out."""
+        flags = Qt.ItemFlag.ItemIsSelectable | (Qt.ItemFlag.NoItemFlags if row.unused else Qt.ItemFlag.ItemIsEnabled)
+        if column == VALUE_COLUMN and editor.kind in ("text", "choice") and not row.unused:
+            flags |= Qt.ItemFlag.ItemIsEditable
+        if column == VALUE_COLUMN and editor.kind == "check":
+            flags |= Qt.ItemFlag.ItemIsUserCheckable
+            cell.setCheckState(Qt.CheckState.Checked if row.value == "true" else Qt.CheckState.Unchecked)
+        return flags
 
     #: the largest share of the table's width the field names take (long names are elided on the
     #: left, so that the values stay readable in a narrow panel)

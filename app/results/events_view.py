@@ -37,11 +37,18 @@ COLUMNS = (
 SIDE_BY_SIDE_WIDTH = 640
 
 
+#: the "e achieved" of an onset jump (Lagrange and rolling pairs): what the model did, not a restitution
+ONSET_E_ACHIEVED = "0: plastic onset"
+
+
 def cell_text(event: dict[str, Any], key: str, fmt: str) -> str:
-    """``event[key]`` formatted for the table; empty when the event has no such value."""
+    """``event[key]`` formatted for the table; empty when the event has no such value; an
+    onset jump's restitution says that it is the model's plastic onset (:data:`ONSET_E_ACHIEVED`)."""
     value = event.get(key)
     if value is None:
         return ""
+    if key == "e_achieved" and event.get("onset"):
+        return ONSET_E_ACHIEVED
     if isinstance(value, float):
         value += 0.0  # -0.0 (a frictionless tangential impulse) shows as 0
     if fmt == "time":

@@ -26,6 +26,9 @@ from solver.contact.routh import ImpactResult, routh_impulse
 from ..canvas.axes import axis_label
 
 #: event keys the diagram needs
+#: what the restitution of an onset jump is (the Lagrange and rolling models: perfectly plastic,
+#: thesis §4.7, whatever the pair's e and law, which those models do not use)
+ONSET_RESTITUTION = "onset jump, perfectly plastic (the model does not use the pair's e and law)"
 ROUTH_KEYS = ("a", "b", "c", "mu_s", "mu_d", "e", "law", "v_n_pre_m_s", "v_t_pre_m_s", "I_n_N_s", "I_t_N_s")
 
 
@@ -156,7 +159,7 @@ class RouthDiagram(pg.PlotWidget):
         for (x, y), symbol, colour, label in marks:
             self.plot([x], [y], pen=None, symbol=symbol, symbolBrush=colour, symbolSize=9, name=label)
         impact = geometry.impact
-        self.setTitle(f"{event.get('contact', '')} t = {event['time_s']:.6g} s: {event.get('type', impact.kind)},"
-                      f" {impact.law}, e = {impact.e:g}")
+        self.setTitle(f"{event.get('contact', '')} t = {event['time_s']:.6g} s: {event.get('type', impact.kind)}, "
+                      + (ONSET_RESTITUTION if event.get("onset") else f"{impact.law}, e = {impact.e:g}"))
         self.getPlotItem().enableAutoRange()
         return True

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Callable
 
 from solver.model.io import ModelError, examples_dir, list_examples, load_model, model_with_defaults
+from solver.model.validate import model_warnings
 
 from .cli_optimize import add_optimize_command
 from .cli_results import RECORD_HELP, add_export_command, record_edit
@@ -202,11 +203,13 @@ def _cmd_gui(args: argparse.Namespace) -> int:
 def _cmd_validate(args: argparse.Namespace) -> int:
     path = _resolve(args.file)
     try:
-        load_model(path)
+        model = load_model(path)
     except ModelError as exc:
         for problem in exc.problems:
             print(problem)
         return EXIT_INVALID
+    for warning in model_warnings(model):
+        print(f"warning: {warning}")
     print(f"{path}: valid")
     return EXIT_OK
 
@@ -233,6 +236,8 @@ def _cmd_run(args: argparse.Namespace) -> int:
     model = _load_reporting(args.file, edit)
     if model is None:
         return EXIT_INVALID
+    for warning in model_warnings(model):
+        _error(f"warning: {warning}")
     out = Path(args.out)
     try:  # before the run: a folder it cannot write in is said at once, not after the solve
         out.mkdir(parents=True, exist_ok=True)

@@ -6,7 +6,8 @@ Models (``model.kind`` of a contact pair in the model file):
   every approach, Routh's incremental method in closed form (:mod:`.routh`, LAJSS 2024 §5;
   cross-checked by integration in the normal impulse, :mod:`.routh_integrate`);
 * ``lagrange`` (:mod:`.lagrange`): the Lagrange-multiplier model of thesis ch. 4 and App. B —
-  the onset jump of §4.7, then the gap held by a multiplier, sliding or sticking;
+  the onset jump of §4.7 (on the impact step's Newmark matrix where links are flexible), then
+  the gap held by a multiplier, sliding or sticking;
 * ``compliant`` (:mod:`.compliant`): continuous contact forces (Flores et al. 2006) — the
   normal laws (:mod:`.normal_laws`, one compiled kernel each in :mod:`.normal_kernels`), the
   friction laws (:mod:`.friction_laws`), their parameters (:mod:`.law_params`) and their
@@ -45,7 +46,8 @@ which the time loop holds):
    which a tentative step must end instead (contact passed, eq. 3.4; a force turning tensile;
    a slip velocity through zero; a compliant contact's start or Kelvin-Voigt's maximum
    compression; a compliant step whose error is too large); the loop takes the step again.
-4. *At the end of an accepted step*: ``switch(old, new, lam)`` (mode changes), ``jumps(state,
+4. *At the end of an accepted step*: ``step_ended(lam_old, lam_new)`` (a Lagrange pair's force
+   over the step), ``switch(old, new, lam)`` (mode changes), ``jumps(state,
    held)`` (velocity jumps with every row in force held, ``held(state)`` building those rows
    only when a jump is made, None when there are none; Routh solutions returned for the ledger), then the tracker makes accelerations and multipliers consistent with the new rows
    and asks ``check(state, lam)`` whether those multipliers contradict a mode;

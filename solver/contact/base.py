@@ -11,8 +11,8 @@ model, in this order:
 2. ``event_time(old, new, lam_old, lam_new)``: after a tentative step, the time at which the step
    must end instead (a contact passed, a force that would turn tensile, a slip velocity
    through zero), or None; the step is then taken again ending there (thesis eq. 3.4).
-3. ``switch(old, new, lam_c)``: after the accepted step, the changes of mode that take
-   effect at its end (release, stick, slip) without a velocity jump; True when a mode changed.
+3. ``step_ended(lam_old, lam_new)``, then ``switch(old, new, lam_c)``: after the accepted
+   step, its multipliers at both ends, and the changes of mode that take effect at its end (release, stick, slip) without a velocity jump; True when a mode changed.
 4. ``jumps(s, held)``: the velocity jumps at its end (impulses, the onset jump of §4.7),
    with the rows ``held(s)`` of all models kept (None when no model has any); the new state
    and the Routh solutions, whose works the tracker books in the energy ledger.
@@ -103,6 +103,10 @@ class ContactModel:
         """Whether a step cut by :meth:`forecast` ended at ``s`` short of the contact it expected
         (a pair it looked at apart beyond TOL): the loop then takes the whole step."""
         return False
+
+    def step_ended(self, lam_old: np.ndarray, lam_new: np.ndarray) -> None:
+        """The multipliers of its rows at the start and the end of the step just accepted (in
+        the layout of that step's modes), before :meth:`switch`."""
 
     def switch(self, old: State | None, new: State, lam_c: np.ndarray) -> bool:
         return False

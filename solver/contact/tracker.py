@@ -149,6 +149,8 @@ class ContactTracker:
         ledger; the state restarted consistently with the rows then in force."""
         changed = False
         for i, m in enumerate(self.models):
+            if old is not None:
+                m.step_ended(self._lam(old, i), self._lam(new, i))
             changed |= m.switch(old, new, self._lam(new, i))
             out.ledger["dissipated_contact"] += m.take_dissipation()
         s, impacts = new, []

@@ -27,6 +27,7 @@ from ..jit import njit
 
 from ..system.state import State
 from ..system.assembly import Assembly, newton_factorize, newton_terms
+from ..system.integrator import integrator_parameters
 from ..system.constraints import constraint_eval
 from ..system.banded import BandLU, band_solve
 from ..system.bordered import ContactRows, border_correct, border_prepare
@@ -35,21 +36,6 @@ from ..system.bordered import ContactRows, border_correct, border_prepare
 class NewtonFailure(Exception):
     """A step that cannot be taken; the message says why in words (the time loop adds the
     time and the step)."""
-
-
-def integrator_parameters(settings: dict) -> tuple[float, float, float, float]:
-    """``(nu, tau, alpha_m, alpha_f)`` of the chosen integrator.
-
-    >>> integrator_parameters({"integrator": "generalized_alpha", "rho_inf": 1.0, "nu": 0.25, "tau": 0.5})
-    (0.25, 0.5, 0.5, 0.5)
-    """
-    if settings["integrator"] == "generalized_alpha":
-        rho = settings["rho_inf"]
-        alpha_m = (2 * rho - 1) / (rho + 1)
-        alpha_f = rho / (rho + 1)
-        tau = 0.5 + alpha_f - alpha_m
-        return 0.25 * (tau + 0.5) ** 2, tau, alpha_m, alpha_f
-    return settings["nu"], settings["tau"], 0.0, 0.0
 
 
 CONVERGED, REFACTOR, DIVERGED, FOLLOWER = 0, 1, 2, 3

@@ -13,9 +13,47 @@ from __future__ import annotations
 import math
 from typing import Callable
 
+from . import schema as S
 from .schema import CYLINDER_LAWS, LINEAR_LAWS
 
 Bad = Callable[[list, str], None]
+
+#: per contact model: the fields of the pair it does not use, and what it does instead
+UNUSED_BY_MODEL: dict[str, dict[str, str]] = {
+    "lagrange": {
+        "e": "the Lagrange-multiplier model's onset jump is perfectly plastic (e = 0, thesis §4.7) and the "
+             "gap is then held until the force would pull",
+        "law": "the Lagrange-multiplier model's onset jump is perfectly plastic (e = 0): no restitution law applies",
+    },
+    "rolling": {
+        key: "the rolling model lands with a plastic, no-slip jump and then rolls without slip"
+        for key in ("mu_s", "mu_d", "e", "law")
+    },
+    "compliant": {
+        "mu_s": "the compliant model's friction coefficient c_f is mu_d",
+        "law": "the compliant model's restitution is its force law's, with c_e = e",
+    },
+}
+
+
+def unused_fields(pair: dict) -> dict[str, str]:
+    """The fields of contact pair ``pair`` its model does not use, each with what the model does instead.
+
+    >>> sorted(unused_fields({"model": {"kind": "lagrange"}}))
+    ['e', 'law']
+    >>> unused_fields({})
+    {}
+    """
+    return UNUSED_BY_MODEL.get(pair.get("model", {}).get("kind", "impulse"), {})
+
+
+def unused_field_warnings(doc: dict, warn: Bad) -> None:
+    """``warn`` of every field a pair sets to other than its default that the pair's model does not use."""
+    fields = S.CONTACT.fields
+    for i, pair in enumerate(doc.get("contacts", [])):
+        for key, instead in unused_fields(pair).items():
+            if key in pair and pair[key] != fields[key].default:
+                warn(["contacts", i, key], f"is not used: {instead}")
 
 
 def point_radius(doc: dict, point: dict) -> float:

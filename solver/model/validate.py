@@ -18,7 +18,7 @@ from jsonschema.exceptions import ValidationError
 
 from . import schema as S
 from .body_rules import body_problems
-from .contact_rules import clearance_problems, compliant_contact_problems, node_target_problems
+from .contact_rules import clearance_problems, compliant_contact_problems, node_target_problems, unused_field_warnings
 from .fields import Obj, Variant, field_at
 from .geometry_rules import geometry_problems
 from .limits import is_number, magnitude_rule, resource_problems, usable
@@ -340,3 +340,15 @@ def validate(doc: Any) -> list[Problem]:
     if problems:
         return problems
     return semantic_problems(doc)
+
+
+def model_warnings(doc: dict) -> list[Problem]:
+    """Warnings of a valid model: what it sets that the solver will not use (a contact pair's
+    field its model ignores, :data:`solver.model.contact_rules.UNUSED_BY_MODEL`)."""
+    out: list[Problem] = []
+
+    def warn(keys: list, msg: str) -> None:
+        out.append(Problem(format_path(doc, keys), msg, "warning"))
+
+    unused_field_warnings(doc, warn)
+    return out

@@ -106,3 +106,33 @@ def test_an_angular_velocity_after_a_strain_is_not_scaled_by_the_strain_s_prefix
         view.set_series(key)  # a force in N (SI prefixes), a strain, an angular velocity (neither)
         qtbot.wait(50)
     assert axis.tickStrings([5.0], axis.autoSIPrefixScale * axis.scale, 1.0) == ["5"]  # as the axis draws them
+
+
+def test_a_lagrange_pair_greys_out_the_restitution_it_does_not_use_and_the_problems_panel_warns(qtbot, window):
+    """Issue 26: e = 0.7 on a Lagrange pair was shown editable and silently ignored.  Switched to the
+    Lagrange model, the pair's e and law are disabled with a tooltip saying why, its friction stays
+    editable, and the problems panel names the field; back to the impulse model, e is editable again."""
+    window.open_example("bar_mass_impact")
+    window.selection.replace((PAIR,))
+    view = window.properties
+    assert view.commit_field("e", "0.7")
+    qtbot.waitUntil(lambda: window.document.model["contacts"][0]["e"] == 0.7)
+    assert view.table.item(view.row_of("e"), 1).flags() & Qt.ItemFlag.ItemIsEnabled
+    choose(qtbot, view, "model.kind", "lagrange")
+    qtbot.waitUntil(lambda: window.document.model["contacts"][0]["model"]["kind"] == "lagrange")
+    for field in ("e", "law"):
+        cell = view.table.item(view.row_of(field), 1)
+        assert not cell.flags() & Qt.ItemFlag.ItemIsEnabled
+        assert not cell.flags() & Qt.ItemFlag.ItemIsEditable
+        assert cell.toolTip().startswith("Not used: ") and "perfectly plastic" in cell.toolTip()
+    assert view.table.item(view.row_of("mu_d"), 1).flags() & Qt.ItemFlag.ItemIsEditable
+    cell = view.table.item(view.row_of("e"), 1)  # a double-click opens no editor
+    qtbot.mouseDClick(view.table.viewport(), Qt.MouseButton.LeftButton, pos=view.table.visualItemRect(cell).center())
+    assert view.table.state() != view.table.State.EditingState
+    warnings = [row for row in window.problems.rows() if row[0] == "warning"]
+    assert ("warning", "contacts[striker-end].e") in [row[:2] for row in warnings]
+    assert any("is not used" in row[2] and "perfectly plastic" in row[2] for row in warnings)
+    window.undo_action.trigger()
+    qtbot.waitUntil(lambda: window.document.model["contacts"][0]["model"]["kind"] == "impulse")
+    assert view.table.item(view.row_of("e"), 1).flags() & Qt.ItemFlag.ItemIsEditable
+    assert not [row for row in window.problems.rows() if row[0] == "warning"]

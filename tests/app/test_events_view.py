@@ -87,3 +87,20 @@ def test_lines_are_clipped_to_the_diagram():
     np.testing.assert_allclose(clip_segment(np.array([[0.5, -3.0], [0.5, 3.0]]), box), [[0.5, -1.0], [0.5, 1.0]])
     np.testing.assert_allclose(clip_segment(np.array([[-1.0, -2.0], [2.0, 4.0]]), box), [[0.0, 0.0], [0.5, 1.0]])
     assert clip_segment(np.array([[2.0, 0.0], [3.0, 5.0]]), box).shape == (0, 2)
+
+
+def test_an_onset_jump_says_it_is_the_models_plastic_onset_not_a_restitution(shown, example_results):
+    """A Lagrange pair does not use its e: the onset jump's row and Routh diagram say what the model did
+    (a perfectly plastic jump), never "e = 0" as if a restitution had been applied (issue 26)."""
+    res = example_results("bar_mass_impact_lagrange")
+    view = shown(EventsView(), 900, 400)
+    view.set_results(res)
+    row = next(r for r, e in enumerate(res.events) if e.get("onset"))
+    e_column = next(k for k, (_h, key, _f) in enumerate(COLUMNS) if key == "e_achieved")
+    assert view.row_texts(row)[e_column] == "0: plastic onset"
+    view.select_event(row)
+    title = view.diagram.getPlotItem().titleLabel.text
+    assert "perfectly plastic" in title and "e = " not in title
+    other = next(e for e in example_results("pendulum_impact").events if e["kind"] == "impulse")
+    assert view.diagram.show_event(other)
+    assert f"e = {other['e']:g}" in view.diagram.getPlotItem().titleLabel.text

@@ -211,3 +211,25 @@ def test_validate_never_raises(data):
             parent[keys[-1]] = value
     problems = validate(doc)
     assert all(isinstance(str(p), str) for p in problems)
+
+
+def test_fields_a_contact_model_does_not_use_are_warned_of_by_name(tmp_path):
+    """Issue 26: a Lagrange pair's e (and law), a rolling pair's friction and restitution, a compliant
+    pair's mu_s and law are not used; a value other than the default is a warning naming the field,
+    never an error (the model still runs), and a default or an absent field says nothing."""
+    from solver.model.validate import model_warnings
+    doc = load_model(examples_dir() / "bar_mass_impact_lagrange.json")
+    assert model_warnings(doc) == []
+    doc["contacts"][0].update(e=0.7, mu_s=0.3, mu_d=0.3)
+    assert validate(doc) == []
+    found = model_warnings(doc)
+    assert [(p.path, p.severity) for p in found] == [("contacts[striker-end].e", "warning")]
+    assert "perfectly plastic" in found[0].message
+    path = _write(tmp_path, "model", json.dumps(doc).encode("utf-8"))
+    proc = _run_validate(path)
+    assert proc.returncode == 0
+    assert proc.stdout.splitlines() == [f"warning: {found[0]}", f"{path}: valid"]
+    doc["contacts"][0]["model"]["kind"] = "impulse"
+    assert model_warnings(doc) == []
+    doc["contacts"][0]["model"] = {"kind": "rolling"}
+    assert [p.path for p in model_warnings(doc)] == [f"contacts[striker-end].{k}" for k in ("mu_s", "mu_d", "e")]

@@ -1,0 +1,21 @@
+"""The parameters of the time integrator a run's settings choose (thesis eqs. 2.49-2.50, 5.1).
+
+Read by the Newmark step (:mod:`solver.integration.newmark`) and by the contact models whose
+onset jump is resolved with the step's own matrix (:mod:`solver.contact.lagrange`).
+"""
+from __future__ import annotations
+
+
+def integrator_parameters(settings: dict) -> tuple[float, float, float, float]:
+    """``(nu, tau, alpha_m, alpha_f)`` of the chosen integrator.
+
+    >>> integrator_parameters({"integrator": "generalized_alpha", "rho_inf": 1.0, "nu": 0.25, "tau": 0.5})
+    (0.25, 0.5, 0.5, 0.5)
+    """
+    if settings["integrator"] == "generalized_alpha":
+        rho = settings["rho_inf"]
+        alpha_m = (2 * rho - 1) / (rho + 1)
+        alpha_f = rho / (rho + 1)
+        tau = 0.5 + alpha_f - alpha_m
+        return 0.25 * (tau + 0.5) ** 2, tau, alpha_m, alpha_f
+    return settings["nu"], settings["tau"], 0.0, 0.0
