@@ -27,6 +27,8 @@ from .tables import contact_keys, contact_values
 #: a normal force more than this many times both its neighbours' (the pair closed on the three
 #: frames) is a spike one frame wide
 SPIKE_RATIO = 3.0
+#: a spike smaller than this fraction of its pair's largest normal force is round-off about zero
+SPIKE_FLOOR = 1e-3
 #: a last step shorter than this fraction of the step before it is a sliver
 SLIVER_FRACTION = 1e-3
 #: pair models whose normal force is a force, not impulses averaged over a window
@@ -58,7 +60,8 @@ def force_spike_warning(results: Results) -> str | None:
     closed, force = found
     middle = np.abs(force[1:-1])
     neighbours = np.maximum(np.abs(force[:-2]), np.abs(force[2:]))
-    spikes = closed[1:-1] & closed[:-2] & closed[2:] & (middle > SPIKE_RATIO * neighbours) & (middle > 0.0)
+    floor = SPIKE_FLOOR * np.max(np.abs(force), axis=0)
+    spikes = closed[1:-1] & closed[:-2] & closed[2:] & (middle > SPIKE_RATIO * neighbours) & (middle > floor)
     if not spikes.any():
         return None
     k, j = (int(i) for i in np.argwhere(spikes)[0])

@@ -3,6 +3,7 @@ and the quantities a user reads (peak contact force, peak strain, final energy).
 from __future__ import annotations
 
 import copy
+import functools
 import json
 from pathlib import Path
 
@@ -45,6 +46,12 @@ def example_window(path: Path) -> dict:
     if solver.get("output_interval", 0.0) > solver["end_time"]:
         solver["output_interval"] = 0.0
     return doc
+
+
+@functools.lru_cache(maxsize=None)
+def example_run(path: Path) -> Results:
+    """The results of :func:`example_window` of ``path``, run once for the tests that read them."""
+    return run(example_window(path))
 
 
 def energy_in_play(results: Results) -> float:

@@ -30,7 +30,7 @@ import pytest
 from hypothesis import given, settings
 
 from .generated import user_models
-from .runs import ORACLE, balance_rise, describe, energy_in_play, example_window, run, term_history
+from .runs import ORACLE, balance_rise, describe, energy_in_play, example_run, example_window, run, term_history
 
 #: the largest rise of the balance, of the energy in play, that is integration error (the
 #: trapezoidal rule's, and a momentum-balance impulse landing within the contact tolerance)
@@ -86,5 +86,4 @@ UNBOOKED = {
 def test_no_law_creates_energy_on_examples(example):
     if example.stem in UNBOOKED:
         pytest.xfail(UNBOOKED[example.stem])
-    doc = example_window(example)
-    check_balance(run(doc), doc)
+    check_balance(example_run(example), example_window(example))
