@@ -44,7 +44,6 @@ def summarize(results: Results) -> dict[str, Any]:
             "drivers": _driver_summary(results, times),
             "contacts": _contact_summary(results, times),
             "energy": energy_summary(results),
-            "warnings": _warnings(results),
             "events": [],
             "layout": layout_to_json(results.layout),
             "frame_keys": {"energy": energy_keys(results), "contact": contact_keys(results)},
@@ -53,13 +52,6 @@ def summarize(results: Results) -> dict[str, Any]:
     )
     summary["events"] = results.events
     return summary
-
-
-def _warnings(results: Results) -> list[str]:
-    """The warnings on a completed run's numbers (:func:`~solver.results.validity.run_warnings`)."""
-    from .validity import run_warnings  # deferred: validity reads the summary's peaks
-
-    return run_warnings(results) if results.meta.get("status") == "completed" else []
 
 
 def _run_summary(results: Results, times: np.ndarray) -> dict[str, Any]:
