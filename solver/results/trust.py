@@ -44,8 +44,10 @@ def _continuous_columns(results: Results) -> list[int]:
 
 def _closed_and_force(results: Results) -> tuple[np.ndarray, np.ndarray] | None:
     """Per frame and continuous pair: closed (bool) and normal force (N); None without them."""
+    if len(results.frames) < 3:
+        return None
     columns = _continuous_columns(results)
-    if not columns or len(results.frames) < 3 or not {"state", "F_n_N"} <= set(contact_keys(results)):
+    if not columns or not {"state", "F_n_N"} <= set(contact_keys(results)):
         return None
     values = contact_values(results.frames, ["state", "F_n_N"])
     closed = values["state"][:, columns] != CONTACT_STATES.index("open")
