@@ -29,6 +29,8 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 
+from solver.model.validate import validate
+
 from .generated import user_models
 from .runs import ORACLE, balance_rise, describe, energy_in_play, example_run, example_window, run, term_history
 
@@ -71,6 +73,7 @@ def check_balance(results, doc: dict) -> None:
 @settings(ORACLE, max_examples=MODELS)
 @given(doc=user_models())
 def test_no_law_creates_energy_on_generated_models(doc):
+    assert validate(doc) == [], describe(doc)  # a generated model is one a user could save
     check_balance(run(doc), doc)
 
 
