@@ -197,13 +197,16 @@ class SimulationUi(QObject):
         state, message = self.runs.state, self.runs.message
         reached = f", t = {format_quantity(frames[-1].time, 's')}" if frames else ""
         if state == COMPLETED:
-            from solver.results.validity import energy_warning, strain_warning  # deferred: the window paints first
+            from solver.results.trust import step_warnings  # deferred: the window paints first
+            from solver.results.validity import energy_warning, strain_warning
 
             energy = energy_warning(results) if results is not None else None
             strain = strain_warning(results) if results is not None else None
-            warnings = [w for w in (energy, strain) if w]
+            step = step_warnings(results) if results is not None else []
+            warnings = [w for w in (energy, strain) if w] + step
             note = (" — the numbers do not hold: energy balance off" if energy
-                    else " — warning: strains beyond a linear elastic beam" if strain else "")
+                    else " — warning: strains beyond a linear elastic beam" if strain
+                    else " — warning: results depend on the step" if step else "")
             self.status.ended(f"Run completed: {len(frames)} frames{reached}{note}",
                               "\n\n".join(f"{w[0].upper()}{w[1:]}." for w in warnings))
             if energy:  # results a user must not take at face value: said where it cannot be missed

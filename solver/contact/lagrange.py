@@ -203,10 +203,12 @@ class LagrangeModel(ContactModel):
         return None
 
     def switch(self, old: State | None, new: State, lam_c: np.ndarray) -> bool:
-        """Release, stick and slip at the end of the step (§4.3, §4.8)."""
+        """Release, stick and slip at the end of the step (§4.3, §4.8).  The pairs are taken from
+        the last: a switch changes the number of rows of its pair, and so the first row in
+        ``lam_c`` of every pair after it, not of those before."""
         changed = False
         self._released, self._touched = set(), set()
-        for j, pair in enumerate(self.pairs):
+        for j in reversed(range(len(self.pairs))):
             if not self.state[j] or lam_c.size == 0:
                 continue
             landed = self._landed(new.t, j)

@@ -41,6 +41,7 @@ from .frames import Frame, Results
 from .integrity import MODEL, SUMMARY, TABLE_FILES, file_sha256
 from .lazy import LazyFrames
 from .summary import summarize
+from .validity import run_warnings
 from .tables import TABLES, VERSION, jsonable, sha256
 
 __all__ = ["ResultsStream", "streamed_results", "summary_text"]
@@ -239,6 +240,7 @@ class ResultsStream:
                                                               if member(name) in bundled}}
         files[MODEL] = {"sha256": sha256(model)}
         summary = summarize(results)
+        summary["warnings"] = run_warnings(results) if results.meta.get("status") == "completed" else []
         summary["files"] = files
         self.temporary(SUMMARY, summary_text(summary).encode("utf-8"))
         self._replacement.remove_after([self._directory / f for f in self._previous if f not in files])

@@ -8,6 +8,8 @@
 - **Strains within the model**: the beams are linear elastic with small strains (thesis eq. A.3);
   an axial or outer-fibre bending strain beyond :data:`ELASTIC_STRAIN` is far outside what the
   model describes (steel yields near 0.002), however fine the mesh and step.
+- **Step-sensitive numbers** (:mod:`.trust`): a force spike one frame wide, a contact open for
+  one frame, a sliver of a last step.
 
 >>> DRIFT_WARNING, ELASTIC_STRAIN
 (0.5, 0.05)
@@ -18,6 +20,7 @@ import numpy as np
 
 from .frames import Results
 from .summary import energy_summary, link_summary
+from .trust import step_warnings
 
 #: rise of the energy balance, of the largest kinetic and strain energy, beyond which a completed run
 #: warns (none of the shipped examples comes near it: their balances move by at most 0.53, falling)
@@ -63,4 +66,4 @@ def strain_warning(results: Results) -> str | None:
 
 def run_warnings(results: Results) -> list[str]:
     """Every warning on a completed run's numbers, in words (none for a sound run)."""
-    return [w for w in (energy_warning(results), strain_warning(results)) if w]
+    return [w for w in (energy_warning(results), strain_warning(results)) if w] + step_warnings(results)
