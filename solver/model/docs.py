@@ -15,7 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from .fields import Arr, Num, Obj, Str, Variant, iter_fields
-from .io import atomic_write_text, dumps_model
+from ..safe_write import atomic_write_text
+from .io import dumps_model
 from .geometry_rules import ABSOLUTE_TOLERANCE
 from .limits import (BYTES_PER_ELEMENT, FRAME_BYTES, FRAME_BYTES_PER_POINT, FRAME_BYTES_PER_STATION, MAX_ELEMENTS,
                      MAX_MAGNITUDE, MEMORY_BUDGET, MIN_MAGNITUDE, MIN_STEP_FRACTION, RESULTS_BUDGET, STEP_BYTES)

@@ -9,8 +9,11 @@ reason (``summary.json: layout.nodes[2]: 5 is not of type 'string'``).
 """
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
+import os
+import stat
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -92,12 +95,31 @@ SUMMARY_SCHEMA = {
 _VALIDATOR = Draft202012Validator(SUMMARY_SCHEMA)
 
 
-def read_bytes(path: Path) -> bytes:
-    """A file's bytes; a file that is missing or unreadable is refused."""
+def open_regular(path: Path):
+    """A file of a results folder opened for reading (binary); refused unless it is a regular
+    file: a symbolic link is not followed, and a FIFO, a device or a folder is never read
+    (a FIFO would wait for a writer for ever, ``/dev/zero`` never ends)."""
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
     try:
-        return path.read_bytes()
+        fd = os.open(path, flags)
     except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise ResultsFormatError(f"{path}: a symbolic link, not a regular file (a results folder's files "
+                                     f"are read where they are, never through a link)") from None
         raise ResultsFormatError(f"cannot read {path}: {exc.strerror}") from None
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise ResultsFormatError(f"{path}: not a regular file (a FIFO, a device or a folder)")
+    return os.fdopen(fd, "rb")
+
+
+def read_bytes(path: Path) -> bytes:
+    """A file's bytes; a file that is missing, unreadable or not a regular file is refused."""
+    with open_regular(path) as fh:
+        try:
+            return fh.read()
+        except OSError as exc:
+            raise ResultsFormatError(f"cannot read {path}: {exc.strerror}") from None
 
 
 def as_text(path: Path, data: bytes) -> str:
@@ -194,7 +216,7 @@ def read_recorded(directory: Path, name: str, recorded: str | None) -> bytes:
 def file_sha256(path: Path) -> str:
     """The SHA-256 of a file, read a block of 16 MB at a time."""
     digest = hashlib.sha256()
-    with open(path, "rb") as fh:
+    with open_regular(path) as fh:
         while block := fh.read(1 << 24):
             digest.update(block)
     return digest.hexdigest()

@@ -3,7 +3,7 @@ chunks (one row group each) as they are appended, so a run's memory is bounded b
 of frames, not by their number.
 
 :func:`streamed_results` gives a stream whose files are temporaries
-(:func:`~solver.model.io.replacing_set`); the run appends its frames to
+(:func:`~solver.safe_write.replacing_set`); the run appends its frames to
 :attr:`ResultsStream.frames` (``solver.api.simulate(..., frames=...)``), and
 :meth:`ResultsStream.finish` writes the tables still held, ``model.json``, the step log,
 ``tables.zip`` (the tables of at most :data:`~solver.results.bundle.BUNDLE_BYTES`:
@@ -33,12 +33,13 @@ from typing import Iterator, Sequence
 import pyarrow as pa
 
 from ..errors import SolverError, unexpected_error
-from ..model.io import Replacement, dumps_model, replacing_set
+from ..model.io import dumps_model
+from ..safe_write import Replacement, replacing_set
 from .bundle import BUNDLE, BUNDLE_BYTES, ArrowFile, bundle_bytes, empty_ipc_bytes, ipc_bytes, member
 from .columnar import ROW_GROUP_ROWS, TableSpec, frame_tables, parquet_file, parquet_writer, step_table, value_fields
 from .frame_columns import FrameColumns
 from .frames import Frame, Results
-from .integrity import MODEL, SUMMARY, TABLE_FILES, file_sha256
+from .integrity import MODEL, SUMMARY, TABLE_FILES, file_sha256, read_bytes
 from .lazy import LazyFrames
 from .summary import summarize
 from .tables import TABLES, VERSION, jsonable, sha256
@@ -284,7 +285,7 @@ def previous_files(directory: Path) -> list[str]:
     """The files (of :data:`FOLDER_FILES`) the folder's ``summary.json`` lists: the previous run's,
     which a new run replaces or removes (files exported beside them stay); none if unreadable."""
     try:
-        listed = json.loads((directory / SUMMARY).read_text(encoding="utf-8"))["files"]
+        listed = json.loads(read_bytes(directory / SUMMARY))["files"]  # never a FIFO or a link
     except (OSError, ValueError, TypeError, KeyError, RecursionError):
         return []
     return [f for f in FOLDER_FILES if isinstance(listed, dict) and f in listed]

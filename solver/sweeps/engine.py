@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from ..results.outputs import model_layout
+from ..safe_write import safe_folder
 from .cluster import sweep_client
 from .scalars import collect_problems
 from .spec import SweepError, SweepSpec
@@ -107,6 +108,8 @@ def run_sweep(model: dict, spec: SweepSpec, folder: str | Path, *, scheduler: st
     plan = plan_sweep(model, spec, folder, overwrite)
     plan.folder.mkdir(parents=True, exist_ok=True)
     write_sweep(plan.folder, model, spec)
+    if spec.keep_results:  # the runs' folders never through a link planted in the sweep's
+        safe_folder(plan.folder / RUNS)
     outcome = SweepOutcome(plan.folder, plan.rows, skipped=len(plan.variants) - len(plan.pending))
     first = ["run", *spec.paths, *(p for p, _v in spec.fixed), "status", "message", "wall_time_s"]
     order = {v.run_id: k for k, v in enumerate(plan.variants)}

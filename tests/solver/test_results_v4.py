@@ -12,7 +12,7 @@ from pathlib import Path
 import pyarrow as pa
 import pytest
 
-import solver.model.io as model_io
+import solver.safe_write as model_io
 from solver.results import streaming
 from solver.results.bundle import BUNDLE
 from solver.results.files import export_csv, load_results, write_results
