@@ -24,7 +24,7 @@ from ..model.io import parse_model
 from ..model.validate import ModelError
 from .bundle import BUNDLE, member
 from .frames import Layout
-from .tables import FORMAT, TABLES, VERSION
+from .tables import FORMAT, SELF_HASH, TABLES, VERSION, sha256
 
 #: the file of each table, by format version: version 1 all CSV, version 2 the time series in
 #: Parquet and the events CSV; version 3 (and 4) as 2 for a table with a file of its own, the others
@@ -36,6 +36,8 @@ TABLE_FILES = {
 TABLE_FILES[3] = TABLE_FILES[2]
 #: version 4 as 3 but the event log, which is ``summary.json``'s ``events`` only
 TABLE_FILES[4] = {name: file for name, file in TABLE_FILES[3].items() if name != "events"}
+#: version 5 as 4, ``summary.json`` hashed too (:func:`check_self_hash`)
+TABLE_FILES[5] = TABLE_FILES[4]
 #: tables a folder written before ``modes`` or ``moving`` existed lacks (versions 1 and 2)
 OPTIONAL_TABLES = ("modes", "moving")
 SUMMARY, MODEL = "summary.json", "model.json"
@@ -154,6 +156,7 @@ def read_summary(directory: Path) -> dict[str, Any]:
         found = (summary.get("format"), summary.get("version")) if isinstance(summary, dict) else (None, None)
         raise ResultsFormatError(f"{path}: not a {FORMAT} version 1 to {VERSION} summary "
                                  f"(format {found[0]!r}, version {found[1]!r})")
+    check_self_hash(path, text, summary)
     error = next(iter(sorted(_VALIDATOR.iter_errors(summary), key=lambda e: list(map(str, e.absolute_path)))), None)
     if error is not None:
         raise ResultsFormatError(f"{path}: {_json_path(error.absolute_path) or 'the document'}: {error.message}")
@@ -166,6 +169,24 @@ def read_summary(directory: Path) -> dict[str, Any]:
         raise ResultsFormatError(f"{path}: files: {', '.join(foreign)} not of a version {version} folder")
     locate_tables(directory, summary)
     return summary
+
+
+def self_hash_tail(recorded: str) -> str:
+    """The end of a ``summary.json`` text whose own SHA-256 is ``recorded``: its last line."""
+    return f',\n  "{SELF_HASH}": "{recorded}"\n}}\n'
+
+
+def check_self_hash(path: Path, text: str, summary: dict[str, Any]) -> None:
+    """Refuse a ``summary.json`` (of version 5, or any holding :data:`SELF_HASH`) whose text is not
+    the one its hash records: the SHA-256 of the text without its last line (the hash) and closed
+    again, ``... \n}\n``.  A change of a byte anywhere (an event, the layout, the hash itself) is
+    refused -- its only copy of the event log included."""
+    if summary.get("version", 0) < 5 and SELF_HASH not in summary:
+        return
+    recorded = summary.get(SELF_HASH)
+    tail = self_hash_tail(recorded) if isinstance(recorded, str) else None
+    if tail is None or not text.endswith(tail) or sha256(text[: -len(tail)] + "\n}\n") != recorded:
+        raise ResultsFormatError(f"{path}: not the text its {SELF_HASH} records (changed after writing)")
 
 
 class Located(NamedTuple):

@@ -39,10 +39,10 @@ from .bundle import BUNDLE, BUNDLE_BYTES, ArrowFile, bundle_bytes, empty_ipc_byt
 from .columnar import ROW_GROUP_ROWS, TableSpec, frame_tables, parquet_file, parquet_writer, step_table, value_fields
 from .frame_columns import FrameColumns
 from .frames import Frame, Results
-from .integrity import MODEL, SUMMARY, TABLE_FILES, file_sha256, read_bytes
+from .integrity import MODEL, SUMMARY, TABLE_FILES, file_sha256, read_bytes, self_hash_tail
 from .lazy import LazyFrames
 from .summary import summarize
-from .tables import TABLES, VERSION, jsonable, sha256
+from .tables import SELF_HASH, TABLES, VERSION, jsonable, sha256
 
 __all__ = ["ResultsStream", "streamed_results", "summary_text"]
 
@@ -324,7 +324,10 @@ def summary_text(summary: dict) -> str:
     """``summary.json``'s text: a key of the summary per line (a list per item), the values compact
     (json's C encoder, where ``indent`` takes the Python one: seconds for a run with many events).
     An item the encoder refuses (numpy values, nan: an event as the solver made it) is made
-    JSON-ready first (:func:`~solver.results.tables.jsonable`: nan as null)."""
+    JSON-ready first (:func:`~solver.results.tables.jsonable`: nan as null).  The last line is
+    :data:`~solver.results.tables.SELF_HASH`, the SHA-256 of the text before it (closed
+    again: :func:`~solver.results.integrity.check_self_hash`); a ``SELF_HASH`` in ``summary`` is
+    replaced."""
     encode = json.JSONEncoder(ensure_ascii=False, allow_nan=False).encode  # one encoder for every line
 
     def dumps(value) -> str:
@@ -338,4 +341,5 @@ def summary_text(summary: dict) -> str:
             return f"  {dumps(key)}: [\n" + ",\n".join("    " + dumps(v) for v in value) + "\n  ]"
         return f"  {dumps(key)}: {dumps(value)}"
 
-    return "{\n" + ",\n".join(entry(k, v) for k, v in summary.items()) + "\n}\n"
+    body = "{\n" + ",\n".join(entry(k, v) for k, v in summary.items() if k != SELF_HASH) + "\n}\n"
+    return body[: -len("\n}\n")] + self_hash_tail(sha256(body))
