@@ -219,3 +219,30 @@ def test_concurrent_runs_into_one_folder_each_succeed(tmp_path):
         thread.join()
     assert errors == []
     load_results(tmp_path / "run")
+
+
+def test_a_zip_bomb_in_tables_zip_is_refused_before_it_is_decompressed(tmp_path):
+    """A member of 200 MB of zeros deflated to 200 kB, the summary made to match (its hashes)."""
+    import hashlib
+    import zipfile
+
+    from solver.results.files import summary_text
+
+    write_results(make_results(), tmp_path / "run")
+    bundle = tmp_path / "run" / "tables.zip"
+    with zipfile.ZipFile(bundle) as archive:
+        kept = {name: archive.read(name) for name in archive.namelist() if name != "nodes.arrow"}
+    with zipfile.ZipFile(bundle, "w", zipfile.ZIP_DEFLATED) as archive:
+        with archive.open("nodes.arrow", "w", force_zip64=True) as member:
+            for _ in range(200):
+                member.write(bytes(1 << 20))
+        for name, data in kept.items():
+            archive.writestr(name, data)
+    summary = json.loads((tmp_path / "run" / "summary.json").read_text(encoding="utf-8"))
+    summary["files"]["tables.zip"]["sha256"] = hashlib.sha256(bundle.read_bytes()).hexdigest()
+    (tmp_path / "run" / "summary.json").write_text(summary_text(summary), encoding="utf-8")
+    from solver.errors import ResultsFormatError
+
+    with pytest.raises(ResultsFormatError, match=r"nodes.arrow would decompress to 209715200 bytes .* more than 100 "
+                                                 r"times \(refused as a ZIP bomb\)"):
+        load_results(tmp_path / "run")
