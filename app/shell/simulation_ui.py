@@ -209,16 +209,19 @@ class SimulationUi(QObject):
         state, message = self.runs.state, self.runs.message
         reached = f", t = {format_quantity(frames[-1].time, 's')}" if frames else ""
         if state == COMPLETED:
-            from solver.results.validity import energy_warning, strain_warning  # deferred: the window paints first
+            from solver.results.validity import (  # deferred: the window paints first
+                energy_warning, penetration_warning, strain_warning)
 
             energy = energy_warning(results) if results is not None else None
             strain = strain_warning(results) if results is not None else None
-            warnings = [w for w in (energy, strain) if w]
+            through = penetration_warning(results) if results is not None else None
+            warnings = [w for w in (energy, strain, through) if w]
             note = (" — the numbers do not hold: energy balance off" if energy
+                    else " — the numbers do not hold: contacts penetrated through" if through
                     else " — warning: strains beyond a linear elastic beam" if strain else "")
             self.status.ended(f"Run completed: {len(frames)} frames{reached}{note}",
                               "\n\n".join(f"{w[0].upper()}{w[1:]}." for w in warnings))
-            if energy:  # results a user must not take at face value: said where it cannot be missed
+            if energy or through:  # results a user must not take at face value: said where it cannot be missed
                 QMessageBox.warning(self.window, "Run completed with warnings",
                                     "The run completed, but:\n\n" + "\n\n".join(f"• {w}." for w in warnings))
         elif state == CANCELLED:
