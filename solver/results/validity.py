@@ -10,7 +10,7 @@
   model describes (steel yields near 0.002), however fine the mesh and step.
 - **Contacts that hold**: a compliant contact between metal parts penetrates by micrometres to a
   tenth of a millimetre, a fraction of a journal's radial clearance or of a round point's radius
-  (the shipped pins in bores: 25-110 um in 0.5 mm); a pair whose largest
+  (the 16 shipped pins in bores: 23-175 um in 0.5 mm); a pair whose largest
   penetration (``meta.compliant_contacts.<id>.max_penetration_m``) exceeds :data:`PENETRATION_WARNING`
   times that scale -- the journal outside its bearing by more than its clearance, a round point
   through the surface past its centre -- has a law that does not hold the bodies apart (an
@@ -70,8 +70,8 @@ def strain_warning(results: Results) -> str | None:
 
 
 #: largest penetration of a compliant pair, in its clearance (a pin in a bore) or its point's radius,
-#: beyond which a run warns (the shipped clearance joints and pins in bores reach at most 0.22 of
-#: their 0.5 mm clearance: the slider-cranks of Flores et al. 2006, 0.11 mm with the cylinder laws)
+#: beyond which a run warns (the 16 shipped clearance joints and pins in bores reach at most 0.35 of
+#: their 0.5 mm clearance: the slider-crank of Flores et al. 2006 with Goldsmith's law, 0.175 mm)
 PENETRATION_WARNING = 1.0
 
 
