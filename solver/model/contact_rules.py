@@ -214,27 +214,20 @@ def _initial_penetration(doc: dict, contact: dict, radius: float) -> float:
 
 
 def _link_penetration(doc: dict, target: dict, p: tuple[float, float], radius: float, node: str | None) -> float:
-    """Penetration (m, > 0 inside) of a point at ``p`` into a link target's sketched line (its
-    nodes in order; the contact surface its ``side``, as the solver measures it:
-    :meth:`solver.system.contact_pairs.ContactPair.geometry`); 0 beside the link's ends or for a
-    node of the link itself."""
+    """Penetration (m, > 0 inside) of a point at ``p`` into a link target's sketched line (the
+    segment between its first two nodes, straight at the start; the contact surface its
+    ``side``), as the solver measures it (:meth:`solver.system.contact_pairs.ContactPair.geometry`);
+    0 beside the link's ends or for a node of the link itself."""
     link = next((k for k in doc.get("links", []) if k["id"] == target["link"]), None)
     where = {n["id"]: (n["x"], n["y"]) for n in doc.get("nodes", [])}
-    if link is None or node in link["nodes"] or any(n not in where for n in link["nodes"]):
+    if link is None or node in link["nodes"] or any(n not in where for n in link["nodes"][:2]):
         return 0.0
-    chain = [where[n] for n in link["nodes"]]
-    nearest = None
-    for k, ((x1, y1), (x2, y2)) in enumerate(zip(chain, chain[1:])):
-        span = math.hypot(x2 - x1, y2 - y1)
-        if span == 0.0:
-            continue
-        ux, uy = (x2 - x1) / span, (y2 - y1) / span
-        along = ((p[0] - x1) * ux + (p[1] - y1) * uy) / span
-        if (k == 0 and along < 0.0) or (k == len(chain) - 2 and along > 1.0):
-            continue
-        gap = -uy * (p[0] - x1) + ux * (p[1] - y1)
-        t = min(max(along, 0.0), 1.0)
-        dist = math.hypot(p[0] - x1 - t * (x2 - x1), p[1] - y1 - t * (y2 - y1))
-        if nearest is None or dist < nearest[0]:
-            nearest = (dist, -gap if target.get("side", "left") == "right" else gap)
-    return 0.0 if nearest is None else max(0.0, radius - nearest[1])
+    (x1, y1), (x2, y2) = where[link["nodes"][0]], where[link["nodes"][1]]
+    span = math.hypot(x2 - x1, y2 - y1)
+    if span == 0.0:
+        return 0.0
+    ux, uy = (x2 - x1) / span, (y2 - y1) / span
+    if not 0.0 <= (p[0] - x1) * ux + (p[1] - y1) * uy <= span:
+        return 0.0
+    gap = -uy * (p[0] - x1) + ux * (p[1] - y1)
+    return max(0.0, radius - (-gap if target.get("side", "left") == "right" else gap))
