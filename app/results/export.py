@@ -28,7 +28,7 @@ from PySide6.QtCore import QRectF
 from PySide6.QtGui import QImage, QPainter
 from PySide6.QtSvg import QSvgGenerator
 
-from solver.model.io import atomic_write_text
+from solver.safe_write import atomic_write_text, replacing, replacing_private
 from solver.results.frames import Results
 from solver.results.tables import csv_tables
 
@@ -74,7 +74,7 @@ def write_series_csv(series: list[PlottedSeries], path: str | os.PathLike) -> No
         columns.append((f"{group[0].run}: {x_name}" if len(runs) == 1 and group[0].run else x_name, group[0].x))
         columns += [(s.column, s.y) for s in group]
     rows = max((len(values) for _, values in columns), default=0)
-    with open(path, "w", newline="", encoding="utf-8") as f:
+    with replacing(path) as tmp, open(tmp, "w", newline="", encoding="utf-8") as f:
         writer = csv.writer(f, lineterminator="\n")
         writer.writerow([name for name, _ in columns])
         for i in range(rows):
@@ -95,14 +95,15 @@ def export_plot(plot: pg.PlotWidget | pg.PlotItem, path: str | os.PathLike, widt
         exporter = pg.exporters.SVGExporter(item)
     else:
         raise ValueError(f"plots export as .png or .svg, not {suffix or 'a file without suffix'}")
-    try:
-        exporter.export(str(path))
-    except ValueError:
-        if suffix != ".svg":
-            raise
-        # pyqtgraph 0.14's SVGExporter cannot parse the closed paths ("... Z") that
-        # recent Qt writes (pyqtgraph issue #3495): let Qt write the SVG itself.
-        _qt_svg(item, path)
+    with replacing_private(path) as tmp:  # never through a link planted at path (solver.safe_write)
+        try:
+            exporter.export(str(tmp))
+        except ValueError:
+            if suffix != ".svg":
+                raise
+            # pyqtgraph 0.14's SVGExporter cannot parse the closed paths ("... Z") that
+            # recent Qt writes (pyqtgraph issue #3495): let Qt write the SVG itself.
+            _qt_svg(item, tmp)
 
 
 def _qt_svg(item: pg.PlotItem, path: str | os.PathLike) -> None:
@@ -173,12 +174,13 @@ def export_animation(
     import imageio.v3 as iio
 
     times = frame_times(t_start, t_end, real_time_factor, fps)
-    if suffix == ".gif":
-        with iio.imopen(path, "w", plugin="pillow", extension=".gif") as gif:
-            _render_frames(render, times, lambda frame: gif.write(frame, duration=1000.0 / fps, loop=0), progress)
-    else:
-        with imageio.v2.get_writer(path, format="FFMPEG", fps=fps, macro_block_size=1) as video:
-            _render_frames(render, times, video.append_data, progress)
+    with replacing_private(path) as tmp:  # never through a link planted at path (solver.safe_write)
+        if suffix == ".gif":
+            with iio.imopen(tmp, "w", plugin="pillow", extension=".gif") as gif:
+                _render_frames(render, times, lambda frame: gif.write(frame, duration=1000.0 / fps, loop=0), progress)
+        else:
+            with imageio.v2.get_writer(tmp, format="FFMPEG", fps=fps, macro_block_size=1) as video:
+                _render_frames(render, times, video.append_data, progress)
     return len(times)
 
 

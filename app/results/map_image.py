@@ -16,6 +16,7 @@ from PIL import Image
 
 from solver.analysis.impact_map import BOUNDARIES, INVALID, KIND_NAMES, ImpactMap
 from solver.contact.routh import KINDS
+from solver.safe_write import replacing
 
 from .png_axes import Axes, Pen
 
@@ -78,7 +79,8 @@ def write_map_png(m: ImpactMap, path: str | os.PathLike) -> None:
             draw.line([(x, y + 7), (x + 18, y + 7)], fill=BOUNDARY_COLOURS[name], width=3)
             write((x + 26, y - 1), BOUNDARIES[name])
             y += 24
-    image.save(path, format="PNG")
+    with replacing(path) as tmp:  # never through a link planted at path (solver.safe_write)
+        image.save(tmp, format="PNG")
 
 
 def map_title(m: ImpactMap) -> list[str]:

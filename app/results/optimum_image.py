@@ -11,6 +11,7 @@ import os
 
 from PIL import Image
 
+from solver.safe_write import replacing
 from solver.sweeps import Optimum
 
 from .png_axes import Axes, Pen
@@ -46,7 +47,7 @@ def write_optimum_png(opt: Optimum, path: str | os.PathLike, title: str) -> None
     pen = Pen(image)
     if not runs:
         pen.write((PLOT[0], 20), "no run gave a finite objective", big=True)
-        image.save(path, format="PNG")
+        _save(image, path)
         return
     axes = Axes(image, pen, PLOT, padded([x for x, _v in runs], opt.bounds), padded([v for _x, v in runs]))
     axes.frame(opt.path, opt.objective, grid=True)
@@ -61,4 +62,10 @@ def write_optimum_png(opt: Optimum, path: str | os.PathLike, title: str) -> None
     pen.write((PLOT[0], 16), title, big=pen.draw.textlength(title, font=pen.font) < SIZE[0] - PLOT[0] - 10)
     pen.write((PLOT[0], 40), f"bounds [{opt.bounds[0]:g}, {opt.bounds[1]:g}]; one run of the model per point",
               fill="#444444")
-    image.save(path, format="PNG")
+    _save(image, path)
+
+
+def _save(image: Image.Image, path: str | os.PathLike) -> None:
+    """``image`` as a PNG file at ``path``, written safely (:func:`solver.safe_write.replacing`)."""
+    with replacing(path) as tmp:
+        image.save(tmp, format="PNG")

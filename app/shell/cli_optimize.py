@@ -8,8 +8,9 @@ from __future__ import annotations
 import argparse
 import csv
 import sys
-from pathlib import Path
 from typing import Callable
+
+from solver.safe_write import replacing
 
 from .cli_sweep import EXIT_CANCELLED, EXIT_INVALID, EXIT_OK
 
@@ -78,7 +79,7 @@ def report(opt) -> list[str]:
 
 
 def _write_csv(opt, path: str) -> None:
-    with Path(path).open("w", newline="", encoding="utf-8") as f:
+    with replacing(path) as tmp, open(tmp, "w", newline="", encoding="utf-8") as f:
         out = csv.writer(f)
         out.writerow([opt.path, opt.objective])
         out.writerows(opt.table())

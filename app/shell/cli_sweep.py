@@ -81,6 +81,9 @@ def _cmd_sweep(args: argparse.Namespace, load, error, cancel_on_interrupt) -> in
         for problem in exc.problems:
             error(problem)
         return EXIT_INVALID
+    except OSError as exc:  # a name of the folder refused (solver.safe_write), or not writable
+        error(f"cannot write the sweep to {args.out}: {exc.strerror or exc}")
+        return EXIT_INVALID
     print(f"{outcome.completed} completed, {outcome.failed} failed, {outcome.skipped} already in the table; "
           f"{len(outcome.rows)} runs in {Path(args.out) / 'sweep.parquet'} (and sweep.csv)")
     for row in outcome.rows:

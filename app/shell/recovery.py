@@ -19,7 +19,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QLockFile, QStandardPaths
 
-from solver.model.io import atomic_write_text
+from solver.safe_write import atomic_write_text
 
 PREFIX = "recovery-"
 

@@ -34,7 +34,7 @@ from ..results.compare import CompareView, run_label
 from ..results.events_view import EventsView
 from ..results.export import VideoCodecMissing, export_animation, export_plot, write_series_csv, write_table_csv
 from ..results.plots_dock import PlotsDock
-from .simulation_ui import SimulationUi
+from .simulation_ui import SimulationUi, motion_bounds
 from .window_parts import WindowParts, add_dock, make_action
 
 #: runs kept for comparison (the oldest is dropped)
@@ -165,13 +165,14 @@ class ResultsUi(QObject):
         the unsaved-changes prompt), its frames go to playback and the plots."""
         try:
             results = load_results(folder)
+            bounds = motion_bounds(results.frames)  # frames read on demand: a read error is said before the model goes
         except (OSError, ResultsFormatError) as exc:
             QMessageBox.critical(self.window, "Cannot open results", f"{folder}:\n\n{exc}")
             return False
         if not self.window.maybe_save():
             return False
         self.window.document.replace(results.model, None)
-        self.simulation.show_run(results)
+        self.simulation.show_run(results, bounds)
         self.show_results(results)
         self.window.statusBar().showMessage(f"Opened results {folder}: {len(results.frames)} frames", 8000)
         return True

@@ -46,6 +46,24 @@ from .window_parts import WindowParts, make_action
 BOUNDS_CHUNK = 256
 
 
+def motion_bounds(frames) -> tuple[float, float, float, float] | None:
+    """(x min, x max, y min, y max) of every node over ``frames``, m (None without frames):
+    read a chunk of frames at a time, none kept -- no copy of every frame's positions (big
+    runs).  Reads the first frame whole and every frame's positions: a folder opened reads
+    them before its model replaces the document, so that a read error is said first."""
+    if not frames:
+        return None
+    shape = frames[0].node_xy.shape
+    lo, hi = np.full(2, np.inf), np.full(2, -np.inf)
+    for a in range(0, len(frames), BOUNDS_CHUNK):
+        xy = stack_field(frames, "node_xy", shape, a, a + BOUNDS_CHUNK).reshape(-1, 2)
+        if len(xy):
+            lo, hi = np.minimum(lo, xy.min(axis=0)), np.maximum(hi, xy.max(axis=0))
+    if not np.isfinite(lo).all():  # no positions at all
+        lo = hi = np.zeros(2)
+    return float(lo[0]), float(hi[0]), float(lo[1]), float(hi[1])
+
+
 class SimulationUi(QObject):
     """Run, cancel and playback for ``window``."""
 
@@ -153,26 +171,20 @@ class SimulationUi(QObject):
         self.window.statusBar().clearMessage()  # what it said was about the model before this run
         self.status.started()
 
-    def show_run(self, results) -> None:
-        """Play back finished results (opened from a results folder) without solving."""
+    def show_run(self, results, bounds: tuple[float, float, float, float] | None = None) -> None:
+        """Play back finished results (opened from a results folder) without solving;
+        ``bounds``: their :func:`motion_bounds`, if read already."""
         self.stop()
         self.run_model = results.model
         self._show(results.model, results.layout)
         self.playback.set_frames(results.frames, results.events)
-        self._set_motion_bounds(results.frames)
+        self._set_motion_bounds(results.frames, bounds)
         self.status.ended(f"Opened results: {len(results.frames)} frames")
 
-    def _set_motion_bounds(self, frames) -> None:
-        if frames:  # a chunk of frames at a time, none kept: no copy of every frame's positions (big runs)
-            shape = frames[0].node_xy.shape
-            lo, hi = np.full(2, np.inf), np.full(2, -np.inf)
-            for a in range(0, len(frames), BOUNDS_CHUNK):
-                xy = stack_field(frames, "node_xy", shape, a, a + BOUNDS_CHUNK).reshape(-1, 2)
-                if len(xy):
-                    lo, hi = np.minimum(lo, xy.min(axis=0)), np.maximum(hi, xy.max(axis=0))
-            if not np.isfinite(lo).all():  # no positions at all
-                lo = hi = np.zeros(2)
-            self.window.sketch.set_motion_bounds((float(lo[0]), float(hi[0]), float(lo[1]), float(hi[1])))
+    def _set_motion_bounds(self, frames, bounds: tuple[float, float, float, float] | None = None) -> None:
+        bounds = bounds if bounds is not None else motion_bounds(frames)
+        if bounds is not None:
+            self.window.sketch.set_motion_bounds(bounds)
 
     def _show(self, model: dict, layout) -> None:
         self.window.sketch.set_sketch_faded(True)
@@ -198,18 +210,20 @@ class SimulationUi(QObject):
         reached = f", t = {format_quantity(frames[-1].time, 's')}" if frames else ""
         if state == COMPLETED:
             from solver.results.trust import step_warnings  # deferred: the window paints first
-            from solver.results.validity import energy_warning, strain_warning
+            from solver.results.validity import energy_warning, penetration_warning, strain_warning
 
             energy = energy_warning(results) if results is not None else None
             strain = strain_warning(results) if results is not None else None
+            through = penetration_warning(results) if results is not None else None
             step = step_warnings(results) if results is not None else []
-            warnings = [w for w in (energy, strain) if w] + step
+            warnings = [w for w in (energy, strain, through) if w] + step
             note = (" — the numbers do not hold: energy balance off" if energy
+                    else " — the numbers do not hold: contacts penetrated through" if through
                     else " — warning: strains beyond a linear elastic beam" if strain
                     else " — warning: results depend on the step" if step else "")
             self.status.ended(f"Run completed: {len(frames)} frames{reached}{note}",
                               "\n\n".join(f"{w[0].upper()}{w[1:]}." for w in warnings))
-            if energy:  # results a user must not take at face value: said where it cannot be missed
+            if energy or through:  # results a user must not take at face value: said where it cannot be missed
                 QMessageBox.warning(self.window, "Run completed with warnings",
                                     "The run completed, but:\n\n" + "\n\n".join(f"• {w}." for w in warnings))
         elif state == CANCELLED:

@@ -38,7 +38,7 @@ from ..sweeps.optimum_dialog import OptimumDialog
 from ..sweeps.progress import SweepProgressView
 from ..sweeps.results_view import SweepResultsView
 from .results_ui import ResultsUi
-from .simulation_ui import SimulationUi
+from .simulation_ui import SimulationUi, motion_bounds
 from .window_parts import WindowParts, add_dock, make_action
 
 #: seconds between refreshes of the results table while a sweep goes on
@@ -220,10 +220,11 @@ class SweepsUi(QObject):
         if kept is not None and kept.is_dir():
             try:
                 results = load_results(kept)
+                bounds = motion_bounds(results.frames)  # a read error of its frames said here, not later
             except (OSError, ResultsFormatError) as exc:
                 QMessageBox.critical(self.window, "Cannot open the run", f"{kept}:\n\n{exc}")
                 return False
-            self.simulation.show_run(results)
+            self.simulation.show_run(results, bounds)
             self.results.show_results(results)
             self.window.statusBar().showMessage(f"Playing run {rid} of the sweep (the model is unchanged)", 8000)
             return True

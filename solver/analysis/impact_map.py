@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..contact.routh import KINDS, LAWS, routh_arrays
+from ..safe_write import replacing
 from .contact_instant import ContactInstant
 from .isolines import zero_isoline
 
@@ -246,7 +247,7 @@ def write_map_csv(m: ImpactMap, path: str | os.PathLike) -> None:
     header = [m.x.name + unit[AXES[m.x.name][1]], m.y.name + unit[AXES[m.y.name][1]], "type"]
     header += [name + unit[u] for name, (_label, u) in QUANTITIES.items()]
     X, Y = np.meshgrid(m.x.values, m.y.values)
-    with open(path, "w", newline="", encoding="utf-8") as f:
+    with replacing(path) as tmp, open(tmp, "w", newline="", encoding="utf-8") as f:
         writer = csv.writer(f, lineterminator="\n")
         writer.writerow(header)
         for j in range(m.kind.shape[0]):

@@ -31,6 +31,7 @@ from scipy.integrate import quad
 
 from ..model.io import examples_dir, load_model
 from ..model.paths import get_path
+from ..safe_write import atomic_write_text
 from ..results.references import FORMAT, VERSION, CurveTable, curve_csv_text, references_dir
 from .closed_forms import hertz_impact, slider_crank_moment
 from .wave_theory import MassOnBar, TwoBars
@@ -326,7 +327,7 @@ def write_reference_files(folder: Path | None = None) -> list[Path]:
     folder.mkdir(parents=True, exist_ok=True)
     written = []
     for name, text in reference_files().items():
-        (folder / name).write_text(text, encoding="utf-8")
+        atomic_write_text(folder / name, text)
         written.append(folder / name)
     return written
 

@@ -120,6 +120,7 @@ class ContactTracker:
             return any([m.refresh(q, v, rows, start) for m, start in curved])
 
         rows.refresh = refresh
+        rows.holders = tuple(m.kind for m, sl in zip(self.models, self._layout) if sl.stop > sl.start)
         return rows
 
     def _lam(self, s: State, i: int) -> np.ndarray:

@@ -4,9 +4,12 @@ Called by :func:`solver.model.validate.semantic_problems` on schema-valid docume
 a ``bad(keys, message)`` callback that records a problem at a path of keys.  The
 rules: a compliant law needs what it reads (a stiffness, or the materials and radii of
 eqs. 3-5 to compute it; the cylinder laws a pin in a bore, its length and materials),
-c_e in (0, 1], Ambrósio's v0 < v1, and nothing starts penetrated -- a journal inside
-its clearance circle, a point outside a fixed target; a node target has a reach (given, or
-from a link at its node).
+c_e in (0, 1], Ambrósio's v0 < v1, a pin in a bore (a clearance joint, a round point inside
+a circle target) leaves a radial clearance of at least :data:`MIN_CLEARANCE_REL` of the
+bore's radius, nothing starts penetrated -- a journal inside its clearance circle, a
+point outside a fixed target or a link's sketched line (beyond the contact tolerance for
+the impulse, Lagrange and rolling models) -- and a node target has a reach (given, or from
+a link at its node).
 """
 from __future__ import annotations
 
@@ -54,6 +57,22 @@ def unused_field_warnings(doc: dict, warn: Bad) -> None:
         for key, instead in unused_fields(pair).items():
             if key in pair and pair[key] != fields[key].default:
                 warn(["contacts", i, key], f"is not used: {instead}")
+
+
+#: the smallest radial clearance Rb - Rj of a pin in a bore, a fraction of the bore's radius Rb:
+#: the effective radius Rb Rj / (Rb - Rj) of eq. (3) then stays below a million times the radii
+#: (a radius equal to the bore's divided by zero; a clearance of 1e-30 m is lost in Rb - c)
+MIN_CLEARANCE_REL = 1e-6
+
+
+def clearance_rule(rj: float, rb: float) -> str | None:
+    """What is wrong with a journal of radius ``rj`` in a bore of radius ``rb`` (m); None when it fits."""
+    c = rb - rj
+    if c >= MIN_CLEARANCE_REL * rb:
+        return None
+    return (f"leaves a radial clearance of {c:.6g} m in a bore of radius {rb:.6g} m: at least {MIN_CLEARANCE_REL:g} "
+            f"of the bore's radius ({MIN_CLEARANCE_REL * rb:.3g} m) is needed (the contact's effective radius, "
+            f"eq. 3, divides by it)")
 
 
 def point_radius(doc: dict, point: dict) -> float:
@@ -161,6 +180,9 @@ def clearance_problems(doc: dict, bad: Bad) -> None:
         if has_journal and rb <= rj:
             bad(where + ["bearing_radius"], "must be > journal_radius")
             continue
+        if clearance_rule(rj, rb):
+            bad(where + ["clearance" if has_c else "journal_radius"], clearance_rule(rj, rb))
+            continue
         offset = j.get("offset", {})
         e0 = math.hypot(offset.get("x", 0.0), offset.get("y", 0.0))
         if e0 > rb - rj:
@@ -193,11 +215,17 @@ def _bearing_carrier(doc: dict, node: str, journal_link: str) -> bool:
 
 
 def compliant_contact_problems(doc: dict, bad: Bad) -> None:
-    """Rules of every contact pair with the compliant model."""
+    """Rules of every contact pair with the compliant model (and of every pair: no point starts
+    inside its target)."""
     materials = {m["id"] for m in doc.get("materials", [])}
+    tol = doc.get("solver", {}).get("contact_tol", 1e-6)
     for i, c in enumerate(doc.get("contacts", [])):
         model = c.get("model", {})
         if model.get("kind") != "compliant":
+            depth = _initial_penetration(doc, c, point_radius(doc, c["point"]))
+            if depth > tol:
+                bad(["contacts", i, "point"], f"starts inside the target (penetration {depth:.6g} m, beyond the "
+                                              f"contact tolerance {tol:g} m)")
             continue
         where = ["contacts", i, "model"]
         if c.get("e", 1.0) <= 0.0:
@@ -208,6 +236,10 @@ def compliant_contact_problems(doc: dict, bad: Bad) -> None:
             target["radius"] if target["kind"] == "circle" else math.inf)
         has_materials = all(model.get(k) in materials for k in ("point_material", "target_material"))
         law = model.get("law", "lankarani_nikravesh")
+        if target["kind"] == "circle" and target.get("inside") and r_point > 0.0 and \
+                clearance_rule(r_point, target["radius"]):
+            bad(["contacts", i, "point"], f"a radius of {r_point:.6g} m " + clearance_rule(r_point, target["radius"]))
+            continue
         if law in CYLINDER_LAWS:
             if not (target["kind"] == "circle" and target.get("inside") and 0.0 < r_point < target["radius"]):
                 bad(where + ["law"], f"the {law} law is for a pin in a bore: a point with a radius inside a "
@@ -232,6 +264,8 @@ def _initial_penetration(doc: dict, contact: dict, radius: float) -> float:
     where.update({b["id"]: (b["x"], b["y"]) for b in doc.get("bodies", [])})
     p = where.get(point.get("node", point.get("body")))
     kind = target["kind"]
+    if p is not None and kind == "link":
+        return _link_penetration(doc, target, p, radius, point.get("node"))
     if p is None or kind not in ("ground_line", "ground_segment", "circle"):
         return 0.0
     x, y = p
@@ -254,3 +288,23 @@ def _initial_penetration(doc: dict, contact: dict, radius: float) -> float:
             return 0.0
         gap = (y - y1) * ux - (x - x1) * uy
     return max(0.0, radius - gap)
+
+
+def _link_penetration(doc: dict, target: dict, p: tuple[float, float], radius: float, node: str | None) -> float:
+    """Penetration (m, > 0 inside) of a point at ``p`` into a link target's sketched line (the
+    segment between its first two nodes, straight at the start; the contact surface its
+    ``side``), as the solver measures it (:meth:`solver.system.contact_pairs.ContactPair.geometry`);
+    0 beside the link's ends or for a node of the link itself."""
+    link = next((k for k in doc.get("links", []) if k["id"] == target["link"]), None)
+    where = {n["id"]: (n["x"], n["y"]) for n in doc.get("nodes", [])}
+    if link is None or node in link["nodes"] or any(n not in where for n in link["nodes"][:2]):
+        return 0.0
+    (x1, y1), (x2, y2) = where[link["nodes"][0]], where[link["nodes"][1]]
+    span = math.hypot(x2 - x1, y2 - y1)
+    if span == 0.0:
+        return 0.0
+    ux, uy = (x2 - x1) / span, (y2 - y1) / span
+    if not 0.0 <= (p[0] - x1) * ux + (p[1] - y1) * uy <= span:
+        return 0.0
+    gap = -uy * (p[0] - x1) + ux * (p[1] - y1)
+    return max(0.0, radius - (-gap if target.get("side", "left") == "right" else gap))

@@ -15,10 +15,13 @@ from pathlib import Path
 from typing import Any
 
 from .fields import Arr, Num, Obj, Str, Variant, iter_fields
-from .io import atomic_write_text, dumps_model
+from ..safe_write import atomic_write_text
+from .io import dumps_model
+from .contact_rules import MIN_CLEARANCE_REL
 from .geometry_rules import ABSOLUTE_TOLERANCE
 from .limits import (BYTES_PER_ELEMENT, FRAME_BYTES, FRAME_BYTES_PER_POINT, FRAME_BYTES_PER_STATION, MAX_ELEMENTS,
-                     MAX_MAGNITUDE, MEMORY_BUDGET, MIN_MAGNITUDE, MIN_STEP_FRACTION, RESULTS_BUDGET, STEP_BYTES)
+                     MAX_MAGNITUDE, MEMORY_BUDGET, MIN_MAGNITUDE, MIN_STEP_FRACTION, MODAL_DENSE_MATRICES, RESULTS_BUDGET,
+                     STEP_BYTES, modal_most)
 from .schema import FORMAT, MODEL, VERSION
 from .validate import validate
 
@@ -161,6 +164,17 @@ the file on disk, the GUI's document and the solver's input.
   `flexmech run` and the window's runs write to a results folder as they go, in {RESULTS_BUDGET / 2**30:g} GiB ({FRAME_BYTES / 1e3:g} kB +
   {FRAME_BYTES_PER_POINT} B per node and {FRAME_BYTES_PER_STATION} B per element station for each frame, less with
   `solver.record`: no rates, fewer stations, single precision, fewer links); beyond that the problem gives the estimate.
+  A modal link's modes come from a dense eigenproblem of 3 (elements + 1) dofs, about
+  {MODAL_DENSE_MATRICES} matrices of that size squared in doubles: it must fit the same memory (at most
+  {modal_most()} elements in a modal link).
+- **Geometry the solver can run.** A pin in a bore (a clearance joint; a round point inside a
+  circle target) leaves a radial clearance of at least {_sci(MIN_CLEARANCE_REL)} of the bore's radius
+  (a journal as wide as its bore, or a clearance lost in the bore's radius, is refused at the
+  field that sets it); no contact point starts inside its target -- a fixed line, segment or
+  circle, or a link's sketched line on its contact side -- deeper than `solver.contact_tol`
+  (a compliant pair: at all).  A run that completes with a compliant pair penetrated beyond its
+  clearance (or its point's radius) warns that its contact law does not hold the bodies apart
+  (`docs/solver.md`, *Every run ends*).
 
 In the tables, a path such as `com.s` is the field `s` inside the object `com`;
 *required* fields have no default, a blank default means the value is derived

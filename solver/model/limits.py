@@ -13,7 +13,9 @@ stations, rates, double precision; 24 B per node without rates, half of it all i
 precision; stations only of the links ``solver.record.links`` names), an upper bound of its bytes on disk -- must keep the memory within
 :data:`MEMORY_BUDGET` and the frames within :data:`RESULTS_BUDGET`, and a model has at most
 :data:`MAX_ELEMENTS` beam elements.  :func:`resource_problems` reports what exceeds them with
-the estimate, at the field to change.
+the estimate, at the field to change; so does :func:`modal_problems` for a modal link whose
+dense eigenproblem (about :data:`MODAL_DENSE_MATRICES` matrices of ``(3 (elements + 1))^2``
+doubles) would not fit :data:`MEMORY_BUDGET`.
 """
 from __future__ import annotations
 
@@ -45,6 +47,10 @@ FRAME_BYTES_PER_POINT_NO_RATES = 24
 #: an element's force, strains and moment at one station (4 doubles), B
 FRAME_BYTES_PER_STATION = 32
 STEP_BYTES = 200
+#: dense n x n matrices of doubles held at once while a modal link's modes are computed (n = 3 x its
+#: mesh nodes: the mesh's K, M and two coupling matrices, the basis, its projections and eigh's copies
+#: and eigenvectors): measured (tracemalloc) 11 at 400 elements, 16 at 200
+MODAL_DENSE_MATRICES = 12
 
 Bad = Callable[[list, str], None]
 
@@ -131,9 +137,36 @@ def run_size(doc: dict, solver: dict) -> RunSize:
                    scale * point, share * scale * FRAME_BYTES_PER_STATION * len(record["element_stations"]))
 
 
+def modal_bytes(elements: int) -> float:
+    """Bytes of memory the dense eigenproblem of a modal link of ``elements`` beam elements takes
+    (:func:`solver.fem.modal_basis.modal_basis`: :data:`MODAL_DENSE_MATRICES` matrices of
+    (3 (elements + 1))^2 doubles)."""
+    n = 3 * (elements + 1)
+    return MODAL_DENSE_MATRICES * 8.0 * n * n
+
+
+def modal_most() -> int:
+    """The most elements of a modal link whose eigenproblem fits :data:`MEMORY_BUDGET`."""
+    return int((MEMORY_BUDGET / (8.0 * MODAL_DENSE_MATRICES)) ** 0.5 // 3) - 1
+
+
+def modal_problems(doc: dict, bad: Bad) -> None:
+    """Modal links whose dense eigenproblem would not fit :data:`MEMORY_BUDGET`."""
+    most = modal_most()
+    for i, link in enumerate(doc.get("links", [])):
+        elements = link_elements(link)
+        if link.get("kind") == "modal" and modal_bytes(elements) > MEMORY_BUDGET:
+            field = "stations" if "stations" in link.get("mesh", {}) else "elements"
+            bad(["links", i, "mesh", field],
+                f"the modes of a modal link of {elements} elements come from a dense eigenproblem of "
+                f"{3 * (elements + 1)} dofs, about {_gb(modal_bytes(elements))} of memory; at most {most} elements "
+                f"in a modal link (a few modes need few elements; a flexible link meshes finely)")
+
+
 def resource_problems(doc: dict, bad: Bad) -> None:
-    """A step longer than the run, times shorter than any step, and element counts, frames and
-    steps beyond memory."""
+    """A step longer than the run, times shorter than any step, element counts, frames and
+    steps beyond memory, and modal links whose modes would not fit in it."""
+    modal_problems(doc, bad)
     from .schema import SOLVER
 
     solver = with_defaults(SOLVER, doc.get("solver", {}))

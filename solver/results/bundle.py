@@ -80,14 +80,36 @@ def bundle_bytes(contents: dict[str, bytes]) -> bytes:
     return buffer.getvalue()
 
 
+#: a member is refused whose size is more than this many times its bytes in the archive, and an
+#: archive whose members together are more than this many times its own size: a "ZIP bomb" is
+#: refused before anything is decompressed (Flexmech stores its members, ratio 1; zstd inside an
+#: Arrow member is Arrow's, not ZIP's)
+MAX_RATIO = 100
+
+
 def members(source: str, data: bytes) -> dict[str, bytes]:
     """The members of archive ``data`` (from ``source``), by name; refused with
-    :class:`ResultsFormatError` unless it is a ZIP archive whose members read whole."""
+    :class:`ResultsFormatError` unless it is a ZIP archive whose members read whole, within
+    :data:`MAX_RATIO` of their compressed size and of the archive's."""
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            _check_sizes(source, archive.infolist(), len(data))
             return {name: archive.read(name) for name in archive.namelist()}
     except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, EOFError, ValueError, NotImplementedError) as exc:
         raise ResultsFormatError(f"{source}: not a ZIP archive ({exc})") from None
+
+
+def _check_sizes(source: str, infos: list[zipfile.ZipInfo], size: int) -> None:
+    """Refuse members that would decompress to more than :data:`MAX_RATIO` times their size
+    (zipfile reads a member no further than the size it declares)."""
+    for info in infos:
+        if info.file_size > MAX_RATIO * max(info.compress_size, 1):
+            raise ResultsFormatError(f"{source}: member {info.filename} would decompress to {info.file_size} bytes "
+                                     f"from {info.compress_size}, more than {MAX_RATIO} times (refused as a ZIP bomb)")
+    total = sum(info.file_size for info in infos)
+    if total > MAX_RATIO * max(size, 1):
+        raise ResultsFormatError(f"{source}: members of {total} bytes in an archive of {size}, more than "
+                                 f"{MAX_RATIO} times (refused as a ZIP bomb)")
 
 
 class ArrowFile:

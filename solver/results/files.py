@@ -25,7 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import ResultsFormatError
-from ..model.io import atomic_write_text, replacing_set
+from ..safe_write import atomic_write_text, replacing_set
 from .bundle import BUNDLE, ArrowFile, members
 from .columnar import ParquetTable, parquet_file
 from .frames import Frame, Results, StepRecord

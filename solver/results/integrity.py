@@ -9,8 +9,11 @@ reason (``summary.json: layout.nodes[2]: 5 is not of type 'string'``).
 """
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
+import os
+import stat
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -21,7 +24,7 @@ from ..model.io import parse_model
 from ..model.validate import ModelError
 from .bundle import BUNDLE, member
 from .frames import Layout
-from .tables import FORMAT, TABLES, VERSION
+from .tables import FORMAT, SELF_HASH, TABLES, VERSION, sha256
 
 #: the file of each table, by format version: version 1 all CSV, version 2 the time series in
 #: Parquet and the events CSV; version 3 (and 4) as 2 for a table with a file of its own, the others
@@ -33,6 +36,8 @@ TABLE_FILES = {
 TABLE_FILES[3] = TABLE_FILES[2]
 #: version 4 as 3 but the event log, which is ``summary.json``'s ``events`` only
 TABLE_FILES[4] = {name: file for name, file in TABLE_FILES[3].items() if name != "events"}
+#: version 5 as 4, ``summary.json`` hashed too (:func:`check_self_hash`)
+TABLE_FILES[5] = TABLE_FILES[4]
 #: tables a folder written before ``modes`` or ``moving`` existed lacks (versions 1 and 2)
 OPTIONAL_TABLES = ("modes", "moving")
 SUMMARY, MODEL = "summary.json", "model.json"
@@ -92,12 +97,31 @@ SUMMARY_SCHEMA = {
 _VALIDATOR = Draft202012Validator(SUMMARY_SCHEMA)
 
 
-def read_bytes(path: Path) -> bytes:
-    """A file's bytes; a file that is missing or unreadable is refused."""
+def open_regular(path: Path):
+    """A file of a results folder opened for reading (binary); refused unless it is a regular
+    file: a symbolic link is not followed, and a FIFO, a device or a folder is never read
+    (a FIFO would wait for a writer for ever, ``/dev/zero`` never ends)."""
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
     try:
-        return path.read_bytes()
+        fd = os.open(path, flags)
     except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise ResultsFormatError(f"{path}: a symbolic link, not a regular file (a results folder's files "
+                                     f"are read where they are, never through a link)") from None
         raise ResultsFormatError(f"cannot read {path}: {exc.strerror}") from None
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise ResultsFormatError(f"{path}: not a regular file (a FIFO, a device or a folder)")
+    return os.fdopen(fd, "rb")
+
+
+def read_bytes(path: Path) -> bytes:
+    """A file's bytes; a file that is missing, unreadable or not a regular file is refused."""
+    with open_regular(path) as fh:
+        try:
+            return fh.read()
+        except OSError as exc:
+            raise ResultsFormatError(f"cannot read {path}: {exc.strerror}") from None
 
 
 def as_text(path: Path, data: bytes) -> str:
@@ -132,6 +156,7 @@ def read_summary(directory: Path) -> dict[str, Any]:
         found = (summary.get("format"), summary.get("version")) if isinstance(summary, dict) else (None, None)
         raise ResultsFormatError(f"{path}: not a {FORMAT} version 1 to {VERSION} summary "
                                  f"(format {found[0]!r}, version {found[1]!r})")
+    check_self_hash(path, text, summary)
     error = next(iter(sorted(_VALIDATOR.iter_errors(summary), key=lambda e: list(map(str, e.absolute_path)))), None)
     if error is not None:
         raise ResultsFormatError(f"{path}: {_json_path(error.absolute_path) or 'the document'}: {error.message}")
@@ -144,6 +169,24 @@ def read_summary(directory: Path) -> dict[str, Any]:
         raise ResultsFormatError(f"{path}: files: {', '.join(foreign)} not of a version {version} folder")
     locate_tables(directory, summary)
     return summary
+
+
+def self_hash_tail(recorded: str) -> str:
+    """The end of a ``summary.json`` text whose own SHA-256 is ``recorded``: its last line."""
+    return f',\n  "{SELF_HASH}": "{recorded}"\n}}\n'
+
+
+def check_self_hash(path: Path, text: str, summary: dict[str, Any]) -> None:
+    """Refuse a ``summary.json`` (of version 5, or any holding :data:`SELF_HASH`) whose text is not
+    the one its hash records: the SHA-256 of the text without its last line (the hash) and closed
+    again, ``... \n}\n``.  A change of a byte anywhere (an event, the layout, the hash itself) is
+    refused -- its only copy of the event log included."""
+    if summary.get("version", 0) < 5 and SELF_HASH not in summary:
+        return
+    recorded = summary.get(SELF_HASH)
+    tail = self_hash_tail(recorded) if isinstance(recorded, str) else None
+    if tail is None or not text.endswith(tail) or sha256(text[: -len(tail)] + "\n}\n") != recorded:
+        raise ResultsFormatError(f"{path}: not the text its {SELF_HASH} records (changed after writing)")
 
 
 class Located(NamedTuple):
@@ -194,7 +237,7 @@ def read_recorded(directory: Path, name: str, recorded: str | None) -> bytes:
 def file_sha256(path: Path) -> str:
     """The SHA-256 of a file, read a block of 16 MB at a time."""
     digest = hashlib.sha256()
-    with open(path, "rb") as fh:
+    with open_regular(path) as fh:
         while block := fh.read(1 << 24):
             digest.update(block)
     return digest.hexdigest()

@@ -3,7 +3,7 @@ chunks (one row group each) as they are appended, so a run's memory is bounded b
 of frames, not by their number.
 
 :func:`streamed_results` gives a stream whose files are temporaries
-(:func:`~solver.model.io.replacing_set`); the run appends its frames to
+(:func:`~solver.safe_write.replacing_set`); the run appends its frames to
 :attr:`ResultsStream.frames` (``solver.api.simulate(..., frames=...)``), and
 :meth:`ResultsStream.finish` writes the tables still held, ``model.json``, the step log,
 ``tables.zip`` (the tables of at most :data:`~solver.results.bundle.BUNDLE_BYTES`:
@@ -33,16 +33,17 @@ from typing import Iterator, Sequence
 import pyarrow as pa
 
 from ..errors import SolverError, unexpected_error
-from ..model.io import Replacement, dumps_model, replacing_set
+from ..model.io import dumps_model
+from ..safe_write import Replacement, replacing_set
 from .bundle import BUNDLE, BUNDLE_BYTES, ArrowFile, bundle_bytes, empty_ipc_bytes, ipc_bytes, member
 from .columnar import ROW_GROUP_ROWS, TableSpec, frame_tables, parquet_file, parquet_writer, step_table, value_fields
 from .frame_columns import FrameColumns
 from .frames import Frame, Results
-from .integrity import MODEL, SUMMARY, TABLE_FILES, file_sha256
+from .integrity import MODEL, SUMMARY, TABLE_FILES, file_sha256, read_bytes, self_hash_tail
 from .lazy import LazyFrames
 from .summary import summarize
 from .validity import run_warnings
-from .tables import TABLES, VERSION, jsonable, sha256
+from .tables import SELF_HASH, TABLES, VERSION, jsonable, sha256
 
 __all__ = ["ResultsStream", "streamed_results", "summary_text"]
 
@@ -286,7 +287,7 @@ def previous_files(directory: Path) -> list[str]:
     """The files (of :data:`FOLDER_FILES`) the folder's ``summary.json`` lists: the previous run's,
     which a new run replaces or removes (files exported beside them stay); none if unreadable."""
     try:
-        listed = json.loads((directory / SUMMARY).read_text(encoding="utf-8"))["files"]
+        listed = json.loads(read_bytes(directory / SUMMARY))["files"]  # never a FIFO or a link
     except (OSError, ValueError, TypeError, KeyError, RecursionError):
         return []
     return [f for f in FOLDER_FILES if isinstance(listed, dict) and f in listed]
@@ -325,7 +326,10 @@ def summary_text(summary: dict) -> str:
     """``summary.json``'s text: a key of the summary per line (a list per item), the values compact
     (json's C encoder, where ``indent`` takes the Python one: seconds for a run with many events).
     An item the encoder refuses (numpy values, nan: an event as the solver made it) is made
-    JSON-ready first (:func:`~solver.results.tables.jsonable`: nan as null)."""
+    JSON-ready first (:func:`~solver.results.tables.jsonable`: nan as null).  The last line is
+    :data:`~solver.results.tables.SELF_HASH`, the SHA-256 of the text before it (closed
+    again: :func:`~solver.results.integrity.check_self_hash`); a ``SELF_HASH`` in ``summary`` is
+    replaced."""
     encode = json.JSONEncoder(ensure_ascii=False, allow_nan=False).encode  # one encoder for every line
 
     def dumps(value) -> str:
@@ -339,4 +343,5 @@ def summary_text(summary: dict) -> str:
             return f"  {dumps(key)}: [\n" + ",\n".join("    " + dumps(v) for v in value) + "\n  ]"
         return f"  {dumps(key)}: {dumps(value)}"
 
-    return "{\n" + ",\n".join(entry(k, v) for k, v in summary.items()) + "\n}\n"
+    body = "{\n" + ",\n".join(entry(k, v) for k, v in summary.items() if k != SELF_HASH) + "\n}\n"
+    return body[: -len("\n}\n")] + self_hash_tail(sha256(body))

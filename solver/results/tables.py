@@ -22,10 +22,13 @@ from .frames import (CONTACT_KEYS, CONTACT_STATES, ENERGY_KEYS, EVENT_KEYS, RATE
 from .table_names import FRAME_TABLES, STEP_COLUMNS, TABLES
 
 FORMAT = "flexmech-results"
-#: the version written (4: the event log once, in ``summary.json``; the small tables in
-#: ``tables.zip``); versions 1 (every table CSV), 2 (every time series in Parquet) and 3 (the
-#: events also a table of their own) are still read
-VERSION = 4
+#: the version written (5: ``summary.json`` records the SHA-256 of its own text,
+#: ``summary_sha256``); versions 1 (every table CSV), 2 (every time series in Parquet), 3 (the
+#: events also a table of their own) and 4 (the event log once, in ``summary.json``; the small
+#: tables in ``tables.zip``; no hash of the summary) are still read
+VERSION = 5
+#: the key of ``summary.json`` (its last) holding the SHA-256 of its text without that key
+SELF_HASH = "summary_sha256"
 
 #: repr-exact float format: a double printed with 17 significant digits reads back unchanged
 FLOAT = "%.17g"

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from ..results.outputs import model_layout
+from ..safe_write import safe_folder
 from .cluster import sweep_client
 from .folder_lock import sweep_lock
 from .scheduler_probe import scheduler_endpoint
@@ -158,6 +159,8 @@ def _run_planned(plan: SweepPlan, model: dict, spec: SweepSpec, scheduler, worke
                  cancel) -> SweepOutcome:
     """Run the pending runs of ``plan`` and write the table (and an ensemble's spread)."""
     write_sweep(plan.folder, model, spec)
+    if spec.keep_results:  # the runs' folders never through a link planted in the sweep's
+        safe_folder(plan.folder / RUNS)
     outcome = SweepOutcome(plan.folder, plan.rows, skipped=len(plan.variants) - len(plan.pending))
     first = ["run", *spec.paths, *(p for p, _v in spec.fixed), "status", "message", "wall_time_s"]
     order = {v.run_id: k for k, v in enumerate(plan.variants)}

@@ -15,7 +15,8 @@ import os
 from pathlib import Path
 from typing import Any
 
-from ..model.io import atomic_write_text, dumps_model, replacing
+from ..model.io import dumps_model
+from ..safe_write import atomic_write_text, check_target, replacing
 from .spec import SweepError, SweepSpec, spec_from_json, spec_to_json
 
 TABLE = "sweep.parquet"
@@ -29,6 +30,7 @@ VERSION = 1
 def read_rows(folder: str | os.PathLike) -> list[dict[str, Any]]:
     """The rows of the sweep table in ``folder`` (empty when there is none yet)."""
     path = Path(folder) / TABLE
+    check_target(path)  # a link planted there is refused, not read (and not written through later)
     if not path.is_file():
         return []
     import pyarrow as pa  # here, as in write_rows: pyarrow costs the GUI's start 0.1 s
@@ -73,6 +75,7 @@ def _column_type(rows: list[dict[str, Any]], name: str) -> pa.DataType:
 def read_sweep(folder: str | os.PathLike) -> tuple[dict, SweepSpec] | None:
     """``(model, spec)`` of the sweep in ``folder``, or None when there is none."""
     path = Path(folder) / SWEEP_JSON
+    check_target(path)
     if not path.is_file():
         return None
     try:

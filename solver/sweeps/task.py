@@ -5,12 +5,12 @@ stops at its next step once the sweep cancels its task (:func:`_task_released`).
 from __future__ import annotations
 
 import time
-from pathlib import Path
 from typing import Any, Callable
 
 from ..integration.time_loop import run
 from ..results.files import write_results
 from ..results.frames import Results
+from ..safe_write import safe_folder
 from .scalars import run_scalars
 
 #: states of a task on its worker while the scheduler still wants its result (any other:
@@ -28,7 +28,7 @@ def run_variant(model: dict, collect: tuple[str, ...], results_dir: str | None) 
         results = _simulate(model, cancel)
         row = run_scalars(results, collect)
         if results_dir is not None and results.meta.get("status") != "cancelled":
-            write_results(results, Path(results_dir))
+            write_results(results, safe_folder(results_dir))  # never through a link planted there
     except Exception as exc:  # noqa: BLE001 -- a run's failure of any kind is recorded, never raised
         row = {"status": "failed", "message": f"{type(exc).__name__}: {exc}"}
     row["wall_time_s"] = time.perf_counter() - started

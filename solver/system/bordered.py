@@ -67,6 +67,8 @@ class ContactRows:
     gamma: np.ndarray  # (c,) m/s^2
     lam: np.ndarray  # (c,) N
     refresh: Callable[[np.ndarray, np.ndarray], bool] | None = field(default=None, compare=False)
+    #: the kinds of the models whose rows these are (``"moving"``, ``"lagrange"``, ...), for messages
+    holders: tuple[str, ...] = field(default=(), compare=False)
 
     @classmethod
     def empty(cls) -> "ContactRows":
@@ -142,6 +144,18 @@ def border_correct(x, W, Sinv, dofs, row, r, dlam):
                 x[i] += W[l, i] * dlam[l]
 
 
+def redundant_rows(holders: tuple[str, ...]) -> str:
+    """Why rows of the kinds ``holders`` (see :attr:`ContactRows.holders`) are singular, in words."""
+    moving = ("a moving support held where a joint already holds the link (its position s(t) outside the link "
+              "is held at the link's end) or two supports at one point; keep s(t) within the link, away from its "
+              "held ends")
+    if holders and all(kind == "moving" for kind in holders):
+        return f"the moving supports' and masses' constraints are redundant with the joints: {moving}"
+    pairs = ("the contact constraints are redundant (the pairs in contact hold the same motion twice); remove one "
+             "of the pairs that touch together")
+    return pairs + (f", or see whether {moving}" if "moving" in holders else "")
+
+
 def bordered_solve(lu: BandLU | MassCholesky, rows: ContactRows, b: np.ndarray,
                    r: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Solve ``[A -C; R D] [x; lam] = [b; r]`` with the factors ``lu`` of ``A``; ``(x, lam)``."""
@@ -152,7 +166,6 @@ def bordered_solve(lu: BandLU | MassCholesky, rows: ContactRows, b: np.ndarray,
             W = lu.columns(rows.dofs, rows.col)
             Sinv = border_schur(W, rows.dofs, rows.row, rows.diag)
         except np.linalg.LinAlgError:
-            raise SolverError("the contact constraints are redundant (the pairs in contact hold the same motion "
-                              "twice); remove one of the pairs that touch together") from None
+            raise SolverError(redundant_rows(rows.holders)) from None
         border_correct(x, W, Sinv, rows.dofs, rows.row, np.ascontiguousarray(r, dtype=float), lam)
     return x, lam

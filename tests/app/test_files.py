@@ -75,6 +75,19 @@ def test_save_without_a_file_asks_for_one(tmp_path, monkeypatch, window):
     assert load_model(tmp_path / "arm.json") == window.document.model
 
 
+def test_save_as_onto_a_symbolic_link_is_refused_in_a_dialog(tmp_path, monkeypatch, window, message_boxes):
+    """Issue 29: a save never writes through a link it did not make; the file it names stays."""
+    victim = tmp_path / "elsewhere.txt"
+    victim.write_text("theirs", encoding="utf-8")
+    (tmp_path / "arm.json").symlink_to(victim)
+    window.open_example("robot_arm")
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(tmp_path / "arm.json"), ""))
+    assert not window.save()
+    [(box, title, text)] = message_boxes
+    assert (box, title) == ("critical", "Cannot save") and "arm.json is a symbolic link" in text
+    assert victim.read_text(encoding="utf-8") == "theirs" and (tmp_path / "arm.json").is_symlink()
+
+
 @pytest.mark.parametrize("action", ["new", "open", "example", "close"])
 def test_no_prompt_when_nothing_is_unsaved(tmp_path, monkeypatch, window, answer, action):
     prompts = answer(Button.Cancel)

@@ -268,6 +268,8 @@ def test_link_kind_toggle_is_one_command(qtbot, window):
 
 
 def test_check_boxes_edit_booleans(qtbot, window, all_kinds_model):
+    # the ball on the ring: inside it or outside, it starts on the surface (never inside the target)
+    all_kinds_model["contacts"][2]["target"]["y"] = 0.45 - 0.12
     window.document.replace(all_kinds_model, None)
     ring = EntityRef("contacts", "ring")
     window.selection.replace((ring,))

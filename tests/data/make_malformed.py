@@ -126,6 +126,19 @@ add("output-interval-below-any-step", "intervals too small", "solver.output_inte
 add("impact-step-below-any-step", "intervals too small", "solver.impact_step", "shorter than any step",
     S(["solver", "impact_step"], 1e-12))
 add("step-above-end-time", "step > end time", "solver.step", "must be <= end_time", S(["solver", "step"], 1.0))
+# models that validated and then crashed or ran impossibly (issue 29): refused at validation
+GOLDSMITH, ROLLING = example("cylinders_goldsmith"), example("disc_rolling_beam")
+CLEARANCE, MODAL = example("slider_crank_clearance_hertz"), example("robot_arm_modal")
+add("ball-radius-equals-bore", "geometry the solver cannot run", "contacts[bore].point",
+    "leaves a radial clearance of 0 m", mut(lambda d: (d["bodies"][0].update(radius=0.01), d["contacts"][0].update(
+        model={"kind": "compliant", "law": "lankarani_nikravesh", "stiffness": 1e9})), GOLDSMITH))
+add("clearance-1e-30", "geometry the solver cannot run", "joints[B-clearance].clearance",
+    "leaves a radial clearance of 0 m", mut(lambda d: [j.update(clearance=1e-30) or j.pop("journal_radius")
+                                                       for j in d["joints"] if j["kind"] == "clearance"], CLEARANCE))
+add("modal-link-20000-elements", "counts too large", "links[arm].mesh.elements", "dense eigenproblem of 60003 dofs",
+    S(["links", 0, "mesh", "elements"], 20000, MODAL))
+add("disc-inside-beam", "starts penetrated", "contacts[roll].point", "starts inside the target (penetration 0.25 m",
+    S(["bodies", 0, "y"], -0.2, ROLLING))
 # files that are no model
 text = json.dumps(SC, indent=2)
 add("truncated", "truncated JSON", "", "invalid JSON at line", text=text[: len(text) // 2])

@@ -1,4 +1,4 @@
-"""Saving keeps the file: its mode and owner, symbolic links (the target is written), the
+"""Saving keeps the file: its mode and owner, never writes through a symbolic link, the
 previous content on any failure, and no temporary file left behind (issue 18)."""
 from __future__ import annotations
 
@@ -7,7 +7,8 @@ import stat
 
 import pytest
 
-from solver.model.io import dumps_model, load_model, replacing, save_model
+from solver.model.io import dumps_model, load_model, save_model
+from solver.safe_write import UnsafeTarget, replacing
 from tests.solver.builders import beam_model
 
 MODEL = beam_model(n=2)
@@ -49,22 +50,24 @@ def test_saving_keeps_the_owner_and_group(saved):
     assert (saved.stat().st_uid, saved.stat().st_gid) == (4242, 4343)
 
 
-def test_saving_through_a_symbolic_link_writes_the_target_and_keeps_the_link(tmp_path, saved):
-    os.chmod(saved, 0o644)
+def test_saving_through_a_symbolic_link_is_refused_and_writes_nothing(tmp_path, saved):
+    """Issue 29: a save never follows a link it did not make (the file it names stays)."""
+    before = saved.read_bytes()
     (tmp_path / "links").mkdir()
     link = tmp_path / "links" / "alias.json"
     link.symlink_to(os.path.relpath(saved, link.parent))
-    save_model(EDITED, link)
-    assert link.is_symlink() and link.resolve() == saved.resolve()
-    assert load_model(saved) == EDITED and stat.S_IMODE(saved.stat().st_mode) == 0o644
+    with pytest.raises(UnsafeTarget, match="alias.json is a symbolic link"):
+        save_model(EDITED, link)
+    assert link.is_symlink() and saved.read_bytes() == before
     assert temporaries(tmp_path / "links") == [] and temporaries(tmp_path) == []
 
 
-def test_saving_through_a_dangling_link_creates_its_target(tmp_path):
+def test_saving_through_a_dangling_link_creates_nothing(tmp_path):
     link = tmp_path / "alias.json"
-    link.symlink_to("target.json")
-    save_model(MODEL, link)
-    assert link.is_symlink() and load_model(tmp_path / "target.json") == MODEL
+    link.symlink_to("missing/target.json")
+    with pytest.raises(UnsafeTarget, match="symbolic link"):
+        save_model(MODEL, link)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["alias.json"]
 
 
 @pytest.mark.parametrize("failing", ["write", "fsync", "chmod", "replace", "interrupt"])
@@ -104,15 +107,15 @@ def test_a_temporary_made_with_its_bytes_is_removed_when_they_cannot_be_written(
     then leaves neither the temporary nor a changed folder."""
     import errno
 
-    from solver.model import io as model_io
+    from solver import safe_write as model_io
 
     target = tmp_path / "summary.json"
     target.write_text("old", encoding="utf-8")
     real_fdopen = os.fdopen
 
     class Full:
-        def __init__(self, fd, mode):
-            self.file = real_fdopen(fd, mode)
+        def __init__(self, fd, mode, **kwargs):
+            self.file = real_fdopen(fd, mode, **kwargs)
 
         def __enter__(self):
             return self

@@ -9,8 +9,8 @@ import time
 
 import pytest
 
-import solver.model.io as model_io
-from solver.model.io import atomic_write_text, replacing_set, replacing_together
+import solver.safe_write as model_io
+from solver.safe_write import atomic_write_text, replacing_set, replacing_together
 
 FILES = 13  # a results folder's
 

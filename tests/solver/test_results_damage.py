@@ -3,10 +3,10 @@ names the file, and leftover temporary files neither disturb loading nor survive
 
 A damage marked *rehashed* also rewrites the file's SHA-256 (and row count) in
 ``summary.json``, as a careless tool would: the checks behind the hash must catch it too.
-The damages of summary.json and model.json are done to a version-4 folder (``write_results``)
+The damages of summary.json and model.json are done to a version-5 folder (``write_results``)
 and to a copy of the version-2 folder in ``tests/data``, those of the Parquet files to the
-version-2 copy, those of ``tables.zip`` to a version-4 folder and to a copy of the version-3
-folder (whose ``tables.zip`` holds the event log), those of CSV tables to a copy of
+version-2 copy, those of ``tables.zip`` to a version-5 folder, to copies of the version-4 and version-3
+folders (the version-3 one's ``tables.zip`` holds the event log), those of CSV tables to a copy of
 the version-1 folder in ``tests/data``.
 """
 from __future__ import annotations
@@ -24,7 +24,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from solver.model.io import dumps_model, examples_dir
-from solver.results.files import ResultsFormatError, load_results, write_results
+from solver.results.files import ResultsFormatError, load_results, summary_text, write_results
 from tests.solver.test_results_io import assert_results_equal, make_results
 
 
@@ -33,7 +33,9 @@ def _summary(folder: Path) -> dict:
 
 
 def _write_summary(folder: Path, summary: dict) -> None:
-    (folder / "summary.json").write_text(json.dumps(summary), encoding="utf-8")
+    """As a tool that knows the format would: its own hash made again (summary_text), so that the
+    checks behind the hash are what refuses the damage."""
+    (folder / "summary.json").write_text(summary_text(summary), encoding="utf-8")
 
 
 def _edit_summary(change):
@@ -316,16 +318,16 @@ EVENT_DAMAGES = [
     ("events.csv member not UTF-8, rehashed", _member("events.csv", lambda b: b"time_s,kind\n\xff\n", rows=1),
      "events.csv", "UTF-8", 3),
     ("tables.zip listing the events", _edit_summary(_set(("files", "tables.zip", "tables", "events"), 3)),
-     "summary.json", "tables.zip: events not of a version 4 folder", 4),
+     "summary.json", "tables.zip: events not of a version 5 folder", 5),
     ("an events.csv file listed", _edit_summary(_set(("files", "events.csv"), {"rows": 2, "sha256": "0" * 64})),
-     "summary.json", "events.csv not of a version 4 folder", 4),
+     "summary.json", "events.csv not of a version 5 folder", 5),
 ]
 
 DATA = Path(__file__).parent.parent / "data"
-V1, V2, V3 = DATA / "results_v1", DATA / "results_v2", DATA / "results_v3"
+V1, V2, V3, V4 = DATA / "results_v1", DATA / "results_v2", DATA / "results_v3", DATA / "results_v4"
 #: (kind, how, file, reason, version of the damaged folder)
-ALL_DAMAGES = ([(*d, 4) for d in DAMAGES] + [(*d, 2) for d in DAMAGES] + [(*d, 1) for d in CSV_DAMAGES]
-               + [(*d, 2) for d in PARQUET_DAMAGES] + [(*d, v) for d in BUNDLE_DAMAGES for v in (3, 4)]
+ALL_DAMAGES = ([(*d, 5) for d in DAMAGES] + [(*d, 2) for d in DAMAGES] + [(*d, 1) for d in CSV_DAMAGES]
+               + [(*d, 2) for d in PARQUET_DAMAGES] + [(*d, v) for d in BUNDLE_DAMAGES for v in (3, 4, 5)]
                + EVENT_DAMAGES)
 
 
@@ -337,8 +339,8 @@ def test_at_least_41_kinds_of_damage_are_covered():
 @pytest.mark.parametrize(("kind", "damage", "file", "reason", "version"), ALL_DAMAGES,
                          ids=[f"v{d[4]}: {d[0]}" for d in ALL_DAMAGES])
 def test_damage_is_refused_naming_the_file_and_the_reason(tmp_path, kind, damage, file, reason, version):
-    if version < 4:
-        shutil.copytree({1: V1, 2: V2, 3: V3}[version], tmp_path, dirs_exist_ok=True)
+    if version < 5:
+        shutil.copytree({1: V1, 2: V2, 3: V3, 4: V4}[version], tmp_path, dirs_exist_ok=True)
     else:
         write_results(make_results(), tmp_path)
     damage(tmp_path)

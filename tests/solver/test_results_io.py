@@ -21,7 +21,7 @@ from solver.results.frames import (
     Results,
     StepRecord,
 )
-from solver.results.files import ResultsFormatError, export_csv, load_results, summarize, write_results
+from solver.results.files import ResultsFormatError, export_csv, load_results, summarize, summary_text, write_results
 from solver.results.summary import _peak
 from solver.results.tables import FRAME_TABLES
 
@@ -308,7 +308,7 @@ def test_newer_format_version_is_refused(tmp_path):
     write_results(make_results(), tmp_path)
     summary = json.loads((tmp_path / "summary.json").read_text())
     summary["version"] = 99
-    (tmp_path / "summary.json").write_text(json.dumps(summary))
+    (tmp_path / "summary.json").write_text(summary_text(summary))  # its hash made again
     with pytest.raises(ResultsFormatError, match="version"):
         load_results(tmp_path)
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pyarrow as pa
 import pytest
 
-import solver.model.io as model_io
+import solver.safe_write as model_io
 from solver.results import streaming
 from solver.results.bundle import BUNDLE
 from solver.results.files import export_csv, load_results, write_results
@@ -43,7 +43,7 @@ def test_a_small_run_is_three_files(tmp_path):
         assert {i.compress_type for i in archive.infolist()} == {zipfile.ZIP_STORED}
         nodes = pa.ipc.open_file(archive.read("nodes.arrow")).read_all()  # any Arrow reader opens a member
     assert nodes.column_names == ["time_s", "node", "x_m", "y_m", "vx_m_s", "vy_m_s", "ax_m_s2", "ay_m_s2"]
-    assert _summary(tmp_path)["version"] == 4
+    assert _summary(tmp_path)["version"] == 5
     assert _summary(tmp_path)["files"][BUNDLE]["tables"]["nodes"] == nodes.num_rows
 
 

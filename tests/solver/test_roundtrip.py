@@ -168,10 +168,10 @@ def models(draw) -> dict:
     contacts = []  # one pair per point: two pairs of one point and target are refused
     for i, node in enumerate(draw(st.lists(st.sampled_from(node_ids), max_size=2, unique=True))):
         mu_s = draw(st.floats(min_value=0.0, max_value=2.0).map(usable))
-        target = draw(
+        target = draw(  # the point never starts inside its target (validation refuses it)
             st.sampled_from(
-                [{"kind": "ground_line", "y": -1.0}, {"kind": "circle", "radius": 2.0, "inside": True}]
-                + [{"kind": "link", "link": lid} for lid in link_ids]
+                [{"kind": "ground_line", "y": -1e7}, {"kind": "circle", "radius": 1e8, "inside": True}]
+                + [{"kind": "link", "link": lid, "side": _outside(doc, node, lid)} for lid in link_ids]
                 + [{"kind": "node", "node": n} | ({} if any(n in link["nodes"] for link in links) else {"reach": 1.0})
                    for n in node_ids if n != node]
             )
@@ -200,6 +200,14 @@ def models(draw) -> dict:
     if solver or draw(st.booleans()):
         doc["solver"] = solver
     return doc
+
+
+def _outside(doc: dict, node: str, link_id: str) -> str:
+    """The side of link ``link_id``'s sketched line (its first two nodes) that ``node`` is on."""
+    at = {n["id"]: (n["x"], n["y"]) for n in doc["nodes"]}
+    nodes = next(link["nodes"] for link in doc["links"] if link["id"] == link_id)
+    (x1, y1), (x2, y2), (x, y) = at[nodes[0]], at[nodes[1]], at[node]
+    return "left" if (x2 - x1) * (y - y1) - (y2 - y1) * (x - x1) >= 0.0 else "right"
 
 
 @settings(max_examples=75, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
