@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from ..model.io import replacing
+from ..safe_write import replacing
 
 SPREAD_CSV = "spread.csv"
 #: the columns of a spread row after ``column``
