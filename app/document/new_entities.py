@@ -15,8 +15,9 @@ from __future__ import annotations
 import copy
 import math
 
+from solver.model.contact_rules import point_radius
 from solver.model.io import model_with_defaults
-from solver.model.schema import LINK, MESH
+from solver.model.schema import CONTACT_MODEL, LINK, MESH
 
 from .edits import unique_id
 
@@ -70,9 +71,7 @@ def toggled_link(doc: dict, link: dict, kind: str | None = None) -> tuple[dict, 
     material = None
     if kind in ("flexible", "modal"):
         if section is None:
-            materials = doc.get("materials", [])
-            material = None if materials else new_material(doc)
-            material_id = (materials[0] if materials else material)["id"]
+            material_id, material = starter_material(doc)
             section = {"kind": "circle", "material": material_id, "d": STARTER_DIAMETER}
         out["section"] = section
         if kind == "flexible" and len(out["nodes"]) > 2:
@@ -104,6 +103,39 @@ def new_clearance(doc: dict, node: str, journal_link: str, material: str) -> dic
     15 mm long, of ``material``, Lankarani-Nikravesh with c_e = 0.9 (the schema's defaults)."""
     return {"id": unique_id(doc, "joints", "clearance"), "kind": "clearance", "node": node, "links": [journal_link],
             "bearing_radius": 0.01, "journal_radius": 0.0095, "length": 0.015, "material": material}
+
+
+def starter_material(doc: dict) -> tuple[str, dict | None]:
+    """The material a new field names: the model's first, else steel (:func:`new_material`),
+    returned as the second item to be added with the edit."""
+    materials = doc.get("materials", [])
+    if materials:
+        return materials[0]["id"], None
+    material = new_material(doc)
+    return material["id"], material
+
+
+def compliant_contact(doc: dict, contact: dict) -> tuple[dict, dict | None]:
+    """The contact pair made compliant, with all it needs to run, and a material to add with it.
+
+    Its model keeps the fields a compliant model has; the surfaces take the model's first
+    material (steel, added, when it has none), so that the stiffness follows from eqs. 3-5
+    (Flores et al. 2006); a striking point without a radius gets one of
+    :data:`STARTER_DIAMETER`/2 (a sphere touches at a radius, a point at none).
+
+    >>> pair = {"id": "c", "point": {"body": "b"}, "target": {"kind": "link", "link": "rod"},
+    ...         "model": {"kind": "impulse"}}
+    >>> compliant_contact({"bodies": [{"id": "b"}]}, pair)
+    ({'id': 'c', 'point': {'body': 'b', 'radius': 0.005}, 'target': {'kind': 'link', 'link': 'rod'}, 'model': {'kind': 'compliant', 'point_material': 'steel', 'target_material': 'steel'}}, {'id': 'steel', 'E': 210000000000.0, 'density': 7850.0, 'expansion': 1.2e-05})
+    """
+    out = copy.deepcopy(contact)
+    model = out.get("model", {})
+    kept = {k: v for k, v in model.items() if k in CONTACT_MODEL.kinds["compliant"].fields}
+    material_id, material = starter_material(doc)
+    out["model"] = {"kind": "compliant", "point_material": material_id, "target_material": material_id, **kept}
+    if point_radius(doc, out["point"]) == 0.0:
+        out["point"]["radius"] = STARTER_DIAMETER / 2
+    return out, material
 
 
 def new_material(doc: dict) -> dict:

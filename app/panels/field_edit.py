@@ -19,7 +19,7 @@ from solver.model.validate import collect_ids, validate
 
 from ..document import edits
 from ..document.entities import EntityRef, entity_path, find_entity
-from ..document.new_entities import toggled_link
+from ..document.new_entities import compliant_contact, toggled_link
 from ..document.section_presets import convert_section
 from ..document.units import UnitError, parse_quantity
 from .properties import NONE
@@ -29,7 +29,13 @@ NO_CHOICE = ""
 
 
 class EditError(ValueError):
-    """An entry that is refused; the message is what the user sees."""
+    """An entry that is refused; the message is what the user sees, ``field`` the field of the
+    entity it is about when that is not the one edited (``"model.stiffness"`` for a new kind
+    that lacks it)."""
+
+    def __init__(self, message: str, field: str | None = None):
+        super().__init__(message)
+        self.field = field
 
 
 @dataclass(frozen=True)
@@ -150,6 +156,8 @@ def planned_change(doc: dict, ref: EntityRef, keys: list, value: Any) -> tuple[l
     if ref.collection == "links" and keys == ["kind"]:
         link = edits.get_value(doc, path)
         return [], (toggled_link(doc, link, value)[0] if value != link.get("kind") else copy.deepcopy(link))
+    if _made_compliant(doc, ref, keys, value):
+        return [], compliant_contact(doc, edits.get_value(doc, path))[0]
     obj = edits.get_value(doc, [*path, *keys[:-1]])
     if spec is SECTION:
         return keys[:-1], convert_section(doc, obj, value)
@@ -162,6 +170,22 @@ def planned_change(doc: dict, ref: EntityRef, keys: list, value: Any) -> tuple[l
     if "kind" not in obj and value == spec.default_kind:
         del new["kind"]
     return keys[:-1], new
+
+
+def _made_compliant(doc: dict, ref: EntityRef, keys: list, value: Any) -> bool:
+    """Whether the edit turns a contact pair's model compliant."""
+    return ref.collection == "contacts" and keys == ["model", "kind"] and value == "compliant" \
+        and find_entity(doc, ref)[1].get("model", {}).get("kind") != "compliant"
+
+
+def material_added(doc: dict, ref: EntityRef, keys: list, value: Any) -> dict | None:
+    """The material (steel) a kind change adds when the model has none: a link made flexible
+    or modal names it in its section, a contact pair made compliant for its surfaces."""
+    if ref.collection == "links" and keys == ["kind"] and value != find_entity(doc, ref)[1].get("kind"):
+        return toggled_link(doc, find_entity(doc, ref)[1], value)[1]
+    if _made_compliant(doc, ref, keys, value):
+        return compliant_contact(doc, find_entity(doc, ref)[1])[1]
+    return None
 
 
 def starter_value(doc: dict, spec: Any) -> Any:
@@ -211,8 +235,9 @@ def check_edit(doc: dict, ref: EntityRef, keys: list, value: Any) -> None:
     new = [p for p in validate(trial) if p not in before]
     if new:
         own = [p for p in new if p.path.startswith(f"{ref}")]
-        first = (own or new)[0]
-        raise EditError(first.message if own else str(first))
+        if not own:
+            raise EditError(str(new[0]))
+        raise EditError(own[0].message, own[0].path[len(str(ref)):].lstrip(".") or None)
 
 
 def plan(doc: dict, ref: EntityRef, keys: list, text_or_value: Any) -> tuple[list, Any]:
@@ -228,11 +253,10 @@ def plan(doc: dict, ref: EntityRef, keys: list, text_or_value: Any) -> tuple[lis
         else text_or_value
     if isinstance(spec, Variant) and value not in spec.kinds:
         raise EditError("must be one of " + " | ".join(spec.kinds))
-    if ref.collection == "links" and keys == ["kind"] and value != find_entity(doc, ref)[1].get("kind"):
-        material = toggled_link(doc, find_entity(doc, ref)[1], value)[1]
-        if material is not None:  # the command adds it with the link: check them together
-            doc = copy.deepcopy(doc)
-            doc.setdefault("materials", []).append(material)
+    material = material_added(doc, ref, keys, value)
+    if material is not None:  # the command adds it with the edit: check them together
+        doc = copy.deepcopy(doc)
+        doc.setdefault("materials", []).append(material)
     keys, value = planned_change(doc, ref, keys, value)
     check_edit(doc, ref, keys, value)
     return keys, value

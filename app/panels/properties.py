@@ -13,6 +13,7 @@ from functools import lru_cache
 from typing import Any
 
 from solver.analysis.modal import LinkModes, modal_link_modes
+from solver.contact.compliant_laws import pair_stiffness
 from solver.model.fields import Num, Obj, Variant, field_at, unit_at, with_defaults
 from solver.model.schema import MODEL
 from solver.model.validate import validate
@@ -169,7 +170,20 @@ def entity_rows(doc: dict, ref: EntityRef) -> list[PropertyRow]:
         rows = [row for row in rows if row.keys[0] in MODEL_FIELDS]
     if ref.collection == "links" and item.get("kind") == "modal":
         rows += modal_rows(doc, ref.id)
+    if ref.collection == "contacts" and item.get("model", {}).get("kind") == "compliant":
+        rows = [_computed_stiffness(doc, item, row) if row.field == "model.stiffness" else row for row in rows]
     return rows
+
+
+def _computed_stiffness(doc: dict, contact: dict, row: PropertyRow) -> PropertyRow:
+    """The stiffness row of a compliant pair that gives none: the K eqs. 3-5 compute from its
+    materials and radii (Flores et al. 2006), shown as a default to be overtyped."""
+    K = pair_stiffness(doc, contact) if row.value == "" else None
+    if K is None:
+        return row
+    return PropertyRow(row.field, format_value(float(f"{K:.4g}")), row.unit,
+                       f"{row.help} -- computed from the materials and radii (eqs. 3-5): type a value to set it",
+                       True, row.keys)
 
 
 #: the read-only rows of a modal link's modes

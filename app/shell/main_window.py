@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
 from solver.model.io import list_examples, load_model, save_model
 from solver.model.validate import ModelError, Problem
 
-from ..document.commands import RemoveEntities, rename_entity, set_field, toggle_link_kind
+from ..document.commands import RemoveEntities, make_compliant, rename_entity, set_field, toggle_link_kind
 from ..document.model_document import ModelDocument
 from ..document.edits import get_value
 from ..document.entities import SETTINGS, EntityRef, entity_path, find_entity
@@ -403,6 +403,8 @@ class MainWindow(QMainWindow):
         elif ref.collection == "links":
             if value.get("kind") != find_entity(self.document.model, ref)[1].get("kind"):
                 self.document.push(toggle_link_kind(self.document, ref.id, value.get("kind")))
+        elif ref.collection == "contacts":  # made compliant
+            self.document.push(make_compliant(self.document, ref.id))
         else:
             self.document.push(set_field(self.document, ref, keys, value, text=f"Set {ref}.kind"))
 

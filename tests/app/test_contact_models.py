@@ -106,3 +106,43 @@ def test_an_angular_velocity_after_a_strain_is_not_scaled_by_the_strain_s_prefix
         view.set_series(key)  # a force in N (SI prefixes), a strain, an angular velocity (neither)
         qtbot.wait(50)
     assert axis.tickStrings([5.0], axis.autoSIPrefixScale * axis.scale, 1.0) == ["5"]  # as the axis draws them
+
+
+def test_choosing_compliant_in_the_panel_fills_what_it_needs_in_one_step(qtbot, window):
+    """Issue #27: the compliant model chosen in the window is not refused; the surfaces take the
+    model's material (steel, added: the example has none), the striking point a 5 mm radius, and
+    the stiffness shown is eqs. 3-5's for steel on steel, a 5 mm sphere on a plane:
+    K = 4/(3 * 2 (1 - 0.3^2)/210 GPa) * sqrt(5 mm) = 1.088e10 N/m^1.5."""
+    window.example_actions["bar_mass_impact"].trigger()
+    window.selection.replace((PAIR,))
+    view = window.properties
+    choose(qtbot, view, "model.kind", "compliant")
+    qtbot.waitUntil(lambda: window.document.model["contacts"][0]["model"]["kind"] == "compliant")
+    model = window.document.model
+    assert validate(model) == []
+    assert model["contacts"][0]["model"] == {"kind": "compliant", "point_material": "steel",
+                                             "target_material": "steel"}
+    assert model["contacts"][0]["point"] == {"body": "striker", "radius": 0.005}
+    assert [m["id"] for m in model["materials"]] == ["steel"]
+    assert "Refused" not in window.statusBar().currentMessage()
+    row = view.row_of("model.stiffness")
+    assert view.table.item(row, 1).text() == "1.088e+10"
+    assert "computed from the materials" in view.table.item(row, 1).toolTip()
+    assert window.undo_action.text() == "&Undo Make contact pair striker-end compliant"
+    window.undo_action.trigger()  # one step back: the impulse model and no material
+    assert window.document.model["contacts"][0]["model"] == {"kind": "impulse"}
+    assert "materials" not in window.document.model or window.document.model["materials"] == []
+
+
+def test_a_refusal_in_the_panel_names_the_field_it_is_about(qtbot, window):
+    """A law that needs a stiffness the pair lacks is refused naming ``model.stiffness``, not the
+    law's own field and not a bare "is required"."""
+    window.example_actions["bar_mass_impact"].trigger()
+    window.selection.replace((PAIR,))
+    view = window.properties
+    choose(qtbot, view, "model.kind", "compliant")
+    qtbot.waitUntil(lambda: window.document.model["contacts"][0]["model"]["kind"] == "compliant")
+    assert not view.commit_field("model.law", "hooke")
+    message = "model.stiffness: is required by the hooke law (N/m)"
+    assert view.error_at(view.row_of("model.law")) == message
+    assert window.statusBar().currentMessage() == message
