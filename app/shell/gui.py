@@ -17,6 +17,7 @@ from ..running.gui_gc import GuiThreadCollector
 from ..running.worker import warm_up
 from .exception_hook import ExceptionHook
 from .main_window import APP_NAME, MainWindow
+from .start_page import shows_at_start
 
 #: the bundled example the window shows when no file is given
 DEFAULT_EXAMPLE = "slider_crank_flexible"
@@ -47,6 +48,8 @@ def launch(path: str | None) -> int:
         window.open_path(path)
     else:
         window.open_example(DEFAULT_EXAMPLE)
+        if shows_at_start(window.settings):
+            window.show_start_page()
     WhenExposed(window, warm_up)
     return app.exec()
 
