@@ -62,7 +62,7 @@ class WindowLayout(QObject):
         window.setCorner(Qt.Corner.BottomRightCorner, Qt.DockWidgetArea.BottomDockWidgetArea)
         geometry = settings.value("main_window/geometry")
         if not (isinstance(geometry, QByteArray) and window.restoreGeometry(geometry)):
-            window.resize(*DEFAULT_SIZE)
+            window.resize(*default_size())
         saved = settings.value("main_window/state")
         self._restored = isinstance(saved, QByteArray) and window.restoreState(saved, LAYOUT_VERSION)
         window.installEventFilter(self)
@@ -120,6 +120,15 @@ class WindowLayout(QObject):
         """Keep the geometry and the layout for the next session."""
         self.settings.setValue("main_window/geometry", self.window.saveGeometry())
         self.settings.setValue("main_window/state", self.window.saveState(LAYOUT_VERSION))
+
+
+def default_size() -> tuple[int, int]:
+    """:data:`DEFAULT_SIZE`, or the primary screen's available size where that is smaller."""
+    screen = QGuiApplication.primaryScreen()
+    if screen is None:
+        return DEFAULT_SIZE
+    available = screen.availableGeometry()
+    return min(DEFAULT_SIZE[0], available.width()), min(DEFAULT_SIZE[1], available.height())
 
 
 def available_geometry(window: QWidget) -> QRect:

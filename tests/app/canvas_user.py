@@ -66,8 +66,7 @@ class CanvasUser:
         tree = self.window.tree
         item = tree.item_for(ref)
         tree.scrollToItem(item)
-        rect = tree.visualItemRect(item)  # on its text's start: a narrow tree shows no more
-        self.qtbot.mouseClick(tree.viewport(), LEFT, pos=QPoint(rect.left() + 10, rect.center().y()))
+        self.qtbot.mouseClick(tree.viewport(), LEFT, pos=tree.visualItemRect(item).center())
 
     def type_field(self, field: str, text: str) -> None:
         """Type ``text`` into the property panel's ``field`` and press Enter; wait for the edit."""

@@ -28,8 +28,8 @@ def property_table(window: MainWindow) -> dict[str, tuple[str, str]]:
 def click_tree_item(qtbot, window: MainWindow, ref: EntityRef) -> None:
     item = window.tree.item_for(ref)
     window.tree.scrollToItem(item)
-    rect = window.tree.visualItemRect(item)  # on its text's start: a narrow tree shows no more
-    qtbot.mouseClick(window.tree.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(rect.left() + 10, rect.center().y()))
+    rect = window.tree.visualItemRect(item)
+    qtbot.mouseClick(window.tree.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
 
 
 def test_window_starts_empty(window):
