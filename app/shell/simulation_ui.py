@@ -46,6 +46,15 @@ from .window_parts import WindowParts, make_action
 BOUNDS_CHUNK = 256
 
 
+
+def frame_count(n: int) -> str:
+    """``"1 frame"``, ``"2 frames"``: a number of frames as the run's messages say it.
+
+    >>> frame_count(1), frame_count(3)
+    ('1 frame', '3 frames')
+    """
+    return f"{n} frame" if n == 1 else f"{n} frames"
+
 class SimulationUi(QObject):
     """Run, cancel and playback for ``window``."""
 
@@ -204,16 +213,17 @@ class SimulationUi(QObject):
             warnings = [w for w in (energy, strain) if w]
             note = (" — the numbers do not hold: energy balance off" if energy
                     else " — warning: strains beyond a linear elastic beam" if strain else "")
-            self.status.ended(f"Run completed: {len(frames)} frames{reached}{note}",
+            self.status.ended(f"Run completed: {frame_count(len(frames))}{reached}{note}",
                               "\n\n".join(f"{w[0].upper()}{w[1:]}." for w in warnings))
             if energy:  # results a user must not take at face value: said where it cannot be missed
                 QMessageBox.warning(self.window, "Run completed with warnings",
                                     "The run completed, but:\n\n" + "\n\n".join(f"• {w}." for w in warnings))
         elif state == CANCELLED:
-            self.status.ended(f"Run {message or 'cancelled'}: {len(frames)} frames kept{reached}")
+            self.status.ended(f"Run {message or 'cancelled'}: {frame_count(len(frames))} kept{reached}")
         elif state == FAILED:
             self.status.ended(f"Run failed: {message}")
-            kept = f"The {len(frames)} frames computed are kept for playback." if frames else ""
+            kept = f"{frame_count(len(frames)).capitalize()} computed {'is' if len(frames) == 1 else 'are'} kept " \
+                   "for playback." if frames else ""
             if not self.runs.unexpected:  # else the error dialog says it, with the details
                 QMessageBox.warning(self.window, "Run failed", f"The run failed: {message}\n\n{kept}".strip())
 

@@ -2,11 +2,21 @@
 reproduces, in the Examples menu's submenus and on the start page shown at first launch."""
 from __future__ import annotations
 
+import doctest
+
+import pytest
 from PySide6.QtCore import Qt
 
+from app.shell import example_groups, help, layout, simulation_ui
 from app.shell.example_groups import GROUPS, grouped
 from app.shell.start_page import SHOW_KEY, shows_at_start
 from solver.model.io import list_examples
+
+
+@pytest.mark.parametrize("module", [example_groups, help, layout, simulation_ui])
+def test_docstring_examples(module):
+    """Includes issue #27's small ones: "1 frame" (not "1 frames"), the frame kept inside a screen."""
+    assert doctest.testmod(module).failed == 0
 
 
 def test_every_example_is_in_one_group_with_what_it_reproduces():
