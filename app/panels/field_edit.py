@@ -29,13 +29,7 @@ NO_CHOICE = ""
 
 
 class EditError(ValueError):
-    """An entry that is refused; the message is what the user sees, ``field`` the field of the
-    entity it is about when that is not the one edited (``"model.stiffness"`` for a new kind
-    that lacks it)."""
-
-    def __init__(self, message: str, field: str | None = None):
-        super().__init__(message)
-        self.field = field
+    """An entry that is refused; the message is what the user sees."""
 
 
 @dataclass(frozen=True)
@@ -235,9 +229,10 @@ def check_edit(doc: dict, ref: EntityRef, keys: list, value: Any) -> None:
     new = [p for p in validate(trial) if p not in before]
     if new:
         own = [p for p in new if p.path.startswith(f"{ref}")]
-        if not own:
-            raise EditError(str(new[0]))
-        raise EditError(own[0].message, own[0].path[len(str(ref)):].lstrip(".") or None)
+        first = (own or new)[0]
+        field = first.path[len(f"{ref}"):].lstrip(".")
+        edited = ".".join(str(k) for k in keys)
+        raise EditError(str(first) if not own else first.message if field in ("", edited) else f"{field}: {first.message}")
 
 
 def plan(doc: dict, ref: EntityRef, keys: list, text_or_value: Any) -> tuple[list, Any]:

@@ -232,7 +232,7 @@ class PropertyView(QWidget):
         try:
             keys, value = plan(self._model, self._ref, keys, entry)
         except EditError as exc:
-            self._show_error(row, f"{exc.field or self._rows[row].field}: {exc}", entry if isinstance(entry, str) else None)
+            self._show_error(row, str(exc), entry if isinstance(entry, str) else None)
             return False
         self.edit_planned.emit(self._ref, keys, value)
         return True
@@ -259,7 +259,7 @@ class PropertyView(QWidget):
         if self._editors[row].kind == "check":  # the box goes back to what the model says
             cell.setCheckState(Qt.CheckState.Checked if self._rows[row].value == "true" else Qt.CheckState.Unchecked)
         self._filling = False
-        self.edit_refused.emit(message)
+        self.edit_refused.emit(f"{self._rows[row].field}: {message}")
 
     def _on_item_changed(self, item: QTableWidgetItem) -> None:
         if self._filling or item.column() != VALUE_COLUMN or self._editors[item.row()].kind != "check":

@@ -145,4 +145,4 @@ def test_a_refusal_in_the_panel_names_the_field_it_is_about(qtbot, window):
     assert not view.commit_field("model.law", "hooke")
     message = "model.stiffness: is required by the hooke law (N/m)"
     assert view.error_at(view.row_of("model.law")) == message
-    assert window.statusBar().currentMessage() == message
+    assert window.statusBar().currentMessage() == f"model.law: {message}"
