@@ -3,15 +3,23 @@ a newcomer would: draw the slider-crank, make the rod flexible, add the block, i
 and the contact pair, run, jump to the impact with Event ▸, export the contact impulses as
 CSV, then run again with each of the other two contact models (section 6).  At every step
 the test checks what the user sees: no refusal in the property panel or the status bar, a
-completed run, a contact force in the plots, the CSV's promised columns."""
+completed run, a contact force in the plots, the CSV's promised columns.
+
+The page's figures of these steps are taken here, at 1280 x 800, when ``FLEXMECH_SHOTS``
+names a folder::
+
+    FLEXMECH_SHOTS=docs/screenshots QT_QPA_PLATFORM=offscreen python -m pytest tests/app/test_getting_started.py
+"""
 from __future__ import annotations
 
 import csv
+import os
+from pathlib import Path
 
 import numpy as np
 import pytest
 from PySide6.QtCore import QPoint, Qt
-from PySide6.QtWidgets import QFileDialog
+from PySide6.QtWidgets import QApplication, QFileDialog
 
 from app.document.entities import SOLVER_SETTINGS, EntityRef
 from app.running.controller import COMPLETED
@@ -25,6 +33,15 @@ from .test_simulation_ui import run_with_f5
 PAIR = EntityRef("contacts", "contact1")
 
 
+def shot(window, name: str) -> None:
+    """Save the window as the page's figure ``name`` when ``FLEXMECH_SHOTS`` names a folder."""
+    folder = os.environ.get("FLEXMECH_SHOTS")
+    if folder:
+        for _ in range(5):
+            QApplication.processEvents()
+        window.grab().save(str(Path(folder) / name))
+
+
 def no_refusal(window) -> None:
     """Nothing the user typed was refused: no red cell, no "Refused" in the status bar."""
     view = window.properties
@@ -35,6 +52,9 @@ def no_refusal(window) -> None:
 def draw_as_the_page_says(qtbot, window) -> CanvasUser:
     """Sections 1-3 of the page, in its order and with its values."""
     user = CanvasUser(qtbot, window)
+    window.resize(1280, 800)                        # the screen the page is written for
+    qtbot.waitUntil(lambda: window.width() == 1280)
+    window.reset_layout_action.trigger()            # the docks at their default sizes for it
     window.new_action.trigger()                     # 1.1 File > New, click the canvas
     user.show(-0.05, 0.65, grid=0.01)
     user.tool(Qt.Key.Key_L, (0.0, 0.0), (0.15, 0.0))  # 1.2 the crank
@@ -51,6 +71,7 @@ def draw_as_the_page_says(qtbot, window) -> CanvasUser:
     user.type_field("kind", "flexible")
     user.type_field("section.d", "6 mm")
     no_refusal(window)
+    shot(window, "flexible_link.png")
     user.tool(Qt.Key.Key_B, (0.58, 0.0))            # 3.1 free body
     user.type_field("mass", "167 g")
     user.key(Qt.Key.Key_V)                          # 3.2 drag 150 px to the left: -15 m/s
@@ -71,10 +92,13 @@ def impact_and_force(qtbot, window) -> float:
     run_with_f5(qtbot, window)
     sim = window.simulation
     assert sim.runs.state == COMPLETED and sim.status.label.text().startswith("Run completed")
-    sim.bar.next_event_action.trigger()             # Event ▸ from the start
+    sim.bar.start_action.trigger()                  # Home, then Event ▸
+    assert sim.playback.time == 0.0
+    sim.bar.next_event_action.trigger()
     results = sim.runs.results
     first = next(e for e in results.events if e["kind"] in ("impulse", "contact_start"))
-    assert sim.playback.time >= first["time_s"] - 1e-12
+    after = sim.playback.times[sim.playback.times >= first["time_s"] - 1e-12][0]
+    assert sim.playback.time == after                # the first frame at or after the impact
     assert 0.02 < first["time_s"] < 0.035           # s: the page's block meets the slider near 27 ms
     force = np.array([f.contact["F_n_N"][0] for f in results.frames])
     assert force.max() > 0.0                        # N: a contact-force curve, not a flat line
@@ -101,6 +125,8 @@ def test_getting_started_as_written_with_the_three_contact_models(qtbot, window,
 
     impulse_time = impact_and_force(qtbot, window)
     rows = export_preset(qtbot, window, monkeypatch, tmp_path / "impulses.csv", "contact impulses vs time")
+    window.results_ui.events_dock.raise_()
+    shot(window, "impact_run.png")
     assert rows[0] == ["time_s", "contact.contact1.I_n_N_s", "contact.contact1.I_t_N_s"]
     assert sum(float(r[1]) for r in rows[1:]) > 0.5  # N s: the block's momentum is 2.5 N s
 
