@@ -9,7 +9,7 @@ from PySide6.QtCore import Qt
 
 from app.shell import example_groups, help, layout, simulation_ui
 from app.shell.example_groups import GROUPS, grouped
-from app.shell.start_page import SHOW_KEY, shows_at_start
+from app.shell.start_page import SHOW_KEY, StartPage, shows_at_start
 from solver.model.io import list_examples
 
 
@@ -66,3 +66,23 @@ def test_the_start_page_opens_an_example_and_remembers_not_to_show(qtbot, window
     qtbot.mouseClick(again.show_box, Qt.MouseButton.LeftButton, pos=again.show_box.rect().center())
     assert settings.value(SHOW_KEY, type=bool) is False and not shows_at_start(settings)
     again.reject()
+
+
+def test_flexmech_without_a_file_opens_with_the_start_page(qtbot, monkeypatch, settings):
+    """``flexmech`` (the default example, no file named) shows the start page in front, once."""
+    from app.shell import cli, gui
+    from app.shell.main_window import MainWindow
+
+    windows = []
+    monkeypatch.setattr(gui, "MainWindow", lambda: windows.append(MainWindow(settings)) or windows[-1])
+    monkeypatch.setattr(gui.QApplication, "exec", lambda self=None: 0)
+    assert cli.main([]) == 0
+    window = windows[0]
+    qtbot.addWidget(window)
+    pages = [w for w in window.findChildren(StartPage) if w.isVisible()]
+    assert len(pages) == 1 and pages[0].windowTitle() == "Welcome to Flexmech"
+    pages[0].show_box.setChecked(False)
+    pages[0].reject()
+    assert cli.main([]) == 0
+    qtbot.addWidget(windows[1])
+    assert not [w for w in windows[1].findChildren(StartPage) if w.isVisible()]
