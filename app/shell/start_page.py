@@ -30,13 +30,23 @@ def fill_examples_menu(parent: QWidget, menu: QMenu, open_example: Callable[[str
     menu.setToolTipsVisible(True)
     actions = {}
     for group, members in grouped():
-        sub = menu.addMenu(group)
+        sub = menu.addMenu(menu_text(group))
         sub.setToolTipsVisible(True)
         for example in members:
-            action = make_action(parent, example.label, lambda n=example.name: open_example(n), tip=example.description)
+            action = make_action(parent, menu_text(example.label), lambda n=example.name: open_example(n),
+                                 tip=example.description)
             sub.addAction(action)
             actions[example.name] = action
     return actions
+
+
+def menu_text(text: str) -> str:
+    """``text`` as a menu shows it: an ``&`` doubled, not read as a shortcut's mark.
+
+    >>> menu_text("Amirouche & Xie")
+    'Amirouche && Xie'
+    """
+    return text.replace("&", "&&")
 
 
 def shows_at_start(settings: QSettings) -> bool:
