@@ -335,3 +335,18 @@ def test_every_tool_has_an_icon(window):
         assert not action.icon().isNull(), name
         painted = sum(image.pixelColor(x, y).alpha() > 0 for x in range(32) for y in range(32))
         assert painted > 20, name
+
+
+def test_a_click_on_a_body_selects_the_body_even_with_its_velocity_selected(user):
+    """Issue #27: a body selected elsewhere (the tree, the tool that made it) and given an initial
+    velocity: Select and a click on the body keep the body, not the arrow after it; a second
+    click goes on to the arrow."""
+    window = user.window
+    user.key(tool_key(window, "velocity"))
+    velocity_drag(user)
+    user.key(Qt.Key.Key_S)
+    window.selection.replace((EntityRef("bodies", "blk"),))
+    user.click(*BLOCK)
+    assert window.selection.single == EntityRef("bodies", "blk")
+    user.click(*BLOCK)
+    assert window.selection.single == EntityRef("initial_velocities", "blk")
