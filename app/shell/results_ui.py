@@ -258,7 +258,9 @@ class ResultsUi(QObject):
         self.window.statusBar().showMessage(f"Results written to {folder}", 8000)
 
     def export_table_dialog(self) -> None:
-        table, chosen = QInputDialog.getItem(self.window, "Export results table", "Table:", list(TABLES), 0, False)
+        # a label as wide as the title bar needs: a window manager elides a narrow dialog's title
+        table, chosen = QInputDialog.getItem(self.window, "Export results table",
+                                             "The table of the results to write as CSV:", list(TABLES), 0, False)
         if chosen:
             self._export("Export results table", "CSV files (*.csv)", lambda path: self.export_table(table, path),
                          f"{table}.csv")

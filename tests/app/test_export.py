@@ -147,3 +147,22 @@ def test_bundle_replays_without_solving(dock, bar_mass, tmp_path):
         np.testing.assert_array_equal(a.x, b.x)
         np.testing.assert_array_equal(a.y, b.y)
     again.deleteLater()
+
+
+def test_the_table_export_dialog_is_wide_enough_for_its_title(qtbot, window):
+    """Issue #27: a window manager showed "Export… table": the dialog is now wider than its
+    title needs (the title's text plus room for the title bar's buttons)."""
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication, QInputDialog
+
+    seen = []
+
+    def inspect():
+        dialog = next(w for w in QApplication.topLevelWidgets() if isinstance(w, QInputDialog) and w.isVisible())
+        seen.append((dialog.windowTitle(), dialog.width(), dialog.fontMetrics().horizontalAdvance(dialog.windowTitle())))
+        dialog.reject()
+
+    QTimer.singleShot(200, inspect)
+    window.results_ui.export_table_dialog()
+    title, width, needed = seen[0]
+    assert title == "Export results table" and width >= needed + 120
