@@ -20,6 +20,7 @@ dialog proposes a name after the model (``slider-crank-series.csv``).
 from __future__ import annotations
 
 import re
+from datetime import datetime
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Qt
@@ -34,6 +35,7 @@ from ..results.compare import CompareView, run_label
 from ..results.events_view import EventsView
 from ..results.export import VideoCodecMissing, export_animation, export_plot, write_series_csv, write_table_csv
 from ..results.plots_dock import PlotsDock
+from ..running.controller import FAILED
 from .simulation_ui import SimulationUi
 from .window_parts import WindowParts, add_dock, make_action
 
@@ -134,7 +136,10 @@ class ResultsUi(QObject):
         if results is None:
             return
         self.show_results(results)
-        self.runs.append((run_label(len(self.runs) + 1, self._run_label, results), results))
+        if self.simulation.runs.state == FAILED:  # its frames are shown, but it is no run to compare
+            return
+        when = datetime.now().strftime("%H:%M:%S")
+        self.runs.append((run_label(len(self.runs) + 1, self._run_label, results, when), results))
         del self.runs[:-MAX_COMPARED_RUNS]
         self.compare.set_runs(self.runs)
 
