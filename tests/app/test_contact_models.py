@@ -81,7 +81,7 @@ def test_rotating_beam_strain_and_root_speed_of_both_models_overlaid(qtbot, wind
     for key, unit in (("rotation/hub/root/omega", "rad/s"), ("strain/beam/9/0/bending", "-")):
         compare.set_series(key)
         curves = compare.plotted()
-        assert [c.run.endswith("(lagrange)") for c in curves] == [False, True]
+        assert ["(lagrange)" in c.run for c in curves] == [False, True]
         assert all(c.y_series.unit == unit for c in curves)
         first, second = (np.interp(curves[0].x, c.x, c.y) for c in curves)
         peak = np.abs(first).max()
