@@ -135,8 +135,9 @@ def fake_gui(monkeypatch):
     """Replace ``app.shell.gui`` by a recorder; Qt is taken to be available."""
     calls: list[str | None] = []
 
-    def launch(path: str | None) -> int:
+    def launch(path: str | None, welcome: bool = False) -> int:
         calls.append(path)
+        launch.welcome = welcome  # the start page: for flexmech without a file only
         return 0
 
     monkeypatch.setitem(sys.modules, "app.shell.gui", types.SimpleNamespace(launch=launch))
@@ -147,6 +148,7 @@ def fake_gui(monkeypatch):
 def test_no_command_opens_the_default_example(fake_gui):
     assert cli.main([]) == cli.EXIT_OK
     assert fake_gui == [str(DEFAULT_EXAMPLE)]
+    assert sys.modules["app.shell.gui"].launch.welcome is True
 
 
 def test_open_a_file(fake_gui, tmp_path):
@@ -154,6 +156,7 @@ def test_open_a_file(fake_gui, tmp_path):
     path.write_text(DEFAULT_EXAMPLE.read_text(encoding="utf-8"), encoding="utf-8")
     assert cli.main(["open", str(path)]) == cli.EXIT_OK
     assert fake_gui == [str(path)]
+    assert sys.modules["app.shell.gui"].launch.welcome is False
 
 
 def test_open_an_example_by_name(fake_gui):

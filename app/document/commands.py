@@ -14,7 +14,7 @@ from PySide6.QtGui import QUndoCommand
 
 from . import edits
 from .entities import EntityRef, entity_path, find_entity
-from .new_entities import toggled_link
+from .new_entities import compliant_contact, toggled_link
 
 if TYPE_CHECKING:
     from .model_document import ModelDocument
@@ -223,7 +223,21 @@ def toggle_link_kind(document: ModelDocument, link_id: str, kind: str | None = N
     ref = EntityRef("links", link_id)
     link = document.model["links"][_index(document.model, ref)]
     new, material = toggled_link(document.model, link, kind)
-    text = f"Make link {link_id} {new['kind']}"
+    return _replace_adding(document, ref, new, material, f"Make link {link_id} {new['kind']}")
+
+
+def _replace_adding(document: ModelDocument, ref: EntityRef, new: dict, material: dict | None,
+                    text: str) -> QUndoCommand:
+    """Replace the entity by ``new``, adding ``material`` first when there is one (one entry)."""
     if material is None:
         return ReplaceEntity(document, ref, new, text)
     return Compound(text, [AddEntity(document, "materials", material), ReplaceEntity(document, ref, new, text)])
+
+
+def make_compliant(document: ModelDocument, contact_id: str) -> QUndoCommand:
+    """"Make contact pair c compliant": its model, the surfaces' materials and the point's
+    radius (:func:`.new_entities.compliant_contact`), with steel added when the model has no
+    material (one history entry for both)."""
+    ref = EntityRef("contacts", contact_id)
+    new, material = compliant_contact(document.model, document.model["contacts"][_index(document.model, ref)])
+    return _replace_adding(document, ref, new, material, f"Make contact pair {contact_id} compliant")

@@ -15,8 +15,9 @@ from __future__ import annotations
 import copy
 import math
 
+from solver.model.contact_rules import point_radius
 from solver.model.io import model_with_defaults
-from solver.model.schema import LINK, MESH
+from solver.model.schema import CONTACT_MODEL, LINK, MESH
 
 from .edits import unique_id
 
@@ -24,8 +25,10 @@ from .edits import unique_id
 STARTER_MASS = 1.0
 #: the weight of a new moving mass is its mass times this, m/s^2
 STANDARD_GRAVITY = 9.81
-#: digits of angles and vector components set by dragging
+#: digits of vector components set by dragging
 DRAG_DIGITS = 6
+#: a drawn direction this close to a multiple of 45 degrees is that multiple, rad
+SNAP_ANGLE = 1e-9
 #: diameter of the round section a link gets when it is made flexible, m
 STARTER_DIAMETER = 0.01
 
@@ -70,9 +73,7 @@ def toggled_link(doc: dict, link: dict, kind: str | None = None) -> tuple[dict, 
     material = None
     if kind in ("flexible", "modal"):
         if section is None:
-            materials = doc.get("materials", [])
-            material = None if materials else new_material(doc)
-            material_id = (materials[0] if materials else material)["id"]
+            material_id, material = starter_material(doc)
             section = {"kind": "circle", "material": material_id, "d": STARTER_DIAMETER}
         out["section"] = section
         if kind == "flexible" and len(out["nodes"]) > 2:
@@ -104,6 +105,39 @@ def new_clearance(doc: dict, node: str, journal_link: str, material: str) -> dic
     15 mm long, of ``material``, Lankarani-Nikravesh with c_e = 0.9 (the schema's defaults)."""
     return {"id": unique_id(doc, "joints", "clearance"), "kind": "clearance", "node": node, "links": [journal_link],
             "bearing_radius": 0.01, "journal_radius": 0.0095, "length": 0.015, "material": material}
+
+
+def starter_material(doc: dict) -> tuple[str, dict | None]:
+    """The material a new field names: the model's first, else steel (:func:`new_material`),
+    returned as the second item to be added with the edit."""
+    materials = doc.get("materials", [])
+    if materials:
+        return materials[0]["id"], None
+    material = new_material(doc)
+    return material["id"], material
+
+
+def compliant_contact(doc: dict, contact: dict) -> tuple[dict, dict | None]:
+    """The contact pair made compliant, with all it needs to run, and a material to add with it.
+
+    Its model keeps the fields a compliant model has; the surfaces take the model's first
+    material (steel, added, when it has none), so that the stiffness follows from eqs. 3-5
+    (Flores et al. 2006); a striking point without a radius gets one of
+    :data:`STARTER_DIAMETER`/2 (a sphere touches at a radius, a point at none).
+
+    >>> pair = {"id": "c", "point": {"body": "b"}, "target": {"kind": "link", "link": "rod"},
+    ...         "model": {"kind": "impulse"}}
+    >>> compliant_contact({"bodies": [{"id": "b"}]}, pair)
+    ({'id': 'c', 'point': {'body': 'b', 'radius': 0.005}, 'target': {'kind': 'link', 'link': 'rod'}, 'model': {'kind': 'compliant', 'point_material': 'steel', 'target_material': 'steel'}}, {'id': 'steel', 'E': 210000000000.0, 'density': 7850.0, 'expansion': 1.2e-05})
+    """
+    out = copy.deepcopy(contact)
+    model = out.get("model", {})
+    kept = {k: v for k, v in model.items() if k in CONTACT_MODEL.kinds["compliant"].fields}
+    material_id, material = starter_material(doc)
+    out["model"] = {"kind": "compliant", "point_material": material_id, "target_material": material_id, **kept}
+    if point_radius(doc, out["point"]) == 0.0:
+        out["point"]["radius"] = STARTER_DIAMETER / 2
+    return out, material
 
 
 def new_material(doc: dict) -> dict:
@@ -220,11 +254,22 @@ def _side(xy: dict, ends: tuple[str, str], point: tuple[float, float]) -> str:
 
 
 def direction(a: tuple[float, float], b: tuple[float, float]) -> float:
-    """The angle (rad, rounded) of the direction from ``a`` to ``b``; 0 when they coincide.
+    """The angle (rad) of the direction from ``a`` to ``b``; 0 when they coincide.
 
-    >>> direction((0.0, 0.0), (0.0, 2.0))
-    1.570796
+    Not rounded: within :data:`SNAP_ANGLE` of a multiple of 45 degrees it is that multiple
+    to the last bit (grid points 0.1 apart differ by 0.10000000000000003), else as computed.
+    A normal drawn straight up then has no tangential component (rounded to 1.570796 rad it
+    had 3e-7 of the normal speed: 1.6e-6 m/s at 5 m/s).
+
+    >>> direction((0.0, 0.0), (0.0, 2.0)) == math.pi / 2, direction((0.3, 0.0), (0.4, 0.1)) == math.pi / 4
+    (True, True)
+    >>> direction((0.0, 0.0), (2.0, 1.0))
+    0.4636476090008061
     """
     if a == b:
         return 0.0
-    return _round(math.atan2(b[1] - a[1], b[0] - a[0]))
+    angle = math.atan2(b[1] - a[1], b[0] - a[0])
+    eighth = round(angle / (math.pi / 4))
+    if abs(angle - eighth * math.pi / 4) < SNAP_ANGLE:
+        angle = eighth * math.pi / 4
+    return angle + 0.0  # + 0.0 turns -0.0 into 0.0

@@ -19,7 +19,7 @@ from solver.model.validate import collect_ids, validate
 
 from ..document import edits
 from ..document.entities import EntityRef, entity_path, find_entity
-from ..document.new_entities import toggled_link
+from ..document.new_entities import compliant_contact, toggled_link
 from ..document.section_presets import convert_section
 from ..document.units import UnitError, parse_quantity
 from .properties import NONE
@@ -150,6 +150,8 @@ def planned_change(doc: dict, ref: EntityRef, keys: list, value: Any) -> tuple[l
     if ref.collection == "links" and keys == ["kind"]:
         link = edits.get_value(doc, path)
         return [], (toggled_link(doc, link, value)[0] if value != link.get("kind") else copy.deepcopy(link))
+    if _made_compliant(doc, ref, keys, value):
+        return [], compliant_contact(doc, edits.get_value(doc, path))[0]
     obj = edits.get_value(doc, [*path, *keys[:-1]])
     if spec is SECTION:
         return keys[:-1], convert_section(doc, obj, value)
@@ -162,6 +164,22 @@ def planned_change(doc: dict, ref: EntityRef, keys: list, value: Any) -> tuple[l
     if "kind" not in obj and value == spec.default_kind:
         del new["kind"]
     return keys[:-1], new
+
+
+def _made_compliant(doc: dict, ref: EntityRef, keys: list, value: Any) -> bool:
+    """Whether the edit turns a contact pair's model compliant."""
+    return ref.collection == "contacts" and keys == ["model", "kind"] and value == "compliant" \
+        and find_entity(doc, ref)[1].get("model", {}).get("kind") != "compliant"
+
+
+def material_added(doc: dict, ref: EntityRef, keys: list, value: Any) -> dict | None:
+    """The material (steel) a kind change adds when the model has none: a link made flexible
+    or modal names it in its section, a contact pair made compliant for its surfaces."""
+    if ref.collection == "links" and keys == ["kind"] and value != find_entity(doc, ref)[1].get("kind"):
+        return toggled_link(doc, find_entity(doc, ref)[1], value)[1]
+    if _made_compliant(doc, ref, keys, value):
+        return compliant_contact(doc, find_entity(doc, ref)[1])[1]
+    return None
 
 
 def starter_value(doc: dict, spec: Any) -> Any:
@@ -230,11 +248,10 @@ def plan(doc: dict, ref: EntityRef, keys: list, text_or_value: Any) -> tuple[lis
         else text_or_value
     if isinstance(spec, Variant) and value not in spec.kinds:
         raise EditError("must be one of " + " | ".join(spec.kinds))
-    if ref.collection == "links" and keys == ["kind"] and value != find_entity(doc, ref)[1].get("kind"):
-        material = toggled_link(doc, find_entity(doc, ref)[1], value)[1]
-        if material is not None:  # the command adds it with the link: check them together
-            doc = copy.deepcopy(doc)
-            doc.setdefault("materials", []).append(material)
+    material = material_added(doc, ref, keys, value)
+    if material is not None:  # the command adds it with the edit: check them together
+        doc = copy.deepcopy(doc)
+        doc.setdefault("materials", []).append(material)
     keys, value = planned_change(doc, ref, keys, value)
     check_edit(doc, ref, keys, value)
     return keys, value

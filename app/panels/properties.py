@@ -13,6 +13,7 @@ from functools import lru_cache
 from typing import Any
 
 from solver.analysis.modal import LinkModes, modal_link_modes
+from solver.contact.compliant_laws import pair_stiffness
 from solver.model.body_rules import body_inertia
 from solver.model.contact_rules import node_target_reach, unused_fields
 from solver.model.fields import Num, Obj, Variant, field_at, unit_at, with_defaults
@@ -179,6 +180,8 @@ def entity_rows(doc: dict, ref: EntityRef) -> list[PropertyRow]:
     if ref.collection == "contacts":
         unused = unused_fields(item)
         rows = [replace(row, unused=unused[row.field]) if row.field in unused else row for row in rows]
+    if ref.collection == "contacts" and item.get("model", {}).get("kind") == "compliant":
+        rows = [_computed_stiffness(doc, item, row) if row.field == "model.stiffness" else row for row in rows]
     return rows
 
 
@@ -205,6 +208,16 @@ def _with_derived(row: PropertyRow, derived: tuple[float, str]) -> PropertyRow:
     value, how = derived
     help_text = row.help.removesuffix(" -- not set")
     return replace(row, value=format_value(value), help=f"{help_text} -- derived: {how}")
+
+
+def _computed_stiffness(doc: dict, contact: dict, row: PropertyRow) -> PropertyRow:
+    """The stiffness row of a compliant pair that gives none: the K eqs. 3-5 compute from its
+    materials and radii (Flores et al. 2006), shown as a default to be overtyped."""
+    K = pair_stiffness(doc, contact) if row.value == "" else None
+    if K is None:
+        return row
+    return replace(row, value=format_value(float(f"{K:.4g}")), is_default=True,
+                   help=f"{row.help} -- computed from the materials and radii (eqs. 3-5): type a value to set it")
 
 
 #: the read-only rows of a modal link's modes

@@ -32,7 +32,7 @@ from solver.results.frames import Frame, Layout, frames_reading
 from solver.system.clearance import clearance_target, journal_node
 
 from ..canvas import geometry as geo
-from ..canvas.items import FLEXIBLE, GROUND, LOAD, MASS, RIGID
+from ..canvas.items import BODY, FLEXIBLE, GROUND, LOAD, MASS, RIGID
 from ..document.units import format_quantity
 from .decimation import MAX_POINTS, TOLERANCE_PX, decimate, extreme_per_span, with_breaks
 
@@ -148,6 +148,8 @@ class PlaybackLayer:
         self.nodes = pg.ScatterPlotItem(size=7, pen=pg.mkPen(RIGID), brush=pg.mkBrush("w"))
         self.points = pg.ScatterPlotItem(size=11, pen=pg.mkPen("k", width=1))
         self.moving = pg.ScatterPlotItem(size=13, pen=pg.mkPen("k", width=1))
+        #: free bodies with a radius, drawn at their size in metres (pxMode off), as in the sketch
+        self.bodies = pg.ScatterPlotItem(pxMode=False, pen=_cosmetic(BODY, 2), brush=pg.mkBrush(BODY + "46"))
         self.arrows = pg.PlotCurveItem(pen=_cosmetic(FORCE, 2.5), connect="pairs", antialias=True)
         self.traces = pg.PlotCurveItem(pen=_cosmetic(TRACE, 1.5), connect="finite", antialias=True)
         self.text = pg.TextItem(color="#202020", anchor=(0, 0))
@@ -157,8 +159,8 @@ class PlaybackLayer:
                                           label="strain (µε)", width=15)
         self._state_brushes = [pg.mkBrush(c) for c in STATE_COLOURS]
         self._items: list[QGraphicsItem] = [self.flexible, self.rigid, self.traces, self.nodes, self.points, self.arrows,
-                                            self.moving]
-        for item, z in zip(self._items, (Z_LINKS, Z_LINKS, Z_TRACES, Z_POINTS, Z_POINTS, Z_ARROWS, Z_POINTS)):
+                                            self.moving, self.bodies]
+        for item, z in zip(self._items, (Z_LINKS, Z_LINKS, Z_TRACES, Z_POINTS, Z_POINTS, Z_ARROWS, Z_POINTS, Z_LINKS)):
             item.setZValue(z)
             view.addItem(item, ignoreBounds=True)
         # the axes paint the grid over the whole view: cached as pixmaps, a frame repaints
@@ -178,6 +180,8 @@ class PlaybackLayer:
         self._flex: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
         self._rigid: list[np.ndarray] = []
         self._node_rows = np.zeros(0, dtype=int)
+        #: layout rows and diameters (m) of the free bodies with a radius
+        self._body_rows, self._body_sizes = np.zeros(0, dtype=int), np.zeros(0)
         self._contacts: list[tuple[int, dict]] = []
         #: per moving support, mass or force: its item and the index of its link in ``_flex``
         self._moving: list[tuple[dict, int]] = []
@@ -208,8 +212,11 @@ class PlaybackLayer:
             if link.get("kind") == "rigid":
                 nodes = list(link["nodes"]) + (link["nodes"][:1] if len(link["nodes"]) > 2 else [])
                 self._rigid.append(np.array([row[n] for n in nodes]))
+        round_bodies = {b["id"]: 2.0 * b["radius"] for b in model.get("bodies", []) if b.get("radius", 0.0) > 0}
         sketched = [n["id"] for n in model.get("nodes", [])] + [b["id"] for b in model.get("bodies", [])]
-        self._node_rows = np.array([row[n] for n in sketched if n in row], dtype=int)
+        self._node_rows = np.array([row[n] for n in sketched if n in row and n not in round_bodies], dtype=int)
+        self._body_rows = np.array([row[b] for b in round_bodies if b in row], dtype=int)
+        self._body_sizes = np.array([size for b, size in round_bodies.items() if b in row])
         pairs = {c["id"]: (c["point"].get("node") or c["point"].get("body"), c["target"])
                  for c in model.get("contacts", [])}
         pairs.update({j["id"]: (journal_node(j), clearance_target(j))
@@ -271,6 +278,7 @@ class PlaybackLayer:
         self._draw_links(frame, xy)
         sketched = xy[self._node_rows]
         self.nodes.setData(pos=sketched)
+        self.bodies.setData(pos=xy[self._body_rows], size=self._body_sizes)
         self._draw_contacts(frame, xy)
         self._draw_moving(frame, xy)
         self._draw_traces(index, frames)

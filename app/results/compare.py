@@ -14,13 +14,22 @@ from .stems import Stems
 from .plots import COLOURS, PlottedSeries
 
 
-def run_label(number: int, name: str, results: Results) -> str:
-    """``"2: Bar struck by a rigid mass (lagrange)"``: the run's number, its model's name (or file)
-    and the contact models of its pairs other than the default momentum balance, so that runs of
-    one model with its pairs switched between the models tell apart in the legend."""
+def run_label(number: int, name: str, results: Results, when: str) -> str:
+    """``"2: Bar struck by a rigid mass (lagrange), 14:05:31"``: the run's number, its model's name
+    (or file), the contact models of its pairs other than the default momentum balance and the
+    time it ended, so that runs of one model with its pairs switched between the models, or of
+    two untitled models, tell apart in the legend."""
     kinds = sorted({pair.get("model", {}).get("kind", "impulse") for pair in results.model.get("contacts", [])}
                    - {"impulse"})
-    return f"{number}: {name}" + (f" ({', '.join(kinds)})" if kinds else "")
+    return f"{number}: {name}" + (f" ({', '.join(kinds)})" if kinds else "") + f", {when}"
+
+
+def mechanism(results: Results) -> tuple:
+    """What makes two runs runs of one model: its name and the ids of its nodes, links and bodies
+    (its parameters may differ: that is what runs are compared for)."""
+    model = results.model
+    return (model.get("name", ""),) + tuple(tuple(sorted(item["id"] for item in model.get(collection, [])))
+                                            for collection in ("nodes", "links", "bodies"))
 
 
 def compare_series(runs: list[tuple[str, Results]], x_key: str, y_key: str) -> list[PlottedSeries]:
@@ -79,11 +88,20 @@ class CompareView(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
         layout.addLayout(bar)
+        #: a warning when the runs compared are of different models
+        self.note = QLabel()
+        self.note.setWordWrap(True)
+        self.note.setStyleSheet("color: #a04000")
+        self.note.hide()
+        layout.addWidget(self.note)
         layout.addWidget(self.plot, 1)
 
     def set_runs(self, runs: list[tuple[str, Results]]) -> None:
         chosen_y, chosen_x = self.series_combo.currentData(), self.x_combo.currentData()
         self.runs = list(runs)
+        models = {mechanism(results) for _label, results in self.runs}
+        self.note.setText("These runs are of different models: compare them with care." if len(models) > 1 else "")
+        self.note.setVisible(len(models) > 1)
         x_keys, y_keys = common_keys(self.runs)
         if chosen_y not in y_keys and self.runs:
             first_panel = next(iter(presets(self.runs[0][1]).values()))[0]

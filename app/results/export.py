@@ -30,12 +30,10 @@ from PySide6.QtSvg import QSvgGenerator
 
 from solver.safe_write import atomic_write_text, replacing, replacing_private
 from solver.results.frames import Results
-from solver.results.tables import csv_tables
+from solver.results.tables import FLOAT, csv_tables
 
 from .plots import PlottedSeries
 
-#: float format of the CSV cells: repr-exact, as in the results files
-FLOAT = "%.17g"
 
 #: animation formats and whether they need imageio-ffmpeg
 ANIMATION_FORMATS = {".gif": False, ".mp4": True}

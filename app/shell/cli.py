@@ -197,7 +197,7 @@ def _cmd_gui(args: argparse.Namespace) -> int:
     require_qt(gui=True)
     from app.shell.gui import launch
 
-    return launch(str(path))
+    return launch(str(path), welcome=args.file is None)
 
 
 def _cmd_validate(args: argparse.Namespace) -> int:

@@ -17,13 +17,16 @@ from ..running.gui_gc import GuiThreadCollector
 from ..running.worker import warm_up
 from .exception_hook import ExceptionHook
 from .main_window import APP_NAME, MainWindow
+from .start_page import shows_at_start
 
 #: the bundled example the window shows when no file is given
 DEFAULT_EXAMPLE = "slider_crank_flexible"
 
 
-def launch(path: str | None) -> int:
-    """Open the main window on ``path`` (else on :data:`DEFAULT_EXAMPLE`), run the event loop.
+def launch(path: str | None, welcome: bool = False) -> int:
+    """Open the main window on ``path`` (else on :data:`DEFAULT_EXAMPLE`), run the event loop;
+    with the start page in front when ``welcome`` (``flexmech`` without a file) or no path,
+    until the user asked not to see it.
 
     When a crashed session left unsaved changes and the user restores them, the
     window shows those instead.
@@ -43,10 +46,10 @@ def launch(path: str | None) -> int:
     window.show()
     if window.recovered:  # the user goes on with what a crashed session left
         window.statusBar().showMessage("Restored unsaved changes", 5000)
-    elif path:
-        window.open_path(path)
     else:
-        window.open_example(DEFAULT_EXAMPLE)
+        window.open_path(path) if path else window.open_example(DEFAULT_EXAMPLE)
+        if (welcome or not path) and shows_at_start(window.settings):
+            window.show_start_page()
     WhenExposed(window, warm_up)
     return app.exec()
 

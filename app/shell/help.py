@@ -4,13 +4,14 @@ keyboard shortcuts as the window really has them.
 :class:`HelpBrowser` is a window with a :class:`~PySide6.QtWidgets.QTextBrowser` that
 renders the repository's Markdown pages (pictures included, links between pages
 followed, web links opened in the system browser), with Back, Forward and Getting
-Started.  :func:`shortcuts_html` lists the keys from the actions themselves: the
+Started, and a box that searches every page (:func:`search_pages`).  :func:`shortcuts_html` lists the keys from the actions themselves: the
 canvas tools, the menus and the playback bar, so the list cannot drift from the app.
 :class:`HelpUi` adds them to the window's Help menu.
 """
 from __future__ import annotations
 
 import html
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable
 
@@ -19,7 +20,7 @@ from PySide6.QtGui import (
     QAction, QDesktopServices, QKeySequence, QResizeEvent, QTextBlock, QTextCursor, QTextDocument,
 )
 from PySide6.QtWidgets import (
-    QHBoxLayout, QMainWindow, QMenu, QPushButton, QTextBrowser, QVBoxLayout, QWidget,
+    QHBoxLayout, QLineEdit, QMainWindow, QMenu, QPushButton, QTextBrowser, QVBoxLayout, QWidget,
 )
 
 from .window_parts import make_action
@@ -56,6 +57,50 @@ def doc_pages(folder: Path = DOCS_DIR) -> list[tuple[str, Path]]:
     found = {p.name: p for p in sorted(folder.glob("*.md"))}
     known = [(title, found.pop(name)) for name, title in PAGE_TITLES.items() if name in found]
     return known + [(p.stem.replace("-", " ").capitalize(), p) for p in found.values()]
+
+
+@dataclass(frozen=True)
+class SearchHit:
+    """A page that has the words searched for: how often, and the first line they are on."""
+
+    title: str
+    path: Path
+    count: int
+    line: str
+
+
+def search_pages(text: str, pages: Iterable[tuple[str, Path]]) -> list[SearchHit]:
+    """The pages whose Markdown has every word of ``text`` (any case), most hits first.
+
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> _ = (folder / "a.md").write_text("Contact pairs\\nA compliant contact law.\\n", encoding="utf-8")
+    >>> [(h.title, h.count, h.line) for h in search_pages("Compliant contact", [("A", folder / "a.md")])]
+    [('A', 1, 'A compliant contact law.')]
+    """
+    words = text.lower().split()
+    hits = []
+    for title, path in pages:
+        lines = path.read_text(encoding="utf-8").splitlines()
+        lower = [line.lower() for line in lines]
+        if not words or not all(any(w in line for line in lower) for w in words):
+            continue
+        count = sum(line.count(words[0]) for line in lower)
+        first = next(i for i, line in enumerate(lower) if all(w in line for w in words) or words[0] in line)
+        hits.append(SearchHit(title, path, count, lines[first].strip()))
+    return sorted(hits, key=lambda h: -h.count)
+
+
+def search_html(text: str, hits: list[SearchHit]) -> str:
+    """The search results as the help browser shows them: a link to each page and its line."""
+    out = [f"<h1>Search: {html.escape(text)}</h1>"]
+    if not hits:
+        out.append("<p>No page has these words.</p>")
+    for hit in hits:
+        url = QUrl.fromLocalFile(str(hit.path)).toString()
+        out.append(f"<p><a href='{url}'><b>{html.escape(hit.title)}</b></a> ({hit.count})<br>"
+                   f"{html.escape(hit.line[:200])}</p>")
+    return "\n".join(out)
 
 
 def _fragments(block: QTextBlock):
@@ -112,6 +157,11 @@ class HelpBrowser(QWidget):
         self.browser.setOpenExternalLinks(False)
         self.browser.setOpenLinks(False)
         self.browser.anchorClicked.connect(self._follow)
+        self.search_box = QLineEdit()
+        self.search_box.setPlaceholderText("Search all pages")
+        self.search_box.setClearButtonEnabled(True)
+        self.search_box.returnPressed.connect(lambda: self.search(self.search_box.text()))
+        self._find: str | None = None
         back, forward, start = QPushButton("Back"), QPushButton("Forward"), QPushButton("Getting Started")
         back.clicked.connect(self.browser.backward)
         forward.clicked.connect(self.browser.forward)
@@ -124,10 +174,24 @@ class HelpBrowser(QWidget):
         for button in (back, forward, start):
             bar.addWidget(button)
         bar.addStretch(1)
+        bar.addWidget(self.search_box, 2)
         layout = QVBoxLayout(self)
         layout.addLayout(bar)
         layout.addWidget(self.browser, 1)
-        self.browser.sourceChanged.connect(lambda _url: self.fit_images())
+        self.browser.sourceChanged.connect(lambda _url: self._page_shown())
+
+    def search(self, text: str) -> list[SearchHit]:
+        """Every page with the words of ``text``, listed as links; the page opened from the
+        list shows the first place they are, selected."""
+        hits = search_pages(text, doc_pages())
+        self._find = text.split()[0] if text.split() else None
+        self.show_html(search_html(text, hits), f"Search: {text}")
+        return hits
+
+    def _page_shown(self) -> None:
+        self.fit_images()
+        if self._find:
+            self.browser.find(self._find)
 
     def fit_images(self) -> None:
         """Scale every picture of the page down to the browser's width (screenshots are wider)."""
@@ -157,6 +221,7 @@ class HelpBrowser(QWidget):
 
     def show_page(self, path: Path) -> None:
         """Show a Markdown page (a missing one says so)."""
+        self._find = None
         if path.exists():
             self.browser.setSource(QUrl.fromLocalFile(str(path)))
         else:

@@ -15,12 +15,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from PySide6.QtCore import QByteArray, QEvent, QObject, QSettings, Qt, QTimer
+from PySide6.QtCore import QByteArray, QEvent, QObject, QRect, QSettings, QSize, Qt, QTimer
 from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import QDockWidget, QMainWindow, QToolBar
+from PySide6.QtWidgets import QDockWidget, QMainWindow, QToolBar, QWidget
 
-#: the window's size when no geometry was saved, px (shrunk to the screen if it is smaller)
+#: the window's size when no geometry was saved, px (shrunk to fit the screen, :func:`fit_to_screen`)
 DEFAULT_SIZE = (1280, 800)
+#: room for the window manager's frame (borders, title bar) while Qt does not know it, px
+FRAME_ALLOWANCE = (10, 40)
 #: width of the left column, px
 LEFT_WIDTH = 310
 #: heights of the model tree, the property panel and the problems list, px (in proportion)
@@ -70,10 +72,16 @@ class WindowLayout(QObject):
             self._shown = True
             if not self._restored:
                 self.arrange()
-            else:  # laying out the restored docks may widen the window: keep the size it had
-                size = self.window.size()
-                QTimer.singleShot(0, lambda: self.window.resize(size))
+            # laying out restored docks may widen the window: keep the size it had; its frame
+            # is known once it is shown
+            size = self.window.size()
+            QTimer.singleShot(0, lambda: self._settle(size))
         return False
+
+    def _settle(self, size: QSize) -> None:
+        self.window.resize(size)
+        if fit_to_screen(self.window) and not self._restored:
+            self._size_docks()
 
     def arrange(self) -> None:
         """Put every dock in its default place, size and tab order."""
@@ -92,6 +100,10 @@ class WindowLayout(QObject):
             dock.show()
         d.properties.raise_()
         d.events.raise_()
+        self._size_docks()
+
+    def _size_docks(self) -> None:
+        w, d = self.window, self.docks
         w.resizeDocks([d.tree], [LEFT_WIDTH], Qt.Orientation.Horizontal)
         w.resizeDocks([d.tree, d.properties, d.problems], list(LEFT_HEIGHTS), Qt.Orientation.Vertical)
         w.resizeDocks([d.plots], [BOTTOM_HEIGHT], Qt.Orientation.Vertical)
@@ -111,9 +123,50 @@ class WindowLayout(QObject):
 
 
 def default_size() -> tuple[int, int]:
-    """:data:`DEFAULT_SIZE`, or the screen's available size where that is smaller."""
+    """:data:`DEFAULT_SIZE`, or the primary screen's available size where that is smaller."""
     screen = QGuiApplication.primaryScreen()
     if screen is None:
         return DEFAULT_SIZE
     available = screen.availableGeometry()
     return min(DEFAULT_SIZE[0], available.width()), min(DEFAULT_SIZE[1], available.height())
+
+
+def available_geometry(window: QWidget) -> QRect:
+    """The available geometry (the screen less its task bars and docks, px) of the screen the
+    window is on."""
+    screen = QGuiApplication.screenAt(window.frameGeometry().center()) or window.screen()
+    return screen.availableGeometry()
+
+
+def fit_to_screen(window: QWidget) -> bool:
+    """Shrink and move the window so that it fits, frame and title bar included, on the
+    available geometry of its screen (a window made for 1280 x 800 on a laptop screen of that
+    size keeps its status bar in view); whether it had to."""
+    if window.isMaximized() or window.isFullScreen():
+        return False
+    geometry = fitted(window.geometry(), window.frameGeometry(), available_geometry(window))
+    if geometry == window.geometry():
+        return False
+    window.setGeometry(geometry)
+    return True
+
+
+def fitted(client: QRect, frame: QRect, available: QRect) -> QRect:
+    """The window's geometry without its frame (``client``), moved and shrunk so that its
+    ``frame`` fits in ``available`` (px); while the frame is not known (the same as the
+    client), :data:`FRAME_ALLOWANCE` stands for it.
+
+    >>> r = fitted(QRect(0, 0, 1280, 800), QRect(0, 0, 1280, 800), QRect(0, 0, 1280, 800))
+    >>> r.x(), r.y(), r.width(), r.height()
+    (5, 35, 1270, 760)
+    """
+    left, top = client.left() - frame.left(), client.top() - frame.top()
+    extra_w, extra_h = frame.width() - client.width(), frame.height() - client.height()
+    if extra_w <= 0 and extra_h <= 0:
+        extra_w, extra_h = FRAME_ALLOWANCE
+        left, top = extra_w // 2, extra_h - extra_w // 2
+    width = min(client.width(), available.width() - extra_w)
+    height = min(client.height(), available.height() - extra_h)
+    x = max(available.left(), min(frame.left(), available.left() + available.width() - width - extra_w))
+    y = max(available.top(), min(frame.top(), available.top() + available.height() - height - extra_h))
+    return QRect(x + left, y + top, width, height)

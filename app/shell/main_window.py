@@ -15,7 +15,7 @@ from pathlib import Path
 
 import shiboken6
 from PySide6.QtCore import QSettings, Qt, QTimer
-from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtGui import QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QFileDialog,
     QLabel,
@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
 from solver.model.io import list_examples, load_model, save_model
 from solver.model.validate import ModelError, Problem
 
-from ..document.commands import RemoveEntities, rename_entity, set_field, toggle_link_kind
+from ..document.commands import RemoveEntities, make_compliant, rename_entity, set_field, toggle_link_kind
 from ..document.model_document import ModelDocument
 from ..document.edits import get_value
 from ..document.entities import SETTINGS, EntityRef, entity_path, find_entity
@@ -36,6 +36,7 @@ from ..panels.model_tree import ModelTree
 from ..panels.problems_view import ProblemsView
 from ..panels.property_view import PropertyView
 from .help import HelpUi
+from .start_page import StartPage, fill_examples_menu
 from .layout import Docks, WindowLayout
 from .recent_files import RecentFiles
 from .recovery import RecoveryFile
@@ -181,16 +182,13 @@ class MainWindow(QMainWindow):
         view_menu.addAction(self.history_dock.toggleViewAction())
         view_menu.addAction(self.problems_dock.toggleViewAction())
 
-        examples_menu = bar.addMenu("&Examples")
-        examples_menu.setToolTipsVisible(True)
-        self.example_actions: dict[str, QAction] = {}
-        for name, _path, description in list_examples():
-            action = make_action(self, name, lambda n=name: self.open_example(n), tip=description)
-            examples_menu.addAction(action)
-            self.example_actions[name] = action
+        self.example_actions = fill_examples_menu(self, bar.addMenu("&Examples"), self.open_example)
 
         self.help_menu = bar.addMenu("&Help")
+        self.start_page_action = make_action(self, "&Start Page", self.show_start_page,
+                                             tip="Getting Started, a new model or an example, by source")
         self.about_action = make_action(self, "&About Flexmech", self.about, tip="Version and licence")
+        self.help_menu.addAction(self.start_page_action)
         self.help_menu.addAction(self.about_action)
 
     def _build_tools(self) -> None:
@@ -357,6 +355,14 @@ class MainWindow(QMainWindow):
     def show_problems(self, title: str, intro: str, problems: list[Problem]) -> None:
         QMessageBox.critical(self, title, problems_text(intro, problems))
 
+    def show_start_page(self) -> StartPage:
+        """The start page (Help > Start Page; at launch until told not to)."""
+        page = StartPage(self.settings, self.open_example, self.new_action.trigger, self.help.show_getting_started,
+                         self)
+        page.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        page.open()
+        return page
+
     def about(self) -> None:
         try:
             release = version("flexmech")
@@ -403,6 +409,8 @@ class MainWindow(QMainWindow):
         elif ref.collection == "links":
             if value.get("kind") != find_entity(self.document.model, ref)[1].get("kind"):
                 self.document.push(toggle_link_kind(self.document, ref.id, value.get("kind")))
+        elif ref.collection == "contacts":  # made compliant
+            self.document.push(make_compliant(self.document, ref.id))
         else:
             self.document.push(set_field(self.document, ref, keys, value, text=f"Set {ref}.kind"))
 

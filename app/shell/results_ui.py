@@ -20,6 +20,7 @@ dialog proposes a name after the model (``slider-crank-series.csv``).
 from __future__ import annotations
 
 import re
+from datetime import datetime
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Qt
@@ -34,6 +35,7 @@ from ..results.compare import CompareView, run_label
 from ..results.events_view import EventsView
 from ..results.export import VideoCodecMissing, export_animation, export_plot, write_series_csv, write_table_csv
 from ..results.plots_dock import PlotsDock
+from ..running.controller import FAILED
 from .simulation_ui import SimulationUi, motion_bounds
 from .window_parts import WindowParts, add_dock, make_action
 
@@ -135,7 +137,10 @@ class ResultsUi(QObject):
         if results is None:
             return
         self.show_results(results)
-        self.runs.append((run_label(len(self.runs) + 1, self._run_label, results), results))
+        if self.simulation.runs.state == FAILED:  # its frames are shown, but it is no run to compare
+            return
+        when = datetime.now().strftime("%H:%M:%S")
+        self.runs.append((run_label(len(self.runs) + 1, self._run_label, results, when), results))
         del self.runs[:-MAX_COMPARED_RUNS]
         self.compare.set_runs(self.runs)
 
@@ -260,7 +265,9 @@ class ResultsUi(QObject):
         self.window.statusBar().showMessage(f"Results written to {folder}", 8000)
 
     def export_table_dialog(self) -> None:
-        table, chosen = QInputDialog.getItem(self.window, "Export results table", "Table:", list(TABLES), 0, False)
+        # a label as wide as the title bar needs: a window manager elides a narrow dialog's title
+        table, chosen = QInputDialog.getItem(self.window, "Export results table",
+                                             "The table of the results to write as CSV:", list(TABLES), 0, False)
         if chosen:
             self._export("Export results table", "CSV files (*.csv)", lambda path: self.export_table(table, path),
                          f"{table}.csv")

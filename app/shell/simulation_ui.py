@@ -64,6 +64,15 @@ def motion_bounds(frames) -> tuple[float, float, float, float] | None:
     return float(lo[0]), float(hi[0]), float(lo[1]), float(hi[1])
 
 
+def frame_count(n: int) -> str:
+    """``"1 frame"``, ``"2 frames"``: a number of frames as the run's messages say it.
+
+    >>> frame_count(1), frame_count(3)
+    ('1 frame', '3 frames')
+    """
+    return f"{n} frame" if n == 1 else f"{n} frames"
+
+
 class SimulationUi(QObject):
     """Run, cancel and playback for ``window``."""
 
@@ -221,16 +230,17 @@ class SimulationUi(QObject):
                     else " — the numbers do not hold: contacts penetrated through" if through
                     else " — warning: strains beyond a linear elastic beam" if strain
                     else " — warning: results depend on the step" if step else "")
-            self.status.ended(f"Run completed: {len(frames)} frames{reached}{note}",
+            self.status.ended(f"Run completed: {frame_count(len(frames))}{reached}{note}",
                               "\n\n".join(f"{w[0].upper()}{w[1:]}." for w in warnings))
             if energy or through:  # results a user must not take at face value: said where it cannot be missed
                 QMessageBox.warning(self.window, "Run completed with warnings",
                                     "The run completed, but:\n\n" + "\n\n".join(f"• {w}." for w in warnings))
         elif state == CANCELLED:
-            self.status.ended(f"Run {message or 'cancelled'}: {len(frames)} frames kept{reached}")
+            self.status.ended(f"Run {message or 'cancelled'}: {frame_count(len(frames))} kept{reached}")
         elif state == FAILED:
             self.status.ended(f"Run failed: {message}")
-            kept = f"The {len(frames)} frames computed are kept for playback." if frames else ""
+            kept = f"{frame_count(len(frames)).capitalize()} computed {'is' if len(frames) == 1 else 'are'} kept " \
+                   "for playback." if frames else ""
             if not self.runs.unexpected:  # else the error dialog says it, with the details
                 QMessageBox.warning(self.window, "Run failed", f"The run failed: {message}\n\n{kept}".strip())
 

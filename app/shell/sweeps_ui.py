@@ -45,6 +45,10 @@ from .window_parts import WindowParts, add_dock, make_action
 LIVE_REFRESH_S = 1.0
 
 
+#: the impact-type map's floating dock when first shown, px: its four rows of controls and a
+#: readable map
+MAP_SIZE = (820, 680)
+
 class SweepsUi(QObject):
     """Sweeps and impact-type maps for ``window``, playing runs through ``simulation`` and ``results``."""
 
@@ -258,7 +262,13 @@ class SweepsUi(QObject):
         """Show the impact-type map of the document's model (drawn at once the first time)."""
         self.map.set_model(self.window.document.model)
         self.map.set_results(self.simulation.runs.results)
+        first = self.map_dock in self._unplaced
         self.reveal(self.map_dock)
+        if first:  # its controls and plot need more than a third of the bottom area: a window of its own
+            self.map_dock.setFloating(True)
+            self.map_dock.resize(*MAP_SIZE)
+            centre = self.window.geometry().center()
+            self.map_dock.move(centre.x() - MAP_SIZE[0] // 2, centre.y() - MAP_SIZE[1] // 2)
         if self.map.map is None and self.map.contact.count():
             self.map.draw()
 

@@ -27,7 +27,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..model.schema import CYLINDER_LAWS, LINEAR_LAWS
+from ..model.contact_rules import point_radius, target_surface_radius
+from ..model.schema import COMPLIANT_LAW, CYLINDER_LAWS, LINEAR_LAWS, MATERIAL
 from ..system.contact_pairs import ContactPair
 from .friction_laws import FRICTION_LAWS, friction_kernel
 from .friction_laws import LAW_IDS as FRICTION_IDS
@@ -110,9 +111,36 @@ class PairLaw:
 def target_radius(pair: ContactPair) -> float:
     """Signed radius of the target's surface (m): +R outside a circle, -R inside it (concave),
     inf for a line, a segment, a link or a node."""
-    if pair.kind != "circle":
-        return math.inf
-    return -pair.params["radius"] if pair.params["inside"] else pair.params["radius"]
+    return target_surface_radius({"kind": pair.kind, **pair.params})
+
+
+def pair_stiffness(doc: dict, contact: dict) -> float | None:
+    """K (N/m^n) of a compliant contact pair of the document: its ``stiffness`` if given, else
+    from its two materials and the signed radii of the surfaces, eqs. (3)-(5); None when
+    they give none (a material missing, no radius, a cylinder or linear law).
+
+    >>> doc = {"materials": [{"id": "steel", "E": 2.1e11}], "bodies": [{"id": "b", "radius": 0.005}]}
+    >>> pair = {"point": {"body": "b"}, "target": {"kind": "link", "link": "rod"},
+    ...         "model": {"kind": "compliant", "point_material": "steel", "target_material": "steel"}}
+    >>> f"{pair_stiffness(doc, pair):.4g}"
+    '1.088e+10'
+    """
+    model = contact.get("model", {})
+    if "stiffness" in model:
+        return model["stiffness"]
+    if model.get("law", COMPLIANT_LAW["law"].default) in CYLINDER_LAWS + LINEAR_LAWS:
+        return None
+    poisson = MATERIAL.fields["poisson"].default
+    materials = {m["id"]: m for m in doc.get("materials", [])}
+    chosen = [materials.get(model.get(k)) for k in ("point_material", "target_material")]
+    if None in chosen:
+        return None
+    sigmas = [material_compliance(m["E"], m.get("poisson", poisson)) for m in chosen]
+    try:
+        return sphere_contact_stiffness(*sigmas, point_radius(doc, contact["point"]),
+                                        target_surface_radius(contact["target"]))
+    except ValueError:
+        return None
 
 
 def bind_pair(pair: ContactPair, materials: dict[str, dict]) -> PairLaw:

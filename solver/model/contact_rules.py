@@ -75,6 +75,10 @@ def clearance_rule(rj: float, rb: float) -> str | None:
             f"eq. 3, divides by it)")
 
 
+#: the fields that give a clearance joint's materials, as its messages name them
+CLEARANCE_MATERIALS = "material (or journal_material and bearing_material)"
+
+
 def point_radius(doc: dict, point: dict) -> float:
     """Radius of a contact pair's striking surface (m): ``point.radius``, else the body's, else 0."""
     if "radius" in point:
@@ -119,6 +123,14 @@ def node_target_problems(doc: dict, bad: Bad) -> None:
                 f"must be > 0: node '{target['node']}' coincides with the nearest node of its link")
 
 
+def target_surface_radius(target: dict) -> float:
+    """Signed radius of a contact target's surface (m), eqs. 3-5: +R outside a circle, -R
+    inside it (concave), ``inf`` for a line, a segment, a link or a node."""
+    if target["kind"] != "circle":
+        return math.inf
+    return -target["radius"] if target.get("inside") else target["radius"]
+
+
 def clearance_radii(joint: dict) -> tuple[float, float]:
     """``(journal radius, bearing radius)`` of a clearance joint (m), whichever pair was given."""
     rb = joint["bearing_radius"]
@@ -130,22 +142,24 @@ def clearance_materials(joint: dict) -> tuple[str | None, str | None]:
     return joint.get("journal_material", joint.get("material")), joint.get("bearing_material", joint.get("material"))
 
 
-def _law_problems(law: dict, where: list, bad: Bad, *, has_materials: bool, radius: float | None) -> None:
+def _law_problems(law: dict, where: list, bad: Bad, *, has_materials: bool, radius: float | None,
+                  material_fields: str) -> None:
     """What a law's fields lack: ``radius`` is the effective radius of eqs. 3-5 (m; None when
-    the geometry gives none), ``has_materials`` whether both surfaces have a material."""
+    the geometry gives none), ``has_materials`` whether both surfaces have a material,
+    named by ``material_fields`` in the messages."""
     name = law.get("law", "lankarani_nikravesh")
     if name in CYLINDER_LAWS:
         if not has_materials:
-            bad(where + ["material"], f"the {name} law needs the materials of journal and bearing")
+            bad(where + ["material"], f"the {name} law needs {material_fields}")
         return
     if "stiffness" not in law:
         if name in LINEAR_LAWS:
             bad(where + ["stiffness"], f"is required by the {name} law (N/m)")
         elif not has_materials:
-            bad(where + ["stiffness"], "is required, or give the materials to compute it (eqs. 3-5)")
+            bad(where + ["stiffness"], f"is required, or give {material_fields} to compute it (eqs. 3-5)")
         elif radius is None or not 0.0 < radius < math.inf:
             bad(where + ["stiffness"], "is required: the surfaces' radii give no Hertz stiffness "
-                                       "(a point without a radius, or two concave surfaces)")
+                                       "(a point without a radius: give point.radius; or two concave surfaces)")
     if law.get("friction_law", "ambrosio") == "ambrosio" and \
             law.get("friction_velocity_1", 1e-3) <= law.get("friction_velocity", 1e-4):
         bad(where + ["friction_velocity_1"], "must be > friction_velocity (Ambrosio's v1 > v0)")
@@ -202,7 +216,7 @@ def clearance_problems(doc: dict, bad: Bad) -> None:
                                    "(a link, a lumped mass, a slider or a ground pin)")
         mj, mb = clearance_materials(j)
         _law_problems(j, where, bad, has_materials=mj is not None and mb is not None,
-                      radius=_effective_radius(rj, -rb))
+                      radius=_effective_radius(rj, -rb), material_fields=CLEARANCE_MATERIALS)
 
 
 def _bearing_carrier(doc: dict, node: str, journal_link: str) -> bool:
@@ -232,8 +246,7 @@ def compliant_contact_problems(doc: dict, bad: Bad) -> None:
             bad(["contacts", i, "e"], "must be > 0 for a compliant contact (c_e in (0, 1])")
         target = c["target"]
         r_point = point_radius(doc, c["point"])
-        r_target = -target["radius"] if target["kind"] == "circle" and target.get("inside") else (
-            target["radius"] if target["kind"] == "circle" else math.inf)
+        r_target = target_surface_radius(target)
         has_materials = all(model.get(k) in materials for k in ("point_material", "target_material"))
         law = model.get("law", "lankarani_nikravesh")
         if target["kind"] == "circle" and target.get("inside") and r_point > 0.0 and \
@@ -250,7 +263,8 @@ def compliant_contact_problems(doc: dict, bad: Bad) -> None:
                 bad(where + ["point_material"], f"the {law} law needs point_material and target_material")
             continue
         _law_problems(model, where, bad, has_materials=has_materials,
-                      radius=_effective_radius(r_point, r_target) if r_point > 0.0 else None)
+                      radius=_effective_radius(r_point, r_target) if r_point > 0.0 else None,
+                      material_fields="point_material and target_material")
         depth = _initial_penetration(doc, c, r_point)
         if depth > 0.0:
             bad(["contacts", i, "point"], f"starts inside the target (penetration {depth:.6g} m)")

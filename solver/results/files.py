@@ -6,7 +6,7 @@ The format (every file, column and key, with units) is described in
 ``tables.zip`` (:mod:`.bundle`) and each larger one in a file of its own, the time series in
 Parquet (:mod:`.columnar`: row groups of bounded size, floats bit for bit), and the event log
 once, in ``summary.json``; version 3 folders (the events also in CSV), version 2 folders (every
-time series in Parquet) and version 1 folders (every table CSV, floats with ``%.17g``) are still read.  Every file
+time series in Parquet) and version 1 folders (every table CSV, floats in the shortest text that reads back bit for bit) are still read.  Every file
 is written atomically (a temporary file in the folder, then a rename); ``summary.json``
 is written last and records the SHA-256 of every other file, ``model.json`` included.  A
 folder where a write was interrupted (some files new, some old) or that was damaged since
@@ -225,7 +225,7 @@ def _load_lazy(folder: _Folder) -> Results:
 def export_csv(directory: str | os.PathLike, out: str | os.PathLike | None = None,
                tables: list[str] | None = None) -> list[Path]:
     """Write tables of the results folder ``directory`` as CSV files (the version-1 files:
-    units in the header, floats with ``%.17g``) into ``out`` (default: the folder itself).
+    units in the header, floats in the shortest text that reads back bit for bit) into ``out`` (default: the folder itself).
 
     ``tables`` names them (:data:`~solver.results.tables.TABLES`; default: all).  Returns
     the files written.  Raises :class:`ResultsFormatError` for a folder :func:`load_results`

@@ -1,5 +1,5 @@
 """The tables of a results folder: their names, columns and units, and their CSV text
-(floats with ``%.17g``: bit for bit) -- the files of a version-1 folder, and what
+(floats in the shortest text that reads back bit for bit) -- the files of a version-1 folder, and what
 ``flexmech export --csv`` writes from any folder; version 2 stores the same tables in
 Parquet (:mod:`.columnar`).
 
@@ -30,8 +30,9 @@ VERSION = 5
 #: the key of ``summary.json`` (its last) holding the SHA-256 of its text without that key
 SELF_HASH = "summary_sha256"
 
-#: repr-exact float format: a double printed with 17 significant digits reads back unchanged
-FLOAT = "%.17g"
+#: float format: the shortest text that reads back as the same double (Python's ``str`` of a
+#: float, for numpy's too: 0.003, not 0.0030000000000000001)
+FLOAT = "%s"
 
 #: units of a driver's value, rate and reaction, by driver kind
 DRIVER_UNITS = {

@@ -134,6 +134,18 @@ def settings(tmp_path) -> QSettings:
     return QSettings(str(tmp_path / "window.ini"), QSettings.Format.IniFormat)
 
 
+@pytest.fixture(autouse=True)
+def roomy_screen(monkeypatch):
+    """A screen with room for any window: the windows of the tests keep the geometry their
+    clicks were written for on the offscreen platform's 800 x 800 screen, where the window's
+    docks make it 881 px wide (test_layout.py fits a window to a given screen)."""
+    from PySide6.QtCore import QRect
+
+    from app.shell import layout
+
+    monkeypatch.setattr(layout, "available_geometry", lambda window: QRect(0, 0, 4000, 4000))
+
+
 @pytest.fixture
 def window(qtbot, settings) -> MainWindow:
     """A shown main window with its own settings file and no model open."""

@@ -69,3 +69,13 @@ def test_common_keys_are_those_every_run_has(runs):
     bar = simulate(load_model(EXAMPLES / "pendulum_impact.json"))
     x_keys, y_keys = common_keys([runs[0], ("pendulum", bar)])
     assert x_keys == ["time"] and "energy/kinetic" in y_keys and "contact/B-ground/F_n" not in y_keys
+
+
+def test_runs_of_different_models_are_flagged(qtbot, runs, bar_mass):
+    """Issue #27: Compare runs mixed a rod and a bar without a word; it now says so."""
+    view = CompareView()
+    qtbot.addWidget(view)
+    view.set_runs(runs)
+    assert view.note.isHidden()
+    view.set_runs([*runs, ("3: bar", bar_mass)])
+    assert not view.note.isHidden() and "different models" in view.note.text()

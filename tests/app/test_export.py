@@ -40,6 +40,23 @@ def test_plotted_series_csv_reads_back_equal(dock, bar_mass, tmp_path):
     np.testing.assert_array_equal(values[:, 3], bar_mass.energy("kinetic"))
 
 
+def test_csv_values_are_the_shortest_text_that_reads_back(dock, bar_mass, tmp_path):
+    """Issue #27: 0.003, not 0.0030000000000000001, in the series and the table CSV; every cell
+    still reads back bit for bit."""
+    from solver.results.tables import csv_tables
+
+    curve = dock.plotted()[0]
+    curve = curve._replace(x=np.array([0.003, 0.1, 1e-5]), y=np.array([np.float32(0.1), 2.0, -0.0]))
+    write_series_csv([curve], tmp_path / "short.csv")
+    lines = (tmp_path / "short.csv").read_text(encoding="utf-8").splitlines()
+    assert lines[1:] == ["0.003,0.10000000149011612", "0.1,2.0", "1e-05,-0.0"]
+    text = csv_tables(bar_mass, ("contacts",))["contacts.csv"]
+    times = [row.split(",")[0] for row in text.splitlines()[1:]]
+    assert [float(t) for t in times] == bar_mass.time.tolist()
+    assert all(t == repr(float(t)) for t in times)
+    assert "0.0030000000000000001" not in text
+
+
 def test_curves_with_other_abscissae_bring_their_own_columns(dock, bar_mass, tmp_path):
     partial = Results(model=bar_mass.model, layout=bar_mass.layout, frames=bar_mass.frames[:7])
     other = PlotsDock()
@@ -130,3 +147,22 @@ def test_bundle_replays_without_solving(dock, bar_mass, tmp_path):
         np.testing.assert_array_equal(a.x, b.x)
         np.testing.assert_array_equal(a.y, b.y)
     again.deleteLater()
+
+
+def test_the_table_export_dialog_is_wide_enough_for_its_title(qtbot, window):
+    """Issue #27: a window manager showed "Export… table": the dialog is now wider than its
+    title needs (the title's text plus room for the title bar's buttons)."""
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication, QInputDialog
+
+    seen = []
+
+    def inspect():
+        dialog = next(w for w in QApplication.topLevelWidgets() if isinstance(w, QInputDialog) and w.isVisible())
+        seen.append((dialog.windowTitle(), dialog.width(), dialog.fontMetrics().horizontalAdvance(dialog.windowTitle())))
+        dialog.reject()
+
+    QTimer.singleShot(200, inspect)
+    window.results_ui.export_table_dialog()
+    title, width, needed = seen[0]
+    assert title == "Export results table" and width >= needed + 120

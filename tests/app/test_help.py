@@ -52,3 +52,22 @@ def test_tooltips_name_the_keys(window):
     assert window.tool_bar.escape_action.toolTip().endswith("(Esc)")
     assert window.simulation.bar.start_action.toolTip() == "Go to start (Home)"
     assert window.zoom_fit_action.toolTip().endswith("(Ctrl+0)")
+
+
+def test_the_search_box_finds_a_word_on_every_page_and_opens_one_at_it(qtbot, window):
+    """Issue #27: Help searches all pages; a result opens its page with the word selected."""
+    window.help.show_getting_started()
+    help_window = window.help.browser
+    box = help_window.search_box
+    box.setFocus()
+    qtbot.keyClicks(box, "Lankarani")
+    qtbot.keyClick(box, Qt.Key.Key_Return)
+    browser = help_window.browser
+    text = browser.toPlainText()
+    assert text.startswith("Search: Lankarani")
+    assert "Solver" in text and "Editing Models" in text
+    assert "Getting Started" not in text.split("\n", 1)[1]  # the page does not name the law
+    link = QUrl.fromLocalFile(str(DOCS_DIR / "solver.md"))
+    browser.anchorClicked.emit(link)
+    assert browser.source().fileName() == "solver.md"
+    assert browser.textCursor().selectedText().lower() == "lankarani"

@@ -54,3 +54,44 @@ def test_view_reset_layout_puts_every_panel_and_tool_bar_back(qtbot, window):
     assert window.dockWidgetArea(window.property_dock) == Qt.DockWidgetArea.LeftDockWidgetArea
     assert window.dockWidgetArea(window.results_ui.plots) == Qt.DockWidgetArea.BottomDockWidgetArea
     assert window.tabifiedDockWidgets(window.results_ui.events_dock) == [window.results_ui.compare_dock]
+
+
+def test_the_window_fits_the_available_geometry_of_its_screen_frame_included(qtbot, settings, monkeypatch):
+    """Issue #27: on a 1280 x 800 screen whose task bar takes 30 px, the window, its frame
+    and title bar fit in what is left and the status bar is on the screen."""
+    from PySide6.QtCore import QRect
+
+    from app.shell import layout
+
+    available = QRect(0, 30, 1280, 770)
+    monkeypatch.setattr(layout, "available_geometry", lambda window: available)
+    window = MainWindow(settings)
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitExposed(window)
+    qtbot.waitUntil(lambda: available.contains(window.frameGeometry()))
+    bar = window.statusBar()
+    assert bar.isVisible()
+    bottom_left = bar.mapToGlobal(bar.rect().bottomLeft())
+    assert available.contains(bottom_left)
+    # a geometry saved on a larger screen is brought back onto this one
+    window.setGeometry(QRect(200, 100, 1600, 1000))
+    window.close()
+    again = MainWindow(settings)
+    qtbot.addWidget(again)
+    again.show()
+    qtbot.waitExposed(again)
+    qtbot.waitUntil(lambda: available.contains(again.frameGeometry()))
+
+
+def test_fitted_keeps_a_known_frame_inside_and_a_window_that_fits_where_it_is():
+    from PySide6.QtCore import QRect
+
+    from app.shell.layout import fitted
+
+    available = QRect(0, 0, 1280, 800)
+    client, frame = QRect(4, 30, 1280, 800), QRect(0, 0, 1288, 834)  # a 26 px title bar, 4 px borders
+    out = fitted(client, frame, available)
+    assert (out.x(), out.y(), out.width(), out.height()) == (4, 30, 1272, 766)
+    small = QRect(104, 130, 600, 400)
+    assert fitted(small, QRect(100, 100, 608, 434), available) == small

@@ -392,3 +392,17 @@ def test_scrubbing_during_a_run_stops_following(qtbot, big_window):
     qtbot.waitUntil(lambda: not sim.runs.running, timeout=RUN_TIMEOUT_MS)
     sim.runs.wait()
     assert sim.playback.index == 0
+
+
+def test_a_body_with_a_radius_is_drawn_at_its_radius_during_playback(qtbot, big_window, example_results):
+    """Issue #27: the disc (r = 50 mm) of disc_rolling_beam is drawn 100 mm across in every frame,
+    in metres like the sketch, not as a node's 7-pixel dot."""
+    results = example_results("disc_rolling_beam")
+    sim = play_results(big_window, "disc_rolling_beam", results)
+    sim.playback.set_index(len(results.frames) // 2)
+    layer = sim.layer
+    assert layer.bodies.opts["pxMode"] is False
+    assert layer.bodies.data["size"].tolist() == [0.1]  # m: the diameter
+    row = results.layout.nodes.index("disc")
+    np.testing.assert_allclose(layer.bodies.data["x"], [sim.playback.frame.node_xy[row, 0]])
+    assert len(layer.nodes.data) == len(big_window.document.model["nodes"])  # the disc is no node dot

@@ -2,6 +2,8 @@
 the slider scrubs, plots follow playback, File > Export writes CSV, GIF and bundles."""
 from __future__ import annotations
 
+import re
+
 import csv
 import json
 
@@ -135,6 +137,7 @@ def test_a_failed_run_shows_time_and_cause_and_keeps_the_frames(qtbot, window, n
     assert window.simulation.playback.count > 10
     assert window.simulation.playback.times[-1] < 0.26
     assert window.results_ui.export_series_action.isEnabled()
+    assert window.results_ui.compare.runs == []  # issue #27: a failed run is not compared
 
 
 def test_two_runs_with_different_friction_are_overlaid_in_compare(qtbot, window):
@@ -148,6 +151,8 @@ def test_two_runs_with_different_friction_are_overlaid_in_compare(qtbot, window)
     assert len(compare.runs) == 2
     labels = {curve.run for curve in compare.plotted()}
     assert len(labels) == 2
+    assert all(re.fullmatch(r"\d: Rigid rod striking the ground with friction, \d\d:\d\d:\d\d", label) for label in labels)
+    assert compare.note.isHidden()  # runs of one model
 
 
 

@@ -241,3 +241,18 @@ def test_a_sweep_that_does_not_stop_gives_an_error_not_a_hang(qtbot, monkeypatch
     release.set()
     qtbot.waitUntil(lambda: not controller.running, timeout=60_000)
     assert ended == ["RuntimeError: released"]
+
+
+def test_the_impact_type_map_opens_with_room_for_its_controls_and_map(qtbot, window):
+    """Issue #27: the map was squeezed into a third of the bottom dock area (its controls and
+    plot scrolled in 383 x 274 px); it now opens as a window of its own, its content unscrolled."""
+    window.resize(1280, 800)
+    window.open_example("rod_impact_rigid")
+    window.sweeps_ui.map_action.trigger()
+    dock, view = window.sweeps_ui.map_dock, window.sweeps_ui.map
+    qtbot.waitUntil(lambda: view.plot.isVisible())
+    area = dock.widget()
+    assert dock.isFloating()
+    assert area.viewport().width() >= view.minimumSizeHint().width()
+    assert area.viewport().height() >= view.minimumSizeHint().height()
+    assert view.plot.width() >= 500 and view.plot.height() >= 300

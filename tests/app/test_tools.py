@@ -43,7 +43,7 @@ CASES = [
     ("weld", lambda u: u.click(*A), "joints", {"id": "weld1", "kind": "weld", "node": "A", "links": ["crank", "rod"]},
      "Add joint weld1"),
     ("slider", lambda u: (u.click(*B), u.click(0.3, 0.04)), "joints",
-     {"id": "slider1", "kind": "slider", "node": "B", "angle": 1.570796}, "Add joint slider1"),
+     {"id": "slider1", "kind": "slider", "node": "B", "angle": math.pi / 2}, "Add joint slider1"),
     ("mass", lambda u: u.click(*B), "masses", {"id": "mass1", "node": "B", "mass": 1.0}, "Add mass mass1"),
     ("driver", lambda u: (u.click(0.05, 0.0), u.click(*O)), "drivers",
      {"id": "motor1", "kind": "speed", "link": "crank", "pivot": "O", "function": {"kind": "constant", "value": 1.0}},
@@ -54,7 +54,7 @@ CASES = [
     ("velocity", velocity_drag, "initial_velocities", {"body": "blk", "vx": 10.0},
      "Add initial velocity of body blk"),
     ("contact", lambda u: (u.click(*BLOCK), u.click(*B)), "contacts",
-     {"id": "contact1", "point": {"body": "blk"}, "target": {"kind": "node", "node": "B", "angle": 0.785398},
+     {"id": "contact1", "point": {"body": "blk"}, "target": {"kind": "node", "node": "B", "angle": math.pi / 4},
       "mu_s": 0.0, "mu_d": 0.0, "e": 1.0, "law": "energetic", "model": {"kind": "impulse"}}, "Add contact contact1"),
     ("contact", lambda u: (u.click(*BLOCK), u.click(0.2, 0.0)), "contacts",
      {"id": "contact1", "point": {"body": "blk"}, "target": {"kind": "link", "link": "rod", "side": "left"},
@@ -339,3 +339,18 @@ def test_every_tool_has_an_icon(window):
         assert not action.icon().isNull(), name
         painted = sum(image.pixelColor(x, y).alpha() > 0 for x in range(32) for y in range(32))
         assert painted > 20, name
+
+
+def test_a_click_on_a_body_selects_the_body_even_with_its_velocity_selected(user):
+    """Issue #27: a body selected elsewhere (the tree, the tool that made it) and given an initial
+    velocity: Select and a click on the body keep the body, not the arrow after it; a second
+    click goes on to the arrow."""
+    window = user.window
+    user.key(tool_key(window, "velocity"))
+    velocity_drag(user)
+    user.key(Qt.Key.Key_S)
+    window.selection.replace((EntityRef("bodies", "blk"),))
+    user.click(*BLOCK)
+    assert window.selection.single == EntityRef("bodies", "blk")
+    user.click(*BLOCK)
+    assert window.selection.single == EntityRef("initial_velocities", "blk")

@@ -74,9 +74,10 @@ CASES = [
      "joints[B-gap].offset: the journal starts outside the bearing: eccentricity 0.000565685 m > clearance 0.0005 m"),
     ("linear-law-without-stiffness", clearance_crank(law="kelvin_voigt"), "joints[B-gap].stiffness: is required by the kelvin_voigt law (N/m)"),
     ("no-material-no-stiffness", clearance_crank(material=None),
-     "joints[B-gap].stiffness: is required, or give the materials to compute it (eqs. 3-5)"),
+     "joints[B-gap].stiffness: is required, or give material (or journal_material and bearing_material) "
+     "to compute it (eqs. 3-5)"),
     ("cylinder-law-without-materials", clearance_crank(material=None, law="esdu78035", stiffness=1e9),
-     "joints[B-gap].material: the esdu78035 law needs the materials of journal and bearing"),
+     "joints[B-gap].material: the esdu78035 law needs material (or journal_material and bearing_material)"),
     ("ambrosio-velocities", clearance_crank(friction_velocity=1e-3, friction_velocity_1=1e-4),
      "joints[B-gap].friction_velocity_1: must be > friction_velocity (Ambrosio's v1 > v0)"),
     ("bearing-link-without-the-node", clearance_crank(links=["rod", "crank"]), "joints[B-gap].links: link 'crank' has no node 'B'"),
@@ -90,7 +91,10 @@ CASES = [
     ("compliant-point-without-radius", _with(bore(stiffness=None, point_material="steel", target_material="steel"),
                                              ["bodies", 0, "radius"], 0.0),
      "contacts[bore].model.stiffness: is required: the surfaces' radii give no Hertz stiffness "
-     "(a point without a radius, or two concave surfaces)"),
+     "(a point without a radius: give point.radius; or two concave surfaces)"),
+    ("compliant-no-materials", bore(stiffness=None),
+     "contacts[bore].model.stiffness: is required, or give point_material and target_material to compute it "
+     "(eqs. 3-5)"),
     ("compliant-starts-inside", _with(bore(), ["bodies", 0, "x"], 0.001),
      "contacts[bore].point: starts inside the target (penetration 0.0005 m)"),
 ]
@@ -128,3 +132,12 @@ def test_the_schema_names_every_law_the_solver_has():
     assert schema.NORMAL_LAWS == NORMAL_LAW_NAMES == tuple(LAW_IDS)
     assert schema.FRICTION_LAWS == FRICTION_LAW_NAMES
     assert set(schema.CYLINDER_LAWS) | set(schema.LINEAR_LAWS) <= set(NORMAL_LAW_NAMES)
+
+
+def test_the_stiffness_of_a_pair_from_its_materials_doctest():
+    """pair_stiffness: eqs. 3-5 for a 5 mm steel sphere on a steel plane, 1.088e10 N/m^1.5."""
+    import doctest
+
+    from solver.contact import compliant_laws
+
+    assert doctest.testmod(compliant_laws).failed == 0

@@ -2,7 +2,8 @@
 
 Select: click an entity to select it (Shift toggles it in the selection); click the
 same spot again to go through what is attached there (a node's links, joints, masses,
-loads...); drag on empty canvas for a rubber band (Shift adds what it encloses); drag
+loads...; only after a click there: a body selected by another tool, or its initial
+velocity, is selected by a click on it, not gone past); drag on empty canvas for a rubber band (Shift adds what it encloses); drag
 a node or free body to move it (with the other selected ones, if it is selected) --
 links follow live, and the whole drag is one undo entry.  Delete: click an entity to
 delete it with what refers to it.
@@ -39,6 +40,8 @@ class SelectTool(Tool):
         self._banding = False
         self._stack: list[EntityRef] = []  # what is at the spot pressed, for clicks that cycle
         self._selected_on_press = False
+        #: the stack of this tool's last click and what it selected: a click cycles only after it
+        self._last_click: tuple[list[EntityRef], EntityRef | None] = ([], None)
 
     def hover(self, event: CanvasEvent) -> EntityRef | None:
         return picking.pick(self.context.model, event.pos, event.tol, SELECTABLE)
@@ -87,8 +90,11 @@ class SelectTool(Tool):
         clicked = self._start is not None and self._start.pixels_to(event) <= DRAG_PX
         single = self.context.selection.single
         if clicked and not self._selected_on_press and single in self._stack:
-            following = self._stack[(self._stack.index(single) + 1) % len(self._stack)]
+            again = self._last_click == (self._stack, single)  # else the selection came from elsewhere
+            following = self._stack[(self._stack.index(single) + 1) % len(self._stack)] if again else self._stack[0]
             self.context.selection.replace((following,))
+        if clicked and self._stack:
+            self._last_click = (self._stack, self.context.selection.single)
         if self._banding and self._start is not None:
             self.context.view.show_preview([])
             inside = tuple(picking.in_rect(self.context.model, self._start.pos, event.pos))
