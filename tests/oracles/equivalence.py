@@ -26,8 +26,13 @@ from solver.results.frames import ENERGY_KEYS, Results
 
 from .transform import Transform
 
-#: contact columns that change sign with the tangent (t = (n_y, -n_x) turns with a mirror)
-TANGENTIAL = ("v_t_m_s", "F_t_N", "I_t_N_s", "F_t_impulse_rate_N")
+#: the default gap within which a contact is established, m (``solver.contact_tol``)
+CONTACT_TOL = 1e-6
+
+#: contact columns that change sign with the tangent (t = (n_y, -n_x) turns with a mirror), and
+#: the normal column whose scale they are compared on
+TANGENTIAL = {"v_t_m_s": "v_n_m_s", "F_t_N": "F_n_N", "I_t_N_s": "I_n_N_s",
+              "F_t_impulse_rate_N": "F_n_impulse_rate_N"}
 #: Frame arrays times det, their change from the first frame compared
 SENSE_CHANGES = ("rot", "driver_angle")
 #: Frame arrays times det
@@ -47,9 +52,28 @@ def _relative(a: np.ndarray, b: np.ndarray, scale: float | None = None) -> float
     diff = np.where(both, 0.0, np.abs(a - b))
     if np.isnan(diff).any():
         return math.inf
-    scale = float(np.nanmax(np.abs(a))) if scale is None else scale
+    scale = float(np.nanmax(np.abs(a), initial=0.0)) if scale is None else scale
     worst = float(diff.max())
     return worst / scale if scale > 0.0 else (0.0 if worst == 0.0 else math.inf)
+
+
+def _scales(a: Results) -> dict[str, float]:
+    """The magnitude each quantity is compared against: its own largest, or that of the quantity it
+    goes with when that is larger (a bar that barely turns is compared on the scale of its motion:
+    rotations on displacements over the model's size, bending on axial strains, tangential on
+    normal contact values)."""
+    xy = a.stack("node_xy")
+    size = max(float(np.ptp(xy, axis=(0, 1)).max()), 1e-300)
+    top = {name: float(np.nanmax(np.abs(a.stack(name)), initial=0.0))
+           for name in ("node_v", "node_a", "axial_force", "axial_strain", "bending_strain", "bending_moment")}
+    fibre = np.asarray(a.layout.outer_fibre, dtype=float)
+    c = float(np.nanmax(fibre, initial=0.0)) if np.isfinite(fibre).any() else 0.0
+    moved = float(np.abs(xy - xy[0]).max())
+    strain = max(top["axial_strain"], top["bending_strain"])
+    return {"node_xy": size, "rot": moved / size, "driver_angle": moved / size, "rot_v": top["node_v"] / size,
+            "rot_a": top["node_a"] / size, "axial_strain": strain, "bending_strain": strain, "midspan": strain,
+            "axial_force": top["axial_force"] + (top["bending_moment"] / c if c > 0 else 0.0),
+            "bending_moment": top["bending_moment"] + top["axial_force"] * c}
 
 
 def differences(a: Results, b: Results, t: Transform) -> dict[str, float]:
@@ -58,27 +82,34 @@ def differences(a: Results, b: Results, t: Transform) -> dict[str, float]:
     out: dict[str, float] = {"frames": float(len(a.frames) != len(b.frames))}
     if out["frames"]:
         return out
+    scales = _scales(a)
+
+    def compare(name: str, fa: np.ndarray, fb: np.ndarray) -> float:
+        own = float(np.nanmax(np.abs(fa), initial=0.0)) if fa.size else 0.0
+        return _relative(fa, fb, max(own, scales.get(name, 0.0)))
+
     ta, tb = a.time, b.time
     out["time"] = _relative(ta, tb, max(float(ta[-1]), 1e-300))
     A, d = t.A, np.asarray(t.d)
-    xy = a.stack("node_xy")
-    out["node_xy"] = _relative(xy @ A.T + d, b.stack("node_xy"), float(np.ptp(xy, axis=(0, 1)).max()))
+    out["node_xy"] = compare("node_xy", a.stack("node_xy") @ A.T + d, b.stack("node_xy"))
     for name in ("node_v", "node_a"):
-        out[name] = _relative(a.stack(name) @ A.T, b.stack(name))
+        out[name] = compare(name, a.stack(name) @ A.T, b.stack(name))
     for name in SENSE_CHANGES:
         fa, fb = a.stack(name), b.stack(name)
         if fa.size:
-            out[name] = _relative(t.det * (fa - fa[0]), fb - fb[0])
+            out[name] = compare(name, t.det * (fa - fa[0]), fb - fb[0])
     for name in SENSE:
-        out[name] = _relative(t.det * a.stack(name), b.stack(name))
+        out[name] = compare(name, t.det * a.stack(name), b.stack(name))
     for name in EQUAL:
-        out[name] = _relative(a.stack(name), b.stack(name))
+        out[name] = compare(name, a.stack(name), b.stack(name))
     for name in ("modal_q", "modal_qd", "modal_qdd"):
         fa, fb = a.stack(name), b.stack(name)
-        out[name] = _relative(np.abs(fa), np.abs(fb)) if t.det < 0 else _relative(fa, fb)
-    F_n = t.det * a.stack("moving_force")[..., :1], b.stack("moving_force")[..., :1]
-    out["moving_force"] = max(_relative(*F_n), _relative(a.stack("moving_force")[..., 1:],
-                                                       b.stack("moving_force")[..., 1:]))
+        out[name] = compare(name, np.abs(fa), np.abs(fb)) if t.det < 0 else compare(name, fa, fb)
+    fa, fb = a.stack("moving_force"), b.stack("moving_force")
+    if fa.size:
+        scale = float(np.abs(fa).max())
+        out["moving_force"] = max(_relative(t.det * fa[..., 0], fb[..., 0], scale),
+                                  _relative(fa[..., 1], fb[..., 1], scale))
     out["energy"] = _energy_difference(a, b)
     out.update(_contact_differences(a, b, t))
     out.update(_event_differences(a, b, t))
@@ -97,14 +128,23 @@ def _energy_difference(a: Results, b: Results) -> float:
 def _contact_differences(a: Results, b: Results, t: Transform) -> dict[str, float]:
     if not a.layout.contacts or not a.frames:
         return {}
-    out = {}
+    out, columns = {}, {}
     for key in a.frames[0].contact:
         ca = np.array([f.contact[key] for f in a.frames], dtype=float)
         cb = np.array([f.contact.get(key, np.full(ca.shape[1:], math.nan)) for f in b.frames], dtype=float)
+        columns[key] = (ca, cb)
+    for key, (ca, cb) in columns.items():
         if key == "state":
             out["contact.state"] = float(np.count_nonzero(ca != cb))
-        else:
-            out[f"contact.{key}"] = _relative(t.det * ca if key in TANGENTIAL else ca, cb)
+            continue
+        scale = float(np.nanmax(np.abs(ca), initial=0.0))
+        if key == "gap_m":  # a gap held at zero is round-off: compared on the contact tolerance
+            scale = max(scale, float(a.model.get("solver", {}).get("contact_tol", CONTACT_TOL)))
+        if key in TANGENTIAL:
+            ca = t.det * ca
+            normal = columns[TANGENTIAL[key]][0]
+            scale = max(scale, float(np.nanmax(np.abs(normal), initial=0.0)))
+        out[f"contact.{key}"] = _relative(ca, cb, scale)
     return out
 
 

@@ -1,0 +1,134 @@
+"""Every shipped example turned and moved, and mirrored, gives the same results (issue 26).
+
+Each example runs over a short horizon (:data:`STEPS` of its step, less where noted) as
+shipped, turned by 37° about (0.2, 0.1) m and moved by (1.3, -0.7) m, and mirrored about
+the line through (0.4, 0) m at 70°; :func:`~tests.oracles.equivalence.assert_equivalent`
+compares the three to :data:`RTOL` relative.  Where an example differs more, the control
+-- the same turn by a further 1e-9 rad, which changes nothing but the round-off -- was
+run (the numbers are in the reasons below): a control that moves the
+results as much says sensitivity (impulse chatter, chaos, round-off times a stiff mode's
+frequency squared), one that moves them far less says the axes leak into the code, a
+defect fixed in the solver.
+"""
+from __future__ import annotations
+
+import copy
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from solver.api import load_model, simulate
+from tests.oracles.equivalence import assert_equivalent
+from tests.oracles.transform import reflection, rotation, translation
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "resources" / "examples"
+
+#: the comparison's tolerance (relative to each quantity's largest magnitude)
+RTOL = 1e-8
+#: accelerations: round-off of the positions times a stiff mode's frequency squared (the flexible
+#: pendulum's tip: the 1e-9 rad control moves its acceleration by 2.3e-7, the turn by 2.8e-7)
+ACCELERATION_RTOL = 1e-6
+#: steps of each example's own step that it runs for
+STEPS = 60
+
+TURNED = rotation(math.radians(37.0), (0.2, 0.1)).then(translation(1.3, -0.7))
+MIRRORED = reflection((0.4, 0.0), math.radians(70.0))
+
+#: examples run for fewer steps, and why: the impulses of a contact that chatters (e = 1 on a
+#: flexible body) and a clearance joint's impacts are decided by thresholds (TOL, the sign of
+#: v_n) that round-off tips: past the first impact the 1e-9 rad control moves them as much as
+#: the turn does (the bar struck by a mass: 1.5e-2 after 70 steps)
+HORIZON = {
+    "bar_mass_impact": 20,
+    "rod_floor_flexible": 20,
+    **{f"pendulum_flexible_modal{n}_{law}": 30 for n in (3, 5) for law in ("energetic", "newton", "poisson")},
+    **{p.stem: 20 for p in EXAMPLES.glob("slider_crank_clearance_*.json")},
+}
+
+#: quantities compared to a tolerance other than RTOL, and why (measured, with the control)
+TOLERANCES: dict[str, tuple[dict[str, float], str]] = {
+    "robot_arm": ({"driver_reaction": 2e-6, "bending_moment": 2e-6, "rot_a": 1e-6, "node_a": 1e-6,
+                   "rot_v": 1e-7, "midspan": 1e-7, "bending_strain": 2e-6},
+                  "Newton's stopping test |dq| <= 1e-10 x the model's size falls on the other side at one step "
+                  "(38) when turned by 37 deg: one iteration fewer moves the driver reaction by 8.4e-7 (the "
+                  "control: 1.7e-10; a turn by 10 or 90 deg: 2e-10)"),
+}
+for _name in ("robot_arm_modal",):
+    TOLERANCES[_name] = TOLERANCES["robot_arm"][0] | {"modal_q": 1e-6, "modal_qd": 1e-6, "modal_qdd": 1e-6}, \
+        TOLERANCES["robot_arm"][1] + "; the modal arm alike (1.1e-6)"
+
+#: examples that still differ beyond their tolerance, and why
+XFAIL = {
+    "moving_mass_beam": "the moving mass's curvature term is a central difference 1e-7 of the model's size wide "
+                        "(solver.contact.moving, MovingModel._gamma): its round-off moves the beam's axial force "
+                        "by 8.6e-6 when turned; issue 26's moving-mass fix replaces it",
+}
+for _name in ("cylinders_dubowsky_freudenstein", "cylinders_esdu78035", "cylinders_goldsmith", "spheres_hertz",
+              "spheres_kelvin_voigt", "spheres_lankarani_nikravesh"):
+    XFAIL[_name] = ("the ball reaches the bore exactly at a step's end (gap 1e-5 m closed at 1 m/s in 50 steps): "
+                    "round-off leaves the gap +9e-18 m as shipped and -9e-15 m turned, so the compliant contact "
+                    "starts a step later or not, and the step control then takes other steps (724 frames "
+                    "against 749; the separation 1.9e-6 later)")
+
+
+def short(name: str) -> dict:
+    """The example ``name`` over its horizon."""
+    model = load_model(EXAMPLES / f"{name}.json")
+    solver = model.setdefault("solver", {})
+    solver["end_time"] = min(solver.get("end_time", 1.0), HORIZON.get(name, STEPS) * solver.get("step", 1e-3))
+    return model
+
+
+def _cases():
+    for path in sorted(EXAMPLES.glob("*.json")):
+        marks = [pytest.mark.xfail(reason=XFAIL[path.stem], strict=True)] if path.stem in XFAIL else []
+        yield pytest.param(path.stem, marks=marks, id=path.stem)
+
+
+@pytest.mark.parametrize("name", list(_cases()))
+def test_an_example_turned_moved_and_mirrored_gives_the_same_results(name):
+    model = short(name)
+    shipped = simulate(model)
+    assert shipped.completed, shipped.meta.get("message")
+    rtols = {"node_a": ACCELERATION_RTOL, "rot_a": ACCELERATION_RTOL, "modal_qdd": ACCELERATION_RTOL}
+    rtols |= TOLERANCES.get(name, ({}, ""))[0]
+    for transform in (TURNED, MIRRORED):
+        moved = simulate(transform.apply(copy.deepcopy(model)))
+        assert_equivalent(shipped, moved, transform, RTOL, rtols)
+
+
+def test_the_two_bars_turned_and_moved_strike_alike():
+    """Thesis §5.1.2 turned by 37° and moved by (1.3, -0.7) m.  Before the fix the predictor's
+    root (eq. 3.4) was lost to cancellation under a round-off normal acceleration and the step
+    halved instead: the first contact came a step later, 263 frames instead of 288 by 0.5 ms
+    (1382 instead of 902 over the example's 1.6 ms, the peak strain 7 % off).  Frames and
+    events now match one for one; what remains (peak strain 2.9e-8, impulses 3.9e-8 over
+    1.6 ms) is the chatter's sensitivity: the same turn by a further 1e-9 rad moves them by
+    2.5e-8 and 3.4e-8."""
+    model = load_model(EXAMPLES / "two_bars_impact.json")
+    model["solver"]["end_time"] = 5e-4
+    a, b = simulate(model), simulate(TURNED.apply(model))
+    assert len(a.frames) == len(b.frames) and len(a.events) == len(b.events)
+    assert [e["kind"] for e in a.events] == [e["kind"] for e in b.events]
+    peak = [float(np.abs(r.stack("axial_strain")).max()) for r in (a, b)]
+    assert peak[1] == pytest.approx(peak[0], rel=1e-7)
+    impulse = [sum(e.get("I_n_N_s", 0.0) for e in r.events) for r in (a, b)]
+    assert impulse[1] == pytest.approx(impulse[0], rel=1e-7)
+    energy = [r.energies(["kinetic", "strain"])[-1] for r in (a, b)]
+    np.testing.assert_allclose(energy[1], energy[0], rtol=1e-7, atol=1e-7 * float(energy[0].sum()))
+    times = [np.array([e["time_s"] for e in r.events]) for r in (a, b)]
+    np.testing.assert_allclose(times[1], times[0], rtol=0, atol=1e-8 * 5e-4)
+
+
+def test_newtons_stopping_test_does_not_depend_on_the_axes():
+    """The flying beam (thesis Ex. 2) turned by 37°: Newton stopped when the largest component
+    of its correction fell below the tolerance, so a turn changed its iteration count (4 against
+    3 at one step) and the beam's axial force by 2.5e-7; now the correction's length decides
+    (3e-11, as a turn by 90° or a move)."""
+    model = load_model(EXAMPLES / "flying_beam.json")
+    model["solver"]["end_time"] = 0.5
+    turned = rotation(math.radians(37.0))
+    diff = assert_equivalent(simulate(model), simulate(turned.apply(model)), turned, 1e-9)
+    assert diff["axial_force"] < 1e-9
