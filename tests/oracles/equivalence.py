@@ -57,23 +57,38 @@ def _relative(a: np.ndarray, b: np.ndarray, scale: float | None = None) -> float
     return worst / scale if scale > 0.0 else (0.0 if worst == 0.0 else math.inf)
 
 
-def _scales(a: Results) -> dict[str, float]:
+#: strains (and deflections over lengths) below this are round-off: the floor of their scale
+STRAIN_FLOOR = 1e-12
+
+
+def _top(r: Results, name: str) -> float:
+    return float(np.nanmax(np.abs(r.stack(name)), initial=0.0))
+
+
+def _scales(a: Results, b: Results) -> dict[str, float]:
     """The magnitude each quantity is compared against: its own largest, or that of the quantity it
     goes with when that is larger (a bar that barely turns is compared on the scale of its motion:
-    rotations on displacements over the model's size, bending on axial strains, tangential on
-    normal contact values)."""
+    rotations on displacements over the model's size, accelerations on the speeds over the run,
+    bending on axial strains, tangential on normal contact values), and never below round-off
+    (strains below :data:`STRAIN_FLOOR`, forces below it times the links' axial rigidity)."""
     xy = a.stack("node_xy")
     size = max(float(np.ptp(xy, axis=(0, 1)).max()), 1e-300)
-    top = {name: float(np.nanmax(np.abs(a.stack(name)), initial=0.0))
-           for name in ("node_v", "node_a", "axial_force", "axial_strain", "bending_strain", "bending_moment")}
+    top = {name: _top(a, name) for name in ("node_v", "node_a", "axial_force", "axial_strain", "bending_strain",
+                                            "bending_moment")}
+    g = a.model.get("gravity", {})
+    accel = max(top["node_a"], top["node_v"] / max(float(a.time[-1]), 1e-300), math.hypot(g.get("x", 0.0),
+                                                                                         g.get("y", 0.0)))
     fibre = np.asarray(a.layout.outer_fibre, dtype=float)
     c = float(np.nanmax(fibre, initial=0.0)) if np.isfinite(fibre).any() else 0.0
     moved = float(np.abs(xy - xy[0]).max())
-    strain = max(top["axial_strain"], top["bending_strain"])
+    strain = max(top["axial_strain"], top["bending_strain"], STRAIN_FLOOR)
+    rigidity = _top(b, "axial_force") / max(_top(b, "axial_strain"), 1e-300)  # EA, N
+    force = max(top["axial_force"] + (top["bending_moment"] / c if c > 0 else 0.0), STRAIN_FLOOR * rigidity)
     return {"node_xy": size, "rot": moved / size, "driver_angle": moved / size, "rot_v": top["node_v"] / size,
-            "rot_a": top["node_a"] / size, "axial_strain": strain, "bending_strain": strain, "midspan": strain,
-            "axial_force": top["axial_force"] + (top["bending_moment"] / c if c > 0 else 0.0),
-            "bending_moment": top["bending_moment"] + top["axial_force"] * c}
+            "node_a": accel, "rot_a": accel / size, "axial_strain": strain, "bending_strain": strain,
+            "midspan": max(strain, moved / size), "axial_force": force,
+            "bending_moment": max(top["bending_moment"], force * (c or float(np.max(a.layout.element_length,
+                                                                                   initial=0.0))))}
 
 
 def differences(a: Results, b: Results, t: Transform) -> dict[str, float]:
@@ -82,7 +97,7 @@ def differences(a: Results, b: Results, t: Transform) -> dict[str, float]:
     out: dict[str, float] = {"frames": float(len(a.frames) != len(b.frames))}
     if out["frames"]:
         return out
-    scales = _scales(a)
+    scales = _scales(a, b)
 
     def compare(name: str, fa: np.ndarray, fb: np.ndarray) -> float:
         own = float(np.nanmax(np.abs(fa), initial=0.0)) if fa.size else 0.0
