@@ -71,6 +71,14 @@ TOLERANCES["two_bars_impact"] = (
      "contact.F_n_impulse_rate_N": 2e-7, "event.I_n_N_s": 2e-7, "energy": 1e-7},
     "the e = 1 chatter of the impulses at the bars' interface: the 1e-9 rad control moves v_n by 5.3e-7 and the "
     "axial strain by 7.2e-8 (the turn: 6.8e-7, 9.1e-8)")
+_DIFFERENCE = ("the curvature term of a moving mass or support is a central difference 1e-7 of the model's size "
+               "wide (solver.contact.moving): it carries the round-off of the rows' rates over 1e-7, and the "
+               "beam's small axial force with it")
+TOLERANCES["moving_mass_beam"] = (dict.fromkeys(("axial_force", "axial_strain"), 1e-4),
+                                  _DIFFERENCE + ": the 1e-9 rad control moves it by 4.0e-5 (the turn: 4.6e-5)")
+TOLERANCES["moving_support_beam"] = (dict.fromkeys(("axial_force", "axial_strain"), 3e-7),
+                                     _DIFFERENCE + ": the 1e-9 rad control moves it by 1.3e-7 (the turn: 1.3e-7)")
+
 #: examples that still differ beyond their tolerance, and why
 XFAIL = {
     "disc_rolling_beam": "the disc is sketched on the beam (gap 0, v_n 0): whether it starts rolling at once is a "
@@ -81,12 +89,6 @@ XFAIL = {
                           "|dq| / (nu h^2) ~ 4 m/s^2 and the multipliers by m |dq| / (nu h^2): turned by 37 deg it "
                           "stops one iteration earlier at step 25, and the driver reaction then oscillates 1e-2 N m "
                           "apart (1.2e-4 relative; energy 4e-6; the 1e-9 rad control: 8e-11)",
-    "moving_support_beam": "the moving support's row derivative is a central difference 1e-7 of the model's size "
-                           "wide (solver.contact.moving, MovingModel._gamma): its round-off moves the axial strain "
-                           "by 1.1e-7 when turned; issue 26's moving-mass fix replaces it",
-    "moving_mass_beam": "the moving mass's curvature term is a central difference 1e-7 of the model's size wide "
-                        "(solver.contact.moving, MovingModel._gamma): its round-off moves the beam's axial force "
-                        "by 8.6e-6 when turned; issue 26's moving-mass fix replaces it",
 }
 for _name in ("cylinders_dubowsky_freudenstein", "cylinders_esdu78035", "cylinders_goldsmith", "spheres_hertz",
               "spheres_kelvin_voigt", "spheres_lankarani_nikravesh"):
@@ -97,7 +99,8 @@ for _name in ("cylinders_dubowsky_freudenstein", "cylinders_esdu78035", "cylinde
 
 
 #: xfails whose outcome a tie decides (any change of round-off may pass them)
-TIES = ("disc_rolling_beam",)
+TIES = ("disc_rolling_beam", "cylinders_dubowsky_freudenstein", "cylinders_esdu78035", "cylinders_goldsmith",
+        "spheres_hertz", "spheres_kelvin_voigt", "spheres_lankarani_nikravesh")
 
 
 def short(name: str) -> dict:
