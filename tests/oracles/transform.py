@@ -191,7 +191,7 @@ def rule(path: str) -> str | None:
     for n in range(len(parts), 0, -1):
         head = ".".join(parts[:n])
         generic = ".".join("<*>" if p.startswith("<") else p for p in parts[:n])
-        for key in (head, generic):
+        for key in (head, generic, head.removesuffix("[]")):  # a rule on a list covers its items
             if key in RULES:
                 return RULES[key]
     return None
