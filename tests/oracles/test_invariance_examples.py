@@ -45,9 +45,11 @@ HORIZON = {
     "rod_floor_flexible": 20,
     **{f"pendulum_flexible_modal{n}_{law}": 30 for n in (3, 5) for law in ("energetic", "newton", "poisson")},
     **{p.stem: 20 for p in EXAMPLES.glob("slider_crank_clearance_*.json")},
+    "slider_crank_clearance_hertz": 100,  # through its first three impacts
 }
 
-#: quantities compared to a tolerance other than RTOL, and why (measured, with the control)
+#: quantities compared to a tolerance other than RTOL (``"*"``: every quantity), and why (measured, with the
+#: control)
 TOLERANCES: dict[str, tuple[dict[str, float], str]] = {
     "robot_arm": ({"driver_reaction": 2e-6, "bending_moment": 2e-6, "rot_a": 1e-6, "node_a": 1e-6,
                    "rot_v": 1e-7, "midspan": 1e-7, "bending_strain": 2e-6},
@@ -78,6 +80,11 @@ TOLERANCES["moving_mass_beam"] = (dict.fromkeys(("axial_force", "axial_strain"),
                                   _DIFFERENCE + ": the 1e-9 rad control moves it by 4.0e-5 (the turn: 4.6e-5)")
 TOLERANCES["moving_support_beam"] = (dict.fromkeys(("axial_force", "axial_strain"), 3e-7),
                                      _DIFFERENCE + ": the 1e-9 rad control moves it by 1.3e-7 (the turn: 1.3e-7)")
+
+TOLERANCES["slider_crank_clearance_hertz"] = (
+    {"*": 1e-5}, "the journal's impacts in the bearing, their steps sized by the contact's accuracy: after three "
+                 "impacts the 1e-9 rad control moves the impulses by 2.5e-6 (the turn: 8.6e-7); the other clearance "
+                 "examples run 20 steps, before their first impact")
 
 #: examples that still differ beyond their tolerance, and why
 XFAIL = {
@@ -122,11 +129,11 @@ def test_an_example_turned_moved_and_mirrored_gives_the_same_results(name):
     model = short(name)
     shipped = simulate(model)
     assert shipped.completed, shipped.meta.get("message")
-    rtols = {"node_a": ACCELERATION_RTOL, "rot_a": ACCELERATION_RTOL, "modal_qdd": ACCELERATION_RTOL}
-    rtols |= TOLERANCES.get(name, ({}, ""))[0]
+    rtols = dict.fromkeys(("node_a", "rot_a", "modal_qdd"), ACCELERATION_RTOL) | TOLERANCES.get(name, ({}, ""))[0]
+    rtol = rtols.pop("*", RTOL)
     for transform in (TURNED, MIRRORED):
         moved = simulate(transform.apply(copy.deepcopy(model)))
-        assert_equivalent(shipped, moved, transform, RTOL, rtols)
+        assert_equivalent(shipped, moved, transform, rtol, rtols)
 
 
 def test_the_two_bars_turned_and_moved_strike_alike():
