@@ -50,18 +50,7 @@ HORIZON = {
 
 #: quantities compared to a tolerance other than RTOL (``"*"``: every quantity), and why (measured, with the
 #: control)
-TOLERANCES: dict[str, tuple[dict[str, float], str]] = {
-    "robot_arm": ({"driver_reaction": 2e-6, "bending_moment": 2e-6, "rot_a": 1e-6, "node_a": 1e-6,
-                   "rot_v": 1e-7, "midspan": 1e-7, "bending_strain": 2e-6},
-                  "Newton's stopping test |dq| <= 1e-10 x the model's size falls on the other side at one step "
-                  "(38) when turned by 37 deg: one iteration fewer moves the driver reaction by 8.4e-7 (the "
-                  "control: 1.7e-10; a turn by 10 or 90 deg: 2e-10)"),
-}
-for _name in ("robot_arm_modal",):
-    TOLERANCES[_name] = TOLERANCES["robot_arm"][0] | dict.fromkeys(("modal_q", "modal_qd", "modal_qdd",
-                                                                      "modal_kinetic_energy"), 1e-6), \
-        TOLERANCES["robot_arm"][1] + "; the modal arm alike (1.1e-6)"
-
+TOLERANCES: dict[str, tuple[dict[str, float], str]] = {}
 TOLERANCES["rotating_beam_stop"] = (
     dict.fromkeys(("bending_strain", "bending_moment", "axial_force", "axial_strain", "rot_v"), 2e-7),
     "sensitivity: the 1e-9 rad control moves the bending strain by 8.2e-8 (the turn: 7.8e-8)")
@@ -91,11 +80,6 @@ XFAIL = {
     "disc_rolling_beam": "the disc is sketched on the beam (gap 0, v_n 0): whether it starts rolling at once is a "
                          "tie that round-off decides -- the 1e-9 rad control lifts it off, and so does the mirror "
                          "(results O(1) apart; the turn keeps it, 3.4e-7)",
-    "slider_crank_ideal": "Newton accepts a step once its correction |dq| <= 1e-10 m (tol_g, for round-off-limited "
-                          "stiff systems), which at h = 1e-5 s leaves the accelerations uncertain by "
-                          "|dq| / (nu h^2) ~ 4 m/s^2 and the multipliers by m |dq| / (nu h^2): turned by 37 deg it "
-                          "stops one iteration earlier at step 25, and the driver reaction then oscillates 1e-2 N m "
-                          "apart (1.2e-4 relative; energy 4e-6; the 1e-9 rad control: 8e-11)",
 }
 for _name in ("cylinders_dubowsky_freudenstein", "cylinders_esdu78035", "cylinders_goldsmith", "spheres_hertz",
               "spheres_kelvin_voigt", "spheres_lankarani_nikravesh"):
