@@ -153,3 +153,15 @@ def test_newtons_stopping_test_does_not_depend_on_the_axes():
     turned = rotation(math.radians(37.0))
     diff = assert_equivalent(simulate(model), simulate(turned.apply(model)), turned, 1e-9)
     assert diff["axial_force"] < 1e-9
+
+
+def test_newtons_tolerance_does_not_depend_on_the_origin():
+    """The flexible pendulum moved by (1.3, -0.7) m: Newton's position tolerance was 1e-10 of the
+    largest coordinate, so the move loosened it and the rod's accelerations came 1.7e-4 apart
+    and its angular velocities 2.9e-5; now it is 1e-10 of the model's size (3.9e-7 and 5e-9)."""
+    model = load_model(EXAMPLES / "pendulum_flexible_corotational_newton.json")
+    model["solver"]["end_time"] = 200 * model["solver"]["step"]
+    moved = translation(1.3, -0.7)
+    diff = assert_equivalent(simulate(model), simulate(moved.apply(model)), moved, RTOL,
+                             {"node_a": ACCELERATION_RTOL, "rot_a": ACCELERATION_RTOL})
+    assert diff["rot_v"] < 1e-8
