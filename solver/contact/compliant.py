@@ -50,7 +50,7 @@ from ..results.frames import CONTACT_STATES
 from ..system.assembly import Assembly
 from ..system.contact_pairs import ContactGeometry, ContactPair
 from ..system.state import State
-from .base import ContactModel
+from .base import ContactModel, quadratic_roots
 from .compliant_laws import WIDTH_FRACTION, NormalState, PairLaw, bind_pair
 
 #: least impact velocity δ̇⁽⁻⁾ of the hysteresis laws (m/s): a pair that creeps into contact
@@ -398,16 +398,10 @@ def _hermite(s, g0: float, r0: float, g1: float, r1: float):
 
 def _hermite_min(g0: float, r0: float, g1: float, r1: float) -> tuple[float, float]:
     """``(s, value)`` of the smallest value of the cubic Hermite polynomial on [0, 1] (at an
-    end or where p' = 3 a s² + 2 b s + r0 vanishes)."""
+    end or where p' = 3 a s² + 2 b s + r0 vanishes; ``a`` of round-off size, a gap that is
+    nearly a parabola over the step, keeps its root near ``-r0 / 2b``: :func:`quadratic_roots`)."""
     a, b = 2 * g0 + r0 - 2 * g1 + r1, -3 * g0 - 2 * r0 + 3 * g1 - r1  # p = a s³ + b s² + r0 s + g0
-    candidates = [0.0, 1.0]
-    if abs(a) > 1e-300:
-        disc = b * b - 3.0 * a * r0
-        if disc >= 0.0:
-            root = math.sqrt(disc)
-            candidates += [(-b - root) / (3.0 * a), (-b + root) / (3.0 * a)]
-    elif abs(b) > 1e-300:
-        candidates.append(-r0 / (2.0 * b))
+    candidates = [0.0, 1.0, *quadratic_roots(3.0 * a, 2.0 * b, r0)]
     return min(((c, _hermite(c, g0, r0, g1, r1)) for c in candidates if 0.0 <= c <= 1.0), key=lambda x: x[1])
 
 

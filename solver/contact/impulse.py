@@ -96,7 +96,8 @@ class ImpulseModel(ContactModel):
                 continue
             v_new, res = velocity_jump(self.asm, s, g, pair.mu_s, pair.mu_d, pair.e, pair.law, held(s), pair.id)
             s = State(s.t, s.q, v_new, s.a, s.lam, s.a_pseudo, s.lam_c)
-            self.state[j] = CONTACT_STATES.index("stick" if res.kind in STICK_KINDS else "slide")
+            sticks = pair.mu_s > 0.0 and res.kind in STICK_KINDS  # a frictionless point slides
+            self.state[j] = CONTACT_STATES.index("stick" if sticks else "slide")
             self.record_impulse(s.t, j, res)
             results.append(res)
         return s, results

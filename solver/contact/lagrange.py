@@ -70,7 +70,7 @@ class LagrangeModel(ContactModel):
         self.hold = np.zeros(count)  # the gap held while in contact, m
         self.segment = np.full(count, -1)  # the segment of a link target the rows were written for
         self.eps = np.array([p.model.get("stick_tolerance", STICK_TOLERANCE) for p in self.pairs])
-        self.tol_g = 1e-10 * max(1.0, float(np.abs(asm.sys.q0).max(initial=0.0)))
+        self.tol_g = 1e-10 * asm.sys.size
         self._pending: tuple[float, int, str] | None = None  # a switch the step was taken again to land on
         self._released: set[int] = set()  # pairs released at the end of the current step
         self._touched: set[int] = set()  # pairs whose contact began at the end of the current step
@@ -127,10 +127,10 @@ class LagrangeModel(ContactModel):
         """``-Jdot v`` of the two rows (zero for straight targets), by a difference along ``v``."""
         if not pair.curved:
             return np.zeros(2)
-        speed = float(np.abs(v).max(initial=0.0))
+        speed = float(np.linalg.norm(v))
         if speed == 0.0:
             return np.zeros(2)
-        dt = 1e-7 * max(1.0, float(np.abs(q).max())) / speed
+        dt = 1e-7 * self.asm.sys.size / speed  # a step of 1e-7 of the model's size, wherever it is drawn
         g2 = pair.geometry(q + dt * v, g.segment)
         return -((g2.J - g.J) @ v) / dt
 

@@ -135,7 +135,7 @@ class MovingModel(ContactModel):
         self._t: float | None = None  # the end of the step being attempted
         self._start: State | None = None
         self._t_rows = 0.0  # the time the rows were last written for
-        self.tol_g = 1e-10 * max(1.0, float(np.abs(asm.sys.q0).max(initial=0.0)))
+        self.tol_g = 1e-10 * asm.sys.size
 
     def row_count(self) -> int:
         return sum(m.rows for m in self.movers)
@@ -180,7 +180,7 @@ class MovingModel(ContactModel):
         """``gamma = -d2g/dt2`` at zero acceleration: the central difference of the rates
         ``dg/dt`` along the motion ``(q + tau v, t + tau)`` at fixed ``v``; it holds the
         curvature of the path and the convective terms of the moving mass."""
-        dt = 1e-7 * max(1.0, float(np.abs(q).max(initial=0.0))) / max(float(np.abs(v).max(initial=0.0)), 1.0)
+        dt = 1e-7 * self.asm.sys.size / max(float(np.linalg.norm(v)), 1.0)  # the same wherever the model is drawn
 
         def rates(tau: float) -> np.ndarray:
             return np.array([r for m in self.movers for (_d, _R, _g, r) in mover_rows(m, q + tau * v, v, t, tau)])

@@ -11,6 +11,9 @@ drivers for the energy ledger.  The arithmetic is that of
 :meth:`~solver.integration.newmark.NewmarkIntegrator.step`, operation for operation, so a
 run gives the same numbers either way; what it saves is the Python around the compiled
 calls (about 20 µs per step) and numba's argument dispatch (60 arguments per call).
+numba's cache does not follow the kernels a kernel calls: a change to ``converge_step`` or
+``newton_terms`` (their convergence tests, ``|dq|`` and ``|g|``) must come with a change to
+this file, or its cached run keeps the old arithmetic.
 
 A step that fails (Newton diverges, the matrix is singular) ends the run before it, and
 the time loop cuts it as it cuts a failed ordinary step.

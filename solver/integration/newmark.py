@@ -149,7 +149,7 @@ def newton_iterations(q, v, a, lam, F_ext, mass_diag, alpha, beta, form, dofs, s
     (it does not contract by ``contraction`` any more, or ``max_reuse`` corrections were
     made with it); FOLLOWER after a correction when loads follow the structure; or
     DIVERGED after ``max_iter`` iterations.  ``counters`` = (iterations, corrections) and
-    ``norms`` = (last |psi|, last max|dq|) carry over between calls within a step.  When
+    ``norms`` = (last |psi|, last |dq|) carry over between calls within a step.  When
     ``fresh[0]`` is set, ``psi, g, vals`` and ``fresh[1:]`` hold the residual at ``(q, v, a)``
     (the factorisation just evaluated it) and the first iteration uses them.
     """
@@ -197,16 +197,16 @@ def newton_iterations(q, v, a, lam, F_ext, mass_diag, alpha, beta, form, dofs, s
             border_correct(x, W, Sinv, cr_dofs, cr_row, r_c, dlam)
             for k in range(c):
                 lam_c[k] += dlam[k]
-        dq_max = 0.0
+        dq_sq = 0.0
         for i in range(n):
             dq = x[i]
             q[i] += dq
             v[i] += c_v * dq  # (2.62)
             a[i] += c_a * dq  # (2.63)
-            dq_max = max(dq_max, abs(dq))
+            dq_sq += dq * dq
         for i in range(m):
             lam[i] += scale * x[n + i]
-        norms[1] = dq_max
+        norms[1] = np.sqrt(dq_sq)  # |dq|, not max |dq_i|: the same however the model is turned
         counters[1] += 1
         used += 1
         prev = r_norm
@@ -301,7 +301,7 @@ class NewmarkIntegrator:
         self.max_iter = settings["max_iterations"]
         self.modified = settings["modified_newton"]
         # constraint tolerance: a length scale of the model
-        self.tol_g = 1e-10 * max(1.0, float(np.abs(asm.sys.q0).max(initial=0.0)))
+        self.tol_g = 1e-10 * asm.sys.size
         self._factor: BandLU | None = None
         self._AB: np.ndarray | None = None  # band storage the factors are written to
         self._ipiv: np.ndarray | None = None
@@ -380,7 +380,7 @@ class NewmarkIntegrator:
         a_pseudo = np.empty(n)
         counters = np.zeros(2, dtype=np.int64)  # iterations done, corrections applied
         refreshed = 0
-        norms = np.array([np.inf, np.inf])  # last |psi|, last max|dq|
+        norms = np.array([np.inf, np.inf])  # last |psi|, last |dq|
         done = 0
         live = self.contact is not None and self.contact.any_live
         follower = self._follower or live  # contact forces follow the iterates like follower loads

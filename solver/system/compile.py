@@ -91,6 +91,14 @@ class System:
     movers: list[Mover] = field(default_factory=list)
 
     @property
+    def size(self) -> float:
+        """The model's size, m: twice the largest distance of a sketched node from the nodes'
+        centroid, 1 m at least -- the length scale of the tolerances on positions, the same
+        wherever the model is drawn and however it is turned."""
+        xy = self.q0[self.node_dofs]
+        return max(1.0, 2.0 * float(np.hypot(*(xy - xy.mean(axis=0)).T).max(initial=0.0)))
+
+    @property
     def formulation(self) -> str:
         return self.settings["formulation"]
 
