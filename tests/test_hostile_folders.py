@@ -152,6 +152,24 @@ def test_a_sweep_refuses_a_link_at_its_description(tmp_path, capsys, victim):
     assert untouched(victim)
 
 
+def test_a_sweep_refuses_a_link_at_its_lock(tmp_path, capsys, victim):
+    plant(tmp_path / "s" / "sweep.lock", victim)
+    argv = ["sweep", "rod_impact_rigid", "--vary", "contacts[B-ground].e=0.5", "--out", str(tmp_path / "s"), "--quiet"]
+    assert cli.main(argv) == cli.EXIT_INVALID
+    assert "sweep.lock: cannot take the sweep's lock" in capsys.readouterr().err
+    assert untouched(victim)
+
+
+def test_an_ensembles_spread_refuses_a_link(tmp_path, victim):
+    from solver.sweeps.spread import SPREAD_CSV, write_spread
+
+    plant(tmp_path / SPREAD_CSV, victim)
+    with pytest.raises(UnsafeTarget, match="is a symbolic link"):
+        write_spread(tmp_path, [{"column": "x", "runs": 2, "mean": 1.0, "std": 0.0, "min": 1.0, "p05": 1.0,
+                                 "median": 1.0, "p95": 1.0, "max": 1.0, "std_rel": 0.0}])
+    assert untouched(victim)
+
+
 @pytest.mark.parametrize("name", [TABLE, TABLE_CSV])
 def test_a_sweep_table_refuses_a_link(tmp_path, victim, name):
     plant(tmp_path / name, victim)
