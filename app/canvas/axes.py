@@ -5,14 +5,18 @@ from __future__ import annotations
 
 import pyqtgraph as pg
 
-from ..document.units import PREFIXED_UNITS
+from ..document.units import MICROSTRAIN, PREFIXED_UNITS, STRAIN
 
 
 def axis_label(plot: pg.PlotItem, side: str, text: str, unit: str) -> None:
     """Label an axis ``text (unit)``; units of :data:`~app.document.units.PREFIXED_UNITS`
-    get the prefix of the ticks (``time (ms)``), others are shown as they are (``angle (deg)``)."""
+    get the prefix of the ticks (``time (ms)``), a strain is in microstrain (``strain (µε)``,
+    ticks scaled by 1e6, as the colour bar), others are shown as they are (``angle (deg)``)."""
     axis = plot.getAxis(side)
     prefixed = unit in PREFIXED_UNITS
+    axis.setScale(1e6 if unit == STRAIN else 1.0)
+    if unit == STRAIN:
+        unit = MICROSTRAIN
     axis.enableAutoSIPrefix(prefixed)
     if not prefixed:  # pyqtgraph keeps the scale of the series shown before (a strain's 1e6) once disabled
         axis.autoSIPrefixScale, axis.labelUnitPrefix = 1.0, ""

@@ -115,6 +115,8 @@ def parse_quantity(text: str, unit: str) -> float:
 
 #: units shown with an SI prefix (``ms``, ``kN``, ``mm/s``); others keep theirs (``deg``, ``rad/s``)
 PREFIXED_UNITS = ("s", "m", "m/s", "m/s^2", "N", "N m", "N s", "J", "Pa", "W", "Hz")
+#: a strain (``ε``, m/m) is always shown in microstrain, as the playback's colour bar shows it
+STRAIN, MICROSTRAIN = "ε", "µε"
 #: exponent -> prefix of :func:`format_quantity`
 _PREFIX_OF = {-9: "n", -6: "µ", -3: "m", 0: "", 3: "k", 6: "M", 9: "G"}
 
@@ -122,9 +124,15 @@ _PREFIX_OF = {-9: "n", -6: "µ", -3: "m", 0: "", 3: "k", 6: "M", 9: "G"}
 def si_prefixed(value: float, unit: str) -> tuple[float, str]:
     """``(scaled value, prefixed unit)`` putting ``value`` between 1 and 1000 where the unit takes a prefix.
 
+    A strain is given in microstrain, whatever its size.
+
     >>> si_prefixed(0.0123, "s"), si_prefixed(2.5e-5, "s"), si_prefixed(1500.0, "N"), si_prefixed(0.5, "deg")
     ((12.3, 'ms'), (25.0, 'µs'), (1.5, 'kN'), (0.5, 'deg'))
+    >>> si_prefixed(0.00125, "ε")
+    (1250.0, 'µε')
     """
+    if unit == STRAIN:
+        return float(f"{value * 1e6:.12g}"), MICROSTRAIN
     if unit not in PREFIXED_UNITS or value == 0 or not math.isfinite(value):
         return value, unit
     exponent = min(max(3 * math.floor(math.log10(abs(value)) / 3), -9), 9)

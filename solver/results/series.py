@@ -60,7 +60,10 @@ STRAIN_KINDS = ("axial", "bending", "outer")
 FREE_STRAIN_KINDS = ("axial_free", "bending_free")
 
 #: CSV suffix of each unit (the results files' convention: ``vx_m_s``, ``ax_m_s2``)
-UNIT_SUFFIX = {"-": "", "s": "s", "m": "m", "m/s": "m_s", "m/s^2": "m_s2", "N": "N", "N m": "N_m",
+#: the unit of strain series: a strain (m/m), which plots and readouts give in µε, as the
+#: playback's colour bar does; the CSV columns keep plain strain, unsuffixed
+STRAIN_UNIT = "ε"
+UNIT_SUFFIX = {"-": "", STRAIN_UNIT: "", "s": "s", "m": "m", "m/s": "m_s", "m/s^2": "m_s2", "N": "N", "N m": "N_m",
                "J": "J", "rad": "rad", "deg": "deg", "rad/s": "rad_s"}
 
 
@@ -298,14 +301,14 @@ def _strain_series(results: Results):
     for e, (link, k, _, _) in enumerate(layout.elements):
         for s, xi in enumerate(layout.stations):
             for kind in STRAIN_KINDS:
-                yield Series(f"strain/{link}/{k}/{xi:g}/{kind}", f"{link} el. {k} at {xi:g}: {kind} strain", "-",
-                             f"strain {link}", lambda f, e=e, s=s, kind=kind: _strain(f, e, s, kind),
+                yield Series(f"strain/{link}/{k}/{xi:g}/{kind}", f"{link} el. {k} at {xi:g}: {kind} strain",
+                             STRAIN_UNIT, f"strain {link}", lambda f, e=e, s=s, kind=kind: _strain(f, e, s, kind),
                              reads=("axial_strain", "bending_strain"))
             if link in free:
                 c = float(layout.outer_fibre[e])
                 for kind in FREE_STRAIN_KINDS:
                     yield Series(f"strain/{link}/{k}/{xi:g}/{kind}", f"{link} el. {k} at {xi:g}: {kind} strain",
-                                 "-", f"strain {link}",
+                                 STRAIN_UNIT, f"strain {link}",
                                  lambda f, lk=free[link], k=k, c=c, kind=kind: _free_strain(lk, k, c, kind, f.time),
                                  reads=())
 

@@ -120,6 +120,19 @@ def test_axes_carry_engineering_prefixes(panel, qtbot):
     assert "x0.001" not in axis.labelString()
 
 
+def test_strains_are_plotted_in_microstrain_as_the_colour_bar_gives_them(panel, qtbot):
+    """Issue 27: the strain plot was in plain strain while the playback's colour bar is in µε."""
+    key = next(k for k in panel._series if k.startswith("strain/") and k.endswith("/axial"))
+    panel.set_series([key])
+    panel.autoscale()
+    axis = panel.plot.getPlotItem().getAxis("left")
+    qtbot.waitUntil(lambda: "(µε)" in axis.labelString())
+    assert axis.scale == 1e6 and "x0.001" not in axis.labelString()
+    panel.set_series(["contact/striker-end/F_n"])  # back to a force: ticks unscaled again
+    qtbot.waitUntil(lambda: "(mN)" in axis.labelString())
+    assert axis.scale == 1.0
+
+
 def test_a_sweeps_dimensionless_axis_is_plain_numbers(shown, qtbot):
     view = shown(SweepResultsView(), 800, 400)
     rows = [{"run": f"r{k}", "status": "completed", "contacts.tip.e": e, "contact.tip.peak_F_n_N": 1500.0 * (1 + e)}
