@@ -1,7 +1,8 @@
 """Where a sweep's runs execute: a dask.distributed ``LocalCluster`` started and stopped
 for the sweep (one single-threaded worker process per core by default: the time loop
 holds the GIL; its workers close quietly, :mod:`.heartbeat`), or an existing cluster at a
-scheduler address.
+scheduler address.  The workers of either load the solver's compiled kernels as they start
+(:mod:`.warm`), not in their first run.
 
 The local cluster listens on the loopback interface only (its scheduler, workers and the
 scheduler's HTTP status pages): nobody else on the network reaches it.  Every wait on a
@@ -55,6 +56,7 @@ def sweep_client(scheduler: str | None = None, workers: int | None = None) -> It
     from distributed import Client, LocalCluster
 
     from .heartbeat import HeartbeatDrained
+    from .warm import WarmKernels
 
     if workers is not None and workers < 1:
         raise SweepError([f"workers: must be >= 1, got {workers}"])
@@ -69,7 +71,7 @@ def sweep_client(scheduler: str | None = None, workers: int | None = None) -> It
                 with _children_ignore_ctrl_c():
                     cluster = LocalCluster(n_workers=workers or default_workers(), threads_per_worker=1,
                                            processes=True, host=LOCAL_HOST, dashboard_address=f"{LOCAL_HOST}:0",
-                                           silence_logs=logging.ERROR, plugins=(HeartbeatDrained(),))
+                                           silence_logs=logging.ERROR, plugins=(HeartbeatDrained(), WarmKernels()))
                 opened.callback(cluster.close)
                 client = Client(cluster)
             opened.callback(client.close)
@@ -95,7 +97,20 @@ def _connect(scheduler: str):
         client.close()
         raise SweepError([f"scheduler {scheduler}: no worker joined it within {WORKERS_TIMEOUT_S} s; start "
                           f"workers with 'dask worker {scheduler}' ({type(exc).__name__})"]) from None
+    _warm_workers(client, scheduler)
     return client
+
+
+def _warm_workers(client, scheduler: str) -> None:
+    """Its workers, those there and those to come, load the solver's kernels (:mod:`.warm`)."""
+    from .warm import WarmKernels
+
+    try:
+        client.register_plugin(WarmKernels())
+    except Exception as exc:  # noqa: BLE001 -- a worker without the solver, say: named, and the client closed
+        client.close()
+        raise SweepError([f"scheduler {scheduler}: its workers cannot load the solver "
+                          f"({type(exc).__name__}: {exc})"]) from None
 
 
 @contextmanager
