@@ -16,11 +16,15 @@ from __future__ import annotations
 
 import sys
 import threading
+import time
+from typing import Callable
 
 from distributed import WorkerPlugin
 
 #: seconds a closing worker waits for its kernels still loading
 LOAD_WAIT_S = 60.0
+#: seconds between two looks whether the worker still runs a task
+PAUSE_S = 0.05
 #: the package whose kernels are loaded
 PACKAGE = "solver"
 
@@ -31,10 +35,14 @@ class WarmKernels(WorkerPlugin):
     name = "flexmech-warm-kernels"
 
     def setup(self, worker) -> None:
-        self._thread = threading.Thread(target=load_solver_kernels, name="flexmech-warm-kernels", daemon=True)
+        self._closing = threading.Event()
+        self._thread = threading.Thread(target=load_solver_kernels,
+                                        args=(lambda: bool(worker.state.executing), self._closing),
+                                        name="flexmech-warm-kernels", daemon=True)
         self._thread.start()
 
     def teardown(self, worker) -> None:
+        self._closing.set()
         self._thread.join(LOAD_WAIT_S)
 
 
@@ -42,9 +50,10 @@ class WarmKernels(WorkerPlugin):
 loaded = threading.Event()
 
 
-def load_solver_kernels() -> int:
-    """Import what a run uses and load every cached signature of the solver's kernels;
-    return how many were loaded (and set :data:`loaded`)."""
+def load_solver_kernels(busy: Callable[[], bool] = lambda: False, stop: threading.Event | None = None) -> int:
+    """Import what a run uses and load every cached signature of the solver's kernels,
+    each once ``busy()`` is False, until ``stop`` is set; return how many were loaded
+    (and set :data:`loaded` when all were)."""
     from ..integration.preload import first_kernels
     from ..jit import cached_signatures, load_signatures, start_runtime
     from . import task  # noqa: F401 -- the time loop and every kernel module a run imports
@@ -52,7 +61,13 @@ def load_solver_kernels() -> int:
     start_runtime().join()
     first = list(first_kernels())
     pairs = cached_signatures(first + [k for k in solver_kernels() if k not in first])
-    load_signatures(pairs)
+    stop = stop or threading.Event()
+    for count, pair in enumerate(pairs):
+        while busy() and not stop.is_set():
+            time.sleep(PAUSE_S)
+        if stop.is_set():
+            return count
+        load_signatures([pair])
     loaded.set()
     return len(pairs)
 
