@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from ..results.outputs import model_layout
-from .cluster import sweep_client
+from .cluster import KeptCluster, sweep_client
 from .folder_lock import sweep_lock
 from .scheduler_probe import scheduler_endpoint
 from .scalars import collect_problems
@@ -165,7 +165,8 @@ def _folder_rows(folder: Path, model: dict, overwrite: bool) -> list[dict[str, A
 
 def run_sweep(model: dict, spec: SweepSpec, folder: str | Path, *, scheduler: str | None = None,
               workers: int | None = None, progress: Callable[[SweepProgress], None] | None = None,
-              cancel: Callable[[], bool] | None = None, overwrite: bool = False) -> SweepOutcome:
+              cancel: Callable[[], bool] | None = None, overwrite: bool = False,
+              kept: KeptCluster | None = None) -> SweepOutcome:
     """Run the sweep ``spec`` of ``model`` into ``folder`` (see :mod:`solver.sweeps`),
     holding the folder's lock (:mod:`.folder_lock`: a second sweep into it is refused).
 
@@ -177,6 +178,8 @@ def run_sweep(model: dict, spec: SweepSpec, folder: str | Path, *, scheduler: st
     cancel : polled while runs go on; when it returns True the runs not started are
         dropped and those running stop at their next step; finished rows are kept.
     overwrite : start afresh in a folder that holds a sweep of another model.
+    kept : without ``scheduler``, run on this local cluster, kept open for the next sweeps
+        (started if need be) instead of one of its own.
     """
     if scheduler:
         scheduler_endpoint(scheduler)
@@ -187,14 +190,14 @@ def run_sweep(model: dict, spec: SweepSpec, folder: str | Path, *, scheduler: st
     except OSError as exc:
         raise SweepError([f"{folder}: cannot make the sweep's folder ({exc.strerror or exc})"]) from None
     with sweep_lock(folder):
-        return _run_planned(_plan(folder, variants, model, overwrite), model, spec, scheduler, workers, progress,
-                            cancel)
+        return _run_planned(_plan(folder, variants, model, overwrite), model, spec, (scheduler, workers, kept),
+                            progress, cancel)
 
 
-def _run_planned(plan: SweepPlan, model: dict, spec: SweepSpec, scheduler, workers, progress,
-                 cancel) -> SweepOutcome:
-    """Run the pending runs of ``plan`` and write the table (and an ensemble's spread) and
-    the sweep's timing in ``sweep.json``."""
+def _run_planned(plan: SweepPlan, model: dict, spec: SweepSpec, where: tuple, progress, cancel) -> SweepOutcome:
+    """Run the pending runs of ``plan`` on the cluster ``where`` (the arguments of
+    :func:`.cluster.sweep_client`) and write the table (and an ensemble's spread) and the
+    sweep's timing in ``sweep.json``."""
     started = time.monotonic()
     write_sweep(plan.folder, model, spec)
     outcome = SweepOutcome(plan.folder, plan.rows, skipped=len(plan.variants) - len(plan.pending))
@@ -209,7 +212,7 @@ def _run_planned(plan: SweepPlan, model: dict, spec: SweepSpec, scheduler, worke
     used = 0
     try:
         if plan.pending:
-            with sweep_client(scheduler, workers) as client:
+            with sweep_client(*where) as client:
                 used = _workers_of(client)
                 _execute(client, plan, spec, rows, outcome, save, progress, cancel)
     finally:  # the finished runs are kept, also when the scheduler is lost

@@ -97,3 +97,18 @@ def test_a_sweep_reports_its_overhead_per_run_beyond_its_solve(rod, cluster, tmp
     assert t.solve_s == pytest.approx(sum(r["wall_time_s"] for r in read_rows(tmp_path)))
     assert t.overhead_per_run_s == pytest.approx((t.wall_s - t.solve_s) / 2)
     assert json.loads((tmp_path / "sweep.json").read_text())["timing"]["runs"] == 2
+
+
+def test_sweeps_on_a_kept_cluster_share_its_workers_until_it_is_closed(rod, tmp_path):
+    from solver.sweeps.cluster import KeptCluster
+
+    kept = KeptCluster()
+    try:
+        spec = SweepSpec((Parameter("contacts[B-ground].e", (0.2, 0.6)),))
+        first = run_sweep(rod, spec, tmp_path / "a", workers=1, kept=kept)
+        address = kept.address(1)
+        second = run_sweep(rod, spec, tmp_path / "b", workers=1, kept=kept)
+        assert (first.completed, second.completed) == (2, 2) and kept.address(1) == address
+    finally:
+        kept.close()
+    assert not kept.running
