@@ -121,8 +121,10 @@ def sweep_client(scheduler: str | None = None, workers: int | None = None,
     opened = ExitStack()  # closes the client, then the cluster
     try:
         with _ctrl_c_held():
-            if scheduler or kept is not None:
-                client = _connect(scheduler or kept.address(count))
+            if scheduler:
+                client = _connect(scheduler)
+            elif kept is not None:  # its workers are warm already (:func:`_local_cluster`)
+                client = _connect(kept.address(count), warm=False)
             else:
                 cluster = _local_cluster(count)
                 opened.callback(cluster.close)
@@ -134,9 +136,10 @@ def sweep_client(scheduler: str | None = None, workers: int | None = None,
             opened.close()
 
 
-def _connect(scheduler: str):
-    """A client of the scheduler at address ``scheduler`` with a worker to run on, or
-    :class:`SweepError` saying which step did not answer in time."""
+def _connect(scheduler: str, warm: bool = True):
+    """A client of the scheduler at address ``scheduler`` with a worker to run on, its
+    workers loading the kernels if ``warm``, or :class:`SweepError` saying which step did
+    not answer in time."""
     from distributed import Client
 
     probe_scheduler(scheduler)
@@ -150,7 +153,8 @@ def _connect(scheduler: str):
         client.close()
         raise SweepError([f"scheduler {scheduler}: no worker joined it within {WORKERS_TIMEOUT_S} s; start "
                           f"workers with 'dask worker {scheduler}' ({type(exc).__name__})"]) from None
-    _warm_workers(client, scheduler)
+    if warm:
+        _warm_workers(client, scheduler)
     return client
 
 
