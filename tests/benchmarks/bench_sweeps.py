@@ -115,7 +115,8 @@ def main(argv: list[str]) -> int:
         rod = instant_at_start(model, "B-ground")
         for cells in (100, 400):
             best = min(_timed_map(rod, cells) for _ in range(args.repeat))
-            print(f"impact-type map {cells} x {cells}: {best * 1e3:.1f} ms ({cells * cells / best / 1e6:.2f} M cells/s)")
+            print(f"impact-type map {cells} x {cells}: {best * 1e3:.1f} ms "
+                  f"({cells * cells / best / 1e6:.2f} M cells/s)")
     return 0
 
 
