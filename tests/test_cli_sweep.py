@@ -22,7 +22,9 @@ def test_sweep_runs_the_variants_and_writes_the_table(tmp_path, capsys):
                  "solver.end_time=0.01", "--collect", "final(energy/kinetic)", "--out", str(out), "--workers", "1",
                  "--quiet"])
     assert code == EXIT_OK
-    assert "2 completed, 0 failed, 0 already in the table" in capsys.readouterr().out
+    printed = capsys.readouterr().out
+    assert "2 completed, 0 failed, 0 already in the table" in printed
+    assert re.search(r"s on 1 worker: \S+ s solving 2 runs, -?\d+ ms per run beyond its solve", printed)
     rows = read_rows(out)
     assert [r["contacts[B-ground].e"] for r in rows] == [0.5, 1.0]
     assert [r["solver.end_time"] for r in rows] == [0.01, 0.01]

@@ -91,10 +91,19 @@ def _cmd_sweep(args: argparse.Namespace, load, error, cancel_on_interrupt) -> in
             error(f"run {row['run']} failed: {row.get('message')}")
     if outcome.spread:
         print("\n".join(_spread_report(outcome.spread, spec.collect, Path(args.out))))
+    if outcome.timing is not None and outcome.timing.runs:
+        print(_timing_report(outcome.timing))
     if outcome.cancelled:
         error("cancelled; the finished runs are in the table, the same command runs the rest")
         return EXIT_CANCELLED
     return EXIT_FAILED if any(r.get("status") == "failed" for r in outcome.rows) else EXIT_OK
+
+
+def _timing_report(t) -> str:
+    """The sweep's wall time, its runs' solve time and the overhead per run beyond it."""
+    return (f"{t.wall_s:.2f} s on {t.workers} worker{'s' * (t.workers != 1)}: {t.solve_s:.2f} s solving "
+            f"{t.runs} runs, {t.overhead_per_run_s * 1e3:.0f} ms per run beyond its solve "
+            f"(wall x workers - solve, over the runs)")
 
 
 def _spec_from_args(args: argparse.Namespace):

@@ -131,9 +131,11 @@ class SweepsUi(QObject):
         self.map.set_model(self.window.document.model)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt override)
-        if watched is self.window and event.type() == QEvent.Type.Close and self.controller.running:
-            self.controller.cancel()
-            self.controller.wait()
+        if watched is self.window and event.type() == QEvent.Type.Close:
+            if self.controller.running:
+                self.controller.cancel()
+                self.controller.wait()
+            self.controller.close_cluster()
         return False
 
     # ------------------------------------------------------------------ sweep

@@ -8,6 +8,8 @@ from __future__ import annotations
 from PySide6.QtCore import QDeadlineTimer, QObject, QThread, Signal, Slot
 
 from .dialog import SweepRequest
+from solver.sweeps.cluster import KeptCluster
+
 from .worker import SweepWorker, start_sweep
 
 #: how long (s) the controller waits for the sweep's thread to end once it was asked to
@@ -20,7 +22,9 @@ class SweepThreadStuck(RuntimeError):
 
 
 class SweepController(QObject):
-    """Runs one sweep at a time in a worker thread."""
+    """Runs one sweep at a time in a worker thread, on a local cluster kept open between
+    sweeps (:class:`solver.sweeps.cluster.KeptCluster`, closed by :meth:`close_cluster`) unless
+    the request names a scheduler."""
 
     #: a sweep started: its :class:`~app.sweeps.dialog.SweepRequest`
     started = Signal(object)
@@ -35,6 +39,8 @@ class SweepController(QObject):
         self.outcome = None
         self._thread: QThread | None = None
         self._worker: SweepWorker | None = None
+        #: the local cluster the sweeps run on, started by the first
+        self.kept = KeptCluster()
 
     @property
     def running(self) -> bool:
@@ -45,13 +51,17 @@ class SweepController(QObject):
         if self.running:
             return False
         self.request, self.outcome = request, None
-        self._thread, self._worker = start_sweep(model, request, self)
+        self._thread, self._worker = start_sweep(model, request, self, self.kept)
         self._worker.progressed.connect(self._on_progress)
         self._worker.finished.connect(self._on_finished)
         self._worker.failed.connect(self._on_failed)
         self._thread.start()
         self.started.emit(request)
         return True
+
+    def close_cluster(self) -> None:
+        """Close the kept cluster (the window closes; a sweep going on has ended)."""
+        self.kept.close()
 
     def cancel(self) -> None:
         if self._worker is not None:

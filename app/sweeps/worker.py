@@ -13,6 +13,7 @@ from typing import Callable
 from PySide6.QtCore import QObject, Qt, QThread, Signal, Slot
 
 from solver.sweeps import SweepError, run_sweep
+from solver.sweeps.cluster import KeptCluster
 
 from .dialog import SweepRequest
 
@@ -58,14 +59,16 @@ class SweepWorker(SweepTask):
     """Runs the sweep ``request`` of a copy of ``model``: progress is a
     :class:`solver.sweeps.SweepProgress`, the outcome a :class:`solver.sweeps.SweepOutcome`."""
 
-    def __init__(self, model: dict, request: SweepRequest, parent: QObject | None = None):
+    def __init__(self, model: dict, request: SweepRequest, parent: QObject | None = None,
+                 kept: KeptCluster | None = None):
         super().__init__(model, parent)
         self.request = request
+        self.kept = kept
 
     def work(self, progress, cancel):
         r = self.request
         return run_sweep(self.model, r.spec, r.folder, scheduler=r.scheduler, workers=r.workers,
-                         progress=progress, cancel=cancel)
+                         progress=progress, cancel=cancel, kept=self.kept)
 
 
 def start_task(task: SweepTask, parent: QObject | None = None) -> QThread:
@@ -79,7 +82,8 @@ def start_task(task: SweepTask, parent: QObject | None = None) -> QThread:
     return thread
 
 
-def start_sweep(model: dict, request: SweepRequest, parent: QObject | None = None) -> tuple[QThread, SweepWorker]:
-    """A worker for the sweep on a new thread (:func:`start_task`)."""
-    worker = SweepWorker(model, request)
+def start_sweep(model: dict, request: SweepRequest, parent: QObject | None = None,
+                kept: KeptCluster | None = None) -> tuple[QThread, SweepWorker]:
+    """A worker for the sweep on a new thread (:func:`start_task`), on the cluster ``kept`` if given."""
+    worker = SweepWorker(model, request, kept=kept)
     return start_task(worker, parent), worker

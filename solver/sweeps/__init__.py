@@ -3,7 +3,8 @@ their path (``contacts[tip].mu_s``), executed as tasks on dask.distributed, redu
 one tidy table of scalars.
 
 What a sweep varies (:mod:`.spec`), its runs (:mod:`.variants`), the scalars of a run
-(:mod:`.scalars`), one run as a task (:mod:`.task`), the cluster (:mod:`.cluster`), the
+(:mod:`.scalars`), runs as a task (:mod:`.task`), the cluster (:mod:`.cluster`) and its
+workers loading the kernels as they start (:mod:`.warm`), the
 sweep folder and its table (:mod:`.table`), running it all (:mod:`.engine`) and the
 spread of an ensemble's statistics (:mod:`.spread`); the
 value of one field that minimises a measure of a run, found over runs of the model

@@ -1,5 +1,6 @@
 """Running a sweep: plan the runs (validated, minus those the folder's table already
-holds), execute them as dask tasks, record each row as it arrives.
+holds), execute them as dask tasks of a batch of runs each (:func:`batch_size`), record
+each run's row as its batch arrives, and time the sweep (:class:`SweepTiming`).
 
 >>> from solver.sweeps import parse_vary, run_sweep, SweepSpec      # doctest: +SKIP
 >>> spec = SweepSpec((parse_vary("contacts[B-ground].e=0:1:11"),))  # doctest: +SKIP
@@ -17,14 +18,14 @@ from typing import Any, Callable
 
 from ..results.outputs import model_layout
 from ..safe_write import safe_folder
-from .cluster import sweep_client
+from .cluster import KeptCluster, sweep_client
 from .folder_lock import sweep_lock
 from .scheduler_probe import scheduler_endpoint
 from .scalars import collect_problems
 from .spec import SweepError, SweepSpec
 from .spread import spread, write_spread
 from .table import RUNS, SWEEP_JSON, TABLE, read_rows, read_sweep, same_model, write_rows, write_sweep
-from .task import run_variant
+from .task import run_batch
 from .variants import Variant, build_variants, foreign_rows
 
 #: seconds between two writes of the table while a sweep goes on
@@ -33,6 +34,19 @@ WRITE_INTERVAL_S = 1.0
 LOST_AFTER_S = 30
 #: statuses of runs that are done: a sweep run again skips them
 DONE = ("completed", "failed")
+#: batches each worker gets at least, when there are runs enough: the last batches of a
+#: sweep leave no worker idle for long
+BATCHES_PER_WORKER = 4
+#: runs of a batch at most: its rows arrive together (progress comes in bursts of as many
+#: runs) and a cancel drops the rows of the runs its batch finished before the cancel
+MAX_BATCH = 8
+
+
+def batch_size(runs: int, workers: int) -> int:
+    """Runs per task for ``runs`` runs on ``workers`` workers: at least
+    :data:`BATCHES_PER_WORKER` batches per worker, at most :data:`MAX_BATCH` runs in one;
+    grouping runs spares them the scheduler's cost of a task each (a few ms, issue 28)."""
+    return max(1, min(MAX_BATCH, runs // (max(workers, 1) * BATCHES_PER_WORKER)))
 
 
 @dataclass(frozen=True)
@@ -73,6 +87,29 @@ class SweepOutcome:
     skipped: int = 0
     cancelled: bool = False
     spread: list[dict[str, Any]] = field(default_factory=list)
+    timing: SweepTiming | None = None
+
+
+@dataclass(frozen=True)
+class SweepTiming:
+    """Where a sweep's time went: ``wall_s`` from planning to the table written (the
+    cluster's start and stop included), on ``workers`` workers, ``solve_s`` the runs' own
+    time on their workers (the sum of their ``wall_time_s``) over ``runs`` runs.
+    :attr:`overhead_per_run_s` is what each run cost beyond its solve."""
+
+    wall_s: float
+    workers: int
+    solve_s: float
+    runs: int
+
+    @property
+    def overhead_per_run_s(self) -> float:
+        """(wall × workers − Σ solve) / runs, seconds; 0 without runs."""
+        return (self.wall_s * self.workers - self.solve_s) / self.runs if self.runs else 0.0
+
+    def to_json(self) -> dict[str, float]:
+        return {"wall_s": round(self.wall_s, 4), "workers": self.workers, "solve_s": round(self.solve_s, 4),
+                "runs": self.runs, "overhead_per_run_s": round(self.overhead_per_run_s, 5)}
 
 
 def plan_sweep(model: dict, spec: SweepSpec, folder: str | Path, overwrite: bool = False,
@@ -129,7 +166,8 @@ def _folder_rows(folder: Path, model: dict, overwrite: bool) -> list[dict[str, A
 
 def run_sweep(model: dict, spec: SweepSpec, folder: str | Path, *, scheduler: str | None = None,
               workers: int | None = None, progress: Callable[[SweepProgress], None] | None = None,
-              cancel: Callable[[], bool] | None = None, overwrite: bool = False) -> SweepOutcome:
+              cancel: Callable[[], bool] | None = None, overwrite: bool = False,
+              kept: KeptCluster | None = None) -> SweepOutcome:
     """Run the sweep ``spec`` of ``model`` into ``folder`` (see :mod:`solver.sweeps`),
     holding the folder's lock (:mod:`.folder_lock`: a second sweep into it is refused).
 
@@ -141,6 +179,8 @@ def run_sweep(model: dict, spec: SweepSpec, folder: str | Path, *, scheduler: st
     cancel : polled while runs go on; when it returns True the runs not started are
         dropped and those running stop at their next step; finished rows are kept.
     overwrite : start afresh in a folder that holds a sweep of another model.
+    kept : without ``scheduler``, run on this local cluster, kept open for the next sweeps
+        (started if need be) instead of one of its own.
     """
     if scheduler:
         scheduler_endpoint(scheduler)
@@ -151,13 +191,15 @@ def run_sweep(model: dict, spec: SweepSpec, folder: str | Path, *, scheduler: st
     except OSError as exc:
         raise SweepError([f"{folder}: cannot make the sweep's folder ({exc.strerror or exc})"]) from None
     with sweep_lock(folder):
-        return _run_planned(_plan(folder, variants, model, overwrite), model, spec, scheduler, workers, progress,
-                            cancel)
+        return _run_planned(_plan(folder, variants, model, overwrite), model, spec, (scheduler, workers, kept),
+                            progress, cancel)
 
 
-def _run_planned(plan: SweepPlan, model: dict, spec: SweepSpec, scheduler, workers, progress,
-                 cancel) -> SweepOutcome:
-    """Run the pending runs of ``plan`` and write the table (and an ensemble's spread)."""
+def _run_planned(plan: SweepPlan, model: dict, spec: SweepSpec, where: tuple, progress, cancel) -> SweepOutcome:
+    """Run the pending runs of ``plan`` on the cluster ``where`` (the arguments of
+    :func:`.cluster.sweep_client`) and write the table (and an ensemble's spread) and the
+    sweep's timing in ``sweep.json``."""
+    started = time.monotonic()
     write_sweep(plan.folder, model, spec)
     if spec.keep_results:  # the runs' folders never through a link planted in the sweep's
         safe_folder(plan.folder / RUNS)
@@ -170,31 +212,36 @@ def _run_planned(plan: SweepPlan, model: dict, spec: SweepSpec, scheduler, worke
         outcome.rows = sorted(rows.values(), key=lambda r: order.get(r["run"], len(order)))
         write_rows(plan.folder, outcome.rows, first)
 
+    used = 0
     try:
         if plan.pending:
-            with sweep_client(scheduler, workers) as client:
+            with sweep_client(*where) as client:
+                used = _workers_of(client)
                 _execute(client, plan, spec, rows, outcome, save, progress, cancel)
     finally:  # the finished runs are kept, also when the scheduler is lost
         save()
     if spec.design == "ensemble":
         outcome.spread = spread(outcome.rows, first)
         write_spread(plan.folder, outcome.spread)
+    ran = {v.run_id for v in plan.pending} & set(rows)
+    outcome.timing = SweepTiming(time.monotonic() - started, used,
+                                 sum(rows[r].get("wall_time_s") or 0.0 for r in ran), len(ran))
+    write_sweep(plan.folder, model, spec, timing=outcome.timing.to_json())
     return outcome
+
+
+def _workers_of(client) -> int:
+    """The workers of the client's cluster now."""
+    return len(client.scheduler_info().get("workers", {}))
 
 
 def _execute(client, plan: SweepPlan, spec: SweepSpec, rows: dict, outcome: SweepOutcome, save,
              progress, cancel) -> None:
-    """Submit the pending runs and record their rows as they finish."""
+    """Submit the pending runs in batches (:func:`batch_size`) and record each run's row as
+    its batch finishes."""
     from distributed import wait
-    from distributed.client import FuturesCancelledError
 
-    tag = uuid.uuid4().hex[:12]
-    futures = {}
-    for v in plan.pending:
-        results_dir = str(plan.folder / RUNS / v.run_id) if spec.keep_results else None
-        future = client.submit(run_variant, v.model, spec.collect, results_dir,
-                               key=f"flexmech-run-{v.run_id}-{tag}", pure=False)
-        futures[future] = v
+    futures = _submit(client, plan, spec)
     remaining = set(futures)
     last_write = time.monotonic()
     answered = time.monotonic()
@@ -203,9 +250,9 @@ def _execute(client, plan: SweepPlan, spec: SweepSpec, rows: dict, outcome: Swee
             answered = time.monotonic()
         elif time.monotonic() - answered > LOST_AFTER_S:
             raise SweepError([f"the sweep's scheduler ({client.scheduler.address}) has not answered for "
-                              f"{LOST_AFTER_S} s; the {len(remaining)} runs not finished are not in the table, "
-                              "the same command runs them"])
-        if cancel is not None and cancel():  # the runs going on stop at their next step (run_variant)
+                              f"{LOST_AFTER_S} s; the {sum(len(futures[f]) for f in remaining)} runs not finished "
+                              "are not in the table, the same command runs them"])
+        if cancel is not None and cancel():  # the runs going on stop at their next step (run_batch)
             client.cancel(list(remaining))
             outcome.cancelled = True
             break
@@ -214,23 +261,50 @@ def _execute(client, plan: SweepPlan, spec: SweepSpec, rows: dict, outcome: Swee
         except TimeoutError:
             continue
         for future in finished:
-            v = futures[future]
-            try:
-                row = future.result()
-            except FuturesCancelledError:
-                continue
-            except Exception as exc:  # noqa: BLE001 -- a lost worker fails its run, not the sweep
-                row = {"status": "failed", "message": f"{type(exc).__name__}: {exc}"}
-            if row.get("status") not in DONE:
-                continue
-            if spec.keep_results and "message" in row and (plan.folder / RUNS / v.run_id).is_dir():
-                row["results"] = f"{RUNS}/{v.run_id}"
-            rows[v.run_id] = {"run": v.run_id, **v.values, **row}
-            outcome.completed += row["status"] == "completed"
-            outcome.failed += row["status"] == "failed"
-            if progress is not None:
-                progress(SweepProgress(outcome.completed + outcome.failed, len(plan.pending), outcome.completed,
-                                       outcome.failed, outcome.skipped, rows[v.run_id]))
+            for v, row in zip(futures[future], _batch_rows(future, len(futures[future]))):
+                _record(plan, spec, v, row, rows, outcome, progress)
         if time.monotonic() - last_write > WRITE_INTERVAL_S:
             save()
             last_write = time.monotonic()
+
+
+def _submit(client, plan: SweepPlan, spec: SweepSpec) -> dict:
+    """The futures of the pending runs' batches, each with its variants."""
+    tag = uuid.uuid4().hex[:12]
+    size = batch_size(len(plan.pending), _workers_of(client))
+    futures = {}
+    for k in range(0, len(plan.pending), size):
+        batch = plan.pending[k:k + size]
+        runs = [(v.model, str(plan.folder / RUNS / v.run_id) if spec.keep_results else None) for v in batch]
+        future = client.submit(run_batch, runs, spec.collect, key=f"flexmech-runs-{batch[0].run_id}-{tag}",
+                               pure=False)
+        futures[future] = batch
+    return futures
+
+
+def _batch_rows(future, count: int) -> list[dict[str, Any]]:
+    """The rows of a finished batch: none when it was cancelled, each run failed with the
+    error when its task failed (a lost worker fails its runs, not the sweep)."""
+    from distributed.client import FuturesCancelledError
+
+    try:
+        return future.result()
+    except FuturesCancelledError:
+        return []
+    except Exception as exc:  # noqa: BLE001 (see the docstring)
+        return [{"status": "failed", "message": f"{type(exc).__name__}: {exc}"} for _ in range(count)]
+
+
+def _record(plan: SweepPlan, spec: SweepSpec, v: Variant, row: dict, rows: dict, outcome: SweepOutcome,
+            progress) -> None:
+    """Put a finished run's row in the table and report it; a cancelled run is left out."""
+    if row.get("status") not in DONE:
+        return
+    if spec.keep_results and "message" in row and (plan.folder / RUNS / v.run_id).is_dir():
+        row["results"] = f"{RUNS}/{v.run_id}"
+    rows[v.run_id] = {"run": v.run_id, **v.values, **row}
+    outcome.completed += row["status"] == "completed"
+    outcome.failed += row["status"] == "failed"
+    if progress is not None:
+        progress(SweepProgress(outcome.completed + outcome.failed, len(plan.pending), outcome.completed,
+                               outcome.failed, outcome.skipped, rows[v.run_id]))

@@ -85,9 +85,12 @@ def read_sweep(folder: str | os.PathLike) -> tuple[dict, SweepSpec] | None:
         raise SweepError([f"{path}: not a sweep description ({type(exc).__name__}: {exc})"]) from None
 
 
-def write_sweep(folder: str | os.PathLike, model: dict, spec: SweepSpec) -> None:
-    """Write ``sweep.json``: what the folder's runs are variants of."""
+def write_sweep(folder: str | os.PathLike, model: dict, spec: SweepSpec, timing: dict | None = None) -> None:
+    """Write ``sweep.json``: what the folder's runs are variants of, and where the last
+    invocation's time went (``timing``, :class:`solver.sweeps.engine.SweepTiming`) once it ended."""
     doc = {"format": FORMAT, "version": VERSION, "spec": spec_to_json(spec), "model": model}
+    if timing is not None:
+        doc["timing"] = timing
     atomic_write_text(Path(folder) / SWEEP_JSON, json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
 
 

@@ -1,6 +1,8 @@
-"""One run of a sweep as a task on a dask worker: simulate, reduce to scalars, keep
-the results folder if asked.  Every failure becomes a row with its message; a run
-stops at its next step once the sweep cancels its task (:func:`_task_released`).
+"""Runs of a sweep as a task on a dask worker: simulate, reduce to scalars, keep the
+results folder if asked, one run (:func:`run_variant`) or a batch of them, one after the
+other (:func:`run_batch`).  Every failure becomes a row with its message; a run stops at
+its next step once the sweep cancels its task (:func:`_task_released`), and a batch's runs
+not started then are not started.
 """
 from __future__ import annotations
 
@@ -18,12 +20,27 @@ from .scalars import run_scalars
 WANTED = ("executing", "long-running")
 
 
-def run_variant(model: dict, collect: tuple[str, ...], results_dir: str | None) -> dict[str, Any]:
+def run_batch(runs: list[tuple[dict, str | None]], collect: tuple[str, ...]) -> list[dict[str, Any]]:
+    """The rows of :func:`run_variant` for each ``(model, results_dir)`` of ``runs``, in
+    order; once the task is released the runs not started get ``status`` ``cancelled``."""
+    cancel = _task_released()
+    rows = []
+    for model, results_dir in runs:
+        if cancel is not None and cancel():
+            rows.append({"status": "cancelled"})
+        else:
+            rows.append(run_variant(model, collect, results_dir, cancel))
+    return rows
+
+
+def run_variant(model: dict, collect: tuple[str, ...], results_dir: str | None,
+                cancel: Callable[[], bool] | None = None) -> dict[str, Any]:
     """Simulate ``model`` and return its row of scalars (``status`` ``completed``,
     ``failed`` with ``message``, or ``cancelled``) with ``wall_time_s``, the seconds the
-    run took on its worker; write its results folder to ``results_dir`` when given."""
+    run took on its worker; write its results folder to ``results_dir`` when given.  The run
+    stops at its next step once ``cancel()`` is True (default: its dask task released)."""
     started = time.perf_counter()
-    cancel = _task_released()
+    cancel = cancel or _task_released()
     try:
         results = _simulate(model, cancel)
         row = run_scalars(results, collect)

@@ -256,3 +256,16 @@ def test_the_impact_type_map_opens_with_room_for_its_controls_and_map(qtbot, win
     assert area.viewport().width() >= view.minimumSizeHint().width()
     assert area.viewport().height() >= view.minimumSizeHint().height()
     assert view.plot.width() >= 500 and view.plot.height() >= 300
+
+
+def test_the_second_sweep_runs_on_the_cluster_the_first_started_and_closing_the_window_closes_it(qtbot, window,
+                                                                                                 tmp_path):
+    window.open_example("rod_impact_rigid")
+    kept = window.sweeps_ui.controller.kept
+    run_sweep_from_the_menu(qtbot, window, tmp_path / "a", [("contacts[B-ground].e", "0.3, 0.6")])
+    address = kept.address(1)                                   # the cluster the first sweep started
+    run_sweep_from_the_menu(qtbot, window, tmp_path / "b", [("contacts[B-ground].e", "0.4, 0.8")])
+    assert kept.address(1) == address and len(read_rows(tmp_path / "b")) == 2
+    assert window.sweeps_ui.controller.outcome.timing.workers == 1
+    window.close()
+    assert not kept.running
