@@ -148,8 +148,9 @@ def rename_changes(doc: dict, collection: str, old_id: str, new_id: str) -> list
 def dependents(doc: dict, collection: str, entity_id: str) -> list[tuple[str, int]]:
     """``(collection, index)`` of the entity and of everything that refers to it, transitively.
 
-    Removing a node removes its links, the joints, drivers and contacts on them, and so on.
-    Sorted by collection then index.
+    Removing a node removes its links, the joints, drivers and contacts on them, and so on; a
+    contact pair whose node target takes its face's reach from the links at its node goes with
+    the last of them (:func:`_stranded_node_targets`).  Sorted by collection then index.
     """
     doomed: set[tuple[str, str]] = {(collection, entity_id)}
     found = find_entity(doc, EntityRef(collection, entity_id))
@@ -161,12 +162,24 @@ def dependents(doc: dict, collection: str, entity_id: str) -> list[tuple[str, in
             for i, item in enumerate(doc.get(coll, [])):
                 if (coll, i) in positions:
                     continue
-                if any(ref in doomed for ref in iter_references(doc, coll, i)):
+                if any(ref in doomed for ref in iter_references(doc, coll, i)) or \
+                        (coll == "contacts" and _stranded_node_target(doc, item, doomed)):
                     positions.add((coll, i))
                     if isinstance(item.get("id"), str):
                         doomed.add((coll, item["id"]))
                     changed = True
     return sorted(positions)
+
+
+def _stranded_node_target(doc: dict, contact: dict, doomed: set[tuple[str, str]]) -> bool:
+    """Whether ``contact`` has a node target without a ``reach`` of its own whose node is left on
+    no link once the ``doomed`` links go: its face would have no reach to take (validation
+    refuses it), so the pair goes with the last link at its node."""
+    target = contact.get("target", {})
+    if target.get("kind") != "node" or "reach" in target:
+        return False
+    links = [("links", link["id"]) for link in doc.get("links", []) if target.get("node") in link.get("nodes", [])]
+    return bool(links) and all(link in doomed for link in links)
 
 
 def remove_items(doc: dict, positions: list[tuple[str, int]]) -> list[tuple[str, int, dict]]:

@@ -25,12 +25,11 @@ from .routh import ImpactResult, routh_impulse
 
 
 def impulse_response(asm: Assembly, q: np.ndarray, t: float, J: np.ndarray,
-                     held: ContactRows | None = None, factors=None) -> np.ndarray:
+                     held: ContactRows | None = None) -> np.ndarray:
     """``X`` (n, 2): the velocity jump per unit contact impulse, with the joints and the
-    contact rows ``held`` kept; ``factors`` of another mass than ``M`` (the step's,
-    :meth:`~solver.system.assembly.Assembly.step_mass_factors`) when given."""
+    contact rows ``held`` kept."""
     n = asm.n
-    lu = asm.mass_factors(q, t)[0] if factors is None else factors
+    lu, _scale = asm.mass_factors(q, t)
     rhs = np.zeros(n + asm.m)
     X = np.empty((n, 2))
     for k in range(2):
@@ -43,14 +42,14 @@ def impulse_response(asm: Assembly, q: np.ndarray, t: float, J: np.ndarray,
 
 
 def contact_inertia(asm: Assembly, q: np.ndarray, t: float, J: np.ndarray,
-                    held: ContactRows | None = None, factors=None) -> tuple[np.ndarray, np.ndarray]:
+                    held: ContactRows | None = None) -> tuple[np.ndarray, np.ndarray]:
     """``(X, D)``: the velocity jump per unit contact impulse (:func:`impulse_response`)
     and the contact-space inverse inertia ``D = J X`` (LAJSS eq. 5), symmetrised.
 
     A mechanism with fewer free dofs than contact directions has a singular ``D`` (a
     pinned pendulum: rank 1); a relative 1e-12 on the diagonal keeps Routh's method defined.
     """
-    X = impulse_response(asm, q, t, J, held, factors)
+    X = impulse_response(asm, q, t, J, held)
     (a, c_1), (c_2, b) = (J @ X).tolist()
     c = 0.5 * (c_1 + c_2)
     eps = 1e-12 * (a + b)
@@ -58,11 +57,10 @@ def contact_inertia(asm: Assembly, q: np.ndarray, t: float, J: np.ndarray,
 
 
 def velocity_jump(asm: Assembly, s: State, geom: ContactGeometry, mu_s: float, mu_d: float, e: float, law: str,
-                  held: ContactRows | None = None, pair: str = "", factors=None) -> tuple[np.ndarray, ImpactResult]:
-    """The velocities after Routh's impulse at ``pair`` in ``geom`` and the impulse itself
-    (on the mass of ``factors`` when given, see :func:`impulse_response`);
+                  held: ContactRows | None = None, pair: str = "") -> tuple[np.ndarray, ImpactResult]:
+    """The velocities after Routh's impulse at ``pair`` in ``geom`` and the impulse itself;
     :class:`SolverError` when its contact-space inverse inertia is unusable."""
-    X, D = contact_inertia(asm, s.q, s.t, geom.J, held, factors)
+    X, D = contact_inertia(asm, s.q, s.t, geom.J, held)
     (a, c), (_c, b) = D.tolist()
     if not (math.isfinite(a) and math.isfinite(b) and math.isfinite(c)):
         raise SolverError(f"stopped at t = {s.t:.6g} s: the impulse of contact '{pair}' cannot be computed: its "

@@ -6,8 +6,9 @@ Strategy (§4.8, fig. 4.1), per pair:
   closes; a pair within ``TOL_imp`` whose points approach then receives the momentum-balance
   impulse that makes the normal relative velocity vanish (Routh's method ended at maximum
   compression, e = 0, with the pair's friction; the joints and the other pairs in contact
-  held), on the impact step's Newmark matrix where links are flexible (:meth:`LagrangeModel._step_mass`,
-  a departure).  Momentum is conserved; the kinetic energy it removes is booked (restitution and
+  held), on ``M`` as §4.7 has it (the impact step's Newmark matrix instead was tried and
+  dropped: its jump depends on the step and the mesh through ``nu h^2 K_T``, docs/solver.md).
+  Momentum is conserved; the kinetic energy it removes is booked (restitution and
   friction works).  The gap is held at its value then.  The pair's ``e`` and ``law`` are not
   used (:data:`solver.model.contact_rules.UNUSED_BY_MODEL`).
 * **Forces** (4.2): the multipliers over each step, ``(1 - tau) lambda_N + tau lambda_N+1``
@@ -36,7 +37,6 @@ step after stick begins, a velocity row keeps it at zero (see ``docs/solver.md``
 """
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Callable
 
 import numpy as np
@@ -75,7 +75,7 @@ class LagrangeModel(ContactModel):
         self._released: set[int] = set()  # pairs released at the end of the current step
         self._touched: set[int] = set()  # pairs whose contact began at the end of the current step
         self._frictional = np.array([p.mu_s > 0.0 or p.mu_d > 0.0 for p in self.pairs])
-        self.nu, self.tau = integrator_parameters(settings)[:2]
+        self.tau = integrator_parameters(settings)[1]
         self._step_F = np.full((count, 2), np.nan)  # (F_n, F_t) over the last step, N (nan: open then)
         self._step_mode = np.zeros(count, dtype=int)  # the mode of each pair during the last step
 
@@ -291,9 +291,7 @@ class LagrangeModel(ContactModel):
             g = self.pair_geometry(j, s.q)
             if not g.reachable or g.gap > self.tol or float(g.velocity(s.v)[0]) >= 0.0:
                 continue
-            v_new, res = velocity_jump(self.asm, s, g, pair.mu_s, pair.mu_d, 0.0, "energetic", held(s), pair.id,
-                                       self._step_mass(s))
-            res = self._booked(res, s, v_new)
+            v_new, res = velocity_jump(self.asm, s, g, pair.mu_s, pair.mu_d, 0.0, "energetic", held(s), pair.id)
             s = State(s.t, s.q, v_new, s.a, s.lam, s.a_pseudo, s.lam_c)
             self.hold[j] = g.gap
             self._touched.add(j)
@@ -307,30 +305,6 @@ class LagrangeModel(ContactModel):
             self.events[-1]["onset"] = True
             results.append(res)
         return s, results
-
-    def _step_mass(self, s: State):
-        """Factors of the mass the onset jump acts on: for a model with flexible links the
-        Newmark matrix of the impact step that follows, ``M + tau h C + nu h^2 K_T``
-        (:meth:`~solver.system.assembly.Assembly.step_mass_factors`); None (``M``) otherwise.
-
-        Departure from the thesis (§4.7 applies the momentum balance on ``M``): an impulse on
-        ``M`` sets in motion at once every mode of the mesh, also those far above what the
-        step resolves, which the trapezoidal rule keeps and gathers near its highest
-        frequency; on the two bars of §5.1.2 the force then rings 19 % above wave theory's
-        plateau in the second step after onset (9 % with exact time integration).  On the
-        step's matrix the jump is the one the step itself makes when its end velocity is held
-        (a velocity-level start), and the force starts on the plateau (``docs/solver.md``)."""
-        sys = self.asm.sys
-        if not (sys.beams.count or sys.modal.links):
-            return None
-        return self.asm.step_mass_factors(s.q, s.v, s.a, s.t, self.rate_window, self.nu, self.tau)
-
-    def _booked(self, res: ImpactResult, s: State, v_new: np.ndarray) -> ImpactResult:
-        """``res`` with the kinetic energy the jump ``s.v -> v_new`` really changes (eq. 2.31):
-        on the step's mass, Routh's contact-space works (LAJSS eq. 5) are not ``M``'s.  Friction
-        keeps its work; the normal impulse takes the rest."""
-        dT = self.asm.kinetic_energy(s.q, v_new) - self.asm.kinetic_energy(s.q, s.v)
-        return replace(res, dT=dT, W_n=dT - res.W_t)
 
     # ------------------------------------------------------------------ outputs
     def _forces(self, j: int, lam_c: np.ndarray) -> tuple[float, float]:

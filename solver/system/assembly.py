@@ -379,19 +379,6 @@ class Assembly:
         self._mass_memo = (t, q.copy(), lu, scale)
         return lu, scale
 
-    def step_mass_factors(self, q: np.ndarray, v: np.ndarray, a: np.ndarray, t: float, h: float, nu: float,
-                          tau: float) -> BandLU:
-        """Factors of ``[M + tau h C + nu h^2 K_T,  s G^T;  s G,  0]`` at ``(q, v, a, t)``: the
-        Newmark step's matrix (eqs. 2.58-2.60) times ``nu h^2``, a mass that the stiffness and the
-        damping of a step of ``h`` stiffen.  The Newton blocks of the step in progress are kept."""
-        blocks, modal = self._blocks.copy(), self.modal[BLOCKS].copy()
-        try:
-            _f, B, diag = self.forces(q, v, a, t, blocks=(1.0, tau * h, nu * h * h))
-            return self.factorize(B, diag, self.sys.constraints.values(q), newton_scale(B, diag))
-        finally:
-            self._blocks[...] = blocks
-            self.modal[BLOCKS][...] = modal
-
 
 def dense_matrices(asm: Assembly, q: np.ndarray, t: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
     """Global mass ``M`` (eq. 2.32) and tangent stiffness ``K_T`` at rest in configuration ``q``,

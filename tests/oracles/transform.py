@@ -172,7 +172,7 @@ RULES: dict[str, str] = {
     "gravity.x": VECTOR_X, "gravity.y": VECTOR_Y,
     **dict.fromkeys(("contacts[].id", "contacts[].point", "contacts[].mu_s", "contacts[].mu_d", "contacts[].e",
                      "contacts[].law", "contacts[].model", "contacts[].target.kind",
-                     "contacts[].target.<link>.link", "contacts[].target.<node>.node",
+                     "contacts[].target.<link>.link", "contacts[].target.<node>.node", "contacts[].target.<node>.reach",
                      "contacts[].target.<circle>.radius", "contacts[].target.<circle>.inside"), SAME),
     "contacts[].target.<*>.x": POINT_X, "contacts[].target.<*>.y": POINT_Y,
     "contacts[].target.<ground_line>.angle": LEFT_LINE,
