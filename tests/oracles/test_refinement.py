@@ -26,12 +26,7 @@ into the vibration of the links, which the mesh and step resolve -- moves by up 
 energy in play on doubling a 3-element link (a plastic tip striking the ground) and a three-link
 flexible chain's peak strain by 35 % on halving the step (0.0091, 0.0059, 0.0074, 0.0075 at 1, 1/2,
 1/4, 1/8 of it), unwarned.  Those models are left out (:func:`_checked`), and the issue keeps them
-open.  Since a Lagrange pair's onset jump acts on the impact step's own matrix
-``M + tau h C + nu h^2 K_T`` (departure 5 of ``docs/solver.md``), its impulse depends on the
-mesh through ``K_T``: doubling a flexible link's 4 elements in a mechanism struck through a rigid
-link moved the peak force by 37 % and the final energy by 0.19 of the energy in play, unwarned.
-The mesh of a mechanism with a Lagrange pair is therefore not doubled here
-(:func:`_mesh_checked`; its step is still halved), and the issue keeps that open too.
+open.
 """
 from __future__ import annotations
 
@@ -97,8 +92,7 @@ def _checked(doc: dict) -> bool:
 def _mesh_checked(doc: dict) -> bool:
     """Whether the mesh of ``doc`` is doubled in the check (see the module)."""
     meshes = [lk["mesh"]["elements"] for lk in doc["links"] if lk["kind"] == "flexible"]
-    lagrange = any(c["model"]["kind"] == "lagrange" for c in doc["contacts"])
-    return bool(meshes) and min(meshes) >= MESH_FROM and not _struck_flexible(doc) and not lagrange
+    return bool(meshes) and min(meshes) >= MESH_FROM and not _struck_flexible(doc)
 
 
 def _finer(doc: dict, mesh: bool) -> dict:
