@@ -252,3 +252,12 @@ def test_stems_stay_stems_when_the_plot_downsamples(shown, bar_mass):
     panel.plot.getPlotItem().setDownsampling(ds=4, auto=False, mode="mean")   # the plot's context menu
     panel.plot.getPlotItem().setClipToView(True)
     assert stems.opts["downsample"] == 1 and not stems.opts["autoDownsample"] and not stems.opts["clipToView"]
+
+
+def test_a_rerun_keeps_the_preset_chooser_on_the_plots_shown(dock, bar_mass):
+    """A run with the same outputs keeps the panels; the chooser names what they show,
+    not the first preset of its refilled list."""
+    assert next(iter(presets(bar_mass))) != "contact forces vs time"
+    dock.set_results(bar_mass)
+    assert dock.preset_combo.currentText() == "contact forces vs time"
+    assert dock.panels[0].selected_series() == ["contact/striker-end/F_n", "contact/striker-end/F_t"]
