@@ -357,3 +357,11 @@ def test_a_click_on_a_body_selects_the_body_even_with_its_velocity_selected(user
     assert window.selection.single == EntityRef("bodies", "blk")
     user.click(*BLOCK)
     assert window.selection.single == EntityRef("initial_velocities", "blk")
+
+
+def test_a_drawn_velocity_is_selected_for_typing(user):
+    """Getting Started: drag the arrow, "or type vx": the arrow drawn is selected, its vx in
+    the property panel, as every other tool selects what it made."""
+    user.key(tool_key(user.window, "velocity"))
+    velocity_drag(user)
+    assert user.window.selection.single == EntityRef("initial_velocities", "blk")

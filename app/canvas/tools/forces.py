@@ -92,3 +92,4 @@ class VelocityTool(PickTool):
         key = "body" if owner.ref.collection == "bodies" else "node"
         self.add([("initial_velocities", new_velocity((key, owner.ref.id), vx, vy))],
                  text=f"Add initial velocity of {key} {owner.ref.id}")
+        self.select(EntityRef("initial_velocities", owner.ref.id))  # its vx to type, if need be
