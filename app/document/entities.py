@@ -90,6 +90,10 @@ def entity_path(doc: dict, ref: EntityRef) -> list | None:
     return None if found is None else [ref.collection, found[0]]
 
 
+#: an initial velocity's fields and their units, as the model tree lists them
+_VELOCITY_UNITS = (("vx", "m/s"), ("vy", "m/s"), ("omega", "rad/s"))
+
+
 def _num(value: float) -> str:
     return f"{value:.6g}"
 
@@ -117,6 +121,6 @@ def describe(collection: str, item: dict) -> str:
         point = item["point"].get("node") or item["point"].get("body")
         return f"{point} against {item['target']['kind']}"
     if collection == "initial_velocities":
-        parts = [f"{key} = {_num(item[key])}" for key in ("vx", "vy", "omega") if item.get(key)]
+        parts = [f"{key} = {_num(item[key])} {unit}" for key, unit in _VELOCITY_UNITS if item.get(key)]
         return ", ".join(parts) or "at rest"
     return kind

@@ -223,8 +223,8 @@ def struck_target(doc: dict, hit: tuple[str, str], striker: tuple[float, float])
 
     >>> doc = {"nodes": [{"id": "O", "x": 0.0, "y": 0.0}, {"id": "tip", "x": 0.5, "y": 0.0}],
     ...        "links": [{"id": "arm", "nodes": ["O", "tip"]}]}
-    >>> struck_target(doc, ("nodes", "tip"), (0.5, 0.02)), struck_target(doc, ("nodes", "tip"), (0.6, 0.01))
-    ({'kind': 'link', 'link': 'arm', 'side': 'left'}, {'kind': 'node', 'node': 'tip', 'angle': 0.09966865249116205})
+    >>> struck_target(doc, ("nodes", "tip"), (0.5, 0.02)), struck_target(doc, ("nodes", "tip"), (0.6, 0.1))
+    ({'kind': 'link', 'link': 'arm', 'side': 'left'}, {'kind': 'node', 'node': 'tip', 'angle': 0.7853981633974483})
     """
     xy = {n["id"]: (n["x"], n["y"]) for n in doc.get("nodes", [])}
     collection, name = hit

@@ -110,11 +110,13 @@ class PlotsDock(QDockWidget):
         self.hint.hide()
         self.splitter.show()
         self._find_references(results.model)
+        shown = self.preset_combo.currentText()
         self.preset_combo.clear()
         self.preset_combo.addItems(list(presets(results)))
         if layout_changed:
             self.apply_preset(default_preset(results))
-        else:
+        else:  # the same panels: the chooser keeps naming the preset they show
+            self.preset_combo.setCurrentText(shown)
             for panel in self.panels:
                 panel.set_results(results)
         self._offer_references()

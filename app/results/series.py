@@ -28,14 +28,15 @@ def presets(results: Results) -> dict[str, list[Panel]]:
     """Thesis-style plot sets that apply to ``results``, by name; the first is the
     default (:func:`default_preset`).
 
-    * mid-span deflection / length of each flexible link against the first driver's
-      angle in degrees (the flexible slider-crank and four-bar of thesis ch. 2),
     * contact normal and tangential force against time, one plot per pair (bar-mass
       and rod impacts, ch. 3-4); an impulse-model pair's force is its impulses averaged
       over its force window, and says so in its name,
     * the impulses of each pair against time, as stems at their instants (an impact's force
       is an impulse); before the forces when a pair is of the impulse model (momentum
       balance, ch. 3), so that its impulses are what a run shows first,
+    * mid-span deflection / length of each flexible link against the first driver's
+      angle in degrees (the flexible slider-crank and four-bar of thesis ch. 2), first
+      when the model has no contact pair (a run with one shows its contacts first),
     * eccentricity and penetration of each clearance joint (and each pair of a round point
       in a circle) against time (Flores et al. 2006 eq. 18),
     * the energy ledger and its balance against time,
@@ -46,10 +47,6 @@ def presets(results: Results) -> dict[str, list[Panel]]:
     """
     layout = results.layout
     out: dict[str, list[Panel]] = {}
-    if layout.flexible_links and layout.drivers:
-        x = _angle_axis(results, layout.drivers[0])
-        out["mid-span deflection vs driver angle"] = [
-            Panel(x, (f"midspan/{link}",)) for link in layout.flexible_links]
     if layout.contacts:
         forces = [Panel("time", (f"contact/{c}/F_n", f"contact/{c}/F_t")) for c in layout.contacts]
         impulses = [Panel("time", (f"contact/{c}/I_n", f"contact/{c}/I_t")) for c in layout.contacts]
@@ -57,6 +54,10 @@ def presets(results: Results) -> dict[str, list[Panel]]:
             out["contact impulses vs time"], out["contact forces vs time"] = impulses, forces
         else:
             out["contact forces vs time"], out["contact impulses vs time"] = forces, impulses
+    if layout.flexible_links and layout.drivers:
+        x = _angle_axis(results, layout.drivers[0])
+        out["mid-span deflection vs driver angle"] = [
+            Panel(x, (f"midspan/{link}",)) for link in layout.flexible_links]
     journals = [c for c in layout.contacts if f"contact/{c}/eccentricity" in catalogue(results)]
     if journals:
         out["clearance joints"] = [Panel("time", (f"contact/{c}/eccentricity", f"contact/{c}/penetration"))

@@ -83,3 +83,10 @@ def test_node_labels_go_where_nothing_else_is_drawn(slider_crank):
     assert math.degrees(label_direction(slider_crank, "O")) == pytest.approx(135)
     assert math.degrees(label_direction(slider_crank, "B")) == pytest.approx(90)
     assert math.degrees(label_direction({"nodes": [{"id": "N", "x": 0, "y": 0}]}, "N")) == pytest.approx(45)
+
+
+def test_an_initial_velocity_is_described_with_its_units():
+    """The model tree's line for the block's velocity reads as Getting Started types it."""
+    assert describe("initial_velocities", {"body": "block", "vx": -15.0}) == "vx = -15 m/s"
+    assert describe("initial_velocities", {"node": "A", "vy": 2.0, "omega": 3.0}) == "vy = 2 m/s, omega = 3 rad/s"
+    assert describe("initial_velocities", {"node": "A"}) == "at rest"

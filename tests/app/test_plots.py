@@ -252,3 +252,24 @@ def test_stems_stay_stems_when_the_plot_downsamples(shown, bar_mass):
     panel.plot.getPlotItem().setDownsampling(ds=4, auto=False, mode="mean")   # the plot's context menu
     panel.plot.getPlotItem().setClipToView(True)
     assert stems.opts["downsample"] == 1 and not stems.opts["autoDownsample"] and not stems.opts["clipToView"]
+
+
+def test_a_rerun_keeps_the_preset_chooser_on_the_plots_shown(dock, bar_mass):
+    """A run with the same outputs keeps the panels; the chooser names what they show,
+    not the first preset of its refilled list."""
+    assert next(iter(presets(bar_mass))) != "contact forces vs time"
+    dock.set_results(bar_mass)
+    assert dock.preset_combo.currentText() == "contact forces vs time"
+    assert dock.panels[0].selected_series() == ["contact/striker-end/F_n", "contact/striker-end/F_t"]
+
+
+def test_a_driven_flexible_mechanism_struck_shows_its_impulses_first(shown, example_results):
+    """Getting Started's slider-crank (a driven flexible rod struck by a block): a run shows
+    its contact, as docs/gui-simulation.md says, not the rod's mid-span deflection."""
+    results = example_results("slider_crank_block")
+    assert list(presets(results))[:3] == ["contact impulses vs time", "contact forces vs time",
+                                          "mid-span deflection vs driver angle"]
+    dock = shown(PlotsDock(), 700, 500)
+    dock.set_results(results)
+    assert dock.preset_combo.currentText() == "contact impulses vs time"
+    assert dock.panels[0].selected_series() == ["contact/block-slider/I_n", "contact/block-slider/I_t"]

@@ -53,6 +53,9 @@ CASES = [
      {"id": "body1", "kind": "point", "x": 0.2, "y": -0.03, "mass": 1.0}, "Add body body1"),
     ("velocity", velocity_drag, "initial_velocities", {"body": "blk", "vx": 10.0},
      "Add initial velocity of body blk"),
+    # the block clicked first, as the other tools ask, then the arrow dragged from it
+    ("velocity", lambda u: (u.click(*BLOCK), velocity_drag(u)), "initial_velocities", {"body": "blk", "vx": 10.0},
+     "Add initial velocity of body blk"),
     ("contact", lambda u: (u.click(*BLOCK), u.click(*B)), "contacts",
      {"id": "contact1", "point": {"body": "blk"}, "target": {"kind": "node", "node": "B", "angle": math.pi / 4},
       "mu_s": 0.0, "mu_d": 0.0, "e": 1.0, "law": "energetic", "model": {"kind": "impulse"}}, "Add contact contact1"),
@@ -354,3 +357,11 @@ def test_a_click_on_a_body_selects_the_body_even_with_its_velocity_selected(user
     assert window.selection.single == EntityRef("bodies", "blk")
     user.click(*BLOCK)
     assert window.selection.single == EntityRef("initial_velocities", "blk")
+
+
+def test_a_drawn_velocity_is_selected_for_typing(user):
+    """Getting Started: drag the arrow, "or type vx": the arrow drawn is selected, its vx in
+    the property panel, as every other tool selects what it made."""
+    user.key(tool_key(user.window, "velocity"))
+    velocity_drag(user)
+    assert user.window.selection.single == EntityRef("initial_velocities", "blk")

@@ -1,7 +1,7 @@
 """Lumped mass, Load and Initial velocity: what the mechanism carries and how it starts.
 
 A load is a 1 N force along the direction dragged (or clicked) from its node; an
-initial velocity is an arrow dragged from a node or free body, at
+initial velocity is an arrow dragged from a node or free body (clicked first or not), at
 :data:`SPEED_PER_PX` per screen pixel rounded to :data:`SPEED_STEP`.
 """
 from __future__ import annotations
@@ -75,7 +75,12 @@ class VelocityTool(PickTool):
         super().release(event)
 
     def press(self, event: CanvasEvent) -> None:
+        """A press on the node or body already clicked starts the drag that draws the arrow
+        (as a zero arrow it would only be refused)."""
         self._mpp = event.mpp
+        if self.done and not any(drawn_velocity(self.done[0].point, event.pos, event.mpp)):
+            self._pressed = event
+            return
         super().press(event)
 
     def finish(self, picks: list[Pick]) -> None:
@@ -87,3 +92,4 @@ class VelocityTool(PickTool):
         key = "body" if owner.ref.collection == "bodies" else "node"
         self.add([("initial_velocities", new_velocity((key, owner.ref.id), vx, vy))],
                  text=f"Add initial velocity of {key} {owner.ref.id}")
+        self.select(EntityRef("initial_velocities", owner.ref.id))  # its vx to type, if need be
