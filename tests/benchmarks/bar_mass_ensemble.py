@@ -17,10 +17,9 @@ over the example's window (0.2135 N), the impulses, and those after the release.
 """
 from __future__ import annotations
 
-import argparse
-from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
+from impact_ensemble import main
 
 EXAMPLE = "bar_mass_impact"
 STRIKER = "bodies[striker].x"
@@ -44,25 +43,5 @@ def run_statistics(model: dict) -> dict[str, float]:
             "impulses": float(len(impulses)), "impulses_after_release": float(sum(t > release for t in impulses))}
 
 
-def main() -> None:
-    from solver.model.io import examples_dir, load_model
-    from solver.sweeps import SweepSpec, build_variants
-
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--samples", type=int, default=10)
-    parser.add_argument("--size", type=float, default=1e-6, help="largest offset of the striker's start, m")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--workers", type=int, default=2)
-    args = parser.parse_args()
-    model = load_model(examples_dir() / f"{EXAMPLE}.json")
-    spec = SweepSpec((), design="ensemble", samples=args.samples, seed=args.seed, perturb=((STRIKER, args.size),))
-    with ProcessPoolExecutor(args.workers) as pool:
-        shipped, *rows = pool.map(run_statistics, [model, *(v.model for v in build_variants(model, spec))])
-    print(f"{args.samples} runs, {STRIKER} moved by up to {args.size:g} m (seed {args.seed}); shipped start first")
-    for name, value in shipped.items():
-        x = np.array([r[name] for r in rows])
-        print(f"  {name:<24} {value:.5g}   {x.mean():.5g} ± {x.std(ddof=1):.2g} [{x.min():.5g}, {x.max():.5g}]")
-
-
 if __name__ == "__main__":
-    main()
+    main(__doc__.split("\n\n")[0], EXAMPLE, STRIKER, run_statistics)
