@@ -29,10 +29,9 @@ def _two_lagrange_pairs() -> dict:
 def test_a_lagrange_pair_switching_before_another_reads_its_own_rows():
     """Two Lagrange pairs closed at once, the first sticking or slipping at the end of a step:
     the second read its normal force at the row it would have after the switch (before: an
-    IndexError, a bug; the pairs are now switched from the last).  The tip (the first pair)
-    slips and sticks again at 4.9 ms while the block (the second) has landed."""
+    IndexError, a bug; the pairs are now switched from the last: with the old order this model
+    still stops with the IndexError)."""
     results = simulate(_two_lagrange_pairs())
     assert results.meta["status"] == "completed", results.meta.get("message")
-    at = [(round(e["time_s"], 4), e["contact"], e["kind"]) for e in results.events]
-    assert {(0.0049, "tip-ground", "slip"), (0.0049, "body-ground", "contact_start"),
-            (0.0049, "tip-ground", "stick")} <= set(at)
+    kinds = {(e["contact"], e["kind"]) for e in results.events}
+    assert {("tip-ground", "stick"), ("tip-ground", "slip"), ("body-ground", "contact_start")} <= kinds

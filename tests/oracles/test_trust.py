@@ -58,11 +58,32 @@ def test_a_force_spike_one_frame_wide_is_said_in_the_summary(tmp_path, monkeypat
     assert warning in summary["warnings"]
 
 
-def test_a_contact_open_for_one_frame_is_said():
-    """The flexible link's tip bounces off the ground for less than a frame at 3.2 ms."""
-    results = simulate(_tip_onto_ground())
+def open_one_frame(monkeypatch) -> None:
+    """Make the run's contact values, as :mod:`solver.results.trust` reads them, show the first pair
+    open for one frame in the middle of three frames in contact (what a separation shorter than the
+    output interval gives; since the fixes of issue 26 no small generated model does so reliably)."""
+    from solver.results import trust
+
+    read = trust.contact_values
+
+    def flickering(frames, keys):
+        values = {key: column.copy() for key, column in read(frames, keys).items()}  # the run keeps its own
+        if "state" in values:
+            state = values["state"][:, 0]
+            closed = np.flatnonzero(state != CONTACT_STATES.index("open"))
+            k = next(int(i) for i in closed if i - 1 in closed and i + 1 in closed)
+            state[k] = CONTACT_STATES.index("open")
+        return values
+
+    monkeypatch.setattr(trust, "contact_values", flickering)
+
+
+def test_a_contact_open_for_one_frame_is_said(monkeypatch):
+    results = simulate(_tip_onto_ground(solver={"end_time": 0.008, "step": 0.0005}))
+    assert contact_flicker_warning(results) is None
+    open_one_frame(monkeypatch)
     warning = contact_flicker_warning(results)
-    assert warning and "'tip-ground' opened for one frame only at t = 0.00322827 s" in warning
+    assert warning and "'tip-ground' opened for one frame only at t = " in warning
     assert warning in run_warnings(results)
 
 
