@@ -54,6 +54,13 @@ def _closed_and_force(results: Results) -> tuple[np.ndarray, np.ndarray] | None:
     return closed, np.nan_to_num(values["F_n_N"][:, columns])
 
 
+def _first(results: Results, found: np.ndarray) -> tuple[int, int, str]:
+    """``(k, j, pair)`` of the first True of ``found`` (frames 1..N-2 by continuous pair): its
+    frame is ``k + 1``, its column ``j`` and ``pair`` the contact's id."""
+    k, j = (int(i) for i in np.argwhere(found)[0])
+    return k, j, results.layout.contacts[_continuous_columns(results)[j]]
+
+
 def force_spike_warning(results: Results) -> str | None:
     """The first normal force more than :data:`SPIKE_RATIO` times both neighbours', in words."""
     found = _closed_and_force(results)
@@ -66,8 +73,7 @@ def force_spike_warning(results: Results) -> str | None:
     spikes = closed[1:-1] & closed[:-2] & closed[2:] & (middle > SPIKE_RATIO * neighbours) & (middle > floor)
     if not spikes.any():
         return None
-    k, j = (int(i) for i in np.argwhere(spikes)[0])
-    pair = results.layout.contacts[_continuous_columns(results)[j]]
+    k, j, pair = _first(results, spikes)
     return (f"contact '{pair}' carries a normal force spike one frame wide at t = {results.frames[k + 1].time:.6g} s "
             f"({middle[k, j]:.3g} N, {middle[k, j] / max(neighbours[k, j], 1e-300):.3g} times the frames beside it; "
             f"{int(spikes.sum())} such frames in all): the step, not the motion, made it; halve the step and compare")
@@ -82,8 +88,7 @@ def contact_flicker_warning(results: Results) -> str | None:
     flicker = closed[:-2] & ~closed[1:-1] & closed[2:]
     if not flicker.any():
         return None
-    k, j = (int(i) for i in np.argwhere(flicker)[0])
-    pair = results.layout.contacts[_continuous_columns(results)[j]]
+    k, _j, pair = _first(results, flicker)
     return (f"contact '{pair}' opened for one frame only at t = {results.frames[k + 1].time:.6g} s "
             f"({int(flicker.sum())} such frames in all): a separation the step cannot resolve; halve the step "
             "and compare")
