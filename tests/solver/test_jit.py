@@ -33,7 +33,8 @@ def test_importing_the_solver_does_not_import_numba():
 def test_kernels_calling_kernels_compile_then_load_from_the_cache(tmp_path):
     """A kernel module of its own: ``outer`` calls ``inner``, imported from another module
     (where a stand-in was bound before numba came); compiled in the first process, loaded
-    from the cache in the second, the same numbers both times."""
+    from the cache in the second, the same numbers both times; compiled again in a third
+    once ``inner`` has changed (a stale cache gave the old numbers)."""
     package = tmp_path / "kernels_check"
     package.mkdir()
     (package / "__init__.py").write_text("")
@@ -71,6 +72,10 @@ def test_kernels_calling_kernels_compile_then_load_from_the_cache(tmp_path):
     second = json.loads(_python(code, cwd=tmp_path))
     assert first == [False, [1.0, 3.0, 5.0], 0, 1]
     assert second == [False, [1.0, 3.0, 5.0], 1, 0]
+    # the callee changes, the caller's file does not: numba alone would load outer's old code
+    (package / "inner.py").write_text((package / "inner.py").read_text().replace("2.0 * x", "3.0 * x"))
+    third = json.loads(_python(code, cwd=tmp_path))
+    assert third == [False, [1.0, 4.0, 7.0], 0, 1]
 
 
 def test_a_run_loads_every_kernel_from_the_cache():
