@@ -219,6 +219,19 @@ class MovingModel(ContactModel):
         return old is None or bool(leaving)
 
     # ------------------------------------------------------------------ outputs
+    def reaction_power(self, s: State, lam_c: np.ndarray) -> float:
+        """``-sum lambda_k dg_k/dt|_q`` (W): the power of the rows' forces ``+C lambda`` (``C = R``) on the
+        system at ``s``, ``lambda R v``, with ``R v = -dg/dt|_q`` the rate the row prescribes (the rows
+        hold at velocity level to the integrator's error only: ``R v`` of the iterates carries the
+        trapezoidal rule's step-to-step velocity error, the prescribed rate does not).  A support's
+        reaction times its travel along the deformed link, ``-lambda n0 . (dp/ds - d) s_dot``, does work
+        as it pushes the link back onto the sketched line; a prescribed mass's force ``lambda . dp/ds
+        s_dot`` drives it along the link; a free mass's row does not depend on time (no work)."""
+        if lam_c.shape[0] != self.row_count():
+            return 0.0
+        g_t = [r - float(R @ s.v[dofs]) for m in self.movers for (dofs, R, _g, r) in mover_rows(m, s.q, s.v, s.t)]
+        return -float(np.dot(lam_c, g_t))
+
     def outputs(self, s: State, lam_c: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """:func:`mover_outputs` of every mover at ``s`` (``lam_c`` the multipliers of the rows in force)."""
         lam, r = {}, 0
