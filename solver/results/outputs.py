@@ -76,9 +76,10 @@ class OutputBuilder:
         self._midspan = [self._midspan_locator(f) for f in s.flex_links]
         self._driver_rows = np.array([d.row for d in s.drivers], dtype=int)
         self._driver_dofs = np.array([d.dof for d in s.drivers], dtype=int)
-        self.ledger = {"work_loads": 0.0, "work_drivers": 0.0, "work_moving": 0.0, "work_free_strains": 0.0,
-                       "dissipated_damping": 0.0,
+        self.ledger = {"work_loads": 0.0, "work_drivers": 0.0, "work_free_strains": 0.0, "dissipated_damping": 0.0,
                        "dissipated_friction": 0.0, "dissipated_restitution": 0.0, "dissipated_contact": 0.0}
+        if any(mv.rows for mv in s.movers):  # a further term: the work of the moving rows' reactions
+            self.ledger["work_moving"] = 0.0
         self._last_powers: tuple[float, ...] | None = None
         #: powers dissipated by contact friction and by the damping of compliant contact laws, and
         #: the power of the moving supports' and masses' reactions, at a state (set by the time loop), W
@@ -197,7 +198,8 @@ class OutputBuilder:
         if self._last_powers is not None:
             for key, p0, p1 in zip(("work_loads", "work_drivers", "dissipated_damping", "dissipated_friction",
                                     "dissipated_contact", "work_free_strains", "work_moving"), self._last_powers, p):
-                self.ledger[key] += 0.5 * h * (p0 + p1)
+                if key in self.ledger:
+                    self.ledger[key] += 0.5 * h * (p0 + p1)
         self._last_powers = p
 
     def book_impulses(self, impacts, after: State) -> None:
