@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from solver.results.frames import ENERGY_KEYS, Results
+from solver.results.frames import Results
 from solver.results.series import (NODE_QUANTITIES, STRAIN_KINDS, UNIT_SUFFIX, Series, catalogue, driver_units,
                                    outer_fibre_strain, series_xy, x_axes)
 
@@ -64,7 +64,8 @@ def presets(results: Results) -> dict[str, list[Panel]]:
                                    for c in journals]
     if layout.flexible_links and not layout.drivers:
         out["mid-span deflection vs time"] = [Panel("time", tuple(f"midspan/{k}" for k in layout.flexible_links))]
-    out["energy ledger"] = [Panel("time", tuple(f"energy/{k}" for k in ENERGY_KEYS) + ("energy/total",))]
+    # every term the run books (the standard ones, then its further terms: work_moving), and the total
+    out["energy ledger"] = [Panel("time", tuple(k for k in catalogue(results) if k.startswith("energy/")))]
     if layout.drivers:
         out["driver torque"] = [Panel(_angle_axis(results, d), (f"driver/{d}/reaction",)) for d in layout.drivers]
     middles = _middle_elements(results)

@@ -122,6 +122,11 @@ class ContactModel:
         """Power dissipated by friction at ``s``, W."""
         return 0.0
 
+    def reaction_power(self, s: State, lam_c: np.ndarray) -> float:
+        """Power (W) the reactions of rows that hold a prescribed motion do on the system at ``s``
+        (zero for rows fixed in time: a contact's normal reaction does no work)."""
+        return 0.0
+
     def frame_data(self, s: State, lam_c: np.ndarray, out: dict[str, np.ndarray]) -> None:
         """Fill ``F_n_N, F_t_N, state, I_n_N_s, I_t_N_s`` and the impulse rates of its pairs."""
 

@@ -18,7 +18,10 @@ re-linearised as it moves.
   onset jump of the Lagrange model (perfectly plastic and without slip: the normal and
   tangential relative velocities vanish), and rolls on.
 * A body that starts on its target (within ``contact_tol``, not separating) rolls from
-  the first step.
+  the first step.  Sketched on its target, its normal velocity is zero up to round-off
+  (2e-16 m/s either way when the model is turned or mirrored): a separating speed that moves
+  it less than the constraint tolerance ``1e-10 x`` the model's size in one step
+  (:attr:`RollingModel.resting_speed`) is not separating.
 """
 from __future__ import annotations
 
@@ -47,6 +50,9 @@ class RollingModel(LagrangeModel):
         super().__init__(asm, pairs, settings, events, impact_step)
         self._c_v = settings["tau"] / settings["nu"]  # c_v h of the Newmark relations (2.62), for the scale
         self.scale = 1.0  # of the no-slip rows, set for each step
+        #: a separating normal speed (m/s) at the start that moves the body less than the constraint
+        #: tolerance in a step: round-off, so the body starts rolling (the tie of a disc sketched on a beam)
+        self.resting_speed = self.tol_g / settings["step"]
 
     def begin_step(self, s: State, h: float) -> None:
         """Newton takes a row converged when its residual is within the constraint tolerance,
@@ -89,7 +95,7 @@ class RollingModel(LagrangeModel):
         started = False
         for j, pair in enumerate(self.pairs):
             g = pair.geometry(new.q)
-            if g.reachable and abs(g.gap) <= self.tol and float(g.velocity(new.v)[0]) <= 0.0:
+            if g.reachable and abs(g.gap) <= self.tol and float(g.velocity(new.v)[0]) <= self.resting_speed:
                 self.state[j], self.sigma[j], self.hold[j] = STICK, 0.0, g.gap
                 self.log(new.t, "contact_start", j, gap_m=g.gap, mode="roll")
                 started = True

@@ -171,11 +171,13 @@ class ContactTracker:
         return s
 
     # ------------------------------------------------------------------ outputs
-    def contact_power(self, s: State) -> tuple[float, float]:
+    def contact_power(self, s: State) -> tuple[float, float, float]:
         """Power dissipated by friction (sliding Lagrange pairs, compliant pairs) and by the
-        damping of compliant laws at ``s``, W."""
+        damping of compliant laws, and the power of the reactions of time-variant rows (moving
+        supports and masses) at ``s``, W."""
         return (sum(m.friction_power(s, self._lam(s, i)) for i, m in enumerate(self.models)),
-                sum(m.damping_power(s) for m in self.models))
+                sum(m.damping_power(s) for m in self.models),
+                sum(m.reaction_power(s, self._lam(s, i)) for i, m in enumerate(self.models)))
 
     def elastic_energy(self, s: State) -> float:
         """Energy stored in compliant contacts at ``s``, J."""

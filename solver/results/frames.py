@@ -40,8 +40,9 @@ ENERGY_KEYS = (
     "dissipated_contact",
 )
 
-#: sign of each energy term in the balance ``total = T + U + V + V_c - W_loads - W_drivers - W_free + D``
-#: (V_c: energy stored in compliant contacts, ``contact_elastic``; W_free: the energy the free
+#: sign of each energy term in the balance ``total = T + U + V + V_c - W_loads - W_drivers - W_moving - W_free + D``
+#: (V_c: energy stored in compliant contacts, ``contact_elastic``; W_moving: the work of the reactions of
+#: the moving supports and masses, time-variant constraints, a further term of the runs that have them; W_free: the energy the free
 #: -- thermal and creep -- strains put into the links, ``int dU/dt|_q dt``; D: the dissipated terms),
 #: constant in time for an exact solution (its drift measures the integration error)
 ENERGY_BALANCE_SIGNS = {
@@ -56,6 +57,7 @@ ENERGY_BALANCE_SIGNS = {
     "dissipated_friction": 1.0,
     "dissipated_restitution": 1.0,
     "dissipated_contact": 1.0,
+    "work_moving": -1.0,
 }
 
 #: standard keys of ``Frame.contact`` (units in the names, as in ``contacts.csv``): gap

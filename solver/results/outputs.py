@@ -78,10 +78,12 @@ class OutputBuilder:
         self._driver_dofs = np.array([d.dof for d in s.drivers], dtype=int)
         self.ledger = {"work_loads": 0.0, "work_drivers": 0.0, "work_free_strains": 0.0, "dissipated_damping": 0.0,
                        "dissipated_friction": 0.0, "dissipated_restitution": 0.0, "dissipated_contact": 0.0}
+        if any(mv.rows for mv in s.movers):  # a further term: the work of the moving rows' reactions
+            self.ledger["work_moving"] = 0.0
         self._last_powers: tuple[float, ...] | None = None
-        #: powers dissipated by contact friction and by the damping of compliant contact laws
-        #: at a state (set by the time loop), W
-        self.contact_power: Callable[[State], tuple[float, float]] | None = None
+        #: powers dissipated by contact friction and by the damping of compliant contact laws, and
+        #: the power of the moving supports' and masses' reactions, at a state (set by the time loop), W
+        self.contact_power: Callable[[State], tuple[float, float, float]] | None = None
         #: energy stored in compliant contacts at a state (set by the time loop), J
         self.contact_energy: Callable[[State], float] = lambda st: 0.0
         self._memo: list[tuple[State, str, object]] = []
@@ -108,22 +110,23 @@ class OutputBuilder:
         self._memo = [(st, what, value), *self._memo[:MEMO - 1]]
         return value
 
-    def powers(self, st: State, t_loads: float | None = None) -> tuple[float, float, float, float, float, float]:
+    def powers(self, st: State, t_loads: float | None = None) -> tuple[float, ...]:
         """Power of the loads, of the drivers, of damping, of contact friction, of contact
-        damping and of the free strains, W (loads at ``t_loads`` if given)."""
+        damping, of the free strains and of the moving supports and masses, W (loads at ``t_loads``
+        if given)."""
         if t_loads is None:
             return self._remembered(st, "powers", lambda: self._powers(st, None))
         return self._powers(st, t_loads)
 
-    def _powers(self, st: State, t_loads: float | None) -> tuple[float, float, float, float, float, float]:
+    def _powers(self, st: State, t_loads: float | None) -> tuple[float, ...]:
         asm, s = self.asm, self.sys
         p_loads = 0.0
         if s.loads or s.movers:  # nodal loads, moving forces and the forces on moving masses
             p_loads = float(np.dot(asm.external(st.q, st.t if t_loads is None else t_loads) - s.gravity, st.v))
         p_drv = -float(np.dot(st.lam[self._driver_rows], st.v[self._driver_dofs])) if s.drivers else 0.0
         p_damp = asm.damping_power(st.q, st.v) if (s.alpha > 0.0 or s.beta > 0.0) else 0.0
-        p_fric, p_contact = self.contact_power(st) if self.contact_power is not None else (0.0, 0.0)
-        return p_loads, p_drv, p_damp, p_fric, p_contact, self._free_strain_power(st, t_loads)
+        p_fric, p_contact, p_moving = self.contact_power(st) if self.contact_power is not None else (0.0, 0.0, 0.0)
+        return p_loads, p_drv, p_damp, p_fric, p_contact, self._free_strain_power(st, t_loads), p_moving
 
     def _free_strain_power(self, st: State, t_rates: float | None) -> float:
         """``dU/dt`` at fixed positions, W: the free strains' rates (at ``t_rates``, the left limit
@@ -163,7 +166,7 @@ class OutputBuilder:
         from the start)."""
         h = new.t - old.t
         p0, p1 = self.powers(old), self.powers(new)
-        work = 0.5 * h * (p0[0] + p0[1] + p0[5] + p1[0] + p1[1] + p1[5])
+        work = 0.5 * h * sum(p0[i] + p1[i] for i in (0, 1, 5, 6))
         e0, e1 = self.energy_terms(old), self.energy_terms(new)
         scale = sum(abs(x) for x in e0 + e1) + abs(work)
         return sum(e1) - sum(e0) - work > ratio * max(scale, 1e-30)
@@ -184,7 +187,7 @@ class OutputBuilder:
             p0 = p1
         self.ledger["work_drivers"] = work
         if p0 is not None:
-            self._last_powers = (0.0, p0, 0.0, 0.0, 0.0, 0.0)
+            self._last_powers = (0.0, p0, 0.0, 0.0, 0.0, 0.0, 0.0)
 
     @property
     def driver_rows_dofs(self) -> tuple[np.ndarray, np.ndarray]:
@@ -194,8 +197,9 @@ class OutputBuilder:
     def _book_powers(self, p: tuple[float, ...], h: float) -> None:
         if self._last_powers is not None:
             for key, p0, p1 in zip(("work_loads", "work_drivers", "dissipated_damping", "dissipated_friction",
-                                    "dissipated_contact", "work_free_strains"), self._last_powers, p):
-                self.ledger[key] += 0.5 * h * (p0 + p1)
+                                    "dissipated_contact", "work_free_strains", "work_moving"), self._last_powers, p):
+                if key in self.ledger:
+                    self.ledger[key] += 0.5 * h * (p0 + p1)
         self._last_powers = p
 
     def book_impulses(self, impacts, after: State) -> None:

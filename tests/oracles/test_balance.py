@@ -28,7 +28,6 @@ from __future__ import annotations
 import copy
 
 import numpy as np
-import pytest
 from hypothesis import given, settings
 
 from solver.model.validate import validate
@@ -84,16 +83,5 @@ def test_no_law_creates_energy_on_generated_models(doc):
     check_balance(run(doc), doc)
 
 
-#: examples whose balance is known not to hold, and why
-UNBOOKED = {
-    # the roller support moving under the beam is a time-dependent constraint: its reaction works
-    # on the beam, and the ledger books no such work (the balance rises by 0.285 of the energy in
-    # play, 0.312 at a quarter of the step) -- issue 26, found by this harness
-    "moving_support_beam": "the moving support's work is not booked",
-}
-
-
 def test_no_law_creates_energy_on_examples(example):
-    if example.stem in UNBOOKED:
-        pytest.xfail(UNBOOKED[example.stem])
     check_balance(example_run(example), example_window(example))

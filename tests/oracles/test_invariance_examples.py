@@ -71,17 +71,18 @@ TOLERANCES["moving_mass_beam"] = (dict.fromkeys(("axial_force", "axial_strain"),
 TOLERANCES["moving_support_beam"] = (dict.fromkeys(("axial_force", "axial_strain"), 3e-7),
                                      _DIFFERENCE + ": the 1e-9 rad control moves it by 1.3e-7 (the turn: 1.3e-7)")
 
+TOLERANCES["disc_rolling_beam"] = (
+    dict.fromkeys(("axial_force", "axial_strain", "contact.v_n_m_s"), 1e-6),
+    "sensitivity: the beam's axial force (EA = 1e7 N against the disc's 10 N) and the held normal velocity are "
+    "round-off of their largest values: the 1e-9 rad control moves them by 3.5e-7 and 9.9e-8 (the turn: 3.7e-7, "
+    "2.7e-7; the mirror: 2.1e-7, 5.5e-8)")
 TOLERANCES["slider_crank_clearance_hertz"] = (
     {"*": 1e-5}, "the journal's impacts in the bearing, their steps sized by the contact's accuracy: after three "
                  "impacts the 1e-9 rad control moves the impulses by 2.5e-6 (the turn: 8.6e-7); the other clearance "
                  "examples run 20 steps, before their first impact")
 
 #: examples that still differ beyond their tolerance, and why
-XFAIL = {
-    "disc_rolling_beam": "the disc is sketched on the beam (gap 0, v_n 0): whether it starts rolling at once is a "
-                         "tie that round-off decides -- the 1e-9 rad control lifts it off, and so does the mirror "
-                         "(results O(1) apart; the turn keeps it, 3.4e-7)",
-}
+XFAIL: dict[str, str] = {}
 for _name in ("cylinders_dubowsky_freudenstein", "cylinders_esdu78035", "cylinders_goldsmith", "spheres_hertz",
               "spheres_kelvin_voigt", "spheres_lankarani_nikravesh"):
     XFAIL[_name] = ("the ball reaches the bore exactly at a step's end (gap 1e-5 m closed at 1 m/s in 50 steps): "
@@ -91,7 +92,7 @@ for _name in ("cylinders_dubowsky_freudenstein", "cylinders_esdu78035", "cylinde
 
 
 #: xfails whose outcome a tie decides (any change of round-off may pass them)
-TIES = ("disc_rolling_beam", "cylinders_dubowsky_freudenstein", "cylinders_esdu78035", "cylinders_goldsmith",
+TIES = ("cylinders_dubowsky_freudenstein", "cylinders_esdu78035", "cylinders_goldsmith",
         "spheres_hertz", "spheres_kelvin_voigt", "spheres_lankarani_nikravesh")
 
 

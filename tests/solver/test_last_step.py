@@ -48,7 +48,9 @@ def test_a_moving_mass_whose_steps_sum_short_of_the_end_keeps_its_last_frame():
     assert res.frames[-1].time == 0.6
     last, before = res.frames[-1].moving_force[0], res.frames[-2].moving_force[0]
     assert abs(last[1] - before[1]) < 5.0  # N (-3.19 and -8.11 at 0.55 s; 925.5 before the fix)
-    assert last[0] == pytest.approx(-835.62, abs=0.05)  # the force of a whole last step, N
+    # the force of a whole last step, N (-835.62 while the mass's velocity error rang it by +-5 N
+    # from step to step about -831.5; +-2 N since its velocity is that of its travel, issue 26)
+    assert last[0] == pytest.approx(-832.00, abs=0.05)
     times = np.array([f.time for f in res.frames])
     assert np.abs(times - 0.05 * np.arange(len(times))).max() < 1e-12  # 0.5505 s before: a step late
 

@@ -6,8 +6,8 @@ The link is a stiff cantilever, bent by a through-depth temperature gradient (fr
 alpha dT', Amirouche & Xie eq. 11) or by a tip torque M = EI kappa, ramped over 0.1 s and
 settled by stiffness-proportional damping before the mass enters it at 0.2 s from a rigid track
 along its sketched line; steps of 1 ms, the mass crossing a node every 50 ms, so that frames land
-on the nodes.  Numerical damping tau = 0.6 (thesis ch. 5): at tau = 0.5 the trapezoidal rule
-leaves the force ringing from step to step, straight or curved.
+on the nodes.  Numerical damping tau = 0.6 (thesis ch. 5): at tau = 0.5 the link's own accelerations
+ring from step to step (:data:`AT_TAU_HALF`), and the mass reads them.
 
 Before: the point-on-element interpolation turned the tangent by atan(tb) at the nodes, a kink of
 (kappa l)^3 / 12, and the curvature term was a difference 1e-7 s wide across it: -208 N where
@@ -62,12 +62,23 @@ def test_the_tangent_turns_by_the_nodal_rotation_at_both_ends_of_an_element():
         assert np.arctan2(dp[1], dp[0]) == pytest.approx(theta[1], abs=1e-14)
 
 
-@pytest.mark.parametrize("how, g", [("thermal", 0.0), ("moment", 9.81)])
-def test_a_mass_on_a_bent_link_reads_m_v2_kappa_on_every_frame(how, g):
+#: why the default tau = 0.5 does not meet 1e-3 (issue 26, open): the link's own accelerations ring
+AT_TAU_HALF = ("at tau = 0.5 the bent cantilever's own accelerations ring at the Nyquist frequency, with no "
+               "moving mass at all (tip a_y +-4.3 m/s^2 at 0.64 s, the positions alternating by 1e-12 m): the "
+               "trapezoidal rule's amplification of an overdamped mode, -1 + 4 / (beta omega^2 h), is -1 + 1.4e-5 "
+               "for the stiffest (beta omega^2 = 2.8e8 1/s); a 1e-4 kg mass reads the same relative error as 1 kg "
+               "(0.88, 0.84): the mass reports m times the link's acceleration")
+
+
+@pytest.mark.parametrize("how, g, tau", [("thermal", 0.0, 0.6), ("moment", 9.81, 0.6), pytest.param(
+    "thermal", 0.0, 0.5, marks=pytest.mark.xfail(reason=AT_TAU_HALF, strict=True))])
+def test_a_mass_on_a_bent_link_reads_m_v2_kappa_on_every_frame(how, g, tau):
     """Within 1e-3 on every frame on the link (measured: 2.2e-4 at g = 0, 5.4e-5 with gravity,
     the cubic interpolation's own error: its curvature is (kappa l)^2 / 12 low at the nodes and
     (kappa l)^2 / 24 high between them, for kappa l = 0.05), the eleven nodes and the entry included."""
-    res = simulate(bent_cantilever(how, g))
+    doc = bent_cantilever(how, g)
+    doc["solver"]["tau"] = tau
+    res = simulate(doc)
     assert res.completed, res.meta["message"]
     s = np.array([f.moving_s[0] for f in res.frames])
     F_n = np.array([f.moving_force[0][0] for f in res.frames])
