@@ -57,6 +57,14 @@ def guide_surfaces(joint: dict, centre: tuple[float, float]) -> dict[str, tuple[
     return {"lower": (cx - half * nx, cy - half * ny, a), "upper": (cx + half * nx, cy + half * ny, a + math.pi)}
 
 
+def corner_targets(joint: dict, centre: tuple[float, float]) -> dict[str, dict]:
+    """Each corner's contact pair (id, also its corner node's): the guide surface it meets as a
+    ``ground_line`` target (``x, y`` in m, ``angle`` in rad)."""
+    surfaces = guide_surfaces(joint, centre)
+    return {pair: dict(zip(("kind", "x", "y", "angle"), ("ground_line", *surfaces[side])))
+            for pair, (_name, _s, side) in zip(corner_pair_ids(joint), CORNERS)}
+
+
 def corner_gaps(joint: dict, centre: tuple[float, float]) -> list[float]:
     """The sketched gap of each corner to its surface (m, < 0: outside the guide)."""
     surfaces = guide_surfaces(joint, centre)

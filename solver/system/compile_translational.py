@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..model.translational_rules import CORNERS, corner_arms, corner_pair_ids, guide_surfaces, translational_joints
+from ..model.translational_rules import corner_arms, corner_pair_ids, corner_targets, translational_joints
 from .builder import Compilation
 from .clearance import LAW_FIELDS
 from .contact_pairs import ContactPair
@@ -42,10 +42,9 @@ def sliders_with_corners(c: Compilation) -> None:
 def corner_pairs(c: Compilation) -> None:
     """Each corner against the guide's surface on its side: a compliant pair, no radius."""
     for j in translational_joints(c.doc):
-        surfaces = guide_surfaces(j, c.b.xy[j["node"]])
         model = {"kind": "compliant", **{k: j[k] for k in LAW_FIELDS if k in j}}
-        for pair, (_name, _s, side) in zip(corner_pair_ids(j), CORNERS):
-            x, y, angle = surfaces[side]
-            c.contacts.append(ContactPair(pair, c.b.node_dof[pair], 0.0, "ground_line", {"x": x, "y": y, "angle": angle},
+        for pair, target in corner_targets(j, c.b.xy[j["node"]]).items():
+            params = {k: target[k] for k in ("x", "y", "angle")}
+            c.contacts.append(ContactPair(pair, c.b.node_dof[pair], 0.0, "ground_line", params,
                                           np.zeros((0, 4), dtype=int), None, j["friction"], j["friction"],
                                           j["restitution"], "energetic", c.b.ndof, model=model))

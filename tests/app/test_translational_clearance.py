@@ -1,0 +1,51 @@
+"""The translational joint with clearance in the window: the shipped slider-crank opened from the
+Examples menu, the slider drawn in its guide, its fields edited in the property panel, a short
+run whose slider configuration is a plottable series."""
+from __future__ import annotations
+
+import pyqtgraph as pg
+import pytest
+
+from app.canvas.items import CLEARANCE, GROUND
+from app.document.entities import EntityRef
+from app.results.series import catalogue
+
+from .test_simulation_ui import run_with_f5
+
+EXAMPLE = "slider_crank_translational_clearance"
+
+
+def _curves(window, colour: str) -> list[pg.PlotCurveItem]:
+    return [i for i in window.sketch.getPlotItem().items if isinstance(i, pg.PlotCurveItem)
+            and i.opts["pen"].color().name() == colour]
+
+
+def test_the_example_draws_the_slider_between_the_guide_surfaces_and_edits_its_clearance(user):
+    window = user.window
+    window.example_actions[EXAMPLE].trigger()
+    (slider,) = [c for c in _curves(window, CLEARANCE) if len(c.getData()[0]) == 5]
+    xs, ys = slider.getData()
+    assert (xs.max() - xs.min(), ys.max() - ys.min()) == pytest.approx((0.05, 0.02))  # level, 50 x 20 mm at B
+    guides = sorted(c.getData()[1][0] for c in _curves(window, GROUND) if len(c.getData()[0]) == 2)
+    assert guides[:1] + guides[-1:] == pytest.approx([-0.0105, 0.0105])  # h/2 + c either side
+    user.click_tree(EntityRef("joints", "guide"))
+    view = window.properties
+    for field in ("length", "height", "clearance", "mass", "inertia", "tilt", "offset", "stiffness", "law"):
+        assert view.row_of(field) >= 0, field
+    user.type_field("clearance", "0.001")
+    assert window.document.model["joints"][1]["clearance"] == 0.001
+    guides = sorted(c.getData()[1][0] for c in _curves(window, GROUND) if len(c.getData()[0]) == 2)
+    assert guides[-1] == pytest.approx(0.011)  # redrawn
+    window.grab()
+
+
+def test_a_short_run_plots_the_slider_configuration(qtbot, window):
+    window.example_actions[EXAMPLE].trigger()
+    window.document.model["solver"]["end_time"] = 0.002
+    run_with_f5(qtbot, window)
+    runs = window.simulation.runs
+    assert runs.state == "completed"
+    assert runs.results.layout.contacts == [f"guide.{c}" for c in ("rear_lower", "front_lower", "front_upper",
+                                                                  "rear_upper")]
+    assert "slider/guide/configuration" in catalogue(runs.results)
+    window.grab()  # playback draws the corner nodes and their pairs
