@@ -76,8 +76,17 @@ TOLERANCES["slider_crank_clearance_hertz"] = (
                  "impacts the 1e-9 rad control moves the impulses by 2.5e-6 (the turn: 8.6e-7); the other clearance "
                  "examples run 20 steps, before their first impact")
 
+TOLERANCES["slider_crank_translational_clearance"] = (
+    dict.fromkeys(("node_v", "contact.v_n_m_s", "contact.v_t_m_s"), 5e-8),
+    "the slider falls freely in its guide as the crank starts from rest: the 1e-9 rad control moves the "
+    "corners' velocities by 1.6e-8 (the turn: 3.2e-8)")
+
 #: examples that still differ beyond their tolerance, and why
 XFAIL = {
+    "slider_crank_translational_clearance": "the mirror gives the same motion, but a mirror swaps the names of the "
+                                            "slider's rear and front corners (their nodes and pairs: node_xy 0.054 "
+                                            "apart by name; velocities and energies agree to 1.3e-8), as it swaps "
+                                            "left and right; turned and moved it is equivalent",
     "disc_rolling_beam": "the disc is sketched on the beam (gap 0, v_n 0): whether it starts rolling at once is a "
                          "tie that round-off decides -- the 1e-9 rad control lifts it off, and so does the mirror "
                          "(results O(1) apart; the turn keeps it, 3.4e-7)",
