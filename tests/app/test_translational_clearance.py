@@ -7,8 +7,10 @@ import pyqtgraph as pg
 import pytest
 
 from app.canvas.items import CLEARANCE, GROUND
+from app.document.checks import gruebler_count
 from app.document.entities import EntityRef
 from app.results.series import catalogue
+from solver.model.io import examples_dir, load_model
 
 from .test_simulation_ui import run_with_f5
 
@@ -49,3 +51,10 @@ def test_a_short_run_plots_the_slider_configuration(qtbot, window):
                                                                   "rear_upper")]
     assert "slider/guide/configuration" in catalogue(runs.results)
     window.grab()  # playback draws the corner nodes and their pairs
+
+
+def test_the_slider_counts_its_two_freedoms_across_the_guide():
+    """As the revolute clearance joint frees the two of the pin it replaces: the slider-crank's
+    one freedom, plus the slider's across the guide and its tilt."""
+    model = load_model(examples_dir() / f"{EXAMPLE}.json")
+    assert gruebler_count(model) == (3, 1)
