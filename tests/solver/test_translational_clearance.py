@@ -13,6 +13,7 @@ from solver.api import simulate
 from solver.model.io import examples_dir, load_model
 from solver.model.validate import validate
 from solver.results.series import catalogue, series_values
+from solver.results.validity import penetration_warning
 from solver.results.slider_configurations import CONFIGURATIONS
 from solver.system.compile import compile_model
 
@@ -103,3 +104,13 @@ def test_the_shipped_slider_crank_runs_with_its_slider_between_the_guide_surface
     assert {0, 1, 2} <= seen, seen  # dropped into the guide, tipped onto a corner by the rod, laid flat
     penetration = -min(f.contact["gap_m"].min() for f in results.frames)
     assert 0.0 < penetration < 0.05 * model["joints"][1]["clearance"]
+
+
+def test_a_corner_sunk_beyond_the_guide_clearance_is_warned_of():
+    """A soft law (K = 1e4 N/m^1.5) lets the 1 kg slider sink (m g / 2 K)^(2/3) = 6.2 mm into the lower surface, more
+    than the 0.5 mm clearance: the run warns as it does for a pin in a bore."""
+    model = slider_in_guide(stiffness=1e4)
+    model["solver"]["end_time"] = 0.2
+    results = simulate(model)
+    warning = penetration_warning(results)
+    assert "'guide.rear_lower'" in warning and "the guide's clearance (0.0005 m)" in warning
