@@ -25,7 +25,8 @@ def record_problems(doc: dict, bad: Bad) -> None:
     pairs = contact_pair_ids(doc)
     for i, pair in enumerate(record.get("contacts", [])):
         if pair not in pairs:
-            bad(["solver", "record", "contacts", i], f"no contact pair, clearance joint or slider corner with id '{pair}'")
+            bad(["solver", "record", "contacts", i],
+                f"no contact pair, clearance joint or slider corner with id '{pair}'")
 
 
 def contact_pair_ids(doc: dict) -> set[str]:
