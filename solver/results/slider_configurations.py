@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
+
 #: names of the configurations, by code
 CONFIGURATIONS = ("free", "one corner", "two adjacent corners", "two opposite corners", "three or four corners")
 
@@ -26,11 +28,22 @@ def configuration(gaps: Sequence[float]) -> int:
     >>> configuration([-1e-6, 1e-4, -1e-6, 1e-4]), configuration([-1e-6, 1e-4, 1e-4, 1e-4])
     (3, 1)
     """
-    lower = sum(1 for g in gaps[:2] if g < 0.0)
-    upper = sum(1 for g in gaps[2:] if g < 0.0)
+    return int(configurations(np.asarray([gaps], dtype=float))[0])
+
+
+def configurations(gaps: np.ndarray) -> np.ndarray:
+    """The configuration codes (F,) of frames' corner gaps (F, 4), m."""
+    lower = np.count_nonzero(gaps[:, :2] < 0.0, axis=1)
+    upper = np.count_nonzero(gaps[:, 2:] < 0.0, axis=1)
     count = lower + upper
-    if count <= 1:
-        return count
-    if count == 2:
-        return 2 if lower != 1 else 3
-    return 4
+    code = np.where(count <= 1, count, 4)
+    return np.where(count == 2, np.where(lower == 1, 3, 2), code)
+
+
+def configuration_periods(times: np.ndarray, codes: np.ndarray) -> list[dict]:
+    """Runs of frames in one configuration: its code and name, first and last frame's time (s),
+    frames."""
+    edges = np.flatnonzero(np.diff(codes)) + 1
+    starts, ends = np.concatenate([[0], edges]), np.concatenate([edges, [len(codes)]])
+    return [{"configuration": int(codes[a]), "name": CONFIGURATIONS[codes[a]], "start_s": float(times[a]),
+             "end_s": float(times[b - 1]), "frames": int(b - a)} for a, b in zip(starts, ends) if b > a]

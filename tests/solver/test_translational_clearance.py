@@ -13,6 +13,8 @@ from solver.api import simulate
 from solver.model.io import examples_dir, load_model
 from solver.model.validate import validate
 from solver.results.series import catalogue, series_values
+from solver.results.files import load_results, write_results
+from solver.results.summary import summarize
 from solver.results.validity import penetration_warning
 from solver.results.slider_configurations import CONFIGURATIONS
 from solver.system.compile import compile_model
@@ -114,3 +116,13 @@ def test_a_corner_sunk_beyond_the_guide_clearance_is_warned_of():
     results = simulate(model)
     warning = penetration_warning(results)
     assert "'guide.rear_lower'" in warning and "the guide's clearance (0.0005 m)" in warning
+
+
+def test_the_summary_lists_the_slider_configurations_in_turn_with_the_time_in_each(tmp_path):
+    results = simulate(slider_in_guide())
+    sliders = summarize(results)["sliders"]["guide"]
+    assert [p["name"] for p in sliders["periods"]] == ["free", "two adjacent corners"]
+    assert sliders["periods"][-1]["end_s"] == pytest.approx(0.05)
+    assert sum(sliders["time_s"].values()) == pytest.approx(0.05)
+    write_results(results, tmp_path / "run")
+    assert load_results(tmp_path / "run").meta is not None
