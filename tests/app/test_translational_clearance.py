@@ -58,3 +58,23 @@ def test_the_slider_counts_its_two_freedoms_across_the_guide():
     one freedom, plus the slider's across the guide and its tilt."""
     model = load_model(examples_dir() / f"{EXAMPLE}.json")
     assert gruebler_count(model) == (3, 1)
+
+
+def test_a_slider_switched_to_a_translational_clearance_joint_in_the_panel_runs_in_a_guide(user):
+    """The kind chosen in the panel starts as the shipped example's slider, on the slider's guide
+    line; its clearance typed in, the guide is redrawn."""
+    window = user.window
+    window.example_actions["slider_crank_ideal"].trigger()
+    user.click_tree(EntityRef("joints", "B-slider"))
+    user.type_field("kind", "translational_clearance")
+    assert window.document.model["joints"][1] == {
+        "id": "B-slider", "kind": "translational_clearance", "node": "B", "angle": 0.0, "length": 0.05,
+        "height": 0.02, "clearance": 0.0005, "mass": 0.14, "stiffness": 1e10}
+    assert [r[0] for r in window.problems.rows()] == ["info"]
+    assert [c for c in _curves(window, CLEARANCE) if len(c.getData()[0]) == 5]  # the slider drawn
+    user.type_field("clearance", "0.001")
+    guides = sorted(c.getData()[1][0] for c in _curves(window, GROUND) if len(c.getData()[0]) == 2)
+    assert guides[-1] == pytest.approx(0.011)
+    window.undo_action.trigger()
+    window.undo_action.trigger()
+    assert window.document.model["joints"][1] == {"id": "B-slider", "kind": "slider", "node": "B", "angle": 0.0}
