@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 from solver.model.fields import with_defaults
 from solver.model.schema import MOVING
+from solver.model.translational_rules import corner_arms, guide_surfaces
 from solver.system.timefn import TimeFunction
 
 from ..document.entities import EntityRef, find_entity
@@ -169,6 +170,18 @@ def slider_guide(doc: dict, joint: dict) -> list[Point]:
     return [(x - h * math.cos(a), y - h * math.sin(a)), (x + h * math.cos(a), y + h * math.sin(a))]
 
 
+def slider_in_guide(doc: dict, joint: dict) -> list[list[Point]]:
+    """A translational clearance joint as sketched: the slider (a closed outline through its
+    corners) and the guide's two surfaces, each as long as the slider guide of a slider joint
+    and at least twice the slider (:mod:`solver.model.translational_rules`)."""
+    x, y = node_positions(doc)[joint["node"]]
+    corners = [(x + rx, y + ry) for rx, ry in corner_arms(joint)]
+    h = max(0.25 * model_size(doc), joint["length"])
+    surfaces = [[(sx - h * math.cos(a), sy - h * math.sin(a)), (sx + h * math.cos(a), sy + h * math.sin(a))]
+                for sx, sy, a in guide_surfaces(joint, (x, y)).values()]
+    return [corners + corners[:1], *surfaces]
+
+
 def link_polyline(doc: dict, link: dict) -> list[Point]:
     """A link's outline through its nodes (closed for a rigid link of three or more nodes;
     a modal link's further nodes lie on the segment between its two end nodes)."""
@@ -261,6 +274,8 @@ def outline(doc: dict, ref: EntityRef) -> Outline:
         shape = Outline(points=[pos[item["node"]]])
         if item.get("kind") == "slider":
             shape.polylines.append(slider_guide(doc, item))
+        if item.get("kind") == "translational_clearance":
+            shape.polylines += slider_in_guide(doc, item)
         return shape
     if coll == "bodies":
         shape = Outline(points=[(item["x"], item["y"])])

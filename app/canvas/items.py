@@ -115,6 +115,10 @@ def _joint_items(doc: dict, joint: dict) -> list[QGraphicsItem]:
         return [guide, _glyph(sym.slider_block(joint.get("angle", 0.0)), pt, GROUND, "#d5d8dc")]
     if kind == "weld":
         return [_scatter([pt], "d", 12, _pen(GROUND), GROUND, Z_SYMBOL)]
+    if kind == "translational_clearance":  # the slider's outline between the guide's two surfaces
+        block, *surfaces = geo.slider_in_guide(doc, joint)
+        guide = [_curve(line, _pen(GROUND, 1.5), Z_GUIDE) for line in surfaces]
+        return [_curve(block, _pen(CLEARANCE, 2.0), Z_LINK), *guide]
     if kind == "clearance":  # above a slider's block and a lumped mass at the same node
         return [_z(_glyph(sym.journal_in_bearing(14.0, 7.0), pt, CLEARANCE, "#f5cba7", width=2.5), Z_MASS + 0.5)]
     return [_glyph(sym.ring(8), pt, GROUND)]

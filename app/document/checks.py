@@ -65,7 +65,7 @@ def gruebler_count(doc: dict) -> tuple[int, int]:
     and nodes on no link 2.  Links sharing a node are pinned (2 each beyond the
     first); a ground joint takes 2, a fixed joint 2 plus 1 per clamped link, a
     slider 1, a weld 1 per link beyond the first; a clearance joint frees the pin it
-    replaces (2).
+    replaces (2); a translational clearance joint adds its slider (3) pinned at its node (2).
     """
     at = _links_at(doc)
     freedoms = 3 * len(doc.get("links", []))
@@ -84,6 +84,8 @@ def gruebler_count(doc: dict) -> tuple[int, int]:
             constraints += len(joint["links"]) - 1
         elif kind == "clearance":
             constraints -= 2
+        elif kind == "translational_clearance":  # a slider (3 dofs) pinned at the node (2 constraints)
+            constraints -= 1
     return freedoms - constraints, len(doc.get("drivers", []))
 
 

@@ -107,6 +107,15 @@ def new_clearance(doc: dict, node: str, journal_link: str, material: str) -> dic
             "bearing_radius": 0.01, "journal_radius": 0.0095, "length": 0.015, "material": material}
 
 
+def translational_clearance(joint: dict) -> dict:
+    """``joint`` (a slider, a ground pin...) made a translational joint with clearance at its node,
+    its id and a slider's guide angle kept: the shipped example's slider (Flores et al. 2008 on
+    the 2006 slider-crank), 50 x 20 mm, 0.14 kg, 0.5 mm clearance each side, K = 1e10 N/m^1.5."""
+    return {"id": joint["id"], "kind": "translational_clearance", "node": joint["node"],
+            "angle": joint.get("angle", 0.0), "length": 0.05, "height": 0.02, "clearance": 0.0005, "mass": 0.14,
+            "stiffness": 1e10}
+
+
 def starter_material(doc: dict) -> tuple[str, dict | None]:
     """The material a new field names: the model's first, else steel (:func:`new_material`),
     returned as the second item to be added with the edit."""

@@ -19,7 +19,7 @@ from solver.model.validate import collect_ids, validate
 
 from ..document import edits
 from ..document.entities import EntityRef, entity_path, find_entity
-from ..document.new_entities import compliant_contact, toggled_link
+from ..document.new_entities import compliant_contact, toggled_link, translational_clearance
 from ..document.section_presets import convert_section
 from ..document.units import UnitError, parse_quantity
 from .properties import NONE
@@ -152,6 +152,8 @@ def planned_change(doc: dict, ref: EntityRef, keys: list, value: Any) -> tuple[l
         return [], (toggled_link(doc, link, value)[0] if value != link.get("kind") else copy.deepcopy(link))
     if _made_compliant(doc, ref, keys, value):
         return [], compliant_contact(doc, edits.get_value(doc, path))[0]
+    if ref.collection == "joints" and keys == ["kind"] and value == "translational_clearance":
+        return [], translational_clearance(edits.get_value(doc, path))
     obj = edits.get_value(doc, [*path, *keys[:-1]])
     if spec is SECTION:
         return keys[:-1], convert_section(doc, obj, value)

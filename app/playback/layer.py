@@ -28,6 +28,7 @@ from PySide6.QtCore import QLineF, QRectF, Qt
 from PySide6.QtGui import QPainter, QPen
 from PySide6.QtWidgets import QGraphicsItem
 
+from solver.model.translational_rules import corner_pair_ids, corner_targets, translational_joints
 from solver.results.frames import Frame, Layout, frames_reading
 from solver.system.clearance import clearance_target, journal_node
 
@@ -221,6 +222,12 @@ class PlaybackLayer:
                  for c in model.get("contacts", [])}
         pairs.update({j["id"]: (journal_node(j), clearance_target(j))
                       for j in model.get("joints", []) if j.get("kind") == "clearance"})
+        xy = {n["id"]: (n["x"], n["y"]) for n in model.get("nodes", [])}
+        for j in translational_joints(model):  # the slider through its corners, each corner a pair
+            pairs.update({pair: (pair, target) for pair, target in corner_targets(j, xy[j["node"]]).items()})
+            corners = corner_pair_ids(j)
+            if all(c in row for c in corners):
+                self._rigid.append(np.array([row[c] for c in corners + corners[:1]]))
         for pair in layout.contacts:
             point, target = pairs[pair]
             self._contacts.append((row[point], target))

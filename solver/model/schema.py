@@ -130,6 +130,30 @@ JOINT = Variant(
             help="revolute joint with clearance: a journal on one link end moves inside a bearing on the "
                  "other part, a compliant contact law across the gap (Flores et al. 2006, eq. 18)",
         ),
+        "translational_clearance": Obj(
+            {
+                "angle": Num("direction of the guide's centre line from +x", "rad", default=0.0),
+                "length": Num("length L of the slider along the guide", "m", gt=0),
+                "height": Num("height h of the slider across the guide", "m", gt=0),
+                "clearance": Num("clearance c on each side of the centred slider: the guide is h + 2c wide",
+                                 "m", gt=0),
+                "mass": Num("mass of the slider (centre of mass at the node)", "kg", gt=0),
+                "inertia": Num("moment of inertia of the slider about its centre (default m (L^2 + h^2) / 12)",
+                               "kg m^2", gt=0),
+                "offset": Num("where the slider's centre starts across the guide, from its centre line "
+                              "(along the normal, +90 deg from the guide's direction)", "m", default=0.0),
+                "tilt": Num("the slider's initial angle to the guide, counter-clockwise", "rad", default=0.0),
+                **{k: v for k, v in COMPLIANT_LAW.items() if k != "stiffness"},
+                "stiffness": Num("generalised stiffness K of a corner on a guide surface (no radii to compute it "
+                                 "from)", "N/m^n", gt=0),
+                "restitution": Num("coefficient of restitution c_e of the normal law", default=0.9, gt=0, le=1),
+                "friction": Num("coefficient of friction c_f of the friction law", default=0.0, ge=0),
+            },
+            required=("length", "height", "clearance", "mass", "stiffness"),
+            help="translational joint with clearance: the node is the centre of a rigid slider (L x h, its own "
+                 "mass and rotation) in a straight guide fixed to the ground, h + 2c wide; each of its four "
+                 "corners meets the guide's surface on its side through a compliant law (Flores et al. 2008)",
+        ),
     },
 )
 

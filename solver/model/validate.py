@@ -23,6 +23,7 @@ from .fields import Obj, Variant, field_at
 from .geometry_rules import geometry_problems
 from .limits import is_number, magnitude_rule, resource_problems, usable
 from .record_rules import record_problems
+from .translational_rules import translational_problems
 
 
 @dataclass(frozen=True)
@@ -268,6 +269,7 @@ def semantic_problems(doc: dict) -> list[Problem]:
         if len([k for k in ("node", "link", "body") if k in v]) != 1:
             bad(["initial_velocities", i], "give exactly one of node, link, body")
     clearance_problems(doc, bad)
+    translational_problems(doc, bad)
     compliant_contact_problems(doc, bad)
     node_target_problems(doc, bad)
     body_problems(doc, bad)

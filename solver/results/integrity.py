@@ -21,6 +21,7 @@ from jsonschema import Draft202012Validator
 
 from ..errors import ResultsFormatError
 from ..model.io import parse_model
+from ..model.record_rules import contact_pair_ids
 from ..model.validate import ModelError
 from .bundle import BUNDLE, member
 from .frames import Layout
@@ -288,7 +289,7 @@ def check_layout(layout: Layout, model: dict, path: Path) -> None:
             refuse(f"{part} name nodes that are not in nodes: {sorted(used - nodes)}")
     ids = {kind: {e.get("id") for e in model.get(kind, [])}
            for kind in ("nodes", "links", "drivers", "contacts", "moving")}
-    ids["contacts"] |= {j.get("id") for j in model.get("joints", []) if j.get("kind") == "clearance"}
+    ids["contacts"] = contact_pair_ids(model)
     for part, kind in (("flexible_links", "links"), ("unrecorded_links", "links"), ("drivers", "drivers"),
                        ("contacts", "contacts"), ("moving", "moving")):
         unknown = set(getattr(layout, part)) - ids[kind]

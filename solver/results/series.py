@@ -10,6 +10,7 @@ Keys are stable, readable strings: ``contact/<id>/F_n``, ``strain/<link>/<elemen
 (elastic; ``axial_free``: a heated or creeping link's free strain), ``node/<id>/vx``,
 ``rotation/<link>/<node>/omega``, ``driver/<id>/reaction``, ``energy/kinetic``,
 ``midspan/<link>``, ``mode/<link>/<k>/q`` (a modal link's coordinate, its rates and energies),
+``slider/<joint>/configuration`` (a translational clearance joint's corners touching, 0 to 4),
 ``moving/<id>/F_n`` (a moving support's, mass's or force's force on the link; ``F_t``, ``s``, ``speed``), ``time``;
 a series' CSV column (:attr:`Series.column`) is its key with dots and its unit:
 ``contact.striker-end.F_n_N``; an impulse-model pair's force, its impulses averaged over the
@@ -30,7 +31,9 @@ import numpy as np
 
 from .frames import ENERGY_BALANCE_SIGNS, ENERGY_KEYS, RATE_FIELDS, Frame, Results, frames_reading
 from ..model.io import model_with_defaults
+from ..model.translational_rules import corner_pair_ids, translational_joints
 from ..system.free_strains import LinkStrains, links_free_strains
+from .slider_configurations import CONFIGURATIONS, configuration
 from .tables import DRIVER_UNITS
 
 
@@ -156,7 +159,7 @@ def x_axes(results: Results) -> dict[str, Series]:
 def catalogue(results: Results) -> dict[str, Series]:
     """Every series ``results`` offers, by key, grouped (``series.group``) in display order."""
     out: dict[str, Series] = {}
-    for s in (*_contact_series(results), *_moving_series(results), *_energy_series(results), *_driver_series(results),
+    for s in (*_contact_series(results), *_slider_series(results), *_moving_series(results), *_energy_series(results), *_driver_series(results),
               *_midspan_series(results), *_mode_series(results), *_node_series(results), *_rotation_series(results),
               *_strain_series(results)):
         out[s.key] = s
@@ -199,6 +202,18 @@ def _contact_series(results: Results):
             if not np.isnan(_contact_value(results.frames[0], key, c)):
                 yield Series(f"contact/{pair}/{name}", f"{pair} {text}", unit, "contact forces",
                              lambda f, c=c, k=key: _contact_value(f, k, c), reads=())
+
+
+def _slider_series(results: Results):
+    """The configuration of each translational clearance joint whose four corners are recorded
+    (:mod:`.slider_configurations`: 0 free, 1 one corner, 2 two adjacent, 3 two opposite, 4 more)."""
+    index = {pair: c for c, pair in enumerate(results.layout.contacts)}
+    for joint in translational_joints(results.model or {}):
+        corners = [index.get(pair) for pair in corner_pair_ids(joint)]
+        if None not in corners:
+            yield Series(f"slider/{joint['id']}/configuration", f"{joint['id']} configuration (0 to 4: "
+                         + ", ".join(CONFIGURATIONS) + ")", "-", "contact forces",
+                         lambda f, corners=corners: configuration(f.contact["gap_m"][corners]), reads=())
 
 
 def duration_text(seconds: float) -> str:

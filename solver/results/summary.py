@@ -1,6 +1,6 @@
 """The scalar results of a run (``summary.json``): run metadata, per-link peaks,
-per-driver peak reactions, contact periods and impulses, the energy balance, and the
-layout of the frames.
+per-driver peak reactions, contact periods and impulses, the configurations of the sliders of
+translational clearance joints, the energy balance, and the layout of the frames.
 """
 from __future__ import annotations
 
@@ -9,7 +9,9 @@ from typing import Any
 import numpy as np
 
 from ..model.io import dumps_model, model_with_defaults
+from ..model.translational_rules import corner_pair_ids, translational_joints
 from .frames import Layout, Results, frame_energies
+from .slider_configurations import CONFIGURATIONS, configuration_periods, configurations
 from .tables import (DRIVER_UNITS, FORMAT, VERSION, contact_keys, contact_values, element_offsets, energy_keys,
                      jsonable, sha256, stack_field)
 
@@ -43,6 +45,7 @@ def summarize(results: Results) -> dict[str, Any]:
             "links": link_summary(results, times),
             "drivers": _driver_summary(results, times),
             "contacts": _contact_summary(results, times),
+            "sliders": _slider_summary(results, times),
             "energy": energy_summary(results),
             "events": [],
             "layout": layout_to_json(results.layout),
@@ -178,6 +181,23 @@ def _contact_summary(results: Results, times: np.ndarray) -> dict[str, Any]:
             "normal_impulse_N_s": sum(e.get("I_n_N_s") or 0.0 for e in impulses),  # inf or nan if one is
             "tangential_impulse_N_s": sum(e.get("I_t_N_s") or 0.0 for e in impulses),
         }
+    return out
+
+
+def _slider_summary(results: Results, times: np.ndarray) -> dict[str, Any]:
+    """Per translational clearance joint whose four corners are recorded: its configurations in
+    turn (:mod:`.slider_configurations`) and the time spent in each, s (frame to frame)."""
+    index = {pair: c for c, pair in enumerate(results.layout.contacts)}
+    gaps = contact_values(results.frames, ["gap_m"])["gap_m"] if "gap_m" in contact_keys(results) else None
+    out = {}
+    for joint in translational_joints(results.model or {}):
+        corners = [index.get(pair) for pair in corner_pair_ids(joint)]
+        if gaps is None or None in corners or not len(times):
+            continue
+        codes = configurations(gaps[:, corners])
+        spent = np.bincount(codes[:-1], weights=np.diff(times), minlength=len(CONFIGURATIONS))
+        out[joint["id"]] = {"periods": configuration_periods(times, codes),
+                            "time_s": dict(zip(CONFIGURATIONS, spent.tolist()))}
     return out
 
 

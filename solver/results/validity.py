@@ -26,6 +26,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..model.contact_rules import clearance_radii, point_radius
+from ..model.translational_rules import corner_pair_ids, translational_joints
 from .frames import Results
 from .summary import energy_summary, link_summary
 from .trust import step_warnings
@@ -80,12 +81,15 @@ PENETRATION_WARNING = 1.0
 
 def contact_scales(model: dict) -> dict[str, tuple[float, str]]:
     """Per compliant pair and clearance joint with a geometric scale: ``(scale in m, what it is)``
-    -- the radial clearance of a pin in a bore, else the point's radius."""
+    -- the radial clearance of a pin in a bore, a slider corner's guide clearance, else the point's
+    radius."""
     out = {}
     for j in model.get("joints", []):
         if j.get("kind") == "clearance":
             rj, rb = clearance_radii(j)
             out[j["id"]] = (rb - rj, "its radial clearance")
+    for j in translational_joints(model):
+        out.update(dict.fromkeys(corner_pair_ids(j), (j["clearance"], "the guide's clearance")))
     for c in model.get("contacts", []):
         r, target = point_radius(model, c["point"]), c["target"]
         if target["kind"] == "circle" and target.get("inside") and 0.0 < r < target["radius"]:

@@ -168,28 +168,10 @@ class ContactPair:
         elif k == "link_curve":
             gap, nx, ny, segment, curve = self._on_curve(q, px, py, prefer)
             reachable = segment >= 0
-        else:  # a link's segments: the nearest, the point projected onto it (onto the node
-            # between two segments when it is in the wedge outside both, on a convex kink)
-            best, last = None, len(self.segments) - 1
-            for i, seg in enumerate(self.segments):
-                x1, y1, x2, y2 = q[seg[0]], q[seg[1]], q[seg[2]], q[seg[3]]
-                g, sx, sy, xi = _segment(px, py, x1, y1, x2, y2)
-                if (i == 0 and xi < 0.0) or (i == last and xi > 1.0):
-                    continue  # beyond the link's ends
-                kept = i == prefer and -SEGMENT_OVERLAP <= xi <= 1.0 + SEGMENT_OVERLAP
-                if prm["side"] == "right":
-                    g, sx, sy = -g, -sx, -sy
-                xi = min(max(xi, 0.0), 1.0)
-                dist = -1.0 if kept else math.hypot(px - x1 - xi * (x2 - x1), py - y1 - xi * (y2 - y1))
-                if best is None or dist < best[5]:
-                    best = (g, sx, sy, xi, i, dist)
-            if best is None:
-                gap, nx, ny, reachable = math.inf, 0.0, 1.0, False
-            else:
-                gap, nx, ny, xi, segment, _dist = best
-                seg = self.segments[segment]
-                slot = self._slot
-                weights += [(slot[seg[0]], slot[seg[1]], -(1.0 - xi)), (slot[seg[2]], slot[seg[3]], -xi)]
+        else:
+            gap, nx, ny, segment, ends = self._on_segments(q, px, py, prefer)
+            reachable = segment >= 0
+            weights += ends
         gap -= self.radius
         tx, ty = ny, -nx
         J = np.zeros((2, len(self.dofs)))
@@ -212,6 +194,30 @@ class ContactPair:
         touched = np.array(list(dict.fromkeys(touched)), dtype=np.int64)
         return ContactGeometry(float(gap), np.array([nx, ny]), np.array([tx, ty]), self.dofs, J, self.n_dofs,
                                reachable, touched, segment)
+
+    def _on_segments(self, q: np.ndarray, px: float, py: float, prefer: int):
+        """The point projected onto the nearest of a link's segments (onto the node between two
+        segments when it is in the wedge outside both, on a convex kink; ``prefer`` kept while
+        the point projects onto it within :data:`SEGMENT_OVERLAP`): ``(gap, nx, ny, segment,
+        weights of its two ends)``; segment -1 beside the link's ends."""
+        best, last = None, len(self.segments) - 1
+        for i, seg in enumerate(self.segments):
+            x1, y1, x2, y2 = q[seg[0]], q[seg[1]], q[seg[2]], q[seg[3]]
+            g, sx, sy, xi = _segment(px, py, x1, y1, x2, y2)
+            if (i == 0 and xi < 0.0) or (i == last and xi > 1.0):
+                continue  # beyond the link's ends
+            kept = i == prefer and -SEGMENT_OVERLAP <= xi <= 1.0 + SEGMENT_OVERLAP
+            if self.params["side"] == "right":
+                g, sx, sy = -g, -sx, -sy
+            xi = min(max(xi, 0.0), 1.0)
+            dist = -1.0 if kept else math.hypot(px - x1 - xi * (x2 - x1), py - y1 - xi * (y2 - y1))
+            if best is None or dist < best[5]:
+                best = (g, sx, sy, xi, i, dist)
+        if best is None:
+            return math.inf, 0.0, 1.0, -1, []
+        gap, nx, ny, xi, segment, _dist = best
+        seg, slot = self.segments[segment], self._slot
+        return gap, nx, ny, segment, [(slot[seg[0]], slot[seg[1]], -(1.0 - xi)), (slot[seg[2]], slot[seg[3]], -xi)]
 
     def _on_curve(self, q: np.ndarray, px: float, py: float, prefer: int):
         """The point projected onto the deformed elements of a link_curve target: ``(gap, nx, ny,

@@ -127,7 +127,7 @@ def is_contact_target(link_id: str, doc: dict) -> bool:
 
 
 def number_modal_link(b, lk: ModalLink, doc: dict) -> None:
-    """Give ``lk`` its dofs in the compile builder ``b`` (:class:`solver.system.compile._Builder`)
+    """Give ``lk`` its dofs in the compile builder ``b`` (:class:`solver.system.builder.DofBuilder`)
     and tie its nodes to it: the model's nodes on the link, and every mesh node when the
     link is a contact target (those get the ids ``<link>.<k>``)."""
     frame = tuple(b.new_dofs([*lk.origin, 0.0] + [0.0] * lk.count))

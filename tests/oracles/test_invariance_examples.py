@@ -81,8 +81,18 @@ TOLERANCES["slider_crank_clearance_hertz"] = (
                  "impacts the 1e-9 rad control moves the impulses by 2.5e-6 (the turn: 8.6e-7); the other clearance "
                  "examples run 20 steps, before their first impact")
 
+TOLERANCES["slider_crank_translational_clearance"] = (
+    dict.fromkeys(("node_v", "contact.v_n_m_s", "contact.v_t_m_s"), 5e-8),
+    "the slider falls freely in its guide as the crank starts from rest: the 1e-9 rad control moves the "
+    "corners' velocities by 1.6e-8 (the turn: 3.2e-8)")
+
 #: examples that still differ beyond their tolerance, and why
-XFAIL: dict[str, str] = {}
+XFAIL = {
+    "slider_crank_translational_clearance": "the mirror gives the same motion, but a mirror swaps the names of the "
+                                            "slider's rear and front corners (their nodes and pairs: node_xy 0.054 "
+                                            "apart by name; velocities and energies agree to 1.3e-8), as it swaps "
+                                            "left and right; turned and moved it is equivalent",
+}
 for _name in ("cylinders_dubowsky_freudenstein", "cylinders_esdu78035", "cylinders_goldsmith", "spheres_hertz",
               "spheres_kelvin_voigt", "spheres_lankarani_nikravesh"):
     XFAIL[_name] = ("the ball reaches the bore exactly at a step's end (gap 1e-5 m closed at 1 m/s in 50 steps): "

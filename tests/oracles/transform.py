@@ -159,6 +159,14 @@ RULES: dict[str, str] = {
                  "bearing_material", "law", "stiffness", "exponent", "damping", "friction_law", "friction_velocity",
                  "friction_velocity_1", "restitution", "friction")},
     "joints[].<clearance>.offset.x": VECTOR_X, "joints[].<clearance>.offset.y": VECTOR_Y,
+    # the guide's lower surface is on its right: a mirror keeps it there (LEFT_LINE), the offset along
+    # the left normal unchanged, and turns the tilt the other way (a mirror swaps the names of the
+    # slider's rear and front corners, as it swaps left and right)
+    "joints[].<translational_clearance>.angle": LEFT_LINE,
+    "joints[].<translational_clearance>.tilt": SENSE,
+    **{f"joints[].<translational_clearance>.{k}": SAME
+       for k in ("length", "height", "clearance", "mass", "inertia", "offset", "law", "stiffness", "exponent",
+                 "damping", "friction_law", "friction_velocity", "friction_velocity_1", "restitution", "friction")},
     **dict.fromkeys(("bodies[].id", "bodies[].kind", "bodies[].mass", "bodies[].inertia", "bodies[].radius"), SAME),
     "bodies[].x": POINT_X, "bodies[].y": POINT_Y, "bodies[].angle": DIRECTION,
     **dict.fromkeys(("drivers[].kind", "drivers[].id", "drivers[].<*>.link", "drivers[].<*>.pivot",

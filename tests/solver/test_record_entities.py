@@ -152,7 +152,7 @@ def test_moving_entries_not_recorded_write_no_moving_rows(tmp_path):
 @pytest.mark.parametrize(("record", "said"), [
     ({"links": ["rood"]}, "solver.record.links[0]: no link with id 'rood'"),
     ({"links": ["crank"]}, "solver.record.links[0]: link 'crank' is rigid: it has no elements to record"),
-    ({"contacts": ["floor"]}, "solver.record.contacts[0]: no contact pair or clearance joint with id 'floor'"),
+    ({"contacts": ["floor"]}, "solver.record.contacts[0]: no contact pair, clearance joint or slider corner with id 'floor'"),
     ({"moving": ["cart"]}, "solver.record.moving[0]: no moving with id 'cart'"),
 ])
 def test_a_record_naming_what_the_model_lacks_is_refused_at_its_path(record, said):

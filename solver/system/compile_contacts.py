@@ -1,0 +1,51 @@
+"""Contact pairs (:mod:`.registry`): a point (a node or a body, of radius r in m) against a
+target -- a ground line, a link's segments or deformed elements, a circle, a node --
+with its friction, restitution and resolution model (:class:`~.contact_pairs.ContactPair`)."""
+from __future__ import annotations
+
+import numpy as np
+
+from ..model.contact_rules import node_target_reach, point_radius
+from .builder import Compilation
+from .contact_pairs import ContactPair
+from .registry import Phase, compiler
+
+
+@compiler(Phase.CONTACTS, 0)
+def contact_pairs(c: Compilation) -> None:
+    c.contacts += [_contact_pair(pair, c) for pair in c.doc["contacts"]]
+
+
+def _contact_pair(pair: dict, c: Compilation) -> ContactPair:
+    """A contact pair's dofs and parameters; a rolling pair on a flexible link rolls on its
+    deformed elements (``link_curve``)."""
+    b, doc = c.b, c.doc
+    point = pair["point"].get("node", pair["point"].get("body"))
+    radius = point_radius(doc, pair["point"])
+    tgt = pair["target"]
+    model = pair.get("model", {"kind": "impulse"})
+    kind, beam = tgt["kind"], None
+    elements = [e for e, (l, _k, _a, _z) in enumerate(b.elem_nodes) if kind == "link" and l == tgt["link"]]
+    if model["kind"] == "rolling" and elements:
+        kind, beam = "link_curve", (c.elem_dofs[elements], c.beams.beta0[elements])
+    segments = _link_segments(c, tgt["link"]) if tgt["kind"] == "link" else np.zeros((0, 4), dtype=int)
+    target = None
+    if tgt["kind"] == "node":
+        target, tgt = b.node_dof[tgt["node"]], dict(tgt, reach=node_target_reach(doc, tgt))
+    turning = b.first_rotation(point, missing=-1) if radius > 0 else -1
+    return ContactPair(pair["id"], b.node_dof[point], radius, kind, tgt, segments, target,
+                       pair["mu_s"], pair["mu_d"], pair["e"], pair["law"], b.ndof, point_rotation=turning, model=model,
+                       beam=beam)
+
+
+def _link_segments(c: Compilation, link: str) -> np.ndarray:
+    """The (x1, y1, x2, y2) dofs of a target link's segments: its elements, a modal link's
+    mesh (every node tied to it), or a rigid link's first two nodes."""
+    b = c.b
+    chain = [(a, z) for (l, _k, a, z) in b.elem_nodes if l == link]
+    names = b.modal_names.get(link, [])
+    chain += list(zip(names, names[1:]))
+    if not chain:
+        nodes = c.link(link)["nodes"]
+        chain = [(nodes[0], nodes[1])]
+    return np.array([[*b.node_dof[a], *b.node_dof[z]] for a, z in chain], dtype=int)
