@@ -9,7 +9,8 @@ import pytest
 
 from solver.api import simulate, write_results
 from solver.results.frames import CONTACT_STATES, StepRecord
-from solver.results.trust import contact_flicker_warning, force_spike_warning, sliver_step_warning, step_warnings
+from solver.results.trust import (coarse_mesh_warning, contact_flicker_warning, force_spike_warning, sliver_step_warning,
+                                  step_warnings)
 from solver.results.validity import run_warnings
 
 from .runs import example_run
@@ -98,6 +99,28 @@ def test_a_sliver_of_a_last_step_is_said():
     assert warning and "1e-14 s long" in warning and warning in run_warnings(results)
 
 
+def _struck_link(elements: int) -> dict:
+    """:func:`_tip_onto_ground` with the struck link meshed with ``elements`` elements."""
+    doc = _tip_onto_ground(solver={"end_time": 0.008, "step": 0.0005})
+    doc["links"][1]["mesh"]["elements"] = elements
+    return doc
+
+
+def test_a_struck_link_of_two_elements_says_its_numbers_are_the_meshs(tmp_path):
+    """The flexible link's tip strikes the ground: meshed with 2 elements (one is half the link) the
+    run says its numbers depend on the mesh, in summary.json; with 8 it does not, nor before the
+    tip has struck."""
+    results = simulate(_struck_link(2))
+    warning = coarse_mesh_warning(results)
+    assert warning and "contact 'tip-ground' strikes node 'n2' meshed coarsely (an element 0.5 of" in warning
+    write_results(results, tmp_path)
+    assert warning in json.loads((tmp_path / "summary.json").read_text(encoding="utf-8"))["warnings"]
+    assert coarse_mesh_warning(simulate(_struck_link(8))) is None
+    before = _struck_link(2)
+    before["solver"]["end_time"] = 0.001
+    assert coarse_mesh_warning(simulate(before)) is None
+
+
 def test_the_detectors_stay_quiet_on_the_examples(example):
     """The first 1000 steps of every shipped example: no spike, no contact open for one frame, no
     sliver step (the last step is never shorter than half the step: integration/step_ends)."""
@@ -105,3 +128,4 @@ def test_the_detectors_stay_quiet_on_the_examples(example):
     assert force_spike_warning(results) is None
     assert contact_flicker_warning(results) is None
     assert sliver_step_warning(results) is None
+    assert coarse_mesh_warning(results) is None
