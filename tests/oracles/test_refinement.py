@@ -23,8 +23,9 @@ by up to 0.86, contact forces by up to 2.4 times and the final energy by up to 0
 in play, and a momentum-balance pair striking with a flexible link (a plastic tip of a 3-element
 link on the ground) 0.21 of it: those runs now warn (``coarse_mesh_warning``: an element at the
 struck place longer than 1/8 of what it strikes), and 22-28 of the 40 models do (the draws
-depend on the tests run before in the session).  Still unwarned and not checked: a swinging link of 2 elements reads a peak strain 31 % under its converged value (3.87e-6
-against 5.6e-6 at 8 elements), hence :data:`MESH_FROM`.
+depend on the tests run before in the session).  Still unwarned and not checked: a swinging
+link of 2 elements reads a peak strain 31 % under its converged value (3.87e-6 against 5.6e-6 at
+8 elements), hence :data:`MESH_FROM`.
 """
 from __future__ import annotations
 
