@@ -229,7 +229,7 @@ class SimulationUi(QObject):
             note = (" — the numbers do not hold: energy balance off" if energy
                     else " — the numbers do not hold: contacts penetrated through" if through
                     else " — warning: strains beyond a linear elastic beam" if strain
-                    else " — warning: results depend on the step" if step else "")
+                    else " — warning: results depend on the step or the mesh" if step else "")
             self.status.ended(f"Run completed: {frame_count(len(frames))}{reached}{note}",
                               "\n\n".join(f"{w[0].upper()}{w[1:]}." for w in warnings))
             if energy or through:  # results a user must not take at face value: said where it cannot be missed

@@ -59,21 +59,34 @@ MIN_IMPACT_VELOCITY = 1e-4
 ERROR_CONSTANT = 1.0 / 12.0
 #: a step whose error exceeds this multiple of the tolerance is taken again
 REJECT_RATIO = 1.5
+#: a gap within this fraction of the model's size of zero is a touch, neither open nor
+#: penetrated: a step that ends where the pair just meets (a gap of ±1e-14 m, round-off of where
+#: the model is drawn) starts the contact alike however the model is turned or moved
+TOUCH_FRACTION = 1e-10
+
+
+def touching_depth(g: ContactGeometry, touch: float) -> float:
+    """Penetration -gap of ``g`` (m): 0 within ``touch`` of zero, -inf beside its target."""
+    if not g.reachable:
+        return -math.inf
+    return -g.gap if abs(g.gap) > touch else 0.0
 
 
 class PairForces:
-    """Kinematics and forces of one pair at one state."""
+    """Kinematics and forces of one pair at one state; ``touch`` (m) is the gap within which
+    the pair touches without penetrating (:data:`TOUCH_FRACTION` of the model's size)."""
 
-    __slots__ = ("geometry", "v_n", "v_t", "normal", "F_t", "dF_t")
+    __slots__ = ("geometry", "v_n", "v_t", "normal", "F_t", "dF_t", "touch")
 
     def __init__(self, geometry: ContactGeometry, v_n: float, v_t: float, normal: NormalState | None,
-                 F_t: float, dF_t: float):
+                 F_t: float, dF_t: float, touch: float):
         self.geometry, self.v_n, self.v_t, self.normal, self.F_t, self.dF_t = geometry, v_n, v_t, normal, F_t, dF_t
+        self.touch = touch
 
     @property
     def delta(self) -> float:
-        """Penetration (m; negative open, -inf beside a segment)."""
-        return -self.geometry.gap if self.geometry.reachable else -math.inf
+        """Penetration (m; negative open, 0 within ``touch`` of touching, -inf beside a segment)."""
+        return touching_depth(self.geometry, self.touch)
 
     @property
     def F_n(self) -> float:
@@ -95,6 +108,7 @@ class CompliantModel(ContactModel):
         materials = {m["id"]: m for m in asm.sys.doc["materials"]}
         self.laws: list[PairLaw] = [bind_pair(p, materials) for p in self.pairs]
         self.accuracy = settings["contact_accuracy"]
+        self.touch = TOUCH_FRACTION * asm.sys.size
         #: largest relative change of the penetration in a step (the penetration-increment criterion)
         self.increment = self.accuracy ** (1.0 / 3.0)
         count = len(self.pairs)
@@ -127,12 +141,13 @@ class CompliantModel(ContactModel):
         pair, law = self.pairs[k], self.laws[k]
         g = pair.geometry(q)
         v_n, v_t = g.velocity(v)
-        if not g.reachable or g.gap >= 0.0:
-            return PairForces(g, float(v_n), float(v_t), None, 0.0, 0.0)
+        depth = touching_depth(g, self.touch)
+        if depth <= 0.0:
+            return PairForces(g, float(v_n), float(v_t), None, 0.0, 0.0, self.touch)
         rate = self.delta_dot_0[k] if self.state[k] else self.trial_rate[k]
-        normal = law.normal_state(-g.gap, -float(v_n), rate, bool(self.unloading[k]))
+        normal = law.normal_state(depth, -float(v_n), rate, bool(self.unloading[k]))
         F_t, dF_t = law.friction_force(float(v_t), normal.force)
-        return PairForces(g, float(v_n), float(v_t), normal, F_t, dF_t)
+        return PairForces(g, float(v_n), float(v_t), normal, F_t, dF_t, self.touch)
 
     def evaluate(self, q: np.ndarray, v: np.ndarray, c_v: float) -> tuple[np.ndarray, np.ndarray]:
         """Generalised contact forces (n,) of the pairs live in this step, and the values of
@@ -411,11 +426,14 @@ def _hermite_slope(s: float, g0: float, r0: float, g1: float, r1: float) -> floa
 
 
 def _hermite_root(g0: float, r0: float, g1: float, r1: float) -> float:
-    """Where the cubic Hermite polynomial changes sign between ``g0`` and ``g1`` (bisection), in [0, 1]."""
+    """Where the cubic Hermite polynomial leaves the side of ``g0`` for that of ``g1`` (bisection),
+    in [0, 1]: closing (g0 ≥ 0 > g1) where it falls to 0 or below, opening (g0 < 0 ≤ g1) where it
+    rises above 0; a touch at the start (g0 = 0) closes at once."""
+    opening = g0 < g1
     lo, hi = 0.0, 1.0
     for _ in range(50):
         mid = 0.5 * (lo + hi)
-        lo, hi = (mid, hi) if (_hermite(mid, g0, r0, g1, r1) > 0.0) == (g0 > 0.0) else (lo, mid)
+        lo, hi = (mid, hi) if (_hermite(mid, g0, r0, g1, r1) > 0.0) != opening else (lo, mid)
     return 0.5 * (lo + hi)
 
 

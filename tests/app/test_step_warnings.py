@@ -1,11 +1,21 @@
-"""A run whose numbers depend on its step says so in the status bar (issue 26 item 3)."""
+"""A run whose numbers depend on its step or its mesh says so in the status bar (issue 26 item 3)."""
 from __future__ import annotations
 
 import json
 
-from tests.oracles.test_trust import _tip_onto_ground, open_one_frame
+from tests.oracles.test_trust import _struck_link, _tip_onto_ground, open_one_frame
 
 from .test_simulation_ui import run_with_f5
+
+
+def _run_label(qtbot, window, tmp_path, doc: dict):
+    """Open ``doc``, run it with F5 to completion and return the status bar's label."""
+    path = tmp_path / "tip.json"
+    path.write_text(json.dumps(doc))
+    assert window.open_path(path)
+    run_with_f5(qtbot, window)
+    assert window.simulation.runs.state == "completed"
+    return window.simulation.status.label
 
 
 def test_a_step_sensitive_run_says_so_in_the_status_bar(qtbot, window, tmp_path, message_boxes, monkeypatch):
@@ -14,12 +24,16 @@ def test_a_step_sensitive_run_says_so_in_the_status_bar(qtbot, window, tmp_path,
     run completes, the status bar says its results depend on the step and its tool tip gives the
     warning; no box (the numbers are what the step made, not a broken balance)."""
     open_one_frame(monkeypatch)
-    path = tmp_path / "tip.json"
-    path.write_text(json.dumps(_tip_onto_ground(solver={"end_time": 0.008, "step": 0.0005})))
-    assert window.open_path(path)
-    run_with_f5(qtbot, window)
-    assert window.simulation.runs.state == "completed"
-    label = window.simulation.status.label
-    assert label.text().endswith("warning: results depend on the step")
+    label = _run_label(qtbot, window, tmp_path, _tip_onto_ground(solver={"end_time": 0.008, "step": 0.0005}))
+    assert label.text().endswith("warning: results depend on the step or the mesh")
     assert "Contact 'tip-ground' opened for one frame only at t = " in label.toolTip()
+    assert message_boxes == []
+
+
+def test_a_coarsely_meshed_struck_link_says_so_in_the_status_bar(qtbot, window, tmp_path, message_boxes):
+    """The flexible link's tip striking the ground with the link meshed in 2 elements: the status
+    bar says the results depend on the mesh and its tool tip names the contact and the node."""
+    label = _run_label(qtbot, window, tmp_path, _struck_link(2))
+    assert label.text().endswith("warning: results depend on the step or the mesh")
+    assert "Contact 'tip-ground' strikes node 'n2' meshed coarsely" in label.toolTip()
     assert message_boxes == []

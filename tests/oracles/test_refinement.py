@@ -1,9 +1,9 @@
 """Refinement (issue 26 item 2, VALIDATION.md *Oracles*): what a user reads moves little when the
 step is halved or the mesh doubled, or the run says it cannot be trusted.
 
-On generated models (:mod:`.generated`), each run at its step and at half of it, and -- where no
-contact strikes a flexible link and each has at least :data:`MESH_FROM` elements -- with the
-elements of every flexible link doubled:
+On generated models (:mod:`.generated`), each run at its step and at half of it, and -- where each
+flexible link has at least :data:`MESH_FROM` elements -- with the elements of every flexible link
+doubled:
 
 - the peak normal force of the pairs with a continuous force (Lagrange, compliant) and the total
   normal impulse (N s, the events') move by at most :data:`FORCE` of their value (of a momentum-
@@ -13,20 +13,19 @@ elements of every flexible link doubled:
 - the final kinetic, strain and potential energy by at most :data:`ENERGY` of the energy in play;
 
 or the run at the model's step carries a warning of :mod:`solver.results.trust` (a spike, a
-contact open for one frame, a sliver step: results the step made).
+contact open for one frame, a sliver step: results the step made; a contact that struck a
+flexible link meshed coarsely where it struck: results the mesh made).  Warned or converged:
+no model is left out.
 
 Measured on 44 generated models at half the step: force 0.09, impulse 0.06, strain 0.15, energy 0.024
-at most (unwarned runs).  Not yet: doubling the 2--4 elements of a *struck* flexible link moves
-peak strains by up to 0.86, contact forces by up to 2.4 times and the final energy by up to 0.44
-of the energy in play, and no warning says so (the element-boundary jump of the bending strain
-flags those runs but also the converged rod of thesis 5.5); and a swinging link of 2 elements
-reads a peak strain 31 % under its converged value (3.87e-6 against 5.6e-6 at 8 elements).  Nor
-yet: a momentum-balance pair in a mechanism with a flexible link -- the impulses' energy loss goes
-into the vibration of the links, which the mesh and step resolve -- moves by up to 0.21 of the
-energy in play on doubling a 3-element link (a plastic tip striking the ground) and a three-link
-flexible chain's peak strain by 35 % on halving the step (0.0091, 0.0059, 0.0074, 0.0075 at 1, 1/2,
-1/4, 1/8 of it), unwarned.  Those models are left out (:func:`_checked`), and the issue keeps them
-open.
+at most (unwarned runs).  Doubling the 2--4 elements of a *struck* flexible link moved peak strains
+by up to 0.86, contact forces by up to 2.4 times and the final energy by up to 0.44 of the energy
+in play, and a momentum-balance pair striking with a flexible link (a plastic tip of a 3-element
+link on the ground) 0.21 of it: those runs now warn (``coarse_mesh_warning``: an element at the
+struck place longer than 1/8 of what it strikes), and 22-28 of the 40 models do (the draws
+depend on the tests run before in the session).  Still unwarned and not checked: a swinging
+link of 2 elements reads a peak strain 31 % under its converged value (3.87e-6 against 5.6e-6 at
+8 elements), hence :data:`MESH_FROM`.
 """
 from __future__ import annotations
 
@@ -84,23 +83,10 @@ def _moved(base: dict, other: dict) -> dict[str, float]:
             "energy": abs(other["energy"] - base["energy"]) / max(base["scale"], 1e-300) / ENERGY}
 
 
-def _struck_flexible(doc: dict) -> bool:
-    """Whether a contact strikes a flexible link (its target, or a node of one as its point)."""
-    flexible = {lk["id"] for lk in doc["links"] if lk["kind"] == "flexible"}
-    nodes = {n for lk in doc["links"] if lk["id"] in flexible for n in lk["nodes"]}
-    return any(c["target"].get("link") in flexible or c["point"].get("node") in nodes for c in doc["contacts"])
-
-
-def _checked(doc: dict) -> bool:
-    """Not a momentum-balance pair in a mechanism with a flexible link (see the module)."""
-    flexible = any(lk["kind"] == "flexible" for lk in doc["links"])
-    return not (flexible and any(c["model"]["kind"] == "impulse" for c in doc["contacts"]))
-
-
 def _mesh_checked(doc: dict) -> bool:
     """Whether the mesh of ``doc`` is doubled in the check (see the module)."""
     meshes = [lk["mesh"]["elements"] for lk in doc["links"] if lk["kind"] == "flexible"]
-    return bool(meshes) and min(meshes) >= MESH_FROM and not _struck_flexible(doc)
+    return bool(meshes) and min(meshes) >= MESH_FROM
 
 
 def _finer(doc: dict, mesh: bool) -> dict:
@@ -119,9 +105,9 @@ def _finer(doc: dict, mesh: bool) -> dict:
 def test_halving_the_step_and_doubling_the_mesh_move_little_or_the_run_says_so(doc):
     results = run(doc)
     assert results.meta["status"] == "completed", f"{results.meta.get('message')}: {describe(doc)}"
-    if step_warnings(results) or not _checked(doc):
-        event("warned" if step_warnings(results) else "left out: impulses on a flexible mechanism")
-        return  # the run says its numbers are the step's; or a case the module names as open
+    if step_warnings(results):
+        event("warned")
+        return  # the run says its numbers are the step's or the mesh's
     event("step and mesh checked" if _mesh_checked(doc) else "step checked")
     base = _read(results, doc)
     for mesh in (False, True):

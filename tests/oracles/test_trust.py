@@ -9,7 +9,8 @@ import pytest
 
 from solver.api import simulate, write_results
 from solver.results.frames import CONTACT_STATES, StepRecord
-from solver.results.trust import contact_flicker_warning, force_spike_warning, sliver_step_warning, step_warnings
+from solver.results.trust import (coarse_mesh_warning, contact_flicker_warning, force_spike_warning, sliver_step_warning,
+                                  step_warnings)
 from solver.results.validity import run_warnings
 
 from .runs import example_run
@@ -98,6 +99,58 @@ def test_a_sliver_of_a_last_step_is_said():
     assert warning and "1e-14 s long" in warning and warning in run_warnings(results)
 
 
+def _struck_link(elements: int) -> dict:
+    """:func:`_tip_onto_ground` with the struck link meshed with ``elements`` elements."""
+    doc = _tip_onto_ground(solver={"end_time": 0.008, "step": 0.0005})
+    doc["links"][1]["mesh"]["elements"] = elements
+    return doc
+
+
+def test_a_struck_link_of_two_elements_says_its_numbers_are_the_meshs(tmp_path):
+    """The flexible link's tip strikes the ground: meshed with 2 elements (one is half the link) the
+    run says its numbers depend on the mesh, in summary.json; with 8 it does not, nor before the
+    tip has struck."""
+    results = simulate(_struck_link(2))
+    warning = coarse_mesh_warning(results)
+    assert warning and "contact 'tip-ground' strikes node 'n2' meshed coarsely (an element 0.5 of" in warning
+    write_results(results, tmp_path)
+    assert warning in json.loads((tmp_path / "summary.json").read_text(encoding="utf-8"))["warnings"]
+    assert coarse_mesh_warning(simulate(_struck_link(8))) is None
+    before = _struck_link(2)
+    before["solver"]["end_time"] = 0.001
+    assert coarse_mesh_warning(simulate(before)) is None
+
+
+def _chain_tip_onto_ground(elements: int) -> dict:
+    """A rigid link, a flexible one of ``elements`` elements and a rigid one, pinned at the origin,
+    turning until the rigid tip strikes the ground plastically (a momentum-balance pair: a model
+    of :mod:`.generated` that doubling its 3 elements moved by 0.22 of the energy in play)."""
+    return {
+        "format": "flexmech", "version": 1,
+        "nodes": [{"id": "n0", "x": 0.0, "y": 0.0}, {"id": "n1", "x": 0.399037, "y": -0.027739},
+                  {"id": "n2", "x": 0.68152, "y": 0.255463}, {"id": "n3", "x": 0.851845, "y": 0.360293}],
+        "links": [{"id": "link0", "nodes": ["n0", "n1"], "kind": "rigid", "mass": 0.5},
+                  {"id": "link1", "nodes": ["n1", "n2"], "kind": "flexible", "mesh": {"elements": elements},
+                   "section": {"kind": "per_length", "EA": 1e6, "EI": 200.0, "rhoA": 2.0, "c": 0.01}},
+                  {"id": "link2", "nodes": ["n2", "n3"], "kind": "rigid", "mass": 0.5}],
+        "joints": [{"id": "pivot", "kind": "ground", "node": "n0"}],
+        "contacts": [{"id": "tip-ground", "point": {"node": "n3"}, "target": {"kind": "ground_line", "y": 0.359293},
+                      "model": {"kind": "impulse"}, "e": 0.0}],
+        "initial_velocities": [{"link": "link0", "omega": -7.5}],
+        "gravity": {"y": -9.81},
+        "solver": {"end_time": 0.04, "step": 0.0005},
+    }
+
+
+def test_impulses_on_a_coarsely_meshed_mechanism_say_so():
+    """A momentum-balance pair at a rigid tip: its impulse's energy goes into the vibration of the
+    flexible link, which the mesh resolves; with 3 elements the run warns, naming the link, with 8
+    it does not."""
+    warning = coarse_mesh_warning(simulate(_chain_tip_onto_ground(3)))
+    assert warning and "strikes a mechanism whose link 'link1' is meshed coarsely (an element 0.33" in warning
+    assert coarse_mesh_warning(simulate(_chain_tip_onto_ground(8))) is None
+
+
 def test_the_detectors_stay_quiet_on_the_examples(example):
     """The first 1000 steps of every shipped example: no spike, no contact open for one frame, no
     sliver step (the last step is never shorter than half the step: integration/step_ends)."""
@@ -105,3 +158,4 @@ def test_the_detectors_stay_quiet_on_the_examples(example):
     assert force_spike_warning(results) is None
     assert contact_flicker_warning(results) is None
     assert sliver_step_warning(results) is None
+    assert coarse_mesh_warning(results) is None

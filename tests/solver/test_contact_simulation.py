@@ -65,9 +65,17 @@ def test_elastic_impacts_keep_the_energy_of_the_bar_and_mass(bar_mass):
     assert bar_mass.energy("dissipated_restitution")[-1] == pytest.approx(0.0, abs=1e-12)
 
 
+#: the contact duration's tolerance on wave theory: the e = 1 impulses chatter in impact steps of 2.25 ms
+#: (0.7 % of the duration) and their sequence, with the release, moves with the start: 10 starts with the
+#: mass moved within ±1 µm give 0.3006 ± 0.0043 s [0.2942, 0.3069], -4.1 ... 0 % (docs/validation.md,
+#: tests/benchmarks/bar_mass_ensemble.py; 1 % held on the shipped start only, 0.3062 s)
+DURATION_RTOL = 0.05
+
+
 def test_bar_mass_contact_lasts_as_long_as_wave_theory_says(bar_mass):
     """Thesis 5.1.1: wave theory 0.3068 s from the first impulse to the release (3.3)
-    (0.3070 s with 40 elements); the mass leaves at 2 v0 exp(-(2 + e^-2) / 2) = 0.0688 m/s.  The
+    (0.3070 s with 40 elements), to :data:`DURATION_RTOL`; the mass leaves at
+    2 v0 exp(-(2 + e^-2) / 2) = 0.0688 m/s (the ensemble: 0.06890 ± 0.00011 m/s).  The
     release is the separation that ends the series of impulses (none in the 0.05 s after it): the
     bar's end may catch the slowly receding mass again later (a grazing second impact 0.13 s
     after the release appears or not with round-off: reversing the order of the Gauss sum of the
@@ -76,7 +84,7 @@ def test_bar_mass_contact_lasts_as_long_as_wave_theory_says(bar_mass):
     first = impulses[0]
     release = next(e["time_s"] for e in bar_mass.events if e["kind"] == "separation"
                    and not any(e["time_s"] < t < e["time_s"] + 0.05 for t in impulses))
-    assert release - first == pytest.approx(0.3068, rel=0.01)
+    assert release - first == pytest.approx(0.3068, rel=DURATION_RTOL)
     striker = bar_mass.layout.nodes.index("striker")
     assert bar_mass.frames[-1].node_v[striker, 0] == pytest.approx(0.2 * np.exp(-(2 + np.exp(-2)) / 2), rel=0.02)
 

@@ -41,8 +41,7 @@ def test_flexible_pendulum_strikes_and_books_its_energy(model, law):
     first impulse sees the contact point's inverse mass of the study (to 1e-3), every
     impulse dissipates by friction (W_t <= 0) and the energetic law's normal impulses do no
     work; kinetic + strain + potential energy with friction and restitution booked stays
-    within 0.5 % of the energy in play (the corotational rod: 1 %; its ~200 impulses are a
-    chaotic sequence whose drift, 0.3-0.75 %, moves with round-off changes anywhere upstream)."""
+    within 0.5 % of the energy in play (the corotational rod: :data:`COROTATIONAL_DRIFT`)."""
     m = measures(run(model, law))
     assert m["start_s"] == pytest.approx(RIGID_IMPACT_S, abs=1e-4)
     assert m["first_a"] == pytest.approx(FIRST_A[model], rel=1e-3)
@@ -51,17 +50,33 @@ def test_flexible_pendulum_strikes_and_books_its_energy(model, law):
     if law == "energetic":
         assert all(abs(e["W_n_J"]) < 1e-12 for e in impulses)
     assert m["friction_J"] > 0
-    assert m["drift_rel"] < (1e-2 if model == "corotational" else 5e-3)
+    assert m["drift_rel"] < (COROTATIONAL_DRIFT if model == "corotational" else 5e-3)
+
+
+#: the energy balance's drift of the corotational rod, of the energy in play: the trapezoidal rule keeps
+#: the energy of a linear system only, and each of the rod's ~200 impulses (a chaotic sequence) excites
+#: modes its 0.1 ms step does not resolve; over 10 starts with the surface moved within ±1 µm the drift
+#: spans 1.5e-3 ... 1.2e-2 with friction (Newton, Poisson, energetic) and 2.0e-3 ... 8.8e-3 without
+#: (docs/validation.md, tests/benchmarks/pendulum_ensemble.py): the bounds 1e-2 and 5e-3 held on the
+#: shipped start only
+COROTATIONAL_DRIFT = 2e-2
+#: the energy balance's drift of the modal rods without friction: 1 and 3 modes at most 1.0e-4, 5 modes
+#: 6.2 ± 3.1e-5 [3.5e-5, 1.3e-4] over the same ensemble (1e-4 held on the shipped start only)
+MODAL_DRIFT = 3e-4
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("model", MODELS)
 def test_energy_is_conserved_without_friction(model):
-    """e = 1 energetic and mu = 0: no law dissipates, so the total energy is constant; the
-    drift stays within 0.5 % (modal links: 1e-4)."""
-    m = measures(run(model, "energetic", 0.0))
+    """e = 1 energetic and mu = 0: no law dissipates, so every impulse keeps the kinetic energy
+    (to round-off) and the total energy is constant but for the time integration's drift, within
+    :data:`COROTATIONAL_DRIFT` and :data:`MODAL_DRIFT` (ensembles of starts: the impulses' sequence
+    is chaotic)."""
+    res = run(model, "energetic", 0.0)
+    m = measures(res)
     assert m["friction_J"] == 0.0 and abs(m["restitution_J"]) < 1e-12
-    assert m["drift_rel"] < (5e-3 if model == "corotational" else 1e-4)
+    assert all(abs(e["dT_J"]) < 1e-12 for e in res.events if e["kind"] == "impulse")
+    assert m["drift_rel"] < (COROTATIONAL_DRIFT if model == "corotational" else MODAL_DRIFT)
 
 
 def test_contact_mass_converges_to_the_corotational_rod():
