@@ -37,6 +37,7 @@ from ..model.io import dumps_model
 from ..safe_write import Replacement, replacing_set
 from .bundle import BUNDLE, BUNDLE_BYTES, ArrowFile, bundle_bytes, empty_ipc_bytes, ipc_bytes, member
 from .columnar import ROW_GROUP_ROWS, TableSpec, frame_tables, parquet_file, parquet_writer, step_table, value_fields
+from .frame_block import FrameBlock
 from .frame_columns import FrameColumns
 from .frames import Frame, Results
 from .integrity import MODEL, SUMMARY, TABLE_FILES, file_sha256, read_bytes, self_hash_tail
@@ -87,6 +88,19 @@ class _TableStream:
         self.pending.append(frame)
         if len(self.pending) == self.size:
             self._write(pa.table(self.spec.columns(self.pending), schema=self.spec.schema))
+
+    def append_block(self, block: FrameBlock) -> None:
+        """Append the frames of ``block``, the chunks cut where :meth:`append` cuts them."""
+        if not self.size:
+            return
+        self._take_held()
+        done = 0
+        while done < len(block):
+            count = min(len(block) - done, self.size - len(self.pending))
+            self.pending.append_block(block[done:done + count])
+            done += count
+            if len(self.pending) == self.size:
+                self._write(pa.table(self.spec.columns(self.pending), schema=self.spec.schema))
 
     def extend(self, frames: Sequence[Frame]) -> None:
         """Append the frames of a finished run: straight from ``frames``, a chunk at a time."""
@@ -159,6 +173,10 @@ class _StreamedFrames:
         self._stream._append(frame)
         self.count += 1
 
+    def append_block(self, block: FrameBlock) -> None:
+        self._stream._append_block(block)
+        self.count += len(block)
+
     def __len__(self) -> int:
         return self.count
 
@@ -197,6 +215,13 @@ class ResultsStream:
         for table in self._tables.values():
             table.append(frame)
         self._last_time = frame.time
+
+    def _append_block(self, block: FrameBlock) -> None:
+        if not self._tables:
+            self._open(block.frame(0))
+        for table in self._tables.values():
+            table.append_block(block)
+        self._last_time = block.time
 
     def _open(self, first: Frame | None) -> None:
         self._first = first
