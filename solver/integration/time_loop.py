@@ -37,7 +37,7 @@ from .newmark import NewmarkIntegrator, NewtonFailure
 from .free_steps import free_run, plan_steps
 from .step_ends import ROUND_OFF, step_towards
 from ..results.outputs import OutputBuilder
-from ..results.frame_block import FrameBlock, store_block
+from ..results.frame_block import BLOCK_FRAMES, FrameBlock, store_block
 from ..results.frame_columns import FrameColumns
 from ..results.frames import Frame, Results, StepRecord
 
@@ -172,7 +172,7 @@ def _free_run(integ: NewmarkIntegrator, out: OutputBuilder, state: State, h: flo
         breakpoints.pop(0)
     times, step = plan_steps(state.t, h, h0, t_end, eps_t, limits.shortest, breakpoints[0] if breakpoints else np.inf,
                              np.inf if gather else next_out, np.inf if gather else dt_out,
-                             max(1, FREE_RUN_WORK // integ.asm.n))
+                             max(1, min(FREE_RUN_WORK // integ.asm.n, BLOCK_FRAMES if gather else FREE_RUN_WORK)))
     if not len(times):
         return state, h, 0, 0, None, None
     targets, accs = integ.asm.sys.constraints.motion_at(times)

@@ -24,7 +24,12 @@ import numpy as np
 
 from .frames import Frame
 
-__all__ = ["FrameBlock", "store_block"]
+__all__ = ["BLOCK_FRAMES", "FrameBlock", "store_block"]
+
+#: frames of one block at most (a run of free steps gathered at once is at most this long, and
+#: at most :data:`~solver.integration.time_loop.FREE_RUN_WORK` dof-steps, some 20 ms: the loop
+#: looks for a cancel between blocks)
+BLOCK_FRAMES = 1024
 
 
 class FrameBlock:

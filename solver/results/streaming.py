@@ -44,6 +44,7 @@ from .integrity import MODEL, SUMMARY, TABLE_FILES, file_sha256, read_bytes, sel
 from .lazy import LazyFrames
 from .summary import summarize
 from .validity import run_warnings
+from .writer_thread import ChunkWriter
 from .tables import SELF_HASH, TABLES, VERSION, jsonable, sha256
 
 __all__ = ["ResultsStream", "streamed_results", "summary_text"]
@@ -87,7 +88,7 @@ class _TableStream:
         self._take_held()
         self.pending.append(frame)
         if len(self.pending) == self.size:
-            self._write(pa.table(self.spec.columns(self.pending), schema=self.spec.schema))
+            self._hand_over_pending()
 
     def append_block(self, block: FrameBlock) -> None:
         """Append the frames of ``block``, the chunks cut where :meth:`append` cuts them."""
@@ -100,7 +101,7 @@ class _TableStream:
             self.pending.append_block(block[done:done + count])
             done += count
             if len(self.pending) == self.size:
-                self._write(pa.table(self.spec.columns(self.pending), schema=self.spec.schema))
+                self._hand_over_pending()
 
     def extend(self, frames: Sequence[Frame]) -> None:
         """Append the frames of a finished run: straight from ``frames``, a chunk at a time."""
@@ -112,7 +113,7 @@ class _TableStream:
             self.append(frames[i])
             i += 1
         while len(frames) - i >= self.size:
-            self._write(pa.table(self.spec.columns(frames, i, i + self.size), schema=self.spec.schema))
+            self._hand_over(frames, i, i + self.size)
             i += self.size
         if i < len(frames):  # fewer than a chunk: written by close, or taken up by the next frames
             self.held = (frames, i)
@@ -131,8 +132,24 @@ class _TableStream:
             self.path = self.stream.temporary(TABLE_FILES[VERSION][self.name])
             self.writer = parquet_writer(self.path, self.spec.schema)
 
+    def _hand_over_pending(self) -> None:
+        """Hand the chunk under way to the writer; a new chunk begins."""
+        self._hand_over(self.pending, 0, len(self.pending))
+        self.pending = FrameColumns(self.fields)
+
+    def _hand_over(self, frames, start: int, stop: int) -> None:
+        """Hand frames ``start`` to ``stop`` of ``frames`` (no longer changed) to the stream's
+        writer thread as one row group (the table's Parquet file begun with its first)."""
+        self._begin()
+        writer, spec = self.writer, self.spec
+        self.rows += (stop - start) * spec.per_frame
+        self.stream.chunk_writer.submit(
+            lambda: writer.write_table(pa.table(spec.columns(frames, start, stop), schema=spec.schema)),
+            self.stream.last_time)
+
     def _write(self, table: pa.Table) -> None:
-        """Write one row group (the table's Parquet file begun with its first)."""
+        """Write the last row group (the table's Parquet file begun with its first), once the
+        writer thread has written the others."""
         self._begin()
         self.writer.write_table(table)
         self.rows += table.num_rows
@@ -193,8 +210,10 @@ class ResultsStream:
         self._results: Results | None = None
         self._tables: dict[str, _TableStream] = {}
         self._first: Frame | None = None
-        self._last_time = 0.0  # of the last frame appended, s
+        self.last_time = 0.0  # of the last frame appended, s
+        self._chunk_writer: ChunkWriter | None = None
         self.finished = False
+        self.warnings: list[str] = []
         #: the run's frames went to the files as it ran and are read back from them
         self.read_back = False
 
@@ -202,6 +221,18 @@ class ResultsStream:
         """The temporary file of the folder's file ``name``, holding ``data`` (renamed into place
         in the order made)."""
         return self._replacement.temporary(self._directory / name, data)
+
+    @property
+    def chunk_writer(self) -> ChunkWriter:
+        """The thread writing the tables' full chunks (started with the first)."""
+        if self._chunk_writer is None:
+            self._chunk_writer = ChunkWriter()
+        return self._chunk_writer
+
+    def _drain(self) -> None:
+        """Wait for the writer thread to write every chunk handed over (raises its error)."""
+        if self._chunk_writer is not None:
+            self._chunk_writer.drain()
 
     def frames(self, results: Results) -> _StreamedFrames:
         """The frame store of the run of ``results`` (its layout complete by the first frame);
@@ -212,16 +243,16 @@ class ResultsStream:
     def _append(self, frame: Frame) -> None:
         if not self._tables:
             self._open(frame)
+        self.last_time = frame.time
         for table in self._tables.values():
             table.append(frame)
-        self._last_time = frame.time
 
     def _append_block(self, block: FrameBlock) -> None:
         if not self._tables:
             self._open(block.frame(0))
+        self.last_time = block.time
         for table in self._tables.values():
             table.append_block(block)
-        self._last_time = block.time
 
     def _open(self, first: Frame | None) -> None:
         self._first = first
@@ -237,6 +268,7 @@ class ResultsStream:
         self._results = results
         if not self._tables:
             self._open(results.frames[0] if results.frames else None)
+        self.last_time = results.frames[len(results.frames) - 1].time if results.frames else 0.0
         for table in self._tables.values():
             table.extend(results.frames)
 
@@ -247,6 +279,7 @@ class ResultsStream:
         self._results = results
         if not self._tables:
             self._open(results.frames[0] if results.frames else None)
+        self._drain()
         bundled: dict[str, bytes] = {}
         entries = {name: table.close(bundled) for name, table in self._tables.items()}
         entries["steps"] = self._write_steps(results, bundled)
@@ -266,7 +299,9 @@ class ResultsStream:
                                                               if member(name) in bundled}}
         files[MODEL] = {"sha256": sha256(model)}
         summary = summarize(results)
-        summary["warnings"] = run_warnings(results) if results.meta.get("status") == "completed" else []
+        summary["warnings"] = run_warnings(results, summary["links"]) if results.meta.get("status") == "completed" else []
+        #: the warnings written (the links' peaks read back once)
+        self.warnings = summary["warnings"]
         summary["files"] = files
         self.temporary(SUMMARY, summary_text(summary).encode("utf-8"))
         self._replacement.remove_after([self._directory / f for f in self._previous if f not in files])
@@ -282,7 +317,7 @@ class ResultsStream:
         if results is None or not isinstance(results.frames, _StreamedFrames) or not len(results.frames):
             return None
         cause = str(error) if isinstance(error, SolverError) else unexpected_error(error)
-        results.meta.update(status="failed", message=f"stopped at t = {self._last_time:.6g} s (its last frame): {cause}",
+        results.meta.update(status="failed", message=f"stopped at t = {self.last_time:.6g} s (its last frame): {cause}",
                             traceback="".join(traceback.format_exception(error)))
         self.finish(results)
         return results
@@ -302,6 +337,8 @@ class ResultsStream:
 
     def abort(self) -> None:
         """Close the files of an unfinished stream (their temporaries are then removed)."""
+        if self._chunk_writer is not None:
+            self._chunk_writer.stop()
         for table in self._tables.values():
             if table.writer is not None:
                 table.writer.close()
