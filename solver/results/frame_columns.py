@@ -122,7 +122,7 @@ class FrameColumns(FrameSequence):
         for group in self._groups:
             group.extend(block, index)
         self.energies.extend(block.energies)
-        self.contacts.extend({} for _ in range(len(block)))
+        self.contacts.extend([{}] * len(block))  # no contact data: one empty dict (never changed)
         self._times.extend(block.times.tolist())
 
     def _begin(self, first: Frame) -> None:

@@ -319,7 +319,6 @@ class OutputBuilder:
             p = qe[:, :2] + x * (qe[:, 3:5] - qe[:, :2]) + v_loc[:, None] * np.stack([-sn[:, e], c[:, e]], axis=1)
             first = Q[:, s.elem_dofs[link.elements[0], :2]]
             chord = Q[:, s.elem_dofs[link.elements[-1], 3:5]] - first
-            normal = np.stack([-chord[:, 1], chord[:, 0]], axis=1)
-            for k in range(K):  # np.dot row by row: the arithmetic of a single frame's
-                mid[k, i] = float(np.dot(p[k] - first[k], normal[k] / np.linalg.norm(chord[k]))) / link.length
+            normal = np.stack([-chord[:, 1], chord[:, 0]], axis=1) / np.sqrt(np.vecdot(chord, chord))[:, None]
+            mid[:, i] = np.vecdot(p - first, normal) / link.length  # vecdot: np.dot's arithmetic, row by row
         return axial_N, axial_eps, bend_eps, bend_M, mid

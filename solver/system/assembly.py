@@ -305,8 +305,8 @@ class Assembly:
         T, U = np.empty(len(Q)), np.empty((len(Q), s.beams.count))
         stacked_energies(Q, V, s.elem_dofs, self.secs, self.Mbar, self.form, T, U)
         MV, dQ = s.mass_diag * V, Q - s.q0
-        kinetic = T + 0.5 * np.array([np.dot(m, v) for m, v in zip(MV, V)])
-        potential = -np.array([np.dot(s.gravity, d) for d in dQ]) + 0.0
+        kinetic = T + 0.5 * np.vecdot(MV, V)  # vecdot: np.dot's arithmetic, row by row
+        potential = -np.vecdot(s.gravity, dQ) + 0.0
         return kinetic, U.sum(axis=1), potential
 
     def _modal_energies(self, q: np.ndarray, v: np.ndarray | None = None) -> tuple[float, float, float, float]:
