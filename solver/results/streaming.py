@@ -39,10 +39,10 @@ from .bundle import BUNDLE, BUNDLE_BYTES, ArrowFile, bundle_bytes, empty_ipc_byt
 from .columnar import ROW_GROUP_ROWS, TableSpec, frame_tables, parquet_file, parquet_writer, step_table, value_fields
 from .frame_block import FrameBlock
 from .frame_columns import FrameColumns
-from .frames import Frame, Results
+from .frames import Frame, Results, frame_times
 from .integrity import MODEL, SUMMARY, TABLE_FILES, file_sha256, read_bytes, self_hash_tail
 from .lazy import LazyFrames
-from .summary import summarize
+from .summary import StrainPeaks, summarize
 from .validity import run_warnings
 from .writer_thread import ChunkWriter
 from .tables import SELF_HASH, TABLES, VERSION, jsonable, sha256
@@ -74,6 +74,8 @@ class _TableStream:
 
     def __init__(self, stream: ResultsStream, name: str, spec: TableSpec, fields: tuple[str, ...]):
         self.stream, self.name, self.spec, self.fields = stream, name, spec, fields
+        #: the links' strain peaks, gathered from the elements table's chunks as they are written
+        self.strains = stream.strains if name == "elements" else None
         self.size = chunk_frames(spec.per_frame) if spec.per_frame else 0
         self.pending = FrameColumns(fields)
         #: fewer than a chunk of a finished run's frames, not yet written (its frames and the first)
@@ -141,11 +143,17 @@ class _TableStream:
         """Hand frames ``start`` to ``stop`` of ``frames`` (no longer changed) to the stream's
         writer thread as one row group (the table's Parquet file begun with its first)."""
         self._begin()
+        self._gather_peaks(frames, start, stop)
         writer, spec = self.writer, self.spec
         self.rows += (stop - start) * spec.per_frame
         self.stream.chunk_writer.submit(
             lambda: writer.write_table(pa.table(spec.columns(frames, start, stop), schema=spec.schema)),
             self.stream.last_time)
+
+    def _gather_peaks(self, frames, start: int, stop: int) -> None:
+        """The strain peaks of frames ``start`` to ``stop`` (the elements table's)."""
+        if self.strains is not None:
+            self.strains.add(frames, start, stop, frame_times(frames, start, stop))
 
     def _write(self, table: pa.Table) -> None:
         """Write the last row group (the table's Parquet file begun with its first), once the
@@ -160,6 +168,8 @@ class _TableStream:
         ``None``) if the table is small and has no file, else as the file's last row group
         (returns the file's entry in ``summary.json``)."""
         frames, start = self.held if self.held is not None else (self.pending, 0)
+        if self.size:
+            self._gather_peaks(frames, start, len(frames))
         table = pa.table(self.spec.columns(frames, start), schema=self.spec.schema) if len(frames) > start else None
         if self.writer is None and (table.get_total_buffer_size() if table is not None else 0) <= BUNDLE_BYTES:
             bundled[member(self.name)] = ipc_bytes(table) if table is not None else empty_ipc_bytes(self.spec.schema)
@@ -209,6 +219,7 @@ class ResultsStream:
         self._previous = previous_files(directory)
         self._results: Results | None = None
         self._tables: dict[str, _TableStream] = {}
+        self.strains: StrainPeaks | None = None  # of the elements written, once the tables are open
         self._first: Frame | None = None
         self.last_time = 0.0  # of the last frame appended, s
         self._chunk_writer: ChunkWriter | None = None
@@ -257,6 +268,7 @@ class ResultsStream:
     def _open(self, first: Frame | None) -> None:
         self._first = first
         layout = self._results.layout
+        self.strains = StrainPeaks(layout)
         fields = {name: tuple(f for f, _ in value_fields(name, layout)) for name in TABLES
                   if name not in ("energy", "contacts", "steps", "events")}
         fields.update(energy=(), contacts=())
@@ -298,7 +310,7 @@ class ResultsStream:
         files[BUNDLE] = {"sha256": sha256(bundle), "tables": {name: rows[name] for name in TABLES
                                                               if member(name) in bundled}}
         files[MODEL] = {"sha256": sha256(model)}
-        summary = summarize(results)
+        summary = summarize(results, self.strains if self._tables["elements"].size else None)
         summary["warnings"] = run_warnings(results, summary["links"]) if results.meta.get("status") == "completed" else []
         #: the warnings written (the links' peaks read back once)
         self.warnings = summary["warnings"]
