@@ -28,7 +28,8 @@ import os
 import traceback
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator, Sequence
+from functools import partial
+from typing import Callable, Iterator, Sequence
 
 import pyarrow as pa
 
@@ -155,18 +156,11 @@ class _TableStream:
         if self.strains is not None:
             self.strains.add(frames, start, stop, frame_times(frames, start, stop))
 
-    def _write(self, table: pa.Table) -> None:
-        """Write the last row group (the table's Parquet file begun with its first), once the
-        writer thread has written the others."""
-        self._begin()
-        self.writer.write_table(table)
-        self.rows += table.num_rows
-        self.pending = FrameColumns(self.fields)
-
-    def close(self, bundled: dict[str, bytes]) -> dict | None:
-        """Write what is held: into ``bundled`` (its IPC file under its member's name; returns
-        ``None``) if the table is small and has no file, else as the file's last row group
-        (returns the file's entry in ``summary.json``)."""
+    def close(self, bundled: dict[str, bytes]) -> Callable[[], dict] | None:
+        """Take what is held: into ``bundled`` (its IPC file under its member's name; returns
+        ``None``) if the table is small and has no file, else returns the closing of its file
+        (its last row group written, the file closed: returns the file's entry in
+        ``summary.json``), to be called once the chunks handed over are written."""
         frames, start = self.held if self.held is not None else (self.pending, 0)
         if self.size:
             self._gather_peaks(frames, start, len(frames))
@@ -175,11 +169,17 @@ class _TableStream:
             bundled[member(self.name)] = ipc_bytes(table) if table is not None else empty_ipc_bytes(self.spec.schema)
             self.rows = table.num_rows if table is not None else 0
             return None
-        if table is not None:
-            self._write(table)
         self._begin()  # a table without rows: its schema only
-        self.writer.close()
-        return {"rows": self.rows, "sha256": file_sha256(self.path)}
+        self.rows += table.num_rows if table is not None else 0
+        writer, path, rows = self.writer, self.path, self.rows
+
+        def close_file() -> dict:
+            if table is not None:
+                writer.write_table(table)
+            writer.close()
+            return {"rows": rows, "sha256": file_sha256(path)}
+
+        return close_file
 
     def reader(self, bundled: dict[str, bytes]):
         """The table as written, read column by column (:class:`~solver.results.lazy.LazyFrames`)."""
@@ -241,9 +241,24 @@ class ResultsStream:
         return self._chunk_writer
 
     def _drain(self) -> None:
-        """Wait for the writer thread to write every chunk handed over (raises its error)."""
+        """Wait for the writer thread to write every chunk handed over (raises its error); the
+        next chunk starts a new thread."""
         if self._chunk_writer is not None:
-            self._chunk_writer.drain()
+            writer, self._chunk_writer = self._chunk_writer, None
+            writer.drain()
+
+    def _close_files(self, closing: dict[str, Callable[[], dict] | None]) -> dict[str, dict | None]:
+        """Each table's entry in ``summary.json`` (None: in ``tables.zip``), its file closed
+        (:meth:`_TableStream.close`): the last file on this thread, the others on the writer's
+        at the same time (pyarrow encodes without the GIL: two cores at once)."""
+        entries: dict[str, dict | None] = dict.fromkeys(closing)
+        files = [(name, close) for name, close in closing.items() if close is not None]
+        for name, close in files[:-1]:
+            self.chunk_writer.submit(partial(_enter, entries, name, close), self.last_time)
+        if files:
+            entries[files[-1][0]] = files[-1][1]()
+        self._drain()
+        return entries
 
     def frames(self, results: Results) -> _StreamedFrames:
         """The frame store of the run of ``results`` (its layout complete by the first frame);
@@ -293,7 +308,7 @@ class ResultsStream:
             self._open(results.frames[0] if results.frames else None)
         self._drain()
         bundled: dict[str, bytes] = {}
-        entries = {name: table.close(bundled) for name, table in self._tables.items()}
+        entries = self._close_files({name: table.close(bundled) for name, table in self._tables.items()})
         entries["steps"] = self._write_steps(results, bundled)
         self.read_back = isinstance(results.frames, _StreamedFrames)
         if self.read_back:  # the energy and contact keys the frames hold
@@ -355,6 +370,11 @@ class ResultsStream:
             if table.writer is not None:
                 table.writer.close()
         self._tables = {}
+
+
+def _enter(entries: dict, name: str, close: Callable[[], dict]) -> None:
+    """``entries[name]``: what ``close()`` returns."""
+    entries[name] = close()
 
 
 def previous_files(directory: Path) -> list[str]:
