@@ -170,9 +170,11 @@ def _free_run(integ: NewmarkIntegrator, out: OutputBuilder, state: State, h: flo
     logged in ``steps`` unless it is None.  Raises :class:`StepFailure` when the run stalls."""
     while breakpoints and breakpoints[0] <= state.t + eps_t:
         breakpoints.pop(0)
+    budget = max(1, FREE_RUN_WORK // integ.asm.n)
+    if gather:  # through the output times, a block of frames at most
+        next_out, dt_out, budget = np.inf, np.inf, min(budget, BLOCK_FRAMES)
     times, step = plan_steps(state.t, h, h0, t_end, eps_t, limits.shortest, breakpoints[0] if breakpoints else np.inf,
-                             np.inf if gather else next_out, np.inf if gather else dt_out,
-                             max(1, min(FREE_RUN_WORK // integ.asm.n, BLOCK_FRAMES if gather else FREE_RUN_WORK)))
+                             next_out, dt_out, budget)
     if not len(times):
         return state, h, 0, 0, None, None
     targets, accs = integ.asm.sys.constraints.motion_at(times)
