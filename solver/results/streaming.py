@@ -145,14 +145,18 @@ class _TableStream:
 
     def _hand_over(self, frames, start: int, stop: int) -> None:
         """Hand frames ``start`` to ``stop`` of ``frames`` (no longer changed) to the stream's
-        writer thread as one row group (the table's Parquet file begun with its first)."""
+        writer thread as one row group (the table's Parquet file begun with its first); the
+        table's frames are read there only (frames read from files: one reader a file)."""
         self._begin()
+        self.rows += (stop - start) * self.spec.per_frame
+        self.stream.chunk_writer.submit(partial(self._write_chunk, self.writer, frames, start, stop),
+                                        self.stream.last_time)
+
+    def _write_chunk(self, writer, frames, start: int, stop: int) -> None:
+        """Write frames ``start`` to ``stop`` as a row group with ``writer`` (their strain peaks
+        gathered first: the elements table's)."""
         self._gather_peaks(frames, start, stop)
-        writer, spec = self.writer, self.spec
-        self.rows += (stop - start) * spec.per_frame
-        self.stream.chunk_writer.submit(
-            lambda: writer.write_table(pa.table(spec.columns(frames, start, stop), schema=spec.schema)),
-            self.stream.last_time)
+        writer.write_table(pa.table(self.spec.columns(frames, start, stop), schema=self.spec.schema))
 
     def _gather_peaks(self, frames, start: int, stop: int) -> None:
         """The strain peaks of frames ``start`` to ``stop`` (the elements table's)."""
