@@ -13,6 +13,7 @@ from .errors import SolverError, UnsupportedFeature
 from .analysis.modal import Modes, natural_modes, rayleigh_coefficients
 from .model.io import load_model, save_model
 from .results.files import ResultsFormatError, load_results, write_results
+from .results.frame_block import FrameBlock
 from .results.frames import Frame, Layout, Results
 from .analysis.static import Equilibrium, static_equilibrium
 
@@ -39,7 +40,7 @@ __all__ = [
 
 
 def iter_simulation(model: dict, cancel: Callable[[], bool] | None = None,
-                    frames: Callable[[Results], Any] | None = None) -> Iterator[Frame | Results]:
+                    frames: Callable[[Results], Any] | None = None, blocks: bool = False) -> Iterator[Frame | Results]:
     """Run ``model`` as a generator: yields each output :class:`Frame` as it is produced,
     and finally the complete :class:`Results` (also when cancelled or failed: its
     ``meta['status']`` is ``completed``, ``cancelled`` or ``failed`` with ``meta['message']``).
@@ -47,13 +48,16 @@ def iter_simulation(model: dict, cancel: Callable[[], bool] | None = None,
     ``cancel`` is polled between steps.  ``frames(results)`` gives the store the run appends
     its frames to (default: columns in memory, :class:`~solver.results.frame_columns.FrameColumns`;
     ``ResultsStream.frames`` writes them to a
-    results folder as they come: :mod:`solver.results.streaming`).  Raises
-    :class:`UnsupportedFeature` before the first step when the model needs physics this
-    version does not run.
+    results folder as they come: :mod:`solver.results.streaming`).  With ``blocks``, the frames
+    a run gathers a block at a time (a frame at every step:
+    :mod:`solver.results.frame_block`) come as one
+    :class:`~solver.results.frame_block.FrameBlock` each (its ``time`` the last frame's), not
+    frame by frame.  Raises :class:`UnsupportedFeature` before the first step when the model
+    needs physics this version does not run.
     """
     from .integration.time_loop import run
 
-    yield from run(model, cancel=cancel, frames=frames)
+    yield from run(model, cancel=cancel, frames=frames, blocks=blocks)
 
 
 def output_layout(model: dict) -> Layout:
@@ -80,11 +84,12 @@ def simulate(
     :func:`iter_simulation`.
     """
     t_end = float(model.get("solver", {}).get("end_time", 1.0))
-    for item in iter_simulation(model, cancel=cancel, frames=frames):
+    for item in iter_simulation(model, cancel=cancel, frames=frames, blocks=True):
         if isinstance(item, Results):
             return item
         if on_frame is not None:
-            on_frame(item)
+            for frame in item.frames() if isinstance(item, FrameBlock) else (item,):
+                on_frame(frame)
         if progress is not None:
             progress(item.time, t_end)
     raise SolverError("the simulation ended without results")  # pragma: no cover

@@ -217,6 +217,7 @@ class _Stream:
     def __init__(self, directory: Path, calls: list, error: OSError | None = None):
         self.directory, self.calls, self.error = directory, calls, error
         self.finished = False
+        self.warnings: list[str] = []  # what finish wrote into summary.json
 
     def frames(self, results: Results) -> list:
         return []

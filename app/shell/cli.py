@@ -293,9 +293,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
         balance = _energy_balance(results)
         if balance:
             print(balance)
-    from solver.results.validity import run_warnings
-
-    for warning in run_warnings(results):
+    for warning in stream.warnings:  # what summary.json holds
         _error(f"warning: {warning}")
     return EXIT_OK
 

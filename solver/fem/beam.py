@@ -376,6 +376,16 @@ def deformations(q, dofs, secs):
 
 
 @njit(cache=True)
+def stacked_deformations(Q, dofs, secs):
+    """(K, E, 9): :func:`deformations` of each state of ``Q`` (K, dofs), in one call (the frames
+    of a run of steps: :mod:`solver.results.frame_block`)."""
+    out = np.empty((Q.shape[0], dofs.shape[0], 9))
+    for k in range(Q.shape[0]):
+        out[k] = deformations(Q[k], dofs, secs)
+    return out
+
+
+@njit(cache=True)
 def strain_energies(q, dofs, secs, formulation):
     """Strain energy of every element, J."""
     d = deformations(q, dofs, secs)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 from ..jit import njit
 
-from .beam import THESIS, _rotation, kinematics
+from .beam import THESIS, _rotation, kinematics, strain_energies
 from .timoshenko import _GAUSS_W, _GAUSS_X, shapes
 
 
@@ -62,3 +62,13 @@ def kinetic_energy_beams(q, v, dofs, secs, Mbars, formulation):
         else:
             T += exact_kinetic_energy(ve, secs[e], kin, r, zl)
     return T
+
+
+@njit(cache=True)
+def stacked_energies(Q, V, dofs, secs, Mbars, formulation, T, U):
+    """For each state of ``Q, V`` (K, dofs): the elements' kinetic energy into ``T[k]``
+    (:func:`kinetic_energy_beams`) and each element's strain energy into ``U[k]`` (K, E)
+    (:func:`~.beam.strain_energies`), J, in one call (the frames of a run of steps)."""
+    for k in range(Q.shape[0]):
+        T[k] = kinetic_energy_beams(Q[k], V[k], dofs, secs, Mbars, formulation)
+        U[k] = strain_energies(Q[k], dofs, secs, formulation)

@@ -42,7 +42,7 @@ def free_steps(*args):
 
 @njit(cache=True, nogil=True)
 def _free_steps(targets, accs, h, nu, af, c_a, c_v, pseudo_ratio, lam_factor, modified,
-               q, v, a, ap, lam, F_ext, drv_rows, drv_dofs, iterations, p_drv, factor, scale,
+               q, v, a, ap, lam, F_ext, drv_rows, drv_dofs, iterations, p_drv, states, factor, scale,
                mass_diag, alpha, beta, form, dofs, secs, Mbars, modal, no_blocks, dm_dofs,
                bp_n, bp_b, bp_r, sl_n, sl_nrm, sl_p, rows, cols, psi, g, vals,
                blocks, extra, band_row, band_col, AB, kl, ku, ipiv, perm, pivot_ratio,
@@ -57,7 +57,9 @@ def _free_steps(targets, accs, h, nu, af, c_a, c_v, pseudo_ratio, lam_factor, mo
     singular matrix) and ``scale`` = (constraint scale, step of the scale, step of the factors,
     ``|psi|`` of a failed step) carry the integrator's factorisation state in and out.
     ``iterations[k]`` and ``p_drv[k]`` receive step k's Newton corrections and the drivers'
-    power ``-sum lambda_d qdot_d`` (W) at its end.  Returns the number of steps taken, or
+    power ``-sum lambda_d qdot_d`` (W) at its end; ``states[:, k]`` (4, steps, dofs), if it has
+    rows, receives its end state ``q, v, a, lam`` (the frames of a run saved at every step:
+    :mod:`solver.results.frame_block`).  Returns the number of steps taken, or
     :data:`FAILED` minus that number when the next one failed.
     """
     qn, vn, an, apn, lamn = q.copy(), v.copy(), a.copy(), ap.copy(), lam.copy()
@@ -110,6 +112,11 @@ def _free_steps(targets, accs, h, nu, af, c_a, c_v, pseudo_ratio, lam_factor, mo
         a[:] = an
         ap[:] = apn
         lam[:] = lamn
+        if states.shape[1] > k:
+            states[0, k, :q.shape[0]] = q
+            states[1, k, :v.shape[0]] = v
+            states[2, k, :a.shape[0]] = a
+            states[3, k, :lam.shape[0]] = lam
         factor[3] = k + 1
         iterations[k] = counters[1]
         p = 0.0
@@ -146,23 +153,26 @@ def plan_steps(t, h, h0, t_end, eps_t, shortest, breakpoint, next_out, dt_out, b
 
 
 def free_run(integ: NewmarkIntegrator, s: State, h: float, times: np.ndarray, targets: np.ndarray, accs: np.ndarray,
-             drivers: tuple) -> tuple:
+             drivers: tuple, record: bool = False) -> tuple:
     """Steps of ``h`` from ``s`` to ``times`` with ``integ`` in one :func:`free_steps` call;
     ``targets`` and ``accs`` are the prescribed motion at their ends, ``drivers`` = (rows,
-    dofs) of the drivers' power.  Returns ``(state, iterations, driver powers, failure)``:
-    the state after the steps taken (``s`` when none), their Newton corrections and powers,
-    and the :class:`NewtonFailure` of the step after them (None when all were taken), which
-    :meth:`NewmarkIntegrator.step` would have raised."""
+    dofs) of the drivers' power.  Returns ``(state, iterations, driver powers, failure,
+    states)``: the state after the steps taken (``s`` when none), their Newton corrections and
+    powers, the :class:`NewtonFailure` of the step after them (None when all were taken), which
+    :meth:`NewmarkIntegrator.step` would have raised, and with ``record`` each step's end state
+    ``(q, v, a, lam)``, arrays (steps taken, dofs) (``lam`` (steps taken, multipliers)), else None."""
     nu, tau, am, af = integ.nu, integ.tau, integ.alpha_m, integ.alpha_f
     ratio = (1.0 - am) / (1.0 - af)
     q, v, a, ap, lam = s.q.copy(), s.v.copy(), s.a.copy(), s.a_pseudo.copy(), s.lam.copy()
     iterations, p_drv = np.empty(len(times), dtype=np.int64), np.empty(len(times))
     factor, scale = integ.factor_state()
+    n = len(q)
+    states = np.empty((4, len(times) if record else 0, max(n, len(lam))))
     failure = None
     try:
         taken = free_steps(targets, accs, h, nu, af, ratio / (nu * h * h), tau / (nu * h), (1.0 - af) / (1.0 - am),
                            nu * h * h, integ.modified, q, v, a, ap, lam, integ.asm.sys.gravity, *drivers, iterations,
-                           p_drv, factor, scale, *integ.run_arguments())
+                           p_drv, states, factor, scale, *integ.run_arguments())
     except ZeroDivisionError:
         factor[0], taken = 0, FAILED - factor[3]
         failure = NewtonFailure(COLLAPSED)
@@ -172,4 +182,6 @@ def free_run(integ: NewmarkIntegrator, s: State, h: float, times: np.ndarray, ta
             failure = NewtonFailure(divergence(scale[3], integ.max_iter) if factor[4] == DIVERGED else SINGULAR)
     integ.take_factor_state(factor, scale, h)
     new = State(float(times[taken - 1]), q, v, a, lam, ap) if taken else s
-    return new, iterations[:taken], p_drv[:taken], failure
+    recorded = (states[0, :taken, :n], states[1, :taken, :n], states[2, :taken, :n],
+                states[3, :taken, :len(lam)]) if record else None
+    return new, iterations[:taken], p_drv[:taken], failure, recorded

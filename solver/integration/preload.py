@@ -18,13 +18,13 @@ from ..jit import cached_signatures, load_signatures, start_runtime
 
 def first_kernels() -> tuple:
     """The kernels runs call from Python first (rigid links and contact pairs alike), in the
-    order of their first calls: the initial state, the first frame, the first Newton matrix of
+    order of their first calls: the initial state, the first frame (its element outputs), the first Newton matrix of
     steps taken one at a time (``newton_scale``, ``matrix_values``, ``band_factorize``: a run of
     free steps alone does not call them, and loading them on the thread costs it nothing it
     waits for), and the plan of a run of free steps (their modules are imported here).  The step
     kernels that follow depend on the model (free_steps, or converge_step and newton_factorize)
     and load at their first calls."""
-    from ..fem.beam import assemble_beams, deformations, strain_energies
+    from ..fem.beam import assemble_beams, deformations, stacked_deformations, strain_energies
     from ..fem.beam_energy import kinetic_energy_beams
     from ..fem.modal import assemble_modal
     from ..system.assembly import mass_factorize, matrix_values, newton_scale
@@ -32,7 +32,7 @@ def first_kernels() -> tuple:
     from ..system.constraints import constraint_eval
     from .free_steps import plan_steps
 
-    return (constraint_eval, deformations, assemble_beams, assemble_modal, mass_factorize, newton_scale,
+    return (constraint_eval, deformations, stacked_deformations, assemble_beams, assemble_modal, mass_factorize, newton_scale,
             matrix_values, band_factorize, band_solve, kinetic_energy_beams, strain_energies, plan_steps)
 
 

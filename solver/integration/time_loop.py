@@ -37,6 +37,7 @@ from .newmark import NewmarkIntegrator, NewtonFailure
 from .free_steps import free_run, plan_steps
 from .step_ends import ROUND_OFF, step_towards
 from ..results.outputs import OutputBuilder
+from ..results.frame_block import BLOCK_FRAMES, FrameBlock, store_block
 from ..results.frame_columns import FrameColumns
 from ..results.frames import Frame, Results, StepRecord
 
@@ -158,29 +159,36 @@ def _advance(integ: NewmarkIntegrator, s: State, h: float, land: float | None, l
 
 def _free_run(integ: NewmarkIntegrator, out: OutputBuilder, state: State, h: float, h0: float, t_end: float,
               eps_t: float, next_out: float, dt_out: float, breakpoints: list[float], limits: StepLimits,
-              steps: list[StepRecord] | None) -> tuple[State, float, int, int, NewtonFailure | None]:
+              steps: list[StepRecord] | None, gather: bool = False) -> tuple:
     """Steps from ``state`` taken in one compiled run (:mod:`.free_steps`) up to the next output
-    time ``next_out`` (every step's end with ``dt_out <= 0``), breakpoint or end, planned as the
-    loop of :func:`run` would take them one by one (:func:`.free_steps.plan_steps`): ``(state,
-    next step, steps taken, their Newton iterations, failure)``; ``failure``: the step after them
-    failed (the loop cuts it); each step is logged in ``steps`` unless it is None.  Raises
-    :class:`StepFailure` when the run stalls."""
+    time ``next_out`` (every step's end with ``dt_out <= 0``; with ``gather``, the frames of every
+    step gathered in one block instead), breakpoint or end, planned as the loop of :func:`run`
+    would take them one by one (:func:`.free_steps.plan_steps`): ``(state, next step, steps
+    taken, their Newton iterations, failure, block)``; ``failure``: the step after them failed
+    (the loop cuts it); ``block``: with ``gather``, the frames of the steps taken
+    (:class:`~solver.results.frame_block.FrameBlock`, None if none), else None; each step is
+    logged in ``steps`` unless it is None.  Raises :class:`StepFailure` when the run stalls."""
     while breakpoints and breakpoints[0] <= state.t + eps_t:
         breakpoints.pop(0)
+    budget = max(1, FREE_RUN_WORK // integ.asm.n)
+    if gather:  # through the output times, a block of frames at most
+        next_out, dt_out, budget = np.inf, np.inf, min(budget, BLOCK_FRAMES)
     times, step = plan_steps(state.t, h, h0, t_end, eps_t, limits.shortest, breakpoints[0] if breakpoints else np.inf,
-                             next_out, dt_out, max(1, FREE_RUN_WORK // integ.asm.n))
+                             next_out, dt_out, budget)
     if not len(times):
-        return state, h, 0, 0, None
+        return state, h, 0, 0, None, None
     targets, accs = integ.asm.sys.constraints.motion_at(times)
-    new, iterations, p_drv, failure = free_run(integ, state, step, times, targets, accs, out.driver_rows_dofs)
+    new, iterations, p_drv, failure, recorded = free_run(integ, state, step, times, targets, accs,
+                                                         out.driver_rows_dofs, gather)
     ends = times[:len(iterations)]
     hs = np.diff(ends, prepend=state.t)  # each step as the loop takes it: its end minus its start
     limits.accepted_run(ends, hs)
     if steps is not None:
         steps.extend(map(StepRecord, ends.tolist(), hs.tolist(), iterations.tolist()))
-    out.advance_ledger_drivers(hs.tolist(), p_drv)
+    works = out.advance_ledger_drivers(hs.tolist(), p_drv)
     h_next = min(h0, 2 * float(hs[-1])) if len(hs) else h
-    return new, h_next, len(hs), int(iterations.sum()), failure
+    block = out.frame_block(ends, recorded, works) if gather and len(hs) else None
+    return new, h_next, len(hs), int(iterations.sum()), failure, block
 
 
 def _landing(breakpoints: list[float], t: float, h: float) -> tuple[float, float | None]:
@@ -205,18 +213,18 @@ def _next_output(t: float, dt_out: float, eps_t: float) -> float:
 
 
 def run(model: dict, cancel: Callable[[], bool] | None = None,
-        frames: Callable[[Results], Any] | None = None) -> Iterator[Frame | Results]:
+        frames: Callable[[Results], Any] | None = None, blocks: bool = False) -> Iterator[Frame | FrameBlock | Results]:
     """Simulate ``model``; see :func:`solver.api.iter_simulation`.
 
     A model of more than :data:`SINGLE_BLAS_THREAD_DOFS` dofs runs with BLAS limited to one
     thread (for the whole process, until the run ends or is closed).
     """
     with ExitStack() as scope:
-        yield from _run(model, cancel, scope, frames)
+        yield from _run(model, cancel, scope, frames, blocks)
 
 
 def _run(model: dict, cancel: Callable[[], bool] | None, scope: ExitStack,
-         frames: Callable[[Results], Any] | None) -> Iterator[Frame | Results]:
+         frames: Callable[[Results], Any] | None, blocks: bool) -> Iterator[Frame | FrameBlock | Results]:
     started = wallclock.perf_counter()
     system = compile_model(model)
     if system.n > SINGLE_BLAS_THREAD_DOFS:
@@ -285,6 +293,7 @@ def _run(model: dict, cancel: Callable[[], bool] | None, scope: ExitStack,
 
     # steps in compiled runs: without contact pairs, time-dependent loads and dissipation
     free = integ.runs_free_steps and not contacts.active and system.alpha == 0.0 and system.beta == 0.0
+    gather = free and dt_out <= 0 and not system.modal.links  # a frame at every step: gathered a run at a time
     while state.t < t_end - eps_t:
         if cancel is not None and cancel():
             status, message = "cancelled", f"cancelled at t = {state.t:.6g} s"
@@ -292,19 +301,24 @@ def _run(model: dict, cancel: Callable[[], bool] | None, scope: ExitStack,
         failure = None
         if free:
             try:
-                state, h, taken, its, failure = _free_run(integ, out, state, h, h0, t_end, eps_t, next_out, dt_out,
-                                                          breakpoints, limits, res.steps if log_steps else None)
+                state, h, taken, its, failure, block = _free_run(integ, out, state, h, h0, t_end, eps_t, next_out,
+                                                                 dt_out, breakpoints, limits,
+                                                                 res.steps if log_steps else None, gather)
             except StepFailure as exc:
                 status, message = "failed", str(exc)
                 break
             steps_taken, iterations = steps_taken + taken, iterations + its
             cause = watch.check(state, taken) if taken else None
+            if block is not None:  # the frames of every step taken
+                store_block(res.frames, block)
+                yield from (block,) if blocks else block.frames()
             if cause is not None:
                 status, message = "failed", f"stopped at t = {state.t:.6g} s after a step of {limits.last_step:.3g} s: {cause}; {ADVICE}"
-                yield frame_of(state)
+                if block is None:
+                    yield frame_of(state)
                 break
             if taken and failure is None:
-                if due(state.t):
+                if block is None and due(state.t):
                     yield frame_of(state)
                     if dt_out > 0:
                         next_out = _next_output(state.t, dt_out, eps_t)

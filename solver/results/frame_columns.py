@@ -24,6 +24,7 @@ from typing import Sequence
 
 import numpy as np
 
+from .frame_block import FrameBlock
 from .frames import Frame, FrameSequence
 from .tables import contact_arrays
 
@@ -53,6 +54,18 @@ class _Group:
             self.blocks.append(np.zeros((self.rows, self.width), dtype=self.dtype))  # pages taken as written
         arrays = self.arrays(frame)
         np.concatenate((arrays,) if self.single else arrays, axis=None, out=self.blocks[block][row])
+
+    def extend(self, block: FrameBlock, index: int) -> None:
+        """Copy the frames of ``block`` into rows ``index`` on (a row's values as :meth:`append` puts them)."""
+        names, done = list(self.place), 0
+        while done < len(block):
+            number, row = divmod(index + done, self.rows)
+            if number == len(self.blocks):
+                self.blocks.append(np.zeros((self.rows, self.width), dtype=self.dtype))
+            count = min(len(block) - done, self.rows - row)
+            parts = [block.arrays[n][done:done + count].reshape(count, -1) for n in names]
+            np.concatenate(parts, axis=1, out=self.blocks[number][row:row + count])
+            done += count
 
     def row(self, index: int) -> np.ndarray:
         block, row = divmod(index, self.rows)
@@ -100,6 +113,17 @@ class FrameColumns(FrameSequence):
         self.energies.append(frame.energy)
         self.contacts.append(frame.contact)
         self._times.append(frame.time)  # last: the frame counts once it is stored
+
+    def append_block(self, block: FrameBlock) -> None:
+        """Copy the frames of ``block`` in as the last frames (no frame objects made)."""
+        index = len(self._times)
+        if not index:
+            self._begin(block.frame(0))
+        for group in self._groups:
+            group.extend(block, index)
+        self.energies.extend(block.energies)
+        self.contacts.extend([{}] * len(block))  # no contact data: one empty dict (never changed)
+        self._times.extend(block.times.tolist())
 
     def _begin(self, first: Frame) -> None:
         """The blocks' layout, from the run's first frame: a group per float type."""

@@ -21,11 +21,12 @@ import numpy as np
 
 from ..system.assembly import Assembly
 from ..system.compile import compile_model
-from ..fem.beam import deformations
+from ..fem.beam import deformations, stacked_deformations
 from ..fem.timoshenko import curvature, shapes
 from ..system.free_strains import EPS0, KAPPA0
 from ..system.impact_times import force_windows
 from ..system.state import State
+from .frame_block import FrameBlock
 from .frames import ELEMENT_FIELDS, MODAL_FIELDS, RATE_FIELDS, STATIONS, Frame, Layout
 from .modal_outputs import ModalOutputs
 from .selection import select
@@ -33,6 +34,10 @@ from .selection import select
 
 #: states whose energies and powers are remembered
 MEMO = 4
+#: the energy terms of a state (:meth:`OutputBuilder.energy_terms`), then the ledger's
+ENERGY_TERMS = ("kinetic", "strain", "potential", "contact_elastic")
+#: the terms that change from frame to frame of a run of free steps (:meth:`OutputBuilder.frame_block`)
+BLOCK_TERMS = ("kinetic", "strain", "potential", "work_drivers")
 
 
 def model_layout(model: dict) -> Layout:
@@ -175,19 +180,23 @@ class OutputBuilder:
         """Trapezoidal integration of the powers over the step just taken."""
         self._book_powers(self.powers(st, t_loads), h)
 
-    def advance_ledger_drivers(self, steps: list[float], p_drv: np.ndarray) -> None:
+    def advance_ledger_drivers(self, steps: list[float], p_drv: np.ndarray) -> list[float]:
         """:meth:`advance_ledger` over steps whose only power is the drivers' (``p_drv``, W, at
         each step's end): no loads, damping, contacts or free strains (a run of free steps,
-        :mod:`solver.integration.free_steps`); the other terms stay as they are."""
+        :mod:`solver.integration.free_steps`); the other terms stay as they are.  Returns the
+        drivers' work after each step, J."""
         work = self.ledger["work_drivers"]
+        works = []
         p0 = None if self._last_powers is None else self._last_powers[1]
         for h, p1 in zip(steps, p_drv.tolist()):
             if p0 is not None:
                 work += 0.5 * h * (p0 + p1)
             p0 = p1
+            works.append(work)
         self.ledger["work_drivers"] = work
         if p0 is not None:
             self._last_powers = (0.0, p0, 0.0, 0.0, 0.0, 0.0, 0.0)
+        return works
 
     @property
     def driver_rows_dofs(self) -> tuple[np.ndarray, np.ndarray]:
@@ -220,79 +229,100 @@ class OutputBuilder:
 
     # ------------------------------------------------------------------ frames
     def frame(self, st: State) -> Frame:
-        s = self.sys
-        q, v, a = st.q, st.v, st.a
         if self._last_powers is None:
             self._last_powers = self.powers(st)
         self.asm.set_time(st.t)
-        axial_N, axial_eps, bend_eps, bend_M, midspan = self._element_outputs(q)
-        drv_val = np.array([q[d.dof] - s.constraints.dm_base[d.row] for d in s.drivers])
-        drv_rate = np.array([v[d.dof] for d in s.drivers])
-        drv_reac = np.array([-st.lam[d.row] for d in s.drivers])
-        energy = dict(zip(("kinetic", "strain", "potential", "contact_elastic"), self.energy_terms(st)))
+        energy = dict(zip(ENERGY_TERMS, self.energy_terms(st)))
         energy.update(self.ledger)
+        m = self.modal.frame_parts(st.q, st.v, st.a)
+        columns = self._columns(st.q[None], st.v[None], st.a[None], st.lam[None], {k: v[None] for k, v in m.items()})
+        return Frame(time=st.t, energy=energy, **{key: values[0] for key, values in columns.items()})
+
+    def frame_block(self, times: np.ndarray, states: tuple[np.ndarray, ...], work_drivers: list[float]) -> FrameBlock:
+        """The frames of states ``(q, v, a, lam)`` (rows: one state each) at ``times``, s, of a run
+        of free steps (:mod:`solver.integration.free_steps`: no contacts, loads, free strains or
+        modal links), the drivers' work of the ledger ``work_drivers``, J, at each: the frames
+        :meth:`frame` gives, to the last bit, as columns."""
+        Q, V, A, LAM = (np.ascontiguousarray(x) for x in states)
+        m = self.modal.frame_parts(Q[0], V[0], A[0])  # no modal links: empty
+        columns = self._columns(Q, V, A, LAM, {k: np.broadcast_to(v, (len(Q), *v.shape)) for k, v in m.items()})
+        columns.update(moving_s=np.zeros((len(Q), 0)), moving_speed=np.zeros((len(Q), 0)),
+                       moving_force=np.zeros((len(Q), 0, 2)))  # no moving supports (a Frame's defaults)
+        kinetic, strain, potential = self.asm.stacked_energies(Q, V)
+        ledger = dict(zip(ENERGY_TERMS, (0.0,) * len(ENERGY_TERMS)), **self.ledger)
+        energies = []
+        for terms in zip(kinetic.tolist(), strain.tolist(), potential.tolist(), work_drivers):
+            energy = ledger.copy()
+            energy.update(zip(BLOCK_TERMS, terms))
+            energies.append(energy)
+        return FrameBlock(np.asarray(times, dtype=float), columns, energies)
+
+    def _columns(self, Q: np.ndarray, V: np.ndarray, A: np.ndarray, LAM: np.ndarray, m: dict) -> dict[str, np.ndarray]:
+        """The frame arrays of states ``Q, V, A, LAM`` (K, ...) with the modal parts ``m`` (K, ...),
+        each (K, *its frame shape)."""
+        s = self.sys
+        axial_N, axial_eps, bend_eps, bend_M, midspan = self._element_outputs(Q)
+        drivers = {
+            "driver_angle": Q[:, self._driver_dofs] - s.constraints.dm_base[self._driver_rows],
+            "driver_speed": V[:, self._driver_dofs],
+            "driver_reaction": -LAM[:, self._driver_rows],
+        }
         nd = s.node_dofs
-        m = self.modal.frame_parts(q, v, a)
         bulky = {
-            "node_xy": (q[nd], m["node_xy"]), "node_v": (v[nd], m["node_v"]), "node_a": (a[nd], m["node_a"]),
-            "rot": (q[s.rot_dofs], m["rot"]), "rot_v": (v[s.rot_dofs], m["rot_v"]), "rot_a": (a[s.rot_dofs], m["rot_a"]),
+            "node_xy": (Q[:, nd], m["node_xy"]), "node_v": (V[:, nd], m["node_v"]), "node_a": (A[:, nd], m["node_a"]),
+            "rot": (Q[:, s.rot_dofs], m["rot"]), "rot_v": (V[:, s.rot_dofs], m["rot_v"]),
+            "rot_a": (A[:, s.rot_dofs], m["rot_a"]),
             "axial_force": (axial_N, m["axial_force"]), "axial_strain": (axial_eps, m["axial_strain"]),
             "bending_strain": (bend_eps, m["bending_strain"]), "bending_moment": (bend_M, m["bending_moment"]),
             **{key: (m[key],) for key in MODAL_FIELDS},
         }  # fmt: skip
-        arrays = {key: np.concatenate(parts).astype(self.dtype, copy=False) for key, parts in bulky.items()
+        K = len(Q)
+        arrays = {key: np.concatenate(parts, axis=1).astype(self.dtype, copy=False) for key, parts in bulky.items()
                   if self.rates or key not in RATE_FIELDS}
         if not self.rates:
-            arrays.update(node_v=np.zeros((0, 2), self.dtype), node_a=np.zeros((0, 2), self.dtype),
-                          rot_v=np.zeros(0, self.dtype), rot_a=np.zeros(0, self.dtype))
-        midspan = np.concatenate([midspan, m["midspan"]])
+            arrays.update(node_v=np.zeros((K, 0, 2), self.dtype), node_a=np.zeros((K, 0, 2), self.dtype),
+                          rot_v=np.zeros((K, 0), self.dtype), rot_a=np.zeros((K, 0), self.dtype))
+        midspan = np.concatenate([midspan, m["midspan"]], axis=1)
         chosen = self.selection
         if not chosen.everything:
-            arrays.update({key: arrays[key][chosen.elements] for key in ELEMENT_FIELDS})
-            arrays.update({key: arrays[key][chosen.modes] for key in MODAL_FIELDS})
-            midspan = midspan[chosen.links]
-        return Frame(
-            time=st.t,
-            midspan=midspan,
-            driver_angle=drv_val,
-            driver_speed=drv_rate,
-            driver_reaction=drv_reac,
-            energy=energy,
-            **arrays,
-        )
+            arrays.update({key: arrays[key][:, chosen.elements] for key in ELEMENT_FIELDS})
+            arrays.update({key: arrays[key][:, chosen.modes] for key in MODAL_FIELDS})
+            midspan = midspan[:, chosen.links]
+        return {"midspan": midspan, **drivers, **arrays}
 
-    def _element_outputs(self, q: np.ndarray):
+    def _element_outputs(self, Q: np.ndarray):
+        """Axial force and strain, bending strain and moment (K, E, S) and the mid-span
+        deflections (K, links) of the states of ``Q`` (K, dofs)."""
         s = self.sys
         beams = s.beams
-        E, S = beams.count, len(self.xi)
+        K, E, S = len(Q), beams.count, len(self.xi)
         if E == 0:
-            z = np.zeros((0, S))
-            return z, z, z, z, np.zeros(0)
+            z = np.zeros((K, 0, S))
+            return z, z, z, z, np.zeros((K, 0))
         secs = self.asm.secs
-        d = deformations(q, s.elem_dofs, secs)
-        c, sn, u, tb1, tb2 = d[:, 0], d[:, 1], d[:, 3], d[:, 4], d[:, 5]
+        d = stacked_deformations(Q, s.elem_dofs, secs)
+        c, sn, u, tb1, tb2 = d[..., 0], d[..., 1], d[..., 3], d[..., 4], d[..., 5]
         if s.formulation == "thesis":
             eps = u / beams.L - secs[:, EPS0]  # (A.17)
             N = beams.EA * eps
         else:
-            N = d[:, 6]
+            N = d[..., 6]
             eps = N / beams.EA
-        xi, phi, L = self.xi[None, :], beams.shear[:, None], beams.L[:, None]
-        kappa = curvature.py_func(xi, phi, L, tb1[:, None], tb2[:, None]) - secs[:, KAPPA0, None]
-        axial_N = np.repeat(N[:, None], S, axis=1)
-        axial_eps = np.repeat(eps[:, None], S, axis=1)
-        bend_M = beams.EI[:, None] * kappa
-        bend_eps = -s.elem_fibre[:, None] * kappa
-        mid = np.empty(len(s.flex_links))
+        xi, phi, L = self.xi[None, None, :], beams.shear[None, :, None], beams.L[None, :, None]
+        kappa = curvature.py_func(xi, phi, L, tb1[..., None], tb2[..., None]) - secs[None, :, KAPPA0, None]
+        axial_N = np.repeat(N[..., None], S, axis=2)
+        axial_eps = np.repeat(eps[..., None], S, axis=2)
+        bend_M = beams.EI[None, :, None] * kappa
+        bend_eps = -s.elem_fibre[None, :, None] * kappa
+        mid = np.empty((K, len(s.flex_links)))
         for i, (link, (e, x)) in enumerate(zip(s.flex_links, self._midspan)):
             L = beams.L[e]
             N3, N6, _P3, _P6 = shapes.py_func(x, beams.shear[e], L)
-            v_loc = N3 * tb1[e] + N6 * tb2[e]  # (A.9), or the IIE's
-            qe = q[s.elem_dofs[e]]
-            p = qe[:2] + x * (qe[3:5] - qe[:2]) + v_loc * np.array([-sn[e], c[e]])
-            first = q[s.elem_dofs[link.elements[0], :2]]
-            last = q[s.elem_dofs[link.elements[-1], 3:5]]
-            chord = last - first
-            n = np.array([-chord[1], chord[0]]) / np.linalg.norm(chord)
-            mid[i] = float(np.dot(p - first, n)) / link.length
+            v_loc = N3 * tb1[:, e] + N6 * tb2[:, e]  # (A.9), or the IIE's
+            qe = Q[:, s.elem_dofs[e]]
+            p = qe[:, :2] + x * (qe[:, 3:5] - qe[:, :2]) + v_loc[:, None] * np.stack([-sn[:, e], c[:, e]], axis=1)
+            first = Q[:, s.elem_dofs[link.elements[0], :2]]
+            chord = Q[:, s.elem_dofs[link.elements[-1], 3:5]] - first
+            normal = np.stack([-chord[:, 1], chord[:, 0]], axis=1) / np.sqrt(np.vecdot(chord, chord))[:, None]
+            mid[:, i] = np.vecdot(p - first, normal) / link.length  # vecdot: np.dot's arithmetic, row by row
         return axial_N, axial_eps, bend_eps, bend_M, mid

@@ -15,7 +15,10 @@ folder holds the previous run: a run that fails, is interrupted or killed leaves
 most temporary files ``.<name>.<random>.tmp``, removed by the next write).  A table's Parquet
 file is begun when its first chunk is full; chunks are cut exactly as
 :func:`~solver.results.files.write_results` cuts them (it writes a finished run's frames the
-same way): the files are the same, byte for byte.
+same way): the files are the same, byte for byte.  A full chunk is written on the stream's
+writer thread (:mod:`.writer_thread`) while the run goes on, and the links' strain peaks of
+``summary.json`` are gathered from the elements' chunks as they are handed over
+(:class:`~solver.results.summary.StrainPeaks`): no table is read back for them.
 
 >>> with streamed_results("out/cantilever") as stream:             # doctest: +SKIP
 ...     results = simulate(model, frames=stream.frames)
@@ -28,7 +31,8 @@ import os
 import traceback
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator, Sequence
+from functools import partial
+from typing import Callable, Iterator, Sequence
 
 import pyarrow as pa
 
@@ -37,12 +41,14 @@ from ..model.io import dumps_model
 from ..safe_write import Replacement, replacing_set
 from .bundle import BUNDLE, BUNDLE_BYTES, ArrowFile, bundle_bytes, empty_ipc_bytes, ipc_bytes, member
 from .columnar import ROW_GROUP_ROWS, TableSpec, frame_tables, parquet_file, parquet_writer, step_table, value_fields
+from .frame_block import FrameBlock
 from .frame_columns import FrameColumns
-from .frames import Frame, Results
+from .frames import Frame, Results, frame_times
 from .integrity import MODEL, SUMMARY, TABLE_FILES, file_sha256, read_bytes, self_hash_tail
 from .lazy import LazyFrames
-from .summary import summarize
+from .summary import StrainPeaks, summarize
 from .validity import run_warnings
+from .writer_thread import ChunkWriter
 from .tables import SELF_HASH, TABLES, VERSION, jsonable, sha256
 
 __all__ = ["ResultsStream", "streamed_results", "summary_text"]
@@ -72,6 +78,8 @@ class _TableStream:
 
     def __init__(self, stream: ResultsStream, name: str, spec: TableSpec, fields: tuple[str, ...]):
         self.stream, self.name, self.spec, self.fields = stream, name, spec, fields
+        #: the links' strain peaks, gathered from the elements table's chunks as they are written
+        self.strains = stream.strains if name == "elements" else None
         self.size = chunk_frames(spec.per_frame) if spec.per_frame else 0
         self.pending = FrameColumns(fields)
         #: fewer than a chunk of a finished run's frames, not yet written (its frames and the first)
@@ -86,7 +94,20 @@ class _TableStream:
         self._take_held()
         self.pending.append(frame)
         if len(self.pending) == self.size:
-            self._write(pa.table(self.spec.columns(self.pending), schema=self.spec.schema))
+            self._hand_over_pending()
+
+    def append_block(self, block: FrameBlock) -> None:
+        """Append the frames of ``block``, the chunks cut where :meth:`append` cuts them."""
+        if not self.size:
+            return
+        self._take_held()
+        done = 0
+        while done < len(block):
+            count = min(len(block) - done, self.size - len(self.pending))
+            self.pending.append_block(block[done:done + count])
+            done += count
+            if len(self.pending) == self.size:
+                self._hand_over_pending()
 
     def extend(self, frames: Sequence[Frame]) -> None:
         """Append the frames of a finished run: straight from ``frames``, a chunk at a time."""
@@ -98,7 +119,7 @@ class _TableStream:
             self.append(frames[i])
             i += 1
         while len(frames) - i >= self.size:
-            self._write(pa.table(self.spec.columns(frames, i, i + self.size), schema=self.spec.schema))
+            self._hand_over(frames, i, i + self.size)
             i += self.size
         if i < len(frames):  # fewer than a chunk: written by close, or taken up by the next frames
             self.held = (frames, i)
@@ -117,28 +138,55 @@ class _TableStream:
             self.path = self.stream.temporary(TABLE_FILES[VERSION][self.name])
             self.writer = parquet_writer(self.path, self.spec.schema)
 
-    def _write(self, table: pa.Table) -> None:
-        """Write one row group (the table's Parquet file begun with its first)."""
-        self._begin()
-        self.writer.write_table(table)
-        self.rows += table.num_rows
+    def _hand_over_pending(self) -> None:
+        """Hand the chunk under way to the writer; a new chunk begins."""
+        self._hand_over(self.pending, 0, len(self.pending))
         self.pending = FrameColumns(self.fields)
 
-    def close(self, bundled: dict[str, bytes]) -> dict | None:
-        """Write what is held: into ``bundled`` (its IPC file under its member's name; returns
-        ``None``) if the table is small and has no file, else as the file's last row group
-        (returns the file's entry in ``summary.json``)."""
+    def _hand_over(self, frames, start: int, stop: int) -> None:
+        """Hand frames ``start`` to ``stop`` of ``frames`` (no longer changed) to the stream's
+        writer thread as one row group (the table's Parquet file begun with its first); the
+        table's frames are read there only (frames read from files: one reader a file)."""
+        self._begin()
+        self.rows += (stop - start) * self.spec.per_frame
+        self.stream.chunk_writer.submit(partial(self._write_chunk, self.writer, frames, start, stop),
+                                        self.stream.last_time)
+
+    def _write_chunk(self, writer, frames, start: int, stop: int) -> None:
+        """Write frames ``start`` to ``stop`` as a row group with ``writer`` (their strain peaks
+        gathered first: the elements table's)."""
+        self._gather_peaks(frames, start, stop)
+        writer.write_table(pa.table(self.spec.columns(frames, start, stop), schema=self.spec.schema))
+
+    def _gather_peaks(self, frames, start: int, stop: int) -> None:
+        """The strain peaks of frames ``start`` to ``stop`` (the elements table's)."""
+        if self.strains is not None:
+            self.strains.add(frames, start, stop, frame_times(frames, start, stop))
+
+    def close(self, bundled: dict[str, bytes]) -> Callable[[], dict] | None:
+        """Take what is held: into ``bundled`` (its IPC file under its member's name; returns
+        ``None``) if the table is small and has no file, else returns the closing of its file
+        (its last row group written, the file closed: returns the file's entry in
+        ``summary.json``), to be called once the chunks handed over are written."""
         frames, start = self.held if self.held is not None else (self.pending, 0)
+        if self.size:
+            self._gather_peaks(frames, start, len(frames))
         table = pa.table(self.spec.columns(frames, start), schema=self.spec.schema) if len(frames) > start else None
         if self.writer is None and (table.get_total_buffer_size() if table is not None else 0) <= BUNDLE_BYTES:
             bundled[member(self.name)] = ipc_bytes(table) if table is not None else empty_ipc_bytes(self.spec.schema)
             self.rows = table.num_rows if table is not None else 0
             return None
-        if table is not None:
-            self._write(table)
         self._begin()  # a table without rows: its schema only
-        self.writer.close()
-        return {"rows": self.rows, "sha256": file_sha256(self.path)}
+        self.rows += table.num_rows if table is not None else 0
+        writer, path, rows = self.writer, self.path, self.rows
+
+        def close_file() -> dict:
+            if table is not None:
+                writer.write_table(table)
+            writer.close()
+            return {"rows": rows, "sha256": file_sha256(path)}
+
+        return close_file
 
     def reader(self, bundled: dict[str, bytes]):
         """The table as written, read column by column (:class:`~solver.results.lazy.LazyFrames`)."""
@@ -159,6 +207,10 @@ class _StreamedFrames:
         self._stream._append(frame)
         self.count += 1
 
+    def append_block(self, block: FrameBlock) -> None:
+        self._stream._append_block(block)
+        self.count += len(block)
+
     def __len__(self) -> int:
         return self.count
 
@@ -174,9 +226,12 @@ class ResultsStream:
         self._previous = previous_files(directory)
         self._results: Results | None = None
         self._tables: dict[str, _TableStream] = {}
+        self.strains: StrainPeaks | None = None  # of the elements written, once the tables are open
         self._first: Frame | None = None
-        self._last_time = 0.0  # of the last frame appended, s
+        self.last_time = 0.0  # of the last frame appended, s
+        self._chunk_writer: ChunkWriter | None = None
         self.finished = False
+        self.warnings: list[str] = []
         #: the run's frames went to the files as it ran and are read back from them
         self.read_back = False
 
@@ -184,6 +239,33 @@ class ResultsStream:
         """The temporary file of the folder's file ``name``, holding ``data`` (renamed into place
         in the order made)."""
         return self._replacement.temporary(self._directory / name, data)
+
+    @property
+    def chunk_writer(self) -> ChunkWriter:
+        """The thread writing the tables' full chunks (started with the first)."""
+        if self._chunk_writer is None:
+            self._chunk_writer = ChunkWriter()
+        return self._chunk_writer
+
+    def _drain(self) -> None:
+        """Wait for the writer thread to write every chunk handed over (raises its error); the
+        next chunk starts a new thread."""
+        if self._chunk_writer is not None:
+            writer, self._chunk_writer = self._chunk_writer, None
+            writer.drain()
+
+    def _close_files(self, closing: dict[str, Callable[[], dict] | None]) -> dict[str, dict | None]:
+        """Each table's entry in ``summary.json`` (None: in ``tables.zip``), its file closed
+        (:meth:`_TableStream.close`): the last file on this thread, the others on the writer's
+        at the same time (pyarrow encodes without the GIL: two cores at once)."""
+        entries: dict[str, dict | None] = dict.fromkeys(closing)
+        files = [(name, close) for name, close in closing.items() if close is not None]
+        for name, close in files[:-1]:
+            self.chunk_writer.submit(partial(_enter, entries, name, close), self.last_time)
+        if files:
+            entries[files[-1][0]] = files[-1][1]()
+        self._drain()
+        return entries
 
     def frames(self, results: Results) -> _StreamedFrames:
         """The frame store of the run of ``results`` (its layout complete by the first frame);
@@ -194,13 +276,21 @@ class ResultsStream:
     def _append(self, frame: Frame) -> None:
         if not self._tables:
             self._open(frame)
+        self.last_time = frame.time
         for table in self._tables.values():
             table.append(frame)
-        self._last_time = frame.time
+
+    def _append_block(self, block: FrameBlock) -> None:
+        if not self._tables:
+            self._open(block.frame(0))
+        self.last_time = block.time
+        for table in self._tables.values():
+            table.append_block(block)
 
     def _open(self, first: Frame | None) -> None:
         self._first = first
         layout = self._results.layout
+        self.strains = StrainPeaks(layout)
         fields = {name: tuple(f for f, _ in value_fields(name, layout)) for name in TABLES
                   if name not in ("energy", "contacts", "steps", "events")}
         fields.update(energy=(), contacts=())
@@ -212,6 +302,7 @@ class ResultsStream:
         self._results = results
         if not self._tables:
             self._open(results.frames[0] if results.frames else None)
+        self.last_time = results.frames[len(results.frames) - 1].time if results.frames else 0.0
         for table in self._tables.values():
             table.extend(results.frames)
 
@@ -222,8 +313,9 @@ class ResultsStream:
         self._results = results
         if not self._tables:
             self._open(results.frames[0] if results.frames else None)
+        self._drain()
         bundled: dict[str, bytes] = {}
-        entries = {name: table.close(bundled) for name, table in self._tables.items()}
+        entries = self._close_files({name: table.close(bundled) for name, table in self._tables.items()})
         entries["steps"] = self._write_steps(results, bundled)
         self.read_back = isinstance(results.frames, _StreamedFrames)
         if self.read_back:  # the energy and contact keys the frames hold
@@ -240,8 +332,10 @@ class ResultsStream:
         files[BUNDLE] = {"sha256": sha256(bundle), "tables": {name: rows[name] for name in TABLES
                                                               if member(name) in bundled}}
         files[MODEL] = {"sha256": sha256(model)}
-        summary = summarize(results)
-        summary["warnings"] = run_warnings(results) if results.meta.get("status") == "completed" else []
+        summary = summarize(results, self.strains if self._tables["elements"].size else None)
+        summary["warnings"] = run_warnings(results, summary["links"]) if results.meta.get("status") == "completed" else []
+        #: the warnings written (the links' peaks read back once)
+        self.warnings = summary["warnings"]
         summary["files"] = files
         self.temporary(SUMMARY, summary_text(summary).encode("utf-8"))
         self._replacement.remove_after([self._directory / f for f in self._previous if f not in files])
@@ -257,7 +351,7 @@ class ResultsStream:
         if results is None or not isinstance(results.frames, _StreamedFrames) or not len(results.frames):
             return None
         cause = str(error) if isinstance(error, SolverError) else unexpected_error(error)
-        results.meta.update(status="failed", message=f"stopped at t = {self._last_time:.6g} s (its last frame): {cause}",
+        results.meta.update(status="failed", message=f"stopped at t = {self.last_time:.6g} s (its last frame): {cause}",
                             traceback="".join(traceback.format_exception(error)))
         self.finish(results)
         return results
@@ -277,10 +371,17 @@ class ResultsStream:
 
     def abort(self) -> None:
         """Close the files of an unfinished stream (their temporaries are then removed)."""
+        if self._chunk_writer is not None:
+            self._chunk_writer.stop()
         for table in self._tables.values():
             if table.writer is not None:
                 table.writer.close()
         self._tables = {}
+
+
+def _enter(entries: dict, name: str, close: Callable[[], dict]) -> None:
+    """``entries[name]``: what ``close()`` returns."""
+    entries[name] = close()
 
 
 def previous_files(directory: Path) -> list[str]:

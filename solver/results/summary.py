@@ -20,13 +20,15 @@ CHUNK_VALUES = 1 << 19
 
 
 # ====================================================================== summary
-def summarize(results: Results) -> dict[str, Any]:
+def summarize(results: Results, strains: StrainPeaks | None = None) -> dict[str, Any]:
     """The scalar results of a run: the content of ``summary.json`` but its ``files``.
 
     Parameters
     ----------
     results : Results
         The run's results.
+    strains : StrainPeaks, optional
+        The links' strain peaks over all its frames, if already gathered (else read from the frames).
 
     Returns
     -------
@@ -42,7 +44,7 @@ def summarize(results: Results) -> dict[str, Any]:
             "format": FORMAT,
             "version": VERSION,
             "run": _run_summary(results, times),
-            "links": link_summary(results, times),
+            "links": link_summary(results, times, strains),
             "drivers": _driver_summary(results, times),
             "contacts": _contact_summary(results, times),
             "sliders": _slider_summary(results, times),
@@ -95,35 +97,53 @@ def _peak(values: np.ndarray, times: np.ndarray) -> tuple[dict[str, float] | Non
     return {"abs": abs(values[i]), "value": values[i], "time_s": times[i[0]]}, i
 
 
-def link_summary(results: Results, times: np.ndarray) -> dict[str, Any]:
+class StrainPeaks:
+    """The largest |axial strain| and |bending strain| of each flexible link of ``layout`` over
+    frames added a chunk at a time (:meth:`add`; the first of equal peaks, whatever the chunks):
+    what :func:`link_summary` reads, which a streamed run gathers as it writes its elements
+    (:mod:`.streaming`: no file read back)."""
+
+    def __init__(self, layout):
+        self.shape = (len(layout.elements), len(layout.stations))
+        self.elements = {link: _indices([e for e, (lk, *_) in enumerate(layout.elements) if lk == link])
+                         for link in layout.flexible_links}
+        #: (link, field) -> (peak, its index in its chunk)
+        self.peaks: dict[tuple[str, str], tuple[dict, tuple[int, ...]]] = {}
+
+    def add(self, frames, start: int, stop: int, times: np.ndarray) -> None:
+        """Frames ``start`` to ``stop`` of ``frames``, at ``times`` (s)."""
+        for name in ("axial_strain", "bending_strain"):
+            chunk = stack_field(frames, name, self.shape, start, stop)
+            for link, chosen in self.elements.items():
+                peak, index = _peak(chunk[:, chosen, :], times)
+                best = self.peaks.get((link, name))
+                if peak is not None and (best is None or peak["abs"] > best[0]["abs"]):  # the first of equal peaks
+                    self.peaks[(link, name)] = peak, index
+
+
+def link_summary(results: Results, times: np.ndarray, strains: StrainPeaks | None = None) -> dict[str, Any]:
     """Per flexible link: peak |mid-span deflection / length|, |axial strain|, |bending strain|.
 
-    The strains are read :data:`CHUNK_VALUES` values at a time (a run's frames may not fit in memory)."""
+    The strains are read :data:`CHUNK_VALUES` values at a time (a run's frames may not fit in
+    memory), unless ``strains`` holds their peaks already."""
     layout, frames = results.layout, results.frames
     if not layout.flexible_links:  # a rigid mechanism: no field to read
         return {}
-    n_e, n_s = len(layout.elements), len(layout.stations)
     midspan = stack_field(frames, "midspan", (len(layout.flexible_links),))
-    elements = {link: _indices([e for e, (lk, *_) in enumerate(layout.elements) if lk == link])
-                for link in layout.flexible_links}
-    size = max(1, CHUNK_VALUES // max(n_e * n_s, 1))
-    peaks: dict[tuple[str, str], tuple[dict, tuple[int, ...]] | None] = {}
-    for start in range(0, len(times), size):
-        for name in ("axial_strain", "bending_strain"):
-            chunk = stack_field(frames, name, (n_e, n_s), start, start + size)
-            for link, chosen in elements.items():
-                peak, index = _peak(chunk[:, chosen, :], times[start:start + size])
-                best = peaks.get((link, name))
-                if peak is not None and (best is None or peak["abs"] > best[0]["abs"]):  # the first of equal peaks
-                    peaks[(link, name)] = peak, index
+    if strains is None:
+        strains = StrainPeaks(layout)
+        size = max(1, CHUNK_VALUES // max(strains.shape[0] * strains.shape[1], 1))
+        for start in range(0, len(times), size):
+            strains.add(frames, start, start + size, times[start:start + size])
     s0 = element_offsets(layout)
     out = {}
     for j, link in enumerate(layout.flexible_links):
         entry = {"peak_midspan_deflection_rel": _peak(midspan[:, j], times)[0]}
         for name in ("axial_strain", "bending_strain"):
-            peak, index = peaks.get((link, name)) or (None, ())
+            peak, index = strains.peaks.get((link, name)) or (None, ())
             if peak is not None:
-                e, xi = _element_at(elements[link], index[1]), layout.stations[index[2]]
+                peak = dict(peak)
+                e, xi = _element_at(strains.elements[link], index[1]), layout.stations[index[2]]
                 peak.update(element=layout.elements[e][1], station=xi, s_m=s0[e] + xi * layout.element_length[e])
             entry["peak_" + name] = peak
         out[link] = entry

@@ -55,14 +55,14 @@ def energy_warning(results: Results) -> str | None:
             "are not reliable; halve the step (and refine the mesh) and compare")
 
 
-def strain_warning(results: Results) -> str | None:
+def strain_warning(results: Results, links: dict | None = None) -> str | None:
     """The recorded strains beyond :data:`ELASTIC_STRAIN` (the largest axial and bending strain of
     the frames' element stations, and when: the peaks of ``summary.json``'s links, read column
-    by column), in words; otherwise None."""
+    by column, or ``links``, those peaks already read), in words; otherwise None."""
     if not results.frames:
         return None
-    peaks = {name: [link[f"peak_{name}"] for link in link_summary(results, results.time.astype(float)).values()]
-             for name in ("axial_strain", "bending_strain")}
+    links = link_summary(results, results.time.astype(float)) if links is None else links
+    peaks = {name: [link[f"peak_{name}"] for link in links.values()] for name in ("axial_strain", "bending_strain")}
     axial, bending = (max((p["abs"] for p in peaks[name] if p), default=0.0) for name in peaks)
     largest = max(axial, bending)
     if not largest > ELASTIC_STRAIN:
@@ -116,7 +116,8 @@ def penetration_warning(results: Results) -> str | None:
             "or stiffness), so the motion is not physical")
 
 
-def run_warnings(results: Results) -> list[str]:
-    """Every warning on a completed run's numbers, in words (none for a sound run)."""
-    return [w for w in (energy_warning(results), strain_warning(results), penetration_warning(results)) if w] \
+def run_warnings(results: Results, links: dict | None = None) -> list[str]:
+    """Every warning on a completed run's numbers, in words (none for a sound run); ``links``: the
+    links' peaks (``summary.json``'s ``links``) if already read."""
+    return [w for w in (energy_warning(results), strain_warning(results, links), penetration_warning(results)) if w] \
         + step_warnings(results)

@@ -32,7 +32,7 @@ from .compile import System
 from .moving import moving_forces
 from ..fem.beam import (FORMULATIONS, add_element_masses, assemble_beams, deformation_rate_power, log_magnitude,
                         mass_matrices, strain_energies)
-from ..fem.beam_energy import kinetic_energy_beams
+from ..fem.beam_energy import kinetic_energy_beams, stacked_energies
 from ..fem.modal import BLOCKS, assemble_modal, modal_energies, modal_gravity, move_diagonal
 
 @dataclass
@@ -295,6 +295,19 @@ class Assembly:
     def potential_energy(self, q: np.ndarray) -> float:
         """Gravitational potential from the sketched configuration, J."""
         return -float(np.dot(self.sys.gravity, q - self.sys.q0)) + self._modal_energies(q)[2]
+
+    def stacked_energies(self, Q: np.ndarray, V: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Kinetic, strain and gravitational potential energy (each (K,), J) of the states of ``Q``
+        and ``V`` (K, dofs, C-ordered) of a system without modal links or free strains: of each
+        state what :meth:`kinetic_energy`, :meth:`strain_energy` and :meth:`potential_energy`
+        give, to the last bit (the same arithmetic, the beams in one compiled call)."""
+        s = self.sys
+        T, U = np.empty(len(Q)), np.empty((len(Q), s.beams.count))
+        stacked_energies(Q, V, s.elem_dofs, self.secs, self.Mbar, self.form, T, U)
+        MV, dQ = s.mass_diag * V, Q - s.q0
+        kinetic = T + 0.5 * np.vecdot(MV, V)  # vecdot: np.dot's arithmetic, row by row
+        potential = -np.vecdot(s.gravity, dQ) + 0.0
+        return kinetic, U.sum(axis=1), potential
 
     def _modal_energies(self, q: np.ndarray, v: np.ndarray | None = None) -> tuple[float, float, float, float]:
         """Kinetic, strain, potential energy and ``q'^T Cqq q'`` of the modal links."""

@@ -221,10 +221,12 @@ def test_a_run_that_raised_keeps_its_frames_so_far(tmp_path, monkeypatch):
         return made(self, st)
 
     monkeypatch.setattr(OutputBuilder, "frame", frame)
+    model = _model()
+    model["solver"]["output_interval"] = 1e-3  # a frame at every step made one at a time (not gathered)
     for kept in (0, 7):
         with streamed_results(tmp_path) as stream:
             with pytest.raises(SolverError) as raised:
-                simulate(_model(), frames=stream.frames)
+                simulate(model, frames=stream.frames)
             results = stream.fail(raised.value)
         if not kept:
             assert results is None

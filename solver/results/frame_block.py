@@ -1,0 +1,72 @@
+"""Frames gathered a block at a time: the frames of a run of free steps saved at every step.
+
+A run saved at every step (``output_interval`` 0) used to cost a frame's Python at every step:
+a compiled run of one step, a :class:`~solver.results.frames.Frame` of some twenty small
+arrays made from the state, then copied into the store's columns.  A run of free steps
+(:mod:`solver.integration.free_steps`) now records the state at each of its steps' ends
+into preallocated rows, and :meth:`~solver.results.outputs.OutputBuilder.frame_block` turns
+those rows into the frames' columns in one pass (the element kernels in one compiled call
+over the states), with the same arithmetic as a frame made alone, to the last bit.  A
+:class:`FrameBlock` holds them as columns; the stores take it whole
+(:meth:`~solver.results.frame_columns.FrameColumns.append_block`, a streamed folder's
+``append_block``): no frame object is made, unless the caller asks for them
+(:meth:`FrameBlock.frames`, the frames of :func:`solver.api.iter_simulation`).
+
+>>> block = out.frame_block(times, states, work_drivers)          # doctest: +SKIP
+>>> block.arrays["node_xy"].shape, block.frame(0).time            # doctest: +SKIP
+((256, 19, 2), 0.00125)
+"""
+from __future__ import annotations
+
+from typing import Iterator
+
+import numpy as np
+
+from .frames import Frame
+
+__all__ = ["BLOCK_FRAMES", "FrameBlock", "store_block"]
+
+#: frames of one block at most (a run of free steps gathered at once is at most this long, and
+#: at most :data:`~solver.integration.time_loop.FREE_RUN_WORK` dof-steps, some 20 ms: the loop
+#: looks for a cancel between blocks)
+BLOCK_FRAMES = 1024
+
+
+class FrameBlock:
+    """Consecutive frames of a run as columns: ``times`` (K,), s; ``arrays``: each array field of
+    :class:`Frame` (K, *its shape); ``energies``: each frame's energy terms (dicts, J).  No
+    contact or moving-support data: a block comes from a run without them."""
+
+    def __init__(self, times: np.ndarray, arrays: dict[str, np.ndarray], energies: list[dict[str, float]]):
+        self.times, self.arrays, self.energies = times, arrays, energies
+
+    def __len__(self) -> int:
+        return len(self.times)
+
+    @property
+    def time(self) -> float:
+        """The time of the last frame, s (what a progress report reads)."""
+        return float(self.times[-1])
+
+    def __getitem__(self, span: slice) -> FrameBlock:
+        """Frames ``span`` (a slice) as a block of views."""
+        return FrameBlock(self.times[span], {k: v[span] for k, v in self.arrays.items()}, self.energies[span])
+
+    def frame(self, i: int) -> Frame:
+        """Frame ``i``, its arrays views of the block's."""
+        return Frame(time=float(self.times[i]), energy=self.energies[i], **{k: v[i] for k, v in self.arrays.items()})
+
+    def frames(self) -> Iterator[Frame]:
+        """Each frame in turn (:meth:`frame`)."""
+        return (self.frame(i) for i in range(len(self)))
+
+
+def store_block(store, block: FrameBlock) -> None:
+    """Append ``block``'s frames to a run's frame store: at once if it takes blocks
+    (``append_block``), else frame by frame."""
+    append_block = getattr(store, "append_block", None)
+    if append_block is not None:
+        append_block(block)
+        return
+    for frame in block.frames():
+        store.append(frame)
