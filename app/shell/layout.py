@@ -3,7 +3,7 @@ View > Reset Layout.
 
 The default is made to be read at 1280 × 800: a left column the window's full height
 with the model tree, the property panel (History in a tab behind it) and the problems
-list; below the canvas the plots beside the impact events (Compare runs in a tab
+list, the help beside it at the window's left edge (hidden until asked for); below the canvas the plots beside the impact events (Compare runs in a tab
 behind them).  The window takes the layout saved at the end of the last session when
 it is made; without one, it is arranged when first shown (not before: tab groups made
 before leave a stray tab bar in Qt 6.11).  Geometry and dock state
@@ -31,8 +31,8 @@ LEFT_HEIGHTS = (190, 320, 110)
 BOTTOM_HEIGHT = 300
 #: widths of the plots and the events beside them, px (in proportion)
 BOTTOM_WIDTHS = (400, 440)
-#: the arrangement's version: a saved state of another one is not restored
-LAYOUT_VERSION = 2
+#: the arrangement's version: a saved state of another one is not restored (3: the help dock)
+LAYOUT_VERSION = 3
 
 
 @dataclass(frozen=True)
@@ -46,6 +46,8 @@ class Docks:
     plots: QDockWidget
     events: QDockWidget
     compare: QDockWidget
+    #: the help pages, left of the model tree, shown only when asked for
+    help: QDockWidget
     #: ``(area, tool bar)`` in the order they are put back
     toolbars: tuple[tuple[Qt.ToolBarArea, QToolBar], ...] = ()
 
@@ -90,8 +92,10 @@ class WindowLayout(QObject):
         for area, toolbar in d.toolbars:
             w.addToolBar(area, toolbar)
             toolbar.show()
-        for dock in (d.tree, d.properties, d.problems):
-            w.addDockWidget(left, dock, Qt.Orientation.Vertical)
+        w.addDockWidget(left, d.help)
+        w.splitDockWidget(d.help, d.tree, Qt.Orientation.Horizontal)
+        w.splitDockWidget(d.tree, d.properties, Qt.Orientation.Vertical)
+        w.splitDockWidget(d.properties, d.problems, Qt.Orientation.Vertical)
         w.tabifyDockWidget(d.properties, d.history)
         w.addDockWidget(bottom, d.plots)
         w.addDockWidget(bottom, d.events, Qt.Orientation.Horizontal)
@@ -112,7 +116,7 @@ class WindowLayout(QObject):
     def reset(self) -> None:
         """View > Reset Layout: the default arrangement, every dock and tool bar shown and docked."""
         for dock in (getattr(self.docks, name) for name in ("tree", "properties", "history", "problems", "plots",
-                                                            "events", "compare")):
+                                                            "events", "compare", "help")):
             dock.setFloating(False)
         self.arrange()
 
