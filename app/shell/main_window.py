@@ -357,7 +357,7 @@ class MainWindow(QMainWindow):
         QMessageBox.critical(self, title, problems_text(intro, problems))
 
     def show_start_page(self) -> StartPage:
-        """The start page (Help > Start Page; at launch until told not to)."""
+        """The start page (Help > Start Page; at the first launch)."""
         page = StartPage(self.settings, self.open_example, self.new_action.trigger, self.help.show_getting_started,
                          self)
         page.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
