@@ -23,7 +23,7 @@ from PySide6.QtGui import (
     QAction, QDesktopServices, QKeySequence, QResizeEvent, QTextBlock, QTextCursor, QTextDocument,
 )
 from PySide6.QtWidgets import (
-    QDockWidget, QHBoxLayout, QLineEdit, QMainWindow, QMenu, QPushButton, QTextBrowser, QVBoxLayout, QWidget,
+    QDockWidget, QHBoxLayout, QLineEdit, QMainWindow, QMenu, QPushButton, QTextBrowser, QToolButton, QVBoxLayout, QWidget,
 )
 
 from .window_parts import add_dock, make_action
@@ -31,8 +31,8 @@ from .window_parts import add_dock, make_action
 #: the repository's documentation folder
 DOCS_DIR = Path(__file__).resolve().parents[2] / "docs"
 GETTING_STARTED = "getting-started.md"
-#: the help dock's width when first opened, px (a 1280 px window keeps some 560 px of canvas)
-HELP_WIDTH = 360
+#: the help dock's width when opened, px (a 1280 px window keeps some 500 px of canvas)
+HELP_WIDTH = 300
 #: page titles in the Help > Documentation menu, in this order (other pages follow by name)
 PAGE_TITLES = {
     "getting-started.md": "Getting Started",
@@ -166,10 +166,14 @@ class HelpBrowser(QWidget):
         self.browser.anchorClicked.connect(self._follow)
         self.search_box = QLineEdit()
         self.search_box.setPlaceholderText("Search all pages")
+        self.search_box.setMinimumWidth(80)
         self.search_box.setClearButtonEnabled(True)
         self.search_box.returnPressed.connect(lambda: self.search(self.search_box.text()))
         self._find: str | None = None
-        back, forward, start = QPushButton("Back"), QPushButton("Forward"), QPushButton("Getting Started")
+        back, forward, start = QToolButton(), QToolButton(), QPushButton("Getting Started")
+        for button, arrow, tip in ((back, Qt.ArrowType.LeftArrow, "Back"), (forward, Qt.ArrowType.RightArrow, "Forward")):
+            button.setArrowType(arrow)
+            button.setToolTip(tip)
         back.clicked.connect(self.browser.backward)
         forward.clicked.connect(self.browser.forward)
         start.clicked.connect(lambda: self.show_page(DOCS_DIR / GETTING_STARTED))

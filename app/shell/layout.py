@@ -68,6 +68,7 @@ class WindowLayout(QObject):
         saved = settings.value("main_window/state")
         self._restored = isinstance(saved, QByteArray) and window.restoreState(saved, LAYOUT_VERSION)
         window.installEventFilter(self)
+        docks.help.visibilityChanged.connect(lambda visible: visible and QTimer.singleShot(0, self._keep_left_column))
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt override)
         if watched is self.window and event.type() == QEvent.Type.Show and not self._shown:
@@ -84,6 +85,14 @@ class WindowLayout(QObject):
         self.window.resize(size)
         if fit_to_screen(self.window) and not self._restored:
             self._size_docks()
+
+    def _keep_left_column(self) -> None:
+        """The help, opened beside the left column, takes its width from the canvas, not from
+        the column (whose property rows would no longer be read)."""
+        d = self.docks
+        if d.help.isVisible() and not d.help.isFloating() and d.tree.width() < LEFT_WIDTH:
+            self.window.resizeDocks([d.help, d.tree], [d.help.sizeHint().width(), LEFT_WIDTH],
+                                    Qt.Orientation.Horizontal)
 
     def arrange(self) -> None:
         """Put every dock in its default place, size and tab order."""
