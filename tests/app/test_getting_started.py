@@ -23,6 +23,7 @@ from PySide6.QtWidgets import QApplication, QFileDialog
 
 from app.document.entities import SOLVER_SETTINGS, EntityRef
 from app.running.controller import COMPLETED
+from app.shell.layout import LEFT_WIDTH
 from solver.model.validate import validate
 
 from .canvas_user import CanvasUser
@@ -57,7 +58,12 @@ def draw_as_the_page_says(qtbot, window) -> CanvasUser:
     qtbot.waitUntil(lambda: window.width() == 1280)
     window.reset_layout_action.trigger()            # the docks at their default sizes for it
     window.help.show_getting_started()              # the page open beside the canvas, as it is read
-    window.new_action.trigger()                     # 1.1 File > New, click the canvas
+    qtbot.waitUntil(lambda: window.tree_dock.width() >= LEFT_WIDTH - 10)  # the column settled beside it
+    window.new_action.trigger()                     # 1.1 File > New, the solver's end time and step
+    user.click_tree(SOLVER_SETTINGS)
+    user.type_field("end_time", "40 ms")
+    user.type_field("step", "0.02 ms")
+    no_refusal(window)
     canvas = window.sketch.viewport().rect()
     assert all(canvas.contains(user.pixel(x, y)) for x, y in ((0.0, 0.0), (0.4, 0.0), (0.5, 0.0)))  # all in view
     user.tool(Qt.Key.Key_L, (0.0, 0.0), (0.4, 0.0))  # 1.2 the rod
@@ -72,10 +78,6 @@ def draw_as_the_page_says(qtbot, window) -> CanvasUser:
     user.drag_pixels(start, start - QPoint(50, 0))
     user.key(Qt.Key.Key_Escape)
     user.tool(Qt.Key.Key_C, (0.5, 0.0), (0.4, 0.0))  # 2.3 the block, then the rod's right end
-    no_refusal(window)
-    user.click_tree(SOLVER_SETTINGS)                # 2.4 end time and step
-    user.type_field("end_time", "40 ms")
-    user.type_field("step", "0.02 ms")
     no_refusal(window)
     return user
 
