@@ -5,9 +5,9 @@
     python docs/screenshots.py slider_crank_block                        # only the shots of one example
 
 The window at start (the default example, as ``flexmech`` opens it) is the README's first
-shot; the two of ``docs/getting-started.md`` (the rod just made flexible, the run at its
-first impact, also in ``docs/gui-simulation.md``) are taken by the test that follows the
-page's steps, so that they show what the steps give::
+shot; the one of ``docs/getting-started.md`` (the run at its first impact, also in
+``docs/gui-simulation.md``) is taken by the test that follows the page's steps, so that it
+shows what the steps give::
 
     FLEXMECH_SHOTS=docs/screenshots QT_QPA_PLATFORM=offscreen python -m pytest tests/app/test_getting_started.py
 

@@ -63,10 +63,9 @@ class StartPage(QDialog):
         self.setWindowTitle("Welcome to Flexmech")
         self._open_example = open_example
         settings.setValue(SHOWN_KEY, True)
-        intro = QLabel("Planar mechanisms with flexible links, through impacts. New here? "
-                       "<b>Getting Started</b> (F1) draws, runs and exports an impact in a few minutes. "
-                       "Or open an example: each reproduces a figure or table of a published source. "
-                       "This page is also on <b>Help > Start Page</b>.")
+        intro = QLabel("New here? <b>Getting Started</b> draws, runs and exports an impact in three minutes. "
+                       "Or open an example: each reproduces a published figure or table. "
+                       "(Also on <b>Help > Start Page</b>.)")
         intro.setWordWrap(True)
         self.tree = QTreeWidget()
         self.tree.setHeaderLabels(["Example", "Reproduces"])

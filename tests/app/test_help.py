@@ -20,7 +20,7 @@ def test_getting_started_opens_inside_the_app_with_its_pictures(qtbot, window):
     text = browser.browser.toPlainText()
     assert text.startswith("Getting started") and "Draw the rod and make it flexible" in text
     document = browser.browser.document()
-    pictures = ["screenshots/flexible_link.png", "screenshots/impact_run.png"]
+    pictures = ["screenshots/impact_run.png"]
     for name in pictures:
         assert (DOCS_DIR / name).exists()
         image = document.resource(QTextDocument.ResourceType.ImageResource, QUrl(name))
