@@ -23,7 +23,8 @@ from PySide6.QtGui import (
     QAction, QDesktopServices, QKeySequence, QResizeEvent, QTextBlock, QTextCursor, QTextDocument,
 )
 from PySide6.QtWidgets import (
-    QDockWidget, QHBoxLayout, QLineEdit, QMainWindow, QMenu, QPushButton, QTextBrowser, QToolButton, QVBoxLayout, QWidget,
+    QDockWidget, QHBoxLayout, QLineEdit, QMainWindow, QMenu, QPushButton, QTextBrowser, QToolButton, QVBoxLayout,
+    QWidget,
 )
 
 from .window_parts import add_dock, make_action
@@ -171,7 +172,8 @@ class HelpBrowser(QWidget):
         self.search_box.returnPressed.connect(lambda: self.search(self.search_box.text()))
         self._find: str | None = None
         back, forward, start = QToolButton(), QToolButton(), QPushButton("Getting Started")
-        for button, arrow, tip in ((back, Qt.ArrowType.LeftArrow, "Back"), (forward, Qt.ArrowType.RightArrow, "Forward")):
+        for button, arrow, tip in ((back, Qt.ArrowType.LeftArrow, "Back"),
+                                   (forward, Qt.ArrowType.RightArrow, "Forward")):
             button.setArrowType(arrow)
             button.setToolTip(tip)
         back.clicked.connect(self.browser.backward)

@@ -3,8 +3,8 @@ View > Reset Layout.
 
 The default is made to be read at 1280 × 800: a left column the window's full height
 with the model tree, the property panel (History in a tab behind it) and the problems
-list, the help beside it at the window's left edge (hidden until asked for); below the canvas the plots beside the impact events (Compare runs in a tab
-behind them).  The window takes the layout saved at the end of the last session when
+list, the help beside it at the window's left edge (hidden until asked for); below the
+canvas the plots beside the impact events (Compare runs in a tab behind them).  The window takes the layout saved at the end of the last session when
 it is made; without one, it is arranged when first shown (not before: tab groups made
 before leave a stray tab bar in Qt 6.11).  Geometry and dock state
 are saved in QSettings (``main_window/geometry``, ``main_window/state``) when the window
