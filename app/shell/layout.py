@@ -68,7 +68,7 @@ class WindowLayout(QObject):
         saved = settings.value("main_window/state")
         self._restored = isinstance(saved, QByteArray) and window.restoreState(saved, LAYOUT_VERSION)
         window.installEventFilter(self)
-        docks.help.visibilityChanged.connect(lambda visible: visible and QTimer.singleShot(0, self._keep_left_column))
+        docks.help.visibilityChanged.connect(self._on_help_shown)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt override)
         if watched is self.window and event.type() == QEvent.Type.Show and not self._shown:
@@ -85,6 +85,10 @@ class WindowLayout(QObject):
         self.window.resize(size)
         if fit_to_screen(self.window) and not self._restored:
             self._size_docks()
+
+    def _on_help_shown(self, visible: bool) -> None:
+        if visible:
+            QTimer.singleShot(0, self._keep_left_column)  # once the dock has taken its place
 
     def _keep_left_column(self) -> None:
         """The help, opened beside the left column, takes its width from the canvas, not from
