@@ -4,10 +4,10 @@
     xvfb-run -a -s "-screen 0 1280x800x24" python docs/screenshots.py    # the same under a real X server
     python docs/screenshots.py slider_crank_block                        # only the shots of one example
 
-The window at start (the default example, as ``flexmech`` opens it) is the first shot of
-``docs/getting-started.md``; its other two (the rod just made flexible, the run at its
-first impact) are taken by the test that follows the page's steps, so that they show
-what the steps give::
+The window at start (the default example, as ``flexmech`` opens it) is the README's first
+shot; the one of ``docs/getting-started.md`` (the run at its first impact, also in
+``docs/gui-simulation.md``) is taken by the test that follows the page's steps, so that it
+shows what the steps give::
 
     FLEXMECH_SHOTS=docs/screenshots QT_QPA_PLATFORM=offscreen python -m pytest tests/app/test_getting_started.py
 

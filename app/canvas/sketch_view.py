@@ -24,6 +24,9 @@ from .items import highlight_items, hover_items, model_items
 FADED_OPACITY = 0.3
 #: margin around the model on zoom-to-fit, as a fraction of its size
 FIT_PADDING = 0.12
+#: what the view of a model with nothing drawn yet shows (xmin, xmax, ymin, ymax), m: a sheet
+#: with the origin near its left edge and 0.6 m to its right, where a first link goes
+NEW_SHEET = (-0.05, 0.65, -0.15, 0.15)
 #: following the mechanism, the view moves when it comes this close to an edge (fraction of the view)
 FOLLOW_MARGIN = 0.15
 
@@ -189,8 +192,12 @@ class SketchView(pg.PlotWidget):
         self._motion_bounds = bounds
 
     def zoom_to_fit(self) -> None:
-        """Show the whole model, and the motion of the run played over it, with a margin."""
+        """Show the whole model, and the motion of the run played over it, with a margin; a model
+        with nothing drawn yet on :data:`NEW_SHEET`."""
         xmin, xmax, ymin, ymax = geo.view_bounds(self._model)
+        if (xmin, xmax, ymin, ymax) == (0.0, 0.0, 0.0, 0.0) and self._motion_bounds is None:
+            self.getViewBox().setRange(xRange=NEW_SHEET[:2], yRange=NEW_SHEET[2:], padding=0)
+            return
         if self._motion_bounds is not None:
             mx0, mx1, my0, my1 = self._motion_bounds
             xmin, xmax, ymin, ymax = min(xmin, mx0), max(xmax, mx1), min(ymin, my0), max(ymax, my1)

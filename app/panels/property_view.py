@@ -157,7 +157,15 @@ class PropertyView(QWidget):
         self._editors: list[Editor] = []
         self._filling = False
         self.table.itemChanged.connect(self._on_item_changed)
+        self.table.doubleClicked.connect(lambda _index: QTimer.singleShot(0, self._open_choice_list))
         self.show_entity({}, None)
+
+    def _open_choice_list(self) -> None:
+        """A choice double-clicked opens its list at once: picking is the next click (the
+        closed box in between was one more click to find)."""
+        for box in self.table.findChildren(_ChoiceBox):
+            if box.isVisible() and not box.view().isVisible():
+                box.showPopup()
 
     @property
     def ref(self) -> EntityRef | None:

@@ -167,10 +167,12 @@ class PlaybackController(QObject):
         self.set_index(self.index + frames)
 
     def next_event(self) -> None:
-        """Jump to the first frame after the next contact event (impulse or contact start)."""
-        later = [e["time_s"] for e in self._contact_events() if e["time_s"] > self.time + 1e-12]
-        if later:
-            self._jump(min(later), after=True)
+        """Jump to the first frame after the next contact event (impulse or contact start); past
+        the last one (where a run that was followed to its end stands), to the first."""
+        times = [e["time_s"] for e in self._contact_events()]
+        later = [t for t in times if t > self.time + 1e-12]
+        if later or times:
+            self._jump(min(later or times), after=True)
 
     def previous_event(self) -> None:
         """Jump to the last frame before the previous contact event."""

@@ -17,7 +17,7 @@ from ..running.gui_gc import GuiThreadCollector
 from ..running.worker import warm_up
 from .exception_hook import ExceptionHook
 from .main_window import APP_NAME, MainWindow
-from .start_page import shows_at_start
+from .start_page import first_launch
 
 #: the bundled example the window shows when no file is given
 DEFAULT_EXAMPLE = "slider_crank_flexible"
@@ -25,8 +25,8 @@ DEFAULT_EXAMPLE = "slider_crank_flexible"
 
 def launch(path: str | None, welcome: bool = False) -> int:
     """Open the main window on ``path`` (else on :data:`DEFAULT_EXAMPLE`), run the event loop;
-    with the start page in front when ``welcome`` (``flexmech`` without a file) or no path,
-    until the user asked not to see it.
+    with the start page in front at the first launch when ``welcome`` (``flexmech``
+    without a file) or no path.
 
     When a crashed session left unsaved changes and the user restores them, the
     window shows those instead.
@@ -48,7 +48,7 @@ def launch(path: str | None, welcome: bool = False) -> int:
         window.statusBar().showMessage("Restored unsaved changes", 5000)
     else:
         window.open_path(path) if path else window.open_example(DEFAULT_EXAMPLE)
-        if (welcome or not path) and shows_at_start(window.settings):
+        if (welcome or not path) and first_launch(window.settings):
             window.show_start_page()
     WhenExposed(window, warm_up)
     return app.exec()

@@ -1,12 +1,15 @@
 """The Help menu: Getting Started and every page of ``docs/`` inside the app, and the
 keyboard shortcuts as the window really has them.
 
-:class:`HelpBrowser` is a window with a :class:`~PySide6.QtWidgets.QTextBrowser` that
+:class:`HelpBrowser` is a panel with a :class:`~PySide6.QtWidgets.QTextBrowser` that
 renders the repository's Markdown pages (pictures included, links between pages
 followed, web links opened in the system browser), with Back, Forward and Getting
 Started, and a box that searches every page (:func:`search_pages`).  :func:`shortcuts_html` lists the keys from the actions themselves: the
 canvas tools, the menus and the playback bar, so the list cannot drift from the app.
-:class:`HelpUi` adds them to the window's Help menu.
+:class:`HelpUi` adds them to the window's Help menu and shows them in a dock (``help_dock``)
+at the left of the model tree, so that the page never covers the canvas the user draws on
+while reading it; where the dock is, its width and whether it is open are kept with the
+window's layout between launches.
 """
 from __future__ import annotations
 
@@ -15,19 +18,22 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable
 
-from PySide6.QtCore import QObject, Qt, QTimer, QUrl
+from PySide6.QtCore import QObject, QSize, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import (
     QAction, QDesktopServices, QKeySequence, QResizeEvent, QTextBlock, QTextCursor, QTextDocument,
 )
 from PySide6.QtWidgets import (
-    QHBoxLayout, QLineEdit, QMainWindow, QMenu, QPushButton, QTextBrowser, QVBoxLayout, QWidget,
+    QDockWidget, QHBoxLayout, QLineEdit, QMainWindow, QMenu, QPushButton, QTextBrowser, QToolButton, QVBoxLayout,
+    QWidget,
 )
 
-from .window_parts import make_action
+from .window_parts import add_dock, make_action
 
 #: the repository's documentation folder
 DOCS_DIR = Path(__file__).resolve().parents[2] / "docs"
 GETTING_STARTED = "getting-started.md"
+#: the help dock's width when opened, px (a 1280 px window keeps some 500 px of canvas)
+HELP_WIDTH = 300
 #: page titles in the Help > Documentation menu, in this order (other pages follow by name)
 PAGE_TITLES = {
     "getting-started.md": "Getting Started",
@@ -147,22 +153,29 @@ def shortcuts_html(rows: list[tuple[str, str, str]]) -> str:
 
 
 class HelpBrowser(QWidget):
-    """A window showing the documentation pages (Markdown) and the shortcut list."""
+    """A panel showing the documentation pages (Markdown) and the shortcut list; ``presented``
+    when it shows a page, for its dock to come forward."""
+
+    presented = Signal()
 
     def __init__(self, parent: QWidget | None = None):
-        super().__init__(parent, Qt.WindowType.Window)
+        super().__init__(parent)
         self.setWindowTitle("Flexmech Help")
-        self.resize(860, 700)
         self.browser = QTextBrowser()
         self.browser.setOpenExternalLinks(False)
         self.browser.setOpenLinks(False)
         self.browser.anchorClicked.connect(self._follow)
         self.search_box = QLineEdit()
         self.search_box.setPlaceholderText("Search all pages")
+        self.search_box.setMinimumWidth(80)
         self.search_box.setClearButtonEnabled(True)
         self.search_box.returnPressed.connect(lambda: self.search(self.search_box.text()))
         self._find: str | None = None
-        back, forward, start = QPushButton("Back"), QPushButton("Forward"), QPushButton("Getting Started")
+        back, forward, start = QToolButton(), QToolButton(), QPushButton("Getting Started")
+        for button, arrow, tip in ((back, Qt.ArrowType.LeftArrow, "Back"),
+                                   (forward, Qt.ArrowType.RightArrow, "Forward")):
+            button.setArrowType(arrow)
+            button.setToolTip(tip)
         back.clicked.connect(self.browser.backward)
         forward.clicked.connect(self.browser.forward)
         start.clicked.connect(lambda: self.show_page(DOCS_DIR / GETTING_STARTED))
@@ -215,6 +228,9 @@ class HelpBrowser(QWidget):
                     cursor.setCharFormat(image)
             block = block.next()
 
+    def sizeHint(self) -> QSize:  # noqa: N802 (Qt override)
+        return QSize(HELP_WIDTH, super().sizeHint().height())
+
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt override)
         super().resizeEvent(event)
         QTimer.singleShot(0, self.fit_images)  # once the browser has its new width
@@ -237,9 +253,7 @@ class HelpBrowser(QWidget):
     def _present(self) -> None:
         if not self.browser.documentTitle():
             self.setWindowTitle("Flexmech Help")
-        self.show()
-        self.raise_()
-        self.activateWindow()
+        self.presented.emit()
 
     def _follow(self, url: QUrl) -> None:
         """Pages of the documentation in here; anything on the web in the system's browser."""
@@ -269,13 +283,18 @@ def menu_sections(window: QMainWindow, tools: Iterable[QAction]) -> list[tuple[s
 
 class HelpUi(QObject):
     """The Help menu's pages for ``window``: Getting Started (F1), Keyboard Shortcuts and
-    Documentation (every page), inserted before ``before`` (About) in ``menu``."""
+    Documentation (every page), inserted before ``before`` (About) in ``menu``; the pages
+    are shown in :attr:`dock`, hidden until asked for."""
 
     def __init__(self, window: QMainWindow, menu: QMenu, before: QAction, tools: Iterable[QAction]):
         super().__init__(window)
         self.window = window
         self.tools = list(tools)
-        self.browser = HelpBrowser(window)
+        self.browser = HelpBrowser()
+        self.dock: QDockWidget = add_dock(window, "Help", "help_dock", self.browser)
+        self.dock.hide()
+        self.browser.windowTitleChanged.connect(self.dock.setWindowTitle)
+        self.browser.presented.connect(self._bring_forward)
         self.getting_started_action = make_action(
             window, "&Getting Started", self.show_getting_started, "F1",
             "A short illustrated walk from an empty model to a played-back impact")
@@ -290,8 +309,17 @@ class HelpUi(QObject):
         menu.insertMenu(before, self.docs_menu)
         menu.insertSeparator(before)
 
+    def _bring_forward(self) -> None:
+        self.dock.show()
+        self.dock.raise_()
+
     def show_getting_started(self) -> None:
         self.browser.show_page(DOCS_DIR / GETTING_STARTED)
+
+    def reopen(self) -> None:
+        """A dock left open at the end of the last session opens on Getting Started."""
+        if self.dock.isVisibleTo(self.window) and not self.browser.browser.source().isValid():
+            self.show_getting_started()
 
     def show_shortcuts(self) -> None:
         rows = shortcut_rows(menu_sections(self.window, self.tools))

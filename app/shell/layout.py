@@ -3,8 +3,8 @@ View > Reset Layout.
 
 The default is made to be read at 1280 × 800: a left column the window's full height
 with the model tree, the property panel (History in a tab behind it) and the problems
-list; below the canvas the plots beside the impact events (Compare runs in a tab
-behind them).  The window takes the layout saved at the end of the last session when
+list, the help beside it at the window's left edge (hidden until asked for); below the
+canvas the plots beside the impact events (Compare runs in a tab behind them).  The window takes the layout saved at the end of the last session when
 it is made; without one, it is arranged when first shown (not before: tab groups made
 before leave a stray tab bar in Qt 6.11).  Geometry and dock state
 are saved in QSettings (``main_window/geometry``, ``main_window/state``) when the window
@@ -31,8 +31,8 @@ LEFT_HEIGHTS = (190, 320, 110)
 BOTTOM_HEIGHT = 300
 #: widths of the plots and the events beside them, px (in proportion)
 BOTTOM_WIDTHS = (400, 440)
-#: the arrangement's version: a saved state of another one is not restored
-LAYOUT_VERSION = 2
+#: the arrangement's version: a saved state of another one is not restored (3: the help dock)
+LAYOUT_VERSION = 3
 
 
 @dataclass(frozen=True)
@@ -46,6 +46,8 @@ class Docks:
     plots: QDockWidget
     events: QDockWidget
     compare: QDockWidget
+    #: the help pages, left of the model tree, shown only when asked for
+    help: QDockWidget
     #: ``(area, tool bar)`` in the order they are put back
     toolbars: tuple[tuple[Qt.ToolBarArea, QToolBar], ...] = ()
 
@@ -66,6 +68,7 @@ class WindowLayout(QObject):
         saved = settings.value("main_window/state")
         self._restored = isinstance(saved, QByteArray) and window.restoreState(saved, LAYOUT_VERSION)
         window.installEventFilter(self)
+        docks.help.visibilityChanged.connect(self._on_help_shown)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt override)
         if watched is self.window and event.type() == QEvent.Type.Show and not self._shown:
@@ -83,6 +86,18 @@ class WindowLayout(QObject):
         if fit_to_screen(self.window) and not self._restored:
             self._size_docks()
 
+    def _on_help_shown(self, visible: bool) -> None:
+        if visible:
+            QTimer.singleShot(0, self._keep_left_column)  # once the dock has taken its place
+
+    def _keep_left_column(self) -> None:
+        """The help, opened beside the left column, takes its width from the canvas, not from
+        the column (whose property rows would no longer be read)."""
+        d = self.docks
+        if d.help.isVisible() and not d.help.isFloating() and d.tree.width() < LEFT_WIDTH:
+            self.window.resizeDocks([d.help, d.tree], [d.help.sizeHint().width(), LEFT_WIDTH],
+                                    Qt.Orientation.Horizontal)
+
     def arrange(self) -> None:
         """Put every dock in its default place, size and tab order."""
         w, d = self.window, self.docks
@@ -90,8 +105,10 @@ class WindowLayout(QObject):
         for area, toolbar in d.toolbars:
             w.addToolBar(area, toolbar)
             toolbar.show()
-        for dock in (d.tree, d.properties, d.problems):
-            w.addDockWidget(left, dock, Qt.Orientation.Vertical)
+        w.addDockWidget(left, d.help)
+        w.splitDockWidget(d.help, d.tree, Qt.Orientation.Horizontal)
+        w.splitDockWidget(d.tree, d.properties, Qt.Orientation.Vertical)
+        w.splitDockWidget(d.properties, d.problems, Qt.Orientation.Vertical)
         w.tabifyDockWidget(d.properties, d.history)
         w.addDockWidget(bottom, d.plots)
         w.addDockWidget(bottom, d.events, Qt.Orientation.Horizontal)
@@ -112,7 +129,7 @@ class WindowLayout(QObject):
     def reset(self) -> None:
         """View > Reset Layout: the default arrangement, every dock and tool bar shown and docked."""
         for dock in (getattr(self.docks, name) for name in ("tree", "properties", "history", "problems", "plots",
-                                                            "events", "compare")):
+                                                            "events", "compare", "help")):
             dock.setFloating(False)
         self.arrange()
 

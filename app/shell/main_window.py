@@ -104,11 +104,13 @@ class MainWindow(QMainWindow):
         self.simulation = SimulationUi(self)
         self.results_ui = ResultsUi(self, self.simulation)
         self.sweeps_ui = SweepsUi(self, self.simulation, self.results_ui)   # before the layout restores its docks
+        self.help = HelpUi(self, self.help_menu, self.about_action,
+                           [*self.tool_bar.actions_by_name.values(), self.tool_bar.escape_action])
         results = self.results_ui
         areas = Qt.ToolBarArea
         self.window_layout = WindowLayout(self, self.settings, Docks(
             self.tree_dock, self.property_dock, self.history_dock, self.problems_dock, results.plots,
-            results.events_dock, results.compare_dock,
+            results.events_dock, results.compare_dock, self.help.dock,
             ((areas.TopToolBarArea, self.simulation.toolbar), (areas.RightToolBarArea, self.tool_bar),
              (areas.BottomToolBarArea, self.simulation.bar))))
         self.reset_layout_action = make_action(self, "&Reset Layout", self.window_layout.reset,
@@ -116,8 +118,7 @@ class MainWindow(QMainWindow):
         self.reset_layout_action.triggered.connect(self.sweeps_ui.hide_docks)
         self.view_menu.addSeparator()
         self.view_menu.addAction(self.reset_layout_action)
-        self.help = HelpUi(self, self.help_menu, self.about_action,
-                           [*self.tool_bar.actions_by_name.values(), self.tool_bar.escape_action])
+        self.help.reopen()
         self.document.replaced.connect(self._on_document_replaced)
         self.document.path_changed.connect(self._update_title)
         self.document.changed.connect(self._on_document_changed)
@@ -356,7 +357,7 @@ class MainWindow(QMainWindow):
         QMessageBox.critical(self, title, problems_text(intro, problems))
 
     def show_start_page(self) -> StartPage:
-        """The start page (Help > Start Page; at launch until told not to)."""
+        """The start page (Help > Start Page; at the first launch)."""
         page = StartPage(self.settings, self.open_example, self.new_action.trigger, self.help.show_getting_started,
                          self)
         page.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)

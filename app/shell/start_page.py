@@ -3,8 +3,8 @@
 The menu has one submenu per group of :mod:`.example_groups`; each example reads as its
 model's name and what it reproduces (``Slider-crank struck by a free block (§5.4)``),
 its description as the tooltip and status tip.  :class:`StartPage` lists the same
-groups with Getting Started and a new model; it opens at launch until its "Show at
-start" box is cleared (kept in the settings as :data:`SHOW_KEY`).
+groups with Getting Started and a new model; it opens at the first launch only (the
+settings keep :data:`SHOWN_KEY` once it was shown) and from Help > Start Page.
 """
 from __future__ import annotations
 
@@ -13,14 +13,14 @@ from typing import Callable
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
-    QCheckBox, QDialog, QHBoxLayout, QLabel, QMenu, QPushButton, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget,
+    QDialog, QHBoxLayout, QLabel, QMenu, QPushButton, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget,
 )
 
 from .example_groups import grouped
 from .window_parts import make_action
 
-#: the setting that says whether the start page opens at launch (default: yes)
-SHOW_KEY = "start_page/show"
+#: the setting that says the start page was shown once (it opens at launch until then)
+SHOWN_KEY = "start_page/shown"
 #: the role of an example item's file name in the start page's tree
 NAME_ROLE = Qt.ItemDataRole.UserRole
 
@@ -49,9 +49,9 @@ def menu_text(text: str) -> str:
     return text.replace("&", "&&")
 
 
-def shows_at_start(settings: QSettings) -> bool:
-    """Whether the start page opens at launch."""
-    return settings.value(SHOW_KEY, True, type=bool)
+def first_launch(settings: QSettings) -> bool:
+    """Whether the start page was never shown: it opens at launch."""
+    return not settings.value(SHOWN_KEY, False, type=bool)
 
 
 class StartPage(QDialog):
@@ -61,10 +61,11 @@ class StartPage(QDialog):
                  getting_started: Callable[[], object], parent: QWidget | None = None):
         super().__init__(parent)
         self.setWindowTitle("Welcome to Flexmech")
-        self.settings, self._open_example = settings, open_example
-        intro = QLabel("Planar mechanisms with flexible links, through impacts. New here? "
-                       "<b>Getting Started</b> (F1) draws, runs and exports an impact in a few minutes. "
-                       "Or open an example: each reproduces a figure or table of a published source.")
+        self._open_example = open_example
+        settings.setValue(SHOWN_KEY, True)
+        intro = QLabel("New here? <b>Getting Started</b> draws, runs and exports an impact in three minutes. "
+                       "Or open an example: each reproduces a published figure or table. "
+                       "(Also on <b>Help > Start Page</b>.)")
         intro.setWordWrap(True)
         self.tree = QTreeWidget()
         self.tree.setHeaderLabels(["Example", "Reproduces"])
@@ -81,9 +82,6 @@ class StartPage(QDialog):
         self.tree.resizeColumnToContents(1)
         self.tree.setColumnWidth(0, 430)
         self.tree.itemDoubleClicked.connect(lambda item, _column: self.open_item(item))
-        self.show_box = QCheckBox("Show this page at start")
-        self.show_box.setChecked(shows_at_start(settings))
-        self.show_box.toggled.connect(lambda on: settings.setValue(SHOW_KEY, on))
         buttons = QHBoxLayout()
         self.buttons: dict[str, QPushButton] = {}
         for text, slot in (("Getting Started", getting_started), ("New Model", new_model),
@@ -92,7 +90,6 @@ class StartPage(QDialog):
             button.clicked.connect(lambda _checked=False, s=slot: self._then_close(s))
             buttons.addWidget(button)
         buttons.addStretch(1)
-        buttons.addWidget(self.show_box)
         layout = QVBoxLayout(self)
         layout.addWidget(intro)
         layout.addWidget(self.tree, 1)

@@ -2,10 +2,12 @@
 doc page, the keyboard shortcuts as the window has them, and keys in the tooltips."""
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, QUrl
+from PySide6.QtCore import QPoint, QRect, Qt, QUrl
 from PySide6.QtGui import QTextDocument
 
+from app.shell import layout
 from app.shell.help import DOCS_DIR, doc_pages
+from app.shell.main_window import MainWindow
 
 
 def test_getting_started_opens_inside_the_app_with_its_pictures(qtbot, window):
@@ -16,10 +18,9 @@ def test_getting_started_opens_inside_the_app_with_its_pictures(qtbot, window):
     qtbot.waitUntil(browser.isVisible)
     assert browser.browser.source().toLocalFile() == str(DOCS_DIR / "getting-started.md")
     text = browser.browser.toPlainText()
-    assert text.startswith("Getting started") and "Make the rod flexible" in text
+    assert text.startswith("Getting started") and "Draw the rod and make it flexible" in text
     document = browser.browser.document()
-    pictures = [name for name in ("screenshots/start.png", "screenshots/flexible_link.png",
-                                  "screenshots/impact_run.png")]
+    pictures = ["screenshots/impact_run.png"]
     for name in pictures:
         assert (DOCS_DIR / name).exists()
         image = document.resource(QTextDocument.ResourceType.ImageResource, QUrl(name))
@@ -71,3 +72,33 @@ def test_the_search_box_finds_a_word_on_every_page_and_opens_one_at_it(qtbot, wi
     browser.anchorClicked.emit(link)
     assert browser.source().fileName() == "solver.md"
     assert browser.textCursor().selectedText().lower() == "lankarani"
+
+
+def global_rect(widget) -> QRect:
+    """``widget``'s rectangle on the screen, px."""
+    return QRect(widget.mapToGlobal(QPoint(0, 0)), widget.size())
+
+
+def test_getting_started_opens_beside_the_canvas_and_is_there_at_the_next_launch(qtbot, window, settings):
+    """Issue #27: the page tells the user what to draw, so it never covers the canvas: it opens in
+    a dock at the window's left, and where it is and that it is open are kept between launches."""
+    window.resize(1280, 800)                        # the screen Getting Started is written for
+    qtbot.waitUntil(lambda: window.width() == 1280)
+    window.reset_layout_action.trigger()
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)
+    qtbot.keyClick(window, Qt.Key.Key_F1)
+    page = window.help.browser
+    qtbot.waitUntil(page.isVisible)
+    qtbot.waitUntil(lambda: not global_rect(page).intersects(global_rect(window.sketch.viewport())), timeout=5000)
+    assert page.window() is window and not window.help.dock.isFloating() and window.width() == 1280
+    qtbot.waitUntil(lambda: window.tree_dock.width() >= layout.LEFT_WIDTH - 10, timeout=5000)  # rows still read
+    assert window.sketch.viewport().width() >= 500   # px: room left to draw the page's model
+    window.close()                                  # the layout is saved
+    again = MainWindow(settings)
+    qtbot.addWidget(again)
+    again.show()
+    qtbot.waitExposed(again)
+    qtbot.waitUntil(again.help.dock.isVisible)
+    assert again.help.browser.browser.source().fileName() == "getting-started.md"
+    assert not global_rect(again.help.dock).intersects(global_rect(again.sketch.viewport()))

@@ -62,6 +62,17 @@ def test_go_to_start_and_the_event_jumps_say_what_they_do(qtbot, window, struck)
     assert sim.playback.time == pytest.approx(impact)
 
 
+def test_event_at_the_end_of_a_run_goes_to_its_first_impact(qtbot, window, struck):
+    """Issue #27's paced trial: a run is followed to its last frame, and the newcomer's first
+    Event ▸ found no event after it and did nothing; it now wraps to the first impact."""
+    sim = play_results(window, "slider_crank_block", struck)
+    sim.playback.set_index(sim.playback.count - 1)
+    click(qtbot, sim.bar, sim.bar.next_event_action)
+    first = min(e["time_s"] for e in struck.events if e["kind"] in controller.CONTACT_EVENT_KINDS)
+    assert sim.playback.time == pytest.approx(first, abs=1e-12)
+    assert sim.playback.times[sim.playback.index] >= first - 1e-12
+
+
 def test_home_goes_to_the_start(qtbot, window, struck):
     sim = play_results(window, "slider_crank_block", struck)
     sim.playback.set_index(200)

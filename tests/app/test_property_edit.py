@@ -292,6 +292,7 @@ def test_double_click_opens_the_editor(qtbot, window):
     table = view.table
     cell = table.visualItemRect(table.item(view.row_of("section.d"), 1)).center()
     qtbot.mouseClick(table.viewport(), Qt.MouseButton.LeftButton, pos=cell)
+    qtbot.mouseClick(table.viewport(), Qt.MouseButton.LeftButton, pos=cell)  # a double-click's first press
     qtbot.mouseDClick(table.viewport(), Qt.MouseButton.LeftButton, pos=cell)
     editor = table.findChild(QLineEdit)
     assert editor is not None and editor.isVisible() and editor.text() == "0.006"
@@ -365,6 +366,24 @@ def test_an_initial_velocity_is_listed_by_what_it_starts_and_edited(window):
     window.selection.replace((EntityRef("bodies", "block"),))
     window.delete_action.trigger()  # the body takes its velocity and contact with it
     assert window.document.model["initial_velocities"] == [] and window.document.model["contacts"] == []
+
+
+def test_a_choice_double_clicked_opens_its_list_and_a_click_picks(qtbot, window):
+    """Issue #27's paced trial: making the rod flexible took a double-click, a click on the
+    closed box and a click in its list; the double-click now opens the list."""
+    view = select_rod(window)
+    table = view.table
+    cell = table.visualItemRect(table.item(view.row_of("kind"), 1)).center()
+    qtbot.mouseClick(table.viewport(), Qt.MouseButton.LeftButton, pos=cell)  # a double-click's first press
+    qtbot.mouseDClick(table.viewport(), Qt.MouseButton.LeftButton, pos=cell)
+    qtbot.waitUntil(lambda: table.findChild(QComboBox) is not None and table.findChild(QComboBox).view().isVisible(),
+                    timeout=5000)
+    combo = table.findChild(QComboBox)
+    list_view = combo.view()
+    target = list_view.visualRect(combo.model().index(combo.findText("rigid"), 0)).center()
+    qtbot.mouseMove(list_view.viewport(), target)
+    qtbot.mouseClick(list_view.viewport(), Qt.MouseButton.LeftButton, pos=target)
+    qtbot.waitUntil(lambda: window.document.model["links"][1]["kind"] == "rigid")
 
 
 def test_a_choice_picked_in_the_open_list_applies_at_once(qtbot, window):

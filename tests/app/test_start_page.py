@@ -9,7 +9,7 @@ from PySide6.QtCore import Qt
 
 from app.shell import example_groups, help, layout, simulation_ui, start_page
 from app.shell.example_groups import GROUPS, grouped
-from app.shell.start_page import SHOW_KEY, StartPage, shows_at_start
+from app.shell.start_page import StartPage, first_launch
 from solver.model.io import list_examples
 
 
@@ -50,8 +50,7 @@ def test_the_examples_menu_has_a_submenu_per_group(window):
     assert window.document.model["name"] == "Slider-crank struck by a free block"
 
 
-def test_the_start_page_opens_an_example_and_remembers_not_to_show(qtbot, window, settings):
-    assert shows_at_start(settings)
+def test_the_start_page_opens_an_example(qtbot, window):
     page = window.show_start_page()
     qtbot.waitExposed(page)
     item = page.example_item("rod_impact_rigid")
@@ -63,27 +62,32 @@ def test_the_start_page_opens_an_example_and_remembers_not_to_show(qtbot, window
     qtbot.mouseClick(page.buttons["Open Example"], Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: not page.isVisible())
     assert window.document.model["name"] == "Rigid rod striking the ground with friction"
-    again = window.show_start_page()
-    qtbot.mouseClick(again.show_box, Qt.MouseButton.LeftButton, pos=again.show_box.rect().center())
-    assert settings.value(SHOW_KEY, type=bool) is False and not shows_at_start(settings)
-    again.reject()
 
 
-def test_flexmech_without_a_file_opens_with_the_start_page(qtbot, monkeypatch, settings):
-    """``flexmech`` (the default example, no file named) shows the start page in front, once."""
+def test_flexmech_shows_the_start_page_at_the_first_launch_only_and_help_opens_it(qtbot, monkeypatch, settings):
+    """Issue #27: "a start page shown on first launch": ``flexmech`` (the default example, no file
+    named) shows it in front the first time, not the next; Help > Start Page opens it again."""
     from app.shell import cli, gui
     from app.shell.main_window import MainWindow
 
     windows = []
     monkeypatch.setattr(gui, "MainWindow", lambda: windows.append(MainWindow(settings)) or windows[-1])
     monkeypatch.setattr(gui.QApplication, "exec", lambda self=None: 0)
+    assert first_launch(settings)
     assert cli.main([]) == 0
-    window = windows[0]
-    qtbot.addWidget(window)
-    pages = [w for w in window.findChildren(StartPage) if w.isVisible()]
+    qtbot.addWidget(windows[0])
+    pages = [w for w in windows[0].findChildren(StartPage) if w.isVisible()]
     assert len(pages) == 1 and pages[0].windowTitle() == "Welcome to Flexmech"
-    pages[0].show_box.setChecked(False)
     pages[0].reject()
-    assert cli.main([]) == 0
-    qtbot.addWidget(windows[1])
-    assert not [w for w in windows[1].findChildren(StartPage) if w.isVisible()]
+    assert not first_launch(settings)
+    assert cli.main([]) == 0                        # the second launch
+    window = windows[1]
+    qtbot.addWidget(window)
+    assert not [w for w in window.findChildren(StartPage) if w.isVisible()]
+    help_menu = next(a.menu() for a in window.menuBar().actions() if a.text() == "&Help")
+    assert window.start_page_action in help_menu.actions()
+    window.start_page_action.trigger()
+    qtbot.waitUntil(lambda: [w for w in window.findChildren(StartPage) if w.isVisible()] != [])
+    page = next(w for w in window.findChildren(StartPage) if w.isVisible())
+    qtbot.mouseClick(page.buttons["Getting Started"], Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: not page.isVisible() and window.help.dock.isVisible())
