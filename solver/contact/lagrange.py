@@ -37,6 +37,7 @@ step after stick begins, a velocity row keeps it at zero (see ``docs/solver.md``
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Callable
 
 import numpy as np
@@ -47,7 +48,7 @@ from ..system.contact_pairs import ContactGeometry, ContactPair
 from ..system.integrator import integrator_parameters
 from ..system.state import State
 from .base import ContactModel
-from .jump import velocity_jump
+from .jump import lumped_response, velocity_jump
 from .routh import ImpactResult
 
 OPEN, SLIDE, STICK = 0, 1, 2  # indices into CONTACT_STATES
@@ -291,7 +292,7 @@ class LagrangeModel(ContactModel):
             g = self.pair_geometry(j, s.q)
             if not g.reachable or g.gap > self.tol or float(g.velocity(s.v)[0]) >= 0.0:
                 continue
-            v_new, res = velocity_jump(self.asm, s, g, pair.mu_s, pair.mu_d, 0.0, "energetic", held(s), pair.id)
+            v_new, res, mass = self._onset_jump(s, g, pair, held(s))
             s = State(s.t, s.q, v_new, s.a, s.lam, s.a_pseudo, s.lam_c)
             self.hold[j] = g.gap
             self._touched.add(j)
@@ -302,9 +303,25 @@ class LagrangeModel(ContactModel):
                 self.state[j], self.sigma[j] = SLIDE, float(np.sign(res.v_t)) if pair.mu_d > 0 else 0.0
             self.log(s.t, "contact_start", j, gap_m=g.gap, mode=("open", "slide", "stick")[self.state[j]])
             self.record_impulse(s.t, j, res)
-            self.events[-1]["onset"] = True
+            self.events[-1].update(onset=True, mass=mass)
             results.append(res)
         return s, results
+
+    def _onset_jump(self, s: State, g: ContactGeometry, pair: ContactPair,
+                    rows: ContactRows | None) -> tuple[np.ndarray, ImpactResult, str]:
+        """The velocities after the onset impulse (Routh's, e = 0), the impulse and the mass it
+        acted on: the lumped mass (``"lumped"``, :func:`~.jump.lumped_response`), unless the
+        kinetic energy on the consistent mass (eq. 2.31) would rise by it beyond friction's
+        work (a velocity field varying within the struck elements), then ``M`` (``"consistent"``:
+        Routh's plastic impulse there only ever takes energy).  The booked normal work ``W_n``
+        is the kinetic energy's jump less friction's ``W_t``."""
+        v_new, res = velocity_jump(self.asm, s, g, pair.mu_s, pair.mu_d, 0.0, "energetic", rows, pair.id,
+                                   lumped_response)
+        dT = self.asm.kinetic_energy(s.q, v_new) - self.asm.kinetic_energy(s.q, s.v)
+        if dT - res.W_t <= 0.0:
+            return v_new, replace(res, dT=dT, W_n=dT - res.W_t), "lumped"
+        v_new, res = velocity_jump(self.asm, s, g, pair.mu_s, pair.mu_d, 0.0, "energetic", rows, pair.id)
+        return v_new, res, "consistent"
 
     # ------------------------------------------------------------------ outputs
     def _forces(self, j: int, lam_c: np.ndarray) -> tuple[float, float]:
