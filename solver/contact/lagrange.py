@@ -6,10 +6,11 @@ Strategy (§4.8, fig. 4.1), per pair:
   closes; a pair within ``TOL_imp`` whose points approach then receives the momentum-balance
   impulse that makes the normal relative velocity vanish (Routh's method ended at maximum
   compression, e = 0, with the pair's friction; the joints and the other pairs in contact
-  held), on ``M`` as §4.7 has it (the impact step's Newmark matrix instead was tried and
-  dropped: its jump depends on the step and the mesh through ``nu h^2 K_T``, docs/solver.md).
-  Momentum is conserved; the kinetic energy it removes is booked (restitution and
-  friction works).  The gap is held at its value then.  The pair's ``e`` and ``law`` are not
+  held), on the row-sum lumped mass rather than on ``M`` as §4.7 has it: at the instant of
+  contact the wave has not left the contact points (``M`` spreads the jump over the mesh and
+  rings; docs/solver.md, departure 5); on ``M`` where the lumped jump would raise the kinetic
+  energy.  Linear momentum is conserved; the kinetic energy it removes is booked (restitution
+  and friction works).  The gap is held at its value then.  The pair's ``e`` and ``law`` are not
   used (:data:`solver.model.contact_rules.UNUSED_BY_MODEL`).
 * **Forces** (4.2): the multipliers over each step, ``(1 - tau) lambda_N + tau lambda_N+1``
   (:meth:`LagrangeModel.step_ended`, a departure).
@@ -270,13 +271,18 @@ class LagrangeModel(ContactModel):
 
     def check(self, s: State, lam_c: np.ndarray) -> bool:
         """A stick that the consistent multipliers say needs more than ``mu_s F_n`` slides at
-        once.  Not at onset: a pair just touched keeps its mode for its first step (§4.3),
-        its consistent forces being zero to round-off; nor does a tensile ``F_n`` release
-        here: the step decides."""
+        once; a slide whose slip an impulse elsewhere reversed slides the new way (friction
+        opposes the slip velocity at the start of the step, eqs. 4.16-4.17: kept the old way
+        it would work with the slip for a step).  Not at onset: a pair just touched keeps its
+        mode for its first step (§4.3), its consistent forces being zero to round-off; nor
+        does a tensile ``F_n`` release here: the step decides."""
         for j in range(len(self.pairs)):
             r = self._first_row(j)
             if j in self._touched:
                 continue
+            if self.state[j] == SLIDE and self.sigma[j] * self._v_t(j, s) < 0.0:
+                self.sigma[j] = -self.sigma[j]
+                return True
             if self.state[j] == STICK and abs(lam_c[r + 1]) > self.pairs[j].mu_s * lam_c[r]:
                 self._slip(j, s.t, lam_c[r], lam_c[r + 1])
                 return True  # the others are judged again with the multipliers of the new rows
