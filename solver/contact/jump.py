@@ -49,7 +49,8 @@ def lumped_response(asm: Assembly, q: np.ndarray, t: float, J: np.ndarray,
     """``X`` (n, 2) of :func:`impulse_response` on the row-sum lumped mass ``M_L``
     (:func:`solver.system.lumped_mass.lumped_masses`): the jump stays on the dofs the impulse,
     the joints and the held rows reach, as the velocity field of a body struck at a point
-    changes at that point first.  ``[M_L G^T -C; G 0 0; R 0 D]`` solved sparse."""
+    changes at that point first.  ``[M_L G^T -C; G 0 0; R 0 D]`` solved sparse; where it is
+    singular (a dof with no mass of its own that no joint ties), :func:`impulse_response`."""
     n, m = asm.n, asm.m
     c = held.count if held is not None else 0
     G = asm.sys.constraints.jacobian(q, n)
@@ -62,13 +63,17 @@ def lumped_response(asm: Assembly, q: np.ndarray, t: float, J: np.ndarray,
     A = sp.bmat(blocks, format="csc")
     rhs = np.zeros((n + m + c, 2))
     rhs[:n] = J.T
-    return splu(A).solve(rhs)[:n]
+    try:
+        return splu(A).solve(rhs)[:n]
+    except RuntimeError:  # "Factor is exactly singular"
+        return impulse_response(asm, q, t, J, held)
 
 
 def contact_inertia(asm: Assembly, q: np.ndarray, t: float, J: np.ndarray,
                     held: ContactRows | None = None, response=impulse_response) -> tuple[np.ndarray, np.ndarray]:
     """``(X, D)``: the velocity jump per unit contact impulse (``response``:
-    :func:`impulse_response` or :func:`lumped_response`) and the contact-space inverse inertia ``D = J X`` (LAJSS eq. 5), symmetrised.
+    :func:`impulse_response` or :func:`lumped_response`) and the contact-space inverse inertia
+    ``D = J X`` (LAJSS eq. 5), symmetrised.
 
     A mechanism with fewer free dofs than contact directions has a singular ``D`` (a
     pinned pendulum: rank 1); a relative 1e-12 on the diagonal keeps Routh's method defined.

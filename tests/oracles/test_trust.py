@@ -81,7 +81,8 @@ def test_a_touch_within_one_frame_is_said():
                     {"id": "link1", "nodes": ["n1", "n2"], "kind": "flexible", "mesh": {"elements": 4},
                      "section": {"kind": "per_length", "EA": 1e6, "EI": 200.0, "rhoA": 2.0, "c": 0.01}},
                     {"id": "link2", "nodes": ["n2", "n3"], "kind": "rigid", "mass": 1.0}]
-    doc["joints"] = [{"id": "pivot", "kind": "ground", "node": "n0"}, {"id": "far-pivot", "kind": "ground", "node": "n3"}]
+    doc["joints"] = [{"id": "pivot", "kind": "ground", "node": "n0"},
+                     {"id": "far-pivot", "kind": "ground", "node": "n3"}]
     doc["bodies"] = [{"id": "body", "kind": "rigid", "x": 0.59148742, "y": 0.086088234, "mass": 0.5,
                       "inertia": 1e-4, "radius": 0.02}]
     doc["contacts"] = [{"id": "body-link", "point": {"body": "body"}, "mu_s": 0.5, "mu_d": 0.5,
