@@ -53,12 +53,16 @@ def run_series(results: Results, key: str, argument: str = "series") -> tuple[np
 
 
 def values_at(t: np.ndarray, values: np.ndarray, instants: np.ndarray) -> np.ndarray:
-    """``values`` (given at the frame times ``t``) at ``instants`` within ``[t[0], t[-1]]``,
-    linear between the two frames about each instant; a run's frames that share a time
-    (an impulse: before and after) give the value after it."""
-    last = np.unique(t[::-1], return_index=True)[1]
-    keep = len(t) - 1 - last  # the last frame of each time
-    return np.interp(instants, t[keep], values[keep])
+    """``values`` (given at the frame times ``t``, non-decreasing) at ``instants`` within
+    ``[t[0], t[-1]]``, linear between the two frames about each instant; of two frames at one
+    time (an impulse: before and after it) the one before serves the interval before, the
+    one after the instant itself and the interval after."""
+    t, values = np.asarray(t, float), np.asarray(values, float)
+    i = np.clip(np.searchsorted(t, instants, side="right"), 1, len(t) - 1)
+    t0, t1 = t[i - 1], t[i]
+    span = np.where(t1 > t0, t1 - t0, 1.0)
+    w = np.where(t1 > t0, (np.asarray(instants, float) - t0) / span, 1.0)
+    return values[i - 1] + w * (values[i] - values[i - 1])
 
 
 def driver_period(model: dict, driver: str | None = None) -> tuple[str, float]:

@@ -1,0 +1,44 @@
+"""Short runs of the slider-crank for the tests of the analysis plots (solver, command line,
+window): the ideal joint and the dry clearance joint (Lankarani-Nikravesh), a few crank
+turns at 5000 rpm (one turn: 12 ms), and a sweep folder of two crank speeds."""
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+from solver.api import load_model, simulate
+from solver.model.io import examples_dir
+from solver.results.files import write_results
+
+#: the crank's speed in the examples, rad/s (5000 rpm), and one turn, s
+OMEGA = 5000.0 * 2.0 * math.pi / 60.0
+TURN = 2.0 * math.pi / OMEGA
+CLEARANCE = "slider_crank_clearance_lankarani_nikravesh"
+IDEAL = "slider_crank_ideal"
+
+
+def example(name: str, turns: float) -> dict:
+    """The example ``name`` run for ``turns`` turns of its crank."""
+    model = load_model(examples_dir() / f"{name}.json")
+    model["solver"]["end_time"] = turns * TURN
+    return model
+
+
+def run_folder(name: str, turns: float, folder: Path) -> Path:
+    """``folder`` holding the results of ``turns`` turns of example ``name``."""
+    write_results(simulate(example(name, turns)), folder)
+    return folder
+
+
+def small_sweep(folder: Path) -> Path:
+    """A bifurcation sweep of the clearance example over two crank speeds, two turns each."""
+    from app.shell.cli import main
+
+    speeds = (0.8 * OMEGA, OMEGA)
+    ends = ",".join(f"{2.0 * 2.0 * math.pi / w:.9g}" for w in speeds)
+    assert main(["sweep", str(examples_dir() / f"{CLEARANCE}.json"), "--design", "zip", "--vary",
+                 "drivers[motor].function.value=" + ",".join(f"{w:.9g}" for w in speeds),
+                 "--vary", f"solver.end_time={ends}", "--keep-results", "--workers", "1", "--quiet",
+                 "--out", str(folder)]) == 0
+    return folder
+
