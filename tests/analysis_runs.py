@@ -31,11 +31,12 @@ def run_folder(name: str, turns: float, folder: Path) -> Path:
 
 
 def small_sweep(folder: Path) -> Path:
-    """A bifurcation sweep of the clearance example over two crank speeds, two turns each."""
+    """A bifurcation sweep of the clearance example over two crank speeds (4000 and 5000 rpm), a
+    little over two turns each."""
     from app.shell.cli import main
 
     speeds = (0.8 * OMEGA, OMEGA)
-    ends = ",".join(f"{2.0 * 2.0 * math.pi / w:.9g}" for w in speeds)
+    ends = ",".join(f"{2.05 * 2.0 * math.pi / w:.9g}" for w in speeds)  # a little over two turns
     assert main(["sweep", str(examples_dir() / f"{CLEARANCE}.json"), "--design", "zip", "--vary",
                  "drivers[motor].function.value=" + ",".join(f"{w:.9g}" for w in speeds),
                  "--vary", f"solver.end_time={ends}", "--keep-results", "--workers", "1", "--quiet",

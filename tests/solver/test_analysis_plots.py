@@ -99,6 +99,7 @@ def test_the_lyapunov_estimate_is_zero_for_the_ideal_joint(ideal):
     assert fit.separation.max() < 2e-7
 
 
+@pytest.mark.slow
 def test_the_lyapunov_estimate_is_positive_for_the_dry_clearance_joint(dry):
     """The journal started 0.1 µm aside: the separation grows by three decades in two turns
     (measured: 396 1/s, 4.8 per turn, r^2 0.87)."""
