@@ -295,7 +295,8 @@ class BifurcationTab(_Tab):
         self.folder.textChanged.connect(lambda _t: self.set_folder(self.folder.text()))
 
     def ready(self) -> bool:
-        return bool(self.folder.text())
+        folder = getattr(self, "folder", None)  # None while the base class builds the tab
+        return folder is not None and bool(folder.text())
 
     def _browse(self) -> None:
         folder = QFileDialog.getExistingDirectory(self, "Sweep folder")
