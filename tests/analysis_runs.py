@@ -6,6 +6,8 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
+import pytest
+
 from solver.api import load_model, simulate
 from solver.model.io import examples_dir
 from solver.results.files import write_results
@@ -28,6 +30,18 @@ def run_folder(name: str, turns: float, folder: Path) -> Path:
     """``folder`` holding the results of ``turns`` turns of example ``name``."""
     write_results(simulate(example(name, turns)), folder)
     return folder
+
+
+@pytest.fixture(scope="module")
+def dry(tmp_path_factory) -> Path:
+    """A results folder of one turn of the dry clearance joint."""
+    return run_folder(CLEARANCE, 1, tmp_path_factory.mktemp("dry") / "run")
+
+
+@pytest.fixture(scope="module")
+def ideal(tmp_path_factory) -> Path:
+    """A results folder of two turns of the ideal joint."""
+    return run_folder(IDEAL, 2, tmp_path_factory.mktemp("ideal") / "run")
 
 
 def small_sweep(folder: Path) -> Path:

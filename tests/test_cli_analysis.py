@@ -8,17 +8,7 @@ import pytest
 from PIL import Image
 
 from app.shell.cli import main
-from tests.analysis_runs import CLEARANCE, IDEAL, run_folder, small_sweep
-
-
-@pytest.fixture(scope="module")
-def dry(tmp_path_factory):
-    return run_folder(CLEARANCE, 1, tmp_path_factory.mktemp("dry") / "run")
-
-
-@pytest.fixture(scope="module")
-def ideal(tmp_path_factory):
-    return run_folder(IDEAL, 2, tmp_path_factory.mktemp("ideal") / "run")
+from tests.analysis_runs import dry, ideal, small_sweep  # noqa: F401 (fixtures)
 
 
 def _table(path) -> tuple[list[str], list[list[str]]]:
@@ -89,7 +79,7 @@ def test_bifurcation_of_a_small_sweep_writes_its_samples(tmp_path, capsys):
     (["orbit", "{dry}", "--joint", "pin"], "--joint pin: no clearance joint of that id (the model has: B-clearance)"),
     (["poincare", "{ideal}", "--x", "node/B/ux", "--y", "node/Q/vx"], "--y node/Q/vx: the run has no such series"),
     (["poincare", "{ideal}", "--x", "node/B/ux", "--y", "node/B/vx", "--driver", "pump"],
-     "--driver pump: no such driver (the model has: motor)"),
+     "--driver pump: no driver of that id (the model has: motor)"),
     (["spectrum", "{ideal}", "--series", "node/B/vx", "--window", "gauss"], "--window gauss: one of hann"),
     (["lyapunov", "{ideal}"], "--perturb: the model has no clearance joint to perturb by default"),
     (["lyapunov", "{ideal}", "--perturb", "nodes[B].x=tiny"], "--perturb nodes[B].x=tiny: write PATH=SIZE"),

@@ -365,7 +365,7 @@ class LyapunovTab(_Tab):
         super().__init__()
         self.path = self.add_control("Perturb:", QLineEdit())
         self.size = self.add_control("by:", QDoubleSpinBox(decimals=12, minimum=-1e6, maximum=1e6, value=1e-7))
-        self.saturation = self.add_control("Saturation (of the motion):",
+        self.saturation = self.add_control("Saturation (of the largest separation):",
                                            QDoubleSpinBox(decimals=3, minimum=1e-3, maximum=1.0, value=0.1))
         self.twin: Results | None = None
         self._thread: _TwinRun | None = None

@@ -53,7 +53,8 @@ def add_analysis_commands(sub, error: Callable[[str], None]) -> None:
     p.add_argument("--window", type=float, nargs=2, metavar=("T0", "T1"),
                    help="fit over T0..T1 s (default: from the start to saturation)")
     p.add_argument("--saturation", type=float, default=0.1, metavar="F",
-                   help="saturation: this fraction of the size of the motion (default 0.1)")
+                   help="the default window ends where the separation first reaches this fraction of its largest "
+                        "(default 0.1)")
 
 
 def _command(sub, name: str, text: str, error, run, source: str = "RESULTS",

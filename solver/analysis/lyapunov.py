@@ -4,10 +4,12 @@ apart (the direct method of two nearby trajectories, before saturation).
 The separation ``d(t)`` of the runs is the distance between their configurations: the
 root of the summed squares of the differences of every node's position (m), the second
 run's frames interpolated at the first's times.  While ``d`` is small it grows (or
-shrinks) as ``d_0 exp(lambda t)``; ``ln d`` is fitted by a straight line over a window that
-starts at the first frame and ends where ``d`` first reaches a saturation level (a
-fraction of the size of the motion: the largest range of a node's coordinate), or over a
-window given.  The slope is the estimate of ``lambda`` (1/s; ``lambda T`` per driver period),
+shrinks) as ``d_0 exp(lambda t)`` until it saturates at the size of what diverges (for a
+clearance joint, the clearance); ``ln d`` is fitted by a straight line over a window that
+starts at the first frame and ends where ``d`` first reaches a saturation level, a
+fraction (default 0.1) of the largest separation of the runs -- or over the whole run when
+that level is within ten times the initial separation (no growth to fit), or over a window
+given.  The slope is the estimate of ``lambda`` (1/s; ``lambda T`` per driver period),
 with the intercept, the window and ``r^2`` of the fit: positive for a chaotic run, zero
 (within the fit) for a periodic one whose separation stays bounded.
 """
@@ -23,8 +25,10 @@ from ..model.paths import PathError, get_path, numeric_field, set_path
 from ..results.frames import Results, frame_times
 from .run_series import AnalysisError, values_at, write_table_csv
 
-#: the default saturation level: this fraction of the size of the motion
+#: the default saturation level: this fraction of the largest separation
 SATURATION = 0.1
+#: growth below this factor over the initial separation is no growth: the window is the whole run
+NO_GROWTH = 10.0
 
 
 @dataclass(frozen=True)
@@ -80,12 +84,11 @@ def separation(a: Results, b: Results) -> tuple[np.ndarray, np.ndarray]:
 def lyapunov_fit(a: Results, b: Results, window: tuple[float, float] | None = None,
                  saturation: float = SATURATION) -> LyapunovFit:
     """Fit the separation's log growth of runs ``a`` and ``b`` over ``window`` (default: from
-    the first frame to saturation, ``saturation`` times the size of ``a``'s motion)."""
+    the first frame to saturation, ``saturation`` times the largest separation)."""
     t, d = separation(a, b)
-    xy = a.stack("node_xy")
-    level = saturation * float(np.max(np.ptp(xy, axis=0), initial=0.0))
+    level = saturation * float(d.max())
     if window is None:
-        over = np.nonzero(d >= level)[0]
+        over = np.nonzero(d >= level)[0] if level > NO_GROWTH * d[0] else []
         window = (float(t[0]), float(t[over[0]]) if len(over) else float(t[-1]))
     if not window[0] < window[1]:
         raise AnalysisError(f"--window {window[0]:g} {window[1]:g}: the start must come before the end")

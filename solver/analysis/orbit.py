@@ -17,7 +17,7 @@ import numpy as np
 from ..model.io import model_with_defaults
 from ..results.frames import Results, frame_times
 from ..system.clearance import clearance_joints, journal_node
-from .run_series import AnalysisError, run_series, write_table_csv
+from .run_series import chosen, run_series, write_table_csv
 
 
 @dataclass(frozen=True)
@@ -52,12 +52,8 @@ def clearance_joint_ids(model: dict) -> list[str]:
 def journal_orbit(results: Results, joint: str | None = None) -> JournalOrbit:
     """The orbit of clearance joint ``joint`` (default: the model's first) over ``results``."""
     joints = {j["id"]: j for j in clearance_joints(model_with_defaults(results.model))}
-    if not joints:
-        raise AnalysisError("the run's model has no clearance joint (joints[].kind: clearance): no journal orbit")
-    name = joint if joint is not None else next(iter(joints))
-    if name not in joints:
-        raise AnalysisError(f"--joint {name}: no clearance joint of that id (the model has: {', '.join(joints)})")
-    j = joints[name]
+    name, j = chosen(joints, joint, "--joint", "clearance joint",
+                     "the run's model has no clearance joint (joints[].kind: clearance): no journal orbit")
     nodes = results.layout.nodes
     journal, bearing = nodes.index(journal_node(j)), nodes.index(j["node"])
     xy = results.stack("node_xy")

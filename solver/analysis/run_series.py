@@ -65,17 +65,25 @@ def values_at(t: np.ndarray, values: np.ndarray, instants: np.ndarray) -> np.nda
     return values[i - 1] + w * (values[i] - values[i - 1])
 
 
+def chosen(entities: dict[str, dict], name: str | None, option: str, what: str, none: str) -> tuple[str, dict]:
+    """``(id, entity)`` of ``entities`` named ``name`` by ``option`` (default: the first); raises
+    :class:`AnalysisError` saying ``none`` when there is none, or naming ``option`` and the ids
+    there are when ``name`` is not one of them."""
+    if not entities:
+        raise AnalysisError(none)
+    name = name if name is not None else next(iter(entities))
+    if name not in entities:
+        raise AnalysisError(f"{option} {name}: no {what} of that id (the model has: {', '.join(entities)})")
+    return name, entities[name]
+
+
 def driver_period(model: dict, driver: str | None = None) -> tuple[str, float]:
     """``(driver id, period s)``: one turn, ``2 pi / |omega|``, of a driver turning at a constant
     rate (a ``speed`` driver with a ``constant`` function, an ``angle`` driver with a ``linear``
     one); the first driver of the model when ``driver`` is None."""
     drivers = {d.get("id"): d for d in model.get("drivers", []) if isinstance(d, dict)}
-    if not drivers:
-        raise AnalysisError("--driver: the model has no driver (give --period)")
-    name = driver if driver is not None else next(iter(drivers))
-    if name not in drivers:
-        raise AnalysisError(f"--driver {name}: no such driver (the model has: {', '.join(drivers)})")
-    d = drivers[name]
+    name, d = chosen(drivers, driver, "--driver", "driver",
+                     "--driver: the model has no driver (give --period)")
     f = d.get("function", {})
     rate = {("speed", "constant"): f.get("value"), ("angle", "linear"): f.get("rate")}.get(
         (d.get("kind", "angle"), f.get("kind", "constant")))

@@ -9,17 +9,7 @@ from PySide6.QtWidgets import QFileDialog
 
 from solver.sweeps.table import RUNS, SWEEP_JSON, TABLE, write_rows, write_sweep
 from solver.sweeps import SweepSpec, parse_vary
-from tests.analysis_runs import CLEARANCE, IDEAL, example, run_folder
-
-
-@pytest.fixture(scope="module")
-def dry(tmp_path_factory):
-    return run_folder(CLEARANCE, 1, tmp_path_factory.mktemp("dry") / "run")
-
-
-@pytest.fixture(scope="module")
-def ideal(tmp_path_factory):
-    return run_folder(IDEAL, 2, tmp_path_factory.mktemp("ideal") / "run")
+from tests.analysis_runs import CLEARANCE, dry, example, ideal  # noqa: F401 (fixtures)
 
 
 def _menu_action(window, text: str):
