@@ -8,7 +8,7 @@ import pytest
 from PIL import Image
 
 from app.shell.cli import main
-from tests.analysis_runs import dry, ideal, small_sweep  # noqa: F401 (fixtures)
+from tests.analysis_runs import CLEARANCE, dry, ideal, small_sweep  # noqa: F401 (fixtures)
 
 
 def _table(path) -> tuple[list[str], list[list[str]]]:
@@ -72,6 +72,26 @@ def test_bifurcation_of_a_small_sweep_writes_its_samples(tmp_path, capsys):
     assert main(["bifurcation", str(sweep), "--series", "node/B/vx", "--field", "solver.step",
                  "--out", str(tmp_path / "c")]) == 1
     assert "--field solver.step: the sweep does not vary it" in capsys.readouterr().err
+
+
+def test_the_shipped_bifurcation_sweep_varies_the_crank_speed_over_thirty_turns():
+    """resources/sweeps/slider_crank_clearance_bifurcation.json: 2000 to 6000 rpm, each run 30
+    turns of its crank, the results kept for ``flexmech bifurcation``."""
+    import json
+    import math
+
+    from solver.model.io import examples_dir, load_model
+    from solver.sweeps import build_variants, spec_from_json
+
+    path = examples_dir().parent / "sweeps" / "slider_crank_clearance_bifurcation.json"
+    spec = spec_from_json(json.loads(path.read_text(encoding="utf-8")))
+    assert spec.problems() == [] and spec.keep_results and spec.design == "zip"
+    variants = build_variants(load_model(examples_dir() / f"{CLEARANCE}.json"), spec)
+    speeds = [v.values["drivers[motor].function.value"] * 60.0 / (2.0 * math.pi) for v in variants]
+    assert speeds == pytest.approx(list(range(2000, 6001, 200)))
+    for v in variants:
+        turns = v.values["solver.end_time"] * v.values["drivers[motor].function.value"] / (2.0 * math.pi)
+        assert turns == pytest.approx(30.0, rel=1e-5)
 
 
 @pytest.mark.parametrize(("argv", "message"), [

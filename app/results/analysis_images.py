@@ -151,7 +151,8 @@ def write_spectrum_png(s: AmplitudeSpectrum, path: str | os.PathLike, fmax: floa
 
 def write_bifurcation_png(b: Bifurcation, path: str | os.PathLike) -> None:
     """The samples against the swept field's value."""
-    fig = _Figure(padded(list(b.x)), padded(list(b.values)), b.field,
+    x_title = b.field + (f" ({b.field_unit})" if b.field_unit != "-" else "")
+    fig = _Figure(padded(list(b.x)), padded(list(b.values)), x_title,
                   b.key + (f" ({b.unit})" if b.unit not in ("", "-") else ""), [
                       f"Bifurcation diagram: {b.key} once per period against {b.field}",
                       f"{len(set(b.runs))} runs, {len(b.values)} samples, the first {b.transient} periods of each "

@@ -326,7 +326,7 @@ class BifurcationTab(_Tab):
     def show_result(self, b) -> str:
         self.plot.addItem(pg.ScatterPlotItem(b.x, b.values, size=4, pen=None, brush=pg.mkBrush(CURVE),
                                              name="Poincaré samples"))
-        self.plot.setLabel("bottom", b.field)
+        self.plot.setLabel("bottom", b.field, b.field_unit if b.field_unit != "-" else None)
         self.plot.setLabel("left", b.key, b.unit if b.unit not in ("", "-") else None)
         return f"{len(b.values)} samples from {len(set(b.runs))} runs" + "".join(f"; {s}" for s in b.skipped[:3])
 

@@ -19,6 +19,7 @@ import numpy as np
 from ..analysis.poincare import section_period, section_samples
 from ..analysis.run_series import AnalysisError, UnknownSeries, write_table_csv
 from ..errors import ResultsFormatError
+from ..model.paths import PathError, numeric_field
 from ..results.files import load_results
 from .spec import SweepError
 from .table import RUNS, read_rows, read_sweep
@@ -39,26 +40,34 @@ class Bifurcation:
     runs: list[str]
     times: np.ndarray
     skipped: list[str] = field(default_factory=list)
+    field_unit: str = "-"
 
 
-def swept_field(folder: str | os.PathLike, name: str | None = None) -> str:
-    """The field ``name`` of the sweep in ``folder`` (default: its first varied one), checked."""
-    found = read_sweep(folder)
+def swept_field(folder: str | os.PathLike, name: str | None = None) -> tuple[str, str]:
+    """``(path, unit)`` of the field ``name`` of the sweep in ``folder`` (default: its first
+    varied one), checked."""
+    try:
+        found = read_sweep(folder)
+    except SweepError as exc:
+        raise AnalysisError(str(exc)) from None
     if found is None:
         raise AnalysisError(f"{folder}: not a sweep folder (no sweep.json)")
     paths = list(found[1].paths)
-    if name is None:
-        return paths[0]
+    name = paths[0] if name is None else name
     if name not in paths:
         raise AnalysisError(f"--field {name}: the sweep does not vary it (it varies: {', '.join(paths)})")
-    return name
+    try:
+        unit = numeric_field(found[0], name).unit
+    except (PathError, ValueError):
+        unit = "-"
+    return name, unit
 
 
 def sweep_bifurcation(folder: str | os.PathLike, key: str, field_path: str | None = None, transient: int = 0,
                       period: float | None = None, driver: str | None = None) -> Bifurcation:
     """The bifurcation diagram of series ``key`` over ``field_path`` of the sweep in ``folder``,
     the first ``transient`` periods of each run left out."""
-    name = swept_field(folder, field_path)
+    name, field_unit = swept_field(folder, field_path)
     try:
         rows = [r for r in read_rows(folder) if r.get("status") == "completed"]
     except SweepError as exc:
@@ -86,7 +95,7 @@ def sweep_bifurcation(folder: str | os.PathLike, key: str, field_path: str | Non
     if not values:
         raise AnalysisError(f"{folder}: no run gives samples" + (f" ({skipped[0]})" if skipped else ""))
     return Bifurcation(name, key, column, unit, transient, np.array(x), np.array(values), runs, np.array(times),
-                       skipped)
+                       skipped, field_unit)
 
 
 def write_bifurcation_csv(b: Bifurcation, path: str | os.PathLike) -> None:
