@@ -104,6 +104,7 @@ def test_the_shipped_bifurcation_sweep_varies_the_crank_speed_over_thirty_turns(
     (["lyapunov", "{ideal}"], "--perturb: the model has no clearance joint to perturb by default"),
     (["lyapunov", "{ideal}", "--perturb", "nodes[B].x=tiny"], "--perturb nodes[B].x=tiny: write PATH=SIZE"),
     (["orbit", "{missing}"], "{missing}: no such results folder"),
+    (["lyapunov", "{dry}", "--twin", "{dry}"], "the two runs do not separate: they are one run (--twin)"),
     (["bifurcation", "{ideal}", "--series", "node/B/vx"], "{ideal}: not a sweep folder (no sweep.json)"),
 ])
 def test_a_bad_argument_is_named(dry, ideal, tmp_path, capsys, argv, message):

@@ -67,13 +67,16 @@ def perturbed_model(model: dict, path: str, size: float) -> dict:
 
 
 def separation(a: Results, b: Results) -> tuple[np.ndarray, np.ndarray]:
-    """``(t, d)``: the times of ``a``'s frames within ``b``'s (s) and the configurations' distance there (m)."""
+    """``(t, d)``: the times of ``a``'s frames within ``b``'s (s) and the configurations' distance there
+    (m); at a time two frames share (before and after an impulse) the frame after it, as
+    :func:`~.run_series.values_at` takes ``b``'s."""
     if a.layout.nodes != b.layout.nodes:
         raise AnalysisError("the two runs are not of one model: their nodes differ")
     ta, tb = frame_times(a.frames), frame_times(b.frames)
     if len(ta) < 3 or len(tb) < 3:
         raise AnalysisError("a run with fewer than 3 frames has no separation to fit")
-    keep = (ta >= tb[0]) & (ta <= tb[-1])
+    last = np.append(ta[1:] > ta[:-1], True)  # of two frames at one time (an impulse) the one after
+    keep = (ta >= tb[0]) & (ta <= tb[-1]) & last
     xa, xb = a.stack("node_xy").reshape(len(ta), -1)[keep], b.stack("node_xy").reshape(len(tb), -1)
     d2 = np.zeros(int(keep.sum()))
     for j in range(xa.shape[1]):
@@ -86,6 +89,9 @@ def lyapunov_fit(a: Results, b: Results, window: tuple[float, float] | None = No
     """Fit the separation's log growth of runs ``a`` and ``b`` over ``window`` (default: from
     the first frame to saturation, ``saturation`` times the largest separation)."""
     t, d = separation(a, b)
+    if not np.any(d > 0.0):
+        raise AnalysisError("the two runs do not separate: they are one run (--twin), or the perturbation changed "
+                            "nothing (--perturb)")
     level = saturation * float(d.max())
     if window is None:
         over = np.nonzero(d >= level)[0] if level > NO_GROWTH * d[0] else []

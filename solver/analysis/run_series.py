@@ -62,7 +62,7 @@ def values_at(t: np.ndarray, values: np.ndarray, instants: np.ndarray) -> np.nda
     t0, t1 = t[i - 1], t[i]
     span = np.where(t1 > t0, t1 - t0, 1.0)
     w = np.where(t1 > t0, (np.asarray(instants, float) - t0) / span, 1.0)
-    return values[i - 1] + w * (values[i] - values[i - 1])
+    return (1.0 - w) * values[i - 1] + w * values[i]  # a frame's own value where an instant is its time
 
 
 def chosen(entities: dict[str, dict], name: str | None, option: str, what: str, none: str) -> tuple[str, dict]:
