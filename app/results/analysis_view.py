@@ -395,6 +395,11 @@ class LyapunovTab(_Tab):
         self._thread.start()
         return None
 
+    def wait_for_twin(self) -> None:
+        """Wait for a twin's run under way to end (the window closes: its thread must not outlive it)."""
+        if self._thread is not None:
+            self._thread.wait()
+
     def _on_twin(self, twin: Results | None, failure: str) -> None:
         self._thread.wait()
         self._thread = None
