@@ -46,7 +46,7 @@ class _Tab(QWidget):
         super().__init__()
         self.results: Results | None = None
         self.result = None
-        self.controls = QHBoxLayout()
+        self.controls, self.more_controls = QHBoxLayout(), QHBoxLayout()  # two rows: a narrow dock
         self.draw_button = QPushButton("Draw")
         self.draw_button.clicked.connect(self.draw)
         self.png_button, self.csv_button = QPushButton("PNG…"), QPushButton("CSV…")
@@ -63,14 +63,19 @@ class _Tab(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
         layout.addLayout(self.controls)
+        layout.addLayout(self.more_controls)
         layout.addLayout(buttons)
         layout.addWidget(self.message)
         layout.addWidget(self.plot, 1)
         self._enable()
 
-    def add_control(self, label: str, widget: QWidget) -> QWidget:
-        self.controls.addWidget(QLabel(label))
-        self.controls.addWidget(widget)
+    def add_control(self, label: str, widget: QWidget, row: int = 0) -> QWidget:
+        if isinstance(widget, QComboBox):  # as wide as a usual key, not the longest one
+            widget.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            widget.setMinimumContentsLength(18)
+        layout = self.more_controls if row else self.controls
+        layout.addWidget(QLabel(label))
+        layout.addWidget(widget)
         return widget
 
     def set_results(self, results: Results | None) -> None:
@@ -195,8 +200,9 @@ class OrbitTab(_Tab):
 
 
 def _period_controls(tab: _Tab) -> tuple[QDoubleSpinBox, QSpinBox]:
-    period = tab.add_control("Period (s, 0: a turn of the driver):", QDoubleSpinBox(decimals=6, maximum=1e6))
-    transient = tab.add_control("Transient (periods):", QSpinBox(maximum=100000))
+    period = tab.add_control("Period (s, 0: a turn of the driver):", QDoubleSpinBox(decimals=6, maximum=1e6), 1)
+    transient = tab.add_control("Transient (periods):", QSpinBox(maximum=100000), 1)
+    tab.more_controls.addStretch(1)
     return period, transient
 
 
@@ -290,7 +296,7 @@ class BifurcationTab(_Tab):
         self.controls.addWidget(browse)
         self.series = self.add_control("Series:", QLineEdit())
         self.series.setPlaceholderText("node/B/vx")
-        self.field = self.add_control("Field:", QComboBox())
+        self.field = self.add_control("Field:", QComboBox(), 1)
         self.period, self.transient = _period_controls(self)
         self.folder.textChanged.connect(lambda _t: self.set_folder(self.folder.text()))
 
