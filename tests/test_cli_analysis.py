@@ -105,6 +105,9 @@ def test_the_shipped_bifurcation_sweep_varies_the_crank_speed_over_thirty_turns(
     (["lyapunov", "{ideal}", "--perturb", "nodes[B].x=tiny"], "--perturb nodes[B].x=tiny: write PATH=SIZE"),
     (["orbit", "{missing}"], "{missing}: no such results folder"),
     (["lyapunov", "{dry}", "--twin", "{dry}"], "the two runs do not separate: they are one run (--twin)"),
+    (["lyapunov", "{dry}", "--twin", "{dry}", "--saturation", "0"], "--saturation 0: a fraction of the largest"),
+    (["poincare", "{ideal}", "--x", "node/B/ux", "--y", "node/B/vx", "--transient", "-1"],
+     "--transient -1: must be 0 or more periods"),
     (["bifurcation", "{ideal}", "--series", "node/B/vx"], "{ideal}: not a sweep folder (no sweep.json)"),
 ])
 def test_a_bad_argument_is_named(dry, ideal, tmp_path, capsys, argv, message):

@@ -88,6 +88,8 @@ def lyapunov_fit(a: Results, b: Results, window: tuple[float, float] | None = No
                  saturation: float = SATURATION) -> LyapunovFit:
     """Fit the separation's log growth of runs ``a`` and ``b`` over ``window`` (default: from
     the first frame to saturation, ``saturation`` times the largest separation)."""
+    if not 0.0 < saturation <= 1.0:
+        raise AnalysisError(f"--saturation {saturation:g}: a fraction of the largest separation, in (0, 1]")
     t, d = separation(a, b)
     if not np.any(d > 0.0):
         raise AnalysisError("the two runs do not separate: they are one run (--twin), or the perturbation changed "
