@@ -60,7 +60,7 @@ def swept_field(folder: str | os.PathLike, name: str | None = None) -> tuple[str
         unit = numeric_field(found[0], name).unit
     except (PathError, ValueError):
         unit = "-"
-    return name, unit
+    return name, "-" if unit.startswith("[") else unit  # "[f]": a function's value, in the unit of what it drives
 
 
 def sweep_bifurcation(folder: str | os.PathLike, key: str, field_path: str | None = None, transient: int = 0,
