@@ -2,7 +2,8 @@
 
 The headless commands (``run``, ``static``, ``modes``, ``validate``, ``examples``,
 ``export`` of :mod:`.cli_results`,
-``sweep`` and ``map`` of :mod:`.cli_sweep`, ``optimize`` of :mod:`.cli_optimize`) never import Qt: they are
+``sweep`` and ``map`` of :mod:`.cli_sweep`, ``optimize`` of :mod:`.cli_optimize`, ``orbit``,
+``poincare``, ``spectrum``, ``bifurcation`` and ``lyapunov`` of :mod:`.cli_analysis`) never import Qt: they are
 thin shells over :mod:`solver.api` and :mod:`solver.model.io`.  Exit codes are
 documented in ``docs/cli.md`` and listed in :data:`EXIT_CODES`.
 """
@@ -19,6 +20,7 @@ from typing import Callable
 from solver.model.io import ModelError, examples_dir, list_examples, load_model, model_with_defaults
 from solver.model.validate import model_warnings
 
+from .cli_analysis import add_analysis_commands
 from .cli_optimize import add_optimize_command
 from .cli_results import RECORD_HELP, add_export_command, record_edit
 from .cli_sweep import add_sweep_commands
@@ -181,6 +183,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_export_command(sub, error=_error)
     add_sweep_commands(sub, load=_load_reporting, error=_error, cancel_on_interrupt=_CancelOnInterrupt)
     add_optimize_command(sub, load=_load_reporting, error=_error, cancel_on_interrupt=_CancelOnInterrupt)
+    add_analysis_commands(sub, error=_error)
     return parser
 
 

@@ -39,6 +39,7 @@ PAGE_TITLES = {
     "getting-started.md": "Getting Started",
     "gui-editing.md": "Editing Models",
     "gui-simulation.md": "Running and Results",
+    "analysis-plots.md": "Analysis Plots",
     "model-format.md": "Model File Format",
     "results-format.md": "Results Files",
     "cli.md": "Command Line",

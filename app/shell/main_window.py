@@ -44,6 +44,7 @@ from ..document.selection import Selection
 from .results_ui import ResultsUi
 from .simulation_ui import SimulationUi
 from .sweeps_ui import SweepsUi
+from .analysis_ui import AnalysisUi
 from .window_parts import add_dock, make_action
 from ..canvas.sketch_view import SketchView
 from ..canvas.tools.base import ToolContext
@@ -106,6 +107,7 @@ class MainWindow(QMainWindow):
         self.sweeps_ui = SweepsUi(self, self.simulation, self.results_ui)   # before the layout restores its docks
         self.help = HelpUi(self, self.help_menu, self.about_action,
                            [*self.tool_bar.actions_by_name.values(), self.tool_bar.escape_action])
+        self.analysis_ui = AnalysisUi(self, self.results_ui, self.sweeps_ui)
         results = self.results_ui
         areas = Qt.ToolBarArea
         self.window_layout = WindowLayout(self, self.settings, Docks(
@@ -116,6 +118,7 @@ class MainWindow(QMainWindow):
         self.reset_layout_action = make_action(self, "&Reset Layout", self.window_layout.reset,
                                                tip="Put every panel and tool bar back where it was at first start")
         self.reset_layout_action.triggered.connect(self.sweeps_ui.hide_docks)
+        self.reset_layout_action.triggered.connect(self.analysis_ui.hide_dock)
         self.view_menu.addSeparator()
         self.view_menu.addAction(self.reset_layout_action)
         self.help.reopen()

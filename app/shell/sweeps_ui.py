@@ -23,7 +23,7 @@ import time
 from pathlib import Path
 
 from PySide6.QtCore import QEvent, QObject, Qt
-from PySide6.QtWidgets import QDialog, QFileDialog, QFrame, QMenu, QMessageBox, QScrollArea, QWidget
+from PySide6.QtWidgets import QDialog, QFileDialog, QMenu, QMessageBox
 
 from solver.model.paths import set_path
 from solver.results.files import ResultsFormatError, load_results
@@ -39,7 +39,7 @@ from ..sweeps.progress import SweepProgressView
 from ..sweeps.results_view import SweepResultsView
 from .results_ui import ResultsUi
 from .simulation_ui import SimulationUi, motion_bounds
-from .window_parts import WindowParts, add_dock, make_action
+from .window_parts import WindowParts, add_dock, make_action, scrolled
 
 #: seconds between refreshes of the results table while a sweep goes on
 LIVE_REFRESH_S = 1.0
@@ -65,11 +65,11 @@ class SweepsUi(QObject):
 
         bottom = Qt.DockWidgetArea.BottomDockWidgetArea
         self.progress = SweepProgressView()
-        self.progress_dock = add_dock(window, "Sweep progress", "sweep_progress_dock", _scrolled(self.progress), bottom)
+        self.progress_dock = add_dock(window, "Sweep progress", "sweep_progress_dock", scrolled(self.progress), bottom)
         self.table = SweepResultsView()
-        self.table_dock = add_dock(window, "Sweep results", "sweep_results_dock", _scrolled(self.table), bottom)
+        self.table_dock = add_dock(window, "Sweep results", "sweep_results_dock", scrolled(self.table), bottom)
         self.map = ImpactMapView()
-        self.map_dock = add_dock(window, "Impact-type map", "impact_map_dock", _scrolled(self.map), bottom)
+        self.map_dock = add_dock(window, "Impact-type map", "impact_map_dock", scrolled(self.map), bottom)
         self.docks = (self.progress_dock, self.table_dock, self.map_dock)
         # hidden until used, then tabbed beside the events (progress) or the plots (results,
         # map): a tabbed dock widens the window's minimum even while hidden.  The window's
@@ -273,13 +273,3 @@ class SweepsUi(QObject):
             self.map_dock.move(centre.x() - MAP_SIZE[0] // 2, centre.y() - MAP_SIZE[1] // 2)
         if self.map.map is None and self.map.contact.count():
             self.map.draw()
-
-
-def _scrolled(widget: QWidget) -> QScrollArea:
-    """``widget`` in a scroll area: a narrow dock scrolls rather than widening the window
-    (tabbed docks count towards the window's minimum width even while hidden)."""
-    area = QScrollArea()
-    area.setWidgetResizable(True)
-    area.setFrameShape(QFrame.Shape.NoFrame)
-    area.setWidget(widget)
-    return area

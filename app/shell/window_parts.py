@@ -9,7 +9,7 @@ from typing import Callable, Protocol
 
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu, QWidget
+from PySide6.QtWidgets import QDockWidget, QFrame, QMainWindow, QMenu, QScrollArea, QWidget
 
 from ..canvas.actions import with_key
 from ..canvas.sketch_view import SketchView
@@ -58,3 +58,13 @@ def add_dock(window: QMainWindow, title: str, name: str, widget: QWidget,
     dock.setWidget(widget)
     window.addDockWidget(area, dock)
     return dock
+
+
+def scrolled(widget: QWidget) -> QScrollArea:
+    """``widget`` in a scroll area: a narrow dock scrolls rather than widening the window
+    (tabbed docks count towards the window's minimum width even while hidden)."""
+    area = QScrollArea()
+    area.setWidgetResizable(True)
+    area.setFrameShape(QFrame.Shape.NoFrame)
+    area.setWidget(widget)
+    return area

@@ -1,0 +1,77 @@
+"""The Analysis menu opens the analysis dock at each tab on the results folder the window
+shows: orbit, Poincaré section and spectrum draw at once, the Lyapunov tab runs the
+twin off the GUI thread, the bifurcation tab reads a sweep folder, and each exports the
+command line's PNG and CSV; a run without a clearance joint is said in the tab."""
+from __future__ import annotations
+
+import pytest
+from PySide6.QtWidgets import QFileDialog
+
+from solver.sweeps.table import RUNS, SWEEP_JSON, TABLE, write_rows, write_sweep
+from solver.sweeps import SweepSpec, parse_vary
+from tests.analysis_runs import CLEARANCE, dry, example, ideal  # noqa: F401 (fixtures)
+
+
+def _menu_action(window, text: str):
+    menu = window.analysis_ui.menu
+    assert menu.title() == "&Analysis"
+    return next(a for a in menu.actions() if a.text().replace("&", "") == text)
+
+
+@pytest.mark.parametrize(("entry", "tab", "said"), [
+    ("Journal Orbit…", "orbit", "B-clearance: clearance 0.5 mm"),
+    ("Poincaré Section…", "poincare", "2 sections every 0.012 s"),
+    ("Spectrum…", "spectrum", "dashed: harmonics of motor"),
+])
+def test_each_entry_of_the_menu_draws_its_tab_and_exports_it(window, dry, tmp_path, monkeypatch, entry, tab, said):
+    assert window.results_ui.open_results(dry)
+    _menu_action(window, entry).trigger()
+    view = window.analysis_ui.view
+    assert window.analysis_ui.dock.isVisible() and view.currentWidget() is getattr(view, tab)
+    shown = getattr(view, tab)
+    assert shown.result is not None and said in shown.message.text()
+    for button, suffix in ((shown.png_button, "png"), (shown.csv_button, "csv")):
+        monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, s=suffix, **k: (str(tmp_path / f"a.{s}"), ""))
+        button.click()
+        assert (tmp_path / f"a.{suffix}").stat().st_size > 50
+    assert "Exported" in shown.message.text()
+
+
+def test_a_run_without_clearance_joint_is_said_in_the_orbit_tab(window, ideal):
+    assert window.results_ui.open_results(ideal)
+    _menu_action(window, "Journal Orbit…").trigger()
+    orbit = window.analysis_ui.view.orbit
+    assert orbit.result is None
+    assert "no clearance joint" in orbit.message.text()
+
+
+def test_the_lyapunov_tab_runs_the_twin_and_fits(window, dry, qtbot):
+    assert window.results_ui.open_results(dry)
+    _menu_action(window, "Lyapunov Exponent…").trigger()
+    tab = window.analysis_ui.view.lyapunov
+    assert tab.path.text() == "joints[B-clearance].offset.x"
+    with qtbot.waitSignal(tab.finished, timeout=120_000):
+        tab.draw_button.click()
+    assert tab.result is not None and tab.result.slope > 0.0
+    assert "largest Lyapunov exponent" in tab.message.text()
+
+
+def test_the_bifurcation_tab_reads_a_sweep_folder(window, dry, tmp_path):
+    """A sweep folder of one kept run (the results folder of the dry run) at its crank speed."""
+    import shutil
+
+    folder = tmp_path / "sweep"
+    speed = example(CLEARANCE, 1)["drivers"][0]["function"]["value"]
+    spec = SweepSpec((parse_vary(f"drivers[motor].function.value={speed}"),), keep_results=True)
+    write_sweep(folder, example(CLEARANCE, 1), spec)
+    write_rows(folder, [{"run": "r1", "drivers[motor].function.value": speed, "status": "completed"}], ["run"])
+    shutil.copytree(dry, folder / RUNS / "r1")
+    assert (folder / SWEEP_JSON).is_file() and (folder / TABLE).is_file()
+    _menu_action(window, "Bifurcation Diagram…").trigger()
+    tab = window.analysis_ui.view.bifurcation
+    tab.set_folder(str(folder))
+    assert tab.field.currentText() == "drivers[motor].function.value"
+    tab.series.setText("node/B/vx")
+    tab.draw_button.click()
+    assert tab.result is not None and len(tab.result.values) == 2
+    assert "2 samples from 1 runs" in tab.message.text()
