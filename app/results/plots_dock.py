@@ -140,8 +140,19 @@ class PlotsDock(QDockWidget):
             beside = [d for d in window.findChildren(QDockWidget) if d is not self and not d.isFloating()
                       and window.dockWidgetArea(d) == window.dockWidgetArea(self) and _in_front(d)]
             rest = sum(d.width() for d in beside) + self.width() - width
+            if beside and rest < sum(d.minimumSizeHint().width() for d in beside):
+                self._take_the_row(window, beside)  # the help open beside the model: no room for both
+                return
             widths = [max(rest // len(beside), 1)] * len(beside) if beside else []
             window.resizeDocks([self, *beside], [width, *widths], Qt.Orientation.Horizontal)
+
+    def _take_the_row(self, window: QMainWindow, beside: list[QDockWidget]) -> None:
+        """The docks ``beside`` tabbed behind the plots, which take the whole row: a row too narrow
+        for the plots' share and the docks' least widths (the help open beside the model tree, at
+        1280 px) left the plot 90 px wide.  The docks, and those tabbed with them, stay a tab away."""
+        for dock in [d for front in beside for d in (front, *window.tabifiedDockWidgets(front))]:
+            window.tabifyDockWidget(self, dock)  # with the docks tabbed behind them (Compare runs)
+        self.raise_()
 
     def _find_references(self, model: dict) -> None:
         """The reference overlays that apply to ``model``, and the note on those that do not."""

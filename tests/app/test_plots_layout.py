@@ -49,6 +49,24 @@ def test_a_run_brings_the_plots_forward_and_large(qtbot, window):
     assert window.sketch.height() >= 250                  # the canvas keeps room to play the run back
 
 
+def test_the_plots_are_large_with_the_help_open_beside_the_model(qtbot, window):
+    """Getting Started read at 1280 x 800 beside the model tree: the bottom row is what is left
+    of the width (about 500 px), too little for the plots' share and the impact events beside
+    them, which go a tab behind the plots (the plot was 90 px wide)."""
+    window.resize(1280, 800)
+    qtbot.waitUntil(lambda: window.width() == 1280)
+    window.reset_layout_action.trigger()
+    window.help.show_getting_started()
+    qtbot.waitUntil(lambda: in_front(window.help.dock) and window.tree_dock.width() >= 300)  # the column settled
+    assert window.open_example("rod_impact_rigid")
+    run(qtbot, window)
+    plots = window.results_ui.plots
+    qtbot.waitUntil(lambda: in_front(plots) and bool(plots.panels))
+    qtbot.waitUntil(lambda: plots.panels[0].plot.width() >= 250)
+    assert plots.panels[0].plot.height() >= 180 and in_front(window.help.dock)
+    assert window.results_ui.events_dock in window.tabifiedDockWidgets(plots)  # a tab away
+
+
 def test_a_remembered_layout_does_not_keep_the_plots_small(qtbot, settings):
     first = MainWindow(settings)
     qtbot.addWidget(first)
