@@ -84,6 +84,19 @@ COMPLIANT_LAW = {
                                "m/s", default=1e-3, gt=0),
 }
 
+#: the oil film of a lubricated clearance joint (``solver.contact.lubricated``)
+LUBRICANT = Obj(
+    {
+        "viscosity": Num("dynamic viscosity mu of the oil (SAE 30 at 60 C: about 0.04)", "Pa s", gt=0),
+        "length": Num("axial length L of the film (default: the joint's length)", "m", gt=0),
+        "film_limit": Num("eccentricity ratio e/c from which the film fades into the dry law, reaching 0 "
+                          "as the surfaces touch", default=0.95, gt=0, lt=1),
+    },
+    help="an oil film in the clearance: short journal bearing forces (Ocvirk, Pinkus and Sternlicht; "
+         "Flores, Ambrosio and Claro 2004), the joint's compliant law once the surfaces touch",
+    required=("viscosity",),
+)
+
 JOINT = Variant(
     help="a joint; links that share a node are pinned there unless a weld says otherwise",
     common={"id": _id("joint"), "node": Str("node where the joint sits", ref="nodes")},
@@ -125,6 +138,7 @@ JOINT = Variant(
                          "inside the clearance circle",
                     default={},
                 ),
+                "lubricant": LUBRICANT,
             },
             required=("links", "bearing_radius", "length"),
             help="revolute joint with clearance: a journal on one link end moves inside a bearing on the "
