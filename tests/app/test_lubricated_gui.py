@@ -1,0 +1,35 @@
+"""The oil film of a clearance joint in the property panel (issue 30): the dry joint of the
+shipped example shows ``lubricant`` as an unchecked box; checking it adds the film, whose
+viscosity is then typed with its unit (one undo entry each), and the model validates."""
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+
+from app.document.entities import EntityRef
+from solver.model.validate import validate
+
+from .canvas_user import CanvasUser
+from .test_free_strains_gui import toggle_with_space
+
+JOINT = EntityRef("joints", "B-clearance")
+
+
+def joint(window) -> dict:
+    return next(j for j in window.document.model["joints"] if j["id"] == "B-clearance")
+
+
+def test_an_oil_film_is_added_to_a_clearance_joint_in_the_panel(qtbot, window):
+    window.open_example("slider_crank_clearance_lankarani_nikravesh")
+    user = CanvasUser(qtbot, window)
+    user.click_tree(JOINT)
+    view = window.properties
+    row = view.row_of("lubricant")
+    assert view.table.item(row, 1).checkState() == Qt.CheckState.Unchecked
+    assert "oil film" in view.table.item(row, 1).toolTip()
+
+    toggle_with_space(qtbot, window, "lubricant")
+    assert "lubricant" in joint(window)
+    user.type_field("lubricant.viscosity", "40 mPa s")
+    assert joint(window)["lubricant"]["viscosity"] == 0.04
+    assert view.row_of("lubricant.film_limit") >= 0
+    assert validate(window.document.model) == []
