@@ -53,6 +53,7 @@ from ..system.state import State
 from .base import ContactModel, quadratic_roots
 from .compliant_laws import WIDTH_FRACTION, NormalState, PairLaw, bind_pair
 from .lubricated import FilmPair, film_of
+from .wear import wear_of
 
 #: least impact velocity δ̇⁽⁻⁾ of the hysteresis laws (m/s): a pair that creeps into contact
 MIN_IMPACT_VELOCITY = 1e-4
@@ -98,6 +99,8 @@ class CompliantModel(ContactModel):
         #: the oil films of lubricated clearance joints, by pair (:mod:`.lubricated`)
         self.films = {k: FilmPair(p, film) for k, p in enumerate(self.pairs)
                       if (film := film_of(p.model, p.radius, p.params.get("radius", 0.0) - p.radius))}
+        #: the bearings' wear of clearance joints with ``wear``, by pair (:mod:`.wear`)
+        self.wear = {k: w for k, p in enumerate(self.pairs) if (w := wear_of(p))}
         self.accuracy = settings["contact_accuracy"]
         #: largest relative change of the penetration in a step (the penetration-increment criterion)
         self.increment = self.accuracy ** (1.0 / 3.0)
@@ -283,6 +286,8 @@ class CompliantModel(ContactModel):
             h = new.t - old.t
             for k, (b, a) in enumerate(zip(before, after)):
                 self._acc[k] += 0.5 * h * np.array([b.F_n + a.F_n, b.F_t + a.F_t])
+            for k, wear in self.wear.items():
+                wear.book(before[k], after[k], new.q, h)
         self._last = after
         if not self.closed():
             self.h_error = math.inf
@@ -398,7 +403,8 @@ class CompliantModel(ContactModel):
         return {pair.id: {"impacts": int(self.impacts[k]),
                           "max_penetration_m": float(self.largest["penetration_m"][k]),
                           "max_force_N": float(self.largest["force_N"][k]),
-                          **{key: int(v[k]) for key, v in self.report.items()}}
+                          **{key: int(v[k]) for key, v in self.report.items()},
+                          **({"wear": self.wear[k].table()} if k in self.wear else {})}
                 for k, pair in enumerate(self.pairs)}
 
 

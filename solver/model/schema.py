@@ -97,6 +97,19 @@ LUBRICANT = Obj(
     required=("viscosity",),
 )
 
+#: Archard wear of a clearance joint's bearing (``solver.contact.wear``)
+BEARING_WEAR = Obj(
+    {
+        "coefficient": Num("Archard's wear coefficient k: worn volume k F s / H", gt=0),
+        "hardness": Num("hardness H of the bearing's surface", "Pa", gt=0),
+        "bins": Num("arcs the bearing's circumference is cut into for the worn depth", default=360, ge=4,
+                    le=100000, integer=True),
+    },
+    help="wear of the bearing by Archard's law, k F_n ds / H, its depth recorded against the angle "
+         "around the bearing (results: summary.json compliant_contacts.<joint>.wear, wear.csv)",
+    required=("coefficient", "hardness"),
+)
+
 JOINT = Variant(
     help="a joint; links that share a node are pinned there unless a weld says otherwise",
     common={"id": _id("joint"), "node": Str("node where the joint sits", ref="nodes")},
@@ -139,6 +152,7 @@ JOINT = Variant(
                     default={},
                 ),
                 "lubricant": LUBRICANT,
+                "wear": BEARING_WEAR,
             },
             required=("links", "bearing_radius", "length"),
             help="revolute joint with clearance: a journal on one link end moves inside a bearing on the "

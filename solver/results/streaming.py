@@ -44,6 +44,7 @@ from .lazy import LazyFrames
 from .summary import summarize
 from .validity import run_warnings
 from .tables import SELF_HASH, TABLES, VERSION, jsonable, sha256
+from .wear_table import WEAR_FILE, wear_csv
 
 __all__ = ["ResultsStream", "streamed_results", "summary_text"]
 
@@ -240,6 +241,10 @@ class ResultsStream:
         files[BUNDLE] = {"sha256": sha256(bundle), "tables": {name: rows[name] for name in TABLES
                                                               if member(name) in bundled}}
         files[MODEL] = {"sha256": sha256(model)}
+        wear = wear_csv(results.meta)
+        if wear is not None:
+            self.temporary(WEAR_FILE, wear)
+            files[WEAR_FILE] = {"sha256": sha256(wear)}
         summary = summarize(results)
         summary["warnings"] = run_warnings(results) if results.meta.get("status") == "completed" else []
         summary["files"] = files

@@ -158,7 +158,7 @@ RULES: dict[str, str] = {
        for k in ("bearing_radius", "journal_radius", "clearance", "length", "material", "journal_material",
                  "bearing_material", "law", "stiffness", "exponent", "damping", "friction_law", "friction_velocity",
                  "friction_velocity_1", "restitution", "friction", "lubricant.viscosity", "lubricant.length",
-                 "lubricant.film_limit")},
+                 "lubricant.film_limit", "wear.coefficient", "wear.hardness", "wear.bins")},
     "joints[].<clearance>.offset.x": VECTOR_X, "joints[].<clearance>.offset.y": VECTOR_Y,
     # the guide's lower surface is on its right: a mirror keeps it there (LEFT_LINE), the offset along
     # the left normal unchanged, and turns the tilt the other way (a mirror swaps the names of the
