@@ -1,4 +1,4 @@
-"""The oil film of a clearance joint in the property panel (issue 30): the dry joint of the
+"""The oil film and the bearing wear of a clearance joint in the property panel (issue 30): the dry joint of the
 shipped example shows ``lubricant`` as an unchecked box; checking it adds the film, whose
 viscosity is then typed with its unit (one undo entry each), and the model validates."""
 from __future__ import annotations
@@ -32,4 +32,15 @@ def test_an_oil_film_is_added_to_a_clearance_joint_in_the_panel(qtbot, window):
     user.type_field("lubricant.viscosity", "40 mPa s")
     assert joint(window)["lubricant"]["viscosity"] == 0.04
     assert view.row_of("lubricant.film_limit") >= 0
+    assert validate(window.document.model) == []
+
+
+def test_bearing_wear_is_added_in_the_panel(qtbot, window):
+    window.open_example("slider_crank_clearance_lankarani_nikravesh")
+    user = CanvasUser(qtbot, window)
+    user.click_tree(JOINT)
+    toggle_with_space(qtbot, window, "wear")
+    user.type_field("wear.coefficient", "1e-4")
+    user.type_field("wear.hardness", "2 GPa")
+    assert joint(window)["wear"] == {"coefficient": 1e-4, "hardness": 2e9, "bins": 360}
     assert validate(window.document.model) == []
