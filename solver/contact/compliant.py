@@ -394,7 +394,7 @@ class CompliantModel(ContactModel):
             i = self.index[k]
             out["F_n_N"][i], out["F_t_N"][i] = pf.F_n, pf.F_t
             out["penetration_m"][i] = max(pf.delta, 0.0)
-            out["eccentricity_m"][i] = _eccentricity(pair, pf.geometry)
+            out["eccentricity_m"][i] = _eccentricity(pair, s.q)
             out["impacts"][i] = self.impacts[k]
         self.frame_impulses(s, out, 0.0)
 
@@ -445,10 +445,9 @@ def _gap_ends(before: PairForces, after: PairForces, h: float) -> tuple[float, f
     return -before.delta, h * before.v_n, -after.delta, h * after.v_n
 
 
-def _eccentricity(pair: ContactPair, g: ContactGeometry) -> float:
+def _eccentricity(pair: ContactPair, q: np.ndarray) -> float:
     """Distance between the centres of a point and a circle target (m); nan for other targets."""
     if pair.kind != "circle":
         return math.nan
-    if pair.params["inside"]:
-        return pair.params["radius"] - pair.radius - g.gap
-    return pair.params["radius"] + pair.radius + g.gap
+    cx, cy = (q[pair.target[0]], q[pair.target[1]]) if pair.target is not None else (pair.params["x"], pair.params["y"])
+    return math.hypot(q[pair.point[0]] - cx, q[pair.point[1]] - cy)

@@ -104,6 +104,10 @@ BEARING_WEAR = Obj(
         "hardness": Num("hardness H of the bearing's surface", "Pa", gt=0),
         "bins": Num("arcs the bearing's circumference is cut into for the worn depth", default=360, ge=4,
                     le=100000, integer=True),
+        "worn_depth": Arr(Num("depth worn from an arc", "m", ge=0),
+                          "the bearing's profile as an earlier run wore it (its wear.csv depth_m, one per arc, "
+                          "from 0 deg in the bearing's frame): the gap sees the bore's radius plus the depth at "
+                          "the contact's angle (linear between the arcs' middles)", min_items=4),
     },
     help="wear of the bearing by Archard's law, k F_n ds / H, its depth recorded against the angle "
          "around the bearing (results: summary.json compliant_contacts.<joint>.wear, wear.csv)",

@@ -1,6 +1,7 @@
-"""The oil film and the bearing wear of a clearance joint in the property panel (issue 30): the dry joint of the
-shipped example shows ``lubricant`` as an unchecked box; checking it adds the film, whose
-viscosity is then typed with its unit (one undo entry each), and the model validates."""
+"""The oil film and the bearing wear of a clearance joint in the property panel (issue 30):
+the dry joint of the shipped example shows ``lubricant`` and ``wear`` as unchecked boxes;
+checking one adds it, its fields are then typed with their units (one undo entry each), and
+the model validates."""
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
