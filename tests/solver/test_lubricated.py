@@ -69,7 +69,6 @@ def test_film_only_dissipates():
         assert F @ e_dot + torque * spins.sum() <= 1e-12 * (1 + np.abs(F).sum())
 
 
-@pytest.mark.slow
 def test_lubricated_slider_crank_is_closer_to_the_ideal_moment_than_the_dry_joint():
     """Two revolutions at 5000 rpm: rms difference of the crank moment from the ideal
     mechanism's (inverse dynamics) under the dry joint's; the energy balance holds within 1 %."""
