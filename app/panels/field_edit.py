@@ -140,10 +140,12 @@ def parse_text(spec: Any, text: str, unit: str | None = None) -> Any:
 
 def planned_change(doc: dict, ref: EntityRef, keys: list, value: Any) -> tuple[list, Any]:
     """``(keys, value)`` to set for the edit: a new kind replaces the object with the fields it keeps;
-    an optional object checked is added with every field at its default, unchecked removed."""
+    an optional object checked is added with every field at its default (its required fields at
+    their starter values: a lubricant's viscosity), unchecked removed."""
     spec = field_spec(doc, ref, keys)
     if isinstance(spec, Obj):
-        return keys, (with_defaults(spec, {}) if value else edits.MISSING)
+        starters = {name: starter_value(doc, spec.fields[name]) for name in spec.required}
+        return keys, (with_defaults(spec, starters) if value else edits.MISSING)
     if not isinstance(spec, Variant):
         return keys, value
     path = _item_spec(doc, ref)[0]

@@ -12,7 +12,8 @@ Models (``model.kind`` of a contact pair in the model file):
   normal laws (:mod:`.normal_laws`, one compiled kernel each in :mod:`.normal_kernels`), the
   friction laws (:mod:`.friction_laws`), their parameters (:mod:`.law_params`) and their
   binding to a pair (:mod:`.compliant_laws`); a revolute clearance joint is such a pair
-  (:mod:`solver.system.clearance`);
+  (:mod:`solver.system.clearance`), with an oil film (:mod:`.lubricated`) and the wear of its
+  bearing (:mod:`.wear`) if it has them;
 * ``rolling`` (:mod:`.rolling`): rolling without slip of a round rigid body (Amirouche & Xie
   eqs. 17-21) -- the Lagrange model's sticking rows held for good, released when the normal
   force would pull.

@@ -52,6 +52,8 @@ from ..system.contact_pairs import ContactGeometry, ContactPair
 from ..system.state import State
 from .base import ContactModel, quadratic_roots
 from .compliant_laws import WIDTH_FRACTION, NormalState, PairLaw, bind_pair
+from .lubricated import FilmPair, film_of
+from .wear import wear_of
 
 #: least impact velocity δ̇⁽⁻⁾ of the hysteresis laws (m/s): a pair that creeps into contact
 MIN_IMPACT_VELOCITY = 1e-4
@@ -107,6 +109,11 @@ class CompliantModel(ContactModel):
         super().__init__(asm, pairs, settings, events, impact_step)
         materials = {m["id"]: m for m in asm.sys.doc["materials"]}
         self.laws: list[PairLaw] = [bind_pair(p, materials) for p in self.pairs]
+        #: the oil films of lubricated clearance joints, by pair (:mod:`.lubricated`)
+        self.films = {k: FilmPair(p, film) for k, p in enumerate(self.pairs)
+                      if (film := film_of(p.model, p.radius, p.params.get("radius", 0.0) - p.radius))}
+        #: the bearings' wear of clearance joints with ``wear``, by pair (:mod:`.wear`)
+        self.wear = {k: w for k, p in enumerate(self.pairs) if (w := wear_of(p))}
         self.accuracy = settings["contact_accuracy"]
         self.touch = TOUCH_FRACTION * asm.sys.size
         #: largest relative change of the penetration in a step (the penetration-increment criterion)
@@ -156,6 +163,11 @@ class CompliantModel(ContactModel):
         F = np.zeros(self.asm.n)
         vals = np.zeros(self.asm.extra_size)
         for k in np.flatnonzero(self.live):
+            if k in self.films:
+                dofs = self.pairs[k].dofs
+                Q, block = self.films[k].newton_block(q[dofs], v[dofs], c_v)
+                F[dofs] += Q
+                vals[self.offsets[k]:self.offsets[k + 1]] += block.ravel()
             pf = self.pair_forces(k, q, v)
             if pf.normal is None:
                 continue
@@ -165,7 +177,7 @@ class CompliantModel(ContactModel):
             mu = pf.F_t / nf.force if nf.force > 0.0 else 0.0
             block = np.outer(J_n + mu * J_t, J_n) * (nf.dF_ddelta + c_v * nf.dF_ddelta_dot)
             block -= c_v * pf.dF_t * np.outer(J_t, J_t)
-            vals[self.offsets[k]:self.offsets[k + 1]] = block.ravel()
+            vals[self.offsets[k]:self.offsets[k + 1]] += block.ravel()
         return F, vals
 
     def generalized_forces(self, q: np.ndarray, v: np.ndarray) -> np.ndarray:
@@ -174,6 +186,9 @@ class CompliantModel(ContactModel):
         for k in range(len(self.pairs)):
             pf = self.pair_forces(k, q, v)
             F[pf.geometry.local_dofs] += pf.geometry.J_local.T @ np.array([pf.F_n, pf.F_t])
+        for k, film in self.films.items():
+            dofs = self.pairs[k].dofs
+            F[dofs] += film.generalized(q[dofs], v[dofs])
         return F
 
     # ------------------------------------------------------------------ steps
@@ -189,7 +204,7 @@ class CompliantModel(ContactModel):
             v_n = float(g.velocity(s.v)[0])
             a_n = float(g.velocity(s.a)[0])
             reach = 2.0 * (abs(v_n) * h + 0.5 * abs(a_n) * h * h) + self.tol
-            self.live[k] = g.reachable and g.gap < reach
+            self.live[k] = (g.reachable and g.gap < reach) or k in self.films
             self.trial_rate[k] = max(-v_n, MIN_IMPACT_VELOCITY)
 
     @property
@@ -286,6 +301,8 @@ class CompliantModel(ContactModel):
             h = new.t - old.t
             for k, (b, a) in enumerate(zip(before, after)):
                 self._acc[k] += 0.5 * h * np.array([b.F_n + a.F_n, b.F_t + a.F_t])
+            for k, wear in self.wear.items():
+                wear.book(before[k], after[k], new.q, h)
         self._last = after
         if not self.closed():
             self.h_error = math.inf
@@ -364,8 +381,9 @@ class CompliantModel(ContactModel):
 
     # ------------------------------------------------------------------ energy
     def friction_power(self, s: State, lam_c: np.ndarray) -> float:
-        """-F_t v_t summed over the pairs, W (≥ 0)."""
-        return sum(-pf.F_t * pf.v_t for pf in self._forces_at(s))
+        """-F_t v_t summed over the pairs, and the oil films' -Q v (:mod:`.lubricated`), W (≥ 0)."""
+        films = sum(-film.power(s.q[self.pairs[k].dofs], s.v[self.pairs[k].dofs]) for k, film in self.films.items())
+        return sum(-pf.F_t * pf.v_t for pf in self._forces_at(s)) + films
 
     def damping_power(self, s: State) -> float:
         """(F_n - F_el) δ̇ summed over the pairs, W (≥ 0 for every law)."""
@@ -391,7 +409,7 @@ class CompliantModel(ContactModel):
             i = self.index[k]
             out["F_n_N"][i], out["F_t_N"][i] = pf.F_n, pf.F_t
             out["penetration_m"][i] = max(pf.delta, 0.0)
-            out["eccentricity_m"][i] = _eccentricity(pair, pf.geometry)
+            out["eccentricity_m"][i] = _eccentricity(pair, s.q)
             out["impacts"][i] = self.impacts[k]
         self.frame_impulses(s, out, 0.0)
 
@@ -400,7 +418,8 @@ class CompliantModel(ContactModel):
         return {pair.id: {"impacts": int(self.impacts[k]),
                           "max_penetration_m": float(self.largest["penetration_m"][k]),
                           "max_force_N": float(self.largest["force_N"][k]),
-                          **{key: int(v[k]) for key, v in self.report.items()}}
+                          **{key: int(v[k]) for key, v in self.report.items()},
+                          **({"wear": self.wear[k].table()} if k in self.wear else {})}
                 for k, pair in enumerate(self.pairs)}
 
 
@@ -444,10 +463,9 @@ def _gap_ends(before: PairForces, after: PairForces, h: float) -> tuple[float, f
     return -before.delta, h * before.v_n, -after.delta, h * after.v_n
 
 
-def _eccentricity(pair: ContactPair, g: ContactGeometry) -> float:
+def _eccentricity(pair: ContactPair, q: np.ndarray) -> float:
     """Distance between the centres of a point and a circle target (m); nan for other targets."""
     if pair.kind != "circle":
         return math.nan
-    if pair.params["inside"]:
-        return pair.params["radius"] - pair.radius - g.gap
-    return pair.params["radius"] + pair.radius + g.gap
+    cx, cy = (q[pair.target[0]], q[pair.target[1]]) if pair.target is not None else (pair.params["x"], pair.params["y"])
+    return math.hypot(q[pair.point[0]] - cx, q[pair.point[1]] - cy)

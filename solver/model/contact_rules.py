@@ -197,6 +197,10 @@ def clearance_problems(doc: dict, bad: Bad) -> None:
         if clearance_rule(rj, rb):
             bad(where + ["clearance" if has_c else "journal_radius"], clearance_rule(rj, rb))
             continue
+        worn = j.get("wear", {}).get("worn_depth", [])
+        if worn and max(worn) >= rb - rj:
+            bad(where + ["wear", "worn_depth"], f"a depth of {max(worn):.6g} m is not less than the clearance "
+                                                f"{rb - rj:.6g} m (a bearing worn through its play)")
         offset = j.get("offset", {})
         e0 = math.hypot(offset.get("x", 0.0), offset.get("y", 0.0))
         if e0 > rb - rj:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .fields import Arr, Bool, Num, Obj, Str, Variant
+from .joint_fields import BEARING_WEAR, LUBRICANT
 from .link_fields import LINK, MESH, SECTION  # noqa: F401  (MESH, SECTION: re-exported for the app)
 from .time_fields import F, TIME_FUNCTION
 
@@ -125,6 +126,8 @@ JOINT = Variant(
                          "inside the clearance circle",
                     default={},
                 ),
+                "lubricant": LUBRICANT,
+                "wear": BEARING_WEAR,
             },
             required=("links", "bearing_radius", "length"),
             help="revolute joint with clearance: a journal on one link end moves inside a bearing on the "

@@ -26,6 +26,7 @@ from ..model.validate import ModelError
 from .bundle import BUNDLE, member
 from .frames import Layout
 from .tables import FORMAT, SELF_HASH, TABLES, VERSION, sha256
+from .wear_table import WEAR_FILE
 
 #: the file of each table, by format version: version 1 all CSV, version 2 the time series in
 #: Parquet and the events CSV; version 3 (and 4) as 2 for a table with a file of its own, the others
@@ -62,9 +63,11 @@ SUMMARY_SCHEMA = {
         "run": {"type": "object", "properties": {"model_sha256": _HASH}},
         "files": {
             "type": "object",
-            "propertyNames": {"enum": sorted({*TABLE_FILES[1].values(), *TABLE_FILES[2].values(), MODEL, BUNDLE})},
+            "propertyNames": {"enum": sorted({*TABLE_FILES[1].values(), *TABLE_FILES[2].values(), MODEL, BUNDLE,
+                                              WEAR_FILE})},
             "properties": {
                 MODEL: {"type": "object", "required": ["sha256"], "properties": {"sha256": _HASH}},
+                WEAR_FILE: {"type": "object", "required": ["sha256"], "properties": {"sha256": _HASH}},
                 BUNDLE: {"type": "object", "required": ["sha256", "tables"], "properties": {
                     "sha256": _HASH, "tables": {"type": "object", "propertyNames": {"enum": list(TABLES)},
                                                 "additionalProperties": {"type": "integer", "minimum": 0}}}},
@@ -162,13 +165,15 @@ def read_summary(directory: Path) -> dict[str, Any]:
     if error is not None:
         raise ResultsFormatError(f"{path}: {_json_path(error.absolute_path) or 'the document'}: {error.message}")
     version = summary["version"]
-    allowed = {*TABLE_FILES[version].values(), MODEL, *((BUNDLE,) if version >= 3 else ())}
+    allowed = {*TABLE_FILES[version].values(), MODEL, *((BUNDLE, WEAR_FILE) if version >= 3 else ())}
     foreign = [name for name in summary["files"] if name not in allowed]
     foreign += [f"{BUNDLE}: {name}" for name in summary["files"].get(BUNDLE, {}).get("tables", {})
                 if version >= 3 and name not in TABLE_FILES[version]]
     if foreign:
         raise ResultsFormatError(f"{path}: files: {', '.join(foreign)} not of a version {version} folder")
     locate_tables(directory, summary)
+    if WEAR_FILE in summary["files"]:
+        read_recorded(directory, WEAR_FILE, summary["files"][WEAR_FILE]["sha256"])
     return summary
 
 

@@ -50,6 +50,7 @@ from .summary import StrainPeaks, summarize
 from .validity import run_warnings
 from .writer_thread import ChunkWriter
 from .tables import SELF_HASH, TABLES, VERSION, jsonable, sha256
+from .wear_table import WEAR_FILE, wear_csv
 
 __all__ = ["ResultsStream", "streamed_results", "summary_text"]
 
@@ -332,6 +333,10 @@ class ResultsStream:
         files[BUNDLE] = {"sha256": sha256(bundle), "tables": {name: rows[name] for name in TABLES
                                                               if member(name) in bundled}}
         files[MODEL] = {"sha256": sha256(model)}
+        wear = wear_csv(results.meta)
+        if wear is not None:
+            self.temporary(WEAR_FILE, wear)
+            files[WEAR_FILE] = {"sha256": sha256(wear)}
         summary = summarize(results, self.strains if self._tables["elements"].size else None)
         summary["warnings"] = run_warnings(results, summary["links"]) if results.meta.get("status") == "completed" else []
         #: the warnings written (the links' peaks read back once)

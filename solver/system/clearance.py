@@ -47,7 +47,7 @@ def contact_model(joint: dict) -> dict:
     target)."""
     point_material, target_material = clearance_materials(joint)
     model = {"kind": "compliant", "length": joint["length"]}
-    model.update({k: joint[k] for k in LAW_FIELDS if k in joint})
+    model.update({k: joint[k] for k in LAW_FIELDS + ("lubricant", "wear") if k in joint})
     for key, value in (("point_material", point_material), ("target_material", target_material)):
         if value is not None:
             model[key] = value

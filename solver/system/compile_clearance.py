@@ -31,8 +31,12 @@ def _clearance_pair(joint: dict, b: DofBuilder) -> ContactPair:
     r_journal, r_bearing = clearance_radii(joint)
     journal, node = journal_node(joint), joint["node"]
     bearing = b.slot_dof.get((node, joint["links"][1])) if len(joint["links"]) > 1 else b.first_rotation(node, -1)
+    params = {"radius": r_bearing, "inside": True}
+    if joint.get("wear", {}).get("worn_depth"):  # the worn bore (:mod:`solver.contact.wear`)
+        params["worn"] = np.array(joint["wear"]["worn_depth"], dtype=float)
+        params["turned_from"] = float(b.q0[bearing]) if bearing is not None and bearing >= 0 else 0.0
     return ContactPair(joint["id"], b.node_dof[journal], r_journal, "circle",
-                       {"radius": r_bearing, "inside": True}, np.zeros((0, 4), dtype=int), b.node_dof[node],
+                       params, np.zeros((0, 4), dtype=int), b.node_dof[node],
                        joint["friction"], joint["friction"], joint["restitution"], "energetic", b.ndof,
                        point_rotation=b.slot_dof[(journal, joint["links"][0])],
                        target_rotation=-1 if bearing is None else bearing, model=contact_model(joint))

@@ -153,7 +153,8 @@ class ContactPair:
             dist = math.hypot(dx, dy)
             nx, ny = (dx / dist, dy / dist) if dist > 0 else (0.0, 1.0)
             if prm["inside"]:
-                nx, ny, gap, rho_target = -nx, -ny, prm["radius"] - dist, -prm["radius"]
+                gap = prm["radius"] + (self._worn(q, nx, ny) if "worn" in prm else 0.0) - dist
+                nx, ny, rho_target = -nx, -ny, -prm["radius"]
             else:
                 gap, rho_target = dist - prm["radius"], prm["radius"]
             if moving:
@@ -194,6 +195,16 @@ class ContactPair:
         touched = np.array(list(dict.fromkeys(touched)), dtype=np.int64)
         return ContactGeometry(float(gap), np.array([nx, ny]), np.array([tx, ty]), self.dofs, J, self.n_dofs,
                                reachable, touched, segment)
+
+    def _worn(self, q: np.ndarray, ux: float, uy: float) -> float:
+        """The depth a worn bore (``params["worn"]``, m per arc of its circumference) has in the
+        direction ``(ux, uy)`` from its centre: at that angle in the bearing's frame (its rotation
+        since the start taken off), linear between the arcs' middles.  The normal stays radial."""
+        worn = self.params["worn"]
+        turned = q[self.target_rotation] - self.params["turned_from"] if self.target_rotation >= 0 else 0.0
+        angle = math.degrees(math.atan2(uy, ux) - turned) % 360.0
+        middles = (np.arange(len(worn)) + 0.5) * (360.0 / len(worn))
+        return float(np.interp(angle, middles, worn, period=360.0))
 
     def _on_segments(self, q: np.ndarray, px: float, py: float, prefer: int):
         """The point projected onto the nearest of a link's segments (onto the node between two

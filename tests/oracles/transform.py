@@ -136,6 +136,7 @@ SENSE = "sense"            # a sense of rotation, or an offset to the left: time
 SIDE = "side"              # "left" | "right": swapped by a mirror
 AXIS = "axis"              # "x" | "y" of a displacement driver
 DRIVER_FUNCTION = "driver_function"  # f(t) of a driver: an angle, speed (sense) or displacement (axis)
+PROFILE = "profile"        # values by angle around a bore from +x (a worn bore's depths): no rule yet
 
 #: the rule of every field of the schema, by its path: list items ``[]``, the fields of a kind
 #: ``<kind>`` (``<*>``: of every kind); a rule on an object covers its subtree
@@ -157,7 +158,9 @@ RULES: dict[str, str] = {
     **{f"joints[].<clearance>.{k}": SAME
        for k in ("bearing_radius", "journal_radius", "clearance", "length", "material", "journal_material",
                  "bearing_material", "law", "stiffness", "exponent", "damping", "friction_law", "friction_velocity",
-                 "friction_velocity_1", "restitution", "friction")},
+                 "friction_velocity_1", "restitution", "friction", "lubricant.viscosity", "lubricant.length",
+                 "lubricant.film_limit", "wear.coefficient", "wear.hardness", "wear.bins")},
+    "joints[].<clearance>.wear.worn_depth": PROFILE,
     "joints[].<clearance>.offset.x": VECTOR_X, "joints[].<clearance>.offset.y": VECTOR_Y,
     # the guide's lower surface is on its right: a mirror keeps it there (LEFT_LINE), the offset along
     # the left normal unchanged, and turns the tilt the other way (a mirror swaps the names of the
@@ -301,6 +304,8 @@ def _move(out: dict, roles: dict[str, str], fields: dict, t: Transform) -> dict:
             put(key, t.det * val[key])
         elif role == SIDE and t.det < 0:
             put(key, {"left": "right", "right": "left"}[val[key]])
+        elif role == PROFILE and val[key]:
+            raise Untransformable(f"{key}: a profile by angle from the bearing's +x axis is not turned yet")
     if DRIVER_FUNCTION in by_role:
         _move_driver(out, by_role, t)
     return out
