@@ -1,0 +1,112 @@
+"""Flexmech against the scipy script a researcher would write (``scipy_clearance_slider_crank.py``):
+every shipped rigid clearance slider-crank example (Flores et al. 2006, Figs. 11-12), two
+revolutions, measured in the same run (issue 28, point 1).
+
+    python -m tests.benchmarks.bench_clearance [--repeat 3] [NAMES...]
+
+Prints, per example: the script's wall time (in this process, after a warm-up), Flexmech's warm
+``simulate`` (the example as shipped: a frame at every step), their ratio; ``flexmech run FILE
+--out DIR`` as a process against the script as a process (imports included), their ratio; steps
+and time per step of both; then the statistics of both runs (peak, rms and p99 of the crank
+moment, impacts, largest contact force) and their difference.  The flexible-rod example is not
+in it: the script's mechanism is rigid.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+from solver.api import simulate
+from solver.model.io import examples_dir, load_model
+
+from tests.benchmarks import scipy_clearance_slider_crank as script
+from tests.benchmarks.clearance_ensemble import moment_statistics
+
+NAMES = ("lankarani_nikravesh", "hertz", "dubowsky_freudenstein", "goldsmith", "esdu78035", "friction_001",
+         "friction_003", "friction_005", "friction_010")
+BIN = Path(sys.executable).parent
+
+
+def fastest(call, repeat: int) -> tuple[float, object]:
+    """Fastest wall time of ``repeat`` calls of ``call`` and its last result."""
+    best, result = math.inf, None
+    for _ in range(repeat):
+        started = time.perf_counter()
+        result = call()
+        best = min(best, time.perf_counter() - started)
+    return best, result
+
+
+def process_time(command: list[str], repeat: int) -> float:
+    """Fastest wall time of ``repeat`` runs of ``command`` as a process."""
+    def call():
+        subprocess.run(command, check=True, stdout=subprocess.DEVNULL, env={**os.environ, "PYTHONPATH": os.getcwd()})
+    return fastest(call, repeat)[0]
+
+
+def statistics_of_script(run: dict) -> dict[str, float]:
+    return {**moment_statistics(run["time"], run["moment"]), "impacts": run["impacts"], "F_max_kN": run["F_max_N"] / 1e3}
+
+
+def statistics_of_flexmech(res) -> dict[str, float]:
+    contact = res.meta["compliant_contacts"]["B-clearance"]
+    return {**moment_statistics(res.time, res.stack("driver_reaction")[:, 0]), "impacts": contact["impacts"],
+            "F_max_kN": contact["max_force_N"] / 1e3}
+
+
+def measure(name: str, repeat: int, out: Path) -> tuple[list[str], list[str]]:
+    """The timing row and the statistics rows of the example ``name``."""
+    path = examples_dir() / f"slider_crank_clearance_{name}.json"
+    model = load_model(path)
+    with open(path) as f:
+        clearance = script.Clearance.of_example(json.load(f))
+    t_script, run = fastest(lambda: script.simulate(clearance), repeat)
+    t_flex, res = fastest(lambda: simulate(model), repeat)
+    p_flex = process_time([str(BIN / "flexmech"), "run", str(path), "--out", str(out / name), "--quiet"], repeat)
+    p_script = process_time([sys.executable, script.__file__, str(path)], repeat)
+    steps = res.meta["steps"]
+    timing = (f"| {name} | {t_script:.3f} | {t_flex:.3f} | **{t_flex / t_script:.2f}** | {p_script:.3f} | {p_flex:.3f} | "
+              f"**{p_flex / p_script:.2f}** | {run['steps']} / {steps} | {1e6 * t_script / run['steps']:.0f} / "
+              f"{1e6 * t_flex / steps:.0f} |")
+    ours, theirs = statistics_of_flexmech(res), statistics_of_script(run)
+    stats = [f"| {name} | {key} | {theirs[key]:.4g} | {ours[key]:.4g} | {100 * (ours[key] / theirs[key] - 1):+.1f} % |"
+             for key in ours]
+    return [timing], stats
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("names", nargs="*", default=list(NAMES))
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args(argv)
+    warm = load_model(examples_dir() / "slider_crank_clearance_lankarani_nikravesh.json")
+    warm["solver"]["end_time"] /= 20
+    simulate(warm)  # loads the compiled kernels
+    timing, stats = [], []
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in args.names:
+            rows, stat_rows = measure(name, args.repeat, Path(tmp))
+            print(rows[0], flush=True)
+            timing += rows
+            stats += stat_rows
+    print("\n| example | script (s) | simulate (s) | simulate / script | script process (s) | `flexmech run` (s) "
+          "| run / script | steps script / Flexmech | µs per step script / Flexmech |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    print("\n".join(timing))
+    print("\n| example | statistic | script | Flexmech | difference |")
+    print("|---|---|---|---|---|")
+    print("\n".join(stats))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
