@@ -225,46 +225,68 @@ def run(model: dict, cancel: Callable[[], bool] | None = None,
 
 def _run(model: dict, cancel: Callable[[], bool] | None, scope: ExitStack,
          frames: Callable[[Results], Any] | None, blocks: bool) -> Iterator[Frame | FrameBlock | Results]:
-    started = wallclock.perf_counter()
-    system = compile_model(model)
-    if system.n > SINGLE_BLAS_THREAD_DOFS:
-        from threadpoolctl import threadpool_limits
+    """The run of :func:`run`: the first frame, the steps' frames (or blocks), the results."""
+    loop = _Loop(model, scope, frames)
+    yield loop.frame_of(loop.state)
+    yield from loop.steps(cancel, blocks)
+    yield loop.finish()
 
-        scope.enter_context(threadpool_limits(limits=1, user_api="blas"))
-    settings = system.settings
-    asm = Assembly(system)
-    out = OutputBuilder(asm)
-    res = Results(model=model, layout=out.layout)
-    res.frames = frames(res) if frames is not None else FrameColumns()
-    res.meta.update(
-        model_sha256=hashlib.sha256(dumps_model(model).encode()).hexdigest(),
-        solver=settings,
-        dofs=system.n,
-        constraints=system.constraints.count,
-        elements=system.beams.count,
-    )
-    contacts = ContactTracker(asm, settings)
-    integ = NewmarkIntegrator(asm, settings, contacts.forces)
-    if contacts.jumps:  # impact steps cut to nearly the same length again and again, a mass matrix per impulse
-        integ.reuse_near_steps()
-        asm.factor_mass_by_cholesky()
-    res.events = contacts.events
-    h0, t_end = settings["step"], settings["end_time"]
-    dt_out = settings["output_interval"]
-    limits = StepLimits(settings, contacts.impact_step)
-    state = initial_state(asm)
-    if contacts.active:
-        out.contact_power = contacts.contact_power
-        out.contact_energy = contacts.elastic_energy
-        state = contacts.after_step(None, state, out)
-    breakpoints = sorted({b for b in system.breakpoints() if 0.0 < b < t_end})
-    watch = DivergenceWatch(out, state)
-    guard = out if contacts.jumps else None  # velocity jumps (impulses): watch for spurious roots
-    tracker = contacts if contacts.active else None
 
-    def frame_of(st: State) -> Frame:
-        frame = out.frame(st)
-        chosen = out.selection
+class _Loop:
+    """One run's time loop: the compiled model, its state and the run's counts.  Each step is a
+    run of compiled free steps where the model allows (:meth:`_free_steps`), else one step taken
+    by the contact models' rules (:meth:`_contact_step`)."""
+
+    def __init__(self, model: dict, scope: ExitStack, frames: Callable[[Results], Any] | None):
+        self.started = wallclock.perf_counter()
+        self.system = system = compile_model(model)
+        if system.n > SINGLE_BLAS_THREAD_DOFS:
+            from threadpoolctl import threadpool_limits
+
+            scope.enter_context(threadpool_limits(limits=1, user_api="blas"))
+        settings = system.settings
+        self.asm = asm = Assembly(system)
+        self.out = out = OutputBuilder(asm)
+        self.res = res = Results(model=model, layout=out.layout)
+        res.frames = frames(res) if frames is not None else FrameColumns()
+        res.meta.update(model_sha256=hashlib.sha256(dumps_model(model).encode()).hexdigest(), solver=settings,
+                        dofs=system.n, constraints=system.constraints.count, elements=system.beams.count)
+        self.contacts = contacts = ContactTracker(asm, settings)
+        self.integ = NewmarkIntegrator(asm, settings, contacts.forces)
+        if contacts.jumps:  # impact steps cut to nearly the same length again and again, a mass matrix per impulse
+            self.integ.reuse_near_steps()
+            asm.factor_mass_by_cholesky()
+        res.events = contacts.events
+        self.h0, self.t_end, self.dt_out = settings["step"], settings["end_time"], settings["output_interval"]
+        self.limits = StepLimits(settings, contacts.impact_step)
+        self.state = initial_state(asm)
+        if contacts.active:
+            out.contact_power = contacts.contact_power
+            out.contact_energy = contacts.elastic_energy
+            self.state = contacts.after_step(None, self.state, out)
+        self.breakpoints = sorted({b for b in system.breakpoints() if 0.0 < b < self.t_end})
+        self.watch = DivergenceWatch(out, self.state)
+        self.guard = out if contacts.jumps else None  # velocity jumps (impulses): watch for spurious roots
+        self.tracker = contacts if contacts.active else None
+        # cost of contact: steps taken while a pair is closed (impact steps, eq. 3.5), the other steps, impulse solves
+        self.impact = {"impact_steps": 0, "impact_steps_wall_s": 0.0, "impulses": 0, "impulses_wall_s": 0.0,
+                       "free_steps": 0, "free_steps_wall_s": 0.0}
+        self.next_out = _next_output(0.0, self.dt_out, 0.0) if self.dt_out > 0 else 0.0
+        self.h = self.h0
+        self.status, self.message = "completed", ""
+        self.eps_t = ROUND_OFF * self.h0  # accumulated times are this close to their sums
+        self.steps_taken, self.iterations = 0, 0  # accepted steps and their Newton iterations (logged if recorded)
+        self.log_steps = settings["record"]["steps"]
+        self.rejected = 0  # step attempts taken again: Newton cuts, contact events stepped over, contact errors
+        # steps in compiled runs: without contact pairs, time-dependent loads and dissipation
+        self.free = self.integ.runs_free_steps and not contacts.active and system.alpha == 0.0 and system.beta == 0.0
+        # a frame at every step: gathered a run at a time
+        self.gather = self.free and self.dt_out <= 0 and not system.modal.links
+
+    def frame_of(self, st: State) -> Frame:
+        """The frame of ``st``, stored with the run's frames."""
+        frame = self.out.frame(st)
+        chosen, contacts = self.out.selection, self.contacts
         if contacts.active:
             data = contacts.frame_data(st)
             if len(chosen.contacts):
@@ -272,136 +294,167 @@ def _run(model: dict, cancel: Callable[[], bool] | None, scope: ExitStack,
         if len(chosen.moving):
             arc, speed, force = contacts.moving_outputs(st)
             frame.moving_s, frame.moving_speed, frame.moving_force = arc[chosen.moving], speed[chosen.moving], force[chosen.moving]
-        res.frames.append(frame)
+        self.res.frames.append(frame)
         return frame
 
-    yield frame_of(state)
-    # cost of contact: steps taken while a pair is closed (impact steps, eq. 3.5), the other steps, impulse solves
-    impact = {"impact_steps": 0, "impact_steps_wall_s": 0.0, "impulses": 0, "impulses_wall_s": 0.0,
-              "free_steps": 0, "free_steps_wall_s": 0.0}
-    next_out = _next_output(0.0, dt_out, 0.0) if dt_out > 0 else 0.0
-    h = h0
-    status, message = "completed", ""
-    eps_t = ROUND_OFF * h0  # accumulated times are this close to their sums
-    steps_taken, iterations = 0, 0  # accepted steps and their Newton iterations (logged if recorded)
-    log_steps = settings["record"]["steps"]
-    rejected = 0  # step attempts taken again: Newton cuts, contact events stepped over, contact errors
-
-    def due(t: float) -> bool:
+    def _due(self, t: float) -> bool:
         """Whether a frame is due at ``t``."""
-        return dt_out <= 0 or t >= next_out - eps_t or t >= t_end - eps_t
+        return self.dt_out <= 0 or t >= self.next_out - self.eps_t or t >= self.t_end - self.eps_t
 
-    # steps in compiled runs: without contact pairs, time-dependent loads and dissipation
-    free = integ.runs_free_steps and not contacts.active and system.alpha == 0.0 and system.beta == 0.0
-    gather = free and dt_out <= 0 and not system.modal.links  # a frame at every step: gathered a run at a time
-    while state.t < t_end - eps_t:
-        if cancel is not None and cancel():
-            status, message = "cancelled", f"cancelled at t = {state.t:.6g} s"
-            break
-        failure = None
-        if free:
-            try:
-                state, h, taken, its, failure, block = _free_run(integ, out, state, h, h0, t_end, eps_t, next_out,
-                                                                 dt_out, breakpoints, limits,
-                                                                 res.steps if log_steps else None, gather)
-            except StepFailure as exc:
-                status, message = "failed", str(exc)
-                break
-            steps_taken, iterations = steps_taken + taken, iterations + its
-            cause = watch.check(state, taken) if taken else None
-            if block is not None:  # the frames of every step taken
-                store_block(res.frames, block)
-                yield from (block,) if blocks else block.frames()
-            if cause is not None:
-                status, message = "failed", f"stopped at t = {state.t:.6g} s after a step of {limits.last_step:.3g} s: {cause}; {ADVICE}"
-                if block is None:
-                    yield frame_of(state)
-                break
-            if taken and failure is None:
-                if block is None and due(state.t):
-                    yield frame_of(state)
-                    if dt_out > 0:
-                        next_out = _next_output(state.t, dt_out, eps_t)
-                continue
-        in_contact = contacts.active and contacts.closed()
-        step_started = wallclock.perf_counter()
-        h_full = step_towards(state.t, max(contacts.step_size(h), limits.shortest), t_end)
-        t_f = contacts.forecast(state, h_full) if tracker else None  # a cut expected before the step
-        h_try = h_full if t_f is None else max(t_f - state.t, limits.shortest)
-        while breakpoints and breakpoints[0] <= state.t + eps_t:
-            breakpoints.pop(0)
-        h_try, land = _landing(breakpoints, state.t, h_try)
+    def _framed(self) -> Frame:
+        """The frame of the state, and the next output time after it."""
+        frame = self.frame_of(self.state)
+        if self.dt_out > 0:
+            self.next_out = _next_output(self.state.t, self.dt_out, self.eps_t)
+        return frame
+
+    def _stop(self, cause: str, step: float) -> None:
+        self.status = "failed"
+        self.message = f"stopped at t = {self.state.t:.6g} s after a step of {step:.3g} s: {cause}; {ADVICE}"
+
+    def steps(self, cancel: Callable[[], bool] | None, blocks: bool) -> Iterator[Frame | FrameBlock]:
+        """The steps to the end time, cancelled or failed: their frames (blocks with ``blocks``)."""
+        while self.state.t < self.t_end - self.eps_t:
+            if cancel is not None and cancel():
+                self.status, self.message = "cancelled", f"cancelled at t = {self.state.t:.6g} s"
+                return
+            failure = None
+            if self.free:
+                verdict, failure = yield from self._free_steps(blocks)
+                if verdict == "stop":
+                    return
+                if verdict == "next":
+                    continue
+            if not (yield from self._contact_step(failure)):
+                return
+
+    def _free_steps(self, blocks: bool):
+        """Steps in one compiled run (:func:`_free_run`), their frames yielded; ``(verdict,
+        failure)``: "stop" (the run failed), "next" (steps taken), "step" (the step after them
+        failed, ``failure``, or none was taken: it is taken by :meth:`_contact_step`)."""
         try:
-            new, iters, h_try, cuts = _advance(integ, state, h_try, land, limits, guard, tracker, failure)
-            rejected += cuts
-            if t_f is not None and contacts.short_of_contact(new):  # cut short of the contact: the whole step
-                rejected += 1
-                h_try, land = _landing(breakpoints, state.t, h_full)
-                new, iters, h_try, cuts = _advance(integ, state, h_try, land, limits, guard, tracker)
-                rejected += cuts
-            for _ in range(MAX_CONTACT_RETRIES if tracker else 0):  # contact predictor (eq. 3.4), switches, errors
-                t_ct = contacts.event_time(state, new)
-                if t_ct is None or h_try <= limits.shortest:
-                    break
-                rejected += 1
-                land = None
-                step = max(t_ct - state.t, limits.shortest)
-                new, iters, h_try, cuts = _advance(integ, state, step, None, limits, guard, tracker)
-                rejected += cuts
-            limits.accepted(new.t, h_try)
+            self.state, self.h, taken, its, failure, block = _free_run(
+                self.integ, self.out, self.state, self.h, self.h0, self.t_end, self.eps_t, self.next_out, self.dt_out,
+                self.breakpoints, self.limits, self.res.steps if self.log_steps else None, self.gather)
         except StepFailure as exc:
-            status, message = "failed", str(exc)
-            break
-        steps_taken, iterations = steps_taken + 1, iterations + iters
-        if log_steps:
-            res.steps.append(StepRecord(new.t, h_try, iters))
-        previous = state
+            self.status, self.message = "failed", str(exc)
+            return "stop", None
+        self.steps_taken, self.iterations = self.steps_taken + taken, self.iterations + its
+        cause = self.watch.check(self.state, taken) if taken else None
+        if block is not None:  # the frames of every step taken
+            store_block(self.res.frames, block)
+            yield from (block,) if blocks else block.frames()
+        if cause is not None:
+            self._stop(cause, self.limits.last_step)
+            if block is None:
+                yield self.frame_of(self.state)
+            return "stop", None
+        if taken and failure is None:
+            if block is None and self._due(self.state.t):
+                yield self._framed()
+            return "next", None
+        return "step", failure
+
+    def _contact_step(self, failure: NewtonFailure | None):
+        """One step as the contact models have it, its frame yielded if due; whether the run goes on."""
+        in_contact = self.contacts.active and self.contacts.closed()
+        step_started = wallclock.perf_counter()
+        try:
+            new, iters, h_try, land = self._attempt(failure)
+        except StepFailure as exc:
+            self.status, self.message = "failed", str(exc)
+            return False
+        self.steps_taken, self.iterations = self.steps_taken + 1, self.iterations + iters
+        if self.log_steps:
+            self.res.steps.append(StepRecord(new.t, h_try, iters))
+        self._accept(new, h_try, land, in_contact, step_started)
+        cause = self.watch.check(self.state)
+        if cause is not None:
+            self._stop(cause, h_try)
+            yield self.frame_of(self.state)
+            return False
+        self.h = min(self.h0, 2 * h_try)  # grow back gradually after cuts, contacts and breakpoints
+        if self._due(self.state.t):
+            yield self._framed()
+        return True
+
+    def _try(self, step: float, land: float | None, failure: NewtonFailure | None = None):
+        """:func:`_advance` from the state, its cuts counted as rejected attempts."""
+        new, iters, h_try, cuts = _advance(self.integ, self.state, step, land, self.limits, self.guard, self.tracker,
+                                           failure)
+        self.rejected += cuts
+        return new, iters, h_try
+
+    def _attempt(self, failure: NewtonFailure | None):
+        """The step from the state towards the contact forecast, the next breakpoint or the end,
+        taken again to a contact event stepped over (eq. 3.4): ``(state, iterations, step, landing)``."""
+        contacts, limits, t = self.contacts, self.limits, self.state.t
+        h_full = step_towards(t, max(contacts.step_size(self.h), limits.shortest), self.t_end)
+        t_f = contacts.forecast(self.state, h_full) if self.tracker else None  # a cut expected before the step
+        h_try = h_full if t_f is None else max(t_f - t, limits.shortest)
+        while self.breakpoints and self.breakpoints[0] <= t + self.eps_t:
+            self.breakpoints.pop(0)
+        h_try, land = _landing(self.breakpoints, t, h_try)
+        new, iters, h_try = self._try(h_try, land, failure)
+        if t_f is not None and contacts.short_of_contact(new):  # cut short of the contact: the whole step
+            self.rejected += 1
+            h_try, land = _landing(self.breakpoints, t, h_full)
+            new, iters, h_try = self._try(h_try, land)
+        for _ in range(MAX_CONTACT_RETRIES if self.tracker else 0):  # contact predictor (eq. 3.4), switches, errors
+            t_ct = contacts.event_time(self.state, new)
+            if t_ct is None or h_try <= limits.shortest:
+                break
+            self.rejected += 1
+            land = None
+            new, iters, h_try = self._try(max(t_ct - t, limits.shortest), None)
+        limits.accepted(new.t, h_try)
+        return new, iters, h_try, land
+
+    def _accept(self, new: State, h_try: float, land: float | None, in_contact: bool, step_started: float) -> None:
+        """``new`` the run's state: the ledger advanced, restarted at a breakpoint it landed on, the
+        contact models' impulses and the step's cost counted."""
+        previous, out, contacts = self.state, self.out, self.contacts
         if land is None:
-            state = new
-            out.advance_ledger(state, h_try)
+            self.state = new
+            out.advance_ledger(new, h_try)
         else:
             out.advance_ledger(new, h_try, t_loads=np.nextafter(land, -np.inf))
-            state = restart(asm, new, contacts.rows(new) if tracker else None)
-            out.restart_ledger(new, state)
+            self.state = restart(self.asm, new, contacts.rows(new) if self.tracker else None)
+            out.restart_ledger(new, self.state)
         if contacts.active:
             impulse_started = wallclock.perf_counter()
             count = len(contacts.events)
-            state = contacts.after_step(previous, state, out)
+            self.state = contacts.after_step(previous, self.state, out)
             solved = sum(1 for e in contacts.events[count:] if e["kind"] == "impulse")
             if solved:
-                impact["impulses"] += solved
-                impact["impulses_wall_s"] += wallclock.perf_counter() - impulse_started
+                self.impact["impulses"] += solved
+                self.impact["impulses_wall_s"] += wallclock.perf_counter() - impulse_started
             kind = "impact_steps" if in_contact else "free_steps"
-            impact[kind] += 1
-            impact[kind + "_wall_s"] += wallclock.perf_counter() - step_started
-        cause = watch.check(state)
-        if cause is not None:
-            status, message = "failed", f"stopped at t = {state.t:.6g} s after a step of {h_try:.3g} s: {cause}; {ADVICE}"
-            yield frame_of(state)
-            break
-        h = min(h0, 2 * h_try)  # grow back gradually after cuts, contacts and breakpoints
-        if due(state.t):
-            yield frame_of(state)
-            if dt_out > 0:
-                next_out = _next_output(state.t, dt_out, eps_t)
-    if status == "failed":  # what went wrong before the failure (the last state whose energy held)
-        strained = strain_hint(out, watch.last_sound)
-        if strained:  # neither a smaller step nor a finer mesh helps
-            message = f"{message.replace(f'; {ADVICE}', '')}; {strained}"
-        else:
-            message = "; ".join(filter(None, (message, mesh_hint(out, watch.last_sound))))
-    res.meta.update(
-        status=status,
-        message=message,
-        wall_time_s=wallclock.perf_counter() - started,
-        steps=steps_taken,
-        newton_iterations=iterations,
-        newton_iterations_per_step=iterations / steps_taken if steps_taken else 0.0,
-        factorizations=integ.factorizations,
-        residual_evaluations_per_step=integ.evaluations / max(steps_taken, 1),
-        rejected_steps=rejected,
-        **impact,
-    )
-    if contacts.active:
-        res.meta.update(contacts.summary())
-    yield res
+            self.impact[kind] += 1
+            self.impact[kind + "_wall_s"] += wallclock.perf_counter() - step_started
+
+    def finish(self) -> Results:
+        """The results, with the run's status, message and counts."""
+        message = self.message
+        if self.status == "failed":  # what went wrong before the failure (the last state whose energy held)
+            strained = strain_hint(self.out, self.watch.last_sound)
+            if strained:  # neither a smaller step nor a finer mesh helps
+                message = f"{message.replace(f'; {ADVICE}', '')}; {strained}"
+            else:
+                message = "; ".join(filter(None, (message, mesh_hint(self.out, self.watch.last_sound))))
+        steps, integ = self.steps_taken, self.integ
+        self.res.meta.update(
+            status=self.status,
+            message=message,
+            wall_time_s=wallclock.perf_counter() - self.started,
+            steps=steps,
+            newton_iterations=self.iterations,
+            newton_iterations_per_step=self.iterations / steps if steps else 0.0,
+            factorizations=integ.factorizations,
+            residual_evaluations_per_step=integ.evaluations / max(steps, 1),
+            rejected_steps=self.rejected,
+            **self.impact,
+        )
+        if self.contacts.active:
+            self.res.meta.update(self.contacts.summary())
+        return self.res

@@ -22,9 +22,10 @@ def test_every_entity_module_registers_steps_in_phase_order():
     assert names.index("journal_nodes") == 0 and Phase.DOCUMENT < Phase.POINTS
 
 
-def test_no_function_of_the_system_is_longer_than_100_lines():
+def test_no_function_of_the_system_or_the_time_loop_is_longer_than_100_lines():
+    """Issue 30: compile_model was 177 lines, the time loop's _run 182 (now a class of steps)."""
     long = []
-    for path in sorted(SYSTEM.glob("*.py")):
+    for path in sorted([*SYSTEM.glob("*.py"), *(SYSTEM.parent / "integration").glob("*.py")]):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.end_lineno - node.lineno >= 100:
                 long.append(f"{path.name}:{node.name} ({node.end_lineno - node.lineno + 1} lines)")
