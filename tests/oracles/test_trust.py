@@ -66,7 +66,8 @@ def test_a_contact_open_for_one_frame_is_said():
     warning = contact_flicker_warning(results)
     assert warning and "'tip-ground' opened for one frame only at t = 0.00435" in warning
     assert warning in run_warnings(results)
-    assert step_warnings(simulate(_tip_onto_ground(solver={"end_time": 0.008, "step": 0.00025}))) == []
+    halved = simulate(_tip_onto_ground(solver={"end_time": 0.008, "step": 0.00025}))
+    assert contact_flicker_warning(halved) is None and contact_touch_warning(halved) is None  # (its 4 elements: coarse)
 
 
 def test_a_touch_within_one_frame_is_said():
