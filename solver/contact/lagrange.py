@@ -271,18 +271,16 @@ class LagrangeModel(ContactModel):
 
     def check(self, s: State, lam_c: np.ndarray) -> bool:
         """A stick that the consistent multipliers say needs more than ``mu_s F_n`` slides at
-        once; a slide whose slip an impulse elsewhere reversed slides the new way (friction
-        opposes the slip velocity at the start of the step, eqs. 4.16-4.17: kept the old way
-        it would work with the slip for a step).  Not at onset: a pair just touched keeps its
+        once.  (A slide whose slip an impulse of another pair reversed keeps its friction's
+        way for the step, which then works with the slip: an open defect, issue 26; turning it
+        at once made a pair under another pair's resting impulses chatter between its two ways
+        until the run stalled, found by the balance oracle.)  Not at onset: a pair just touched keeps its
         mode for its first step (§4.3), its consistent forces being zero to round-off; nor
         does a tensile ``F_n`` release here: the step decides."""
         for j in range(len(self.pairs)):
             r = self._first_row(j)
             if j in self._touched:
                 continue
-            if self.state[j] == SLIDE and self.sigma[j] * self._v_t(j, s) < 0.0:
-                self.sigma[j] = -self.sigma[j]
-                return True
             if self.state[j] == STICK and abs(lam_c[r + 1]) > self.pairs[j].mu_s * lam_c[r]:
                 self._slip(j, s.t, lam_c[r], lam_c[r + 1])
                 return True  # the others are judged again with the multipliers of the new rows
