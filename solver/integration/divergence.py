@@ -13,8 +13,8 @@ Two marks, checked after accepted steps (counted in steps, never in wall-clock t
   potential and each work and dissipation of the ledger, in absolute value; the largest sum so
   far): the integration created the energy itself (an unstable spurious solution).
 
-Between the two, the watch notes when the energy balance (:data:`~solver.results.frames.ENERGY_BALANCE_SIGNS`)
-first rose by :data:`DAMPING_ONSET` of the largest kinetic and strain energy (:attr:`DivergenceWatch.created_at`):
+Between the two, the watch tells when the energy balance (:data:`~solver.results.frames.ENERGY_BALANCE_SIGNS`)
+has risen by :data:`DAMPING_ONSET` of the largest kinetic and strain energy (:meth:`DivergenceWatch.created_energy`):
 energy no law of the model creates.  After an impulse on a flexible link it is the trapezoidal rule
 (tau = 0.5), which does not conserve the energy of a nonlinear element (Crisfield & Shi 1994, Simo &
 Tarnow 1992), growing the modes no step resolves; the time loop then switches numerical damping on
@@ -79,8 +79,6 @@ class DivergenceWatch:
         self.last_sound = start
         self._balance0 = self._balance(start)  # J
         self._in_play = kinetic + strain  # the largest kinetic and strain energy so far, J
-        #: the time the energy balance first rose by DAMPING_ONSET of the energy in play (None: never), s
-        self.created_at: float | None = None
 
     def _balance(self, st: State) -> float:
         """The energy balance at ``st`` (J): :data:`~solver.results.frames.ENERGY_BALANCE_SIGNS` over
@@ -110,10 +108,15 @@ class DivergenceWatch:
                     f"{MAX_ENERGY_RATIO:.0f} times all the energy the run was given ({self._booked:.3g} J)")
         if held <= self._booked:
             self.last_sound = st
-        self._in_play = max(self._in_play, kinetic + strain)
-        if self.created_at is None and self._balance(st) - self._balance0 > DAMPING_ONSET * self._in_play:
-            self.created_at = st.t
         return None
+
+    def created_energy(self, st: State) -> bool:
+        """Whether the energy balance at ``st`` has risen by :data:`DAMPING_ONSET` of the largest
+        kinetic and strain energy so far (looked at every step: on a rod struck end-on at a step
+        four times its axial period, the energy held for 54 ms and then grew 300-fold in 6 ms)."""
+        kinetic, strain, _, _ = self.out.energy_terms(st)
+        self._in_play = max(self._in_play, kinetic + strain)
+        return self._balance(st) - self._balance0 > DAMPING_ONSET * self._in_play
 
 
 def mesh_hint(out: OutputBuilder, st: State) -> str | None:

@@ -29,6 +29,7 @@ import numpy as np
 from ..system.assembly import Assembly
 from ..system.compile import compile_model
 from ..system.initial import initial_state, restart
+from ..system.impact_times import impact_time_step
 from ..system.integrator import IMPACT_TAU, damping_unset
 from ..model.io import dumps_model
 from ..contact.tracker import ContactTracker
@@ -261,8 +262,13 @@ def _run(model: dict, cancel: Callable[[], bool] | None, scope: ExitStack,
     breakpoints = sorted({b for b in system.breakpoints() if 0.0 < b < t_end})
     watch = DivergenceWatch(out, state)
     guard = out if contacts.jumps else None  # velocity jumps (impulses): watch for spurious roots
-    # an undamped run with impulses: numerical damping once the trapezoidal rule creates energy
-    undamped = contacts.jumps and damping_unset(model.get("solver", {}))
+    # an undamped run with contacts: numerical damping once the trapezoidal rule creates energy, or from the start
+    # with a compliant pair and a step longer than an element's axial transit (eq. 3.6) (docs/solver.md)
+    undamped = contacts.active and damping_unset(model.get("solver", {}))
+    if undamped and contacts.forces is not None and h0 > impact_time_step(system, 1.0):
+        undamped = False
+        integ.damp(IMPACT_TAU)
+        res.meta["numerical_damping"] = {"tau": IMPACT_TAU, "from_s": 0.0}
     tracker = contacts if contacts.active else None
 
     def frame_of(st: State) -> Frame:
@@ -378,10 +384,10 @@ def _run(model: dict, cancel: Callable[[], bool] | None, scope: ExitStack,
             impact[kind] += 1
             impact[kind + "_wall_s"] += wallclock.perf_counter() - step_started
         cause = watch.check(state)
-        if undamped and watch.created_at is not None:
+        if undamped and watch.created_energy(state):
             undamped = False
             integ.damp(IMPACT_TAU)
-            res.meta["numerical_damping"] = {"tau": IMPACT_TAU, "from_s": state.t}
+            res.meta["numerical_damping"] = {"tau": IMPACT_TAU, "from_s": float(state.t)}
         if cause is not None:
             status, message = "failed", f"stopped at t = {state.t:.6g} s after a step of {h_try:.3g} s: {cause}; {ADVICE}"
             yield frame_of(state)
