@@ -267,7 +267,7 @@ def _run(model: dict, cancel: Callable[[], bool] | None, scope: ExitStack,
         state = contacts.after_step(None, state, out)
     breakpoints = sorted({b for b in system.breakpoints() if 0.0 < b < t_end})
     watch = DivergenceWatch(out, state)
-    guard = out if contacts.jumps else None  # velocity jumps (impulses): watch for spurious roots
+    guard = out if contacts.active else None  # contacts (velocity jumps, contact forces): watch for spurious roots
     # an undamped run with contacts: numerical damping once the trapezoidal rule creates energy, or from the start
     # with a compliant pair and a step of over UNRESOLVED_TRANSITS axial transits of an element (docs/solver.md)
     undamped = contacts.active and damping_unset(model.get("solver", {}))
