@@ -18,6 +18,7 @@ import math
 from solver.model.contact_rules import point_radius
 from solver.model.io import model_with_defaults
 from solver.model.schema import CONTACT_MODEL, LINK, MESH
+from solver.results.trust import STRUCK_ELEMENTS
 
 from .edits import unique_id
 
@@ -54,15 +55,16 @@ def toggled_link(doc: dict, link: dict, kind: str | None = None) -> tuple[dict, 
 
     A link made flexible or modal is written out whole, nothing left to defaults: its
     section (the one it had, else a 10 mm round bar of the model's first material) and a
-    uniform mesh (the schema's default number of elements for a corotational link, 10 for
-    a modal one, whose modes are computed on it); a modal link also gets its modes and
+    uniform mesh (8 elements for a corotational link, the coarsest a struck link may have
+    without the run warning that its results depend on the mesh (``trust.STRUCK_ELEMENTS``),
+    10 for a modal one, whose modes are computed on it); a modal link also gets its modes and
     reference conditions (the schema's defaults).  A model without a material gets steel
     (:func:`new_material`), returned as the second item to be added with the link.  A link
     made rigid keeps id, nodes, section, mass, inertia and centre of mass; a flexible link
     made modal (or back) keeps its section and mesh.
 
     >>> toggled_link({"materials": []}, {"id": "rod", "kind": "rigid", "nodes": ["A", "B"], "mass": 1.0})
-    ({'id': 'rod', 'kind': 'flexible', 'nodes': ['A', 'B'], 'section': {'kind': 'circle', 'material': 'steel', 'd': 0.01}, 'mesh': {'kind': 'uniform', 'elements': 4}}, {'id': 'steel', 'E': 210000000000.0, 'density': 7850.0, 'expansion': 1.2e-05})
+    ({'id': 'rod', 'kind': 'flexible', 'nodes': ['A', 'B'], 'section': {'kind': 'circle', 'material': 'steel', 'd': 0.01}, 'mesh': {'kind': 'uniform', 'elements': 8}}, {'id': 'steel', 'E': 210000000000.0, 'density': 7850.0, 'expansion': 1.2e-05})
     >>> toggled_link({"materials": [{"id": "steel"}]}, {"id": "rod", "kind": "rigid", "nodes": ["A", "B"]}, "modal")[0]
     {'id': 'rod', 'kind': 'modal', 'nodes': ['A', 'B'], 'section': {'kind': 'circle', 'material': 'steel', 'd': 0.01}, 'mesh': {'kind': 'uniform', 'elements': 10}, 'modes': 4, 'reference': 'clamped'}
     """
@@ -80,6 +82,8 @@ def toggled_link(doc: dict, link: dict, kind: str | None = None) -> tuple[dict, 
             out["nodes"] = out["nodes"][:2]  # a corotational link runs between its two end nodes
         mesh = LINK.kinds[kind].fields["mesh"]
         starter = mesh.default or {"kind": MESH.default_kind, "elements": MESH.kinds[MESH.default_kind].fields["elements"].default}
+        if kind == "flexible":
+            starter = {**starter, "elements": max(starter["elements"], STRUCK_ELEMENTS)}
         out["mesh"] = copy.deepcopy(link.get("mesh")) if link.get("kind") in ("flexible", "modal") else copy.deepcopy(starter)
         if kind == "modal":
             fields = LINK.kinds["modal"].fields

@@ -331,6 +331,11 @@ class NewmarkIntegrator:
         #: (see :func:`newton_iterations`)
         self._fresh = np.zeros(4)
 
+    def damp(self, tau: float) -> None:
+        """Numerical damping from the next step on: ``tau`` and ``nu = (tau + 1/2)^2 / 4`` (eq. 5.1)."""
+        self.tau, self.nu = tau, 0.25 * (tau + 0.5) ** 2
+        self._factor = None
+
     def reuse_near_steps(self) -> None:
         """Iterate with the factors of a step within :data:`NEAR_STEP` of the present one."""
         self.step_reuse = NEAR_STEP

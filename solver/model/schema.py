@@ -433,7 +433,8 @@ SOLVER = Obj(
         "step": Num("time step", "s", gt=0, default=1e-3),
         "output_interval": Num("time between stored frames (0: every step)", "s", default=0.0, ge=0),
         "integrator": Str("time integrator", enum=("newmark", "generalized_alpha"), default="newmark"),
-        "tau": Num("Newmark tau (gamma); > 0.5 adds numerical damping", default=0.5, ge=0.5, le=1),
+        "tau": Num("Newmark tau (gamma); > 0.5 adds numerical damping; unset in a model with contact pairs, a run "
+                   "switches to 0.505 once it creates energy (docs/solver.md)", default=0.5, ge=0.5, le=1),
         "nu": Num("Newmark nu (beta); default 0.25 (tau + 0.5)^2, thesis eq. (5.1)", ge=0, le=1),
         "rho_inf": Num("generalized-alpha spectral radius at infinite frequency", default=0.9, ge=0, le=1),
         "formulation": Str(

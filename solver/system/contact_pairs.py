@@ -215,18 +215,17 @@ class ContactPair:
         for i, seg in enumerate(self.segments):
             x1, y1, x2, y2 = q[seg[0]], q[seg[1]], q[seg[2]], q[seg[3]]
             g, sx, sy, xi = _segment(px, py, x1, y1, x2, y2)
-            if (i == 0 and xi < 0.0) or (i == last and xi > 1.0):
-                continue  # beyond the link's ends
-            kept = i == prefer and -SEGMENT_OVERLAP <= xi <= 1.0 + SEGMENT_OVERLAP
+            beyond = (i == 0 and xi < 0.0) or (i == last and xi > 1.0)  # beyond the link's ends
+            kept = i == prefer and not beyond and -SEGMENT_OVERLAP <= xi <= 1.0 + SEGMENT_OVERLAP
             if self.params["side"] == "right":
                 g, sx, sy = -g, -sx, -sy
             xi = min(max(xi, 0.0), 1.0)
             dist = -1.0 if kept else math.hypot(px - x1 - xi * (x2 - x1), py - y1 - xi * (y2 - y1))
             if best is None or dist < best[5]:
-                best = (g, sx, sy, xi, i, dist)
-        if best is None:
+                best = (g, sx, sy, xi, i, dist, beyond)
+        if best[6]:  # nearest to an end of the link, beside it: not the line of an inner segment
             return math.inf, 0.0, 1.0, -1, []
-        gap, nx, ny, xi, segment, _dist = best
+        gap, nx, ny, xi, segment, _dist, _beyond = best
         seg, slot = self.segments[segment], self._slot
         return gap, nx, ny, segment, [(slot[seg[0]], slot[seg[1]], -(1.0 - xi)), (slot[seg[2]], slot[seg[3]], -xi)]
 
@@ -241,17 +240,16 @@ class ContactPair:
         best, last = None, len(dofs) - 1
         for e, ed in enumerate(dofs):
             _g, _sx, _sy, xi = _segment(px, py, q[ed[0]], q[ed[1]], q[ed[3]], q[ed[4]])
-            if (e == 0 and xi < 0.0) or (e == last and xi > 1.0):
-                continue
+            beyond = (e == 0 and xi < 0.0) or (e == last and xi > 1.0)
             xi = min(max(xi, 0.0), 1.0)
-            kept = e == prefer and -SEGMENT_OVERLAP <= xi <= 1.0 + SEGMENT_OVERLAP
+            kept = e == prefer and not beyond and -SEGMENT_OVERLAP <= xi <= 1.0 + SEGMENT_OVERLAP
             dist = -1.0 if kept else math.hypot(px - q[ed[0]] - xi * (q[ed[3]] - q[ed[0]]),
                                                 py - q[ed[1]] - xi * (q[ed[4]] - q[ed[1]]))
             if best is None or dist < best[2]:
-                best = (e, xi, dist)
-        if best is None:
+                best = (e, xi, dist, beyond)
+        if best[3]:  # nearest to an end of the link, beside it
             return math.inf, 0.0, 1.0, -1, None
-        e, xi, _d = best
+        e, xi, _d, _beyond = best
         for _ in range(len(dofs)):  # the foot point, on the neighbour when it lies beyond the element's end
             xi = _foot(q[dofs[e]], beta0[e], xi, px, py)
             if xi > 1.0 + SEGMENT_OVERLAP and e < last:

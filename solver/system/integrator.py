@@ -5,6 +5,21 @@ onset jump is resolved with the step's own matrix (:mod:`solver.contact.lagrange
 """
 from __future__ import annotations
 
+#: Newmark tau an undamped run switches to when its trapezoidal rule creates energy after an
+#: impact (:meth:`~solver.integration.newmark.NewmarkIntegrator.damp`): the smallest numerical
+#: damping the thesis uses with impacts (§5.1.2: tau = 0.505, nu = 0.2525 by eq. 5.1)
+IMPACT_TAU = 0.505
+
+
+def damping_unset(settings: dict) -> bool:
+    """Whether a model's solver ``settings`` (as written, before defaults) leave the Newmark
+    integrator undamped by default: neither tau nor nu given, no generalized-alpha.
+
+    >>> damping_unset({}), damping_unset({"tau": 0.5}), damping_unset({"integrator": "generalized_alpha"})
+    (True, False, False)
+    """
+    return not ({"tau", "nu"} & set(settings)) and settings.get("integrator", "newmark") == "newmark"
+
 
 def integrator_parameters(settings: dict) -> tuple[float, float, float, float]:
     """``(nu, tau, alpha_m, alpha_f)`` of the chosen integrator.

@@ -117,7 +117,7 @@ def test_toggle_link_kind_both_ways(document):
     _before, after = undo_redo_round_trip(document, cmd)
     assert after["links"][0] == {"id": "crank", "kind": "flexible", "nodes": ["O", "A"],
                                  "section": {"kind": "circle", "material": "steel", "d": 0.01},
-                                 "mesh": {"kind": "uniform", "elements": 4}}
+                                 "mesh": {"kind": "uniform", "elements": 8}}
     assert validate(after) == []
     cmd = toggle_link_kind(document, "beam")
     assert cmd.text() == "Make link beam rigid"

@@ -74,7 +74,7 @@ def test_a_newcomer_builds_runs_plays_back_and_exports_an_impact(qtbot, window, 
     model = window.document.model
     assert validate(model) == []
     rod = model["links"][1]
-    assert rod["kind"] == "flexible" and rod["mesh"] == {"kind": "uniform", "elements": 4}
+    assert rod["kind"] == "flexible" and rod["mesh"] == {"kind": "uniform", "elements": 8}  # trust.STRUCK_ELEMENTS
     assert model["drivers"][0]["function"]["value"] == pytest.approx(150.0, rel=1e-9)
     assert model["initial_velocities"] == [{"body": "body1", "vx": -15.0}]
 
@@ -133,6 +133,6 @@ def test_a_newcomer_builds_runs_plays_back_and_exports_an_impact(qtbot, window, 
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(tmp_path / "struck.json"), ""))
     window.save_as_action.trigger()
     saved = json.loads((tmp_path / "struck.json").read_text(encoding="utf-8"))
-    assert saved["links"][1]["mesh"] == {"kind": "uniform", "elements": 4}
+    assert saved["links"][1]["mesh"] == {"kind": "uniform", "elements": 8}
     assert saved["materials"] == [{"id": "steel", "E": 2.1e11, "density": 7850.0, "expansion": 1.2e-5}]
     assert message_boxes == []
