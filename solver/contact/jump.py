@@ -8,21 +8,18 @@ Lagrange multiplier, thesis ch. 4, takes its share of the impulse).  Solving thi
 per contact direction gives ``dv = X P`` and the contact-space inverse inertia
 ``D = J X`` that Routh's method works with (:mod:`solver.contact.routh`).  Both contact
 models use it: the momentum-balance model for each impulse, the Lagrange-multiplier
-model for the jump at contact onset (§4.7), there on the lumped mass (:func:`lumped_response`).
+model for the jump at contact onset (§4.7).
 """
 from __future__ import annotations
 
 import math
 
 import numpy as np
-import scipy.sparse as sp
-from scipy.sparse.linalg import splu
 
 from ..errors import SolverError
 from ..system.assembly import Assembly
 from ..system.bordered import ContactRows, bordered_solve
 from ..system.contact_pairs import ContactGeometry
-from ..system.lumped_mass import lumped_masses
 from ..system.state import State
 from .routh import ImpactResult, routh_impulse
 
@@ -44,41 +41,15 @@ def impulse_response(asm: Assembly, q: np.ndarray, t: float, J: np.ndarray,
     return X
 
 
-def lumped_response(asm: Assembly, q: np.ndarray, t: float, J: np.ndarray,
-                    held: ContactRows | None = None) -> np.ndarray:
-    """``X`` (n, 2) of :func:`impulse_response` on the row-sum lumped mass ``M_L``
-    (:func:`solver.system.lumped_mass.lumped_masses`): the jump stays on the dofs the impulse,
-    the joints and the held rows reach, as the velocity field of a body struck at a point
-    changes at that point first.  ``[M_L G^T -C; G 0 0; R 0 D]`` solved sparse; where it is
-    singular (a dof with no mass of its own that no joint ties), :func:`impulse_response`."""
-    n, m = asm.n, asm.m
-    c = held.count if held is not None else 0
-    G = asm.sys.constraints.jacobian(q, n)
-    blocks = [[sp.diags(lumped_masses(asm, q, t)), G.T], [G, None]]
-    if c:
-        rows = np.repeat(np.arange(c), held.dofs.shape[1])
-        C = sp.csr_matrix((held.col.ravel(), (held.dofs.ravel(), rows)), shape=(n, c))
-        R = sp.csr_matrix((held.row.ravel(), (rows, held.dofs.ravel())), shape=(c, n))
-        blocks = [blocks[0] + [-C], blocks[1] + [None], [R, None, sp.diags(held.diag)]]
-    A = sp.bmat(blocks, format="csc")
-    rhs = np.zeros((n + m + c, 2))
-    rhs[:n] = J.T
-    try:
-        return splu(A).solve(rhs)[:n]
-    except RuntimeError:  # "Factor is exactly singular"
-        return impulse_response(asm, q, t, J, held)
-
-
 def contact_inertia(asm: Assembly, q: np.ndarray, t: float, J: np.ndarray,
-                    held: ContactRows | None = None, response=impulse_response) -> tuple[np.ndarray, np.ndarray]:
-    """``(X, D)``: the velocity jump per unit contact impulse (``response``:
-    :func:`impulse_response` or :func:`lumped_response`) and the contact-space inverse inertia
-    ``D = J X`` (LAJSS eq. 5), symmetrised.
+                    held: ContactRows | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """``(X, D)``: the velocity jump per unit contact impulse (:func:`impulse_response`)
+    and the contact-space inverse inertia ``D = J X`` (LAJSS eq. 5), symmetrised.
 
     A mechanism with fewer free dofs than contact directions has a singular ``D`` (a
     pinned pendulum: rank 1); a relative 1e-12 on the diagonal keeps Routh's method defined.
     """
-    X = response(asm, q, t, J, held)
+    X = impulse_response(asm, q, t, J, held)
     (a, c_1), (c_2, b) = (J @ X).tolist()
     c = 0.5 * (c_1 + c_2)
     eps = 1e-12 * (a + b)
@@ -86,11 +57,10 @@ def contact_inertia(asm: Assembly, q: np.ndarray, t: float, J: np.ndarray,
 
 
 def velocity_jump(asm: Assembly, s: State, geom: ContactGeometry, mu_s: float, mu_d: float, e: float, law: str,
-                  held: ContactRows | None = None, pair: str = "",
-                  response=impulse_response) -> tuple[np.ndarray, ImpactResult]:
+                  held: ContactRows | None = None, pair: str = "") -> tuple[np.ndarray, ImpactResult]:
     """The velocities after Routh's impulse at ``pair`` in ``geom`` and the impulse itself;
     :class:`SolverError` when its contact-space inverse inertia is unusable."""
-    X, D = contact_inertia(asm, s.q, s.t, geom.J, held, response)
+    X, D = contact_inertia(asm, s.q, s.t, geom.J, held)
     (a, c), (_c, b) = D.tolist()
     if not (math.isfinite(a) and math.isfinite(b) and math.isfinite(c)):
         raise SolverError(f"stopped at t = {s.t:.6g} s: the impulse of contact '{pair}' cannot be computed: its "

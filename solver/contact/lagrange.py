@@ -6,11 +6,10 @@ Strategy (§4.8, fig. 4.1), per pair:
   closes; a pair within ``TOL_imp`` whose points approach then receives the momentum-balance
   impulse that makes the normal relative velocity vanish (Routh's method ended at maximum
   compression, e = 0, with the pair's friction; the joints and the other pairs in contact
-  held), on the row-sum lumped mass rather than on ``M`` as §4.7 has it: at the instant of
-  contact the wave has not left the contact points (``M`` spreads the jump over the mesh and
-  rings; docs/solver.md, departure 5); on ``M`` where the lumped jump would raise the kinetic
-  energy.  Linear momentum is conserved; the kinetic energy it removes is booked (restitution
-  and friction works).  The gap is held at its value then.  The pair's ``e`` and ``law`` are not
+  held), on ``M`` as §4.7 has it (the impact step's Newmark matrix instead was tried and
+  dropped: its jump depends on the step and the mesh through ``nu h^2 K_T``, docs/solver.md).
+  Momentum is conserved; the kinetic energy it removes is booked (restitution and
+  friction works).  The gap is held at its value then.  The pair's ``e`` and ``law`` are not
   used (:data:`solver.model.contact_rules.UNUSED_BY_MODEL`).
 * **Forces** (4.2): the multipliers over each step, ``(1 - tau) lambda_N + tau lambda_N+1``
   (:meth:`LagrangeModel.step_ended`, a departure).
@@ -38,7 +37,6 @@ step after stick begins, a velocity row keeps it at zero (see ``docs/solver.md``
 """
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Callable
 
 import numpy as np
@@ -49,7 +47,7 @@ from ..system.contact_pairs import ContactGeometry, ContactPair
 from ..system.integrator import integrator_parameters
 from ..system.state import State
 from .base import ContactModel
-from .jump import lumped_response, velocity_jump
+from .jump import velocity_jump
 from .routh import ImpactResult
 
 OPEN, SLIDE, STICK = 0, 1, 2  # indices into CONTACT_STATES
@@ -271,12 +269,9 @@ class LagrangeModel(ContactModel):
 
     def check(self, s: State, lam_c: np.ndarray) -> bool:
         """A stick that the consistent multipliers say needs more than ``mu_s F_n`` slides at
-        once.  (A slide whose slip an impulse of another pair reversed keeps its friction's
-        way for the step, which then works with the slip: an open defect, issue 26; turning it
-        at once made a pair under another pair's resting impulses chatter between its two ways
-        until the run stalled, found by the balance oracle.)  Not at onset: a pair just touched keeps its
-        mode for its first step (§4.3), its consistent forces being zero to round-off; nor
-        does a tensile ``F_n`` release here: the step decides."""
+        once.  Not at onset: a pair just touched keeps its mode for its first step (§4.3),
+        its consistent forces being zero to round-off; nor does a tensile ``F_n`` release
+        here: the step decides."""
         for j in range(len(self.pairs)):
             r = self._first_row(j)
             if j in self._touched:
@@ -296,7 +291,7 @@ class LagrangeModel(ContactModel):
             g = self.pair_geometry(j, s.q)
             if not g.reachable or g.gap > self.tol or float(g.velocity(s.v)[0]) >= 0.0:
                 continue
-            v_new, res, mass = self._onset_jump(s, g, pair, held(s))
+            v_new, res = velocity_jump(self.asm, s, g, pair.mu_s, pair.mu_d, 0.0, "energetic", held(s), pair.id)
             s = State(s.t, s.q, v_new, s.a, s.lam, s.a_pseudo, s.lam_c)
             self.hold[j] = g.gap
             self._touched.add(j)
@@ -307,25 +302,9 @@ class LagrangeModel(ContactModel):
                 self.state[j], self.sigma[j] = SLIDE, float(np.sign(res.v_t)) if pair.mu_d > 0 else 0.0
             self.log(s.t, "contact_start", j, gap_m=g.gap, mode=("open", "slide", "stick")[self.state[j]])
             self.record_impulse(s.t, j, res)
-            self.events[-1].update(onset=True, mass=mass)
+            self.events[-1]["onset"] = True
             results.append(res)
         return s, results
-
-    def _onset_jump(self, s: State, g: ContactGeometry, pair: ContactPair,
-                    rows: ContactRows | None) -> tuple[np.ndarray, ImpactResult, str]:
-        """The velocities after the onset impulse (Routh's, e = 0), the impulse and the mass it
-        acted on: the lumped mass (``"lumped"``, :func:`~.jump.lumped_response`), unless the
-        kinetic energy on the consistent mass (eq. 2.31) would rise by it beyond friction's
-        work (a velocity field varying within the struck elements), then ``M`` (``"consistent"``:
-        Routh's plastic impulse there only ever takes energy).  The booked normal work ``W_n``
-        is the kinetic energy's jump less friction's ``W_t``."""
-        v_new, res = velocity_jump(self.asm, s, g, pair.mu_s, pair.mu_d, 0.0, "energetic", rows, pair.id,
-                                   lumped_response)
-        dT = self.asm.kinetic_energy(s.q, v_new) - self.asm.kinetic_energy(s.q, s.v)
-        if dT - res.W_t <= 0.0:
-            return v_new, replace(res, dT=dT, W_n=dT - res.W_t), "lumped"
-        v_new, res = velocity_jump(self.asm, s, g, pair.mu_s, pair.mu_d, 0.0, "energetic", rows, pair.id)
-        return v_new, res, "consistent"
 
     # ------------------------------------------------------------------ outputs
     def _forces(self, j: int, lam_c: np.ndarray) -> tuple[float, float]:

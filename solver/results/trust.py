@@ -8,9 +8,6 @@ What a refinement would change, found in the results alone (no second run):
   neighbours', the pair closed on all three frames: a force the step made, not the motion.
 - **A contact open for one frame**: such a pair open on one frame between two frames in
   contact (a separation shorter than the output interval, that the step could not resolve).
-- **A touch within one frame**: such a pair closed on one frame, carrying no normal force,
-  between two frames open (a contact that began and let go within a step: the step could not
-  resolve how long the points stayed together).
 - **A sliver step**: the run's last step shorter than :data:`SLIVER_FRACTION` of the step
   before it (a time loop that fell short of the end time by round-off): the last frame
   comes from a step of 1e-14 s and its forces and energies do not hold.
@@ -119,21 +116,6 @@ def contact_flicker_warning(results: Results) -> str | None:
             "and compare")
 
 
-def contact_touch_warning(results: Results) -> str | None:
-    """The first pair closed without force for one frame between two open frames, in words."""
-    found = _closed_and_force(results)
-    if found is None:
-        return None
-    closed, force = found
-    floor = SPIKE_FLOOR * np.max(np.abs(force), axis=0)
-    touch = ~closed[:-2] & closed[1:-1] & ~closed[2:] & (np.abs(force[1:-1]) <= floor)
-    if not touch.any():
-        return None
-    k, _j, pair = _first(results, touch)
-    return (f"contact '{pair}' closed without force for one frame only at t = {results.frames[k + 1].time:.6g} s "
-            f"({int(touch.sum())} such frames in all): a touch the step cannot resolve; halve the step and compare")
-
-
 def sliver_step_warning(results: Results) -> str | None:
     """A last step shorter than :data:`SLIVER_FRACTION` of the step before it, in words."""
     if len(results.steps) < 2:
@@ -225,6 +207,6 @@ def coarse_mesh_warning(results: Results) -> str | None:
 
 def step_warnings(results: Results) -> list[str]:
     """Every symptom of a step- or mesh-sensitive run, in words (none for a sound run)."""
-    found = (force_spike_warning(results), contact_flicker_warning(results), contact_touch_warning(results),
-             sliver_step_warning(results), coarse_mesh_warning(results))
+    found = (force_spike_warning(results), contact_flicker_warning(results), sliver_step_warning(results),
+             coarse_mesh_warning(results))
     return [w for w in found if w]

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import json
 
-from tests.oracles.test_trust import _struck_link, _tip_onto_ground
+from tests.oracles.test_trust import _struck_link, _tip_onto_ground, open_one_frame
 
 from .test_simulation_ui import run_with_f5
 
@@ -18,11 +18,12 @@ def _run_label(qtbot, window, tmp_path, doc: dict):
     return window.simulation.status.label
 
 
-def test_a_step_sensitive_run_says_so_in_the_status_bar(qtbot, window, tmp_path, message_boxes):
-    """The flexible link's tip striking the ground, a Lagrange pair, at 0.5 ms steps: it leaves the
-    ground for one frame at 4.35 ms (:func:`~tests.oracles.test_trust.test_a_contact_open_for_one_frame_is_said`).  The
+def test_a_step_sensitive_run_says_so_in_the_status_bar(qtbot, window, tmp_path, message_boxes, monkeypatch):
+    """The flexible link's tip striking the ground, a Lagrange pair, its contact read as open for
+    one frame between frames in contact (:func:`~tests.oracles.test_trust.open_one_frame`).  The
     run completes, the status bar says its results depend on the step and its tool tip gives the
     warning; no box (the numbers are what the step made, not a broken balance)."""
+    open_one_frame(monkeypatch)
     label = _run_label(qtbot, window, tmp_path, _tip_onto_ground(solver={"end_time": 0.008, "step": 0.0005}))
     assert label.text().endswith("warning: results depend on the step or the mesh")
     assert "Contact 'tip-ground' opened for one frame only at t = " in label.toolTip()

@@ -12,10 +12,10 @@ shipped example (its first :data:`~.runs.EXAMPLE_STEPS` steps):
   reports from :data:`~solver.results.validity.DRIFT_WARNING` on);
 - friction, viscous damping and a compliant law's hysteresis only ever take energy: their
   dissipated terms never fall by more than :data:`TERM_FALL` of the energy in play -- with a
-  frictional Lagrange pair, :data:`LAGRANGE_FRICTION_FALL`: a sliding pair whose slip an
-  impulse of another pair reverses keeps its friction's direction for the next step, which
-  then works with the slip (an open defect, issue 26: turning the friction at once made a
-  generated model chatter until it stalled; ``test_found_defects.py``);
+  frictional Lagrange pair, :data:`LAGRANGE_FRICTION_FALL`: a pair whose slip reverses within
+  a step books the step's friction work, by the trapezoidal rule, with the sign it had (up to
+  2.5e-4 of the energy in play on the generated models; an open defect of the ledger, not of
+  the motion, issue 26: the booking needs the reversal located within the step);
 - so does restitution under the laws that cannot create energy: the energetic law, and any
   law without friction (thesis ch. 3; with friction Newton's law can, the paradox of the
   rigid rod, ``validation.md``).
@@ -28,11 +28,12 @@ from __future__ import annotations
 import copy
 
 import numpy as np
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 
 from solver.model.validate import validate
 
 from .generated import user_models
+from .open_defects import OPEN_DEFECTS
 from .runs import ORACLE, balance_rise, describe, energy_in_play, example_run, example_window, run, term_history
 
 #: the largest rise of the balance, of the energy in play, that is integration error (the
@@ -40,11 +41,12 @@ from .runs import ORACLE, balance_rise, describe, energy_in_play, example_run, e
 RISE = 0.05
 #: the largest fall of a dissipated term, of the energy in play (see the module)
 TERM_FALL = 1e-4
-#: the largest fall of the friction term with a frictional Lagrange pair (see the module): 1.29e-3
-#: measured on a generated model (a block's impulses on a link whose tip slides on the ground)
-LAGRANGE_FRICTION_FALL = 1.5e-3
+#: the largest fall of the friction term with a frictional Lagrange pair (see the module)
+LAGRANGE_FRICTION_FALL = 1e-3
 #: generated models the balance is checked on
 MODELS = 200
+#: generated models that found a defect still open (issue 26): drawn again in their place
+OPEN_MODELS = [defect["model"] for defect in OPEN_DEFECTS]
 
 
 def _creates_no_energy_by_law(pair: dict) -> bool:
@@ -81,6 +83,7 @@ def check_balance(results, doc: dict) -> None:
 @given(doc=user_models())
 def test_no_law_creates_energy_on_generated_models(doc):
     assert validate(doc) == [], describe(doc)  # a generated model is one a user could save
+    assume(doc not in OPEN_MODELS)  # each kept in open_defects.json, a strict expected failure there
     check_balance(run(doc), doc)
 
 

@@ -9,8 +9,8 @@ import pytest
 
 from solver.api import simulate, write_results
 from solver.results.frames import CONTACT_STATES, StepRecord
-from solver.results.trust import (coarse_mesh_warning, contact_flicker_warning, contact_touch_warning,
-                                  force_spike_warning, sliver_step_warning, step_warnings)
+from solver.results.trust import (coarse_mesh_warning, contact_flicker_warning, force_spike_warning, sliver_step_warning,
+                                  step_warnings)
 from solver.results.validity import run_warnings
 
 from .runs import example_run
@@ -59,40 +59,32 @@ def test_a_force_spike_one_frame_wide_is_said_in_the_summary(tmp_path, monkeypat
     assert warning in summary["warnings"]
 
 
-def test_a_contact_open_for_one_frame_is_said():
-    """The tip bouncing on the ground, at 0.5 ms steps: it leaves the ground for one frame at 4.35 ms
-    (and touches it without force for one frame at 4.03 ms); at half the step neither happens."""
+def open_one_frame(monkeypatch) -> None:
+    """Make the run's contact values, as :mod:`solver.results.trust` reads them, show the first pair
+    open for one frame in the middle of three frames in contact (what a separation shorter than the
+    output interval gives; since the fixes of issue 26 no small generated model does so reliably)."""
+    from solver.results import trust
+
+    read = trust.contact_values
+
+    def flickering(frames, keys):
+        values = {key: column.copy() for key, column in read(frames, keys).items()}  # the run keeps its own
+        if "state" in values:
+            state = values["state"][:, 0]
+            closed = np.flatnonzero(state != CONTACT_STATES.index("open"))
+            k = next(int(i) for i in closed if i - 1 in closed and i + 1 in closed)
+            state[k] = CONTACT_STATES.index("open")
+        return values
+
+    monkeypatch.setattr(trust, "contact_values", flickering)
+
+
+def test_a_contact_open_for_one_frame_is_said(monkeypatch):
     results = simulate(_tip_onto_ground(solver={"end_time": 0.008, "step": 0.0005}))
+    assert contact_flicker_warning(results) is None
+    open_one_frame(monkeypatch)
     warning = contact_flicker_warning(results)
-    assert warning and "'tip-ground' opened for one frame only at t = 0.00435" in warning
-    assert warning in run_warnings(results)
-    halved = simulate(_tip_onto_ground(solver={"end_time": 0.008, "step": 0.00025}))
-    assert contact_flicker_warning(halved) is None and contact_touch_warning(halved) is None  # (its 4 elements: coarse)
-
-
-def test_a_touch_within_one_frame_is_said():
-    """A body (0.5 kg) striking a four-element link held between two rigid links, at 0.5 ms steps (a
-    generated model of the refinement oracle): at 3.15 ms it touches the link and lets go within one
-    step, where half the step finds a contact of 0.5 ms that carries the run's peak force (784 N
-    against 574 N): the run says so."""
-    doc = json.loads(json.dumps(_tip_onto_ground()))
-    doc["nodes"] = [{"id": "n0", "x": 0.0, "y": 0.0}, {"id": "n1", "x": 0.399036, "y": 0.02775},
-                    {"id": "n2", "x": 0.791859, "y": 0.10318}, {"id": "n3", "x": 0.988271, "y": 0.140895}]
-    doc["links"] = [{"id": "link0", "nodes": ["n0", "n1"], "kind": "rigid", "mass": 1.0},
-                    {"id": "link1", "nodes": ["n1", "n2"], "kind": "flexible", "mesh": {"elements": 4},
-                     "section": {"kind": "per_length", "EA": 1e6, "EI": 200.0, "rhoA": 2.0, "c": 0.01}},
-                    {"id": "link2", "nodes": ["n2", "n3"], "kind": "rigid", "mass": 1.0}]
-    doc["joints"] = [{"id": "pivot", "kind": "ground", "node": "n0"},
-                     {"id": "far-pivot", "kind": "ground", "node": "n3"}]
-    doc["bodies"] = [{"id": "body", "kind": "rigid", "x": 0.59148742, "y": 0.086088234, "mass": 0.5,
-                      "inertia": 1e-4, "radius": 0.02}]
-    doc["contacts"] = [{"id": "body-link", "point": {"body": "body"}, "mu_s": 0.5, "mu_d": 0.5,
-                        "target": {"kind": "link", "link": "link1", "side": "left"}, "model": {"kind": "lagrange"}}]
-    doc["initial_velocities"] = [{"body": "body", "vx": -0.357447, "vy": -1.801567, "omega": 0.0}]
-    doc["solver"] = {"end_time": 0.0035, "step": 0.0005}
-    results = simulate(doc)
-    warning = contact_touch_warning(results)
-    assert warning and "'body-link' closed without force for one frame only at t = 0.003145" in warning
+    assert warning and "'tip-ground' opened for one frame only at t = " in warning
     assert warning in run_warnings(results)
 
 
@@ -165,6 +157,5 @@ def test_the_detectors_stay_quiet_on_the_examples(example):
     results = example_run(example)
     assert force_spike_warning(results) is None
     assert contact_flicker_warning(results) is None
-    assert contact_touch_warning(results) is None
     assert sliver_step_warning(results) is None
     assert coarse_mesh_warning(results) is None
