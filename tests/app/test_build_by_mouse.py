@@ -57,8 +57,8 @@ def build_slider_crank_block(qtbot, window) -> None:
     user.drag((0.15, 0.0), (0.45, 0.0))
     user.type_field("id", "rod")
     user.type_field("kind", "flexible")
-    user.type_field("section.d", "6 mm")
-    user.type_field("mesh.elements", "8")
+    user.type_field("section.d", "6 mm")  # 8 elements: the starter mesh of a link made flexible
+    assert window.document.model["links"][1]["mesh"] == {"kind": "uniform", "elements": 8}
 
     user.key(Qt.Key.Key_Escape)
     for (x, y), name in (((0.0, 0.0), "O"), ((0.15, 0.0), "A"), ((0.45, 0.0), "B")):
