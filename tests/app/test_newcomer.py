@@ -32,7 +32,7 @@ def build_struck_slider_crank(qtbot, window) -> None:
     user.tool(Qt.Key.Key_L, (0.0, 0.0), (0.15, 0.0))  # the crank, link1
     user.type_field("mass", "33.3778511 g")
     user.drag((0.15, 0.0), (0.45, 0.0))        # the rod, link2
-    user.type_field("kind", "flexible")        # a complete flexible link: steel section, 4 elements
+    user.type_field("kind", "flexible")        # a complete flexible link: steel section, 8 elements
     user.type_field("section.d", "6 mm")
 
     user.tool(Qt.Key.Key_G, (0.0, 0.0))
