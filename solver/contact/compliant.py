@@ -300,7 +300,7 @@ class CompliantModel(ContactModel):
         if before is not None:
             h = new.t - old.t
             for k, (b, a) in enumerate(zip(before, after)):
-                self._acc[k] += 0.5 * h * np.array([b.F_n + a.F_n, b.F_t + a.F_t])
+                self._acc[k] += 0.5 * h * (self._carried(k, b, old) + self._carried(k, a, new))
             for k, wear in self.wear.items():
                 wear.book(before[k], after[k], new.q, h)
         self._last = after
@@ -407,11 +407,22 @@ class CompliantModel(ContactModel):
         eccentricity (circle targets: distance of the centres) and impacts so far."""
         for k, (pair, pf) in enumerate(zip(self.pairs, self._forces_at(s))):
             i = self.index[k]
-            out["F_n_N"][i], out["F_t_N"][i] = pf.F_n, pf.F_t
+            out["F_n_N"][i], out["F_t_N"][i] = self._carried(k, pf, s)
             out["penetration_m"][i] = max(pf.delta, 0.0)
             out["eccentricity_m"][i] = _eccentricity(pair, s.q)
             out["impacts"][i] = self.impacts[k]
         self.frame_impulses(s, out, 0.0)
+
+    def _carried(self, k: int, pf: PairForces, s: State) -> np.ndarray:
+        """(F_n, F_t) the joint of pair ``k`` carries at ``s`` (N): its contact law's, plus, in a
+        lubricated joint, its oil film's force on the journal in the pair's frame (the film
+        carries the load where the dry law reads 0)."""
+        carried = np.array([pf.F_n, pf.F_t])
+        if k in self.films:
+            dofs = self.pairs[k].dofs
+            F = self.films[k].journal_force(s.q[dofs], s.v[dofs])
+            carried += (F @ pf.geometry.normal, F @ pf.geometry.tangent)
+        return carried
 
     def summary(self) -> dict[str, dict]:
         """Per pair: impacts, largest penetration and force, and the law's validity counts."""

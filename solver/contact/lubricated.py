@@ -164,6 +164,11 @@ class FilmPair:
         """Forces on the pair's local dofs at local ``q``, ``v``."""
         return self._local(self._inputs(q, v), len(q))
 
+    def journal_force(self, q: np.ndarray, v: np.ndarray) -> np.ndarray:
+        """The film's force on the journal (N, world x and y) at local ``q``, ``v``."""
+        x = self._inputs(q, v)
+        return self.film.forces(x[0:2], x[2:4], x[4], x[5])[0]
+
     def power(self, q: np.ndarray, v: np.ndarray) -> float:
         """The film's power on the system (W, ≤ 0 by (L7))."""
         return float(self.generalized(q, v) @ v)

@@ -54,6 +54,17 @@ def test_loaded_journal_settles_at_ocvirks_eccentricity(eps):
     assert abs(attitude) == pytest.approx(math.atan2(math.pi * math.sqrt(1 - eps * eps), 4 * eps), abs=math.radians(1))
 
 
+def test_the_contact_columns_show_the_load_the_film_carries():
+    """A settled journal (ε 0.6, the dry law never touching) carries its load W through the film:
+    the frame's contact force (F_n, F_t) is W within 1e-3 (it read 0 N, the dry law's force
+    alone), and the impulse since the last frame W times the frame interval."""
+    load = FILM.ocvirk_load(0.6, SPIN)
+    res = simulate(loaded_journal(load))
+    last = res.frames[-1].contact
+    assert math.hypot(last["F_n_N"][0], last["F_t_N"][0]) == pytest.approx(load, rel=1e-3)
+    assert math.hypot(last["I_n_N_s"][0], last["I_t_N_s"][0]) == pytest.approx(load * 0.01, rel=1e-3)
+
+
 def test_film_force_is_zero_at_the_centre_without_spin():
     F, torque = FILM.forces(np.zeros(2), np.zeros(2), 0.0, 0.0)
     assert np.all(F == 0.0) and torque == 0.0
