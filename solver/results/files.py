@@ -34,6 +34,7 @@ from .integrity import (SUMMARY, as_text, check_layout, check_recorded, locate_t
 from .lazy import LazyFrames
 from .streaming import previous_files, streamed_results, summary_text
 from .summary import layout_from_json, summarize
+from .wear_table import WEAR_FILE, wear_csv
 from .tables import FRAME_TABLES, RATE_FIELDS, STEP_COLUMNS, TABLES, CsvTable, contacts_from_table, csv_tables, field_shapes
 
 __all__ = ["ResultsFormatError", "copy_results", "export_csv", "load_results", "summarize", "summary_text", "write_results"]
@@ -227,7 +228,8 @@ def export_csv(directory: str | os.PathLike, out: str | os.PathLike | None = Non
     """Write tables of the results folder ``directory`` as CSV files (the version-1 files:
     units in the header, floats in the shortest text that reads back bit for bit) into ``out`` (default: the folder itself).
 
-    ``tables`` names them (:data:`~solver.results.tables.TABLES`; default: all).  Returns
+    ``tables`` names them (:data:`~solver.results.tables.TABLES`; default: all, and the
+    bearings' ``wear.csv`` of a run with worn clearance joints).  Returns
     the files written.  Raises :class:`ResultsFormatError` for a folder :func:`load_results`
     refuses and :class:`ValueError` naming an unknown table.
     """
@@ -240,6 +242,10 @@ def export_csv(directory: str | os.PathLike, out: str | os.PathLike | None = Non
     for name, text in csv_tables(results, tuple(tables or TABLES)).items():
         atomic_write_text(out / name, text)
         written.append(out / name)
+    wear = None if tables else wear_csv(results.meta)
+    if wear is not None:
+        atomic_write_text(out / WEAR_FILE, wear.decode("utf-8"))
+        written.append(out / WEAR_FILE)
     return written
 
 

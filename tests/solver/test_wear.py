@@ -73,6 +73,11 @@ def test_the_wear_table_is_written_with_the_results(tmp_path):
     joint, angle, depth = rows[28].split(",")  # the arc from 270° to 280°
     assert joint == "bearing" and float(angle) == pytest.approx(275.0) and float(depth) > 0.0
     assert load_results(tmp_path).meta["compliant_contacts"]["bearing"]["wear"]["depth_m"][27] == float(depth)
+    from solver.results.files import export_csv
+
+    exported = export_csv(tmp_path, tmp_path / "csv")  # `flexmech export` wrote the tables without it
+    assert tmp_path / "csv" / "wear.csv" in exported
+    assert (tmp_path / "csv" / "wear.csv").read_text() == (tmp_path / "wear.csv").read_text()
     (tmp_path / "wear.csv").write_text("joint,angle_deg,depth_m\n")
     with pytest.raises(ResultsFormatError, match="wear.csv"):
         load_results(tmp_path)
