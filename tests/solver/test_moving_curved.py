@@ -82,3 +82,15 @@ def test_a_mass_on_a_bent_link_reads_m_v2_kappa_on_every_frame(how, g, tau):
     assert np.abs(F_n[on] / expected - 1).max() < 1e-3
     at_nodes = np.abs(s[on] * ELEMENTS / L - np.round(s[on] * ELEMENTS / L)) < 1e-9
     assert at_nodes.sum() == ELEMENTS + 1
+
+
+def test_a_run_ended_between_steps_on_the_curve_reads_m_v2_kappa_on_its_last_frame():
+    """Ended at 0.3003 s, not a multiple of the 1 ms step (the mass at s = 0.58 m), at tau = 0.5: the last
+    two steps share 1.3 ms (:mod:`solver.integration.step_ends`) and the last frame reads m v^2 kappa
+    like every other (measured 1.4e-5; ended at 0.3 s + 1e-12 s, 8.8e-6)."""
+    doc = bent_cantilever("thermal", 0.0)
+    doc["solver"]["end_time"] = 0.3003
+    res = simulate(doc)
+    assert res.completed, res.meta["message"]
+    assert res.frames[-1].time == 0.3003
+    assert res.frames[-1].moving_force[0][0] == pytest.approx(-MASS * SPEED**2 * KAPPA, rel=1e-4)
