@@ -448,6 +448,12 @@ SOLVER = Obj(
         "max_step_cuts": Num("times a step may be halved before the run stops", default=8, ge=0, le=50, integer=True),
         "modified_newton": Bool("reuse the factorised Jacobian while Newton converges", default=True),
         "consistent_initial_velocity": Bool("start with velocities consistent with drivers and joints", default=True),
+        "initial_shape": Str(
+            "the shape a run starts from: sketched (unloaded, as drawn) or static (the static equilibrium under "
+            "the loads, free strains and gravity at t = 0: a pre-bent or preloaded link starts at rest in its "
+            "bent shape; contacts are not part of it, moving masses must start before their link)",
+            enum=("sketched", "static"), default="sketched",
+        ),
         "contact_tol": Num("gap within which a contact is established, thesis TOL_imp (3.3)", "m", default=1e-6, gt=0),
         "contact_accuracy": Num(
             "local error of the penetration per step while a compliant contact is closed, as a fraction "

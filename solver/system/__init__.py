@@ -11,7 +11,8 @@ assembled residual, mass and Newton matrices (:mod:`.assembly`) with the banded
 solver (:mod:`.banded`), the band Cholesky of the constrained mass matrix for the impulses of
 large models (:mod:`.mass_cholesky`) and the contact rows that border them (:mod:`.bordered`), the state vector (:mod:`.state`),
 the time integrator's parameters (:mod:`.integrator`) and the consistent
-initial state (:mod:`.initial`, with the links' rigid velocity fields of :mod:`.rigid_fields`).
+initial state (:mod:`.initial`, with the links' rigid velocity fields of :mod:`.rigid_fields` and the
+static equilibrium of :mod:`.equilibrium`).
 
 May import :mod:`solver.fem`, :mod:`solver.model` and :mod:`solver.errors`.
 """

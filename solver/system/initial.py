@@ -9,6 +9,15 @@ joints allow by its norm ``|dv|`` (sparse: cost and memory linear in the element
 A mechanism driven at 150 rad/s therefore starts with its rigid velocity field,
 not at rest, and flexible links start without deformation rates.  The initial
 accelerations and multipliers solve ``[M G^T; G 0] [a; lambda] = [-Psi(a=0); gamma]``.
+
+With ``solver.initial_shape = "static"`` the run starts from the static equilibrium under
+the loads, free strains and gravity at t = 0 (:func:`static_shape`) instead of the sketched
+shape: a link pre-bent by a thermal gradient or an end moment then starts bent, with nothing
+to ring.  Ramped on from the sketched shape instead, the kinks of the ramp put into the
+link's stiffest modes a transient far shorter than the step, which the trapezoidal rule
+(tau = 0.5) does not damp: with stiffness-proportional damping beta those modes are
+overdamped and their step-to-step amplification is ``-1 + 4 / (beta omega^2 h)``, so their
+accelerations alternate in sign for the rest of the run (docs/solver.md).
 """
 from __future__ import annotations
 
@@ -20,6 +29,7 @@ import scipy.sparse.linalg as spla
 from .assembly import Assembly
 from .bordered import ContactRows, bordered_solve
 from .compile import System
+from .equilibrium import solve_static
 from .rigid_fields import rigid_motions
 from ..errors import SolverError
 from ..fem.beam import deformations
@@ -180,10 +190,28 @@ def _velocity_correction(asm: Assembly, q: np.ndarray, v: np.ndarray, t: float) 
     return lu.solve(rhs)[: asm.n]
 
 
+def static_shape(asm: Assembly, t: float = 0.0) -> np.ndarray:
+    """The positions ``q`` of the static equilibrium at ``t`` (:func:`.equilibrium.solve_static`),
+    the moving masses held on their tracks; raises :class:`~solver.errors.SolverError`, naming
+    ``solver.initial_shape``, when there is none or a moving support or mass starts on its link
+    (the static solution holds no moving rows)."""
+    field = "solver.initial_shape = static"
+    for m in asm.sys.movers:
+        if m.kind == "support" or (m.kind == "mass" and m.path.on(m.position.value(t))):
+            raise SolverError(f"{field}: the moving {m.kind} '{m.id}' is on its link at t = {t:g} s, and the "
+                              "static start holds no moving supports or masses on a link; start a mass before "
+                              "the link (position s < 0), or start from the sketched shape")
+    held = tuple(d for m in asm.sys.movers if m.mass_dofs is not None for d in m.mass_dofs)
+    try:
+        return solve_static(asm, time=t, held=held)[0]
+    except SolverError as exc:
+        raise SolverError(f"{field}: {exc}") from None
+
+
 def initial_state(asm: Assembly, t: float = 0.0) -> State:
-    """Consistent ``(q, v, a, lambda)`` at the start of a run."""
+    """Consistent ``(q, v, a, lambda)`` at the start of a run, from the sketched or the static shape."""
     sys = asm.sys
-    q = sys.q0.copy()
+    q = static_shape(asm, t) if sys.settings["initial_shape"] == "static" else sys.q0.copy()
     v = explicit_velocity(sys)
     if sys.settings["consistent_initial_velocity"] and asm.m:
         v = v + rigid_velocity_correction(asm, q, v, t)
