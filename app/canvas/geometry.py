@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from solver.model.fields import with_defaults
 from solver.model.schema import MOVING
 from solver.model.translational_rules import corner_arms, guide_surfaces
-from solver.system.timefn import TimeFunction
+from solver.model.timefn import TimeFunction
 
 from ..document.entities import EntityRef, find_entity
 

@@ -1,5 +1,5 @@
 """The time function of the model file (part of :mod:`.schema`): f(t) of loads, drivers and
-the free strains of flexible links, evaluated by :mod:`solver.system.timefn`."""
+the free strains of flexible links, evaluated by :mod:`solver.model.timefn`."""
 from __future__ import annotations
 
 from .fields import Arr, Num, Obj, Variant

@@ -23,6 +23,7 @@ from .fields import Obj, Variant, field_at
 from .geometry_rules import geometry_problems
 from .limits import is_number, magnitude_rule, resource_problems, usable
 from .record_rules import record_problems
+from .start_rules import static_start_problems
 from .translational_rules import translational_problems
 
 
@@ -274,6 +275,7 @@ def semantic_problems(doc: dict) -> list[Problem]:
     node_target_problems(doc, bad)
     body_problems(doc, bad)
     record_problems(doc, bad)
+    static_start_problems(doc, bad)
     resource_problems(doc, bad)
     return out
 

@@ -2,7 +2,7 @@
 their numbering, beams, masses, loads and time functions (:mod:`.compile`, one compiler module
 per kind of entity, ``compile_<kind>``, walked by phase through :mod:`.registry` on the shared
 :mod:`.builder`;
-:mod:`.timefn`), section properties along tapered links (:mod:`.sections`), the links' thermal
+:mod:`solver.model.timefn`), section properties along tapered links (:mod:`.sections`), the links' thermal
 and creep strains at a time (:mod:`.free_strains`), modal links' modes, dofs and ties to their nodes
 (:mod:`.modal_links`), joint and driver constraints (:mod:`.constraints`), the kinematics
 of contact pairs — gap, contact frame and Jacobian (:mod:`.contact_pairs`) — and the time scales

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from .builder import Compilation
 from .registry import Phase, compiler
-from .timefn import TimeFunction
+from ..model.timefn import TimeFunction
 
 
 @dataclass

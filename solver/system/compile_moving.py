@@ -10,7 +10,7 @@ import numpy as np
 from .builder import Compilation
 from .moving import Mover, link_path
 from .registry import Phase, compiler
-from .timefn import TimeFunction
+from ..model.timefn import TimeFunction
 
 
 @compiler(Phase.POINTS, 2)

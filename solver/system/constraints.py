@@ -26,7 +26,7 @@ import numpy as np
 import scipy.sparse as sp
 from ..jit import njit
 
-from .timefn import POLYNOMIAL, TimeFunction
+from ..model.timefn import POLYNOMIAL, TimeFunction
 
 
 @njit(cache=True)
@@ -227,7 +227,7 @@ class ConstraintSet:
 
     def motion_at(self, times: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """:meth:`target` and the prescribed accelerations at each of ``times``, (K, rows) each.
-        Polynomial functions (:data:`~.timefn.POLYNOMIAL`) are evaluated on the whole array,
+        Polynomial functions (:data:`~solver.model.timefn.POLYNOMIAL`) are evaluated on the whole array,
         with the same operations as at each time."""
         motion = np.zeros((3, len(times), len(self.dm_dofs)))
         for i in self._moving:

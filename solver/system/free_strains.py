@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .timefn import TimeFunction
+from ..model.timefn import TimeFunction
 
 #: columns of the free mean axial strain and curvature in :meth:`solver.fem.beam.BeamSet.sections`
 EPS0, KAPPA0 = 7, 8

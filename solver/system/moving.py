@@ -1,7 +1,7 @@
 """Supports, masses and forces that travel along a flexible link (Amirouche & Xie, eqs. 13-16, 26).
 
 Each entry of the model's ``moving`` list sits at the link's material point at arc
-length ``s(t)`` from its first node (a time function of :mod:`.timefn`, in m along the
+length ``s(t)`` from its first node (a time function of :mod:`solver.model.timefn`, in m along the
 sketched link), found on the element that holds it by the element's shape functions
 (:func:`solver.fem.beam_point.point_on_element`):
 
@@ -34,7 +34,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..fem.beam_point import point_on_element
-from .timefn import TimeFunction
+from ..model.timefn import TimeFunction
 
 #: Gauss-Newton iterations of the projection on a link (converged within a few: the
 #: rate is the gap times the curvature)

@@ -8,7 +8,7 @@ import solver.jit as jit
 from solver.borrowing import borrowed, local_array
 from solver.model.io import examples_dir, load_model
 from solver.system.compile import compile_model
-from solver.system.timefn import POLYNOMIAL, TimeFunction
+from solver.model.timefn import POLYNOMIAL, TimeFunction
 
 
 @njit

@@ -60,3 +60,21 @@ def test_a_moving_mass_on_its_link_at_the_start_is_refused_by_name():
                       "position": {"kind": "table", "t": [0.0, 1.0], "v": [0.3, 1.3]}}]
     with pytest.raises(SolverError, match=r"solver\.initial_shape = static: the moving mass 'cart' is on its link"):
         simulate(doc)
+
+
+def test_validate_refuses_what_a_static_start_cannot_run():
+    """What ``validate`` accepts, ``run`` runs: a moving support, and a mass on its link at t = 0,
+    under a static start are problems of their fields; a mass starting before the link is not."""
+    from solver.model.validate import validate
+
+    doc = cantilever()
+    doc["moving"] = [{"id": "cart", "kind": "mass", "link": "beam", "mass": 1.0,
+                      "position": {"kind": "table", "t": [0.0, 1.0], "v": [0.3, 1.3]}},
+                     {"id": "roller", "kind": "support", "link": "beam", "position": {"kind": "linear", "rate": 1.0}},
+                     {"id": "early", "kind": "mass", "link": "beam", "mass": 1.0,
+                      "position": {"kind": "free", "s0": -0.1, "speed0": 1.0}}]
+    problems = {p.path: p.message for p in validate(doc)}
+    assert set(problems) == {"moving[cart].position", "moving[roller]"}, problems
+    assert "s = 0.3 m" in problems["moving[cart].position"] and "initial_shape" in problems["moving[roller]"]
+    doc["solver"]["initial_shape"] = "sketched"
+    assert validate(doc) == []
