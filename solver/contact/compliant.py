@@ -26,18 +26,13 @@ Hermite interpolation of the gap through both ends' gap and rate -- is rejected 
 retried up to the moment the gap first reaches ``-contact_tol / 2``: no contact start
 is stepped over, and each begins with a penetration within the tolerance.  While a pair
 is closed the local error of the Newmark penetration, (h²/12) |J_n (a₁ - a₀)|, is kept
-below ε = ``contact_accuracy`` times the contact's largest penetration, and the energy the
-step puts out of the balance below :data:`WORK_TOLERANCE` ε times V(δ_c), the energy the law
-stores at the contact's largest penetration δ_c: the trapezoidal rule does the work
-(F₀ + F₁) Δδ / 2, which differs from the elastic energy stored, ΔV (by ≈ |F''| Δδ³ / 12), and
-from the damper's work the ledger books.  Near first touch and parting, where F'' of a Hertz
-law grows without bound, this asks for the short steps the penetration error does not;
-measured against the whole contact's energy, the steps grow as the contact deepens and shrink
-only near its ends (a criterion on the change of the penetration relative to the penetration
-itself, used before, kept them a fixed fraction of it and set two thirds of the steps).  A
-step over 1.5 times either tolerance is rejected, and the next step is sized to them
-(h (tol/err)^⅓, within a factor 0.2 ... 2); in free flight the loop grows the step back to
-``solver.step``.
+below ε = ``contact_accuracy`` times the contact's largest penetration, and the change of
+the penetration in a step below ε^⅓ times the penetration (an increment criterion:
+near first touch and parting, where F'' of a Hertz law grows without bound, the
+trapezoidal work of the force needs short steps the error estimate does not ask for).
+A step over 1.5 times either tolerance is rejected, and the next step is sized to them
+(h (tol/err)^⅓ and h tol/increment, within a factor 0.2 ... 2); in free flight the loop
+grows the step back to ``solver.step``.
 
 **Energy.**  The elastic part of the normal law stores V(δ) (``contact_elastic``, a
 state energy); its hysteresis, damper and Kelvin-Voigt's switch dissipate
@@ -66,10 +61,6 @@ MIN_IMPACT_VELOCITY = 1e-4
 ERROR_CONSTANT = 1.0 / 12.0
 #: a step whose error exceeds this multiple of the tolerance is taken again
 REJECT_RATIO = 1.5
-#: the energy a step in contact puts out of balance is held below this fraction of ε V(δ_c): at a
-#: third the modal pendulum's Hertz impacts (contact_accuracy 1e-3) lose 0.2 % of the energy in play,
-#: at a fifth 0.13 %, at a tenth 0.08 % (the old penetration-increment criterion: 0.04 %)
-WORK_TOLERANCE = 0.1
 #: a gap within this fraction of the model's size of zero is a touch, neither open nor
 #: penetrated: a step that ends where the pair just meets (a gap of ±1e-14 m, round-off of where
 #: the model is drawn) starts the contact alike however the model is turned or moved
@@ -125,6 +116,8 @@ class CompliantModel(ContactModel):
         self.wear = {k: w for k, p in enumerate(self.pairs) if (w := wear_of(p))}
         self.accuracy = settings["contact_accuracy"]
         self.touch = TOUCH_FRACTION * asm.sys.size
+        #: largest relative change of the penetration in a step (the penetration-increment criterion)
+        self.increment = self.accuracy ** (1.0 / 3.0)
         count = len(self.pairs)
         self.delta_dot_0 = np.zeros(count)
         self.unloading = np.zeros(count, dtype=bool)
@@ -233,39 +226,25 @@ class CompliantModel(ContactModel):
         starts = [old.t + s * h for s in starts if s is not None]
         if starts:
             return min(starts)
-        error = work = 0.0  # the two criteria over their tolerances
+        error = increment = 0.0  # the two criteria over their tolerances
         for k, (b, a) in enumerate(zip(before, after)):
             depth = a.delta
             if not (self.state[k] or depth > 0.0):
                 continue
-            da_n = abs(float(a.geometry.velocity(new.a - old.a)[0]))
-            error = max(error, ERROR_CONSTANT * h * h * da_n / (self.accuracy * max(self.peak[k], depth, self.tol)))
+            err = ERROR_CONSTANT * h * h * abs(float(a.geometry.velocity(new.a - old.a)[0]))
+            error = max(error, err / (self.accuracy * max(self.peak[k], depth, self.tol)))
             if self.state[k] and depth > 0.0:
-                work = max(work, self._work_error(k, b, a, h))
-        if error == 0.0 and work == 0.0:
+                step = abs(depth - b.delta) / (self.increment * max(depth, b.delta, self.tol))
+                increment = max(increment, step)
+        if error == 0.0 and increment == 0.0:
             self.h_error = math.inf
             return None
-        h_next = h * min(2.0, max(0.2, 0.9 * max(error, work) ** (-1.0 / 3.0)))
-        if max(error, work) > REJECT_RATIO:
+        factors = [0.9 * r ** -p for r, p in ((error, 1.0 / 3.0), (increment, 1.0)) if r > 0.0]
+        h_next = h * min(2.0, max(0.2, min(factors)))
+        if max(error, increment) > REJECT_RATIO:
             return old.t + h_next
         self.h_error = h_next
         return None
-
-    def _work_error(self, k: int, before: PairForces, after: PairForces, h: float) -> float:
-        """The energy pair ``k`` puts out of balance in a step of ``h`` (s), as a multiple of its
-        tolerance :data:`WORK_TOLERANCE` ε V(δ_c), with V(δ_c) the energy the law stores at the
-        contact's largest penetration so far (at least the present one and ``contact_tol``);
-        J / J.  The trapezoidal rule does the work (F₀ + F₁) Δδ / 2: of the elastic part against
-        the stored V(δ₁) - V(δ₀) (≈ |F''| Δδ³ / 12), of the damper against the ledger's
-        (h/2) (F_d0 δ̇₀ + F_d1 δ̇₁)."""
-        law, unloading = self.laws[k], bool(self.unloading[k])
-        d0, d1 = max(before.delta, 0.0), after.delta
-        e0, f0 = (before.normal.elastic, before.normal.force) if before.normal is not None else (0.0, 0.0)
-        e1, f1 = after.normal.elastic, after.normal.force
-        elastic = 0.5 * (e0 + e1) * (d1 - d0) - (law.elastic_energy(d1, unloading) - law.elastic_energy(d0, unloading))
-        damper = 0.5 * ((f0 - e0) + (f1 - e1)) * (d1 - d0) + 0.5 * h * ((f0 - e0) * before.v_n + (f1 - e1) * after.v_n)
-        scale = law.elastic_energy(max(self.peak[k], d0, d1, self.tol), unloading)
-        return (abs(elastic) + abs(damper)) / (WORK_TOLERANCE * self.accuracy * scale) if scale > 0.0 else 0.0
 
     def _first_contact(self, ends: tuple[float, float, float, float]) -> float | None:
         """When an open pair's gap, interpolated by the cubic Hermite polynomial of both ends'

@@ -99,25 +99,10 @@ def test_hysteresis_restitution_converges_to_the_exact_value(law, c_e, exact):
     assert lost == pytest.approx(0.5 * MASS * SPEED**2 * (1 - rebound(res) ** 2), rel=2e-3)
 
 
-def test_a_hysteresis_impact_keeps_its_energy_balance_in_few_steps():
-    """The step in contact is held to the energy it puts out of the balance, the damper's work
-    included (the trapezoidal rule's (F_d0 + F_d1) Δδ / 2 against the ledger's trapezoidal
-    power): a Lankarani-Nikravesh impact (c_e = 0.9) at contact_accuracy 1e-4 keeps the balance
-    within 5e-4 (1.2e-3 with the penetration-increment criterion before it) and the rebound
-    within 5e-4 of the exact 0.913177, in fewer than 250 steps of contact (292 before)."""
-    res = simulate(ball_on_floor("lankarani_nikravesh", e=0.9, accuracy=1e-4))
-    start, parted = (next(e["time_s"] for e in res.events if e["kind"] == kind) for kind in ("contact_start", "separation"))
-    times = np.array([s.time for s in res.steps])
-    assert drift(res) < 5e-4
-    assert rebound(res) == pytest.approx(0.913177, abs=5e-4)
-    assert np.count_nonzero((times > start) & (times <= parted)) < 250
-
-
 def test_contact_is_found_with_a_step_far_longer_than_the_contact():
     """With a 1 ms step (the contact lasts 0.07 ms) no contact start is stepped over: the step is
-    rejected and retried, shrinks in contact and grows back to 1 ms in free flight (doubling
-    from the sub-microsecond steps of the parting: 6 ms leave it the time)."""
-    res = simulate(ball_on_floor(step=1e-3, end=6e-3, gap=1e-3, accuracy=1e-4))
+    rejected and retried, shrinks in contact and grows back to 1 ms in free flight."""
+    res = simulate(ball_on_floor(step=1e-3, end=4e-3, gap=1e-3, accuracy=1e-4))
     assert res.meta["compliant_contacts"]["floor"]["impacts"] == 1
     assert res.meta["rejected_steps"] >= 1
     steps = np.array([s.step for s in res.steps])
