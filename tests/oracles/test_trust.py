@@ -9,8 +9,8 @@ import pytest
 
 from solver.api import simulate, write_results
 from solver.results.frames import CONTACT_STATES, StepRecord
-from solver.results.trust import (coarse_mesh_warning, contact_flicker_warning, force_spike_warning, sliver_step_warning,
-                                  step_warnings)
+from solver.results.trust import (coarse_mesh_warning, contact_flicker_warning, force_spike_warning,
+                                  numerical_damping_warning, sliver_step_warning, step_warnings)
 from solver.results.validity import run_warnings
 
 from .runs import example_run
@@ -149,6 +149,30 @@ def test_impulses_on_a_coarsely_meshed_mechanism_say_so():
     warning = coarse_mesh_warning(simulate(_chain_tip_onto_ground(3)))
     assert warning and "strikes a mechanism whose link 'link1' is meshed coarsely (an element 0.33" in warning
     assert coarse_mesh_warning(simulate(_chain_tip_onto_ground(8))) is None
+
+
+def damped_from_the_start() -> dict:
+    """Getting Started's rod struck end-on through a compliant pair at the default 1 ms step (over 10
+    axial transits of an element): the run is damped from the start (tests/oracles/test_struck_links.py);
+    10 steps of it."""
+    from .test_struck_links import getting_started
+
+    doc = getting_started("compliant")
+    doc["solver"] = {"end_time": 0.01}
+    return doc
+
+
+def test_a_switch_to_numerical_damping_is_said(tmp_path):
+    """The switch was only in summary.json's meta: it is now a warning (summary.json, the command
+    line, the status bar), and a run whose model sets tau has none."""
+    results = simulate(damped_from_the_start())
+    assert results.meta["numerical_damping"] == {"tau": 0.505, "from_s": 0.0}
+    write_results(results, tmp_path)
+    warnings = json.loads((tmp_path / "summary.json").read_text(encoding="utf-8"))["warnings"]
+    assert [w for w in warnings if "switched to numerical damping (tau = 0.505) from the start" in w]
+    model = damped_from_the_start()
+    model["solver"]["tau"] = 0.505
+    assert numerical_damping_warning(simulate(model)) is None
 
 
 def test_the_detectors_stay_quiet_on_the_examples(example):
