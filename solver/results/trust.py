@@ -39,7 +39,8 @@ What a refinement would change, found in the results alone (no second run):
   slider-crank's peak strain: 0.024 at its step, 0.019 at half of it, 0.013 at tau = 0.51).
 
 - **A peak strain the step made**: the largest axial or bending strain of the frames, reached
-  after a momentum-balance impulse and after the integration had created energy since the
+  after an impulse (an ``impulse`` event: a momentum-balance pair's, a Lagrange or rolling
+  pair's onset) and after the integration had created energy since the
   frame before the first impulse (the energy balance above its value there) of more than
   :data:`PEAK_CREATED` of the strain energy at that frame.  An impulse (a velocity jump, not a
   compliant or Lagrange force spread over the contact) puts energy into every mode of the mesh, most of them above what the step resolves (the
