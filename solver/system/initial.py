@@ -156,13 +156,14 @@ def rigid_velocity_correction(asm: Assembly, q: np.ndarray, v: np.ndarray, t: fl
     ``k = rank Y`` dofs that Y moves makes the least-squares problem definite
     (:func:`constrained_least_squares`); ``dv - Y z`` (:func:`_least_energy_motion`, after
     removing ``Y Y^T dv``: what no mass measures is least) is the one kept.
-    Without beams and modal links, ``dv`` is the least change that meets the constraints.
+    Without beams and modal links, ``dv`` is the least change that meets the constraints and
+    keeps the stated rates where they allow it (:func:`_least_change`).
     Cost and memory are linear in the number of elements (sparse factors)."""
     n = asm.n
     G, h = velocity_constraints(asm, q, t)
     B = deformation_rates(asm, q)
     if not B.shape[0]:
-        return constrained_least_squares(sp.identity(n, format="csr"), np.zeros(n), G, h - G @ v)
+        return _least_change(n, G, h - G @ v, stated_rates(asm.sys))
     Y = rigid_motions(asm.sys, q, G)
     k = Y.shape[1]
     pinned = sla.qr(Y.T, pivoting=True, mode="r")[1][:k]
@@ -171,6 +172,20 @@ def rigid_velocity_correction(asm: Assembly, q: np.ndarray, v: np.ndarray, t: fl
     dv -= Y @ (Y.T @ dv)
     MY = global_matrix(asm, q, t, (1.0, 0.0, 0.0)) @ Y
     return dv - Y @ _least_energy_motion(Y.T @ MY, MY.T @ dv, Y[stated_rates(asm.sys)], dv[stated_rates(asm.sys)])
+
+
+def _least_change(n: int, G: sp.spmatrix, c: np.ndarray, rates: list[int]) -> np.ndarray:
+    """The least ``dv`` (n,) with ``G dv = c`` that leaves the dofs ``rates`` unchanged where the
+    conditions allow it (else the least without that): a mechanism without beams."""
+    identity = sp.identity(n, format="csr")
+    if rates:
+        kept = sp.csr_matrix((np.ones(len(rates)), (np.arange(len(rates)), rates)), shape=(len(rates), n))
+        try:
+            return constrained_least_squares(identity, np.zeros(n), sp.vstack([G, kept]),
+                                             np.concatenate([c, np.zeros(len(rates))]))
+        except SolverError:  # the joints or drivers set another rate, or this one already
+            pass
+    return constrained_least_squares(identity, np.zeros(n), G, c)
 
 
 def stated_rates(system: System) -> list[int]:
