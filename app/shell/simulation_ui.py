@@ -73,6 +73,13 @@ def frame_count(n: int) -> str:
     return f"{n} frame" if n == 1 else f"{n} frames"
 
 
+def _damping_note(results) -> str:
+    """The status bar's word on a run that switched to numerical damping (``meta.numerical_damping``;
+    its warning, in the tool tip, says why), or ``""``."""
+    damping = results.meta.get("numerical_damping")
+    return f" (numerical damping from t = {format_quantity(damping['from_s'], 's')})" if damping else ""
+
+
 class SimulationUi(QObject):
     """Run, cancel and playback for ``window``."""
 
@@ -229,7 +236,7 @@ class SimulationUi(QObject):
             note = (" — the numbers do not hold: energy balance off" if energy
                     else " — the numbers do not hold: contacts penetrated through" if through
                     else " — warning: strains beyond a linear elastic beam" if strain
-                    else " — warning: results depend on the step or the mesh" if step else "")
+                    else " — warning: results depend on the step or the mesh" + _damping_note(results) if step else "")
             self.status.ended(f"Run completed: {frame_count(len(frames))}{reached}{note}",
                               "\n\n".join(f"{w[0].upper()}{w[1:]}." for w in warnings))
             if energy or through:  # results a user must not take at face value: said where it cannot be missed

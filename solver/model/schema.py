@@ -386,7 +386,8 @@ CONTACT = Obj(
 INITIAL_VELOCITY = Obj(
     {
         "node": Str("node", ref="nodes"),
-        "link": Str("or: every point of this link (rigid velocity field about its centroid)", ref="links"),
+        "link": Str("or: every point of this link, moving rigidly: vx, vy at the middle of its first two nodes, "
+                    "turning at omega (kept where the joints allow it; they set the rest)", ref="links"),
         "body": Str("or: the free body", ref="bodies"),
         "vx": Num("velocity along x", "m/s", default=0.0),
         "vy": Num("velocity along y", "m/s", default=0.0),

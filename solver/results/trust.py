@@ -31,10 +31,32 @@ What a refinement would change, found in the results alone (no second run):
   2-5 %.  The shipped struck links (8-160 elements, the rotating beam's stop at 0.095 of its
   member) are quiet; a model built as docs/getting-started.md says (a 4-element rod) warns.
 
+- **Numerical damping switched on** (``meta.numerical_damping``, docs/solver.md *Numerical damping
+  after impacts*): a run whose model left ``tau`` unset that switched to tau = 0.505 (thesis eq.
+  5.1) as its energy balance rose, or ran damped from the start (a compliant pair whose step
+  spans over 10 axial transits of an element): energy no law of the model takes is taken, and
+  what the unresolved modes carry (a peak strain) is the step's and the damping's (the struck
+  slider-crank's peak strain: 0.024 at its step, 0.019 at half of it, 0.013 at tau = 0.51).
+
+- **A peak strain the step made**: the largest axial or bending strain of the frames, reached
+  after an impulse (an ``impulse`` event: a momentum-balance pair's, a Lagrange or rolling
+  pair's onset) and after the integration had created energy since the
+  frame before the first impulse (the energy balance above its value there) of more than
+  :data:`PEAK_CREATED` of the strain energy at that frame.  An impulse (a velocity jump, not a
+  compliant or Lagrange force spread over the contact) puts energy into every mode of the mesh, most of them above what the step resolves (the
+  trapezoidal rule's period error is ``(omega h)^2 / 12``; past Nyquist, ``omega h > pi``, a mode
+  is aliased); the corotational element can then create energy there (docs/solver.md,
+  *Numerical damping after impacts*), and that energy rides on the strain at the frames.
+  Nothing of it converges: the struck slider-crank of thesis 5.4 as drawn (8 elements, tau
+  unset) created 1.05 J before its peak bending strain 0.0242 at t = 30.3 ms (0.059 of the
+  17.8 J strain energy then), 1.49 J at half the step before 0.0187 (0.11 of it); at
+  tau = 0.51 it creates none and peaks at 0.0130 and 0.0132 (step, half).  Getting Started
+  struck end-on peaks at its strike (0.00263), before its balance moves, and is quiet.
+
 Each detector returns its warning in words, or None; :func:`step_warnings` gathers them.
 
->>> SPIKE_RATIO, SLIVER_FRACTION, STRUCK_ELEMENTS
-(3.0, 0.001, 8)
+>>> SPIKE_RATIO, SLIVER_FRACTION, STRUCK_ELEMENTS, PEAK_CREATED
+(3.0, 0.001, 8, 0.01)
 """
 from __future__ import annotations
 
@@ -50,6 +72,9 @@ SPIKE_RATIO = 3.0
 SPIKE_FLOOR = 1e-3
 #: a last step shorter than this fraction of the step before it is a sliver
 SLIVER_FRACTION = 1e-3
+#: a peak strain reached after the integration created more than this fraction of the strain energy
+#: at its frame is the step's (the struck slider-crank: 0.059 at its step, 0.11 at half of it)
+PEAK_CREATED = 0.01
 #: pair models whose normal force is a force, not impulses averaged over a window
 CONTINUOUS_MODELS = ("lagrange", "rolling", "compliant")
 #: a struck flexible member is meshed coarsely when the element at the struck place is longer than
@@ -205,8 +230,46 @@ def coarse_mesh_warning(results: Results) -> str | None:
     return None
 
 
+def numerical_damping_warning(results: Results) -> str | None:
+    """The run's switch to numerical damping (``meta.numerical_damping``), in words."""
+    damping = results.meta.get("numerical_damping")
+    if not damping:
+        return None
+    when = ("from the start, as its compliant contact's step spans many axial transits of an element"
+            if damping["from_s"] == 0.0 else
+            f"from t = {damping['from_s']:.6g} s, as its energy balance rose (energy the step created)")
+    return (f"the run switched to numerical damping (tau = {damping['tau']:g}) {when}: the damping takes energy no "
+            "law of the model takes, and what the modes the step cannot resolve carry (peak strains, forces) is the "
+            "step's; set the solver's tau or halve the step and compare")
+
+
+def created_peak_strain_warning(results: Results) -> str | None:
+    """The peak strain reached after an impulse and after the integration created, since the frame
+    before the first impulse, more than :data:`PEAK_CREATED` of the strain energy at its frame,
+    in words."""
+    strains = [np.abs(results.stack(name)) for name in ("axial_strain", "bending_strain")]
+    if not results.frames or not all(s.ndim == 3 and s.size for s in strains):
+        return None
+    peaks = np.maximum(strains[0], strains[1])
+    k, element, station = np.unravel_index(int(np.argmax(peaks)), peaks.shape)
+    impulses = [e["time_s"] for e in results.events if e.get("kind") == "impulse"]
+    if not impulses or min(impulses) > results.frames[k].time:
+        return None
+    before = max(int(np.searchsorted(results.time, min(impulses), side="right")) - 1, 0)  # the last frame before
+    balance = results.total_energy()
+    created = float(np.max(balance[before : k + 1] - balance[before]))
+    strain_energy = float(results.energies(["strain"], 0.0)[k, 0])
+    if not created > PEAK_CREATED * strain_energy:
+        return None
+    return (f"the peak strain ({peaks[k, element, station]:.3g}, link '{results.layout.elements[element][0]}', "
+            f"t = {results.frames[k].time:.6g} s) came after the integration had created {created:.3g} J, "
+            f"{created / max(strain_energy, 1e-300):.2g} of the strain energy then ({strain_energy:.3g} J): energy no "
+            "law gave, in modes the step cannot resolve, rides on it, and the peak changes with the step; halve the "
+            "step or set the solver's tau (0.51) and compare")
+
+
 def step_warnings(results: Results) -> list[str]:
     """Every symptom of a step- or mesh-sensitive run, in words (none for a sound run)."""
     found = (force_spike_warning(results), contact_flicker_warning(results), sliver_step_warning(results),
-             coarse_mesh_warning(results))
+             coarse_mesh_warning(results), numerical_damping_warning(results), created_peak_strain_warning(results))
     return [w for w in found if w]

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 import numpy as np
+import scipy.sparse as sp
 from ..jit import njit
 
 from .banded import BandLU, BandPattern, band_factor, band_factorize
@@ -393,23 +394,22 @@ class Assembly:
         return lu, scale
 
 
+def global_matrix(asm: Assembly, q: np.ndarray, t: float, blocks: tuple[float, float, float]) -> sp.csr_matrix:
+    """The global matrix ``c_a M + c_v C + c_k K_T`` of ``blocks = (c_a, c_v, c_k)`` at rest in
+    configuration ``q``, sparse (n, n): the beams' element blocks, the modal links' and the
+    diagonal (``(1, 0, 0)``: the mass matrix, eq. 2.32)."""
+    n = asm.n
+    zero = np.zeros(n)
+    _f, B, diag = asm.forces(q, zero, zero, t, blocks=blocks)
+    idx = asm.sys.elem_dofs
+    mr, mc = asm.sys.modal.pattern()
+    rows = np.concatenate([np.repeat(idx, 6, axis=1).ravel(), mr, np.arange(n)])
+    cols = np.concatenate([np.tile(idx, (1, 6)).ravel(), mc, np.arange(n)])
+    values = np.concatenate([B.ravel(), asm.modal[BLOCKS].ravel(), diag])
+    return sp.csr_matrix((values, (rows, cols)), shape=(n, n))  # duplicates are summed
+
+
 def dense_matrices(asm: Assembly, q: np.ndarray, t: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
     """Global mass ``M`` (eq. 2.32) and tangent stiffness ``K_T`` at rest in configuration ``q``,
     dense (n, n): for modal analysis and small static problems."""
-    n = asm.n
-    zero = np.zeros(n)
-    _f, Mb, Md = asm.forces(q, zero, zero, t, blocks=(1.0, 0.0, 0.0))
-    Mm = asm.modal[BLOCKS].copy()
-    _f, Kb, Kd = asm.forces(q, zero, zero, t, blocks=(0.0, 0.0, 1.0))
-    idx = asm.sys.elem_dofs
-    rows, cols = np.repeat(idx, 6, axis=1).ravel(), np.tile(idx, (1, 6)).ravel()
-    mr, mc = asm.sys.modal.pattern()
-    M = np.zeros((n, n))
-    K = np.zeros((n, n))
-    np.add.at(M, (rows, cols), Mb.ravel())
-    np.add.at(K, (rows, cols), Kb.ravel())
-    np.add.at(M, (mr, mc), Mm.ravel())
-    np.add.at(K, (mr, mc), asm.modal[BLOCKS].ravel())
-    M[np.diag_indices(n)] += Md
-    K[np.diag_indices(n)] += Kd
-    return M, K
+    return (global_matrix(asm, q, t, (1.0, 0.0, 0.0)).toarray(), global_matrix(asm, q, t, (0.0, 0.0, 1.0)).toarray())

@@ -40,6 +40,11 @@ from .bordered import K
 #: segment the point was on (:meth:`ContactPair.geometry`)
 SEGMENT_OVERLAP = 1e-4
 
+#: fraction of the length of the segment (or element) a point projects onto that its surface may be
+#: behind the link's face and still touch it: deeper, it has gone behind the link (round its end:
+#: a block 1.36 m behind a swung 0.4 m rod), like a node target's ``reach``
+BEHIND_FRACTION = 0.5
+
 
 @dataclass(frozen=True)
 class ContactGeometry:
@@ -227,6 +232,8 @@ class ContactPair:
             return math.inf, 0.0, 1.0, -1, []
         gap, nx, ny, xi, segment, _dist, _beyond = best
         seg, slot = self.segments[segment], self._slot
+        if self._behind(gap, math.hypot(q[seg[2]] - q[seg[0]], q[seg[3]] - q[seg[1]])):
+            return math.inf, 0.0, 1.0, -1, []
         return gap, nx, ny, segment, [(slot[seg[0]], slot[seg[1]], -(1.0 - xi)), (slot[seg[2]], slot[seg[3]], -xi)]
 
     def _on_curve(self, q: np.ndarray, px: float, py: float, prefer: int):
@@ -266,7 +273,15 @@ class ContactPair:
         if self.params["side"] == "right":
             nx, ny = -nx, -ny
         gap = nx * (px - x[0]) + ny * (py - x[1])
+        if self._behind(gap, math.hypot(qe[3] - qe[0], qe[4] - qe[1])):
+            return math.inf, 0.0, 1.0, -1, None
         return gap, nx, ny, e, ([self._slot[int(d)] for d in dofs[e]], Jp)
+
+    def _behind(self, gap: float, length: float) -> bool:
+        """Whether a point whose centre is ``gap`` (m) in front of a link's face has gone behind
+        the link: its surface deeper than :data:`BEHIND_FRACTION` of the ``length`` (m) of the
+        segment or element it projects onto (it came round the link's end, or through it)."""
+        return gap - self.radius < -BEHIND_FRACTION * length
 
     @property
     def curved(self) -> bool:

@@ -26,7 +26,7 @@ import scipy.linalg as sla
 import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
-from .assembly import Assembly
+from .assembly import Assembly, global_matrix
 from .bordered import ContactRows, bordered_solve
 from .compile import System
 from .equilibrium import solve_static
@@ -34,6 +34,15 @@ from .rigid_fields import rigid_motions
 from ..errors import SolverError
 from ..fem.beam import deformations
 from .state import State
+
+
+def link_centre(system: System, link: str) -> np.ndarray:
+    """The point (m) whose velocity a ``link`` entry of ``initial_velocities`` gives: the middle of
+    the link's first two nodes as sketched (a flexible or modal link's ends, a rigid link's default
+    centre of mass), whatever its mesh."""
+    first, second = next(entry["nodes"][:2] for entry in system.doc["links"] if entry["id"] == link)
+    nodes = dict(zip(system.node_ids, system.node_dofs))
+    return 0.5 * (system.q0[nodes[first]] + system.q0[nodes[second]])
 
 
 def explicit_velocity(system: System) -> np.ndarray:
@@ -56,7 +65,7 @@ def explicit_velocity(system: System) -> np.ndarray:
         link = entry["link"]
         members = {n for (n, l) in system.rot_slots if l == link}
         members |= {a for (l, _k, a, _z) in system.elem_info if l == link} | {z for (l, _k, _a, z) in system.elem_info if l == link}
-        centre = np.mean([xy0[m] for m in members], axis=0)
+        centre = link_centre(system, link)
         def field(p):
             return (vx - w * (p[1] - centre[1]), vy + w * (p[0] - centre[0]))
         for m in members:
@@ -143,27 +152,73 @@ def constrained_least_squares(A: sp.spmatrix, b: np.ndarray, G: sp.spmatrix, c: 
 
 def rigid_velocity_correction(asm: Assembly, q: np.ndarray, v: np.ndarray, t: float) -> np.ndarray:
     """The change of ``v`` that meets ``G v = -g_t`` exactly with the smallest deformation
-    rates of the beams (zero when the mechanism can move rigidly) and is otherwise as
-    small as possible (least ``|dv|``; no regularisation, so a finely meshed link still
-    starts exactly rigid).
+    rates of the beams (zero when the mechanism can move rigidly; no regularisation, so a
+    finely meshed link still starts exactly rigid), that keeps the rate ``omega`` of every
+    link an ``initial_velocities`` entry turns (:func:`stated_rates`) where the joints allow
+    it, and is otherwise of least kinetic energy ``1/2 dv^T M dv`` (the consistent mass is
+    exact for rigid fields): none of it depends on the mesh.  A pendulum given omega about its
+    centre turns at omega about its pin; the rest of a mechanism follows as an impulse would
+    move it (thesis eqs. 3.10-3.21).  Before, the least ``|dv|`` counted the mesh's nodes and
+    rates in rad/s against velocities in m/s: the pendulum started at a rate its mesh set.
 
     The deformation rates B are least at ``dv + r`` for every rigid motion ``r`` the joints
     allow (:func:`~solver.system.rigid_fields.rigid_motions`, a basis Y); pinning ``dv`` at
     ``k = rank Y`` dofs that Y moves makes the least-squares problem definite
-    (:func:`constrained_least_squares`), and removing ``Y Y^T dv`` gives the least ``|dv|``.
-    Without beams and modal links, ``dv`` is the least change that meets the constraints.
+    (:func:`constrained_least_squares`); ``dv - Y z`` (:func:`_least_energy_motion`, after
+    removing ``Y Y^T dv``: what no mass measures is least) is the one kept.
+    Without beams and modal links, ``dv`` is the least change that meets the constraints and
+    keeps the stated rates where they allow it (:func:`_least_change`).
     Cost and memory are linear in the number of elements (sparse factors)."""
     n = asm.n
     G, h = velocity_constraints(asm, q, t)
     B = deformation_rates(asm, q)
     if not B.shape[0]:
-        return constrained_least_squares(sp.identity(n, format="csr"), np.zeros(n), G, h - G @ v)
+        return _least_change(n, G, h - G @ v, stated_rates(asm.sys))
     Y = rigid_motions(asm.sys, q, G)
     k = Y.shape[1]
     pinned = sla.qr(Y.T, pivoting=True, mode="r")[1][:k]
     fix = sp.csr_matrix((np.ones(k), (np.arange(k), pinned)), shape=(k, n))
     dv = constrained_least_squares(B, -(B @ v), sp.vstack([G, fix]), np.concatenate([h - G @ v, np.zeros(k)]))
-    return dv - Y @ (Y.T @ dv)
+    dv -= Y @ (Y.T @ dv)
+    MY = global_matrix(asm, q, t, (1.0, 0.0, 0.0)) @ Y
+    return dv - Y @ _least_energy_motion(Y.T @ MY, MY.T @ dv, Y[stated_rates(asm.sys)], dv[stated_rates(asm.sys)])
+
+
+def _least_change(n: int, G: sp.spmatrix, c: np.ndarray, rates: list[int]) -> np.ndarray:
+    """The least ``dv`` (n,) with ``G dv = c`` that leaves the dofs ``rates`` unchanged where the
+    conditions allow it (else the least without that): a mechanism without beams."""
+    identity = sp.identity(n, format="csr")
+    if rates:
+        kept = sp.csr_matrix((np.ones(len(rates)), (np.arange(len(rates)), rates)), shape=(len(rates), n))
+        try:
+            return constrained_least_squares(identity, np.zeros(n), sp.vstack([G, kept]),
+                                             np.concatenate([c, np.zeros(len(rates))]))
+        except SolverError:  # the joints or drivers set another rate, or this one already
+            pass
+    return constrained_least_squares(identity, np.zeros(n), G, c)
+
+
+def stated_rates(system: System) -> list[int]:
+    """One rotation dof of each link that an ``initial_velocities`` entry gives an ``omega``."""
+    bodies = {name: dofs[2] for name, dofs in [*system.rigid_bodies, *system.modal.frames]}
+    slots = {}
+    for (_node, link), dof in zip(system.rot_slots, system.rot_dofs):
+        slots.setdefault(link, int(dof))
+    links = [entry["link"] for entry in system.doc["initial_velocities"] if "link" in entry]
+    return [bodies[link] if link in bodies else slots[link] for link in links if link in bodies or link in slots]
+
+
+def _least_energy_motion(A: np.ndarray, b: np.ndarray, C: np.ndarray, c: np.ndarray) -> np.ndarray:
+    """``z`` of least ``z^T A z / 2 - b^T z`` (the kinetic energy of ``dv - Y z``: ``A = Y^T M Y``,
+    ``b = Y^T M dv``) with ``C z = c`` (the stated rates kept) where the joints allow it, else
+    without (least-squares solutions: a motion no mass measures is left at zero)."""
+    k = A.shape[0]
+    if len(c):
+        K = np.block([[A, C.T], [C, np.zeros((len(c), len(c)))]])
+        z = np.linalg.lstsq(K, np.concatenate([b, c]), rcond=1e-12)[0][:k]
+        if np.abs(C @ z - c).max() <= 1e-9 * max(1.0, np.abs(c).max()):
+            return z
+    return np.linalg.lstsq(A, b, rcond=1e-12)[0]
 
 
 def consistent_acceleration(asm: Assembly, q: np.ndarray, v: np.ndarray, t: float,

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import json
 
-from tests.oracles.test_trust import _struck_link, _tip_onto_ground, open_one_frame
+from tests.oracles.test_trust import _struck_link, _tip_onto_ground, damped_from_the_start, open_one_frame
 
 from .test_simulation_ui import run_with_f5
 
@@ -36,4 +36,13 @@ def test_a_coarsely_meshed_struck_link_says_so_in_the_status_bar(qtbot, window, 
     label = _run_label(qtbot, window, tmp_path, _struck_link(2))
     assert label.text().endswith("warning: results depend on the step or the mesh")
     assert "Contact 'tip-ground' strikes node 'n2' meshed coarsely" in label.toolTip()
+    assert message_boxes == []
+
+
+def test_a_run_switched_to_numerical_damping_says_so_in_the_status_bar(qtbot, window, tmp_path, message_boxes):
+    """Getting Started's rod struck through a compliant pair at 1 ms, damped from the start: the
+    switch was only in summary.json's meta; the status bar now says it and its tool tip says why."""
+    label = _run_label(qtbot, window, tmp_path, damped_from_the_start())
+    assert label.text().endswith("warning: results depend on the step or the mesh (numerical damping from t = 0 s)")
+    assert "The run switched to numerical damping (tau = 0.505) from the start" in label.toolTip()
     assert message_boxes == []

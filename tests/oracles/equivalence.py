@@ -15,6 +15,9 @@ run (one scale per quantity: a term that stays near zero is not compared against
   axial one does not).
 
 Events: the same kinds in the same order, their times, normal and tangential impulses.
+
+Nodes and contact pairs are matched by name, through the names the image gives them
+(:func:`~tests.oracles.transform.image_names`: a mirror swaps a slider's rear and front corners).
 """
 from __future__ import annotations
 
@@ -24,7 +27,7 @@ import numpy as np
 
 from solver.results.frames import ENERGY_KEYS, Results
 
-from .transform import Transform
+from .transform import Transform, image_names
 
 #: the default gap within which a contact is established, m (``solver.contact_tol``)
 CONTACT_TOL = 1e-6
@@ -98,6 +101,8 @@ def differences(a: Results, b: Results, t: Transform) -> dict[str, float]:
     if out["frames"]:
         return out
     scales = _scales(a, b)
+    names = image_names(a.model or {}, t)
+    nodes = _order(a.layout.nodes, b.layout.nodes, names)
 
     def compare(name: str, fa: np.ndarray, fb: np.ndarray) -> float:
         own = float(np.nanmax(np.abs(fa), initial=0.0)) if fa.size else 0.0
@@ -106,9 +111,9 @@ def differences(a: Results, b: Results, t: Transform) -> dict[str, float]:
     ta, tb = a.time, b.time
     out["time"] = _relative(ta, tb, max(float(ta[-1]), 1e-300))
     A, d = t.A, np.asarray(t.d)
-    out["node_xy"] = compare("node_xy", a.stack("node_xy") @ A.T + d, b.stack("node_xy"))
+    out["node_xy"] = compare("node_xy", a.stack("node_xy") @ A.T + d, b.stack("node_xy")[:, nodes])
     for name in ("node_v", "node_a"):
-        out[name] = compare(name, a.stack(name) @ A.T, b.stack(name))
+        out[name] = compare(name, a.stack(name) @ A.T, b.stack(name)[:, nodes])
     for name in SENSE_CHANGES:
         fa, fb = a.stack(name), b.stack(name)
         if fa.size:
@@ -126,9 +131,14 @@ def differences(a: Results, b: Results, t: Transform) -> dict[str, float]:
         out["moving_force"] = max(_relative(t.det * fa[..., 0], fb[..., 0], scale),
                                   _relative(fa[..., 1], fb[..., 1], scale))
     out["energy"] = _energy_difference(a, b)
-    out.update(_contact_differences(a, b, t))
-    out.update(_event_differences(a, b, t))
+    out.update(_contact_differences(a, b, t, names))
+    out.update(_event_differences(a, b, t, names))
     return out
+
+
+def _order(ids_a: list[str], ids_b: list[str], names: dict[str, str]) -> list[int]:
+    """Where each of ``ids_a`` is among ``ids_b``, under the image's ``names``."""
+    return [ids_b.index(names.get(i, i)) for i in ids_a]
 
 
 def _energy_difference(a: Results, b: Results) -> float:
@@ -140,13 +150,15 @@ def _energy_difference(a: Results, b: Results) -> float:
     return _relative(ea, eb, float(np.abs(ea).max()))
 
 
-def _contact_differences(a: Results, b: Results, t: Transform) -> dict[str, float]:
+def _contact_differences(a: Results, b: Results, t: Transform, names: dict[str, str]) -> dict[str, float]:
     if not a.layout.contacts or not a.frames:
         return {}
     out, columns = {}, {}
+    pairs = _order(a.layout.contacts, b.layout.contacts, names)
     for key in a.frames[0].contact:
         ca = np.array([f.contact[key] for f in a.frames], dtype=float)
         cb = np.array([f.contact.get(key, np.full(ca.shape[1:], math.nan)) for f in b.frames], dtype=float)
+        cb = cb[:, pairs] if cb.ndim > 1 else cb
         columns[key] = (ca, cb)
     _mask_undefined_normals(a, columns)
     for key, (ca, cb) in columns.items():
@@ -184,8 +196,8 @@ def _mask_undefined_normals(a: Results, columns: dict[str, tuple[np.ndarray, np.
                 c[centred] = np.nan
 
 
-def _event_differences(a: Results, b: Results, t: Transform) -> dict[str, float]:
-    kinds_a = [(e["kind"], e.get("contact")) for e in a.events]
+def _event_differences(a: Results, b: Results, t: Transform, names: dict[str, str]) -> dict[str, float]:
+    kinds_a = [(e["kind"], names.get(e.get("contact"), e.get("contact"))) for e in a.events]
     kinds_b = [(e["kind"], e.get("contact")) for e in b.events]
     out = {"events": float(sum(x != y for x, y in zip(kinds_a, kinds_b)) + abs(len(kinds_a) - len(kinds_b)))}
     if out["events"] or not a.events:

@@ -97,12 +97,7 @@ for _name in ("cylinders_dubowsky_freudenstein", "cylinders_esdu78035", "cylinde
         "the impulses between frames (the turn: 2.3e-7, 5.4e-6, 4.1e-5)")
 
 #: examples that still differ beyond their tolerance, and why
-XFAIL = {
-    "slider_crank_translational_clearance": "the mirror gives the same motion, but a mirror swaps the names of the "
-                                            "slider's rear and front corners (their nodes and pairs: node_xy 0.054 "
-                                            "apart by name; velocities and energies agree to 1.3e-8), as it swaps "
-                                            "left and right; turned and moved it is equivalent",
-}
+XFAIL: dict[str, str] = {}
 
 #: xfails whose outcome a tie decides (any change of round-off may pass them)
 TIES: tuple[str, ...] = ()

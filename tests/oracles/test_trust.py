@@ -9,8 +9,8 @@ import pytest
 
 from solver.api import simulate, write_results
 from solver.results.frames import CONTACT_STATES, StepRecord
-from solver.results.trust import (coarse_mesh_warning, contact_flicker_warning, force_spike_warning, sliver_step_warning,
-                                  step_warnings)
+from solver.results.trust import (coarse_mesh_warning, contact_flicker_warning, created_peak_strain_warning,
+                                  force_spike_warning, numerical_damping_warning, sliver_step_warning, step_warnings)
 from solver.results.validity import run_warnings
 
 from .runs import example_run
@@ -151,6 +151,46 @@ def test_impulses_on_a_coarsely_meshed_mechanism_say_so():
     assert coarse_mesh_warning(simulate(_chain_tip_onto_ground(8))) is None
 
 
+def damped_from_the_start() -> dict:
+    """Getting Started's rod struck end-on through a compliant pair at the default 1 ms step (over 10
+    axial transits of an element): the run is damped from the start (tests/oracles/test_struck_links.py);
+    10 steps of it."""
+    from .test_struck_links import getting_started
+
+    doc = getting_started("compliant")
+    doc["solver"] = {"end_time": 0.01}
+    return doc
+
+
+def test_a_switch_to_numerical_damping_is_said(tmp_path):
+    """The switch was only in summary.json's meta: it is now a warning (summary.json, the command
+    line, the status bar), and a run whose model sets tau has none."""
+    results = simulate(damped_from_the_start())
+    assert results.meta["numerical_damping"] == {"tau": 0.505, "from_s": 0.0}
+    write_results(results, tmp_path)
+    warnings = json.loads((tmp_path / "summary.json").read_text(encoding="utf-8"))["warnings"]
+    assert [w for w in warnings if "switched to numerical damping (tau = 0.505) from the start" in w]
+    model = damped_from_the_start()
+    model["solver"]["tau"] = 0.505
+    assert numerical_damping_warning(simulate(model)) is None
+
+
+def test_a_peak_strain_carried_by_energy_the_step_created_is_said():
+    """Thesis 5.4's slider-crank struck by a block, as drawn (8 elements, tau unset), to just past its
+    peak: the rod's bending strain peaks at 0.0242 at t = 30.3 ms (0.0187 at half the step, 0.0130
+    and 0.0132 at tau = 0.51: docs/solver.md) after the integration created 1.05 J, 0.059 of the
+    strain energy then; at tau = 0.51 it creates none and the peak is not warned of."""
+    from .test_struck_links import struck_slider_crank
+
+    model = struck_slider_crank()
+    model["solver"]["end_time"] = 0.0305  # s: the impulses at 26.7-27.0 ms, the peak at 30.3 ms
+    warning = created_peak_strain_warning(simulate(model))
+    assert warning and "the peak strain (0.0242, link 'link2', t = 0.0303" in warning
+    assert "created 1.05 J, 0.059 of the strain energy then" in warning
+    model["solver"]["tau"] = 0.51
+    assert created_peak_strain_warning(simulate(model)) is None
+
+
 def test_the_detectors_stay_quiet_on_the_examples(example):
     """The first 1000 steps of every shipped example: no spike, no contact open for one frame, no
     sliver step (the last step is never shorter than half the step: integration/step_ends)."""
@@ -159,3 +199,4 @@ def test_the_detectors_stay_quiet_on_the_examples(example):
     assert contact_flicker_warning(results) is None
     assert sliver_step_warning(results) is None
     assert coarse_mesh_warning(results) is None
+    assert created_peak_strain_warning(results) is None

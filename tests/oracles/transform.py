@@ -23,6 +23,9 @@ A field without a rule -- a field added to the schema after this module -- raise
 :class:`UnknownField` instead of being carried along unmoved: the schema is walked, not a
 list of keys (``test_transform`` checks that every field of the schema has a rule).
 
+The image names some generated parts otherwise (:func:`image_names`: a mirror swaps a
+translational clearance slider's rear and front corners); the comparison matches by those names.
+
 Lengths, masses and times are not scaled (units scaling is not done here).
 
 >>> m = {"format": "flexmech", "version": 1, "nodes": [{"id": "a", "x": 1.0, "y": 0.0}],
@@ -42,6 +45,7 @@ import numpy as np
 
 from solver.model.fields import Arr, Obj, Variant
 from solver.model.schema import MODEL
+from solver.model.translational_rules import CORNERS, translational_joints
 from solver.model.time_fields import F, TIME_FUNCTION
 
 
@@ -87,6 +91,22 @@ class Transform:
     def apply(self, model: dict) -> dict:
         """A copy of ``model`` moved by this map (:data:`RULES`)."""
         return _walk(MODEL, model, "", self)
+
+
+def image_names(model: dict, t: Transform) -> dict[str, str]:
+    """The ids the image of ``model`` under ``t`` gives to what ``model`` names, where they differ:
+    a mirror swaps a translational clearance slider's rear and front corners (their nodes and
+    contact pairs, ``<joint>.<rear|front>_<lower|upper>``), as it swaps left and right (the guide's
+    ``angle`` maps as a :data:`LEFT_LINE`, its lower surface kept lower)."""
+    if t.det > 0:
+        return {}
+    swap = {"rear": "front", "front": "rear"}
+    names = {}
+    for joint in translational_joints(model):
+        for corner, _signs, _side in CORNERS:
+            along, side = corner.split("_")
+            names[f"{joint['id']}.{corner}"] = f"{joint['id']}.{swap[along]}_{side}"
+    return names
 
 
 def rotation(angle: float, about: tuple[float, float] = (0.0, 0.0)) -> Transform:
@@ -164,7 +184,7 @@ RULES: dict[str, str] = {
     "joints[].<clearance>.offset.x": VECTOR_X, "joints[].<clearance>.offset.y": VECTOR_Y,
     # the guide's lower surface is on its right: a mirror keeps it there (LEFT_LINE), the offset along
     # the left normal unchanged, and turns the tilt the other way (a mirror swaps the names of the
-    # slider's rear and front corners, as it swaps left and right)
+    # slider's rear and front corners, as it swaps left and right: image_names)
     "joints[].<translational_clearance>.angle": LEFT_LINE,
     "joints[].<translational_clearance>.tilt": SENSE,
     **{f"joints[].<translational_clearance>.{k}": SAME
