@@ -16,7 +16,7 @@ import math
 from dataclasses import dataclass, field
 
 from solver.model.fields import with_defaults
-from solver.model.schema import MOVING
+from solver.model.moving_fields import MOVING
 from solver.model.translational_rules import corner_arms, guide_surfaces
 from solver.model.timefn import TimeFunction
 

@@ -11,6 +11,7 @@ from dataclasses import replace
 from .fields import Arr, Bool, Num, Obj, Str, Variant
 from .joint_fields import BEARING_WEAR, LUBRICANT
 from .link_fields import LINK, MESH, SECTION  # noqa: F401  (MESH, SECTION: re-exported for the app)
+from .moving_fields import MOVING
 from .time_fields import F, TIME_FUNCTION
 
 FORMAT = "flexmech"
@@ -230,48 +231,6 @@ LOAD = Obj(
     help="a nodal force and torque, scaled by a function of time",
     required=("id", "node"),
     units={F: "-"},
-)
-
-#: the arc length s(t) along a link of a moving support, mass or force: a time function, or
-#: the free travel of a moving mass (s a degree of freedom)
-_POSITION = replace(
-    TIME_FUNCTION,
-    help="arc length s(t) of the point from the link's first node, along the sketched link (e.g. linear: "
-         "s = rate t, a constant speed); any function the drivers use, or (a mass only) free: s is a degree "
-         "of freedom",
-    kinds={
-        **TIME_FUNCTION.kinds,
-        "free": Obj(
-            {"s0": Num("arc length at the start", "m", default=0.0),
-             "speed0": Num("initial speed ds/dt along the link", "m/s", default=0.0)},
-            help="a moving mass only: it slides without friction along the deforming link from s0 at speed0, "
-                 "driven by gravity, its force and the link's slope; it leaves the link at an end and flies on "
-                 "as a free point mass",
-        ),
-    },
-)
-
-#: the constant force a moving mass or force carries
-_CARRIED = {"fx": Num("constant force along x", "N", default=0.0), "fy": Num("constant force along y", "N", default=0.0)}
-
-MOVING = Variant(
-    help="a support, mass or force travelling along a flexible link: its point is the link's material point at "
-         "arc length s(t), placed by the element's shape functions (Amirouche & Xie, eqs. 13-16 and 26)",
-    common={"id": _id("moving support, mass or force"), "link": Str("flexible link travelled", ref="links"),
-            "position": _POSITION},
-    common_required=("id", "link", "position"),
-    kinds={
-        "support": Obj({}, units={F: "m"},
-                       help="a roller support sliding under the link: the link's point at s(t) stays on the link's "
-                            "sketched line (a time-variant boundary condition; s is held within the link)"),
-        "mass": Obj({"mass": Num("mass", "kg", gt=0), **_CARRIED}, required=("mass",), units={F: "m"},
-                    help="a point mass carried along the link at s(t) (the moving-mass problem), with a constant "
-                         "force on it; before and after the link it runs on a rigid track along the link's sketched "
-                         "line"),
-        "force": Obj(dict(_CARRIED), units={F: "m"},
-                     help="a constant force carried along the link at s(t) (the moving-load problem); none while "
-                          "s(t) is off the link"),
-    },
 )
 
 _XY = {"x": Num("x", "m", default=0.0), "y": Num("y", "m", default=0.0)}

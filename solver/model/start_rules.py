@@ -9,8 +9,8 @@ from __future__ import annotations
 import math
 from typing import Callable
 
-from . import schema as S
 from .fields import with_defaults
+from .moving_fields import MOVING
 from .timefn import TimeFunction
 
 Bad = Callable[[list, str], None]
@@ -26,7 +26,7 @@ def static_start_problems(doc: dict, bad: Bad) -> None:
     length = {l["id"]: math.dist(*(xy[n] for n in l["nodes"])) for l in doc.get("links", [])
               if len(l["nodes"]) == 2 and all(n in xy for n in l["nodes"])}
     for i, item in enumerate(doc.get("moving", [])):
-        item = with_defaults(S.MOVING, item)
+        item = with_defaults(MOVING, item)
         if item.get("kind") == "support":
             bad(["moving", i], f"a moving support cannot start from the static shape ({FIELD}: the static "
                                "solution holds no moving supports); start from the sketched shape")
