@@ -65,11 +65,26 @@ FOLDER_FILES = (MODEL, BUNDLE, *dict.fromkeys(f for files in TABLE_FILES.values(
 #: (a file empty or old, which its SHA-256 tells) -- never a mix that loads; a run so small is
 #: run again in a second.  A larger folder is flushed, as every folder was before.
 FLUSH_BYTES = 1 << 20
+#: frames of a row group at most (fewer where :data:`ROW_GROUP_ROWS` rows are fewer frames): a
+#: run's row groups are written on the writer thread as it goes, not at its finish (the
+#: 16-element slider-crank's nodes table, 18 rows a frame, held all of 8001 frames till then)
+CHUNK_FRAMES = 1024
 
 
-def chunk_frames(per_frame: int) -> int:
-    """Frames of one row group of a table of ``per_frame`` rows a frame (about :data:`ROW_GROUP_ROWS` rows)."""
-    return max(1, ROW_GROUP_ROWS // per_frame)
+def chunk_frames(spec: TableSpec) -> int:
+    """Frames of one row group of the table of ``spec``: :data:`CHUNK_FRAMES`, at most
+    :data:`ROW_GROUP_ROWS` rows, and more than :data:`~solver.results.bundle.BUNDLE_BYTES` of
+    values (a table that fills a row group would not have been a member of ``tables.zip``: its
+    fixed-width columns alone, :func:`row_bytes` a row, are larger)."""
+    bundled = BUNDLE_BYTES // (spec.per_frame * row_bytes(spec.schema)) + 1
+    return max(1, min(ROW_GROUP_ROWS // spec.per_frame, max(CHUNK_FRAMES, bundled)))
+
+
+def row_bytes(schema: pa.Schema) -> int:
+    """Bytes a row of ``schema`` holds at least in an Arrow table: each column's fixed width (a
+    text column's dictionary indices)."""
+    types = [t.index_type if pa.types.is_dictionary(t) else t for t in schema.types]
+    return sum(t.bit_width // 8 for t in types if pa.types.is_primitive(t) and not pa.types.is_boolean(t))
 
 
 class _TableStream:
@@ -81,7 +96,7 @@ class _TableStream:
         self.stream, self.name, self.spec, self.fields = stream, name, spec, fields
         #: the links' strain peaks, gathered from the elements table's chunks as they are written
         self.strains = stream.strains if name == "elements" else None
-        self.size = chunk_frames(spec.per_frame) if spec.per_frame else 0
+        self.size = chunk_frames(spec) if spec.per_frame else 0
         self.pending = FrameColumns(fields)
         #: fewer than a chunk of a finished run's frames, not yet written (its frames and the first)
         self.held: tuple[Sequence[Frame], int] | None = None
