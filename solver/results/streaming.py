@@ -44,7 +44,7 @@ from .columnar import ROW_GROUP_ROWS, TableSpec, frame_tables, parquet_file, par
 from .frame_block import FrameBlock
 from .frame_columns import FrameColumns
 from .frames import Frame, Results, frame_times
-from .integrity import MODEL, SUMMARY, TABLE_FILES, file_sha256, read_bytes, self_hash_tail
+from .integrity import MODEL, SUMMARY, TABLE_FILES, GrowingFileHash, file_sha256, read_bytes, self_hash_tail
 from .lazy import LazyFrames
 from .summary import StrainPeaks, summarize
 from .validity import run_warnings
@@ -103,6 +103,7 @@ class _TableStream:
         self.rows = 0
         self.writer = None
         self.path: Path | None = None
+        self.digest: GrowingFileHash | None = None  # of the Parquet file, hashed as its row groups are written
 
     def append(self, frame: Frame) -> None:
         if not self.size:  # a table without rows holds no row group
@@ -153,6 +154,7 @@ class _TableStream:
         if self.writer is None:
             self.path = self.stream.temporary(TABLE_FILES[VERSION][self.name])
             self.writer = parquet_writer(self.path, self.spec.schema)
+            self.digest = GrowingFileHash(self.path)
 
     def _hand_over_pending(self) -> None:
         """Hand the chunk under way to the writer; a new chunk begins."""
@@ -170,9 +172,10 @@ class _TableStream:
 
     def _write_chunk(self, writer, frames, start: int, stop: int) -> None:
         """Write frames ``start`` to ``stop`` as a row group with ``writer`` (their strain peaks
-        gathered first: the elements table's)."""
+        gathered first: the elements table's), and hash it."""
         self._gather_peaks(frames, start, stop)
         writer.write_table(pa.table(self.spec.columns(frames, start, stop), schema=self.spec.schema))
+        self.digest.catch_up()
 
     def _gather_peaks(self, frames, start: int, stop: int) -> None:
         """The strain peaks of frames ``start`` to ``stop`` (the elements table's)."""
@@ -194,13 +197,13 @@ class _TableStream:
             return None
         self._begin()  # a table without rows: its schema only
         self.rows += table.num_rows if table is not None else 0
-        writer, path, rows = self.writer, self.path, self.rows
+        writer, digest, rows = self.writer, self.digest, self.rows
 
         def close_file() -> dict:
             if table is not None:
                 writer.write_table(table)
             writer.close()
-            return {"rows": rows, "sha256": file_sha256(path)}
+            return {"rows": rows, "sha256": digest.hexdigest()}
 
         return close_file
 
