@@ -42,7 +42,7 @@ from ..safe_write import Replacement, replacing_set
 from .bundle import BUNDLE, BUNDLE_BYTES, ArrowFile, bundle_bytes, empty_ipc_bytes, ipc_bytes, member
 from .columnar import ROW_GROUP_ROWS, TableSpec, frame_tables, parquet_file, parquet_writer, step_table, value_fields
 from .frame_block import FrameBlock
-from .frame_columns import FrameColumns
+from .frame_columns import FramesAndBlocks
 from .frames import Frame, Results, frame_times
 from .integrity import MODEL, SUMMARY, TABLE_FILES, GrowingFileHash, file_sha256, read_bytes, self_hash_tail
 from .lazy import LazyFrames
@@ -97,7 +97,7 @@ class _TableStream:
         #: the links' strain peaks, gathered from the elements table's chunks as they are written
         self.strains = stream.strains if name == "elements" else None
         self.size = chunk_frames(spec) if spec.per_frame else 0
-        self.pending = FrameColumns(fields)
+        self.pending = FramesAndBlocks(fields)
         #: fewer than a chunk of a finished run's frames, not yet written (its frames and the first)
         self.held: tuple[Sequence[Frame], int] | None = None
         self.rows = 0
@@ -159,7 +159,7 @@ class _TableStream:
     def _hand_over_pending(self) -> None:
         """Hand the chunk under way to the writer; a new chunk begins."""
         self._hand_over(self.pending, 0, len(self.pending))
-        self.pending = FrameColumns(self.fields)
+        self.pending = FramesAndBlocks(self.fields)
 
     def _hand_over(self, frames, start: int, stop: int) -> None:
         """Hand frames ``start`` to ``stop`` of ``frames`` (no longer changed) to the stream's
