@@ -36,8 +36,6 @@ from .selection import select
 MEMO = 4
 #: the energy terms of a state (:meth:`OutputBuilder.energy_terms`), then the ledger's
 ENERGY_TERMS = ("kinetic", "strain", "potential", "contact_elastic")
-#: the terms that change from frame to frame of a run of free steps (:meth:`OutputBuilder.frame_block`)
-BLOCK_TERMS = ("kinetic", "strain", "potential", "work_drivers")
 
 
 def model_layout(model: dict) -> Layout:
@@ -250,11 +248,8 @@ class OutputBuilder:
                        moving_force=np.zeros((len(Q), 0, 2)))  # no moving supports (a Frame's defaults)
         kinetic, strain, potential = self.asm.stacked_energies(Q, V)
         ledger = dict(zip(ENERGY_TERMS, (0.0,) * len(ENERGY_TERMS)), **self.ledger)
-        energies = []
-        for terms in zip(kinetic.tolist(), strain.tolist(), potential.tolist(), work_drivers):
-            energy = ledger.copy()
-            energy.update(zip(BLOCK_TERMS, terms))
-            energies.append(energy)
+        energies = [{**ledger, "kinetic": k, "strain": u, "potential": p, "work_drivers": w}  # the terms that change
+                    for k, u, p, w in zip(kinetic.tolist(), strain.tolist(), potential.tolist(), work_drivers)]
         return FrameBlock(np.asarray(times, dtype=float), columns, energies)
 
     def _columns(self, Q: np.ndarray, V: np.ndarray, A: np.ndarray, LAM: np.ndarray, m: dict) -> dict[str, np.ndarray]:
