@@ -108,6 +108,21 @@ def test_a_run_at_every_step_reads_no_table_back(monkeypatch, tmp_path):
     assert (tmp_path / "out" / "elements.parquet").exists() and reads == []
 
 
+def test_row_groups_hold_at_most_1024_frames_and_the_small_tables_stay_in_the_archive(tmp_path):
+    """1100 frames: the elements table's row groups are cut at 1024 frames (written as the run
+    goes, not all at its finish), while the nodes (0.7 MB), links, drivers and energy tables stay
+    members of tables.zip as before (a row group of theirs holds more than 1 MB of values)."""
+    model = _every_step()
+    model["solver"]["end_time"] = 1099 * model["solver"]["step"]
+    with streamed_results(tmp_path / "out") as stream:
+        stream.finish(simulate(model, frames=stream.frames))
+    files = json.loads((tmp_path / "out" / "summary.json").read_text())["files"]
+    meta = pq.ParquetFile(tmp_path / "out" / "elements.parquet").metadata
+    per_frame = meta.num_rows // 1100
+    assert [meta.row_group(g).num_rows // per_frame for g in range(meta.num_row_groups)] == [1024, 76]
+    assert {"nodes", "links", "drivers", "energy"} <= set(files["tables.zip"]["tables"])
+
+
 def test_energy_terms_a_frame_lacks_are_the_missing_value():
     """The energy columns of frames with the first frame's terms, and of frames with others."""
     same = [{"kinetic": 1.0, "work_drivers": 2.0}, {"work_drivers": 4.0, "kinetic": 3.0}]
