@@ -16,9 +16,11 @@ most temporary files ``.<name>.<random>.tmp``, removed by the next write).  A ta
 file is begun when its first chunk is full; chunks are cut exactly as
 :func:`~solver.results.files.write_results` cuts them (it writes a finished run's frames the
 same way): the files are the same, byte for byte.  A full chunk is written on the stream's
-writer thread (:mod:`.writer_thread`) while the run goes on, and the links' strain peaks of
+writer thread (:mod:`.writer_thread`) while the run goes on (and hashed there as it is written:
+:class:`~solver.results.integrity.GrowingFileHash`), and the links' strain peaks of
 ``summary.json`` are gathered from the elements' chunks as they are handed over
-(:class:`~solver.results.summary.StrainPeaks`): no table is read back for them.
+(:class:`~solver.results.summary.StrainPeaks`): no table is read back for them.  A chunk holds
+at most :data:`CHUNK_FRAMES` frames (see :func:`chunk_frames`).
 
 >>> with streamed_results("out/cantilever") as stream:             # doctest: +SKIP
 ...     results = simulate(model, frames=stream.frames)
