@@ -272,7 +272,7 @@ class OutputBuilder:
             **{key: (m[key],) for key in MODAL_FIELDS},
         }  # fmt: skip
         K = len(Q)
-        arrays = {key: np.concatenate(parts, axis=1).astype(self.dtype, copy=False) for key, parts in bulky.items()
+        arrays = {key: _joined(parts).astype(self.dtype, copy=False) for key, parts in bulky.items()
                   if self.rates or key not in RATE_FIELDS}
         if not self.rates:
             arrays.update(node_v=np.zeros((K, 0, 2), self.dtype), node_a=np.zeros((K, 0, 2), self.dtype),
@@ -321,3 +321,11 @@ class OutputBuilder:
             normal = np.stack([-chord[:, 1], chord[:, 0]], axis=1) / np.sqrt(np.vecdot(chord, chord))[:, None]
             mid[:, i] = np.vecdot(p - first, normal) / link.length  # vecdot: np.dot's arithmetic, row by row
         return axial_N, axial_eps, bend_eps, bend_M, mid
+
+
+def _joined(parts: tuple[np.ndarray, ...]) -> np.ndarray:
+    """``parts`` (K, ...) joined along their second axis: the first itself when the others are
+    empty (the modal parts of a run without modal links; the first is an array of its own)."""
+    if len(parts) == 2 and parts[1].shape[1] == 0:
+        return parts[0]
+    return np.concatenate(parts, axis=1)
