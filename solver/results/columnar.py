@@ -112,11 +112,15 @@ def frame_table(layout: Layout, name: str, first: Frame | None, labels: list | N
     fields = value_fields(name, layout)
     schema = pa.schema([("time_s", pa.float64()), *((c, t) for c, t, _ in labels),
                         *((c, pa.from_numpy_dtype(dtype)) for _, cols in fields for c in cols)])
+    repeated: dict[int, Columns] = {}  # the label columns of a number of frames (every full chunk's the same)
 
     def columns_of(frames, start: int = 0, stop: int | None = None) -> Columns:
         times = frame_times(frames, start, stop)
         columns = {"time_s": pa.array(np.repeat(times, k))}
-        columns.update({c: _repeated(v, len(times), t) for c, t, v in labels})
+        if len(times) not in repeated:
+            repeated.clear()
+            repeated[len(times)] = {c: _repeated(v, len(times), t) for c, t, v in labels}
+        columns.update(repeated[len(times)])
         for field, cols in fields:
             values = stack_field(frames, field, shapes[field], start, stop, None).astype(dtype, copy=False)
             values = values.reshape(len(times) * k, len(cols))

@@ -180,3 +180,52 @@ class FrameColumns(FrameSequence):
             keys = list(self.contacts[0]) if self.contacts else []
             self._contact_rows = (len(self), contact_arrays(self.contacts, keys))
         return self._contact_rows[1]
+
+
+class FramesAndBlocks:
+    """A table's frames of a chunk under way (:mod:`.streaming`): the ``fields`` of blocks of
+    frames (:class:`~solver.results.frame_block.FrameBlock`) kept as blocks, each field one
+    contiguous copy (where :class:`FrameColumns` copies a block into its rows of all fields),
+    and frames appended one at a time copied into :class:`FrameColumns`; read as the tables
+    read frames (``times``, ``energies``, ``field``, ``contact_rows``), each field concatenated
+    once."""
+
+    def __init__(self, fields: Sequence[str]) -> None:
+        self._fields = tuple(fields)
+        self._parts: list[FrameColumns | FrameBlock] = []
+        self._count = 0
+
+    def append(self, frame: Frame) -> None:
+        if not self._parts or not isinstance(self._parts[-1], FrameColumns):
+            self._parts.append(FrameColumns(self._fields))
+        self._parts[-1].append(frame)
+        self._count += 1
+
+    def append_block(self, block: FrameBlock) -> None:
+        """Keep the fields of ``block`` this store holds (a copy: the block's other fields are let go)."""
+        self._parts.append(FrameBlock(block.times, {n: block.arrays[n].copy() for n in self._fields}, block.energies))
+        self._count += len(block)
+
+    def __len__(self) -> int:
+        return self._count
+
+    @property
+    def times(self) -> np.ndarray:
+        """Each frame's time (F,), s."""
+        return np.concatenate([np.asarray(p.times, dtype=float) for p in self._parts]) if self._parts else np.zeros(0)
+
+    @property
+    def energies(self) -> list[dict[str, float]]:
+        return [e for p in self._parts for e in p.energies]
+
+    def field(self, name: str, start: int = 0, stop: int | None = None) -> np.ndarray:
+        """Frame field ``name`` of frames ``start`` to ``stop`` (default: all), (frames, *shape)."""
+        parts = [p.arrays[name] if isinstance(p, FrameBlock) else p.field(name) for p in self._parts]
+        if not parts:
+            return np.zeros(0)
+        return np.concatenate(parts)[start:stop] if len(parts) > 1 else parts[0][start:stop]
+
+    def contact_rows(self) -> dict[str, np.ndarray]:
+        """Each contact key's values (F, C) as floats (a block's frames have none)."""
+        contacts = [c for p in self._parts for c in (p.contacts if isinstance(p, FrameColumns) else [{}] * len(p))]
+        return contact_arrays(contacts, list(contacts[0]) if contacts else [])

@@ -242,11 +242,30 @@ def read_recorded(directory: Path, name: str, recorded: str | None) -> bytes:
 
 def file_sha256(path: Path) -> str:
     """The SHA-256 of a file, read a block of 16 MB at a time."""
-    digest = hashlib.sha256()
-    with open_regular(path) as fh:
-        while block := fh.read(1 << 24):
-            digest.update(block)
-    return digest.hexdigest()
+    return GrowingFileHash(path).hexdigest()
+
+
+class GrowingFileHash:
+    """The SHA-256 of a file being written by appending, hashed as it grows: :meth:`catch_up`
+    hashes what was appended since (a block of 16 MB at a time), so that a results file's
+    row groups are hashed on the thread that wrote them, while the run goes on, not read
+    back whole once it is closed."""
+
+    def __init__(self, path: Path):
+        self.path, self.hashed, self._digest = path, 0, hashlib.sha256()
+
+    def catch_up(self) -> None:
+        """Hash the bytes appended since the last call."""
+        with open_regular(self.path) as fh:
+            fh.seek(self.hashed)
+            while block := fh.read(1 << 24):
+                self._digest.update(block)
+                self.hashed += len(block)
+
+    def hexdigest(self) -> str:
+        """The SHA-256 of the whole file (it is complete)."""
+        self.catch_up()
+        return self._digest.hexdigest()
 
 
 def check_recorded(directory: Path, name: str, recorded: str) -> None:

@@ -20,7 +20,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from ..errors import ResultsFormatError
-from .frames import CONTACT_STATES, RATE_FIELDS, Frame, FrameSequence, Layout
+from .frames import CONTACT_STATES, RATE_FIELDS, EnergyRows, Frame, FrameSequence, Layout
 from .tables import FRAME_TABLES, field_shapes
 
 #: tables whose values LazyFrames reads a row group at a time
@@ -151,7 +151,7 @@ class LazyFrames(FrameSequence):
             raise ResultsFormatError(f"{source}: {len(times)} data rows, expected {n_frames} frames")
         columns = _read(source, energy_file, [k + "_J" for k in energy_keys])
         rows = np.column_stack([columns[k + "_J"] for k in energy_keys]) if energy_keys else np.zeros((n_frames, 0))
-        energies = [dict(zip(energy_keys, row)) for row in rows.tolist()]
+        energies = EnergyRows(list(energy_keys), rows.astype(float, copy=False))  # a frame's dict made when read
         contacts = _contacts(files["contacts"], layout, n_frames, contact_keys)
         return cls(layout, tables, times, energies, contacts)
 

@@ -36,8 +36,6 @@ from .selection import select
 MEMO = 4
 #: the energy terms of a state (:meth:`OutputBuilder.energy_terms`), then the ledger's
 ENERGY_TERMS = ("kinetic", "strain", "potential", "contact_elastic")
-#: the terms that change from frame to frame of a run of free steps (:meth:`OutputBuilder.frame_block`)
-BLOCK_TERMS = ("kinetic", "strain", "potential", "work_drivers")
 
 
 def model_layout(model: dict) -> Layout:
@@ -250,11 +248,8 @@ class OutputBuilder:
                        moving_force=np.zeros((len(Q), 0, 2)))  # no moving supports (a Frame's defaults)
         kinetic, strain, potential = self.asm.stacked_energies(Q, V)
         ledger = dict(zip(ENERGY_TERMS, (0.0,) * len(ENERGY_TERMS)), **self.ledger)
-        energies = []
-        for terms in zip(kinetic.tolist(), strain.tolist(), potential.tolist(), work_drivers):
-            energy = ledger.copy()
-            energy.update(zip(BLOCK_TERMS, terms))
-            energies.append(energy)
+        energies = [{**ledger, "kinetic": k, "strain": u, "potential": p, "work_drivers": w}  # the terms that change
+                    for k, u, p, w in zip(kinetic.tolist(), strain.tolist(), potential.tolist(), work_drivers)]
         return FrameBlock(np.asarray(times, dtype=float), columns, energies)
 
     def _columns(self, Q: np.ndarray, V: np.ndarray, A: np.ndarray, LAM: np.ndarray, m: dict) -> dict[str, np.ndarray]:
@@ -277,7 +272,7 @@ class OutputBuilder:
             **{key: (m[key],) for key in MODAL_FIELDS},
         }  # fmt: skip
         K = len(Q)
-        arrays = {key: np.concatenate(parts, axis=1).astype(self.dtype, copy=False) for key, parts in bulky.items()
+        arrays = {key: _joined(parts).astype(self.dtype, copy=False) for key, parts in bulky.items()
                   if self.rates or key not in RATE_FIELDS}
         if not self.rates:
             arrays.update(node_v=np.zeros((K, 0, 2), self.dtype), node_a=np.zeros((K, 0, 2), self.dtype),
@@ -326,3 +321,11 @@ class OutputBuilder:
             normal = np.stack([-chord[:, 1], chord[:, 0]], axis=1) / np.sqrt(np.vecdot(chord, chord))[:, None]
             mid[:, i] = np.vecdot(p - first, normal) / link.length  # vecdot: np.dot's arithmetic, row by row
         return axial_N, axial_eps, bend_eps, bend_M, mid
+
+
+def _joined(parts: tuple[np.ndarray, ...]) -> np.ndarray:
+    """``parts`` (K, ...) joined along their second axis: the first itself when the others are
+    empty (the modal parts of a run without modal links; the first is an array of its own)."""
+    if len(parts) == 2 and parts[1].shape[1] == 0:
+        return parts[0]
+    return np.concatenate(parts, axis=1)

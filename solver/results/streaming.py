@@ -16,9 +16,11 @@ most temporary files ``.<name>.<random>.tmp``, removed by the next write).  A ta
 file is begun when its first chunk is full; chunks are cut exactly as
 :func:`~solver.results.files.write_results` cuts them (it writes a finished run's frames the
 same way): the files are the same, byte for byte.  A full chunk is written on the stream's
-writer thread (:mod:`.writer_thread`) while the run goes on, and the links' strain peaks of
+writer thread (:mod:`.writer_thread`) while the run goes on (and hashed there as it is written:
+:class:`~solver.results.integrity.GrowingFileHash`), and the links' strain peaks of
 ``summary.json`` are gathered from the elements' chunks as they are handed over
-(:class:`~solver.results.summary.StrainPeaks`): no table is read back for them.
+(:class:`~solver.results.summary.StrainPeaks`): no table is read back for them.  A chunk holds
+at most :data:`CHUNK_FRAMES` frames (see :func:`chunk_frames`).
 
 >>> with streamed_results("out/cantilever") as stream:             # doctest: +SKIP
 ...     results = simulate(model, frames=stream.frames)
@@ -42,9 +44,9 @@ from ..safe_write import Replacement, replacing_set
 from .bundle import BUNDLE, BUNDLE_BYTES, ArrowFile, bundle_bytes, empty_ipc_bytes, ipc_bytes, member
 from .columnar import ROW_GROUP_ROWS, TableSpec, frame_tables, parquet_file, parquet_writer, step_table, value_fields
 from .frame_block import FrameBlock
-from .frame_columns import FrameColumns
+from .frame_columns import FramesAndBlocks
 from .frames import Frame, Results, frame_times
-from .integrity import MODEL, SUMMARY, TABLE_FILES, file_sha256, read_bytes, self_hash_tail
+from .integrity import MODEL, SUMMARY, TABLE_FILES, GrowingFileHash, file_sha256, read_bytes, self_hash_tail
 from .lazy import LazyFrames
 from .summary import StrainPeaks, summarize
 from .validity import run_warnings
@@ -65,11 +67,26 @@ FOLDER_FILES = (MODEL, BUNDLE, *dict.fromkeys(f for files in TABLE_FILES.values(
 #: (a file empty or old, which its SHA-256 tells) -- never a mix that loads; a run so small is
 #: run again in a second.  A larger folder is flushed, as every folder was before.
 FLUSH_BYTES = 1 << 20
+#: frames of a row group at most (fewer where :data:`ROW_GROUP_ROWS` rows are fewer frames): a
+#: run's row groups are written on the writer thread as it goes, not at its finish (the
+#: 16-element slider-crank's nodes table, 18 rows a frame, held all of 8001 frames till then)
+CHUNK_FRAMES = 1024
 
 
-def chunk_frames(per_frame: int) -> int:
-    """Frames of one row group of a table of ``per_frame`` rows a frame (about :data:`ROW_GROUP_ROWS` rows)."""
-    return max(1, ROW_GROUP_ROWS // per_frame)
+def chunk_frames(spec: TableSpec) -> int:
+    """Frames of one row group of the table of ``spec``: :data:`CHUNK_FRAMES`, at most
+    :data:`ROW_GROUP_ROWS` rows, and more than :data:`~solver.results.bundle.BUNDLE_BYTES` of
+    values (a table that fills a row group would not have been a member of ``tables.zip``: its
+    fixed-width columns alone, :func:`row_bytes` a row, are larger)."""
+    bundled = BUNDLE_BYTES // (spec.per_frame * row_bytes(spec.schema)) + 1
+    return max(1, min(ROW_GROUP_ROWS // spec.per_frame, max(CHUNK_FRAMES, bundled)))
+
+
+def row_bytes(schema: pa.Schema) -> int:
+    """Bytes a row of ``schema`` holds at least in an Arrow table: each column's fixed width (a
+    text column's dictionary indices)."""
+    types = [t.index_type if pa.types.is_dictionary(t) else t for t in schema.types]
+    return sum(t.bit_width // 8 for t in types if pa.types.is_primitive(t) and not pa.types.is_boolean(t))
 
 
 class _TableStream:
@@ -81,13 +98,14 @@ class _TableStream:
         self.stream, self.name, self.spec, self.fields = stream, name, spec, fields
         #: the links' strain peaks, gathered from the elements table's chunks as they are written
         self.strains = stream.strains if name == "elements" else None
-        self.size = chunk_frames(spec.per_frame) if spec.per_frame else 0
-        self.pending = FrameColumns(fields)
+        self.size = chunk_frames(spec) if spec.per_frame else 0
+        self.pending = FramesAndBlocks(fields)
         #: fewer than a chunk of a finished run's frames, not yet written (its frames and the first)
         self.held: tuple[Sequence[Frame], int] | None = None
         self.rows = 0
         self.writer = None
         self.path: Path | None = None
+        self.digest: GrowingFileHash | None = None  # of the Parquet file, hashed as its row groups are written
 
     def append(self, frame: Frame) -> None:
         if not self.size:  # a table without rows holds no row group
@@ -138,11 +156,12 @@ class _TableStream:
         if self.writer is None:
             self.path = self.stream.temporary(TABLE_FILES[VERSION][self.name])
             self.writer = parquet_writer(self.path, self.spec.schema)
+            self.digest = GrowingFileHash(self.path)
 
     def _hand_over_pending(self) -> None:
         """Hand the chunk under way to the writer; a new chunk begins."""
         self._hand_over(self.pending, 0, len(self.pending))
-        self.pending = FrameColumns(self.fields)
+        self.pending = FramesAndBlocks(self.fields)
 
     def _hand_over(self, frames, start: int, stop: int) -> None:
         """Hand frames ``start`` to ``stop`` of ``frames`` (no longer changed) to the stream's
@@ -155,9 +174,10 @@ class _TableStream:
 
     def _write_chunk(self, writer, frames, start: int, stop: int) -> None:
         """Write frames ``start`` to ``stop`` as a row group with ``writer`` (their strain peaks
-        gathered first: the elements table's)."""
+        gathered first: the elements table's), and hash it."""
         self._gather_peaks(frames, start, stop)
         writer.write_table(pa.table(self.spec.columns(frames, start, stop), schema=self.spec.schema))
+        self.digest.catch_up()
 
     def _gather_peaks(self, frames, start: int, stop: int) -> None:
         """The strain peaks of frames ``start`` to ``stop`` (the elements table's)."""
@@ -179,13 +199,13 @@ class _TableStream:
             return None
         self._begin()  # a table without rows: its schema only
         self.rows += table.num_rows if table is not None else 0
-        writer, path, rows = self.writer, self.path, self.rows
+        writer, digest, rows = self.writer, self.digest, self.rows
 
         def close_file() -> dict:
             if table is not None:
                 writer.write_table(table)
             writer.close()
-            return {"rows": rows, "sha256": file_sha256(path)}
+            return {"rows": rows, "sha256": digest.hexdigest()}
 
         return close_file
 

@@ -10,7 +10,7 @@ import numpy as np
 
 from ..model.io import dumps_model, model_with_defaults
 from ..model.translational_rules import corner_pair_ids, translational_joints
-from .frames import Layout, Results, frame_energies
+from .frames import Layout, Results, energy_matrix, frame_energies
 from .slider_configurations import CONFIGURATIONS, configuration_periods, configurations
 from .tables import (DRIVER_UNITS, FORMAT, VERSION, contact_keys, contact_values, element_offsets, energy_keys,
                      jsonable, sha256, stack_field)
@@ -255,7 +255,8 @@ def energy_summary(results: Results) -> dict[str, Any]:
     first, last = energies[0], energies[-1]
     total = results.total_energy()
     drift = np.abs(total - total[0])
-    scale = float(np.max([e.get("kinetic", 0.0) + e.get("strain", 0.0) for e in energies]))
+    kinetic_strain = energy_matrix(energies, ("kinetic", "strain"), 0.0)
+    scale = float(np.max(kinetic_strain[:, 0] + kinetic_strain[:, 1]))
     return {
         "terms": {k: {"initial_J": first[k], "final_J": last[k]} for k in first},
         "total": {

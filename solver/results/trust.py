@@ -63,7 +63,7 @@ from __future__ import annotations
 import numpy as np
 
 from .frames import CONTACT_STATES, Results
-from .tables import contact_keys, contact_values
+from .tables import contact_keys, contact_values, stack_field
 
 #: a normal force more than this many times both its neighbours' (the pair closed on the three
 #: frames) is a spike one frame wide
@@ -166,7 +166,7 @@ def _struck_pairs(results: Results) -> list[dict]:
 def _element_lengths(results: Results) -> dict[str, tuple[list[str], np.ndarray]]:
     """Per flexible link: its mesh nodes in order and its elements' lengths at the first frame (m)."""
     index = {n: i for i, n in enumerate(results.layout.nodes)}
-    xy = results.frames[0].node_xy
+    xy = stack_field(results.frames, "node_xy", (len(index), 2), 0, 1, None)[0]  # of a folder: its columns only
     out = {}
     for link, (nodes, _fractions, _ids) in results.layout.chains().items():
         points = xy[[index[n] for n in nodes]]
@@ -219,8 +219,9 @@ def coarse_mesh_warning(results: Results) -> str | None:
     """The first pair that struck a flexible link meshed coarsely at the struck place, in words."""
     if not results.frames or not results.layout.flexible_links:
         return None
-    links = _element_lengths(results)
-    for pair in _struck_pairs(results):
+    struck = _struck_pairs(results)
+    links = _element_lengths(results) if struck else {}
+    for pair in struck:
         found = _coarse_strike(pair, links)
         if found:
             what, ratio = found
