@@ -23,6 +23,7 @@ import numpy as np
 from ..contact.lagrange import LagrangeModel
 from ..contact.tracker import ContactTracker
 from ..jit import borrowed, njit
+from ..system.contact_pairs import ContactPair
 from .free_steps import FAILED, _free_steps
 
 #: the pair kinds whose gap :func:`gaps_closing` computes
@@ -89,12 +90,11 @@ def _open_steps(kinds, dofs, frames, limit, before, targets, accs, h, nu, af, c_
 class OpenGaps:
     """The pairs of a run whose open steps :func:`open_steps` may take, as its arrays."""
 
-    def __init__(self, contacts: ContactTracker):
-        pairs = contacts.pairs
+    def __init__(self, pairs: list[ContactPair], tol: float):
         self.kinds = np.array([KINDS[p.kind] for p in pairs], dtype=np.int64)
         self.dofs = np.array([[*p.point, *(p.target or (0, 0))] for p in pairs], dtype=np.int64)
         self.frames = np.array([_frame(p.kind, p.params, p.radius) for p in pairs])
-        self.limit = MARGIN * contacts.models[0].tol
+        self.limit = MARGIN * tol  # m
         self.before = np.empty((5, 0))
 
     @staticmethod

@@ -311,7 +311,7 @@ class _Loop:
         self.gather = self.free and self.dt_out <= 0 and not system.modal.links
         # steps in compiled runs while every Lagrange pair is open (numerical damping set: the watch on created
         # energy looks at every step of an undamped run)
-        self.open_gaps = (OpenGaps(contacts) if self.integ.runs_free_steps and OpenGaps.serves(contacts)
+        self.open_gaps = (OpenGaps(contacts.pairs, settings["contact_tol"]) if self.integ.runs_free_steps and OpenGaps.serves(contacts)
                           and system.alpha == 0.0 and system.beta == 0.0 else None)
 
     def frame_of(self, st: State) -> Frame:

@@ -1,0 +1,61 @@
+"""Steps of a Lagrange-contact run taken in compiled runs while every pair is open
+(:mod:`solver.integration.open_steps`): the same steps, frames, energies and events as the
+steps the time loop takes one by one, to the bit."""
+import numpy as np
+import pytest
+
+from solver.api import simulate
+from solver.integration.open_steps import OpenGaps, gaps_closing
+from solver.results.frame_columns import ARRAY_FIELDS
+from solver.system.compile import compile_model
+
+from .test_lagrange_examples import example
+
+
+def runs(doc, monkeypatch):
+    """``doc`` run with open steps compiled and one by one: (results, results, steps the compiled runs took)."""
+    taken = []
+    steps = OpenGaps.steps
+
+    def counted(self, args, n, m):
+        out = steps(self, args, n, m)
+        taken.append(out[0] - out[1])  # a step handed over is taken again by the loop's rules
+        return out
+
+    monkeypatch.setattr(OpenGaps, "steps", counted)
+    compiled = simulate(doc)
+    monkeypatch.setattr(OpenGaps, "serves", staticmethod(lambda contacts: False))
+    return compiled, simulate(doc), sum(taken)
+
+
+def assert_same_run(a, b):
+    assert a.meta["status"] == b.meta["status"] == "completed"
+    assert a.steps == b.steps
+    assert a.events == b.events
+    assert [f.energy for f in a.frames] == [f.energy for f in b.frames]
+    for name in ARRAY_FIELDS:
+        np.testing.assert_array_equal(a.frames.field(name), b.frames.field(name), err_msg=name)
+    for key, column in a.frames.contact_rows().items():
+        np.testing.assert_array_equal(column, b.frames.contact_rows()[key], err_msg=key)
+
+
+@pytest.mark.parametrize("name, interval", [("bar_mass_impact_lagrange", 0.01), ("rod_floor_flexible", 2e-4)])
+def test_open_steps_are_compiled_and_are_the_python_steps_to_the_bit(name, interval, monkeypatch):
+    """The bar struck by a mass (a node pair, 129 of 272 steps open) and the rod on the floor with
+    mu = 0.8 (a ground line, sticking and slipping; 392 of 517 open), a frame every few steps."""
+    doc = example(name, output_interval=interval, record={"steps": True})
+    compiled, stepped, taken = runs(doc, monkeypatch)
+    assert taken >= 0.8 * compiled.meta["free_steps"]
+    assert_same_run(compiled, stepped)
+
+
+@pytest.mark.parametrize("name, gap", [("bar_mass_impact_lagrange", 0.01), ("rod_floor_flexible", 3e-4)])
+def test_compiled_gaps_are_the_pairs_gaps(name, gap):
+    """The compiled gap of a node pair (the striker 10 mm from the bar's end) and of a ground line
+    (the rod's tip 0.3 mm above the floor) is the pair's own, to the bit."""
+    system = compile_model(example(name))
+    pair, q = system.contacts[0], system.q0
+    assert pair.geometry(q).gap == pytest.approx(gap, rel=1e-9)
+    gaps = OpenGaps(system.contacts, 1e-6)
+    assert not gaps_closing(gaps.kinds, gaps.dofs, gaps.frames, q, np.nextafter(pair.geometry(q).gap, -np.inf))
+    assert gaps_closing(gaps.kinds, gaps.dofs, gaps.frames, q, pair.geometry(q).gap)
