@@ -178,7 +178,8 @@ def _step(integ: NewmarkIntegrator, s: State, step: float, land: float | None,
 
 def _free_run(integ: NewmarkIntegrator, out: OutputBuilder, state: State, h: float, h0: float, t_end: float,
               eps_t: float, next_out: float, dt_out: float, breakpoints: list[float], limits: StepLimits,
-              steps: list[StepRecord] | None, gather: bool = False, gaps: OpenGaps | None = None) -> tuple:
+              steps: list[StepRecord] | None, gather: bool = False, gaps: OpenGaps | None = None,
+              single: bool = False) -> tuple:
     """Steps from ``state`` taken in one compiled run (:mod:`.free_steps`) up to the next output
     time ``next_out`` (every step's end with ``dt_out <= 0``; with ``gather``, the frames of every
     step gathered in one block instead), breakpoint or end, planned as the loop of :func:`run`
@@ -187,11 +188,12 @@ def _free_run(integ: NewmarkIntegrator, out: OutputBuilder, state: State, h: flo
     (the loop cuts it); ``block``: with ``gather``, the frames of the steps taken
     (:class:`~solver.results.frame_block.FrameBlock`, None if none), else None; each step is
     logged in ``steps`` unless it is None.  With ``gaps``, a run of open steps (:mod:`.open_steps`),
-    ``failure`` may be the step after them, taken, whose end a contact rule must look at.  Raises
+    ``failure`` may be the step after them, taken, whose end a contact rule must look at; with
+    ``single``, one step at most.  Raises
     :class:`StepFailure` when the run stalls."""
     while breakpoints and breakpoints[0] <= state.t + eps_t:
         breakpoints.pop(0)
-    budget = max(1, FREE_RUN_WORK // integ.asm.n)
+    budget = 1 if single else max(1, FREE_RUN_WORK // integ.asm.n)
     if gather:  # through the output times, a block of frames at most
         next_out, dt_out, budget = np.inf, np.inf, min(budget, BLOCK_FRAMES)
     times, step = plan_steps(state.t, h, h0, t_end, eps_t, limits.shortest, breakpoints[0] if breakpoints else np.inf,
@@ -309,8 +311,8 @@ class _Loop:
         self.free = self.integ.runs_free_steps and not contacts.active and system.alpha == 0.0 and system.beta == 0.0
         # a frame at every step: gathered a run at a time
         self.gather = self.free and self.dt_out <= 0 and not system.modal.links
-        # steps in compiled runs while every Lagrange pair is open (numerical damping set: the watch on created
-        # energy looks at every step of an undamped run)
+        # steps in compiled runs while every Lagrange pair is open (one step a run while undamped: the watch on
+        # created energy looks at every step)
         self.open_gaps = (OpenGaps(contacts.pairs, settings["contact_tol"]) if self.integ.runs_free_steps and OpenGaps.serves(contacts)
                           and system.alpha == 0.0 and system.beta == 0.0 else None)
 
@@ -367,7 +369,7 @@ class _Loop:
 
     def _open(self) -> bool:
         """Whether the next steps may be a run of open steps (:mod:`.open_steps`)."""
-        return self.open_gaps is not None and not self.undamped and not self.contacts.closed()
+        return self.open_gaps is not None and not self.contacts.closed()
 
     def _free_steps(self, blocks: bool):
         """Steps in one compiled run (:func:`_free_run`), their frames yielded; ``(verdict,
@@ -379,12 +381,14 @@ class _Loop:
             self.state, self.h, taken, its, failure, block = _free_run(
                 self.integ, self.out, self.state, self.h, self.h0, self.t_end, self.eps_t, self.next_out, self.dt_out,
                 self.breakpoints, self.limits, self.res.steps if self.log_steps else None, self.gather,
-                None if self.free else self.open_gaps)
+                None if self.free else self.open_gaps, self.undamped)
         except StepFailure as exc:
             self.status, self.message = "failed", str(exc)
             return "stop", None
         self.steps_taken, self.iterations = self.steps_taken + taken, self.iterations + its
         if not self.free:  # open steps: counted with the other steps out of contact
+            if taken and self.undamped and self.watch.created_energy(self.state):
+                self._damp(self.state.t)
             self.impact["free_steps"] += taken
             self.impact["free_steps_wall_s"] += wallclock.perf_counter() - started
         cause = self.watch.check(self.state, taken) if taken else None
