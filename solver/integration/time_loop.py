@@ -189,8 +189,7 @@ def _free_run(integ: NewmarkIntegrator, out: OutputBuilder, state: State, h: flo
     (:class:`~solver.results.frame_block.FrameBlock`, None if none), else None; each step is
     logged in ``steps`` unless it is None.  With ``gaps``, a run of open steps (:mod:`.open_steps`),
     ``failure`` may be the step after them, taken, whose end a contact rule must look at; with
-    ``single``, one step at most.  Raises
-    :class:`StepFailure` when the run stalls."""
+    ``single``, one step at most.  Raises :class:`StepFailure` when the run stalls."""
     while breakpoints and breakpoints[0] <= state.t + eps_t:
         breakpoints.pop(0)
     budget = 1 if single else max(1, FREE_RUN_WORK // integ.asm.n)
@@ -313,8 +312,8 @@ class _Loop:
         self.gather = self.free and self.dt_out <= 0 and not system.modal.links
         # steps in compiled runs while every Lagrange pair is open (one step a run while undamped: the watch on
         # created energy looks at every step)
-        self.open_gaps = (OpenGaps(contacts.pairs, settings["contact_tol"]) if self.integ.runs_free_steps and OpenGaps.serves(contacts)
-                          and system.alpha == 0.0 and system.beta == 0.0 else None)
+        serves = self.integ.runs_free_steps and OpenGaps.serves(contacts) and system.alpha == 0.0 and system.beta == 0.0
+        self.open_gaps = OpenGaps(contacts.pairs, settings["contact_tol"]) if serves else None
 
     def frame_of(self, st: State) -> Frame:
         """The frame of ``st``, stored with the run's frames."""
