@@ -137,8 +137,8 @@ def _advance(integ: NewmarkIntegrator, s: State, h: float, land: float | None, l
     when Newton fails (or, with a ``guard``, when the energy jumps: a spurious root);
     ``(state, iterations, step, cuts)``.  A ``failure`` is that of a first attempt already
     made (in a run of free steps), or that attempt itself, ``(state, iterations)``, handed over
-    by a run of open steps (:mod:`.open_steps`).  Raises :class:`StepFailure` when the step may not be cut
-    further (:meth:`StepLimits.may_cut`)."""
+    by a run of open steps (:mod:`.open_steps`).  Raises :class:`StepFailure` when the step may
+    not be cut further (:meth:`StepLimits.may_cut`)."""
     cuts = 0
     while True:
         step = h if land is None else land - s.t
@@ -146,10 +146,14 @@ def _advance(integ: NewmarkIntegrator, s: State, h: float, land: float | None, l
             if isinstance(failure, NewtonFailure):
                 failed, failure = failure, None
                 raise failed
+            rows = None
+            if contacts is not None:
+                contacts.begin_step(s, step)
+                rows = contacts.rows(s)
             if failure is not None:  # the attempt taken in a run of open steps
                 (new, iters), failure = failure, None
             else:
-                new, iters = _step(integ, s, step, land, contacts)
+                new, iters = integ.step(s, step, breakpoint=land, rows=rows)
             if guard is not None and guard.spurious_growth(s, new):
                 raise NewtonFailure("the energy jumped in one step: a spurious root of the Newmark equations")
             return new, iters, new.t - s.t, cuts
@@ -164,16 +168,6 @@ def _advance(integ: NewmarkIntegrator, s: State, h: float, land: float | None, l
             cuts += 1
             h = 0.5 * step
             land = None
-
-
-def _step(integ: NewmarkIntegrator, s: State, step: float, land: float | None,
-          contacts: ContactTracker | None) -> tuple[State, int]:
-    """One attempt at a step of ``step`` from ``s`` with the contact rows of ``contacts``."""
-    rows = None
-    if contacts is not None:
-        contacts.begin_step(s, step)
-        rows = contacts.rows(s)
-    return integ.step(s, step, breakpoint=land, rows=rows)
 
 
 def _free_run(integ: NewmarkIntegrator, out: OutputBuilder, state: State, h: float, h0: float, t_end: float,
