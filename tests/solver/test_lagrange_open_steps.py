@@ -5,9 +5,13 @@ import numpy as np
 import pytest
 
 from solver.api import simulate
+from solver.integration.free_steps import free_run
+from solver.integration.newmark import NewmarkIntegrator
 from solver.integration.open_steps import OpenGaps, gaps_closing
 from solver.results.frame_columns import ARRAY_FIELDS
+from solver.system.assembly import Assembly
 from solver.system.compile import compile_model
+from solver.system.initial import initial_state
 
 from .test_lagrange_examples import example
 
@@ -64,3 +68,29 @@ def test_compiled_gaps_are_the_pairs_gaps(name, gap):
     gaps = OpenGaps(system.contacts, 1e-6)
     assert not gaps_closing(gaps.kinds, gaps.dofs, gaps.frames, q, np.nextafter(pair.geometry(q).gap, -np.inf))
     assert gaps_closing(gaps.kinds, gaps.dofs, gaps.frames, q, pair.geometry(q).gap)
+
+
+def test_a_run_keeps_the_factors_of_a_nearby_step_as_a_step_does():
+    """After a step of ``h``, a step of ``1.005 h`` (within NEAR_STEP of a run with onsets, as the
+    predictor's cuts leave it) iterates with the same factors in a compiled run as
+    :meth:`NewmarkIntegrator.step` does: no new factorisation, the same state to the bit."""
+    system = compile_model(dict(example("bar_mass_impact_lagrange"), contacts=[]))
+    h = system.settings["step"]
+    ends = []
+    for compiled in (False, True):
+        asm = Assembly(system)
+        integ = NewmarkIntegrator(asm, system.settings)
+        integ.reuse_near_steps()
+        s, _its = integ.step(initial_state(asm), h)
+        count = integ.factorizations
+        h2 = 1.005 * h
+        if compiled:
+            times = np.array([s.t + h2])
+            targets, accs = system.constraints.motion_at(times)
+            s, *_rest = free_run(integ, s, h2, times, targets, accs, (np.zeros(0, int), np.zeros(0, int)))
+        else:
+            s, _its = integ.step(s, h2)
+        assert integ.factorizations == count
+        ends.append(s)
+    for name in ("q", "v", "a", "a_pseudo", "lam"):
+        np.testing.assert_array_equal(getattr(ends[0], name), getattr(ends[1], name), err_msg=name)
