@@ -178,7 +178,8 @@ def free_run(integ: NewmarkIntegrator, s: State, h: float, times: np.ndarray, ta
         args = (targets, accs, h, nu, af, ratio / (nu * h * h), tau / (nu * h), (1.0 - af) / (1.0 - am), nu * h * h,
                 integ.modified, q, v, a, ap, lam, integ.asm.sys.gravity, *drivers, iterations, p_drv, states, factor,
                 scale, *integ.run_arguments())
-        taken, closing = (free_steps(*args), False) if gaps is None else gaps.steps(args, n, len(lam))
+        taken, closing = ((free_steps(*args), False) if gaps is None
+                          else gaps.steps(args, n, len(lam), len(times) if record else 0))
     except ZeroDivisionError:
         factor[0], taken = 0, FAILED - factor[3]
         failure = NewtonFailure(COLLAPSED)

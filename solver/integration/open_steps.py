@@ -17,6 +17,7 @@ path to the bit.
 from __future__ import annotations
 
 import math
+from typing import Callable
 
 import numpy as np
 
@@ -24,6 +25,7 @@ from ..contact.lagrange import LagrangeModel
 from ..contact.tracker import ContactTracker
 from ..jit import borrowed, njit
 from ..system.contact_pairs import ContactPair
+from ..system.state import State
 from .free_steps import FAILED, _free_steps
 
 #: the pair kinds whose gap :func:`gaps_closing` computes
@@ -55,18 +57,19 @@ def gaps_closing(kinds, dofs, frames, q, limit):
 
 
 @njit(cache=True, nogil=True)
-def open_steps(kinds, dofs, frames, limit, before, *args):
+def open_steps(kinds, dofs, frames, limit, before, aps, *args):
     """:func:`_open_steps` with the arrays of ``args`` borrowed (:mod:`solver.borrowing`)."""
-    return _open_steps(kinds, dofs, frames, limit, before, *borrowed(args))
+    return _open_steps(kinds, dofs, frames, limit, before, aps, *borrowed(args))
 
 
 @njit(cache=True, nogil=True)
-def _open_steps(kinds, dofs, frames, limit, before, targets, accs, h, nu, af, c_a, c_v, pseudo_ratio, lam_factor,
-                modified, q, v, a, ap, lam, F_ext, drv_rows, drv_dofs, iterations, p_drv, states, factor, scale,
-                *system):
+def _open_steps(kinds, dofs, frames, limit, before, aps, targets, accs, h, nu, af, c_a, c_v, pseudo_ratio,
+                lam_factor, modified, q, v, a, ap, lam, F_ext, drv_rows, drv_dofs, iterations, p_drv, states, factor,
+                scale, *system):
     """The steps of :func:`~.free_steps.free_steps` (same arguments from ``targets`` on), each
     followed by :func:`gaps_closing` at its end; ``before`` (5, max(dofs, multipliers)) receives
-    ``q, v, a, a~, lam`` at the start of the last step taken.  Returns ``(steps, closing)``:
+    ``q, v, a, a~, lam`` at the start of the last step taken, ``aps[k]``, if it has rows, the
+    pseudo-acceleration ``a~`` at the end of step k.  Returns ``(steps, closing)``:
     ``steps`` as :func:`~.free_steps.free_steps` returns it, ``closing`` whether the last step
     taken ended with a gap at or below ``limit``."""
     n, m = q.shape[0], lam.shape[0]
@@ -82,6 +85,8 @@ def _open_steps(kinds, dofs, frames, limit, before, targets, accs, h, nu, af, c_
         factor[3] = k + 1 if taken == 1 else k
         if taken != 1:
             return FAILED - k, False
+        if aps.shape[0] > k:
+            aps[k] = ap
         if gaps_closing(kinds, dofs, frames, q, limit):
             return k + 1, True
     return targets.shape[0], False
@@ -96,6 +101,7 @@ class OpenGaps:
         self.frames = np.array([_frame(p.kind, p.params, p.radius) for p in pairs])
         self.limit = MARGIN * tol  # m
         self.before = np.empty((5, 0))
+        self.aps = np.empty((0, 0))  # the pseudo-accelerations at the steps' ends, m/s^2 (rad/s^2)
 
     @staticmethod
     def serves(contacts: ContactTracker) -> bool:
@@ -104,12 +110,26 @@ class OpenGaps:
         return (contacts.active and all(type(m) is LagrangeModel for m in contacts.models)
                 and all(p.kind in KINDS for p in contacts.pairs))
 
-    def steps(self, args: tuple, n: int, m: int) -> tuple[int, bool]:
+    def steps(self, args: tuple, n: int, m: int, recorded: int) -> tuple[int, bool]:
         """:func:`open_steps` with the arguments ``args`` of :func:`~.free_steps.free_steps`, for
-        ``n`` dofs and ``m`` multipliers."""
+        ``n`` dofs and ``m`` multipliers, the pseudo-accelerations of the first ``recorded``
+        steps kept in :attr:`aps`."""
         if self.before.shape[1] < max(n, m):
             self.before = np.empty((5, max(n, m)))
-        return open_steps(self.kinds, self.dofs, self.frames, self.limit, self.before, *args)
+        self.aps = np.empty((recorded, n))
+        return open_steps(self.kinds, self.dofs, self.frames, self.limit, self.before, self.aps, *args)
+
+    def watched(self, times: np.ndarray, run: tuple, watch: Callable[[State], bool]) -> tuple:
+        """The run ``(state, iterations, driver powers, failure, (q, v, a, lam) of each step)`` of
+        :func:`~.free_steps.free_run` that recorded its steps, cut after the first step whose end
+        state ``watch`` flags (the time loop's created-energy watch, which looks at every step's
+        end): ``(state, iterations, driver powers, failure)``."""
+        new, iterations, p_drv, failure, (q, v, a, lam) = run
+        for k in range(len(iterations) - 1):
+            st = State(float(times[k]), q[k].copy(), v[k].copy(), a[k].copy(), lam[k].copy(), self.aps[k].copy())
+            if watch(st):
+                return st, iterations[:k + 1], p_drv[:k + 1], None
+        return new, iterations, p_drv, failure
 
 
 def _frame(kind: str, params: dict, radius: float) -> tuple[float, ...]:

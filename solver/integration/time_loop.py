@@ -173,7 +173,7 @@ def _advance(integ: NewmarkIntegrator, s: State, h: float, land: float | None, l
 def _free_run(integ: NewmarkIntegrator, out: OutputBuilder, state: State, h: float, h0: float, t_end: float,
               eps_t: float, next_out: float, dt_out: float, breakpoints: list[float], limits: StepLimits,
               steps: list[StepRecord] | None, gather: bool = False, gaps: OpenGaps | None = None,
-              single: bool = False) -> tuple:
+              single: bool = False, watch: Callable[[State], bool] | None = None) -> tuple:
     """Steps from ``state`` taken in one compiled run (:mod:`.free_steps`) up to the next output
     time ``next_out`` (every step's end with ``dt_out <= 0``; with ``gather``, the frames of every
     step gathered in one block instead), breakpoint or end, planned as the loop of :func:`run`
@@ -183,7 +183,9 @@ def _free_run(integ: NewmarkIntegrator, out: OutputBuilder, state: State, h: flo
     (:class:`~solver.results.frame_block.FrameBlock`, None if none), else None; each step is
     logged in ``steps`` unless it is None.  With ``gaps``, a run of open steps (:mod:`.open_steps`),
     ``failure`` may be the step after them, taken, whose end a contact rule must look at; with
-    ``single``, one step at most.  Raises :class:`StepFailure` when the run stalls."""
+    ``single``, one step at most; with ``watch``, the run ends at the first step whose end state
+    it flags (:meth:`.open_steps.OpenGaps.watched`).  Raises :class:`StepFailure` when the run
+    stalls."""
     while breakpoints and breakpoints[0] <= state.t + eps_t:
         breakpoints.pop(0)
     budget = 1 if single else max(1, FREE_RUN_WORK // integ.asm.n)
@@ -195,7 +197,9 @@ def _free_run(integ: NewmarkIntegrator, out: OutputBuilder, state: State, h: flo
         return state, h, 0, 0, None, None
     targets, accs = integ.asm.sys.constraints.motion_at(times)
     new, iterations, p_drv, failure, recorded = free_run(integ, state, step, times, targets, accs,
-                                                         out.driver_rows_dofs, gather, gaps)
+                                                         out.driver_rows_dofs, gather or watch is not None, gaps)
+    if watch is not None:
+        new, iterations, p_drv, failure = gaps.watched(times, (new, iterations, p_drv, failure, recorded), watch)
     ends = times[:len(iterations)]
     hs = np.diff(ends, prepend=state.t)  # each step as the loop takes it: its end minus its start
     limits.accepted_run(ends, hs)
@@ -304,8 +308,7 @@ class _Loop:
         self.free = self.integ.runs_free_steps and not contacts.active and system.alpha == 0.0 and system.beta == 0.0
         # a frame at every step: gathered a run at a time
         self.gather = self.free and self.dt_out <= 0 and not system.modal.links
-        # steps in compiled runs while every Lagrange pair is open (one step a run while undamped: the watch on
-        # created energy looks at every step)
+        # steps in compiled runs while every Lagrange pair is open
         serves = self.integ.runs_free_steps and OpenGaps.serves(contacts) and system.alpha == 0.0 and system.beta == 0.0
         self.open_gaps = OpenGaps(contacts.pairs, settings["contact_tol"]) if serves else None
 
@@ -364,6 +367,18 @@ class _Loop:
         """Whether the next steps may be a run of open steps (:mod:`.open_steps`)."""
         return self.open_gaps is not None and not self.contacts.closed()
 
+    def _open_watch(self) -> tuple:
+        """The arguments ``gaps, single, watch`` of :func:`_free_run` for the next run: a run of
+        open steps of an undamped model stops at the first step the created-energy watch flags
+        (with drivers, whose work the watch's balance holds after each step, one step a run)."""
+        if self.free:
+            return None, False, None
+        if not self.undamped:
+            return self.open_gaps, False, None
+        if len(self.out.driver_rows_dofs[0]):
+            return self.open_gaps, True, None
+        return self.open_gaps, False, self.watch.created_energy
+
     def _free_steps(self, blocks: bool):
         """Steps in one compiled run (:func:`_free_run`), their frames yielded; ``(verdict,
         failure)``: "stop" (the run failed), "next" (steps taken), "step" (the step after them
@@ -374,7 +389,7 @@ class _Loop:
             self.state, self.h, taken, its, failure, block = _free_run(
                 self.integ, self.out, self.state, self.h, self.h0, self.t_end, self.eps_t, self.next_out, self.dt_out,
                 self.breakpoints, self.limits, self.res.steps if self.log_steps else None, self.gather,
-                None if self.free else self.open_gaps, self.undamped)
+                *self._open_watch())
         except StepFailure as exc:
             self.status, self.message = "failed", str(exc)
             return "stop", None

@@ -21,8 +21,8 @@ def runs(doc, monkeypatch):
     taken = []
     steps = OpenGaps.steps
 
-    def counted(self, args, n, m):
-        out = steps(self, args, n, m)
+    def counted(self, *args):
+        out = steps(self, *args)
         taken.append(out[0] - out[1])  # a step handed over is taken again by the loop's rules
         return out
 
@@ -48,13 +48,28 @@ def assert_same_run(a, b):
 def test_open_steps_are_compiled_and_are_the_python_steps_to_the_bit(name, interval, monkeypatch):
     """The bar struck by a mass (a node pair, 129 of 272 steps open), the rod on the floor with
     mu = 0.8 (a ground line, sticking and slipping; 392 of 517 open) and the two bars (undamped:
-    one step a run, the created energy watched after each; up to the second onset, 0.9 ms), a
-    frame every few steps."""
+    the created energy watched after each step; up to the second onset, 0.9 ms), a frame every
+    few steps."""
     doc = example(name, output_interval=interval, record={"steps": True})
     if name == "two_bars_impact":
         doc["solver"]["end_time"] = 9e-4
     compiled, stepped, taken = runs(doc, monkeypatch)
     assert taken >= 0.8 * compiled.meta["free_steps"]
+    assert_same_run(compiled, stepped)
+
+
+def test_an_undamped_run_is_damped_from_the_same_step_when_its_energy_rises_in_a_compiled_run(monkeypatch):
+    """The created-energy watch (here made to flag every state after 0.62 ms, in the two bars' open
+    phase between their contacts) ends a compiled run at the first step it flags: damping begins
+    at the step it begins at one step at a time, and the runs stay equal to the bit."""
+    from solver.integration.divergence import DivergenceWatch
+
+    monkeypatch.setattr(DivergenceWatch, "created_energy", lambda self, st: st.t > 6.2e-4)
+    doc = example("two_bars_impact", output_interval=4e-5, end_time=9e-4, record={"steps": True})
+    compiled, stepped, taken = runs(doc, monkeypatch)
+    assert taken >= 0.8 * compiled.meta["free_steps"]
+    assert compiled.meta["numerical_damping"] == stepped.meta["numerical_damping"]
+    assert 6.2e-4 < compiled.meta["numerical_damping"]["from_s"] < 6.3e-4
     assert_same_run(compiled, stepped)
 
 
