@@ -153,26 +153,33 @@ def plan_steps(t, h, h0, t_end, eps_t, shortest, breakpoint, next_out, dt_out, b
 
 
 def free_run(integ: NewmarkIntegrator, s: State, h: float, times: np.ndarray, targets: np.ndarray, accs: np.ndarray,
-             drivers: tuple, record: bool = False) -> tuple:
+             drivers: tuple, record: bool = False, gaps=None) -> tuple:
     """Steps of ``h`` from ``s`` to ``times`` with ``integ`` in one :func:`free_steps` call;
     ``targets`` and ``accs`` are the prescribed motion at their ends, ``drivers`` = (rows,
     dofs) of the drivers' power.  Returns ``(state, iterations, driver powers, failure,
     states)``: the state after the steps taken (``s`` when none), their Newton corrections and
     powers, the :class:`NewtonFailure` of the step after them (None when all were taken), which
     :meth:`NewmarkIntegrator.step` would have raised, and with ``record`` each step's end state
-    ``(q, v, a, lam)``, arrays (steps taken, dofs) (``lam`` (steps taken, multipliers)), else None."""
+    ``(q, v, a, lam)``, arrays (steps taken, dofs) (``lam`` (steps taken, multipliers)), else None.
+    With ``gaps`` (:class:`~.open_steps.OpenGaps`) the steps are taken by
+    :func:`~.open_steps.open_steps`: a step that ends with a contact gap closing is not among the
+    steps taken but is returned as ``failure``, ``(its end state, its Newton corrections)``."""
     nu, tau, am, af = integ.nu, integ.tau, integ.alpha_m, integ.alpha_f
     ratio = (1.0 - am) / (1.0 - af)
     q, v, a, ap, lam = s.q.copy(), s.v.copy(), s.a.copy(), s.a_pseudo.copy(), s.lam.copy()
     iterations, p_drv = np.empty(len(times), dtype=np.int64), np.empty(len(times))
     factor, scale = integ.factor_state()
+    if factor[0] and abs(h - scale[2]) <= integ.step_reuse * scale[2]:
+        scale[2] = h  # factors of a nearby step serve this one (NewmarkIntegrator.reuse_near_steps)
     n = len(q)
     states = np.empty((4, len(times) if record else 0, max(n, len(lam))))
-    failure = None
+    failure, closing = None, False
     try:
-        taken = free_steps(targets, accs, h, nu, af, ratio / (nu * h * h), tau / (nu * h), (1.0 - af) / (1.0 - am),
-                           nu * h * h, integ.modified, q, v, a, ap, lam, integ.asm.sys.gravity, *drivers, iterations,
-                           p_drv, states, factor, scale, *integ.run_arguments())
+        args = (targets, accs, h, nu, af, ratio / (nu * h * h), tau / (nu * h), (1.0 - af) / (1.0 - am), nu * h * h,
+                integ.modified, q, v, a, ap, lam, integ.asm.sys.gravity, *drivers, iterations, p_drv, states, factor,
+                scale, *integ.run_arguments())
+        taken, closing = ((free_steps(*args), False) if gaps is None
+                          else gaps.steps(args, n, len(lam), len(times) if record else 0))
     except ZeroDivisionError:
         factor[0], taken = 0, FAILED - factor[3]
         failure = NewtonFailure(COLLAPSED)
@@ -181,6 +188,10 @@ def free_run(integ: NewmarkIntegrator, s: State, h: float, times: np.ndarray, ta
         if failure is None:
             failure = NewtonFailure(divergence(scale[3], integ.max_iter) if factor[4] == DIVERGED else SINGULAR)
     integ.take_factor_state(factor, scale, h)
+    if closing:  # the last step is handed over: the run ends at its start
+        taken -= 1
+        failure = (State(float(times[taken]), q, v, a, lam, ap), int(iterations[taken]))
+        q, v, a, ap, lam = (gaps.before[i, :len(x)].copy() for i, x in enumerate((q, v, a, ap, lam)))
     new = State(float(times[taken - 1]), q, v, a, lam, ap) if taken else s
     recorded = (states[0, :taken, :n], states[1, :taken, :n], states[2, :taken, :n],
                 states[3, :taken, :len(lam)]) if record else None

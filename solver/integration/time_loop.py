@@ -37,6 +37,7 @@ from ..system.state import State
 from .divergence import DivergenceWatch, mesh_hint, strain_hint
 from .newmark import NewmarkIntegrator, NewtonFailure
 from .free_steps import free_run, plan_steps
+from .open_steps import OpenGaps
 from .step_ends import ROUND_OFF, step_towards
 from ..results.outputs import OutputBuilder
 from ..results.frame_block import BLOCK_FRAMES, FrameBlock, store_block
@@ -135,20 +136,24 @@ def _advance(integ: NewmarkIntegrator, s: State, h: float, land: float | None, l
     """One step from ``s`` (with the contact rows and forces of ``contacts``), halving it
     when Newton fails (or, with a ``guard``, when the energy jumps: a spurious root);
     ``(state, iterations, step, cuts)``.  A ``failure`` is that of a first attempt already
-    made (in a run of free steps).  Raises :class:`StepFailure` when the step may not be cut
-    further (:meth:`StepLimits.may_cut`)."""
+    made (in a run of free steps), or that attempt itself, ``(state, iterations)``, handed over
+    by a run of open steps (:mod:`.open_steps`).  Raises :class:`StepFailure` when the step may
+    not be cut further (:meth:`StepLimits.may_cut`)."""
     cuts = 0
     while True:
         step = h if land is None else land - s.t
         try:
-            if failure is not None:
+            if isinstance(failure, NewtonFailure):
                 failed, failure = failure, None
                 raise failed
             rows = None
             if contacts is not None:
                 contacts.begin_step(s, step)
                 rows = contacts.rows(s)
-            new, iters = integ.step(s, step, breakpoint=land, rows=rows)
+            if failure is not None:  # the attempt taken in a run of open steps
+                (new, iters), failure = failure, None
+            else:
+                new, iters = integ.step(s, step, breakpoint=land, rows=rows)
             if guard is not None and guard.spurious_growth(s, new):
                 raise NewtonFailure("the energy jumped in one step: a spurious root of the Newmark equations")
             return new, iters, new.t - s.t, cuts
@@ -167,7 +172,8 @@ def _advance(integ: NewmarkIntegrator, s: State, h: float, land: float | None, l
 
 def _free_run(integ: NewmarkIntegrator, out: OutputBuilder, state: State, h: float, h0: float, t_end: float,
               eps_t: float, next_out: float, dt_out: float, breakpoints: list[float], limits: StepLimits,
-              steps: list[StepRecord] | None, gather: bool = False) -> tuple:
+              steps: list[StepRecord] | None, gather: bool = False, gaps: OpenGaps | None = None,
+              single: bool = False, watch: Callable[[State], bool] | None = None) -> tuple:
     """Steps from ``state`` taken in one compiled run (:mod:`.free_steps`) up to the next output
     time ``next_out`` (every step's end with ``dt_out <= 0``; with ``gather``, the frames of every
     step gathered in one block instead), breakpoint or end, planned as the loop of :func:`run`
@@ -175,10 +181,14 @@ def _free_run(integ: NewmarkIntegrator, out: OutputBuilder, state: State, h: flo
     taken, their Newton iterations, failure, block)``; ``failure``: the step after them failed
     (the loop cuts it); ``block``: with ``gather``, the frames of the steps taken
     (:class:`~solver.results.frame_block.FrameBlock`, None if none), else None; each step is
-    logged in ``steps`` unless it is None.  Raises :class:`StepFailure` when the run stalls."""
+    logged in ``steps`` unless it is None.  With ``gaps``, a run of open steps (:mod:`.open_steps`),
+    ``failure`` may be the step after them, taken, whose end a contact rule must look at; with
+    ``single``, one step at most; with ``watch``, the run ends at the first step whose end state
+    it flags (:meth:`.open_steps.OpenGaps.watched`).  Raises :class:`StepFailure` when the run
+    stalls."""
     while breakpoints and breakpoints[0] <= state.t + eps_t:
         breakpoints.pop(0)
-    budget = max(1, FREE_RUN_WORK // integ.asm.n)
+    budget = 1 if single else max(1, FREE_RUN_WORK // integ.asm.n)
     if gather:  # through the output times, a block of frames at most
         next_out, dt_out, budget = np.inf, np.inf, min(budget, BLOCK_FRAMES)
     times, step = plan_steps(state.t, h, h0, t_end, eps_t, limits.shortest, breakpoints[0] if breakpoints else np.inf,
@@ -187,7 +197,9 @@ def _free_run(integ: NewmarkIntegrator, out: OutputBuilder, state: State, h: flo
         return state, h, 0, 0, None, None
     targets, accs = integ.asm.sys.constraints.motion_at(times)
     new, iterations, p_drv, failure, recorded = free_run(integ, state, step, times, targets, accs,
-                                                         out.driver_rows_dofs, gather)
+                                                         out.driver_rows_dofs, gather or watch is not None, gaps)
+    if watch is not None:
+        new, iterations, p_drv, failure = gaps.watched(times, (new, iterations, p_drv, failure, recorded), watch)
     ends = times[:len(iterations)]
     hs = np.diff(ends, prepend=state.t)  # each step as the loop takes it: its end minus its start
     limits.accepted_run(ends, hs)
@@ -296,6 +308,9 @@ class _Loop:
         self.free = self.integ.runs_free_steps and not contacts.active and system.alpha == 0.0 and system.beta == 0.0
         # a frame at every step: gathered a run at a time
         self.gather = self.free and self.dt_out <= 0 and not system.modal.links
+        # steps in compiled runs while every Lagrange pair is open
+        serves = self.integ.runs_free_steps and OpenGaps.serves(contacts) and system.alpha == 0.0 and system.beta == 0.0
+        self.open_gaps = OpenGaps(contacts.pairs, settings["contact_tol"]) if serves else None
 
     def frame_of(self, st: State) -> Frame:
         """The frame of ``st``, stored with the run's frames."""
@@ -339,7 +354,7 @@ class _Loop:
                 self.status, self.message = "cancelled", f"cancelled at t = {self.state.t:.6g} s"
                 return
             failure = None
-            if self.free:
+            if self.free or self._open():
                 verdict, failure = yield from self._free_steps(blocks)
                 if verdict == "stop":
                     return
@@ -348,18 +363,42 @@ class _Loop:
             if not (yield from self._contact_step(failure)):
                 return
 
+    def _open(self) -> bool:
+        """Whether the next steps may be a run of open steps (:mod:`.open_steps`)."""
+        return self.open_gaps is not None and not self.contacts.closed()
+
+    def _open_watch(self) -> tuple:
+        """The arguments ``gaps, single, watch`` of :func:`_free_run` for the next run: a run of
+        open steps of an undamped model stops at the first step the created-energy watch flags
+        (with drivers, whose work the watch's balance holds after each step, one step a run)."""
+        if self.free:
+            return None, False, None
+        if not self.undamped:
+            return self.open_gaps, False, None
+        if len(self.out.driver_rows_dofs[0]):
+            return self.open_gaps, True, None
+        return self.open_gaps, False, self.watch.created_energy
+
     def _free_steps(self, blocks: bool):
         """Steps in one compiled run (:func:`_free_run`), their frames yielded; ``(verdict,
         failure)``: "stop" (the run failed), "next" (steps taken), "step" (the step after them
-        failed, ``failure``, or none was taken: it is taken by :meth:`_contact_step`)."""
+        failed, or ended with a gap closing, ``failure``, or none was taken: it is taken by
+        :meth:`_contact_step`)."""
+        started = wallclock.perf_counter()
         try:
             self.state, self.h, taken, its, failure, block = _free_run(
                 self.integ, self.out, self.state, self.h, self.h0, self.t_end, self.eps_t, self.next_out, self.dt_out,
-                self.breakpoints, self.limits, self.res.steps if self.log_steps else None, self.gather)
+                self.breakpoints, self.limits, self.res.steps if self.log_steps else None, self.gather,
+                *self._open_watch())
         except StepFailure as exc:
             self.status, self.message = "failed", str(exc)
             return "stop", None
         self.steps_taken, self.iterations = self.steps_taken + taken, self.iterations + its
+        if not self.free:  # open steps: counted with the other steps out of contact
+            if taken and self.undamped and self.watch.created_energy(self.state):
+                self._damp(self.state.t)
+            self.impact["free_steps"] += taken
+            self.impact["free_steps_wall_s"] += wallclock.perf_counter() - started
         cause = self.watch.check(self.state, taken) if taken else None
         if block is not None:  # the frames of every step taken
             store_block(self.res.frames, block)

@@ -108,12 +108,12 @@ def test_a_step_that_fails_in_a_compiled_run_is_cut_as_an_ordinary_one(monkeypat
     real_run, real_step = time_loop.free_run, newmark.NewmarkIntegrator.step
     tries = []
 
-    def failing_run(integ, s, h, times, targets, accs, drivers, record=False):
+    def failing_run(integ, s, h, times, targets, accs, drivers, record=False, gaps=None):
         keep = sum(1 for t0 in [s.t, *times[:-1]] if t0 <= 0.01)  # steps that start after 0.01 s fail
         if keep == len(times):
-            return real_run(integ, s, h, times, targets, accs, drivers, record)
+            return real_run(integ, s, h, times, targets, accs, drivers, record, gaps)
         new, iterations, p_drv, _failure, states = real_run(integ, s, h, times[:keep], targets[:keep], accs[:keep],
-                                                            drivers, record)
+                                                            drivers, record, gaps)
         tries.append(times[keep] - times[keep - 1] if keep else h)
         return new, iterations, p_drv, newmark.NewtonFailure("Newton did not converge in 25 iterations"), states
 

@@ -1,0 +1,141 @@
+"""Runs of compiled steps while every Lagrange-multiplier contact pair is open.
+
+A model whose only contact pairs are Lagrange-multiplier pairs (thesis ch. 4) on a node or a
+ground line steps, while all of them are open, exactly as a model without pairs: no contact
+rows border its Newton matrix, no pair has a force, and the contact rules act at a step's end
+only when a pair's gap closes -- the predictor (eq. 3.4) when a gap fell below ``-TOL``, the
+onset jump (§4.7) when a point within ``TOL`` approaches.  :func:`open_steps` takes such steps
+in one compiled call, one :func:`~.free_steps.free_steps` step at a time, and looks at every
+pair's gap at each step's end (:func:`gaps_closing`, the gap of
+:meth:`~solver.system.contact_pairs.ContactPair.geometry` operation for operation).  A step
+that ends with a gap at or below ``2 TOL`` ends the run: its start is the run's last state and
+the step itself is handed to the time loop as the first attempt of its next step
+(:func:`~.time_loop._advance`), which applies the contact rules to it as to a step it had
+taken itself -- the arithmetic is the same, so the compiled path gives the steps of the Python
+path to the bit.
+"""
+from __future__ import annotations
+
+import math
+from typing import Callable
+
+import numpy as np
+
+from ..contact.lagrange import LagrangeModel
+from ..contact.tracker import ContactTracker
+from ..jit import borrowed, njit
+from ..system.contact_pairs import ContactPair
+from ..system.state import State
+from .free_steps import FAILED, _free_steps
+
+#: the pair kinds whose gap :func:`gaps_closing` computes
+GROUND_LINE, NODE = 0, 1
+KINDS = {"ground_line": GROUND_LINE, "node": NODE}
+
+#: a gap at or below this many TOL at a step's end hands the step to the contact rules (they act
+#: below 1 TOL: the factor covers the last bit of a gap computed in another order)
+MARGIN = 2.0
+
+
+@njit(cache=True)
+def gaps_closing(kinds, dofs, frames, q, limit):
+    """Whether any pair's gap at ``q`` is at or below ``limit`` (m), or not a number.
+
+    Per pair ``j``: ``kinds[j]`` (:data:`GROUND_LINE` or :data:`NODE`), ``dofs[j]`` = (x, y dofs of
+    the point, x, y dofs of a node target), ``frames[j]`` = (n_x, n_y, x, y of a ground line's
+    point, radius of the point, m); the gap is ``n . (p - x_target) - r`` (thesis eq. 3.1)."""
+    for j in range(kinds.shape[0]):
+        px, py = q[dofs[j, 0]], q[dofs[j, 1]]
+        if kinds[j] == NODE:
+            gap = frames[j, 0] * (px - q[dofs[j, 2]]) + frames[j, 1] * (py - q[dofs[j, 3]])
+        else:
+            gap = frames[j, 0] * (px - frames[j, 2]) + frames[j, 1] * (py - frames[j, 3])
+        gap -= frames[j, 4]
+        if not gap > limit:
+            return True
+    return False
+
+
+@njit(cache=True, nogil=True)
+def open_steps(kinds, dofs, frames, limit, before, aps, *args):
+    """:func:`_open_steps` with the arrays of ``args`` borrowed (:mod:`solver.borrowing`)."""
+    return _open_steps(kinds, dofs, frames, limit, before, aps, *borrowed(args))
+
+
+@njit(cache=True, nogil=True)
+def _open_steps(kinds, dofs, frames, limit, before, aps, targets, accs, h, nu, af, c_a, c_v, pseudo_ratio,
+                lam_factor, modified, q, v, a, ap, lam, F_ext, drv_rows, drv_dofs, iterations, p_drv, states, factor,
+                scale, *system):
+    """The steps of :func:`~.free_steps.free_steps` (same arguments from ``targets`` on), each
+    followed by :func:`gaps_closing` at its end; ``before`` (5, max(dofs, multipliers)) receives
+    ``q, v, a, a~, lam`` at the start of the last step taken, ``aps[k]``, if it has rows, the
+    pseudo-acceleration ``a~`` at the end of step k.  Returns ``(steps, closing)``:
+    ``steps`` as :func:`~.free_steps.free_steps` returns it, ``closing`` whether the last step
+    taken ended with a gap at or below ``limit``."""
+    n, m = q.shape[0], lam.shape[0]
+    for k in range(targets.shape[0]):
+        before[0, :n] = q
+        before[1, :n] = v
+        before[2, :n] = a
+        before[3, :n] = ap
+        before[4, :m] = lam
+        taken = _free_steps(targets[k:k + 1], accs[k:k + 1], h, nu, af, c_a, c_v, pseudo_ratio, lam_factor, modified,
+                            q, v, a, ap, lam, F_ext, drv_rows, drv_dofs, iterations[k:k + 1], p_drv[k:k + 1],
+                            states[:, k:k + 1], factor, scale, *system)
+        factor[3] = k + 1 if taken == 1 else k
+        if taken != 1:
+            return FAILED - k, False
+        if aps.shape[0] > k:
+            aps[k] = ap
+        if gaps_closing(kinds, dofs, frames, q, limit):
+            return k + 1, True
+    return targets.shape[0], False
+
+
+class OpenGaps:
+    """The pairs of a run whose open steps :func:`open_steps` may take, as its arrays."""
+
+    def __init__(self, pairs: list[ContactPair], tol: float):
+        self.kinds = np.array([KINDS[p.kind] for p in pairs], dtype=np.int64)
+        self.dofs = np.array([[*p.point, *(p.target or (0, 0))] for p in pairs], dtype=np.int64)
+        self.frames = np.array([_frame(p.kind, p.params, p.radius) for p in pairs])
+        self.limit = MARGIN * tol  # m
+        self.before = np.empty((5, 0))
+        self.aps = np.empty((0, 0))  # the pseudo-accelerations at the steps' ends, m/s^2 (rad/s^2)
+
+    @staticmethod
+    def serves(contacts: ContactTracker) -> bool:
+        """Whether every contact model of the run is the Lagrange model and every pair is on a
+        node or a ground line (no forces, no moving supports or masses)."""
+        return (contacts.active and all(type(m) is LagrangeModel for m in contacts.models)
+                and all(p.kind in KINDS for p in contacts.pairs))
+
+    def steps(self, args: tuple, n: int, m: int, recorded: int) -> tuple[int, bool]:
+        """:func:`open_steps` with the arguments ``args`` of :func:`~.free_steps.free_steps`, for
+        ``n`` dofs and ``m`` multipliers, the pseudo-accelerations of the first ``recorded``
+        steps kept in :attr:`aps`."""
+        if self.before.shape[1] < max(n, m):
+            self.before = np.empty((5, max(n, m)))
+        self.aps = np.empty((recorded, n))
+        return open_steps(self.kinds, self.dofs, self.frames, self.limit, self.before, self.aps, *args)
+
+    def watched(self, times: np.ndarray, run: tuple, watch: Callable[[State], bool]) -> tuple:
+        """The run ``(state, iterations, driver powers, failure, (q, v, a, lam) of each step)`` of
+        :func:`~.free_steps.free_run` that recorded its steps, cut after the first step whose end
+        state ``watch`` flags (the time loop's created-energy watch, which looks at every step's
+        end): ``(state, iterations, driver powers, failure)``."""
+        new, iterations, p_drv, failure, (q, v, a, lam) = run
+        for k in range(len(iterations) - 1):
+            st = State(float(times[k]), q[k].copy(), v[k].copy(), a[k].copy(), lam[k].copy(), self.aps[k].copy())
+            if watch(st):
+                return st, iterations[:k + 1], p_drv[:k + 1], None
+        return new, iterations, p_drv, failure
+
+
+def _frame(kind: str, params: dict, radius: float) -> tuple[float, ...]:
+    """``(n_x, n_y, x, y, r)`` of a pair (:func:`gaps_closing`): the normal of a node target
+    (``angle``) or of a ground line (its left normal, through its point ``x, y``)."""
+    a = params["angle"]
+    if kind == "node":
+        return math.cos(a), math.sin(a), 0.0, 0.0, radius
+    return -math.sin(a), math.cos(a), params["x"], params["y"], radius
