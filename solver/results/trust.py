@@ -248,13 +248,15 @@ def created_peak_strain_warning(results: Results) -> str | None:
     """The peak strain reached after an impulse and after the integration created, since the frame
     before the first impulse, more than :data:`PEAK_CREATED` of the strain energy at its frame,
     in words."""
+    impulses = [e["time_s"] for e in results.events if e.get("kind") == "impulse"]
+    if not impulses or not results.frames:  # the strains are read only where an impulse may have made them
+        return None
     strains = [np.abs(results.stack(name)) for name in ("axial_strain", "bending_strain")]
-    if not results.frames or not all(s.ndim == 3 and s.size for s in strains):
+    if not all(s.ndim == 3 and s.size for s in strains):
         return None
     peaks = np.maximum(strains[0], strains[1])
     k, element, station = np.unravel_index(int(np.argmax(peaks)), peaks.shape)
-    impulses = [e["time_s"] for e in results.events if e.get("kind") == "impulse"]
-    if not impulses or min(impulses) > results.frames[k].time:
+    if min(impulses) > results.frames[k].time:
         return None
     before = max(int(np.searchsorted(results.time, min(impulses), side="right")) - 1, 0)  # the last frame before
     balance = results.total_energy()

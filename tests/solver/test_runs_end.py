@@ -13,7 +13,8 @@ from app.shell.cli import main
 from solver.api import load_model, simulate
 from solver.integration.divergence import MAX_ENERGY_RATIO, MAX_EXTENT
 from solver.integration.newmark import divergence
-from solver.integration.time_loop import StepLimits, _next_output
+from solver.integration.step_limits import StepLimits
+from solver.integration.time_loop import _next_output
 from solver.results.summary import summarize
 from solver.results.validity import run_warnings
 
