@@ -45,8 +45,8 @@ What a refinement would change, found in the results alone (no second run):
 
 Each detector returns its warning in words, or None; :func:`step_warnings` gathers them.
 
->>> SPIKE_RATIO, SLIVER_FRACTION, RESOLVED_STEPS, STRUCK_ELEMENTS
-(3.0, 0.001, 3, 8)
+>>> SPIKE_RATIO, SPIKE_STEPS, SLIVER_FRACTION, RESOLVED_STEPS, STRUCK_ELEMENTS
+(3.0, 2, 0.001, 3, 8)
 """
 from __future__ import annotations
 
