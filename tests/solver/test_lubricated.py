@@ -14,6 +14,7 @@ from solver.api import load_model, simulate
 from solver.contact.lubricated import JournalFilm
 from solver.model.io import examples_dir
 from solver.model.validate import validate
+from solver.results.validity import run_warnings
 
 VISCOSITY, RADIUS, LENGTH, CLEARANCE, SPIN = 0.04, 0.01, 0.01, 1e-4, 100.0  # Pa s, m, m, m, rad/s
 FILM = JournalFilm(VISCOSITY, LENGTH, RADIUS, CLEARANCE, 0.95)
@@ -96,3 +97,4 @@ def test_lubricated_slider_crank_is_closer_to_the_ideal_moment_than_the_dry_join
     total = lubricated.total_energy()
     assert np.max(np.abs(total - total[0])) < 1e-2 * total[0]
     assert np.all(np.diff(lubricated.energy("dissipated_friction")) >= 0.0)
+    assert run_warnings(lubricated) == []  # at a step of 10 us a separation of one step was warned of
