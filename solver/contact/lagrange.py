@@ -72,6 +72,7 @@ class LagrangeModel(ContactModel):
         self.eps = np.array([p.model.get("stick_tolerance", STICK_TOLERANCE) for p in self.pairs])
         self.tol_g = 1e-10 * asm.sys.size
         self._pending: tuple[float, int, str] | None = None  # a switch the step was taken again to land on
+        self._held: dict[int, float] = {}  # pairs to hold for the step taken again from this time (s)
         self._released: set[int] = set()  # pairs released at the end of the current step
         self._touched: set[int] = set()  # pairs whose contact began at the end of the current step
         self._frictional = np.array([p.mu_s > 0.0 or p.mu_d > 0.0 for p in self.pairs])
@@ -195,9 +196,9 @@ class LagrangeModel(ContactModel):
             if what == "stick":  # where the slip velocity first returns to zero (4.8)
                 a_old, a_new = (self.sigma[j] * self._a_t(j, st) * h for st in (old, new))
                 if phi_old <= 0.0 and a_old <= 0.0:  # a slip from rest that went against sigma from its start
-                    self._inconsistent_slip(j, old.t)
-                    best, pending = new.t, None  # the step again, in the mode now in force
-                    break
+                    self._held[j] = old.t  # the step again, the pair held (:meth:`begin_step`)
+                    best = new.t if best is None else best
+                    continue
                 fraction, peak = slip_end(max(phi_old, 0.0), a_old, phi_new, a_new)
                 if self._landed(new.t, j) and -phi_new <= self.eps[j] * peak:
                     continue  # landed: the slip velocity within eps of its largest in the step (4.9)
@@ -286,16 +287,20 @@ class LagrangeModel(ContactModel):
             return True
         return False
 
-    def _inconsistent_slip(self, j: int, t: float) -> None:
-        """A slip begun from rest at ``t`` whose points went against its direction from the start
-        (friction pushing them along their motion over the step): the friction held them, the
-        pair sticks (without static friction, slides the other way) and the step is taken again;
-        its end judges the stick (4.6) as any other."""
-        if self.pairs[j].mu_s > 0.0:
-            self.state[j], self.sigma[j] = STICK, 0.0
-            self.log(t, "stick", j, v_t_m_s=0.0)
-        else:
-            self.sigma[j] = -self.sigma[j]
+    def begin_step(self, s: State, h: float) -> None:
+        """A slip begun from rest at ``s`` whose points went against its direction over the step
+        from ``s`` (:meth:`event_time`: friction pushed them along their motion) was held by
+        friction: the pair sticks (without static friction, slides the other way) for the step
+        taken again from ``s``, whose end judges the stick (4.6) as any other."""
+        for j, t in list(self._held.items()):
+            del self._held[j]
+            if t != s.t or self.state[j] != SLIDE:
+                continue  # the step was not taken again
+            if self.pairs[j].mu_s > 0.0:
+                self.state[j], self.sigma[j] = STICK, 0.0
+                self.log(t, "stick", j, v_t_m_s=self._v_t(j, s))
+            else:
+                self.sigma[j] = -self.sigma[j]
 
     def _slip(self, j: int, t: float, F_n: float, F_t: float) -> None:
         """Stick -> slide, in the direction the held force resisted (eq. 3.62)."""
@@ -410,8 +415,6 @@ class LagrangeModel(ContactModel):
             elif self.state[j] and lam_c.size:
                 out["F_n_N"][k], out["F_t_N"][k] = self._forces(j, lam_c)
         self.frame_impulses(s, out, self.rate_window)
-
-
 
 
 def slip_end(v0: float, m0: float, v1: float, m1: float) -> tuple[float, float]:
