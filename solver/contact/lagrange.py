@@ -181,7 +181,8 @@ class LagrangeModel(ContactModel):
 
     def event_time(self, old: State, new: State, lam_old: np.ndarray, lam_new: np.ndarray) -> float | None:
         """The predictor (open pairs), or the instant a closed pair's switching quantity
-        crosses zero (linear interpolation), clamped inside the step; once per switch."""
+        crosses zero (linear interpolation; a slip's end: :meth:`_slip_end`), clamped inside the
+        step; once per switch (a slip's end until it lands within ``eps``)."""
         best = self.passed_contact(old, new, [j for j, _p in self.open_pairs()])
         h = new.t - old.t
         pending = None
@@ -193,18 +194,12 @@ class LagrangeModel(ContactModel):
             if phi_new >= 0.0:
                 continue
             phi_old = self._switching_value(j, what, old, lam_old, F_tol)
-            if what == "stick":  # where the slip velocity first returns to zero (4.8)
-                a_old, a_new = (self.sigma[j] * self._a_t(j, st) * h for st in (old, new))
-                if phi_old <= 0.0 and a_old <= 0.0:  # a slip from rest that went against sigma from its start
-                    self._held[j] = old.t  # the step again, the pair held (:meth:`begin_step`)
-                    best = new.t if best is None else best
+            if what == "stick":
+                t_sw = self._slip_end(j, old, new, phi_old, phi_new)
+                if j in self._held:
+                    best = new.t if best is None else best  # the whole step again
+                if t_sw is None or j in self._held:
                     continue
-                fraction, peak = slip_end(max(phi_old, 0.0), a_old, phi_new, a_new)
-                if self._landed(new.t, j) and -phi_new <= self.eps[j] * peak:
-                    continue  # landed: the slip velocity within eps of its largest in the step (4.9)
-                t_sw = old.t + h * fraction
-                if t_sw >= new.t - 0.02 * h and -phi_new > self.eps[j] * peak:
-                    t_sw = new.t - 0.05 * h  # the slip overshot its end by more than eps: nearer
             elif phi_old > 0.0 and not self._landed(new.t, j):
                 t_sw = old.t + h * phi_old / (phi_old - phi_new)
             else:
@@ -217,6 +212,24 @@ class LagrangeModel(ContactModel):
         if pending is not None:
             self._pending = pending
         return best
+
+    def _slip_end(self, j: int, old: State, new: State, phi_old: float, phi_new: float) -> float | None:
+        """The time within ``old -> new`` at which the slip of pair ``j``, ``phi = sigma v_t``,
+        first returns to zero (4.8; :func:`slip_end`, nearer than the end while it overshot by
+        more than ``eps`` of its largest in the step), or None when the step landed there within
+        ``eps`` (4.9).  A slip from rest that went against ``sigma`` from the start is held for the
+        step taken again (:meth:`begin_step`)."""
+        h = new.t - old.t
+        a_old, a_new = (self.sigma[j] * self._a_t(j, st) * h for st in (old, new))
+        if phi_old <= 0.0 and a_old <= 0.0:
+            self._held[j] = old.t
+            return None
+        fraction, peak = slip_end(max(phi_old, 0.0), a_old, phi_new, a_new)
+        overshot = -phi_new > self.eps[j] * peak
+        if self._landed(new.t, j) and not overshot:
+            return None
+        t_sw = old.t + h * fraction
+        return min(t_sw, new.t - 0.05 * h) if overshot and t_sw >= new.t - 0.02 * h else t_sw
 
     def _switching_value(self, j: int, what: str, s: State, lam: np.ndarray, F_tol: float) -> float:
         r = self._first_row(j)
