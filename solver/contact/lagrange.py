@@ -338,12 +338,17 @@ class LagrangeModel(ContactModel):
             r = self._first_row(j)
             if j in self._touched:
                 continue
-            if self.state[j] == STICK and abs(lam_c[r + 1]) > self.pairs[j].mu_s * lam_c[r] + self.resolution(j, self.last_step):
+            if self.state[j] == STICK and abs(lam_c[r + 1]) > self._friction_limit(j, lam_c[r]):
                 self._slip(j, s.t, lam_c[r], lam_c[r + 1])
                 return True  # the others are judged again with the multipliers of the new rows
             if self.state[j] == SLIDE and self._reversed(j, s):
                 return True
         return False
+
+    def _friction_limit(self, j: int, F_n: float) -> float:
+        """The largest friction force (N) a stick of pair ``j`` holds: ``mu_s F_n`` (4.6), within the
+        resolution of the last step."""
+        return self.pairs[j].mu_s * F_n + self.resolution(j, self.last_step)
 
     def _reversed(self, j: int, s: State) -> bool:
         """A slip an impulse at another pair turned (its points now slide against ``sigma``
