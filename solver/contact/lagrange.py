@@ -301,14 +301,15 @@ class LagrangeModel(ContactModel):
         return False
 
     def begin_step(self, s: State, h: float) -> None:
-        """A slip begun from rest at ``s`` whose points went against its direction over the step
-        from ``s`` (:meth:`event_time`: friction pushed them along their motion) was held by
-        friction: the pair sticks (without static friction, slides the other way) for the step
-        taken again from ``s``, whose end judges the stick (4.6) as any other."""
+        """A slip whose points went against its direction over the step from ``s`` from the start
+        (:meth:`event_time`: friction pushed them along their motion) is, for the step taken
+        again from ``s``, turned if they already slid the other way at ``s`` (:meth:`_reversed`),
+        else, begun from rest, held by friction: the pair sticks (without static friction,
+        slides the other way), and the step's end judges the stick (4.6) as any other."""
         for j, t in list(self._held.items()):
             del self._held[j]
-            if t != s.t or self.state[j] != SLIDE:
-                continue  # the step was not taken again
+            if t != s.t or self.state[j] != SLIDE or self._reversed(j, s, h):
+                continue  # the step was not taken again, or turned
             if self.pairs[j].mu_s > 0.0:
                 self.state[j], self.sigma[j] = STICK, 0.0
                 self.log(t, "stick", j, v_t_m_s=self._v_t(j, s))
@@ -330,19 +331,20 @@ class LagrangeModel(ContactModel):
         self.log(t, "separation", j, cause=cause, F_n_N=float(F_n))
 
     def check(self, s: State, lam_c: np.ndarray) -> bool:
-        """A stick that the consistent multipliers say needs more than ``mu_s F_n`` slides at
+        """A slip an impulse reversed turns (:meth:`_reversed`, also at onset); a stick that the
+        consistent multipliers say needs more than ``mu_s F_n`` slides at
         once.  Not at onset: a pair just touched keeps its mode for its first step (§4.3),
         its consistent forces being zero to round-off; nor does a tensile ``F_n`` release
         here: the step decides."""
         for j in range(len(self.pairs)):
             r = self._first_row(j)
+            if self.state[j] == SLIDE and self._reversed(j, s, self.last_step):
+                return True
             if j in self._touched:
                 continue
             if self.state[j] == STICK and abs(lam_c[r + 1]) > self._friction_limit(j, lam_c[r]):
                 self._slip(j, s.t, lam_c[r], lam_c[r + 1])
                 return True  # the others are judged again with the multipliers of the new rows
-            if self.state[j] == SLIDE and self._reversed(j, s):
-                return True
         return False
 
     def _friction_limit(self, j: int, F_n: float) -> float:
@@ -350,13 +352,13 @@ class LagrangeModel(ContactModel):
         resolution of the last step."""
         return self.pairs[j].mu_s * F_n + self.resolution(j, self.last_step)
 
-    def _reversed(self, j: int, s: State) -> bool:
-        """A slip an impulse at another pair turned (its points now slide against ``sigma``
-        faster than the rows resolve, ``tol_g`` over the last step) slides on opposed by friction
-        (4.5): the direction turns at once, else the friction of the next step would push the
-        points along their slip and create energy."""
+    def _reversed(self, j: int, s: State, h: float) -> bool:
+        """A slip an impulse turned (at another pair, or at a pair touching at the same instant:
+        its points now slide against ``sigma`` faster than the rows resolve over a step of ``h``,
+        ``tol_g / h``) slides on opposed by friction (4.5): the direction turns at once, else the
+        friction of the next step would push the points along their slip and create energy."""
         v_t = self._v_t(j, s)
-        if self.sigma[j] * v_t >= -self.tol_g / self.last_step:
+        if self.sigma[j] * v_t >= -self.tol_g / h:
             return False
         self.sigma[j] = np.sign(v_t)
         self.log(s.t, "slip", j, v_t_m_s=v_t, direction=int(self.sigma[j]), cause="turned by an impulse")
