@@ -217,14 +217,15 @@ class LagrangeModel(ContactModel):
         """The time within ``old -> new`` at which the slip of pair ``j``, ``phi = sigma v_t``,
         first returns to zero (4.8; :func:`slip_end`, nearer than the end while it overshot by
         more than ``eps`` of its largest in the step), or None when the step landed there within
-        ``eps`` (4.9).  A slip from rest that went against ``sigma`` from the start is held for the
-        step taken again (:meth:`begin_step`)."""
+        ``eps`` (4.9).  A slip from rest (within ``tol_g / h``) that went against ``sigma`` from the
+        start, or turned back within 2 % of the step, is held for the step taken again
+        (:meth:`begin_step`)."""
         h = new.t - old.t
         a_old, a_new = (self.sigma[j] * self._a_t(j, st) * h for st in (old, new))
-        if phi_old <= 0.0 and a_old <= 0.0:
+        fraction, peak = slip_end(max(phi_old, 0.0), a_old, phi_new, a_new)
+        if phi_old <= self.tol_g / h and (a_old <= 0.0 or fraction <= 0.02):  # from rest, and back at once
             self._held[j] = old.t
             return None
-        fraction, peak = slip_end(max(phi_old, 0.0), a_old, phi_new, a_new)
         overshot = -phi_new > self.eps[j] * peak
         if self._landed(new.t, j) and not overshot:
             return None
