@@ -64,7 +64,7 @@ def test_lagrange_friction_only_dissipates_across_slip_reversals(doc):
     chain: the ledger's friction term never falls (before: by 0.087 J and 0.0034 J, 5.6e-2 and
     2.2e-3 of the energy in play): a slip's end is located where its velocity returns to zero,
     a slip from rest that went against its direction sticks, and one the block's onset impulse
-    reversed turns at once.  Measured over eight starts 1e-9 apart: at most 4.7e-8 of the energy
+    reversed turns at once.  Measured over eight starts 1e-9 apart: at most 9.2e-9 of the energy
     in play."""
     results = run(doc)
     check_balance(results, doc)
