@@ -27,7 +27,8 @@ model, in this order:
 A model of contact forces (the compliant laws) also takes part in the Newton iteration:
 ``begin_step(s, h)`` before every attempt at a step, ``step_size(h)`` (the step its error
 allows), ``damping_power(s)``, ``elastic_energy(s)`` and ``take_dissipation()`` for the
-ledger, ``summary()`` for the run's metadata; the defaults here do nothing.
+ledger, ``summary()`` for the run's metadata; the defaults here do nothing.  (The
+Lagrange model uses ``begin_step`` too: to hold a pair for a step taken again.)
 
 ``lam_c`` is always the slice of the state's contact multipliers that belongs to the
 model's rows, in the layout of its modes at the start of the step.

@@ -72,10 +72,12 @@ class LagrangeModel(ContactModel):
         self.eps = np.array([p.model.get("stick_tolerance", STICK_TOLERANCE) for p in self.pairs])
         self.tol_g = 1e-10 * asm.sys.size
         self._pending: tuple[float, int, str] | None = None  # a switch the step was taken again to land on
+        self._held: dict[int, float] = {}  # pairs to hold for the step taken again from this time (s)
         self._released: set[int] = set()  # pairs released at the end of the current step
         self._touched: set[int] = set()  # pairs whose contact began at the end of the current step
         self._frictional = np.array([p.mu_s > 0.0 or p.mu_d > 0.0 for p in self.pairs])
-        self.tau = integrator_parameters(settings)[1]
+        self.nu, self.tau = integrator_parameters(settings)[:2]
+        self.mass = np.zeros(count)  # the pair's effective mass along the normal, 1 / D_nn at onset, kg
         self._step_F = np.full((count, 2), np.nan)  # (F_n, F_t) over the last step, N (nan: open then)
         self._step_mode = np.zeros(count, dtype=int)  # the mode of each pair during the last step
 
@@ -95,6 +97,10 @@ class LagrangeModel(ContactModel):
 
     def _v_t(self, j: int, s: State) -> float:
         return float(self._geometry(j, s.q).velocity(s.v)[1])
+
+    def _a_t(self, j: int, s: State) -> float:
+        """The tangential relative acceleration of pair ``j`` at ``s`` along the rows (m/s²)."""
+        return float(self._geometry(j, s.q).velocity(s.a)[1])
 
     def fill_rows(self, s: State, rows: ContactRows, start: int) -> None:
         for j in range(len(self.pairs)):
@@ -150,34 +156,54 @@ class LagrangeModel(ContactModel):
         return changed
 
     # ------------------------------------------------------------------ switching
-    def _switching(self, j: int, s: State, lam: np.ndarray) -> tuple[str, float]:
+    def resolution(self, j: int, h: float) -> float:
+        """The force (N) to which the multipliers of pair ``j`` are known after a step of ``h``:
+        the force that moves the pair's effective mass by the rows' Newton tolerance ``tol_g``
+        within the step, ``m tol_g / (nu h^2)`` (the displacement update, eq. 2.49).  A switching
+        quantity within it of zero is round-off: a normal force that pulls less holds the pair
+        (its points would part by less than ``tol_g`` over the step), a stick whose friction
+        needs less beyond ``mu_s F_n`` holds, so that round-off cannot switch a pair carrying no
+        load (a body resting on a line without gravity) every step."""
+        return self.mass[j] * self.tol_g / (self.nu * h * h)
+
+    def _switching(self, j: int, s: State, lam: np.ndarray, F_tol: float) -> tuple[str, float]:
         """The switch pair ``j`` is heading for and its switching quantity (positive while the
-        mode holds): release ``F_n`` (4.1), stick ``sigma v_t`` (4.8), slip ``mu_s F_n - |F_t|`` (4.6)."""
+        mode holds): release ``F_n`` (4.1), stick ``sigma v_t`` (4.8), slip ``mu_s F_n - |F_t|``
+        (4.6); the forces within ``F_tol`` (:meth:`resolution`)."""
         r = self._first_row(j)
         F_n = lam[r] if lam.size else 0.0
         what = "release"
-        if F_n >= 0.0 and self.state[j] == SLIDE and self.sigma[j] and self._frictional[j]:
+        if F_n >= -F_tol and self.state[j] == SLIDE and self.sigma[j] and self._frictional[j]:
             what = "stick"
-        elif F_n >= 0.0 and self.state[j] == STICK and lam.size:
+        elif F_n >= -F_tol and self.state[j] == STICK and lam.size:
             what = "slip"
-        return what, self._switching_value(j, what, s, lam)
+        return what, self._switching_value(j, what, s, lam, F_tol)
 
     def event_time(self, old: State, new: State, lam_old: np.ndarray, lam_new: np.ndarray) -> float | None:
         """The predictor (open pairs), or the instant a closed pair's switching quantity
-        crosses zero (linear interpolation), clamped inside the step; once per switch."""
+        crosses zero (linear interpolation; a slip's end: :meth:`_slip_end`), clamped inside the
+        step; once per switch (a slip's end until it lands within ``eps``)."""
         best = self.passed_contact(old, new, [j for j, _p in self.open_pairs()])
         h = new.t - old.t
         pending = None
         for j in range(len(self.pairs)):
             if not self.state[j] or lam_old.size == 0:
                 continue
-            what, phi_new = self._switching(j, new, lam_new)
-            if phi_new >= 0.0 or self._landed(new.t, j):
+            F_tol = self.resolution(j, h)
+            what, phi_new = self._switching(j, new, lam_new, F_tol)
+            if phi_new >= 0.0:
                 continue
-            phi_old = self._switching_value(j, what, old, lam_old)
-            if phi_old <= 0.0:
+            phi_old = self._switching_value(j, what, old, lam_old, F_tol)
+            if what == "stick":
+                t_sw = self._slip_end(j, old, new, phi_old, phi_new)
+                if j in self._held:
+                    best = new.t if best is None else best  # the whole step again
+                if t_sw is None or j in self._held:
+                    continue
+            elif phi_old > 0.0 and not self._landed(new.t, j):
+                t_sw = old.t + h * phi_old / (phi_old - phi_new)
+            else:
                 continue
-            t_sw = old.t + h * phi_old / (phi_old - phi_new)
             if t_sw >= new.t - 0.02 * h:
                 continue  # close enough: the switch takes effect at the end of this step
             t_sw = max(t_sw, old.t + 0.02 * h)
@@ -187,13 +213,32 @@ class LagrangeModel(ContactModel):
             self._pending = pending
         return best
 
-    def _switching_value(self, j: int, what: str, s: State, lam: np.ndarray) -> float:
+    def _slip_end(self, j: int, old: State, new: State, phi_old: float, phi_new: float) -> float | None:
+        """The time within ``old -> new`` at which the slip of pair ``j``, ``phi = sigma v_t``,
+        first returns to zero (4.8; :func:`slip_end`, nearer than the end while it overshot by
+        more than ``eps`` of its largest in the step), or None when the step landed there within
+        ``eps`` (4.9).  A slip from rest (within ``tol_g / h``) that went against ``sigma`` from the
+        start, or turned back within 2 % of the step, is held for the step taken again
+        (:meth:`begin_step`)."""
+        h = new.t - old.t
+        a_old, a_new = (self.sigma[j] * self._a_t(j, st) * h for st in (old, new))
+        fraction, peak = slip_end(max(phi_old, 0.0), a_old, phi_new, a_new)
+        if phi_old <= self.tol_g / h and (a_old <= 0.0 or fraction <= 0.02):  # from rest, and back at once
+            self._held[j] = old.t
+            return None
+        overshot = -phi_new > self.eps[j] * peak
+        if self._landed(new.t, j) and not overshot:
+            return None
+        t_sw = old.t + h * fraction
+        return min(t_sw, new.t - 0.05 * h) if overshot and t_sw >= new.t - 0.02 * h else t_sw
+
+    def _switching_value(self, j: int, what: str, s: State, lam: np.ndarray, F_tol: float) -> float:
         r = self._first_row(j)
         if what == "stick":
             return self.sigma[j] * self._v_t(j, s)
         if what == "slip":
-            return self.pairs[j].mu_s * lam[r] - abs(lam[r + 1])
-        return lam[r] if lam.size else 0.0
+            return self.pairs[j].mu_s * lam[r] + F_tol - abs(lam[r + 1])
+        return lam[r] + F_tol if lam.size else 0.0
 
     def _landed(self, t: float, j: int) -> str | None:
         """The switch of pair ``j`` the step was taken again to end at ``t``, if any."""
@@ -208,18 +253,20 @@ class LagrangeModel(ContactModel):
         ``lam_c`` of every pair after it, not of those before."""
         changed = False
         self._released, self._touched = set(), set()
+        h = new.t - old.t if old is not None else self.rate_window
         for j in reversed(range(len(self.pairs))):
             if not self.state[j] or lam_c.size == 0:
                 continue
             landed = self._landed(new.t, j)
-            what, phi = self._switching(j, new, lam_c)
+            F_tol = self.resolution(j, h)
+            what, phi = self._switching(j, new, lam_c, F_tol)
             r = self._first_row(j)
-            if landed == "release" or lam_c[r] < 0.0:
+            if landed == "release" or lam_c[r] < -F_tol:
                 self._open(j, new.t, lam_c[r], "tensile normal force")
             elif not self._geometry(j, new.q).reachable:
                 self._open(j, new.t, lam_c[r], "passed the end of the target")
-            elif what == "stick" and (landed == "stick" or phi < 0.0 or self._vanished(j, old, new)):
-                changed |= self._stop_slip(j, old, new)
+            elif what == "stick" and (phi < 0.0 or self._vanished(j, old, new)):  # landed short: slides on
+                changed |= self._stop_slip(j, old, new, landed == "stick")
                 continue
             elif what == "slip" and (landed == "slip" or phi < 0.0):
                 self._slip(j, new.t, lam_c[r], lam_c[r + 1])
@@ -235,12 +282,13 @@ class LagrangeModel(ContactModel):
             return False
         return abs(self._v_t(j, new)) <= self.eps[j] * abs(self._v_t(j, old))
 
-    def _stop_slip(self, j: int, old: State | None, s: State) -> bool:
+    def _stop_slip(self, j: int, old: State | None, s: State, landed: bool) -> bool:
         """Slide -> stick, or with no static friction a change of the slip direction.  A slip
-        that began from rest the other way than assumed keeps sliding, now opposed by friction."""
+        that began from rest the other way than assumed keeps sliding, now opposed by friction
+        (not one that turned back within the step, ``landed`` where it did: it sticks)."""
         pair = self.pairs[j]
         v_t = self._v_t(j, s)
-        started = old is not None and self.sigma[j] * self._v_t(j, old) <= 0.0
+        started = not landed and old is not None and self.sigma[j] * self._v_t(j, old) <= 0.0
         if started and self.sigma[j] * v_t < 0.0:
             self.sigma[j] = np.sign(v_t)
             return True
@@ -252,6 +300,22 @@ class LagrangeModel(ContactModel):
             self.sigma[j] = np.sign(v_t)
             return True
         return False
+
+    def begin_step(self, s: State, h: float) -> None:
+        """A slip whose points went against its direction over the step from ``s`` from the start
+        (:meth:`event_time`: friction pushed them along their motion) is, for the step taken
+        again from ``s``, turned if they already slid the other way at ``s`` (:meth:`_reversed`),
+        else, begun from rest, held by friction: the pair sticks (without static friction,
+        slides the other way), and the step's end judges the stick (4.6) as any other."""
+        for j, t in list(self._held.items()):
+            del self._held[j]
+            if t != s.t or self.state[j] != SLIDE or self._reversed(j, s, h):
+                continue  # the step was not taken again, or turned
+            if self.pairs[j].mu_s > 0.0:
+                self.state[j], self.sigma[j] = STICK, 0.0
+                self.log(t, "stick", j, v_t_m_s=self._v_t(j, s))
+            else:
+                self.sigma[j] = -self.sigma[j]
 
     def _slip(self, j: int, t: float, F_n: float, F_t: float) -> None:
         """Stick -> slide, in the direction the held force resisted (eq. 3.62)."""
@@ -268,18 +332,38 @@ class LagrangeModel(ContactModel):
         self.log(t, "separation", j, cause=cause, F_n_N=float(F_n))
 
     def check(self, s: State, lam_c: np.ndarray) -> bool:
-        """A stick that the consistent multipliers say needs more than ``mu_s F_n`` slides at
+        """A slip an impulse reversed turns (:meth:`_reversed`, also at onset); a stick that the
+        consistent multipliers say needs more than ``mu_s F_n`` slides at
         once.  Not at onset: a pair just touched keeps its mode for its first step (§4.3),
         its consistent forces being zero to round-off; nor does a tensile ``F_n`` release
         here: the step decides."""
         for j in range(len(self.pairs)):
             r = self._first_row(j)
+            if self.state[j] == SLIDE and self._reversed(j, s, self.last_step):
+                return True
             if j in self._touched:
                 continue
-            if self.state[j] == STICK and abs(lam_c[r + 1]) > self.pairs[j].mu_s * lam_c[r]:
+            if self.state[j] == STICK and abs(lam_c[r + 1]) > self._friction_limit(j, lam_c[r]):
                 self._slip(j, s.t, lam_c[r], lam_c[r + 1])
                 return True  # the others are judged again with the multipliers of the new rows
         return False
+
+    def _friction_limit(self, j: int, F_n: float) -> float:
+        """The largest friction force (N) a stick of pair ``j`` holds: ``mu_s F_n`` (4.6), within the
+        resolution of the last step."""
+        return self.pairs[j].mu_s * F_n + self.resolution(j, self.last_step)
+
+    def _reversed(self, j: int, s: State, h: float) -> bool:
+        """A slip an impulse turned (at another pair, or at a pair touching at the same instant:
+        its points now slide against ``sigma`` faster than the rows resolve over a step of ``h``,
+        ``tol_g / h``) slides on opposed by friction (4.5): the direction turns at once, else the
+        friction of the next step would push the points along their slip and create energy."""
+        v_t = self._v_t(j, s)
+        if self.sigma[j] * v_t >= -self.tol_g / h:
+            return False
+        self.sigma[j] = np.sign(v_t)
+        self.log(s.t, "slip", j, v_t_m_s=v_t, direction=int(self.sigma[j]), cause="turned by an impulse")
+        return True
 
     # ------------------------------------------------------------------ onset
     def jumps(self, s: State, held: Callable[[State], ContactRows | None]) -> tuple[State, list[ImpactResult]]:
@@ -294,6 +378,7 @@ class LagrangeModel(ContactModel):
             v_new, res = velocity_jump(self.asm, s, g, pair.mu_s, pair.mu_d, 0.0, "energetic", held(s), pair.id)
             s = State(s.t, s.q, v_new, s.a, s.lam, s.a_pseudo, s.lam_c)
             self.hold[j] = g.gap
+            self.mass[j] = 1.0 / res.a
             self._touched.add(j)
             scale = max(abs(res.v_n0), abs(res.v_t0))
             if pair.mu_s > 0.0 and abs(res.v_t) <= 1e-9 * scale:
@@ -351,3 +436,21 @@ class LagrangeModel(ContactModel):
             elif self.state[j] and lam_c.size:
                 out["F_n_N"][k], out["F_t_N"][k] = self._forces(j, lam_c)
         self.frame_impulses(s, out, self.rate_window)
+
+
+def slip_end(v0: float, m0: float, v1: float, m1: float) -> tuple[float, float]:
+    """Where within a step a slip velocity first returns to zero, as a fraction of the step, and
+    its largest value before: the first root in (0, 1] of the cubic Hermite interpolant of its
+    values ``v0 >= 0``, ``v1 < 0`` and its rates times the step ``m0, m1`` at the ends (a slip
+    from rest, ``v0 = 0``, that turned back within the step has the root 0 and a second one, its
+    end); linear interpolation, or the midpoint from rest, when the cubic offers none.
+
+    >>> slip_end(1.0, -1.0, -1.0, -1.0)
+    (0.5, 1.0)
+    >>> [round(x, 6) for x in slip_end(0.0, 4.0, -1.0, -8.0)]
+    [0.850781, 1.007981]
+    """
+    cubic = [2 * v0 + m0 - 2 * v1 + m1, -3 * v0 - 2 * m0 + 3 * v1 - m1, m0, v0]
+    found = [r.real for r in np.roots(cubic) if abs(r.imag) <= 1e-12 and 1e-9 < r.real <= 1.0]
+    fraction = float(min(found)) if found else (v0 / (v0 - v1) if v0 > 0.0 else 0.5)
+    return fraction, max(v0, float(np.polyval(cubic, np.linspace(0.0, fraction, 17)).max()))

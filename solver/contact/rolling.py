@@ -81,9 +81,9 @@ class RollingModel(LagrangeModel):
                     changed = True
         return changed
 
-    def _switching(self, j: int, s: State, lam: np.ndarray) -> tuple[str, float]:
-        """Only release (``F_n`` through zero) ends a rolling contact."""
-        return "release", self._switching_value(j, "release", s, lam)
+    def _switching(self, j: int, s: State, lam: np.ndarray, F_tol: float) -> tuple[str, float]:
+        """Only release (``F_n`` through zero, within ``F_tol``) ends a rolling contact."""
+        return "release", self._switching_value(j, "release", s, lam, F_tol)
 
     def check(self, s: State, lam_c: np.ndarray) -> bool:
         return False  # no friction limit: a rolling pair does not slip

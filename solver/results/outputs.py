@@ -34,6 +34,10 @@ from .selection import select
 
 #: states whose energies and powers are remembered
 MEMO = 4
+
+#: the energies in play of the spurious-root guard are at least this fraction of the largest it saw
+#: at a step's start (:meth:`OutputBuilder.spurious_growth`): a root that creates less is harmless
+SPURIOUS_FLOOR = 1e-9
 #: the energy terms of a state (:meth:`OutputBuilder.energy_terms`), then the ledger's
 ENERGY_TERMS = ("kinetic", "strain", "potential", "contact_elastic")
 
@@ -90,6 +94,7 @@ class OutputBuilder:
         #: energy stored in compliant contacts at a state (set by the time loop), J
         self.contact_energy: Callable[[State], float] = lambda st: 0.0
         self._memo: list[tuple[State, str, object]] = []
+        self._largest_start = 0.0  # the largest energy at the start of a step the guard looked at, J
         #: strain and potential energy of the last configurations ``(q, t)``: a velocity jump keeps
         #: the state's ``q`` (never changed in place), so the states before and after it share them
         self._configurations: list[tuple[np.ndarray, float, tuple[float, float]]] = []
@@ -166,12 +171,15 @@ class OutputBuilder:
         """Whether the mechanical energy grew over a step by more than ``ratio`` of the energies
         in play, beyond the work of loads, drivers and free strains: the mark of a spurious root of the
         Newmark equations (after an impulse the velocity-dependent inertia can offer one far
-        from the start)."""
+        from the start).  The energies in play are at least :data:`SPURIOUS_FLOOR` of the largest
+        at a step's start so far: a model come to rest (a body stopped on a line without gravity,
+        its energy 1e-23 J of round-off) does not make round-off a spurious root."""
         h = new.t - old.t
         p0, p1 = self.powers(old), self.powers(new)
         work = 0.5 * h * sum(p0[i] + p1[i] for i in (0, 1, 5, 6))
         e0, e1 = self.energy_terms(old), self.energy_terms(new)
-        scale = sum(abs(x) for x in e0 + e1) + abs(work)
+        self._largest_start = max(self._largest_start, sum(abs(x) for x in e0))
+        scale = max(sum(abs(x) for x in e0 + e1) + abs(work), SPURIOUS_FLOOR * self._largest_start)
         return sum(e1) - sum(e0) - work > ratio * max(scale, 1e-30)
 
     def advance_ledger(self, st: State, h: float, t_loads: float | None = None) -> None:
