@@ -2,15 +2,15 @@
 
 ``1/2 v^T M(q) v`` of :mod:`solver.fem.beam`'s element mass (eq. 2.31): the thesis's constant
 mass in the corotated frame, or the consistent form's Gauss-point sum of the velocity of the
-centreline and of the section's rotation rate.  One compiled pass over the elements, used by
-the energy check of every step.
+centreline and of the section's rotation rate.  One compiled pass over the elements, with their
+strain energies (:func:`beam_energies`), used by the energy check of every step.
 """
 from __future__ import annotations
 
 import numpy as np
 from ..jit import njit
 
-from .beam import THESIS, _rotation, kinematics, strain_energies
+from .beam import THESIS, _rotation, kinematics, strain_energy_of
 from .timoshenko import _GAUSS_W, _GAUSS_X, shapes
 
 
@@ -46,9 +46,20 @@ def exact_kinetic_energy(v, sec, kin, r, zl):
 def kinetic_energy_beams(q, v, dofs, secs, Mbars, formulation):
     """Kinetic energy of the elements, ``1/2 sum_e v_e^T M_e(q) v_e`` (eq. 2.31), J, without
     storing their mass matrices (:func:`exact_kinetic_energy` for the consistent form)."""
+    return beam_energies(q, v, dofs, secs, Mbars, formulation, np.empty(0))
+
+
+@njit(cache=True)
+def beam_energies(q, v, dofs, secs, Mbars, formulation, U):
+    """The elements' kinetic energy (:func:`kinetic_energy_beams`), returned, and, if ``U`` (E) is
+    not empty, each element's strain energy (eq. 2.16 / A.5, :func:`~.beam.strain_energy_of`)
+    into ``U``, J, in one pass that finds each element's kinematics once: the numbers of
+    :func:`~.beam.strain_energies` to the last bit (the energy guard of every step attempt of a
+    run with contacts, and the frames)."""
     work = np.empty((4, 6))  # the element's q, v and the kinematics' r, zl
     qe, ve, r, zl = work[0], work[1], work[2], work[3]
     Q, dQ = np.empty((6, 6)), np.empty((6, 6))
+    strain = U.shape[0] > 0
     T = 0.0
     for e in range(dofs.shape[0]):
         for k in range(6):
@@ -61,14 +72,15 @@ def kinetic_energy_beams(q, v, dofs, secs, Mbars, formulation):
             T += 0.5 * (w @ (Mbars[e] @ w))
         else:
             T += exact_kinetic_energy(ve, secs[e], kin, r, zl)
+        if strain:
+            U[e] = strain_energy_of(secs[e], kin[3], kin[4], kin[5], formulation)
     return T
 
 
 @njit(cache=True)
 def stacked_energies(Q, V, dofs, secs, Mbars, formulation, T, U):
-    """For each state of ``Q, V`` (K, dofs): the elements' kinetic energy into ``T[k]``
-    (:func:`kinetic_energy_beams`) and each element's strain energy into ``U[k]`` (K, E)
-    (:func:`~.beam.strain_energies`), J, in one call (the frames of a run of steps)."""
+    """For each state of ``Q, V`` (K, dofs): the elements' kinetic energy into ``T[k]`` and each
+    element's strain energy into ``U[k]`` (K, E), J (:func:`beam_energies`), in one call (the
+    frames of a run of steps)."""
     for k in range(Q.shape[0]):
-        T[k] = kinetic_energy_beams(Q[k], V[k], dofs, secs, Mbars, formulation)
-        U[k] = strain_energies(Q[k], dofs, secs, formulation)
+        T[k] = beam_energies(Q[k], V[k], dofs, secs, Mbars, formulation, U[k])

@@ -49,6 +49,9 @@ MAX_EXTENT = 1e6
 #: mechanical energy beyond this many times all the energy booked: the integration diverged
 MAX_ENERGY_RATIO = 1e3
 
+#: the position of each energy term in :meth:`~solver.results.outputs.OutputBuilder.energy_terms`
+_TERM = {key: i for i, key in enumerate(ENERGY_TERMS)}
+
 #: accepted steps between two looks at the energy
 ENERGY_EVERY = 10
 
@@ -83,8 +86,10 @@ class DivergenceWatch:
     def _balance(self, st: State) -> float:
         """The energy balance at ``st`` (J): :data:`~solver.results.frames.ENERGY_BALANCE_SIGNS` over
         its energies and the ledger."""
-        terms = {**dict(zip(ENERGY_TERMS, self.out.energy_terms(st))), **self.out.ledger}
-        return sum(sign * terms.get(key, 0.0) for key, sign in ENERGY_BALANCE_SIGNS.items())
+        energies, ledger, total = self.out.energy_terms(st), self.out.ledger, 0
+        for key, sign in ENERGY_BALANCE_SIGNS.items():  # summed in this order, as frame by frame
+            total += sign * (ledger[key] if key in ledger else energies[_TERM[key]] if key in _TERM else 0.0)
+        return total
 
     def check(self, st: State, steps: int = 1) -> str | None:
         """The cause, in words, when ``st``, reached by ``steps`` accepted steps since the last

@@ -24,8 +24,8 @@ def first_kernels() -> tuple:
     waits for), and the plan of a run of free steps (their modules are imported here).  The step
     kernels that follow depend on the model (free_steps, or converge_step and newton_factorize)
     and load at their first calls."""
-    from ..fem.beam import assemble_beams, deformations, stacked_deformations, strain_energies
-    from ..fem.beam_energy import kinetic_energy_beams
+    from ..fem.beam import assemble_beams, deformations, stacked_deformations
+    from ..fem.beam_energy import beam_energies, kinetic_energy_beams
     from ..fem.modal import assemble_modal
     from ..system.assembly import mass_factorize, matrix_values, newton_scale
     from ..system.banded import band_factorize, band_solve
@@ -33,7 +33,7 @@ def first_kernels() -> tuple:
     from .free_steps import plan_steps
 
     return (constraint_eval, deformations, stacked_deformations, assemble_beams, assemble_modal, mass_factorize, newton_scale,
-            matrix_values, band_factorize, band_solve, kinetic_energy_beams, strain_energies, plan_steps)
+            matrix_values, band_factorize, band_solve, beam_energies, kinetic_energy_beams, plan_steps)
 
 
 #: how long (s) the interpreter waits at exit for a load still under way (a daemon thread inside

@@ -153,19 +153,17 @@ class OutputBuilder:
 
     def energy_terms(self, st: State) -> tuple[float, float, float, float]:
         """Kinetic, strain, gravitational potential and contact energy, J."""
-        asm = self.asm
-        return self._remembered(st, "energy", lambda: (asm.kinetic_energy(st.q, st.v), *self._configuration(st),
-                                                        self.contact_energy(st)))
+        return self._remembered(st, "energy", lambda: (*self._mechanical(st), self.contact_energy(st)))
 
-    def _configuration(self, st: State) -> tuple[float, float]:
-        """Strain and gravitational potential energy at ``st``'s configuration, J, remembered by
-        its ``q`` (the same array) and time."""
+    def _mechanical(self, st: State) -> tuple[float, float, float]:
+        """Kinetic, strain and gravitational potential energy at ``st``, J, the last two remembered
+        by its configuration: its ``q`` (the same array) and time."""
         for q, t, value in self._configurations:
             if q is st.q and t == st.t:
-                return value
-        value = (self.asm.strain_energy(st.q, st.t), self.asm.potential_energy(st.q))
-        self._configurations = [(st.q, st.t, value), *self._configurations[:MEMO - 1]]
-        return value
+                return self.asm.kinetic_energy(st.q, st.v), *value
+        kinetic, *value = self.asm.energies(st.q, st.v, st.t)
+        self._configurations = [(st.q, st.t, tuple(value)), *self._configurations[:MEMO - 1]]
+        return kinetic, *value
 
     def spurious_growth(self, old: State, new: State, ratio: float = 0.05) -> bool:
         """Whether the mechanical energy grew over a step by more than ``ratio`` of the energies

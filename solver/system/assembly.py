@@ -33,7 +33,7 @@ from .compile import System
 from .moving import moving_forces
 from ..fem.beam import (FORMULATIONS, add_element_masses, assemble_beams, deformation_rate_power, log_magnitude,
                         mass_matrices, strain_energies)
-from ..fem.beam_energy import kinetic_energy_beams, stacked_energies
+from ..fem.beam_energy import beam_energies, kinetic_energy_beams, stacked_energies
 from ..fem.modal import BLOCKS, assemble_modal, modal_energies, modal_gravity, move_diagonal
 
 @dataclass
@@ -296,6 +296,20 @@ class Assembly:
     def potential_energy(self, q: np.ndarray) -> float:
         """Gravitational potential from the sketched configuration, J."""
         return -float(np.dot(self.sys.gravity, q - self.sys.q0)) + self._modal_energies(q)[2]
+
+    def energies(self, q: np.ndarray, v: np.ndarray, t: float = 0.0) -> tuple[float, float, float]:
+        """Kinetic, strain (at time ``t``) and gravitational potential energy, J: what
+        :meth:`kinetic_energy`, :meth:`strain_energy` and :meth:`potential_energy` give, to the
+        last bit, the beams' two energies in one compiled pass (:func:`~solver.fem.beam_energy.beam_energies`)."""
+        s = self.sys
+        if s.modal.links:
+            return self.kinetic_energy(q, v), self.strain_energy(q, t), self.potential_energy(q)
+        self.set_time(t)
+        U = np.empty(s.beams.count)
+        T = beam_energies(q, v, s.elem_dofs, self.secs, self.Mbar, self.form, U)
+        # the same sums as the three methods' (their modal terms are 0.0 here)
+        return (T + 0.5 * float(np.dot(s.mass_diag * v, v)) + 0.0, float(U.sum()) + 0.0,
+                -float(np.dot(s.gravity, q - s.q0)) + 0.0)
 
     def stacked_energies(self, Q: np.ndarray, V: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Kinetic, strain and gravitational potential energy (each (K,), J) of the states of ``Q``

@@ -32,6 +32,27 @@ def test_kinetic_energy_is_half_v_M_v(name, formulation):
     assert asm.kinetic_energy(q, v) == pytest.approx(T, rel=1e-13)
 
 
+@pytest.mark.parametrize("formulation", ["consistent", "thesis"])
+@pytest.mark.parametrize("name", ["two_bars_impact", "rod_floor_flexible", "bimetal_strip_heated",
+                                  "pendulum_flexible_modal1_newton"])
+def test_the_energies_in_one_pass_are_those_of_the_three_methods(name, formulation):
+    """The energy guard's kinetic, strain and potential energy in one compiled pass over the
+    elements (``Assembly.energies``) are :meth:`kinetic_energy`, :meth:`strain_energy` and
+    :meth:`potential_energy` to the last bit, on random states (free strains at a time of their
+    ramp; a modal link); so are the frames' stacked energies."""
+    asm = assembly(name, formulation)
+    rng = np.random.default_rng(11)
+    for _ in range(5):
+        q = asm.sys.q0 + 1e-2 * rng.standard_normal(asm.n)
+        v = rng.standard_normal(asm.n)
+        t = float(rng.uniform(0.0, 2.0))
+        one_pass = asm.energies(q, v, t)
+        assert one_pass == (asm.kinetic_energy(q, v), asm.strain_energy(q, t), asm.potential_energy(q))
+        if not asm.sys.modal.links and not asm.sys.free_strains.active:
+            stacked = asm.stacked_energies(q[None], v[None])
+            assert tuple(float(x[0]) for x in stacked) == one_pass
+
+
 def test_mass_factors_are_the_mass_blocks_and_shared_by_impulse_and_restart():
     """The factors come from the element mass blocks (the Newton blocks with c_a = 1, c_v = c_k = 0,
     bit for bit); an impulse and the consistent restart after it at the same configuration
