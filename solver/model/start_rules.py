@@ -11,7 +11,6 @@ from typing import Callable
 
 from .fields import with_defaults
 from .moving_fields import MOVING
-from .timefn import TimeFunction
 
 Bad = Callable[[list, str], None]
 
@@ -22,6 +21,8 @@ def static_start_problems(doc: dict, bad: Bad) -> None:
     """Each moving support, and each moving mass on its link at t = 0, of a static start."""
     if doc.get("solver", {}).get("initial_shape") != "static":
         return
+    from .timefn import TimeFunction  # numpy: not loaded before the command line sets its threads
+
     xy = {n["id"]: (n["x"], n["y"]) for n in doc.get("nodes", [])}
     length = {l["id"]: math.dist(*(xy[n] for n in l["nodes"])) for l in doc.get("links", [])
               if len(l["nodes"]) == 2 and all(n in xy for n in l["nodes"])}
