@@ -73,6 +73,7 @@ class LagrangeModel(ContactModel):
         self.tol_g = 1e-10 * asm.sys.size
         self._pending: tuple[float, int, str] | None = None  # a switch the step was taken again to land on
         self._held: dict[int, float] = {}  # pairs to hold for the step taken again from this time (s)
+        self._overshoots: dict[int, tuple[float, float, float]] = {}  # a slip's last overrun end: (t0, t1 s, phi m/s)
         self._released: set[int] = set()  # pairs released at the end of the current step
         self._touched: set[int] = set()  # pairs whose contact began at the end of the current step
         self._frictional = np.array([p.mu_s > 0.0 or p.mu_d > 0.0 for p in self.pairs])
@@ -230,7 +231,24 @@ class LagrangeModel(ContactModel):
         if self._landed(new.t, j) and not overshot:
             return None
         t_sw = old.t + h * fraction
-        return min(t_sw, new.t - 0.05 * h) if overshot and t_sw >= new.t - 0.02 * h else t_sw
+        if not overshot:
+            return t_sw
+        t_sw = self._secant(j, old.t, new.t, phi_new, t_sw)
+        return min(t_sw, new.t - 0.05 * h) if t_sw >= new.t - 0.02 * h else t_sw
+
+    def _secant(self, j: int, t0: float, t1: float, phi1: float, t_sw: float) -> float:
+        """The slip end of pair ``j`` from a step begun at ``t0`` (s) that overran it to ``phi1 < 0``
+        at ``t1``: the nearer of the cubic's root ``t_sw`` and the secant through the last two
+        overrun ends from ``t0`` where the slip falls with time.  The steps taken again end each
+        at the cubic's root, which a stiff chain's slip (its end acceleration changing with the
+        step) leaves on the far side: alone it closes in by a few per cent a retake and the
+        retakes run out with the slip reversed beyond ``eps`` (4.9), friction then pushing the
+        points along their motion for the next step."""
+        last = self._overshoots.get(j)
+        self._overshoots[j] = (t0, t1, phi1)
+        if last is None or last[0] != t0 or last[1] == t1 or (phi1 - last[2]) / (t1 - last[1]) >= 0.0:
+            return t_sw
+        return min(t_sw, t1 - phi1 * (t1 - last[1]) / (phi1 - last[2]))
 
     def _switching_value(self, j: int, what: str, s: State, lam: np.ndarray, F_tol: float) -> float:
         r = self._first_row(j)
