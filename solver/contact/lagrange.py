@@ -216,24 +216,22 @@ class LagrangeModel(ContactModel):
 
     def _slip_end(self, j: int, old: State, new: State, phi_old: float, phi_new: float) -> float | None:
         """The time within ``old -> new`` at which the slip of pair ``j``, ``phi = sigma v_t``,
-        first returns to zero (4.8; :func:`slip_end`, nearer than the end while it overshot by
-        more than ``eps`` of its largest in the step), or None when the step landed there within
-        ``eps`` (4.9).  A slip from rest (within ``tol_g / h``) that went against ``sigma`` from the
+        first returns to zero (4.8; :func:`slip_end`, or :meth:`_secant` once a step taken again
+        overran it too), or None when the step landed there: the slip reversed by no more than
+        the rows' velocity resolution ``tol_g / h`` (friction pushes a reversed slip along, so the
+        landing is held to the rows' resolution rather than to ``eps`` of the slip, 4.9).  A slip from rest (within ``tol_g / h``) that went against ``sigma`` from the
         start, or turned back within 2 % of the step, is held for the step taken again
         (:meth:`begin_step`)."""
         h = new.t - old.t
         a_old, a_new = (self.sigma[j] * self._a_t(j, st) * h for st in (old, new))
-        fraction, peak = slip_end(max(phi_old, 0.0), a_old, phi_new, a_new)
+        fraction = slip_end(max(phi_old, 0.0), a_old, phi_new, a_new)
         if phi_old <= self.tol_g / h and (a_old <= 0.0 or fraction <= 0.02):  # from rest, and back at once
             self._held[j] = old.t
             return None
-        overshot = -phi_new > self.eps[j] * peak
+        overshot = -phi_new > self.tol_g / h
         if self._landed(new.t, j) and not overshot:
             return None
-        t_sw = old.t + h * fraction
-        if not overshot:
-            return t_sw
-        t_sw = self._secant(j, old.t, new.t, phi_new, t_sw)
+        t_sw = self._secant(j, old.t, new.t, phi_new, old.t + h * fraction)
         return min(t_sw, new.t - 0.05 * h) if t_sw >= new.t - 0.02 * h else t_sw
 
     def _secant(self, j: int, t0: float, t1: float, phi1: float, t_sw: float) -> float:
@@ -242,8 +240,8 @@ class LagrangeModel(ContactModel):
         overrun ends from ``t0`` where the slip falls with time.  The steps taken again end each
         at the cubic's root, which a stiff chain's slip (its end acceleration changing with the
         step) leaves on the far side: alone it closes in by a few per cent a retake and the
-        retakes run out with the slip reversed beyond ``eps`` (4.9), friction then pushing the
-        points along their motion for the next step."""
+        retakes run out with the slip reversed (by 2.8 % of its largest on a found model), friction
+        then pushing the points along their motion."""
         last = self._overshoots.get(j)
         self._overshoots[j] = (t0, t1, phi1)
         if last is None or last[0] != t0 or last[1] == t1 or (phi1 - last[2]) / (t1 - last[1]) >= 0.0:
@@ -456,19 +454,18 @@ class LagrangeModel(ContactModel):
         self.frame_impulses(s, out, self.rate_window)
 
 
-def slip_end(v0: float, m0: float, v1: float, m1: float) -> tuple[float, float]:
-    """Where within a step a slip velocity first returns to zero, as a fraction of the step, and
-    its largest value before: the first root in (0, 1] of the cubic Hermite interpolant of its
+def slip_end(v0: float, m0: float, v1: float, m1: float) -> float:
+    """Where within a step a slip velocity first returns to zero, as a fraction of the step: the
+    first root in (0, 1] of the cubic Hermite interpolant of its
     values ``v0 >= 0``, ``v1 < 0`` and its rates times the step ``m0, m1`` at the ends (a slip
     from rest, ``v0 = 0``, that turned back within the step has the root 0 and a second one, its
     end); linear interpolation, or the midpoint from rest, when the cubic offers none.
 
     >>> slip_end(1.0, -1.0, -1.0, -1.0)
-    (0.5, 1.0)
-    >>> [round(x, 6) for x in slip_end(0.0, 4.0, -1.0, -8.0)]
-    [0.850781, 1.007981]
+    0.5
+    >>> round(slip_end(0.0, 4.0, -1.0, -8.0), 6)
+    0.850781
     """
     cubic = [2 * v0 + m0 - 2 * v1 + m1, -3 * v0 - 2 * m0 + 3 * v1 - m1, m0, v0]
     found = [r.real for r in np.roots(cubic) if abs(r.imag) <= 1e-12 and 1e-9 < r.real <= 1.0]
-    fraction = float(min(found)) if found else (v0 / (v0 - v1) if v0 > 0.0 else 0.5)
-    return fraction, max(v0, float(np.polyval(cubic, np.linspace(0.0, fraction, 17)).max()))
+    return float(min(found)) if found else (v0 / (v0 - v1) if v0 > 0.0 else 0.5)
