@@ -219,9 +219,9 @@ class LagrangeModel(ContactModel):
         first returns to zero (4.8; :func:`slip_end`, or :meth:`_secant` once a step taken again
         overran it too), or None when the step landed there: the slip reversed by no more than
         the rows' velocity resolution ``tol_g / h`` (friction pushes a reversed slip along, so the
-        landing is held to the rows' resolution rather than to ``eps`` of the slip, 4.9).  A slip from rest (within ``tol_g / h``) that went against ``sigma`` from the
-        start, or turned back within 2 % of the step, is held for the step taken again
-        (:meth:`begin_step`)."""
+        landing is held to the rows' resolution rather than to ``eps`` of the slip, 4.9).  A slip
+        from rest (within ``tol_g / h``) that went against ``sigma`` from the start, or turned back
+        within 2 % of the step, is held for the step taken again (:meth:`begin_step`)."""
         h = new.t - old.t
         a_old, a_new = (self.sigma[j] * self._a_t(j, st) * h for st in (old, new))
         fraction = slip_end(max(phi_old, 0.0), a_old, phi_new, a_new)
