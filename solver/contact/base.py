@@ -60,6 +60,9 @@ class ContactModel:
     impact_steps = True
     #: contact columns of the frames beyond CONTACT_KEYS that this model fills
     frame_keys: tuple[str, ...] = ()
+    #: whether :meth:`frame_data` fills its pairs' gap and contact velocities itself (the tracker
+    #: computes them for the others' pairs)
+    fills_kinematics = False
 
     def __init__(self, asm: Assembly, pairs: list[tuple[int, ContactPair]], settings: dict, events: list[dict],
                  impact_step: float):

@@ -48,9 +48,10 @@ import numpy as np
 
 from ..results.frames import CONTACT_STATES
 from ..system.assembly import Assembly
-from ..system.contact_pairs import ContactGeometry, ContactPair
+from ..system.contact_pairs import ContactGeometry, ContactPair, centre_distance
 from ..system.state import State
 from .base import ContactModel, quadratic_roots
+from .circle_pairs import circle_forces, circle_pair_state, compiled_circle, pack_circle_batch, pack_circle_pair
 from .compliant_laws import WIDTH_FRACTION, NormalState, PairLaw, bind_pair
 from .lubricated import FilmPair, film_of
 from .wear import wear_of
@@ -103,6 +104,7 @@ class CompliantModel(ContactModel):
     impact_steps = False  # the penetration error sizes the steps in contact instead
     #: further contact columns of the frames this model fills
     frame_keys = ("penetration_m", "eccentricity_m", "impacts")
+    fills_kinematics = True  # from the forces at the frame's state (compiled for the circle pairs)
 
     def __init__(self, asm: Assembly, pairs: list[tuple[int, ContactPair]], settings: dict, events: list[dict],
                  impact_step: float):
@@ -116,6 +118,11 @@ class CompliantModel(ContactModel):
         self.wear = {k: w for k, p in enumerate(self.pairs) if (w := wear_of(p))}
         self.accuracy = settings["contact_accuracy"]
         self.touch = TOUCH_FRACTION * asm.sys.size
+        #: the compiled evaluation's arguments of each circle pair without film or wear (None: the
+        #: general path, in Python; :mod:`.circle_pairs`) and the slots its Jacobian touches
+        self._circles = [pack_circle_pair(p, law, self.touch) if compiled_circle(p, k in self.films) else None
+                         for k, (p, law) in enumerate(zip(self.pairs, self.laws))]
+        self._touched = [c and p.geometry(np.zeros(asm.n)).touched for p, c in zip(self.pairs, self._circles)]
         #: largest relative change of the penetration in a step (the penetration-increment criterion)
         self.increment = self.accuracy ** (1.0 / 3.0)
         count = len(self.pairs)
@@ -132,6 +139,8 @@ class CompliantModel(ContactModel):
         self.largest = {"penetration_m": np.zeros(count), "force_N": np.zeros(count)}
         sizes = np.array([len(p.dofs) ** 2 for p in self.pairs], dtype=int)
         self.offsets = np.concatenate([[0], np.cumsum(sizes)])
+        #: every pair served compiled: their forces and blocks in one compiled call
+        self._batch = pack_circle_batch(self._circles, self.offsets) if all(self._circles) else None
         self._dissipated = 0.0  # energy lost at Kelvin-Voigt's switches since it was last taken, J
         self.touched_at = np.zeros(count)  # when the current contact began (interpolated), s
         self._last: list[PairForces] | None = None  # forces at the last accepted state
@@ -145,6 +154,8 @@ class CompliantModel(ContactModel):
     # ------------------------------------------------------------------ forces
     def pair_forces(self, k: int, q: np.ndarray, v: np.ndarray) -> PairForces:
         """Geometry, velocities and forces of pair ``k`` at ``(q, v)``."""
+        if self._circles[k] is not None:
+            return self._circle_forces(k, q, v)
         pair, law = self.pairs[k], self.laws[k]
         g = pair.geometry(q)
         v_n, v_t = g.velocity(v)
@@ -156,12 +167,24 @@ class CompliantModel(ContactModel):
         F_t, dF_t = law.friction_force(float(v_t), normal.force)
         return PairForces(g, float(v_n), float(v_t), normal, F_t, dF_t, self.touch)
 
+    def _circle_forces(self, k: int, q: np.ndarray, v: np.ndarray) -> PairForces:
+        """:meth:`pair_forces` of a compiled circle pair (:func:`.circle_pairs.circle_pair_state`)."""
+        pair, rate = self.pairs[k], self.delta_dot_0[k] if self.state[k] else self.trial_rate[k]
+        gap, nx, ny, J, v_n, v_t, depth, normal, F_t, dF_t = circle_pair_state(q, v, *self._circles[k], rate,
+                                                                               bool(self.unloading[k]))
+        g = ContactGeometry(gap, np.array([nx, ny]), np.array([ny, -nx]), pair.dofs, J, pair.n_dofs, True,
+                            self._touched[k])
+        return PairForces(g, v_n, v_t, NormalState(*normal) if depth > 0.0 else None, F_t, dF_t, self.touch)
+
     def evaluate(self, q: np.ndarray, v: np.ndarray, c_v: float) -> tuple[np.ndarray, np.ndarray]:
         """Generalised contact forces (n,) of the pairs live in this step, and the values of
         their Newton blocks ``-(dQ/dq + c_v dQ/dv)`` on the pattern of
         :class:`~solver.system.assembly.Assembly` (row-major on each pair's dofs)."""
         F = np.zeros(self.asm.n)
         vals = np.zeros(self.asm.extra_size)
+        if self._batch is not None:
+            circle_forces(q, v, c_v, *self._batch_args(), F, vals)
+            return F, vals
         for k in np.flatnonzero(self.live):
             if k in self.films:
                 dofs = self.pairs[k].dofs
@@ -180,6 +203,15 @@ class CompliantModel(ContactModel):
             vals[self.offsets[k]:self.offsets[k + 1]] += block.ravel()
         return F, vals
 
+    def kernel_args(self) -> tuple | None:
+        """The arguments of :func:`.circle_pairs.circle_forces` after ``(q, v, c_v)`` and before its
+        outputs, for a step (the live pairs, their impact velocities and phases as the step began);
+        None unless every pair is served compiled."""
+        return None if self._batch is None else self._batch_args()
+
+    def _batch_args(self) -> tuple:
+        return (*self._batch, self.live, np.where(self.state != 0, self.delta_dot_0, self.trial_rate), self.unloading)
+
     def generalized_forces(self, q: np.ndarray, v: np.ndarray) -> np.ndarray:
         """Contact forces (n,) of every pair in contact at ``(q, v)`` (for consistent accelerations)."""
         F = np.zeros(self.asm.n)
@@ -196,12 +228,12 @@ class CompliantModel(ContactModel):
         """Choose the pairs evaluated in a step of size ``h`` from ``s``: those closed, and those
         whose gap the step's motion could close (with a margin of two); note the impact
         velocity each open pair would strike with."""
-        for k, pair in enumerate(self.pairs):
+        for k in range(len(self.pairs)):
             if self.state[k]:
                 self.live[k] = True
                 continue
-            g = pair.geometry(s.q)
-            v_n = float(g.velocity(s.v)[0])
+            pf = self.pair_forces(k, s.q, s.v)  # open: its geometry (compiled for a circle), the law unread
+            g, v_n = pf.geometry, pf.v_n
             a_n = float(g.velocity(s.a)[0])
             reach = 2.0 * (abs(v_n) * h + 0.5 * abs(a_n) * h * h) + self.tol
             self.live[k] = (g.reachable and g.gap < reach) or k in self.films
@@ -403,10 +435,12 @@ class CompliantModel(ContactModel):
 
     # ------------------------------------------------------------------ output
     def frame_data(self, s: State, lam_c: np.ndarray, out: dict[str, np.ndarray]) -> None:
-        """Forces, state, impulses of the forces since the last frame, penetration,
-        eccentricity (circle targets: distance of the centres) and impacts so far."""
+        """Gap, contact velocities, forces, state, impulses of the forces since the last frame,
+        penetration, eccentricity (circle targets: distance of the centres) and impacts so far."""
         for k, (pair, pf) in enumerate(zip(self.pairs, self._forces_at(s))):
             i = self.index[k]
+            out["gap_m"][i] = pf.geometry.gap if pf.geometry.reachable else math.nan
+            out["v_n_m_s"][i], out["v_t_m_s"][i] = pf.v_n, pf.v_t
             out["F_n_N"][i], out["F_t_N"][i] = self._carried(k, pf, s)
             out["penetration_m"][i] = max(pf.delta, 0.0)
             out["eccentricity_m"][i] = _eccentricity(pair, s.q)
@@ -479,4 +513,4 @@ def _eccentricity(pair: ContactPair, q: np.ndarray) -> float:
     if pair.kind != "circle":
         return math.nan
     cx, cy = (q[pair.target[0]], q[pair.target[1]]) if pair.target is not None else (pair.params["x"], pair.params["y"])
-    return math.hypot(q[pair.point[0]] - cx, q[pair.point[1]] - cy)
+    return centre_distance(q[pair.point[0]] - cx, q[pair.point[1]] - cy)

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..jit import njit
 from ..model.contact_rules import point_radius, target_surface_radius
 from ..model.schema import COMPLIANT_LAW, CYLINDER_LAWS, LINEAR_LAWS, MATERIAL
 from ..system.contact_pairs import ContactPair
@@ -52,6 +53,24 @@ class NormalState:
     dF_ddelta_dot: float
     elastic: float
     valid: bool
+
+
+@njit(cache=True)
+def pair_normal(law, p, kelvin, damping, delta, delta_dot, delta_dot_0, unloading):
+    """``(F, ∂F/∂δ, ∂F/∂δ̇, F_el, valid)`` of normal law number ``law`` (parameters ``p``) with a
+    viscous damper ``damping`` (N s/m) in parallel, whose sum with the law never pulls.
+
+    ``kelvin``: the law is Kelvin-Voigt (eq. 1), which reads its phase ``unloading`` (switched by
+    the time loop at maximum compression) instead of the rate.
+    """
+    rate = (-1.0 if unloading else 1.0) if kelvin else delta_dot
+    force, dF_ddelta, dF_ddelta_dot, valid, elastic = normal_kernel(law, delta, rate, delta_dot_0, p)
+    if damping > 0.0 and delta > 0.0:
+        force += damping * delta_dot
+        dF_ddelta_dot += damping
+        if force < 0.0:  # the damper never makes the contact pull
+            force, dF_ddelta, dF_ddelta_dot = 0.0, 0.0, 0.0
+    return force, dF_ddelta, dF_ddelta_dot, elastic, valid
 
 
 @dataclass(frozen=True)
@@ -80,13 +99,9 @@ class PairLaw:
         phase of Kelvin-Voigt (eq. 1), which the time loop switches at maximum compression.
         """
         law, p = self._normal
-        rate = (-1.0 if unloading else 1.0) if self.normal == "kelvin_voigt" else delta_dot
-        force, dF_ddelta, dF_ddelta_dot, valid, elastic = normal_kernel(law, delta, rate, delta_dot_0, p)
-        if self.damping > 0.0 and delta > 0.0:
-            force += self.damping * delta_dot
-            dF_ddelta_dot += self.damping
-            if force < 0.0:  # the damper never makes the contact pull
-                force, dF_ddelta, dF_ddelta_dot = 0.0, 0.0, 0.0
+        force, dF_ddelta, dF_ddelta_dot, elastic, valid = pair_normal(law, p, self.normal == "kelvin_voigt",
+                                                                      self.damping, delta, delta_dot, delta_dot_0,
+                                                                      unloading)
         return NormalState(force, dF_ddelta, dF_ddelta_dot, elastic, valid)
 
     def friction_force(self, v_t: float, F_n: float) -> tuple[float, float]:

@@ -204,7 +204,10 @@ class ContactTracker:
         out = {key: np.zeros(count) for key in CONTACT_KEYS + RATE_KEYS}
         for key in dict.fromkeys(k for m in self.models for k in m.frame_keys):
             out[key] = np.full(count, math.nan)  # a column of one model: nan for the others' pairs
+        filled = {k for m in self.models if m.fills_kinematics for k in m.index}
         for k, pair in enumerate(self.pairs):
+            if k in filled:
+                continue
             g = pair.geometry(s.q)
             out["gap_m"][k] = g.gap if g.reachable else math.nan
             out["v_n_m_s"][k], out["v_t_m_s"][k] = g.velocity(s.v)

@@ -23,14 +23,15 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..contact.circle_pairs import circle_forces
 from ..jit import njit
 
 from ..system.state import State
 from ..system.assembly import Assembly, newton_factorize, newton_terms
 from ..system.integrator import integrator_parameters
-from ..system.constraints import constraint_eval
 from ..system.banded import BandLU, band_solve
 from ..system.bordered import ContactRows, border_correct, border_prepare
+from .projection import project_accelerations, project_step
 
 
 class NewtonFailure(Exception):
@@ -73,45 +74,6 @@ def newmark_pseudo_acceleration(q0, v0, ap0, q, h, nu, out):
     """``a~_{N+1}`` from the converged ``q_{N+1}`` (eq. 2.49 on the pseudo-acceleration)."""
     for i in range(q0.shape[0]):
         out[i] = ap0[i] + (q[i] - q0[i] - h * v0[i] - 0.5 * h * h * ap0[i]) / (nu * h * h)
-
-
-@njit(cache=True)
-def project_accelerations(q, v, a, a_pseudo, lam, dm_dofs, dm_acc, bp_n, bp_b, bp_r, sl_n, sl_nrm, sl_p,
-                          rows, cols, AB, kl, ku, ipiv, perm, scale, pseudo_ratio, lam_factor,
-                          W, Sinv, cr_dofs, cr_row, cr_gamma, lam_c):
-    """In place: ``a += da`` with ``[S  s G^T; s G  0] [da; mu] = [0; s (gamma - G a)]``,
-    bordered by the contact rows (``R da = gamma_c - R a``, :mod:`solver.system.bordered`),
-    the pseudo-acceleration alike, and ``lambda += lam_factor s mu``, ``lambda_c +=
-    lam_factor dlambda_c`` (see :func:`converge_step`)."""
-    n, m = q.shape[0], dm_dofs.shape[0] + 2 * bp_n.shape[0] + sl_n.shape[0]
-    g = np.empty(m)
-    vals = np.empty(rows.shape[0])
-    gamma = np.empty(m)
-    constraint_eval(q, v, dm_dofs, dm_acc, dm_acc, bp_n, bp_b, bp_r, sl_n, sl_nrm, sl_p, g, vals, gamma)
-    rhs = np.zeros(n + m)
-    for k in range(rows.shape[0]):
-        gamma[rows[k]] -= vals[k] * a[cols[k]]
-    for i in range(m):
-        rhs[n + i] = scale * gamma[i]
-    x = np.empty(n + m)
-    band_solve(AB, kl, ku, ipiv, perm, rhs, x)
-    c = cr_dofs.shape[0]
-    if c > 0:
-        r_c = np.empty(c)
-        dlam = np.empty(c)
-        for k in range(c):
-            acc = cr_gamma[k]
-            for j in range(cr_dofs.shape[1]):
-                acc -= cr_row[k, j] * a[cr_dofs[k, j]]
-            r_c[k] = acc
-        border_correct(x, W, Sinv, cr_dofs, cr_row, r_c, dlam)
-        for k in range(c):
-            lam_c[k] += lam_factor * dlam[k]
-    for i in range(n):
-        a[i] += x[i]
-        a_pseudo[i] += x[i] * pseudo_ratio
-    for i in range(m):
-        lam[i] += lam_factor * scale * x[n + i]
 
 
 @njit(cache=True)
@@ -253,17 +215,33 @@ def converge_step(q0, v0, ap0, h, nu, ap, dm_acc, pseudo_ratio, lam_factor,
 
 
 @njit(cache=True)
-def project_step(q, v, a, ap, lam, dm_dofs, dm_acc, bp_n, bp_b, bp_r, sl_n, sl_nrm, sl_p, rows, cols,
-                 AB, kl, ku, ipiv, perm, scale, pseudo_ratio, lam_factor, cr_dofs, cr_col, cr_row, cr_diag, cr_gamma,
-                 lam_c):
-    """:func:`project_accelerations` with the contact rows, once their ``gamma`` is that of the
-    converged state: without it the multipliers of contact rows take the same step-to-step
-    oscillation as the joints' (round-off, amplified by ``1 / h^2``, grows without bound at
-    tau = 0.5), and with a ``gamma`` of the step's start a bead in a bowl loses energy."""
-    W, Sinv = border_prepare(AB, kl, ku, ipiv, perm, q.shape[0] + lam.shape[0], cr_dofs, cr_col, cr_row, cr_diag)
-    project_accelerations(q, v, a, ap, lam, dm_dofs, dm_acc, bp_n, bp_b, bp_r, sl_n, sl_nrm, sl_p,
-                          rows, cols, AB, kl, ku, ipiv, perm, scale, pseudo_ratio, lam_factor,
-                          W, Sinv, cr_dofs, cr_row, cr_gamma, lam_c)
+def converge_compliant_step(previous, F_base, contraction, contact, q0, v0, ap0, h, nu, ap, dm_acc, pseudo_ratio,
+                            lam_factor, q, v, a, lam, F_ext, target, c_a, c_v, counters, norms, *rest):
+    """:func:`converge_step` (arguments from ``q0`` on) with the contact forces of the circle pairs
+    ``contact`` (:meth:`~solver.contact.compliant.CompliantModel.kernel_args`) re-evaluated after
+    each correction, ``F_ext = F_base + F_contact(q, v)`` (N, in place), in compiled code.
+
+    With compliant pairs live in a step their forces follow the iterates, like follower loads:
+    :func:`converge_step` returns FOLLOWER after each correction, and :meth:`NewmarkIntegrator._step`
+    evaluates the forces at the new iterate in Python and iterates on, the matrix kept while the
+    residual contracts by ``contraction``.  This kernel does the same with the same arithmetic and
+    decisions when every pair is a circle (clearance joints, :mod:`solver.contact.circle_pairs`)
+    and no other load follows the iterates.  ``previous[0]``: ``|psi|`` at the last correction (in
+    and out).  Returns FOLLOWER only when the residual did not contract (the caller refactorises),
+    else the status of :func:`converge_step`.
+    """
+    F_contact = np.empty(F_ext.shape[0])
+    blocks = np.empty(contact[-4][-1] + contact[0].shape[1] ** 2 + 1)  # scratch: the blocks are the caller's
+    while True:
+        status = converge_step(q0, v0, ap0, h, nu, ap, dm_acc, pseudo_ratio, lam_factor, q, v, a, lam, F_ext, target,
+                               c_a, c_v, counters, norms, *rest)
+        if status != FOLLOWER or norms[0] > contraction * previous[0]:
+            return status
+        previous[0] = norms[0]
+        F_contact[:] = 0.0
+        circle_forces(q, v, c_v, *contact, F_contact, blocks)
+        for i in range(F_ext.shape[0]):
+            F_ext[i] = F_base[i] + F_contact[i]
 
 
 #: how far (as a fraction) a step may differ from the one the factors were made for and still be
@@ -393,9 +371,13 @@ class NewmarkIntegrator:
             self._factor = None
         if not live:
             self._extra = self._no_extra
+        # contact forces re-evaluated in the compiled iterations (:func:`converge_compliant_step`)
+        compiled = (self.contact.kernel_args() if live and self.modified and not self._follower
+                    and not asm.sys.movers and not rows.count else None)
         previous = np.inf  # |psi| at the last follower return, for the contraction test
         while True:
             F_ext = asm.external(q, t_f)
+            F_base = F_ext
             if live:
                 F_contact, self._extra = self.contact.evaluate(q, v, c_v)
                 F_ext = F_ext + F_contact
@@ -405,9 +387,14 @@ class NewmarkIntegrator:
             if self._factor.singular:
                 self._factor = None
                 raise NewtonFailure(SINGULAR)
-            status = converge_step(s.q, s.v, s.a_pseudo, h, nu, a_pseudo, dm_acc, pseudo_ratio, nu * h * h,
-                                   q, v, a, lam, F_ext, target, c_a, c_v, counters, norms, *self._fixed_args,
-                                   *rows.kernel_args(), self._fresh)
+            args = (s.q, s.v, s.a_pseudo, h, nu, a_pseudo, dm_acc, pseudo_ratio, nu * h * h, q, v, a, lam, F_ext,
+                    target, c_a, c_v, counters, norms, *self._fixed_args, *rows.kernel_args(), self._fresh)
+            if compiled is None:
+                status = converge_step(*args)
+            else:
+                last = np.array([previous])
+                status = converge_compliant_step(last, F_base, self.CONTRACTION, compiled, *args)
+                previous = float(last[0])
             self.evaluations += int(counters[0]) - done
             done = int(counters[0])
             if status == CONVERGED and rows.refresh is not None and rows.refresh(q, v):

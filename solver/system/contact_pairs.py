@@ -155,7 +155,7 @@ class ContactPair:
             moving = self.target is not None
             cx, cy = (q[self.target[0]], q[self.target[1]]) if moving else (prm["x"], prm["y"])
             dx, dy = px - cx, py - cy
-            dist = math.hypot(dx, dy)
+            dist = centre_distance(dx, dy)
             nx, ny = (dx / dist, dy / dist) if dist > 0 else (0.0, 1.0)
             if prm["inside"]:
                 gap = prm["radius"] + (self._worn(q, nx, ny) if "worn" in prm else 0.0) - dist
@@ -308,3 +308,11 @@ def _segment(px: float, py: float, x1: float, y1: float, x2: float, y2: float) -
     length = math.hypot(dx, dy)
     ux, uy = dx / length, dy / length
     return -uy * (px - x1) + ux * (py - y1), -uy, ux, (ux * (px - x1) + uy * (py - y1)) / length
+
+
+def centre_distance(dx: float, dy: float) -> float:
+    """Distance (m) of a point from a circle's centre ``(dx, dy)`` (m) away: the one formula of
+    the Python path and of the compiled circle pairs (:mod:`solver.contact.circle_pairs` compiles
+    this very function), equal to the bit in both since each operation is correctly rounded
+    (IEEE 754) and numba contracts nothing into fused multiply-adds without ``fastmath``."""
+    return math.sqrt(dx * dx + dy * dy)
