@@ -61,9 +61,10 @@ class RollingModel(LagrangeModel):
         self.scale = self._c_v / h * self.tol_g / (0.1 * SLIP_TOL)
 
     def _write(self, j, g, q, v, rows, r) -> None:
+        """The Lagrange model's rows with the no-slip row scaled; its ``gamma`` comes scaled from
+        :meth:`_gamma` (scaled again here, it made the accelerations at a landing 1e5 times off)."""
         super()._write(j, g, q, v, rows, r)
         rows.row[r + 1] *= self.scale
-        rows.gamma[r + 1] *= self.scale
 
     def _gamma(self, pair, g, q, v) -> np.ndarray:
         return super()._gamma(pair, g, q, v) * (1.0, self.scale)

@@ -19,7 +19,7 @@
   exponent of 10 with a stiffness of eqs. 3-5), and its motion is not physical.
 
 >>> DRIFT_WARNING, ELASTIC_STRAIN, PENETRATION_WARNING
-(0.5, 0.05, 1.0)
+(0.05, 0.05, 1.0)
 """
 from __future__ import annotations
 
@@ -32,8 +32,10 @@ from .summary import energy_summary, link_summary
 from .trust import step_warnings
 
 #: rise of the energy balance, of the largest kinetic and strain energy, beyond which a completed run
-#: warns (none of the shipped examples comes near it: their balances move by at most 0.53, falling)
-DRIFT_WARNING = 0.5
+#: warns: the balance oracle's bound (``tests/oracles/test_balance.py``, beyond which a rise must be
+#: the step's).  At 0.5 a rolling side strike that created 0.24 of it warned of nothing (issue 26); the
+#: shipped examples' balances rise by at most 6.2e-4 over their whole runs (and fall by up to 0.53: damping)
+DRIFT_WARNING = 0.05
 
 #: axial or outer-fibre bending strain beyond which a link has left the small-strain, linear elastic beam
 #: (the struck slider-crank of thesis 5.4, the largest strain of the shipped examples, reaches 0.025)

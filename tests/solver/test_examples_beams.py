@@ -60,4 +60,10 @@ def test_heated_bimetal_strip_curls_to_timoshenkos_curvature():
     held = 0.5 * EI * kappa**2 * L  # the bending energy a clamped-straight strip would hold
     assert res.frames[-1].energy["strain"] < 1e-6 * held
     assert np.abs(res.frames[-1].bending_strain).max() < 1e-3 * 0.5e-3 * kappa  # elastic: < 0.1 % of the free
-    assert np.ptp(res.total_energy()) < 1e-2 * res.energy("work_free_strains")[-1]  # 0.3 %: trapezoidal ledger
+    # the balance holds: Rayleigh damping booked as the trapezoidal rule's own (its work at the step's mean
+    # motion); booked at the ends' powers it took 1.9e-7 J more (0.3 % of the free strains' work, 0.13 of the
+    # largest kinetic and strain energy: a warning of energy created), now 1.2e-10 J
+    total = res.total_energy()
+    assert np.ptp(total) < 1e-5 * res.energy("work_free_strains")[-1]
+    in_play = max(f.energy["kinetic"] + f.energy["strain"] for f in res.frames)
+    assert np.max(total - total[0]) < 1e-3 * in_play
