@@ -15,7 +15,9 @@ model, in this order:
    step, its multipliers at both ends, and the changes of mode that take effect at its end (release, stick, slip) without a velocity jump; True when a mode changed.
 4. ``jumps(s, held)``: the velocity jumps at its end (impulses, the onset jump of §4.7),
    with the rows ``held(s)`` of all models kept (None when no model has any); the new state
-   and the Routh solutions, whose works the tracker books in the energy ledger.
+   and the Routh solutions, whose works the tracker books in the energy ledger; then
+   ``take_friction()``, the friction of a jump that is no pair's impulse (a slip left at a
+   stick stopped at once, :mod:`.slip_stop`), booked too.
 5. ``check(s, lam_c)``: after the accelerations and multipliers are made consistent with
    the new rows, modes the consistent multipliers contradict (a new contact that would
    pull, a stick that needs more than μs λn) switch at once; True when one did.
@@ -149,6 +151,11 @@ class ContactModel:
 
     def take_dissipation(self) -> float:
         """Energy dissipated at once by the last switches (not through a power), J."""
+        return 0.0
+
+    def take_friction(self) -> float:
+        """Energy dissipated by friction at once by the last jumps that are not impulses of a pair
+        (a slip stopped at a stick, :mod:`.slip_stop`), J."""
         return 0.0
 
     def summary(self) -> dict[str, dict]:
