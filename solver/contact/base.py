@@ -15,7 +15,9 @@ model, in this order:
    step, its multipliers at both ends, and the changes of mode that take effect at its end (release, stick, slip) without a velocity jump; True when a mode changed.
 4. ``jumps(s, held)``: the velocity jumps at its end (impulses, the onset jump of §4.7),
    with the rows ``held(s)`` of all models kept (None when no model has any); the new state
-   and the Routh solutions, whose works the tracker books in the energy ledger.
+   and the Routh solutions, whose works the tracker books in the energy ledger; then
+   ``take_friction()``, the friction of a jump that is no pair's impulse (a slip left at a
+   stick stopped at once, :mod:`.slip_stop`), booked too.
 5. ``check(s, lam_c)``: after the accelerations and multipliers are made consistent with
    the new rows, modes the consistent multipliers contradict (a new contact that would
    pull, a stick that needs more than μs λn) switch at once; True when one did.
@@ -152,6 +154,11 @@ class ContactModel:
 
     def take_dissipation(self) -> float:
         """Energy dissipated at once by the last switches (not through a power), J."""
+        return 0.0
+
+    def take_friction(self) -> float:
+        """Energy dissipated by friction at once by the last jumps that are not impulses of a pair
+        (a slip stopped at a stick, :mod:`.slip_stop`), J."""
         return 0.0
 
     def summary(self) -> dict[str, dict]:
@@ -295,4 +302,4 @@ def impulse_event(r: ImpactResult) -> dict:
         "e_achieved": r.e_achieved, "W_n_J": r.W_n, "W_t_J": r.W_t, "dT_J": r.dT,
         "dissipated_J": -r.dT, "a": r.a, "b": r.b, "c": r.c, "mu_s": r.mu_s, "mu_d": r.mu_d, "e": r.e,
         "law": r.law, "I_nh_N_s": r.I_nh, "I_nc_N_s": r.I_nc, "I_ne_N_s": r.I_ne,
-    }
+    } | ({"W_held_friction_J": r.W_held} if r.W_held else {})

@@ -13,6 +13,7 @@ model for the jump at contact onset (§4.7).
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import numpy as np
 
@@ -24,21 +25,48 @@ from ..system.state import State
 from .routh import ImpactResult, routh_impulse
 
 
-def impulse_response(asm: Assembly, q: np.ndarray, t: float, J: np.ndarray,
-                     held: ContactRows | None = None) -> np.ndarray:
-    """``X`` (n, 2): the velocity jump per unit contact impulse, with the joints and the
-    contact rows ``held`` kept."""
+def impulse_reactions(asm: Assembly, q: np.ndarray, t: float, J: np.ndarray,
+                      held: ContactRows | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """``(X, L)``: the velocity jump ``X`` (n, 2) and the impulses of the rows ``held`` ``L``
+    (c, 2, N s) per unit contact impulse (N s), with the joints and those rows kept."""
     n = asm.n
     lu, _scale = asm.mass_factors(q, t)
     rhs = np.zeros(n + asm.m)
-    X = np.empty((n, 2))
+    count = held.count if held is not None else 0
+    X, L = np.empty((n, 2)), np.zeros((count, 2))
     for k in range(2):
         rhs[:n] = J[k]
-        if held is None or not held.count:
+        if not count:
             X[:, k] = lu.solve(rhs)[:n]
         else:
-            X[:, k] = bordered_solve(lu, held, rhs, np.zeros(held.count))[0][:n]
-    return X
+            x, L[:, k] = bordered_solve(lu, held, rhs, np.zeros(count))
+            X[:, k] = x[:n]
+    return X, L
+
+
+def impulse_response(asm: Assembly, q: np.ndarray, t: float, J: np.ndarray,
+                     held: ContactRows | None = None) -> np.ndarray:
+    """``X`` (n, 2): the velocity jump per unit contact impulse, with the joints and the
+    contact rows ``held`` kept (:func:`impulse_reactions`)."""
+    return impulse_reactions(asm, q, t, J, held)[0]
+
+
+def held_friction_work(asm: Assembly, s: State, J: np.ndarray, held: ContactRows | None,
+                       path: tuple[tuple[float, float, float, float], ...]) -> float:
+    """Work (J) of the friction impulses of the rows ``held`` while a contact impulse follows
+    ``path`` (Routh's breakpoints ``(I_n, I_t, ...)`` from ``s``): a pair sliding under a
+    Lagrange multiplier takes its share ``Lambda`` of the impulse along ``eta = n - mu_D sigma t``
+    (thesis eq. 4.17), the friction part ``-mu_D sigma Lambda`` along ``t``.  Along each segment
+    of the path the held impulses grow linearly and the velocities are affine, so the work
+    ``integral (eta - n) . v dLambda`` is the trapezoid of the segment's ends.  Zero without
+    such rows (a stick row holds its tangential velocity: its impulse does no work)."""
+    if held is None or not held.count or not (held.col != held.row).any():
+        return 0.0
+    X, L = impulse_reactions(asm, s.q, s.t, J, held)
+    P = np.array([p[:2] for p in path])  # (m, 2) the impulse at the breakpoints, N s
+    v = s.v + P @ X.T  # (m, n) the velocities there
+    slip = np.einsum("ck,mck->mc", held.col - held.row, v[:, held.dofs])  # (m, c) along the friction, m/s
+    return float(np.sum(np.diff(P @ L.T, axis=0) * 0.5 * (slip[1:] + slip[:-1])))
 
 
 def contact_inertia(asm: Assembly, q: np.ndarray, t: float, J: np.ndarray,
@@ -71,4 +99,5 @@ def velocity_jump(asm: Assembly, s: State, geom: ContactGeometry, mu_s: float, m
                           "than what it strikes)")
     v_n0, v_t0 = geom.velocity(s.v).tolist()
     res = routh_impulse(D, v_n0, v_t0, mu_s, mu_d, e, law)
+    res = replace(res, W_held=held_friction_work(asm, s, geom.J, held, res.path))
     return s.v + X @ np.array([res.I_n, res.I_t]), res

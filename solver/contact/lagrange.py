@@ -49,6 +49,7 @@ from ..system.state import State
 from .base import ContactModel
 from .jump import velocity_jump
 from .routh import ImpactResult
+from .slip_stop import stop_slip
 
 OPEN, SLIDE, STICK = 0, 1, 2  # indices into CONTACT_STATES
 
@@ -81,6 +82,9 @@ class LagrangeModel(ContactModel):
         self.mass = np.zeros(count)  # the pair's effective mass along the normal, 1 / D_nn at onset, kg
         self._step_F = np.full((count, 2), np.nan)  # (F_n, F_t) over the last step, N (nan: open then)
         self._step_mode = np.zeros(count, dtype=int)  # the mode of each pair during the last step
+        self._start = 0  # the first of the model's rows in the rows of all models (fill_rows)
+        self._left: dict[int, dict] = {}  # sticks begun with a reversed slip left: their stick events
+        self._stopped = 0.0  # friction dissipated by the jumps that stopped them, J (take_friction)
 
     # ------------------------------------------------------------------ rows
     def _rows_of(self, j: int) -> int:
@@ -104,6 +108,7 @@ class LagrangeModel(ContactModel):
         return float(self._geometry(j, s.q).velocity(s.a)[1])
 
     def fill_rows(self, s: State, rows: ContactRows, start: int) -> None:
+        self._start = start
         for j in range(len(self.pairs)):
             if self.state[j]:
                 self._write(j, self._geometry(j, s.q), s.q, s.v, rows, start + self._first_row(j))
@@ -311,6 +316,8 @@ class LagrangeModel(ContactModel):
         if pair.mu_s > 0.0:
             self.state[j] = STICK
             self.log(s.t, "stick", j, v_t_m_s=v_t)
+            if old is not None and self.sigma[j] * v_t < -self.tol_g / (s.t - old.t):
+                self._left[j] = self.events[-1]  # the retakes ran out past the slip's end (_stop_slips)
             return True
         if np.sign(v_t) not in (0.0, self.sigma[j]):
             self.sigma[j] = np.sign(v_t)
@@ -383,7 +390,9 @@ class LagrangeModel(ContactModel):
 
     # ------------------------------------------------------------------ onset
     def jumps(self, s: State, held: Callable[[State], ContactRows | None]) -> tuple[State, list[ImpactResult]]:
-        """The onset jump (§4.7) at every open pair within TOL whose points approach."""
+        """The onset jump (§4.7) at every open pair within TOL whose points approach (after the
+        slips left at a stick are stopped, :meth:`_stop_slips`)."""
+        s = self._stop_slips(s, held)
         results = []
         for j, pair in self.open_pairs():
             if j in self._released:
@@ -406,6 +415,25 @@ class LagrangeModel(ContactModel):
             self.events[-1]["onset"] = True
             results.append(res)
         return s, results
+
+    def _stop_slips(self, s: State, held: Callable[[State], ContactRows | None]) -> State:
+        """The slips that sticks began with reversed beyond the rows' resolution ``tol_g / h`` (the
+        retakes toward the slip's end ran out first) stopped by a tangential velocity jump, the
+        other rows held (:func:`.slip_stop.stop_slip`); its work is friction's (:meth:`take_friction`,
+        and the stick event's ``W_t_J``)."""
+        rows = held(s) if self._left else None
+        for j, event in self._left.items():
+            v, work = stop_slip(self.asm, s, rows, self._start + self._first_row(j) + 1, self._v_t(j, s))
+            s = State(s.t, s.q, v, s.a, s.lam, s.a_pseudo, s.lam_c)
+            self._stopped -= work
+            event["W_t_J"] = work
+        self._left = {}
+        return s
+
+    def take_friction(self) -> float:
+        """Friction dissipated by the jumps that stopped slips left at a stick, J."""
+        taken, self._stopped = self._stopped, 0.0
+        return taken
 
     # ------------------------------------------------------------------ outputs
     def _forces(self, j: int, lam_c: np.ndarray) -> tuple[float, float]:

@@ -74,7 +74,9 @@ class ImpactResult:
     ``v_nh`` (eq. 32, ``None`` with ``I_nh``), ``I_np`` and ``I_nf`` (eqs. 33, 34: end of
     compression and of impact had the initial slip continued; ``inf`` when it would
     not, or when there is no initial slip), ``W_nc`` (work of the normal impulse in
-    compression, eq. 29) and ``path``: the breakpoints ``(I_n, I_t, v_n, v_t)`` of the
+    compression, eq. 29), ``W_held`` (work of the friction impulses of the sliding pairs a
+    Lagrange multiplier held during the impulse, :func:`solver.contact.jump.held_friction_work`;
+    not part of ``dT``) and ``path``: the breakpoints ``(I_n, I_t, v_n, v_t)`` of the
     piecewise-linear history (start, slip stop, end of compression, end), by ``I_n``.
     """
 
@@ -104,6 +106,7 @@ class ImpactResult:
     I_np: float = math.inf
     I_nf: float = math.inf
     W_nc: float = math.nan
+    W_held: float = 0.0
     path: tuple[tuple[float, float, float, float], ...] = ()
 
     @property

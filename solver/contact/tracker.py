@@ -159,6 +159,7 @@ class ContactTracker:
             m.last_step = new.t - old.t if old is not None else m.rate_window
             s, res = m.jumps(s, self.rows)
             impacts += res
+            out.ledger["dissipated_friction"] += m.take_friction()
         if not (changed or impacts):
             return s
         for _ in range(MAX_CHECKS):

@@ -65,10 +65,30 @@ What a refinement would change, found in the results alone (no second run):
   tau = 0.51 it creates none and peaks at 0.0130 and 0.0132 (step, half).  Getting Started
   struck end-on peaks at its strike (0.00263), before its balance moves, and is quiet.
 
+- **Accelerations ringing at the step's Nyquist frequency**: a node's acceleration that
+  alternates in sign on :data:`RINGING_STEPS` consecutive steps (frames one accepted step
+  apart), its alternating part ``(a_k-1 - 2 a_k + a_k+1) / 4`` steady from step to step and beyond
+  :data:`RINGING_FLOOR` of the run's largest acceleration (and beyond the round-off of the
+  positions, :data:`RINGING_RESOLUTION`), while the velocities do not carry it.  A load or free
+  strain put on from the sketched shape excites the stiffest modes far beyond what the step
+  resolves; stiffness damping ``beta`` overdamps them, and the trapezoidal rule maps their decay
+  to an amplification ``-1 + 4/(beta omega^2 h)`` per step, near -1: the accelerations alternate
+  for the rest of the run while the velocity update ``h (a_k + a_k+1) / 2`` and the positions do
+  not see it (docs/solver.md, *Initial shape*).  The cantilever of ``tests/solver/test_static_start.py``
+  with ``beta = 2 / omega_1`` and its tip torque (kappa = 0.05 1/m) ramped on over 20 ms: the tip
+  +-3.2 m/s^2 along the link from t = 26 ms to the end, a mesh node +-6.5 m/s^2 across it (the bent cantilever with a moving mass of
+  ``tests/solver/test_moving_curved.py``: +-4.3 m/s^2 at the tip half a second on, the mass's force
+  0.84 off m v^2 kappa).  Started from its static shape under the torque it does not ring.
+  There the velocities' alternation is 0.003-0.026 of ``h`` times the accelerations'; an impulse
+  chatter's, steady as well (``bar_mass_impact``'s struck end at 0.20-0.25 s: +-12 m/s^2, an
+  impulse every other step), is 0.09-0.33 of it: the velocities jump, and it is no such ringing.
+
 Each detector returns its warning in words, or None; :func:`step_warnings` gathers them.
 
 >>> SPIKE_RATIO, SPIKE_STEPS, SLIVER_FRACTION, RESOLVED_STEPS, STRUCK_ELEMENTS, PEAK_CREATED
 (3.0, 2, 0.001, 3, 8, 0.01)
+>>> RINGING_STEPS, RINGING_STEADY, RINGING_FLOOR, RINGING_RESOLUTION, RINGING_UNSEEN
+(20, 0.1, 0.001, 1e-10, 0.05)
 """
 from __future__ import annotations
 
@@ -91,6 +111,17 @@ RESOLVED_STEPS = 3
 #: a peak strain reached after the integration created more than this fraction of the strain energy
 #: at its frame is the step's (the struck slider-crank: 0.059 at its step, 0.11 at half of it)
 PEAK_CREATED = 0.01
+#: node accelerations alternating in sign on this many consecutive steps ring (:func:`nyquist_ringing_warning`)
+RINGING_STEPS = 20
+#: ... with their alternating part steady within this fraction from step to step
+RINGING_STEADY = 0.1
+#: ... beyond this fraction of the run's largest node acceleration
+RINGING_FLOOR = 1e-3
+#: ... and beyond the acceleration that moves a node by this fraction of the model's size within a step
+#: (the rows' position tolerance: below it an alternation is the Newton iteration's round-off)
+RINGING_RESOLUTION = 1e-10
+#: ... and the velocities' alternating part below this fraction of the step times it
+RINGING_UNSEEN = 0.05
 #: pair models whose normal force is a force, not impulses averaged over a window
 CONTINUOUS_MODELS = ("lagrange", "rolling", "compliant")
 #: a struck flexible member is meshed coarsely when the element at the struck place is longer than
@@ -308,8 +339,71 @@ def created_peak_strain_warning(results: Results) -> str | None:
             "step or set the solver's tau (0.51) and compare")
 
 
+def _single_steps(results: Results) -> np.ndarray:
+    """Per frame 1..N-2: whether the frames before and after it are each one accepted step away."""
+    steps = np.searchsorted([s.time for s in results.steps], results.time, side="right")
+    single = np.diff(steps) == 1
+    return single[:-1] & single[1:]
+
+
+def _size(results: Results) -> float:
+    """The model's size (m) as the tolerances take it (``solver.system.compile.System.size``):
+    twice the largest distance of a node of the first frame from their centroid, 1 m at least."""
+    xy = stack_field(results.frames, "node_xy", (len(results.layout.nodes), 2), 0, 1)[0]
+    return max(1.0, 2.0 * float(np.hypot(*(xy - xy.mean(axis=0)).T).max(initial=0.0)))
+
+
+def _ringing(results: Results) -> tuple[int, int, int, float, float] | None:
+    """``(frame, column, frames, amplitude m/s^2, scale m/s^2)`` of the first node acceleration
+    component (column ``2 node + axis``) that rings (:func:`nyquist_ringing_warning`) for
+    :data:`RINGING_STEPS` frames, the frames that ring in all, the alternation there and the run's
+    largest acceleration; None when none does (or the run keeps no rates or steps)."""
+    frames, nodes = results.frames, len(results.layout.nodes)
+    if not results.layout.rates or not results.steps or len(frames) < RINGING_STEPS + 3:
+        return None
+    a, v = (stack_field(frames, name, (nodes, 2)).reshape(len(frames), -1) for name in ("node_a", "node_v"))
+    scale = float(np.max(np.abs(a), initial=0.0))
+    alt = (a[:-2] - 2.0 * a[1:-1] + a[2:]) / 4.0  # frames 1..N-2: the part alternating from step to step
+    alt_v = (v[:-2] - 2.0 * v[1:-1] + v[2:]) / 4.0
+    h = np.diff(results.time)[1:, None]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        steady = np.abs(alt[1:] / alt[:-1] + 1.0) < RINGING_STEADY
+    floor = np.maximum(RINGING_FLOOR * scale, 2.0 * RINGING_RESOLUTION * _size(results) / h[:-1] ** 2)
+    rings = ((a[1:-2] * a[2:-1] < 0.0) & steady & (np.abs(alt[:-1]) > floor)
+             & (np.abs(alt_v[:-1]) < RINGING_UNSEEN * h[:-1] * np.abs(alt[:-1])) & _single_steps(results)[:-1, None])
+    runs = np.cumsum(np.vstack([np.zeros((1, rings.shape[1]), dtype=int), rings]), axis=0)
+    windows = runs[RINGING_STEPS:] - runs[:-RINGING_STEPS] == RINGING_STEPS  # windows ending at frame k + 1
+    if not windows.any():
+        return None
+    k, j = (int(i) for i in np.argwhere(windows)[0])
+    return k + 1, j, int(rings[:, j].sum()), float(np.abs(alt[k, j])), scale
+
+
+def nyquist_ringing_warning(results: Results) -> str | None:
+    """The first node acceleration that rings at the step's Nyquist frequency, in words: it
+    alternates in sign on :data:`RINGING_STEPS` consecutive steps, its alternating part
+    ``(a_k-1 - 2 a_k + a_k+1) / 4`` beyond :data:`RINGING_FLOOR` of the run's largest acceleration,
+    steady (within :data:`RINGING_STEADY` from step to step: an amplification near -1) and not
+    carried by the velocities (theirs below :data:`RINGING_UNSEEN` of ``h`` times it: the
+    trapezoidal rule's velocity update ``h (a_k + a_k+1) / 2`` does not see it)."""
+    found = _ringing(results)
+    if found is None:
+        return None
+    k, j, count, amplitude, scale = found
+    node, axis = results.layout.nodes[j // 2], "xy"[j % 2]
+    return (f"the acceleration of node '{node}' ({axis}) alternates in sign from step to step from t = "
+            f"{results.frames[k].time:.6g} s (+-{amplitude:.3g} m/s^2, {amplitude / scale:.2g} of the run's largest; "
+            f"{count} such frames in all) while its velocity does not: the stiffest modes ring at the step's Nyquist "
+            "frequency (put there by a load or free strain applied from the sketched shape, ramped or at once; "
+            "overdamped by stiffness damping, the trapezoidal rule amplifies them by -1 + 4/(beta omega^2 h) per "
+            "step), not the motion, and the accelerations and what is read "
+            "from them (a moving mass's force) carry it; start from the static shape (solver.initial_shape = "
+            "\"static\") or set the solver's tau above 0.5 (0.51)")
+
+
 def step_warnings(results: Results) -> list[str]:
     """Every symptom of a step- or mesh-sensitive run, in words (none for a sound run)."""
     found = (force_spike_warning(results), contact_flicker_warning(results), sliver_step_warning(results),
-             coarse_mesh_warning(results), numerical_damping_warning(results), created_peak_strain_warning(results))
+             coarse_mesh_warning(results), numerical_damping_warning(results), created_peak_strain_warning(results),
+             nyquist_ringing_warning(results))
     return [w for w in found if w]

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import json
 
-from tests.oracles.test_trust import _struck_link, _tip_onto_ground, damped_from_the_start, open_one_frame
+from tests.oracles.test_trust import (_struck_link, _tip_onto_ground, damped_from_the_start, open_one_frame,
+                                     ramped_cantilever)
 
 from .test_simulation_ui import run_with_f5
 
@@ -45,4 +46,15 @@ def test_a_run_switched_to_numerical_damping_says_so_in_the_status_bar(qtbot, wi
     label = _run_label(qtbot, window, tmp_path, damped_from_the_start())
     assert label.text().endswith("warning: results depend on the step or the mesh (numerical damping from t = 0 s)")
     assert "The run switched to numerical damping (tau = 0.505) from the start" in label.toolTip()
+    assert message_boxes == []
+
+
+def test_accelerations_ringing_from_step_to_step_say_so_in_the_status_bar(qtbot, window, tmp_path, message_boxes):
+    """The damped cantilever with its tip torque ramped on from the sketched shape: its stiffest
+    modes ring at the step's Nyquist frequency; the status bar says the results depend on the step
+    and its tool tip names the node and the cure."""
+    label = _run_label(qtbot, window, tmp_path, ramped_cantilever())
+    assert label.text().endswith("warning: results depend on the step or the mesh")
+    assert "The acceleration of node 'B' (x) alternates in sign from step to step" in label.toolTip()
+    assert 'solver.initial_shape = "static"' in label.toolTip()
     assert message_boxes == []

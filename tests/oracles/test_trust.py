@@ -12,7 +12,8 @@ from solver.model.io import examples_dir
 from solver.results.frames import CONTACT_STATES, StepRecord
 from solver.results.tables import contact_values
 from solver.results.trust import (coarse_mesh_warning, contact_flicker_warning, created_peak_strain_warning,
-                                  force_spike_warning, numerical_damping_warning, sliver_step_warning, step_warnings)
+                                  force_spike_warning, numerical_damping_warning, nyquist_ringing_warning,
+                                  sliver_step_warning, step_warnings)
 from solver.results.validity import run_warnings
 
 from .runs import example_run
@@ -193,6 +194,39 @@ def test_a_peak_strain_carried_by_energy_the_step_created_is_said():
     assert created_peak_strain_warning(simulate(model)) is None
 
 
+def ramped_cantilever(**solver) -> dict:
+    """The steel cantilever of ``tests/solver/test_static_start.py`` (10 elements, 1 m) with
+    stiffness damping ``beta = 2 / omega_1`` (its first mode critically damped), its tip torque
+    (EI kappa, kappa = 0.05 1/m: strains within 0.5 %) ramped on over 20 ms from the sketched
+    shape; 60 steps of 1 ms."""
+    from ..solver.test_static_start import EI, cantilever
+
+    doc = cantilever(**{"end_time": 0.06, "initial_shape": "sketched", **solver})
+    doc["damping"] = {"beta": 2.0 / (3.516 * np.sqrt(EI / (7850.0 * 0.05 * 0.2)))}
+    doc["loads"][0]["torque"] /= 10.0
+    doc["loads"][0]["function"] = {"kind": "ramp", "t1": 0.02}
+    return doc
+
+
+def test_accelerations_ringing_at_the_nyquist_frequency_are_said(tmp_path):
+    """The ramp's kinks leave the stiffest, overdamped modes alternating from step to step: a
+    the tip's acceleration alternates in sign, +-3.19 m/s^2 along the link from t = 26 ms (0.0052 of
+    the run's largest) to the end, the velocities not carrying it; the run says so, its only warning, in summary.json
+    (it said nothing before).  Started from the static shape under the full torque, nothing
+    rings: quiet."""
+    results = simulate(ramped_cantilever())
+    tip = results.stack("node_a")[-12:, results.node_index("B"), 1]
+    assert np.all(tip[1:] * tip[:-1] < 0.0)  # the tip's too, to the last frame
+    warning = nyquist_ringing_warning(results)
+    assert warning and "the acceleration of node 'B' (x) alternates in sign from step to step from " in warning
+    assert "t = 0.026 s (+-3.19 m/s^2, 0.0052 of the run's largest" in warning and "initial_shape" in warning
+    write_results(results, tmp_path)
+    assert json.loads((tmp_path / "summary.json").read_text(encoding="utf-8"))["warnings"] == [warning]
+    static = ramped_cantilever(initial_shape="static")
+    del static["loads"][0]["function"]
+    assert nyquist_ringing_warning(simulate(static)) is None
+
+
 def test_pulses_and_separations_the_steps_resolved_between_sparse_frames_are_not_warned_of():
     """The slider in its guide (``slider_crank_translational_clearance``), frames 0.1 ms apart, about
     10 steps of 10 us: its corners' short impacts and pulses show one frame wide (at 24.4 ms
@@ -213,10 +247,11 @@ def test_pulses_and_separations_the_steps_resolved_between_sparse_frames_are_not
 
 def test_the_detectors_stay_quiet_on_the_examples(example):
     """The first 1000 steps of every shipped example: no spike, no contact open for one frame, no
-    sliver step (the last step is never shorter than half the step: integration/step_ends)."""
+    ringing accelerations, no sliver step (the last step is never shorter than half the step: integration/step_ends)."""
     results = example_run(example)
     assert force_spike_warning(results) is None
     assert contact_flicker_warning(results) is None
     assert sliver_step_warning(results) is None
     assert coarse_mesh_warning(results) is None
     assert created_peak_strain_warning(results) is None
+    assert nyquist_ringing_warning(results) is None
