@@ -44,14 +44,19 @@ def lagrange_impact_step(sys) -> float:
     precursor: the two bars of thesis 5.1.2 held by a Lagrange pair (80 + 160 elements) read 10.8 % over wave
     theory's force one transit before the 0.4 ms front at C = 0.9 and 8.4 % at eq. (3.5)'s 0.8, 1.6 % at
     ``1 / sqrt(2)``, 16 % at 0.65 (docs/solver.md)."""
+    transits = [struck_transit(sys, p) for p in sys.contacts if p.model["kind"] == "lagrange"]
+    return LAGRANGE_COURANT * min(transits, default=math.inf)
+
+
+def struck_transit(sys, pair) -> float:
+    """The shortest axial transit ``l / c`` (eq. 3.6), s, of the flexible elements whose nodes are among
+    the dofs of contact pair ``pair`` (the elements it strikes), infinite when there are none."""
     b = sys.beams
     if not b.count:
         return math.inf
-    transit = b.L / np.sqrt(b.EA / b.rhoA)
     positions = sys.elem_dofs[:, [0, 1, 3, 4]]  # (x1, y1, x2, y2) of each element
-    struck = [np.isin(positions, p.dofs).any(axis=1) for p in sys.contacts if p.model["kind"] == "lagrange"]
-    transits = [float(transit[hit].min()) for hit in struck if hit.any()]
-    return LAGRANGE_COURANT * min(transits) if transits else math.inf
+    struck = np.isin(positions, pair.dofs).any(axis=1)
+    return float(np.min(b.L[struck] / np.sqrt(b.EA[struck] / b.rhoA[struck]))) if struck.any() else math.inf
 
 
 def run_impact_step(sys) -> float:
