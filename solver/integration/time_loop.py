@@ -420,8 +420,8 @@ class _Loop:
             out.advance_ledger(new, h_try, t_loads=np.nextafter(land, -np.inf))
             self.state = restart(self.asm, new, contacts.rows(new) if self.tracker else None)
             out.restart_ledger(new, self.state)
-        if damped:  # the damped step after a Lagrange onset: its loss is the onset's (restitution)
-            out.ledger["dissipated_restitution"] += balance - self.watch.balance(self.state)
+        if damped:  # the damped step after a Lagrange onset: its loss is the onset's (restitution); a gain
+            out.ledger["dissipated_restitution"] += max(balance - self.watch.balance(self.state), 0.0)  # is the step's error
         if contacts.active:
             impulse_started = wallclock.perf_counter()
             count = len(contacts.events)
