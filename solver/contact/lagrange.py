@@ -45,7 +45,7 @@ import numpy as np
 from ..system.assembly import Assembly
 from ..system.bordered import POSITION, VELOCITY, ContactRows
 from ..system.contact_pairs import ContactGeometry, ContactPair
-from ..system.impact_times import struck_transit
+from ..system.impact_times import LAGRANGE_COURANT, struck_transit
 from ..system.integrator import integrator_parameters
 from ..system.state import State
 from .base import ContactModel
@@ -58,11 +58,12 @@ OPEN, SLIDE, STICK = 0, 1, 2  # indices into CONTACT_STATES
 #: its value one step before (the thesis's 1e-3)
 STICK_TOLERANCE = 1e-3
 
-#: the steps after an onset on flexible elements: (fraction of the impact step, Newmark tau or None for
-#: the run's).  The jump on ``M`` (§4.7) sets the mesh's highest modes going, and the step mean force rang
-#: 9.4 % over wave theory's plateau 2.1 element transits after onset (the two bars of thesis 5.1.2 at
-#: Courant number 1 / sqrt(2)); three half steps resolve the first transit, the first damped (tau = 0.9,
-#: eq. 5.1), and the force is within 3.5 % from one transit on (docs/solver.md, departure 7)
+#: the steps after an onset on flexible elements: (fraction of the pair's own impact step, the Courant
+#: number 1 / sqrt(2) on its struck elements, :func:`~solver.system.impact_times.lagrange_impact_step`;
+#: Newmark tau, or None for the run's).  The jump on ``M`` (§4.7) sets the mesh's highest modes going, and
+#: the step mean force rang 9.4 % over wave theory's plateau 2.1 element transits after onset (the two bars
+#: of thesis 5.1.2 at that impact step); three steps of 0.35 transits each, the first damped (tau = 0.9,
+#: eq. 5.1), and it is within 3.5 % from one transit on (docs/solver.md, departure 7)
 ONSET_STEPS = ((0.5, 0.9), (0.5, None), (0.5, None))
 
 
@@ -90,11 +91,13 @@ class LagrangeModel(ContactModel):
         self.mass = np.zeros(count)  # the pair's effective mass along the normal, 1 / D_nn at onset, kg
         self._step_F = np.full((count, 2), np.nan)  # (F_n, F_t) over the last step, N (nan: open then)
         self._step_mode = np.zeros(count, dtype=int)  # the mode of each pair during the last step
-        self.impact_step = impact_step
-        # onsets that take ONSET_STEPS: pairs striking flexible elements, with Newmark's rule (not generalized-alpha)
+        # the step ONSET_STEPS are fractions of, s: inf where they are not taken (a pair striking no flexible
+        # element, or a run integrated by generalized-alpha)
         newmark = integrator_parameters(settings)[2:] == (0.0, 0.0)
-        self._schedules = np.array([newmark and math.isfinite(struck_transit(asm.sys, p)) for p in self.pairs])
-        self._onset_steps: tuple = ()  # what remains of ONSET_STEPS after the last onset
+        self._onset_unit = np.array([LAGRANGE_COURANT * struck_transit(asm.sys, p) if newmark else math.inf
+                                     for p in self.pairs])
+        self._run_step = settings["step"]
+        self._onset_steps: tuple = ()  # what remains of ONSET_STEPS after the last onset: (step s, tau)
 
     # ------------------------------------------------------------------ rows
     def _rows_of(self, j: int) -> int:
@@ -398,8 +401,9 @@ class LagrangeModel(ContactModel):
 
     # ------------------------------------------------------------------ onset
     def step_size(self, h: float) -> float:
-        """At most ``h``; the step of :data:`ONSET_STEPS` while they last."""
-        return min(h, self._onset_steps[0][0] * self.impact_step) if self._onset_steps else h
+        """The step of :data:`ONSET_STEPS` while they last (at most the run's ``solver.step``), whatever
+        ``h`` (the step the run grows back by from the step cut to land on the contact), else ``h``."""
+        return self._onset_steps[0][0] if self._onset_steps else h
 
     def step_tau(self) -> float | None:
         """The ``tau`` of :data:`ONSET_STEPS`'s next step, None when it is the run's."""
@@ -428,8 +432,8 @@ class LagrangeModel(ContactModel):
             self.record_impulse(s.t, j, res)
             self.events[-1]["onset"] = True
             results.append(res)
-            if self._schedules[j]:
-                self._onset_steps = ONSET_STEPS
+            if math.isfinite(self._onset_unit[j]):
+                self._onset_steps = tuple((min(f * self._onset_unit[j], self._run_step), tau) for f, tau in ONSET_STEPS)
         return s, results
 
     # ------------------------------------------------------------------ outputs
