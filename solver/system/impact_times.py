@@ -49,13 +49,18 @@ def lagrange_impact_step(sys) -> float:
 
 
 def struck_transit(sys, pair) -> float:
-    """The shortest axial transit ``l / c`` (eq. 3.6), s, of the flexible elements whose nodes are among
-    the dofs of contact pair ``pair`` (the elements it strikes), infinite when there are none."""
+    """The shortest axial transit ``l / c`` (eq. 3.6), s, of the flexible elements contact pair ``pair``
+    strikes: those at its point's node or its node target, and those of a link target (its segments, or
+    a rolling pair's elements); infinite when there are none (a rigid link struck, also one that a
+    flexible link is pinned to)."""
     b = sys.beams
     if not b.count:
         return math.inf
     positions = sys.elem_dofs[:, [0, 1, 3, 4]]  # (x1, y1, x2, y2) of each element
-    struck = np.isin(positions, pair.dofs).any(axis=1)
+    struck = np.isin(positions, [*pair.point, *(pair.target or ())]).any(axis=1)
+    segments = pair.segments if pair.beam is None else pair.beam[0][:, [0, 1, 3, 4]]
+    for seg in segments:
+        struck |= (positions == seg).all(axis=1) | (positions == seg[[2, 3, 0, 1]]).all(axis=1)
     return float(np.min(b.L[struck] / np.sqrt(b.EA[struck] / b.rhoA[struck]))) if struck.any() else math.inf
 
 
