@@ -10,7 +10,8 @@ Strategy (§4.8, fig. 4.1), per pair:
   dropped: its jump depends on the step and the mesh through ``nu h^2 K_T``, docs/solver.md).
   Momentum is conserved; the kinetic energy it removes is booked (restitution and
   friction works).  The gap is held at its value then.  The pair's ``e`` and ``law`` are not
-  used (:data:`solver.model.contact_rules.UNUSED_BY_MODEL`).
+  used (:data:`solver.model.contact_rules.UNUSED_BY_MODEL`).  On flexible elements the first element
+  transit after it is taken in the steps of :data:`ONSET_STEPS`, the first damped (a departure).
 * **Forces** (4.2): the multipliers over each step, ``(1 - tau) lambda_N + tau lambda_N+1``
   (:meth:`LagrangeModel.step_ended`, a departure).
 * **Sliding** (§4.5): one row, the normal gap held (4.15, 4.18) by the multiplier
