@@ -144,6 +144,10 @@ class ContactModel:
         """The largest step the model allows now, at most ``h``."""
         return h
 
+    def step_tau(self) -> float | None:
+        """The Newmark ``tau`` the model asks of the next step (eq. 5.1), or None: the run's."""
+        return None
+
     def damping_power(self, s: State) -> float:
         """Power dissipated by the damping of contact laws at ``s``, W."""
         return 0.0

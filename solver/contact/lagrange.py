@@ -10,7 +10,8 @@ Strategy (§4.8, fig. 4.1), per pair:
   dropped: its jump depends on the step and the mesh through ``nu h^2 K_T``, docs/solver.md).
   Momentum is conserved; the kinetic energy it removes is booked (restitution and
   friction works).  The gap is held at its value then.  The pair's ``e`` and ``law`` are not
-  used (:data:`solver.model.contact_rules.UNUSED_BY_MODEL`).
+  used (:data:`solver.model.contact_rules.UNUSED_BY_MODEL`).  On flexible elements the first element
+  transit after it is taken in the steps of :data:`ONSET_STEPS`, the first damped (a departure).
 * **Forces** (4.2): the multipliers over each step, ``(1 - tau) lambda_N + tau lambda_N+1``
   (:meth:`LagrangeModel.step_ended`, a departure).
 * **Sliding** (§4.5): one row, the normal gap held (4.15, 4.18) by the multiplier
@@ -37,6 +38,7 @@ step after stick begins, a velocity row keeps it at zero (see ``docs/solver.md``
 """
 from __future__ import annotations
 
+import math
 from typing import Callable
 
 import numpy as np
@@ -44,18 +46,27 @@ import numpy as np
 from ..system.assembly import Assembly
 from ..system.bordered import POSITION, VELOCITY, ContactRows
 from ..system.contact_pairs import ContactGeometry, ContactPair
+from ..system.impact_times import LAGRANGE_COURANT, struck_transit
 from ..system.integrator import integrator_parameters
 from ..system.state import State
 from .base import ContactModel
 from .jump import velocity_jump
 from .routh import ImpactResult
-from .slip_stop import stop_slip
+from .slip_stop import slip_end, stop_slip
 
 OPEN, SLIDE, STICK = 0, 1, 2  # indices into CONTACT_STATES
 
 #: default of eq. (4.9)'s tolerance: the slip velocity has vanished below this fraction of
 #: its value one step before (the thesis's 1e-3)
 STICK_TOLERANCE = 1e-3
+
+#: the steps after an onset on flexible elements: (fraction of the pair's own impact step, the Courant
+#: number 1 / sqrt(2) on its struck elements, :func:`~solver.system.impact_times.lagrange_impact_step`;
+#: Newmark tau, or None for the run's).  The jump on ``M`` (§4.7) sets the mesh's highest modes going, and
+#: the step mean force rang 9.4 % over wave theory's plateau 2.1 element transits after onset (the two bars
+#: of thesis 5.1.2 at that impact step); three steps of 0.35 transits each, the first damped (tau = 0.9,
+#: eq. 5.1), and it is within 3.5 % from one transit on (docs/solver.md, departure 7)
+ONSET_STEPS = ((0.5, 0.9), (0.5, None), (0.5, None))
 
 
 class LagrangeModel(ContactModel):
@@ -85,6 +96,13 @@ class LagrangeModel(ContactModel):
         self._start = 0  # the first of the model's rows in the rows of all models (fill_rows)
         self._left: dict[int, dict] = {}  # sticks begun with a reversed slip left: their stick events
         self._stopped = 0.0  # friction dissipated by the jumps that stopped them, J (take_friction)
+        # the step ONSET_STEPS are fractions of, s: inf where they are not taken (a pair striking no flexible
+        # element, or a run integrated by generalized-alpha)
+        newmark = integrator_parameters(settings)[2:] == (0.0, 0.0)
+        self._onset_unit = np.array([LAGRANGE_COURANT * struck_transit(asm.sys, p) if newmark else math.inf
+                                     for p in self.pairs])
+        self._run_step = settings["step"]
+        self._onset_steps: tuple = ()  # what remains of ONSET_STEPS after the last onset: (step s, tau)
 
     # ------------------------------------------------------------------ rows
     def _rows_of(self, j: int) -> int:
@@ -350,6 +368,7 @@ class LagrangeModel(ContactModel):
         """Release (§4.1): the normal force would pull, or the point left the target's end
         (a ground segment's, or a link's outer ends)."""
         self._released.add(j)
+        self._onset_steps = ()
         self.state[j] = OPEN
         self.sigma[j] = 0.0
         self.log(t, "separation", j, cause=cause, F_n_N=float(F_n))
@@ -389,6 +408,15 @@ class LagrangeModel(ContactModel):
         return True
 
     # ------------------------------------------------------------------ onset
+    def step_size(self, h: float) -> float:
+        """The step of :data:`ONSET_STEPS` while they last (at most the run's ``solver.step``), whatever
+        ``h`` (the step the run grows back by from the step cut to land on the contact), else ``h``."""
+        return self._onset_steps[0][0] if self._onset_steps else h
+
+    def step_tau(self) -> float | None:
+        """The ``tau`` of :data:`ONSET_STEPS`'s next step, None when it is the run's."""
+        return self._onset_steps[0][1] if self._onset_steps else None
+
     def jumps(self, s: State, held: Callable[[State], ContactRows | None]) -> tuple[State, list[ImpactResult]]:
         """The onset jump (§4.7) at every open pair within TOL whose points approach (after the
         slips left at a stick are stopped, :meth:`_stop_slips`)."""
@@ -414,6 +442,8 @@ class LagrangeModel(ContactModel):
             self.record_impulse(s.t, j, res)
             self.events[-1]["onset"] = True
             results.append(res)
+            if math.isfinite(self._onset_unit[j]):
+                self._onset_steps = tuple((min(f * self._onset_unit[j], self._run_step), tau) for f, tau in ONSET_STEPS)
         return s, results
 
     def _stop_slips(self, s: State, held: Callable[[State], ContactRows | None]) -> State:
@@ -453,11 +483,13 @@ class LagrangeModel(ContactModel):
         trapezoidal rule the step-end multipliers carry an alternation ``(-1)^N`` that the
         motion does not see (any start value ``lambda_0`` gives the same positions and
         velocities), and it is largest where the force changes within a step."""
+        tau = self.step_tau() or self.tau
+        self._onset_steps = self._onset_steps[1:]
         self._step_F[:] = np.nan
         self._step_mode[:] = self.state
         if lam_old.size == 0 or lam_old.shape != lam_new.shape:
             return
-        lam = (1.0 - self.tau) * lam_old + self.tau * lam_new
+        lam = (1.0 - tau) * lam_old + tau * lam_new
         for j in range(len(self.pairs)):
             if self.state[j]:
                 self._step_F[j] = self._forces(j, lam)
@@ -481,19 +513,3 @@ class LagrangeModel(ContactModel):
                 out["F_n_N"][k], out["F_t_N"][k] = self._forces(j, lam_c)
         self.frame_impulses(s, out, self.rate_window)
 
-
-def slip_end(v0: float, m0: float, v1: float, m1: float) -> float:
-    """Where within a step a slip velocity first returns to zero, as a fraction of the step: the
-    first root in (0, 1] of the cubic Hermite interpolant of its
-    values ``v0 >= 0``, ``v1 < 0`` and its rates times the step ``m0, m1`` at the ends (a slip
-    from rest, ``v0 = 0``, that turned back within the step has the root 0 and a second one, its
-    end); linear interpolation, or the midpoint from rest, when the cubic offers none.
-
-    >>> slip_end(1.0, -1.0, -1.0, -1.0)
-    0.5
-    >>> round(slip_end(0.0, 4.0, -1.0, -8.0), 6)
-    0.850781
-    """
-    cubic = [2 * v0 + m0 - 2 * v1 + m1, -3 * v0 - 2 * m0 + 3 * v1 - m1, m0, v0]
-    found = [r.real for r in np.roots(cubic) if abs(r.imag) <= 1e-12 and 1e-9 < r.real <= 1.0]
-    return float(min(found)) if found else (v0 / (v0 - v1) if v0 > 0.0 else 0.5)

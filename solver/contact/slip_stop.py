@@ -1,4 +1,5 @@
-"""A slip stopped by a tangential velocity jump (the Lagrange model's fallback, thesis §4.6).
+"""The end of a Lagrange pair's slip: where within a step it lands (:func:`slip_end`, eq. 4.8), and a
+slip stopped by a tangential velocity jump (the model's fallback, thesis §4.6).
 
 A sliding Lagrange pair sticks where its slip velocity returns to zero (4.8); the step is
 taken again to end there, and a slip reversed by no more than the rows' velocity resolution
@@ -34,3 +35,20 @@ def stop_slip(asm: Assembly, s: State, rows: ContactRows, row: int, v_t: float) 
     middle = (s.v + 0.5 * dv)[rows.dofs]
     held = float(lam @ np.einsum("ck,ck->c", rows.col - rows.row, middle))
     return s.v + dv, 0.5 * float(lam[row]) * v_t + held
+
+
+def slip_end(v0: float, m0: float, v1: float, m1: float) -> float:
+    """Where within a step a slip velocity first returns to zero, as a fraction of the step: the
+    first root in (0, 1] of the cubic Hermite interpolant of its
+    values ``v0 >= 0``, ``v1 < 0`` and its rates times the step ``m0, m1`` at the ends (a slip
+    from rest, ``v0 = 0``, that turned back within the step has the root 0 and a second one, its
+    end); linear interpolation, or the midpoint from rest, when the cubic offers none.
+
+    >>> slip_end(1.0, -1.0, -1.0, -1.0)
+    0.5
+    >>> round(slip_end(0.0, 4.0, -1.0, -8.0), 6)
+    0.850781
+    """
+    cubic = [2 * v0 + m0 - 2 * v1 + m1, -3 * v0 - 2 * m0 + 3 * v1 - m1, m0, v0]
+    found = [r.real for r in np.roots(cubic) if abs(r.imag) <= 1e-12 and 1e-9 < r.real <= 1.0]
+    return float(min(found)) if found else (v0 / (v0 - v1) if v0 > 0.0 else 0.5)

@@ -89,6 +89,12 @@ class ContactTracker:
             h = m.step_size(h)
         return h
 
+    def step_tau(self) -> float | None:
+        """The Newmark ``tau`` of the next step where a model asks for another than the run's (the
+        first step after a Lagrange onset on flexible elements), the largest asked; else None."""
+        taus = [t for t in (m.step_tau() for m in self.models) if t is not None]
+        return max(taus) if taus else None
+
     def begin_step(self, s: State, h: float) -> None:
         """Prepare the models for an attempt at a step of size ``h`` from ``s``."""
         for m in self.models:

@@ -80,10 +80,10 @@ class DivergenceWatch:
         self._energy_due = ENERGY_EVERY  # the step count at which the energy is looked at next
         #: the last state looked at whose energy was within all the energy the run was given
         self.last_sound = start
-        self._balance0 = self._balance(start)  # J
+        self._balance0 = self.balance(start)  # J
         self._in_play = kinetic + strain  # the largest kinetic and strain energy so far, J
 
-    def _balance(self, st: State) -> float:
+    def balance(self, st: State) -> float:
         """The energy balance at ``st`` (J): :data:`~solver.results.frames.ENERGY_BALANCE_SIGNS` over
         its energies and the ledger."""
         energies, ledger, total = self.out.energy_terms(st), self.out.ledger, 0
@@ -121,7 +121,7 @@ class DivergenceWatch:
         four times its axial period, the energy held for 54 ms and then grew 300-fold in 6 ms)."""
         kinetic, strain, _, _ = self.out.energy_terms(st)
         self._in_play = max(self._in_play, kinetic + strain)
-        return self._balance(st) - self._balance0 > DAMPING_ONSET * self._in_play
+        return self.balance(st) - self._balance0 > DAMPING_ONSET * self._in_play
 
 
 def mesh_hint(out: OutputBuilder, st: State) -> str | None:

@@ -274,6 +274,7 @@ class NewmarkIntegrator:
         self._no_extra = np.zeros(asm.extra_size)
         self._extra = self._no_extra
         self.nu, self.tau, self.alpha_m, self.alpha_f = integrator_parameters(settings)
+        self._run_parameters = (self.nu, self.tau)  # (nu, tau) outside a damped onset step
         self.tol_rel = settings["tol_rel"]
         self.tol_abs = settings["tol_abs"]
         self.max_iter = settings["max_iterations"]
@@ -312,7 +313,16 @@ class NewmarkIntegrator:
     def damp(self, tau: float) -> None:
         """Numerical damping from the next step on: ``tau`` and ``nu = (tau + 1/2)^2 / 4`` (eq. 5.1)."""
         self.tau, self.nu = tau, 0.25 * (tau + 0.5) ** 2
+        self._run_parameters = (self.nu, self.tau)
         self._factor = None
+
+    def step_damping(self, tau: float | None) -> None:
+        """The next step's ``tau`` with eq. (5.1)'s ``nu`` (a Lagrange onset's damped step,
+        :data:`solver.contact.lagrange.ONSET_STEPS`), or with None the run's parameters again."""
+        nu, tau = self._run_parameters if tau is None else (0.25 * (tau + 0.5) ** 2, tau)
+        if (nu, tau) != (self.nu, self.tau):
+            self.nu, self.tau = nu, tau
+            self._factor = None
 
     def reuse_near_steps(self) -> None:
         """Iterate with the factors of a step within :data:`NEAR_STEP` of the present one."""

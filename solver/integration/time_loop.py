@@ -84,8 +84,12 @@ def _advance(integ: NewmarkIntegrator, s: State, h: float, land: float | None, l
                 rows = contacts.rows(s)
             if failure is not None:  # the attempt taken in a run of open steps
                 (new, iters), failure = failure, None
-            else:
-                new, iters = integ.step(s, step, breakpoint=land, rows=rows)
+            else:  # with the tau a contact model asks of the step (a Lagrange onset's damped step)
+                integ.step_damping(contacts.step_tau() if contacts is not None else None)
+                try:
+                    new, iters = integ.step(s, step, breakpoint=land, rows=rows)
+                finally:
+                    integ.step_damping(None)
             if guard is not None and guard.spurious_growth(s, new):
                 raise NewtonFailure("the energy jumped in one step: a spurious root of the Newmark equations")
             return new, iters, new.t - s.t, cuts
@@ -407,6 +411,8 @@ class _Loop:
         """``new`` the run's state: the ledger advanced, restarted at a breakpoint it landed on, the
         contact models' impulses and the step's cost counted."""
         previous, out, contacts = self.state, self.out, self.contacts
+        damped = self.tracker is not None and contacts.step_tau() is not None  # its numerical loss booked
+        balance = self.watch.balance(previous) if damped else 0.0
         if land is None:
             self.state = new
             out.advance_ledger(new, h_try)
@@ -414,6 +420,8 @@ class _Loop:
             out.advance_ledger(new, h_try, t_loads=np.nextafter(land, -np.inf))
             self.state = restart(self.asm, new, contacts.rows(new) if self.tracker else None)
             out.restart_ledger(new, self.state)
+        if damped:  # the damped step after a Lagrange onset: its loss is the onset's (restitution); a gain
+            out.ledger["dissipated_restitution"] += max(balance - self.watch.balance(self.state), 0.0)  # is the step's error
         if contacts.active:
             impulse_started = wallclock.perf_counter()
             count = len(contacts.events)

@@ -421,7 +421,8 @@ SOLVER = Obj(
             default=1e-3, gt=0, lt=1,
         ),
         "impact_step": Num(
-            "time step while in contact (0: 0.8 x the shortest wave transit of a flexible element, thesis eq. 3.5)",
+            "time step while in contact (0: 0.8 x the shortest wave transit of a flexible element, thesis eq. 3.5; "
+            "with Lagrange pairs, 1/sqrt(2) of the transit of the elements they strike)",
             "s", default=0.0, ge=0,
         ),
         "impact_forecast": Bool(

@@ -29,4 +29,4 @@ def test_the_watch_balance_is_the_frames_balance_on_random_ledgers(moving):
             out.ledger["work_moving"] = float(rng.standard_normal())
         terms = {**dict(zip(ENERGY_TERMS, out.energy_terms(st))), **out.ledger}
         old = sum(sign * terms.get(key, 0.0) for key, sign in ENERGY_BALANCE_SIGNS.items())
-        assert watch._balance(st) == old == energy_total([terms])[0]
+        assert watch.balance(st) == old == energy_total([terms])[0]

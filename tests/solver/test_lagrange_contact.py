@@ -7,6 +7,9 @@ import numpy as np
 import pytest
 
 from solver.api import simulate
+from solver.model.io import model_with_defaults
+from solver.system.compile import compile_model
+from solver.system.impact_times import LAGRANGE_COURANT, impact_time_step, run_impact_step, struck_transit
 from solver.system.banded import BandLU, BandPattern
 from solver.system.bordered import ContactRows, bordered_solve
 
@@ -177,3 +180,36 @@ def test_bordered_solve_equals_the_dense_solution():
     big = np.block([[A, -C], [R, np.diag(rows.diag)]])
     expected = np.linalg.solve(big, np.concatenate([b, r]))
     assert np.concatenate([x, lam]) == pytest.approx(expected, rel=1e-10, abs=1e-12)
+
+
+def _pinned_rigid_link(kind):
+    """A body striking a rigid link pinned to the end of a flexible one (4 elements, 0.3 m; the
+    refinement oracle's generated model) or, with ``kind = "flexible"``, the same link flexible."""
+    rigid = {"kind": "rigid", "mass": 0.2}
+    flexible = {"kind": "flexible", "section": {"kind": "per_length", "EA": 1e6, "EI": 20.0, "rhoA": 0.5},
+                "mesh": {"elements": 2}}
+    return {
+        "format": "flexmech", "version": 1,
+        "nodes": [{"id": "n0", "x": 0.0, "y": 0.0}, {"id": "n1", "x": 0.3, "y": 0.0}, {"id": "n2", "x": 0.7, "y": 0.0}],
+        "links": [{"id": "link0", "nodes": ["n0", "n1"], "kind": "flexible", "mesh": {"elements": 4},
+                   "section": {"kind": "per_length", "EA": 1e6, "EI": 20.0, "rhoA": 0.5}},
+                  {"id": "link1", "nodes": ["n1", "n2"], **(rigid if kind == "rigid" else flexible)}],
+        "joints": [{"id": "pivot", "kind": "ground", "node": "n0"}],
+        "bodies": [{"id": "body", "kind": "rigid", "x": 0.5, "y": 0.01, "mass": 0.5, "inertia": 2.5e-5, "radius": 0.0}],
+        "contacts": [{"id": "body-link", "point": {"body": "body"}, "model": {"kind": "lagrange"},
+                      "target": {"kind": "link", "link": "link1", "side": "left"}}],
+        "solver": {"end_time": 0.01, "step": 5e-4},
+    }
+
+
+@pytest.mark.parametrize("kind", ["rigid", "flexible"])
+def test_a_lagrange_pair_steps_by_the_elements_it_strikes(kind):
+    """Issue 26: a Lagrange pair's impact step is 1 / sqrt(2) of the axial transit of the elements it
+    strikes (a link target's own elements), not of the elements that share a node with a rigid link it
+    strikes: there eq. (3.5)'s step stays, and the onset takes no damped steps."""
+    sys = compile_model(model_with_defaults(_pinned_rigid_link(kind)))
+    transit = struck_transit(sys, sys.contacts[0])
+    if kind == "rigid":
+        assert transit == math.inf and run_impact_step(sys) == impact_time_step(sys)
+    else:  # the flexible link's two elements of 0.2 m, c = sqrt(EA / rhoA) = 1414 m/s
+        assert transit == pytest.approx(0.2 / math.sqrt(2e6)) and run_impact_step(sys) == LAGRANGE_COURANT * transit
