@@ -365,7 +365,7 @@ def modal_energies(q, v, q0, modal):
     """``(kinetic, strain, potential of gravity, q'^T Cqq q')`` of all modal links, J and W;
     the potential ``-m g.R - g.A s`` is counted from the sketched configuration ``q0``."""
     dofs, ints, scal, vec, mat, elphi, elprop, grav = modal[:8]
-    T = U = V = P = 0.0
+    T = U = V = 0.0
     for l in range(dofs.shape[0]):
         n = ints[l, 0]
         D = 3 + n
@@ -384,7 +384,19 @@ def modal_energies(q, v, q0, modal):
         _c, _s, As0, As1, _x, _y = _frame(p, n, scal[l], vec[l])
         dx, dy = p[0] - q0[dofs[l, 0]], p[1] - q0[dofs[l, 1]]
         V -= scal[l, 0] * (grav[0] * dx + grav[1] * dy) + grav[0] * (As0 - scal[l, 1]) + grav[1] * (As1 - scal[l, 2])
+    return T, U, V, modal_damping_power(v, modal)
+
+
+@njit(cache=True)
+def modal_damping_power(v, modal):
+    """``q'^T Cqq q'`` of all modal links at the rates ``v``, W: the power their modal damping
+    forces take, ``Cqq = beta Kqq + diag(2 zeta_i omega_i m_i)`` with the links' damping ratios
+    ``zeta_i``, their modes' ``omega_i`` (rad/s) and modal masses ``m_i`` (kg): constant."""
+    dofs, ints, mat = modal[DOFS], modal[INTS], modal[MAT]
+    P = 0.0
+    for l in range(dofs.shape[0]):
+        n = ints[l, 0]
         for i in range(n):
             for j in range(n):
-                P += pd[3 + i] * mat[l, 4, i, j] * pd[3 + j]
-    return T, U, V, P
+                P += v[dofs[l, 3 + i]] * mat[l, 4, i, j] * v[dofs[l, 3 + j]]
+    return P

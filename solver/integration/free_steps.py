@@ -6,8 +6,9 @@ of its drivers at the steps' ends.  :func:`free_steps` takes such a run of steps
 compiled call: per step the predictor, the modified-Newton iterations with a new Newton
 matrix whenever they stop contracting (:func:`~solver.integration.newmark.converge_step`,
 :func:`~solver.system.assembly.newton_factorize`), the pseudo-acceleration and the
-projection of the accelerations; it records each step's corrections and the power of the
-drivers for the energy ledger.  The arithmetic is that of
+projection of the accelerations; it records each step's corrections, the power of the
+drivers and that of the modal links' modal damping for the energy ledger (Rayleigh damping
+keeps a model out of these runs).  The arithmetic is that of
 :meth:`~solver.integration.newmark.NewmarkIntegrator.step`, operation for operation, so a
 run gives the same numbers either way; what it saves is the Python around the compiled
 calls (about 20 µs per step) and numba's argument dispatch (60 arguments per call).
@@ -23,6 +24,7 @@ from __future__ import annotations
 import numpy as np
 from ..jit import borrowed, njit
 
+from ..fem.modal import DOFS, modal_damping_power
 from ..system.assembly import newton_factorize
 from ..system.state import State
 from .step_ends import near, step_towards
@@ -42,7 +44,7 @@ def free_steps(*args):
 
 @njit(cache=True, nogil=True)
 def _free_steps(targets, accs, h, nu, af, c_a, c_v, pseudo_ratio, lam_factor, modified,
-               q, v, a, ap, lam, F_ext, drv_rows, drv_dofs, iterations, p_drv, states, factor, scale,
+               q, v, a, ap, lam, F_ext, drv_rows, drv_dofs, iterations, powers, states, factor, scale,
                mass_diag, alpha, beta, form, dofs, secs, Mbars, modal, no_blocks, dm_dofs,
                bp_n, bp_b, bp_r, sl_n, sl_nrm, sl_p, rows, cols, psi, g, vals,
                blocks, extra, band_row, band_col, AB, kl, ku, ipiv, perm, pivot_ratio,
@@ -56,10 +58,11 @@ def _free_steps(targets, accs, h, nu, af, c_a, c_v, pseudo_ratio, lam_factor, mo
     residual evaluations, steps taken, status of a failed step: DIVERGED, or CONVERGED for a
     singular matrix) and ``scale`` = (constraint scale, step of the scale, step of the factors,
     ``|psi|`` of a failed step) carry the integrator's factorisation state in and out.
-    ``iterations[k]`` and ``p_drv[k]`` receive step k's Newton corrections and the drivers'
-    power ``-sum lambda_d qdot_d`` (W) at its end; ``states[:, k]`` (4, steps, dofs), if it has
-    rows, receives its end state ``q, v, a, lam`` (the frames of a run saved at every step:
-    :mod:`solver.results.frame_block`).  Returns the number of steps taken, or
+    ``iterations[k]`` and ``powers[k]`` receive step k's Newton corrections, and the drivers'
+    power ``-sum lambda_d qdot_d`` at its end and the modal damping's ``v_m^T Cqq v_m`` at its
+    mean rates ``v_m`` (W: h times it is the trapezoidal rule's damping work, thesis eq. 2.50
+    with tau = 1/2); ``states[:, k]`` (4, steps, dofs), if it has rows, receives its end state
+    ``q, v, a, lam`` (the frames of a run saved at every step: :mod:`solver.results.frame_block`).  Returns the number of steps taken, or
     :data:`FAILED` minus that number when the next one failed.
     """
     qn, vn, an, apn, lamn = q.copy(), v.copy(), a.copy(), ap.copy(), lam.copy()
@@ -107,6 +110,7 @@ def _free_steps(targets, accs, h, nu, af, c_a, c_v, pseudo_ratio, lam_factor, mo
             factor[4] = status
             scale[3] = norms[0]
             return FAILED - k
+        powers[k, 1] = modal_damping_power(0.5 * (v + vn), modal) if modal[DOFS].shape[0] else 0.0
         q[:] = qn
         v[:] = vn
         a[:] = an
@@ -122,7 +126,7 @@ def _free_steps(targets, accs, h, nu, af, c_a, c_v, pseudo_ratio, lam_factor, mo
         p = 0.0
         for i in range(drv_rows.shape[0]):
             p += lam[drv_rows[i]] * v[drv_dofs[i]]
-        p_drv[k] = -p
+        powers[k, 0] = -p
     return targets.shape[0]
 
 
@@ -156,9 +160,10 @@ def free_run(integ: NewmarkIntegrator, s: State, h: float, times: np.ndarray, ta
              drivers: tuple, record: bool = False, gaps=None) -> tuple:
     """Steps of ``h`` from ``s`` to ``times`` with ``integ`` in one :func:`free_steps` call;
     ``targets`` and ``accs`` are the prescribed motion at their ends, ``drivers`` = (rows,
-    dofs) of the drivers' power.  Returns ``(state, iterations, driver powers, failure,
-    states)``: the state after the steps taken (``s`` when none), their Newton corrections and
-    powers, the :class:`NewtonFailure` of the step after them (None when all were taken), which
+    dofs) of the drivers' power.  Returns ``(state, iterations, powers, failure, states)``: the
+    state after the steps taken (``s`` when none), their Newton corrections and powers (the
+    drivers' and the modal damping's, W, (steps, 2), see :func:`free_steps`), the
+    :class:`NewtonFailure` of the step after them (None when all were taken), which
     :meth:`NewmarkIntegrator.step` would have raised, and with ``record`` each step's end state
     ``(q, v, a, lam)``, arrays (steps taken, dofs) (``lam`` (steps taken, multipliers)), else None.
     With ``gaps`` (:class:`~.open_steps.OpenGaps`) the steps are taken by
@@ -167,7 +172,7 @@ def free_run(integ: NewmarkIntegrator, s: State, h: float, times: np.ndarray, ta
     nu, tau, am, af = integ.nu, integ.tau, integ.alpha_m, integ.alpha_f
     ratio = (1.0 - am) / (1.0 - af)
     q, v, a, ap, lam = s.q.copy(), s.v.copy(), s.a.copy(), s.a_pseudo.copy(), s.lam.copy()
-    iterations, p_drv = np.empty(len(times), dtype=np.int64), np.empty(len(times))
+    iterations, powers = np.empty(len(times), dtype=np.int64), np.empty((len(times), 2))
     factor, scale = integ.factor_state()
     if factor[0] and abs(h - scale[2]) <= integ.step_reuse * scale[2]:
         scale[2] = h  # factors of a nearby step serve this one (NewmarkIntegrator.reuse_near_steps)
@@ -176,7 +181,7 @@ def free_run(integ: NewmarkIntegrator, s: State, h: float, times: np.ndarray, ta
     failure, closing = None, False
     try:
         args = (targets, accs, h, nu, af, ratio / (nu * h * h), tau / (nu * h), (1.0 - af) / (1.0 - am), nu * h * h,
-                integ.modified, q, v, a, ap, lam, integ.asm.sys.gravity, *drivers, iterations, p_drv, states, factor,
+                integ.modified, q, v, a, ap, lam, integ.asm.sys.gravity, *drivers, iterations, powers, states, factor,
                 scale, *integ.run_arguments())
         taken, closing = ((free_steps(*args), False) if gaps is None
                           else gaps.steps(args, n, len(lam), len(times) if record else 0))
@@ -195,4 +200,4 @@ def free_run(integ: NewmarkIntegrator, s: State, h: float, times: np.ndarray, ta
     new = State(float(times[taken - 1]), q, v, a, lam, ap) if taken else s
     recorded = (states[0, :taken, :n], states[1, :taken, :n], states[2, :taken, :n],
                 states[3, :taken, :len(lam)]) if record else None
-    return new, iterations[:taken], p_drv[:taken], failure, recorded
+    return new, iterations[:taken], powers[:taken], failure, recorded

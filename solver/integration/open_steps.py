@@ -64,7 +64,7 @@ def open_steps(kinds, dofs, frames, limit, before, aps, *args):
 
 @njit(cache=True, nogil=True)
 def _open_steps(kinds, dofs, frames, limit, before, aps, targets, accs, h, nu, af, c_a, c_v, pseudo_ratio,
-                lam_factor, modified, q, v, a, ap, lam, F_ext, drv_rows, drv_dofs, iterations, p_drv, states, factor,
+                lam_factor, modified, q, v, a, ap, lam, F_ext, drv_rows, drv_dofs, iterations, powers, states, factor,
                 scale, *system):
     """The steps of :func:`~.free_steps.free_steps` (same arguments from ``targets`` on), each
     followed by :func:`gaps_closing` at its end; ``before`` (5, max(dofs, multipliers)) receives
@@ -80,7 +80,7 @@ def _open_steps(kinds, dofs, frames, limit, before, aps, targets, accs, h, nu, a
         before[3, :n] = ap
         before[4, :m] = lam
         taken = _free_steps(targets[k:k + 1], accs[k:k + 1], h, nu, af, c_a, c_v, pseudo_ratio, lam_factor, modified,
-                            q, v, a, ap, lam, F_ext, drv_rows, drv_dofs, iterations[k:k + 1], p_drv[k:k + 1],
+                            q, v, a, ap, lam, F_ext, drv_rows, drv_dofs, iterations[k:k + 1], powers[k:k + 1],
                             states[:, k:k + 1], factor, scale, *system)
         factor[3] = k + 1 if taken == 1 else k
         if taken != 1:
@@ -120,16 +120,16 @@ class OpenGaps:
         return open_steps(self.kinds, self.dofs, self.frames, self.limit, self.before, self.aps, *args)
 
     def watched(self, times: np.ndarray, run: tuple, watch: Callable[[State], bool]) -> tuple:
-        """The run ``(state, iterations, driver powers, failure, (q, v, a, lam) of each step)`` of
+        """The run ``(state, iterations, powers, failure, (q, v, a, lam) of each step)`` of
         :func:`~.free_steps.free_run` that recorded its steps, cut after the first step whose end
         state ``watch`` flags (the time loop's created-energy watch, which looks at every step's
-        end): ``(state, iterations, driver powers, failure)``."""
-        new, iterations, p_drv, failure, (q, v, a, lam) = run
+        end): ``(state, iterations, powers, failure)``."""
+        new, iterations, powers, failure, (q, v, a, lam) = run
         for k in range(len(iterations) - 1):
             st = State(float(times[k]), q[k].copy(), v[k].copy(), a[k].copy(), lam[k].copy(), self.aps[k].copy())
             if watch(st):
-                return st, iterations[:k + 1], p_drv[:k + 1], None
-        return new, iterations, p_drv, failure
+                return st, iterations[:k + 1], powers[:k + 1], None
+        return new, iterations, powers, failure
 
 
 def _frame(kind: str, params: dict, radius: float) -> tuple[float, ...]:

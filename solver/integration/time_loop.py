@@ -132,16 +132,16 @@ def _free_run(integ: NewmarkIntegrator, out: OutputBuilder, state: State, h: flo
     if not len(times):
         return state, h, 0, 0, None, None
     targets, accs = integ.asm.sys.constraints.motion_at(times)
-    new, iterations, p_drv, failure, recorded = free_run(integ, state, step, times, targets, accs,
-                                                         out.driver_rows_dofs, gather or watch is not None, gaps)
+    new, iterations, powers, failure, recorded = free_run(integ, state, step, times, targets, accs,
+                                                          out.driver_rows_dofs, gather or watch is not None, gaps)
     if watch is not None:
-        new, iterations, p_drv, failure = gaps.watched(times, (new, iterations, p_drv, failure, recorded), watch)
+        new, iterations, powers, failure = gaps.watched(times, (new, iterations, powers, failure, recorded), watch)
     ends = times[:len(iterations)]
     hs = np.diff(ends, prepend=state.t)  # each step as the loop takes it: its end minus its start
     limits.accepted_run(ends, hs)
     if steps is not None:
         steps.extend(map(StepRecord, ends.tolist(), hs.tolist(), iterations.tolist()))
-    works = out.advance_ledger_drivers(hs.tolist(), p_drv)
+    works = out.advance_ledger_drivers(hs.tolist(), powers, new)
     h_next = min(h0, 2 * float(hs[-1])) if len(hs) else h
     block = out.frame_block(ends, recorded, works) if gather and len(hs) else None
     return new, h_next, len(hs), int(iterations.sum()), failure, block
@@ -240,7 +240,7 @@ class _Loop:
         self.steps_taken, self.iterations = 0, 0  # accepted steps and their Newton iterations (logged if recorded)
         self.log_steps = settings["record"]["steps"]
         self.rejected = 0  # step attempts taken again: Newton cuts, contact events stepped over, contact errors
-        # steps in compiled runs: without contact pairs, time-dependent loads and dissipation
+        # steps in compiled runs: without contact pairs, time-dependent loads and Rayleigh damping
         self.free = self.integ.runs_free_steps and not contacts.active and system.alpha == 0.0 and system.beta == 0.0
         # a frame at every step: gathered a run at a time
         self.gather = self.free and self.dt_out <= 0 and not system.modal.links

@@ -89,6 +89,8 @@ class OutputBuilder:
             self.ledger["work_moving"] = 0.0
         self._last_powers: tuple[float, ...] | None = None
         self._last_motion: tuple[np.ndarray, np.ndarray] | None = None  # (q, v) the powers were taken at
+        #: Rayleigh damping, or modal damping of a modal link's coordinates (its damping ratios)
+        self._damped = s.alpha > 0.0 or s.beta > 0.0 or s.modal.damped
         #: powers dissipated by contact friction and by the damping of compliant contact laws, and
         #: the power of the moving supports' and masses' reactions, at a state (set by the time loop), W
         self.contact_power: Callable[[State], tuple[float, float, float]] | None = None
@@ -133,7 +135,7 @@ class OutputBuilder:
         if s.loads or s.movers:  # nodal loads, moving forces and the forces on moving masses
             p_loads = float(np.dot(asm.external(st.q, st.t if t_loads is None else t_loads) - s.gravity, st.v))
         p_drv = -float(np.dot(st.lam[self._driver_rows], st.v[self._driver_dofs])) if s.drivers else 0.0
-        p_damp = asm.damping_power(st.q, st.v) if (s.alpha > 0.0 or s.beta > 0.0) else 0.0
+        p_damp = asm.damping_power(st.q, st.v) if self._damped else 0.0
         p_fric, p_contact, p_moving = self.contact_power(st) if self.contact_power is not None else (0.0, 0.0, 0.0)
         return p_loads, p_drv, p_damp, p_fric, p_contact, self._free_strain_power(st, t_loads), p_moving
 
@@ -182,36 +184,39 @@ class OutputBuilder:
         return sum(e1) - sum(e0) - work > ratio * max(scale, 1e-30)
 
     def advance_ledger(self, st: State, h: float, t_loads: float | None = None) -> None:
-        """Trapezoidal integration of the powers over the step just taken; Rayleigh damping's work
-        at the step's mean motion, ``h v_m^T C v_m`` (the work of the trapezoidal rule's damping
-        forces, eq. 2.50 with tau = 1/2, for a constant ``C``): the powers at the ends book
-        ``h (v_1 - v_0)^T C (v_1 - v_0) / 4`` more, the damping of a mode that alternates from step
-        to step which the scheme never takes (the heated bimetal strip booked 1.9e-7 J of it, 0.13
-        of its energy in play, issue 26)."""
+        """Trapezoidal integration of the powers over the step just taken; the work of Rayleigh
+        damping and of modal links' modal damping at the step's mean motion, ``h v_m^T C v_m`` (the
+        work of the trapezoidal rule's damping forces, eq. 2.50 with tau = 1/2, for a constant
+        ``C``): the powers at the ends book ``h (v_1 - v_0)^T C (v_1 - v_0) / 4`` more, the damping
+        of a mode that alternates from step to step which the scheme never takes (the heated
+        bimetal strip booked 1.9e-7 J of it, 0.13 of its energy in play, issue 26)."""
         start, damped = self._last_motion, self.ledger["dissipated_damping"]
         self._book_powers(self.powers(st, t_loads), h)
-        if start is not None and (self.sys.alpha > 0.0 or self.sys.beta > 0.0):
+        if start is not None and self._damped:
             q_m, v_m = 0.5 * (start[0] + st.q), 0.5 * (start[1] + st.v)
             self.ledger["dissipated_damping"] = damped + h * self.asm.damping_power(q_m, v_m)
         self._last_motion = (st.q, st.v)
 
-    def advance_ledger_drivers(self, steps: list[float], p_drv: np.ndarray) -> list[float]:
-        """:meth:`advance_ledger` over steps whose only power is the drivers' (``p_drv``, W, at
-        each step's end): no loads, damping, contacts or free strains (a run of free steps,
-        :mod:`solver.integration.free_steps`); the other terms stay as they are.  Returns the
-        drivers' work after each step, J."""
-        work = self.ledger["work_drivers"]
+    def advance_ledger_drivers(self, steps: list[float], powers: np.ndarray, end: State) -> list[float]:
+        """:meth:`advance_ledger` over steps whose only powers are the drivers' and the modal
+        damping's (``powers`` (steps, 2), W: the drivers' at each step's end, the damping's at its
+        mean motion, :func:`~solver.fem.modal.modal_damping_power`): no loads, Rayleigh damping,
+        contacts or free strains (a run of free steps, :mod:`solver.integration.free_steps`, that
+        ends at ``end``); the other terms stay as they are.  Returns the drivers' work after each
+        step, J."""
+        work, damped = self.ledger["work_drivers"], self.ledger["dissipated_damping"]
         works = []
         p0 = None if self._last_powers is None else self._last_powers[1]
-        for h, p1 in zip(steps, p_drv.tolist()):
+        for h, (p1, p_damp) in zip(steps, powers.tolist()):
             if p0 is not None:
                 work += 0.5 * h * (p0 + p1)
+            damped += h * p_damp
             p0 = p1
             works.append(work)
-        self.ledger["work_drivers"] = work
+        self.ledger["work_drivers"], self.ledger["dissipated_damping"] = work, damped
         if p0 is not None:
             self._last_powers = (0.0, p0, 0.0, 0.0, 0.0, 0.0, 0.0)
-        self._last_motion = None
+        self._last_motion = (end.q, end.v)
         return works
 
     @property

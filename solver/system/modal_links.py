@@ -27,7 +27,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from ..fem.modal_basis import LinkMesh, ModalBasis, ModalInertia, inertia_integrals, link_mesh, modal_basis
-from ..fem.modal import DOFS
+from ..fem.modal import DOFS, MAT
 from ..errors import SolverError
 
 
@@ -191,6 +191,12 @@ class ModalSet:
     @classmethod
     def empty(cls) -> ModalSet:
         return cls.build([], (0.0, 0.0), 0.0)
+
+    @property
+    def damped(self) -> bool:
+        """Whether the modal coordinates of a link are damped: ``Cqq`` (damping ratios, Rayleigh's
+        beta) is not zero."""
+        return bool(self.args[MAT][:, 4].any())
 
     @property
     def frames(self) -> list[tuple[str, tuple[int, ...]]]:

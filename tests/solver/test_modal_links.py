@@ -348,6 +348,37 @@ def test_each_mode_is_damped_at_its_ratio(zeta, beta):
     assert rate / omega == pytest.approx(expected, rel=2e-2)
 
 
+
+#: a pair of the tip against a floor it never reaches (Lagrange: its open steps are compiled runs)
+FAR_FLOOR = {"id": "floor", "point": {"node": "tip"}, "target": {"kind": "ground_line", "y": -0.5},
+             "model": {"kind": "lagrange"}}
+
+
+@pytest.mark.parametrize("path, extra", [
+    ("free steps", {}),
+    ("open steps", {"contacts": [FAR_FLOOR]}),
+    ("steps one by one", {"loads": [{"id": "push", "node": "tip", "fy": 2.0}]}),
+    ("with Rayleigh damping", {"damping": {"alpha": 0.5, "beta": 2e-4}}),
+])
+def test_modal_damping_is_booked_in_the_energy_balance(path, extra):
+    """A clamped modal cantilever (two modes, zeta = 0.05) sagging under gravity for 0.5 s: the
+    modal damping's work is booked at each step's mean motion, ``h v_m^T Cqq v_m`` (the
+    trapezoidal rule's own, as Rayleigh damping's), so kinetic + strain + potential energy +
+    the damping dissipated - the loads' work stays constant to 1e-6 of the energy in play
+    (measured: 2e-14 to 5e-14) in every path of the time loop: compiled runs of free steps,
+    compiled open steps of a Lagrange pair, steps one by one (a load keeps a model out of the
+    compiled runs), and with Rayleigh damping too.  Issue 26: none was booked without Rayleigh
+    damping, 0.0200 J over 0.5 s (24 % of the energy in play) lost without a word."""
+    doc = as_modal(beam_model(EA=1e7, EI=1e2, rhoA=1.0, n=10, clamp=True), modes=2, reference="clamped",
+                   damping_ratios=[0.05])
+    doc.update(gravity={"y": -9.81}, solver={"step": 1e-3, "end_time": 0.5}, **extra)
+    res = simulate(doc)
+    assert res.meta["status"] == "completed"
+    total = res.total_energy()
+    in_play = max(res.energy("kinetic") + res.energy("strain"))
+    assert res.energy("dissipated_damping")[-1] > 0.05 * in_play
+    assert np.max(np.abs(total - total[0])) < 1e-6 * in_play
+
 def test_a_body_bounces_off_a_modal_link():
     """A 0.1 kg point body dropped at 1 m/s onto the middle of a clamped horizontal modal link
     (the contact target is the link's deformed mesh): it rebounds, and with e = 1 energetic
