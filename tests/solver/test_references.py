@@ -35,6 +35,7 @@ def test_the_shipped_reference_files_are_those_the_closed_forms_make():
     ("rod_impact_rigid", ["rod_impact_rigid.table1-energetic"]),
     ("slider_crank_flexible", ["slider_crank_flexible.exudyn"]),
     ("bar_mass_impact_lagrange", ["bar_mass_impact.wave"]),      # the same bar and mass
+    ("two_bars_impact_lagrange", ["two_bars_impact.wave"]),      # the same two bars
     ("slider_crank_ideal", ["slider_crank_ideal.inverse_dynamics"]),
     ("spheres_hertz", ["spheres_hertz.hertz"]),
     ("robot_arm", []),
