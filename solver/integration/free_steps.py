@@ -27,7 +27,7 @@ from ..system.assembly import newton_factorize
 from ..system.state import State
 from .step_ends import near, step_towards
 from .newmark import COLLAPSED, CONVERGED, DIVERGED, SINGULAR, NewmarkIntegrator, NewtonFailure, converge_step, \
-    divergence, newmark_predict
+    divergence, newmark_predict, project_step
 
 #: the last step of a run failed (see :func:`free_steps`)
 FAILED = -1
@@ -107,6 +107,10 @@ def _free_steps(targets, accs, h, nu, af, c_a, c_v, pseudo_ratio, lam_factor, mo
             factor[4] = status
             scale[3] = norms[0]
             return FAILED - k
+        if cr_dofs.shape[0] > 0:  # contact rows (straight ones: gamma = 0, :mod:`.closed_steps`) project the state
+            project_step(qn, vn, an, apn, lamn, dm_dofs, accs[k], bp_n, bp_b, bp_r, sl_n, sl_nrm, sl_p, rows, cols,
+                         AB, kl, ku, ipiv, perm, scale[0], pseudo_ratio, lam_factor, cr_dofs, cr_col, cr_row, cr_diag,
+                         np.zeros(cr_dofs.shape[0]), lam_c)
         q[:] = qn
         v[:] = vn
         a[:] = an

@@ -45,15 +45,20 @@ def gaps_closing(kinds, dofs, frames, q, limit):
     the point, x, y dofs of a node target), ``frames[j]`` = (n_x, n_y, x, y of a ground line's
     point, radius of the point, m); the gap is ``n . (p - x_target) - r`` (thesis eq. 3.1)."""
     for j in range(kinds.shape[0]):
-        px, py = q[dofs[j, 0]], q[dofs[j, 1]]
-        if kinds[j] == NODE:
-            gap = frames[j, 0] * (px - q[dofs[j, 2]]) + frames[j, 1] * (py - q[dofs[j, 3]])
-        else:
-            gap = frames[j, 0] * (px - frames[j, 2]) + frames[j, 1] * (py - frames[j, 3])
-        gap -= frames[j, 4]
-        if not gap > limit:
+        if not pair_gap(kinds, dofs, frames, j, q) > limit:
             return True
     return False
+
+
+@njit(cache=True)
+def pair_gap(kinds, dofs, frames, j, q):
+    """The gap of pair ``j`` at ``q`` (m; the arrays of :func:`gaps_closing`)."""
+    px, py = q[dofs[j, 0]], q[dofs[j, 1]]
+    if kinds[j] == NODE:
+        gap = frames[j, 0] * (px - q[dofs[j, 2]]) + frames[j, 1] * (py - q[dofs[j, 3]])
+    else:
+        gap = frames[j, 0] * (px - frames[j, 2]) + frames[j, 1] * (py - frames[j, 3])
+    return gap - frames[j, 4]
 
 
 @njit(cache=True, nogil=True)
@@ -103,6 +108,9 @@ class OpenGaps:
         self.before = np.empty((5, 0))
         self.aps = np.empty((0, 0))  # the pseudo-accelerations at the steps' ends, m/s^2 (rad/s^2)
 
+    #: the longest step of a run, s; whether its states are kept for :meth:`book`
+    cap, records = math.inf, False
+
     @staticmethod
     def serves(contacts: ContactTracker) -> bool:
         """Whether every contact model of the run is the Lagrange model and every pair is on a
@@ -119,6 +127,22 @@ class OpenGaps:
         self.aps = np.empty((recorded, n))
         return open_steps(self.kinds, self.dofs, self.frames, self.limit, self.before, self.aps, *args)
 
+    def begin(self, s: State, times: np.ndarray) -> None:
+        """Prepare a run from ``s`` to the step ends ``times``: nothing for open steps."""
+
+    def multipliers(self, k: int) -> np.ndarray | None:
+        """The contact multipliers after the run's first ``k`` steps: none while the pairs are open."""
+        return None
+
+    def ended(self, new: State, failure, taken: int) -> tuple:
+        """The run's last state after ``taken`` steps and the step handed over (``failure``), as they are."""
+        return new, failure
+
+    def book(self, out, hs: np.ndarray, p_drv: np.ndarray, recorded: tuple | None) -> list[float]:
+        """The ledger over the run's steps ``hs``, the drivers' powers ``p_drv`` at their ends
+        (:meth:`~solver.results.outputs.OutputBuilder.advance_ledger_drivers`)."""
+        return out.advance_ledger_drivers(hs.tolist(), p_drv)
+
     def watched(self, times: np.ndarray, run: tuple, watch: Callable[[State], bool]) -> tuple:
         """The run ``(state, iterations, driver powers, failure, (q, v, a, lam) of each step)`` of
         :func:`~.free_steps.free_run` that recorded its steps, cut after the first step whose end
@@ -126,7 +150,8 @@ class OpenGaps:
         end): ``(state, iterations, driver powers, failure)``."""
         new, iterations, p_drv, failure, (q, v, a, lam) = run
         for k in range(len(iterations) - 1):
-            st = State(float(times[k]), q[k].copy(), v[k].copy(), a[k].copy(), lam[k].copy(), self.aps[k].copy())
+            st = State(float(times[k]), q[k].copy(), v[k].copy(), a[k].copy(), lam[k].copy(), self.aps[k].copy(),
+                       self.multipliers(k + 1))
             if watch(st):
                 return st, iterations[:k + 1], p_drv[:k + 1], None
         return new, iterations, p_drv, failure

@@ -184,23 +184,36 @@ class OutputBuilder:
         """Trapezoidal integration of the powers over the step just taken."""
         self._book_powers(self.powers(st, t_loads), h)
 
-    def advance_ledger_drivers(self, steps: list[float], p_drv: np.ndarray) -> list[float]:
-        """:meth:`advance_ledger` over steps whose only power is the drivers' (``p_drv``, W, at
-        each step's end): no loads, damping, contacts or free strains (a run of free steps,
-        :mod:`solver.integration.free_steps`); the other terms stay as they are.  Returns the
+    def advance_ledger_drivers(self, steps: list[float], p_drv: np.ndarray,
+                               p_fric: np.ndarray | None = None) -> list[float]:
+        """:meth:`advance_ledger` over steps whose only powers are the drivers' (``p_drv``, W, at
+        each step's end) and contact friction's (``p_fric``, W, if given): no loads, damping,
+        compliant contacts or free strains (a run of free steps,
+        :mod:`solver.integration.free_steps`, or of closed Lagrange steps,
+        :mod:`solver.integration.closed_steps`); the other terms stay as they are.  Returns the
         drivers' work after each step, J."""
-        work = self.ledger["work_drivers"]
+        works, p0 = self._integrated("work_drivers", 1, steps, p_drv)
+        friction = 0.0
+        if p_fric is not None:
+            friction = self._integrated("dissipated_friction", 3, steps, p_fric)[1]
+        if p0 is not None:
+            self._last_powers = (0.0, p0, 0.0, friction, 0.0, 0.0, 0.0)
+        return works
+
+    def _integrated(self, key: str, slot: int, steps: list[float], powers: np.ndarray) -> tuple[list[float], float | None]:
+        """The ledger's ``key`` advanced by the trapezoidal rule over ``steps`` with the ``powers``
+        at their ends (W; the last step's powers' ``slot`` before them): its values after each step
+        (J) and the last power."""
+        work = self.ledger[key]
         works = []
-        p0 = None if self._last_powers is None else self._last_powers[1]
-        for h, p1 in zip(steps, p_drv.tolist()):
+        p0 = None if self._last_powers is None else self._last_powers[slot]
+        for h, p1 in zip(steps, powers.tolist()):
             if p0 is not None:
                 work += 0.5 * h * (p0 + p1)
             p0 = p1
             works.append(work)
-        self.ledger["work_drivers"] = work
-        if p0 is not None:
-            self._last_powers = (0.0, p0, 0.0, 0.0, 0.0, 0.0, 0.0)
-        return works
+        self.ledger[key] = work
+        return works, p0
 
     @property
     def driver_rows_dofs(self) -> tuple[np.ndarray, np.ndarray]:
