@@ -38,8 +38,8 @@ from ..contact.lagrange import OPEN, SLIDE, STICK
 from ..contact.tracker import ContactTracker
 from ..jit import borrowed, fused, njit
 from ..system.state import State
-from .free_steps import FAILED
-from .open_steps import NODE, OpenGaps, _open_steps, pair_gap
+from .free_steps import FAILED, free_step, step_work
+from .open_steps import NODE, OpenGaps, gaps_closing, pair_gap
 
 #: the columns of :func:`modes_hold`'s ``props``: the gap held (m), the effective mass along the
 #: normal (kg), the slip direction, mu_s, eq. (4.9)'s eps, frictional (1/0), a node target's reach (m)
@@ -132,29 +132,37 @@ def _closed_steps(pairs, modes, first, props, tangents, times, resolution, lam_e
                   h, nu, af, c_a, c_v, pseudo_ratio, lam_factor, modified, q, v, a, ap, lam, F_ext, drv_rows,
                   drv_dofs, iterations, p_drv, states, factor, scale, *system):
     """The steps of :func:`~.free_steps.free_steps` (same arguments from ``targets`` on, the contact
-    rows last), each one step of :func:`~.open_steps.open_steps` (``gaps`` = the open pairs' kinds,
-    dofs, frames and limit) with the rows' right-hand side written at its start; ``pairs`` = every
-    pair's (kinds, dofs, frames), ``modes``, ``first`` rows, ``props`` and ``tangents`` = (dofs,
-    coefficients) as :func:`modes_hold` takes them, ``times`` the run's start and step ends,
-    ``resolution`` = (tol_g m, the contact model's nu); ``lam_ends[k]`` receives the contact
-    multipliers at the end of step k.  Returns ``(steps, closing)`` as :func:`~.open_steps.open_steps`
-    does, ``closing`` also when a closed pair's rule acts at the last step's end."""
+    rows last), each with the rows' right-hand side written at its start and followed by the looks
+    of :func:`modes_hold` and of :func:`~.open_steps.gaps_closing` at the open pairs (``gaps`` =
+    their kinds, dofs, frames and limit); ``pairs`` = every pair's (kinds, dofs, frames),
+    ``modes``, ``first`` rows, ``props`` and ``tangents`` = (dofs, coefficients) as
+    :func:`modes_hold` takes them, ``times`` the run's start and step ends, ``resolution`` =
+    (tol_g m, the contact model's nu); ``before``, ``aps`` as :func:`~.open_steps.open_steps` has
+    them, ``lam_ends[k]`` receives the contact multipliers at the end of step k.  Returns
+    ``(steps, closing)`` as :func:`~.open_steps.open_steps` does, ``closing`` also when a closed
+    pair's rule acts at the last step's end."""
     cr_dofs, cr_row, cr_rhs, lam_c = system[-8], system[-6], system[-3], system[-2]
     kinds, dofs, frames = pairs
+    n, m = q.shape[0], lam.shape[0]
+    work = step_work(q, lam, cr_dofs.shape[0])
+    if scale[2] != h:
+        factor[0] = 0
     for k in range(targets.shape[0]):
         write_rhs(kinds, dofs, frames, modes, first, props, cr_dofs, cr_row, cr_rhs, q)
-        factor[3] = k
-        taken, closing = _open_steps(gaps[0], gaps[1], gaps[2], gaps[3], before, aps[k:k + 1], targets[k:k + 1],
-                                     accs[k:k + 1], h, nu, af, c_a, c_v, pseudo_ratio, lam_factor, modified, q, v, a,
-                                     ap, lam, F_ext, drv_rows, drv_dofs, iterations[k:k + 1], p_drv[k:k + 1],
-                                     states[:, k:k + 1], factor, scale, *system)
-        if taken != 1:
+        before[0, :n] = q
+        before[1, :n] = v
+        before[2, :n] = a
+        before[3, :n] = ap
+        before[4, :m] = lam
+        if not free_step(k, targets, accs, h, nu, af, c_a, c_v, pseudo_ratio, lam_factor, modified, q, v, a, ap, lam,
+                         F_ext, drv_rows, drv_dofs, iterations, p_drv, states, factor, scale, work, *system):
             return FAILED - k, False
-        factor[3] = k + 1
         lam_ends[k] = lam_c
-        if closing or not modes_hold(kinds, dofs, frames, modes, first, props, tangents[0], tangents[1], q, v,
-                                     before[1, :v.shape[0]], lam_c, times[k + 1] - times[k], resolution[0],
-                                     resolution[1]):
+        if aps.shape[0] > k:
+            aps[k] = ap
+        if gaps_closing(gaps[0], gaps[1], gaps[2], q, gaps[3]) or not modes_hold(
+                kinds, dofs, frames, modes, first, props, tangents[0], tangents[1], q, v, before[1, :n], lam_c,
+                times[k + 1] - times[k], resolution[0], resolution[1]):
             return k + 1, True
     return targets.shape[0], False
 
