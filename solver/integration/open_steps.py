@@ -143,17 +143,24 @@ class OpenGaps:
         (:meth:`~solver.results.outputs.OutputBuilder.advance_ledger_drivers`)."""
         return out.advance_ledger_drivers(hs.tolist(), p_drv)
 
-    def watched(self, times: np.ndarray, run: tuple, watch: Callable[[State], bool]) -> tuple:
+    def watched(self, times: np.ndarray, run: tuple, watch: Callable[[State], bool], out=None) -> tuple:
         """The run ``(state, iterations, driver powers, failure, (q, v, a, lam) of each step)`` of
         :func:`~.free_steps.free_run` that recorded its steps, cut after the first step whose end
         state ``watch`` flags (the time loop's created-energy watch, which looks at every step's
-        end): ``(state, iterations, driver powers, failure)``."""
+        end): ``(state, iterations, driver powers, failure)``.  With ``out`` (an
+        :class:`~solver.results.outputs.OutputBuilder` of a model without modal links), the states'
+        energies are computed in one pass (:meth:`~solver.results.outputs.OutputBuilder.stacked_terms`,
+        the same numbers) and handed to the watch with each state."""
         new, iterations, p_drv, failure, (q, v, a, lam) = run
-        for k in range(len(iterations) - 1):
-            st = State(float(times[k]), q[k].copy(), v[k].copy(), a[k].copy(), lam[k].copy(), self.aps[k].copy(),
-                       self.multipliers(k + 1))
+        last = len(iterations) - 1
+        terms = out.stacked_terms(q[:last], v[:last]) if out is not None and last > 0 else None
+        for k in range(last):
+            st = State(float(times[k]), q[k], v[k], a[k], lam[k], self.aps[k], self.multipliers(k + 1))
+            if terms is not None:
+                out.remember_energy(st, tuple(x[k] for x in terms))
             if watch(st):
-                return st, iterations[:k + 1], p_drv[:k + 1], None
+                return (State(st.t, *(x.copy() for x in (st.q, st.v, st.a, st.lam, st.a_pseudo)), st.lam_c),
+                        iterations[:k + 1], p_drv[:k + 1], None)
         return new, iterations, p_drv, failure
 
 

@@ -139,7 +139,8 @@ def _free_run(integ: NewmarkIntegrator, out: OutputBuilder, state: State, h: flo
     if gaps is not None:
         new, failure = gaps.ended(new, failure, len(iterations))
     if watch is not None:
-        new, iterations, p_drv, failure = gaps.watched(times, (new, iterations, p_drv, failure, recorded), watch)
+        new, iterations, p_drv, failure = gaps.watched(times, (new, iterations, p_drv, failure, recorded), watch,
+                                                       None if integ.asm.sys.modal.links else out)
     ends = times[:len(iterations)]
     hs = np.diff(ends, prepend=state.t)  # each step as the loop takes it: its end minus its start
     limits.accepted_run(ends, hs)

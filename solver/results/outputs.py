@@ -165,6 +165,18 @@ class OutputBuilder:
         self._configurations = [(st.q, st.t, tuple(value)), *self._configurations[:MEMO - 1]]
         return kinetic, *value
 
+    def stacked_terms(self, Q: np.ndarray, V: np.ndarray) -> tuple[list[float], ...]:
+        """:meth:`energy_terms` but the contact energy of the states of ``Q`` and ``V`` (rows: one
+        state each) in one pass (:meth:`~solver.system.assembly.Assembly.stacked_energies`, the same
+        numbers), J, as lists."""
+        kinetic, strain, potential = self.asm.stacked_energies(np.ascontiguousarray(Q), np.ascontiguousarray(V))
+        return kinetic.tolist(), strain.tolist(), potential.tolist()
+
+    def remember_energy(self, st: State, terms: tuple[float, float, float]) -> None:
+        """Take ``terms`` (kinetic, strain and potential energy of ``st``, J: :meth:`stacked_terms`)
+        with the contact energy of ``st`` as its :meth:`energy_terms`."""
+        self._memo = [(st, "energy", (*terms, self.contact_energy(st))), *self._memo[:MEMO - 1]]
+
     def spurious_growth(self, old: State, new: State, ratio: float = 0.05) -> bool:
         """Whether the mechanical energy grew over a step by more than ``ratio`` of the energies
         in play, beyond the work of loads, drivers and free strains: the mark of a spurious root of the
