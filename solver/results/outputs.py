@@ -212,7 +212,8 @@ class OutputBuilder:
             self._last_powers = (0.0, p0, 0.0, friction, 0.0, 0.0, 0.0)
         return works
 
-    def _integrated(self, key: str, slot: int, steps: list[float], powers: np.ndarray) -> tuple[list[float], float | None]:
+    def _integrated(self, key: str, slot: int, steps: list[float],
+                    powers: np.ndarray) -> tuple[list[float], float | None]:
         """The ledger's ``key`` advanced by the trapezoidal rule over ``steps`` with the ``powers``
         at their ends (W; the last step's powers' ``slot`` before them): its values after each step
         (J) and the last power."""
