@@ -185,6 +185,7 @@ class ClosedRows(OpenGaps):
         self._fixed = np.array([[p.mu_s, float(p.mu_s > 0.0 or p.mu_d > 0.0), p.params.get("reach", np.inf)]
                                 for p in pairs]).reshape(len(pairs), 3)
         self.rows = None
+        self.modes, self.props = np.empty(0, dtype=np.int64), np.empty((0, 7))
         self.times = np.empty(0)
         self.lam_ends = np.empty((0, 0))
         self.lam_start = np.zeros(0)
@@ -206,13 +207,19 @@ class ClosedRows(OpenGaps):
         return self.model.closed() and (not events or events[-1]["time_s"] < s.t)
 
     def begin(self, s: State, times: np.ndarray) -> None:
-        """The rows of a run from ``s`` to the step ends ``times`` (the loop's rows of a step from ``s``)."""
+        """The rows of a run from ``s`` to the step ends ``times`` (the loop's rows of a step from ``s``;
+        those of the last run while the pairs' modes, slip directions and held gaps are the same:
+        only their right-hand side changes, which the run writes)."""
         m = self.model
-        self.rows = self.contacts.rows(s)
-        self.modes = m.state.astype(np.int64)
-        self.first = np.cumsum(self.modes) - self.modes  # a pair in mode k has k rows (lagrange.OPEN, SLIDE, STICK)
-        self.props = np.column_stack([m.hold, m.mass, m.sigma, self._fixed[:, 0], m.eps, self._fixed[:, 1],
-                                      self._fixed[:, 2]])
+        modes = m.state.astype(np.int64)
+        fixed = self._fixed
+        props = np.column_stack([m.hold, m.mass, m.sigma, fixed[:, 0], m.eps, fixed[:, 1], fixed[:, 2]])
+        if (self.rows is None or s.lam_c.shape != self.rows.lam.shape or not np.array_equal(modes, self.modes)
+                or not np.array_equal(props, self.props)):
+            self.rows, self.modes, self.props = self.contacts.rows(s), modes, props
+            self.first = np.cumsum(modes) - modes  # a pair in mode k has k rows (lagrange.OPEN, SLIDE, STICK)
+        else:
+            self.rows.lam[:] = s.lam_c
         self.times = np.concatenate([[s.t], times])
         self.lam_start = s.lam_c
         self.lam_ends = np.empty((len(times), self.rows.count))
