@@ -8,9 +8,9 @@ along ``eta``, 4.17, while sliding; the tangential velocity held too while stick
 their coefficients and only their right-hand side ``J_n . q - g + g_held`` follows the step's
 start ``q``.  :func:`closed_steps` takes such steps in one compiled call: per step the rows'
 right-hand side (:func:`write_rhs`), the Newmark step with the rows bordering its Newton matrix
-(:func:`~.free_steps.free_steps`, the bordered solve of App. B with the projection of
-:func:`~.newmark.project_step`: the arithmetic of
-:meth:`~.newmark.NewmarkIntegrator.step` with rows), then at the step's end the look the contact
+(:func:`~.free_steps.free_step`: the bordered solve of App. B, its ``W = A^-1 C`` and Schur matrix
+kept while the factors hold, and the projection of :func:`~.newmark.project_step`: the arithmetic
+of :meth:`~.newmark.NewmarkIntegrator.step` with rows), then at the step's end the look the contact
 rules would take (:func:`modes_hold`): a normal force tensile beyond the pair's resolution (4.1,
 release), a slip velocity through zero or fallen to ``eps`` of its value a step before (4.8,
 4.9), a stick needing more than ``mu_s F_n`` (4.6), a node target's point out of its reach, an

@@ -16,7 +16,9 @@ numba's cache does not follow the kernels a kernel calls: a change to ``converge
 this file, or its cached run keeps the old arithmetic.
 
 A step that fails (Newton diverges, the matrix is singular) ends the run before it, and
-the time loop cuts it as it cuts a failed ordinary step.
+the time loop cuts it as it cuts a failed ordinary step.  One step of a run,
+:func:`free_step`, also serves the runs of closed Lagrange steps (:mod:`.closed_steps`), with
+straight contact rows bordering the Newton matrix.
 """
 from __future__ import annotations
 
