@@ -30,8 +30,9 @@ Loading a kernel is mostly LLVM parsing its cached bitcode, which runs without t
 :func:`load_signatures` loads kernels ahead of their first calls on a thread of the caller's,
 while the caller goes on with work of its own (:mod:`solver.integration.preload`).
 
-Kernels name the intrinsics of :mod:`solver.borrowing` (arrays without reference counts) through
-the stand-ins :data:`borrowed` and :data:`local_array`, put in place like the kernels.
+Kernels name the intrinsics of :mod:`solver.borrowing` (arrays without reference counts) and
+:mod:`solver.fused` (a fused multiply-add) through the stand-ins :data:`borrowed`,
+:data:`local_array` and :data:`fused`, put in place like the kernels.
 
 Only the solver's kernels are affected; other numba code in the same process is not.
 Should a future numba lack the two cache methods this relies on, the kernels keep numba's
@@ -41,12 +42,15 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import importlib
+import math
 import sys
 import threading
+from fractions import Fraction
 from pathlib import Path
 from typing import Any, Callable
 
-__all__ = ["Intrinsic", "Kernel", "borrowed", "cached_signatures", "compile_kernels", "kernel_sources_digest",
+__all__ = ["Intrinsic", "Kernel", "borrowed", "cached_signatures", "compile_kernels", "fused", "kernel_sources_digest",
            "load_signatures", "local_array", "njit", "start_runtime"]
 
 _lock = threading.RLock()
@@ -81,20 +85,19 @@ class Intrinsic:
     numba is imported (:func:`compile_kernels` puts the intrinsic in its place); called from
     plain Python (a kernel's ``py_func``) it does what the intrinsic means: ``python(*args)``."""
 
-    def __init__(self, name: str, python: Callable):
+    def __init__(self, name: str, python: Callable, module: str = "borrowing"):
         self.name = name
         self.python = python
+        self.module = module  # the module of the solver that defines it
 
     def intrinsic(self) -> Any:
-        from . import borrowing
-
-        return getattr(borrowing, self.name)
+        return getattr(importlib.import_module(f"{__package__}.{self.module}"), self.name)
 
     def __call__(self, *args):
         return self.python(*args)
 
     def __repr__(self) -> str:
-        return f"<intrinsic solver.borrowing.{self.name}>"
+        return f"<intrinsic solver.{self.module}.{self.name}>"
 
 
 def _empty(*shape: int):
@@ -107,6 +110,17 @@ def _empty(*shape: int):
 borrowed = Intrinsic("borrowed", lambda value: value)
 #: scratch of a constant shape on a kernel's stack (:func:`solver.borrowing.local_array`)
 local_array = Intrinsic("local_array", _empty)
+
+
+def _fused(a: float, b: float, c: float) -> float:
+    """``a b + c`` rounded once (exact rationals; :func:`solver.fused.fused` in a kernel)."""
+    if not all(math.isfinite(x) for x in (a, b, c)):
+        return a * b + c
+    return float(Fraction(a) * Fraction(b) + Fraction(c))
+
+
+#: a fused multiply-add, ``a b + c`` rounded once (:func:`solver.fused.fused`)
+fused = Intrinsic("fused", _fused, "fused")
 
 
 def njit(*args, **options):

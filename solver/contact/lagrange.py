@@ -413,6 +413,11 @@ class LagrangeModel(ContactModel):
         ``h`` (the step the run grows back by from the step cut to land on the contact), else ``h``."""
         return self._onset_steps[0][0] if self._onset_steps else h
 
+    @property
+    def in_onset(self) -> bool:
+        """Whether steps of :data:`ONSET_STEPS` remain (the loop takes them one at a time)."""
+        return bool(self._onset_steps)
+
     def step_tau(self) -> float | None:
         """The ``tau`` of :data:`ONSET_STEPS`'s next step, None when it is the run's."""
         return self._onset_steps[0][1] if self._onset_steps else None

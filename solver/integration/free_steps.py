@@ -6,9 +6,8 @@ of its drivers at the steps' ends.  :func:`free_steps` takes such a run of steps
 compiled call: per step the predictor, the modified-Newton iterations with a new Newton
 matrix whenever they stop contracting (:func:`~solver.integration.newmark.converge_step`,
 :func:`~solver.system.assembly.newton_factorize`), the pseudo-acceleration and the
-projection of the accelerations; it records each step's corrections, the power of the
-drivers and that of the modal links' modal damping for the energy ledger (Rayleigh damping
-keeps a model out of these runs).  The arithmetic is that of
+projection of the accelerations; it records each step's corrections and the power of the
+drivers for the energy ledger.  The arithmetic is that of
 :meth:`~solver.integration.newmark.NewmarkIntegrator.step`, operation for operation, so a
 run gives the same numbers either way; what it saves is the Python around the compiled
 calls (about 20 µs per step) and numba's argument dispatch (60 arguments per call).
@@ -17,7 +16,9 @@ numba's cache does not follow the kernels a kernel calls: a change to ``converge
 this file, or its cached run keeps the old arithmetic.
 
 A step that fails (Newton diverges, the matrix is singular) ends the run before it, and
-the time loop cuts it as it cuts a failed ordinary step.
+the time loop cuts it as it cuts a failed ordinary step.  One step of a run,
+:func:`free_step`, also serves the runs of closed Lagrange steps (:mod:`.closed_steps`), with
+straight contact rows bordering the Newton matrix.
 """
 from __future__ import annotations
 
@@ -28,8 +29,9 @@ from ..fem.modal import DOFS, modal_damping_power
 from ..system.assembly import newton_factorize
 from ..system.state import State
 from .step_ends import near, step_towards
-from .newmark import COLLAPSED, CONVERGED, DIVERGED, SINGULAR, NewmarkIntegrator, NewtonFailure, converge_step, \
-    divergence, newmark_predict
+from ..system.bordered import border_prepare
+from .newmark import COLLAPSED, CONVERGED, DIVERGED, SINGULAR, NewmarkIntegrator, NewtonFailure, converge_bordered, \
+    divergence, newmark_predict, project_accelerations
 
 #: the last step of a run failed (see :func:`free_steps`)
 FAILED = -1
@@ -44,12 +46,7 @@ def free_steps(*args):
 
 @njit(cache=True, nogil=True)
 def _free_steps(targets, accs, h, nu, af, c_a, c_v, pseudo_ratio, lam_factor, modified,
-               q, v, a, ap, lam, F_ext, drv_rows, drv_dofs, iterations, powers, states, factor, scale,
-               mass_diag, alpha, beta, form, dofs, secs, Mbars, modal, no_blocks, dm_dofs,
-               bp_n, bp_b, bp_r, sl_n, sl_nrm, sl_p, rows, cols, psi, g, vals,
-               blocks, extra, band_row, band_col, AB, kl, ku, ipiv, perm, pivot_ratio,
-               tol_rel, tol_abs, tol_g, max_iter, contraction, max_reuse, cr_dofs, cr_col, cr_row, cr_level, cr_diag,
-               cr_rhs, lam_c, fresh):
+               q, v, a, ap, lam, F_ext, drv_rows, drv_dofs, iterations, powers, states, factor, scale, *system):
     """Steps of size ``h`` from the state ``q, v, a, ap, lam``, one per row of ``targets`` (the
     dof-motion rows' values at the step's end) and ``accs`` (their prescribed accelerations).
 
@@ -62,72 +59,113 @@ def _free_steps(targets, accs, h, nu, af, c_a, c_v, pseudo_ratio, lam_factor, mo
     power ``-sum lambda_d qdot_d`` at its end and the modal damping's ``v_m^T Cqq v_m`` at its
     mean rates ``v_m`` (W: h times it is the trapezoidal rule's damping work, thesis eq. 2.50
     with tau = 1/2); ``states[:, k]`` (4, steps, dofs), if it has rows, receives its end state
-    ``q, v, a, lam`` (the frames of a run saved at every step: :mod:`solver.results.frame_block`).  Returns the number of steps taken, or
-    :data:`FAILED` minus that number when the next one failed.
+    ``q, v, a, lam`` (the frames of a run saved at every step: :mod:`solver.results.frame_block`).  ``system``: the arguments of :func:`free_step` from
+    ``mass_diag`` on.  Returns the number of steps taken, or :data:`FAILED` minus that number
+    when the next one failed.
     """
-    qn, vn, an, apn, lamn = q.copy(), v.copy(), a.copy(), ap.copy(), lam.copy()
-    counters = np.zeros(2, dtype=np.int64)
-    norms = np.empty(2)
+    work = step_work(q, lam, system[-8].shape[0])
     if scale[2] != h:
         factor[0] = 0
     for k in range(targets.shape[0]):
-        newmark_predict(q, v, a, ap, h, af, qn, vn, an)
-        lamn[:] = lam
-        target = targets[k]
-        counters[0] = 0
-        counters[1] = 0
-        norms[0] = np.inf
-        norms[1] = np.inf
-        done = 0
-        status = DIVERGED
-        while True:
-            if factor[0] == 0 or not modified:
-                s_in = scale[0] if scale[1] == h else 0.0
-                scale[0], singular = newton_factorize(
-                    qn, vn, an, lamn, F_ext, mass_diag, alpha, beta, form, dofs, secs, Mbars, modal, c_a, c_v, blocks,
-                    extra, dm_dofs, target, bp_n, bp_b, bp_r, sl_n, sl_nrm, sl_p, rows, cols, psi, g, vals,
-                    s_in, band_row, band_col, AB, kl, ku, ipiv, pivot_ratio, fresh)
-                scale[1] = h
-                scale[2] = h
-                factor[0] = 0 if singular else 1
-                factor[1] += 1
-                if singular:
-                    break
-            status = converge_step(q, v, ap, h, nu, apn, accs[k], pseudo_ratio, lam_factor,
+        if not free_step(k, targets, accs, h, nu, af, c_a, c_v, pseudo_ratio, lam_factor, modified, q, v, a, ap, lam,
+                         F_ext, drv_rows, drv_dofs, iterations, powers, states, factor, scale, work, *system):
+            return FAILED - k
+    return targets.shape[0]
+
+
+@njit(cache=True)
+def step_work(q, lam, rows):
+    """Scratch of :func:`free_step` for a state ``q, lam`` and ``rows`` contact rows: the iterate
+    ``q, v, a, a~, lam``, the Newton counters and norms, the bordered solve's ``W = A^-1 C`` and
+    inverse Schur matrix (:func:`~solver.system.bordered.border_prepare`) and whether they are
+    those of the present factors, and the rows' ``gamma`` (zero: straight rows)."""
+    return (q.copy(), q.copy(), q.copy(), q.copy(), lam.copy(), np.zeros(2, dtype=np.int64), np.empty(2),
+            np.empty((rows, q.shape[0] + lam.shape[0])), np.empty((rows, rows)), np.zeros(1, dtype=np.int64),
+            np.zeros(rows))
+
+
+@njit(cache=True, nogil=True)
+def free_step(k, targets, accs, h, nu, af, c_a, c_v, pseudo_ratio, lam_factor, modified,
+              q, v, a, ap, lam, F_ext, drv_rows, drv_dofs, iterations, powers, states, factor, scale, work,
+              mass_diag, alpha, beta, form, dofs, secs, Mbars, modal, no_blocks, dm_dofs,
+              bp_n, bp_b, bp_r, sl_n, sl_nrm, sl_p, rows, cols, psi, g, vals,
+              blocks, extra, band_row, band_col, AB, kl, ku, ipiv, perm, pivot_ratio,
+              tol_rel, tol_abs, tol_g, max_iter, contraction, max_reuse, cr_dofs, cr_col, cr_row, cr_level, cr_diag,
+              cr_rhs, lam_c, fresh):
+    """Step ``k`` of :func:`_free_steps` (its arguments, with the scratch ``work`` of
+    :func:`step_work`): the predictor, the modified-Newton iterations with the contact rows
+    ``cr_*`` bordering the Newton matrix (none in a run of free steps; straight rows in a run of
+    closed Lagrange steps, :mod:`.closed_steps`, whose ``W`` and Schur matrix serve every step
+    while the factors do), the projection; whether it converged."""
+    qn, vn, an, apn, lamn, counters, norms, W, Sinv, border, gamma = work
+    newmark_predict(q, v, a, ap, h, af, qn, vn, an)
+    lamn[:] = lam
+    target = targets[k]
+    counters[0] = 0
+    counters[1] = 0
+    norms[0] = np.inf
+    norms[1] = np.inf
+    done = 0
+    status = DIVERGED
+    while True:
+        if factor[0] == 0 or not modified:
+            s_in = scale[0] if scale[1] == h else 0.0
+            scale[0], singular = newton_factorize(
+                qn, vn, an, lamn, F_ext, mass_diag, alpha, beta, form, dofs, secs, Mbars, modal, c_a, c_v, blocks,
+                extra, dm_dofs, target, bp_n, bp_b, bp_r, sl_n, sl_nrm, sl_p, rows, cols, psi, g, vals,
+                s_in, band_row, band_col, AB, kl, ku, ipiv, pivot_ratio, fresh)
+            scale[1] = h
+            scale[2] = h
+            factor[0] = 0 if singular else 1
+            factor[1] += 1
+            border[0] = 0
+            if singular:
+                break
+        if border[0] == 0:  # the bordered solve's W and Schur matrix of these factors
+            W_new, S_new = border_prepare(AB, kl, ku, ipiv, perm, q.shape[0] + g.shape[0], cr_dofs, cr_col, cr_row,
+                                          cr_diag)
+            W[:, :] = W_new
+            Sinv[:, :] = S_new
+            border[0] = 1
+        status = converge_bordered(q, v, ap, h, nu, apn, accs[k], pseudo_ratio, lam_factor,
                                    qn, vn, an, lamn, F_ext, target, c_a, c_v, counters, norms,
                                    mass_diag, alpha, beta, form, dofs, secs, Mbars, modal, no_blocks, dm_dofs,
                                    bp_n, bp_b, bp_r, sl_n, sl_nrm, sl_p, rows, cols, psi, g, vals,
                                    AB, kl, ku, ipiv, perm, scale[0], tol_rel, tol_abs, tol_g, max_iter, contraction,
                                    max_reuse, False, cr_dofs, cr_col, cr_row, cr_level, cr_diag, cr_rhs, lam_c,
-                                   fresh)
-            factor[2] += counters[0] - done
-            done = counters[0]
-            if status == CONVERGED or status == DIVERGED:
-                break
-            factor[0] = 0  # REFACTOR: the reused matrix no longer contracts
-        if status != CONVERGED:  # singular or diverged: the step is given back
-            factor[0] = 0
-            factor[4] = status
-            scale[3] = norms[0]
-            return FAILED - k
-        powers[k, 1] = modal_damping_power(0.5 * (v + vn), modal) if modal[DOFS].shape[0] else 0.0
-        q[:] = qn
-        v[:] = vn
-        a[:] = an
-        ap[:] = apn
-        lam[:] = lamn
-        if states.shape[1] > k:
-            states[0, k, :q.shape[0]] = q
-            states[1, k, :v.shape[0]] = v
-            states[2, k, :a.shape[0]] = a
-            states[3, k, :lam.shape[0]] = lam
-        factor[3] = k + 1
-        iterations[k] = counters[1]
-        p = 0.0
-        for i in range(drv_rows.shape[0]):
-            p += lam[drv_rows[i]] * v[drv_dofs[i]]
-        powers[k, 0] = -p
-    return targets.shape[0]
+                                   fresh, W, Sinv)
+        factor[2] += counters[0] - done
+        done = counters[0]
+        if status == CONVERGED or status == DIVERGED:
+            break
+        factor[0] = 0  # REFACTOR: the reused matrix no longer contracts
+    if status != CONVERGED:  # singular or diverged: the step is given back
+        factor[0] = 0
+        factor[4] = status
+        scale[3] = norms[0]
+        return False
+    if cr_dofs.shape[0] > 0:  # with contact rows: projected with them (:func:`~.newmark.project_step`)
+        project_accelerations(qn, vn, an, apn, lamn, dm_dofs, accs[k], bp_n, bp_b, bp_r, sl_n, sl_nrm, sl_p, rows,
+                              cols, AB, kl, ku, ipiv, perm, scale[0], pseudo_ratio, lam_factor, W, Sinv, cr_dofs,
+                              cr_row, gamma, lam_c)
+    powers[k, 1] = modal_damping_power(0.5 * (v + vn), modal) if modal[DOFS].shape[0] else 0.0
+    q[:] = qn
+    v[:] = vn
+    a[:] = an
+    ap[:] = apn
+    lam[:] = lamn
+    if states.shape[1] > k:
+        states[0, k, :q.shape[0]] = q
+        states[1, k, :v.shape[0]] = v
+        states[2, k, :a.shape[0]] = a
+        states[3, k, :lam.shape[0]] = lam
+    factor[3] = k + 1
+    iterations[k] = counters[1]
+    p = 0.0
+    for i in range(drv_rows.shape[0]):
+        p += lam[drv_rows[i]] * v[drv_dofs[i]]
+    powers[k, 0] = -p
+    return True
 
 
 @njit(cache=True)
@@ -162,8 +200,7 @@ def free_run(integ: NewmarkIntegrator, s: State, h: float, times: np.ndarray, ta
     ``targets`` and ``accs`` are the prescribed motion at their ends, ``drivers`` = (rows,
     dofs) of the drivers' power.  Returns ``(state, iterations, powers, failure, states)``: the
     state after the steps taken (``s`` when none), their Newton corrections and powers (the
-    drivers' and the modal damping's, W, (steps, 2), see :func:`free_steps`), the
-    :class:`NewtonFailure` of the step after them (None when all were taken), which
+    drivers' and the modal damping's, W, (steps, 2), see :func:`free_steps`), the :class:`NewtonFailure` of the step after them (None when all were taken), which
     :meth:`NewmarkIntegrator.step` would have raised, and with ``record`` each step's end state
     ``(q, v, a, lam)``, arrays (steps taken, dofs) (``lam`` (steps taken, multipliers)), else None.
     With ``gaps`` (:class:`~.open_steps.OpenGaps`) the steps are taken by

@@ -184,10 +184,10 @@ def converge_step(q0, v0, ap0, h, nu, ap, dm_acc, pseudo_ratio, lam_factor,
                   bp_n, bp_b, bp_r, sl_n, sl_nrm, sl_p, rows, cols, psi, g, vals,
                   AB, kl, ku, ipiv, perm, scale, tol_rel, tol_abs, tol_g, max_iter, contraction, max_reuse, follower,
                   cr_dofs, cr_col, cr_row, cr_level, cr_diag, cr_rhs, lam_c, fresh):
-    """:func:`newton_iterations`, and once they converge the pseudo-acceleration ``ap`` of
-    the step (eq. 2.49) and the projection of the accelerations onto ``G a = gamma``
-    (:func:`project_accelerations`), in one compiled call.  The arguments from
-    ``mass_diag`` on stay the same from one factorisation to the next.
+    """:func:`newton_iterations`, and once they converge the pseudo-acceleration ``ap`` of the step (eq. 2.49)
+    and the projection of the accelerations onto ``G a = gamma`` (:func:`project_accelerations`), in one
+    compiled call (:func:`converge_bordered`).  The arguments from ``mass_diag`` on stay the same from one
+    factorisation to the next.
 
     Position constraints hold after Newton, but with the trapezoidal rule the
     acceleration error they leave is undamped and makes the multipliers (joint
@@ -200,6 +200,20 @@ def converge_step(q0, v0, ap0, h, nu, ap, dm_acc, pseudo_ratio, lam_factor,
     second-order energy behaviour.
     """
     W, Sinv = border_prepare(AB, kl, ku, ipiv, perm, q.shape[0] + g.shape[0], cr_dofs, cr_col, cr_row, cr_diag)
+    return converge_bordered(q0, v0, ap0, h, nu, ap, dm_acc, pseudo_ratio, lam_factor, q, v, a, lam, F_ext, target, c_a,
+                             c_v, counters, norms, mass_diag, alpha, beta, form, dofs, secs, Mbars, modal, no_blocks,
+                             dm_dofs, bp_n, bp_b, bp_r, sl_n, sl_nrm, sl_p, rows, cols, psi, g, vals, AB, kl, ku, ipiv,
+                             perm, scale, tol_rel, tol_abs, tol_g, max_iter, contraction, max_reuse, follower, cr_dofs,
+                             cr_col, cr_row, cr_level, cr_diag, cr_rhs, lam_c, fresh, W, Sinv)
+
+
+@njit(cache=True)
+def converge_bordered(q0, v0, ap0, h, nu, ap, dm_acc, pseudo_ratio, lam_factor, q, v, a, lam, F_ext, target, c_a,
+                      c_v, counters, norms, mass_diag, alpha, beta, form, dofs, secs, Mbars, modal, no_blocks, dm_dofs,
+                      bp_n, bp_b, bp_r, sl_n, sl_nrm, sl_p, rows, cols, psi, g, vals, AB, kl, ku, ipiv, perm, scale,
+                      tol_rel, tol_abs, tol_g, max_iter, contraction, max_reuse, follower, cr_dofs, cr_col, cr_row,
+                      cr_level, cr_diag, cr_rhs, lam_c, fresh, W, Sinv):
+    """:func:`converge_step` given the bordered solve's ``W, Sinv`` of these factors (a run keeps them)."""
     status = newton_iterations(q, v, a, lam, F_ext, mass_diag, alpha, beta, form, dofs, secs, Mbars, modal, no_blocks,
                                dm_dofs, target, bp_n, bp_b, bp_r, sl_n, sl_nrm, sl_p, rows, cols, psi, g, vals,
                                AB, kl, ku, ipiv, perm, scale, c_a, c_v, tol_rel, tol_abs, tol_g, max_iter,

@@ -45,15 +45,20 @@ def gaps_closing(kinds, dofs, frames, q, limit):
     the point, x, y dofs of a node target), ``frames[j]`` = (n_x, n_y, x, y of a ground line's
     point, radius of the point, m); the gap is ``n . (p - x_target) - r`` (thesis eq. 3.1)."""
     for j in range(kinds.shape[0]):
-        px, py = q[dofs[j, 0]], q[dofs[j, 1]]
-        if kinds[j] == NODE:
-            gap = frames[j, 0] * (px - q[dofs[j, 2]]) + frames[j, 1] * (py - q[dofs[j, 3]])
-        else:
-            gap = frames[j, 0] * (px - frames[j, 2]) + frames[j, 1] * (py - frames[j, 3])
-        gap -= frames[j, 4]
-        if not gap > limit:
+        if not pair_gap(kinds, dofs, frames, j, q) > limit:
             return True
     return False
+
+
+@njit(cache=True)
+def pair_gap(kinds, dofs, frames, j, q):
+    """The gap of pair ``j`` at ``q`` (m; the arrays of :func:`gaps_closing`)."""
+    px, py = q[dofs[j, 0]], q[dofs[j, 1]]
+    if kinds[j] == NODE:
+        gap = frames[j, 0] * (px - q[dofs[j, 2]]) + frames[j, 1] * (py - q[dofs[j, 3]])
+    else:
+        gap = frames[j, 0] * (px - frames[j, 2]) + frames[j, 1] * (py - frames[j, 3])
+    return gap - frames[j, 4]
 
 
 @njit(cache=True, nogil=True)
@@ -103,6 +108,9 @@ class OpenGaps:
         self.before = np.empty((5, 0))
         self.aps = np.empty((0, 0))  # the pseudo-accelerations at the steps' ends, m/s^2 (rad/s^2)
 
+    #: the longest step of a run, s; whether its states are kept for :meth:`book`
+    cap, records = math.inf, False
+
     @staticmethod
     def serves(contacts: ContactTracker) -> bool:
         """Whether every contact model of the run is the Lagrange model and every pair is on a
@@ -119,16 +127,40 @@ class OpenGaps:
         self.aps = np.empty((recorded, n))
         return open_steps(self.kinds, self.dofs, self.frames, self.limit, self.before, self.aps, *args)
 
-    def watched(self, times: np.ndarray, run: tuple, watch: Callable[[State], bool]) -> tuple:
+    def begin(self, s: State, times: np.ndarray) -> None:
+        """Prepare a run from ``s`` to the step ends ``times``: nothing for open steps."""
+
+    def multipliers(self, k: int) -> np.ndarray | None:
+        """The contact multipliers after the run's first ``k`` steps: none while the pairs are open."""
+        return None
+
+    def ended(self, new: State, failure, taken: int) -> tuple:
+        """The run's last state after ``taken`` steps and the step handed over (``failure``), as they are."""
+        return new, failure
+
+    def book(self, out, hs: np.ndarray, powers: np.ndarray, end: State, recorded: tuple | None) -> list[float]:
+        """The ledger over the run's steps ``hs`` that end at ``end``, the drivers' and the modal
+        damping's ``powers`` (:meth:`~solver.results.outputs.OutputBuilder.advance_ledger_drivers`)."""
+        return out.advance_ledger_drivers(hs.tolist(), powers, end)
+
+    def watched(self, times: np.ndarray, run: tuple, watch: Callable[[State], bool], out=None) -> tuple:
         """The run ``(state, iterations, powers, failure, (q, v, a, lam) of each step)`` of
         :func:`~.free_steps.free_run` that recorded its steps, cut after the first step whose end
         state ``watch`` flags (the time loop's created-energy watch, which looks at every step's
-        end): ``(state, iterations, powers, failure)``."""
+        end): ``(state, iterations, powers, failure)``.  With ``out`` (an
+        :class:`~solver.results.outputs.OutputBuilder` of a model without modal links), the states'
+        energies are computed in one pass (:meth:`~solver.results.outputs.OutputBuilder.stacked_terms`,
+        the same numbers) and handed to the watch with each state."""
         new, iterations, powers, failure, (q, v, a, lam) = run
-        for k in range(len(iterations) - 1):
-            st = State(float(times[k]), q[k].copy(), v[k].copy(), a[k].copy(), lam[k].copy(), self.aps[k].copy())
+        last = len(iterations) - 1
+        terms = out.stacked_terms(q[:last], v[:last]) if out is not None and last > 0 else None
+        for k in range(last):
+            st = State(float(times[k]), q[k], v[k], a[k], lam[k], self.aps[k], self.multipliers(k + 1))
+            if terms is not None:
+                out.remember_energy(st, tuple(x[k] for x in terms))
             if watch(st):
-                return st, iterations[:k + 1], powers[:k + 1], None
+                return (State(st.t, *(x.copy() for x in (st.q, st.v, st.a, st.lam, st.a_pseudo)), st.lam_c),
+                        iterations[:k + 1], powers[:k + 1], None)
         return new, iterations, powers, failure
 
 

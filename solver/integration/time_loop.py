@@ -38,6 +38,7 @@ from .divergence import DivergenceWatch, mesh_hint, strain_hint
 from .newmark import NewmarkIntegrator, NewtonFailure
 from .free_steps import free_run, plan_steps
 from .open_steps import OpenGaps
+from .closed_steps import ClosedRows
 from .step_ends import ROUND_OFF, step_towards
 from .step_limits import ADVICE, StepFailure, StepLimits
 from ..results.outputs import OutputBuilder
@@ -118,7 +119,8 @@ def _free_run(integ: NewmarkIntegrator, out: OutputBuilder, state: State, h: flo
     (the loop cuts it); ``block``: with ``gather``, the frames of the steps taken
     (:class:`~solver.results.frame_block.FrameBlock`, None if none), else None; each step is
     logged in ``steps`` unless it is None.  With ``gaps``, a run of open steps (:mod:`.open_steps`),
-    ``failure`` may be the step after them, taken, whose end a contact rule must look at; with
+    ``failure`` may be the step after them, taken, whose end a contact rule must look at (with
+    :class:`~.closed_steps.ClosedRows`, a run of closed steps, :mod:`.closed_steps`: the same); with
     ``single``, one step at most; with ``watch``, the run ends at the first step whose end state
     it flags (:meth:`.open_steps.OpenGaps.watched`).  Raises :class:`StepFailure` when the run
     stalls."""
@@ -127,21 +129,29 @@ def _free_run(integ: NewmarkIntegrator, out: OutputBuilder, state: State, h: flo
     budget = 1 if single else max(1, FREE_RUN_WORK // integ.asm.n)
     if gather:  # through the output times, a block of frames at most
         next_out, dt_out, budget = np.inf, np.inf, min(budget, BLOCK_FRAMES)
-    times, step = plan_steps(state.t, h, h0, t_end, eps_t, limits.shortest, breakpoints[0] if breakpoints else np.inf,
-                             next_out, dt_out, budget)
+    cap = gaps.cap if gaps is not None else np.inf  # the longest step (the impact step while in contact)
+    times, step = plan_steps(state.t, min(h, cap), min(h0, cap), t_end, eps_t, limits.shortest,
+                             breakpoints[0] if breakpoints else np.inf, next_out, dt_out, budget)
     if not len(times):
         return state, h, 0, 0, None, None
     targets, accs = integ.asm.sys.constraints.motion_at(times)
+    record = gather or watch is not None or (gaps is not None and gaps.records)
+    if gaps is not None:
+        gaps.begin(state, times)
     new, iterations, powers, failure, recorded = free_run(integ, state, step, times, targets, accs,
-                                                          out.driver_rows_dofs, gather or watch is not None, gaps)
+                                                          out.driver_rows_dofs, record, gaps)
+    if gaps is not None:
+        new, failure = gaps.ended(new, failure, len(iterations))
     if watch is not None:
-        new, iterations, powers, failure = gaps.watched(times, (new, iterations, powers, failure, recorded), watch)
+        new, iterations, powers, failure = gaps.watched(times, (new, iterations, powers, failure, recorded), watch,
+                                                        None if integ.asm.sys.modal.links else out)
     ends = times[:len(iterations)]
     hs = np.diff(ends, prepend=state.t)  # each step as the loop takes it: its end minus its start
     limits.accepted_run(ends, hs)
     if steps is not None:
         steps.extend(map(StepRecord, ends.tolist(), hs.tolist(), iterations.tolist()))
-    works = out.advance_ledger_drivers(hs.tolist(), powers, new)
+    works = (gaps.book(out, hs, powers, new, recorded) if gaps is not None
+             else out.advance_ledger_drivers(hs.tolist(), powers, new))
     h_next = min(h0, 2 * float(hs[-1])) if len(hs) else h
     block = out.frame_block(ends, recorded, works) if gather and len(hs) else None
     return new, h_next, len(hs), int(iterations.sum()), failure, block
@@ -247,6 +257,8 @@ class _Loop:
         # steps in compiled runs while every Lagrange pair is open
         serves = self.integ.runs_free_steps and OpenGaps.serves(contacts) and system.alpha == 0.0 and system.beta == 0.0
         self.open_gaps = OpenGaps(contacts.pairs, settings["contact_tol"]) if serves else None
+        # and while the closed pairs keep their modes
+        self.closed_rows = ClosedRows(contacts, settings["contact_tol"]) if serves else None
 
     def frame_of(self, st: State) -> Frame:
         """The frame of ``st``, stored with the run's frames."""
@@ -290,7 +302,7 @@ class _Loop:
                 self.status, self.message = "cancelled", f"cancelled at t = {self.state.t:.6g} s"
                 return
             failure = None
-            if self.free or self._open():
+            if self.free or self._open() or self._closed():
                 verdict, failure = yield from self._free_steps(blocks)
                 if verdict == "stop":
                     return
@@ -303,24 +315,30 @@ class _Loop:
         """Whether the next steps may be a run of open steps (:mod:`.open_steps`)."""
         return self.open_gaps is not None and not self.contacts.closed()
 
+    def _closed(self) -> bool:
+        """Whether the next steps may be a run of closed steps (:mod:`.closed_steps`)."""
+        return self.closed_rows is not None and self.closed_rows.ready(self.state)
+
     def _open_watch(self) -> tuple:
         """The arguments ``gaps, single, watch`` of :func:`_free_run` for the next run: a run of
-        open steps of an undamped model stops at the first step the created-energy watch flags
-        (with drivers, whose work the watch's balance holds after each step, one step a run)."""
+        open or closed steps of an undamped model stops at the first step the created-energy watch
+        flags (with drivers or friction, whose work the watch's balance holds after each step, one
+        step a run)."""
         if self.free:
             return None, False, None
+        gaps = self.closed_rows if self.contacts.closed() else self.open_gaps
         if not self.undamped:
-            return self.open_gaps, False, None
-        if len(self.out.driver_rows_dofs[0]):
-            return self.open_gaps, True, None
-        return self.open_gaps, False, self.watch.created_energy
+            return gaps, False, None
+        if len(self.out.driver_rows_dofs[0]) or gaps.records:
+            return gaps, True, None
+        return gaps, False, self.watch.created_energy
 
     def _free_steps(self, blocks: bool):
         """Steps in one compiled run (:func:`_free_run`), their frames yielded; ``(verdict,
         failure)``: "stop" (the run failed), "next" (steps taken), "step" (the step after them
         failed, or ended with a gap closing, ``failure``, or none was taken: it is taken by
         :meth:`_contact_step`)."""
-        started = wallclock.perf_counter()
+        started, kind = wallclock.perf_counter(), "impact_steps" if self.contacts.closed() else "free_steps"
         try:
             self.state, self.h, taken, its, failure, block = _free_run(
                 self.integ, self.out, self.state, self.h, self.h0, self.t_end, self.eps_t, self.next_out, self.dt_out,
@@ -330,11 +348,11 @@ class _Loop:
             self.status, self.message = "failed", str(exc)
             return "stop", None
         self.steps_taken, self.iterations = self.steps_taken + taken, self.iterations + its
-        if not self.free:  # open steps: counted with the other steps out of contact
+        if not self.free:  # open (closed) steps: counted with the other steps out of (in) contact
             if taken and self.undamped and self.watch.created_energy(self.state):
                 self._damp(self.state.t)
-            self.impact["free_steps"] += taken
-            self.impact["free_steps_wall_s"] += wallclock.perf_counter() - started
+            self.impact[kind] += taken
+            self.impact[kind + "_wall_s"] += wallclock.perf_counter() - started
         cause = self.watch.check(self.state, taken) if taken else None
         if block is not None:  # the frames of every step taken
             store_block(self.res.frames, block)

@@ -168,6 +168,18 @@ class OutputBuilder:
         self._configurations = [(st.q, st.t, tuple(value)), *self._configurations[:MEMO - 1]]
         return kinetic, *value
 
+    def stacked_terms(self, Q: np.ndarray, V: np.ndarray) -> tuple[list[float], ...]:
+        """:meth:`energy_terms` but the contact energy of the states of ``Q`` and ``V`` (rows: one
+        state each) in one pass (:meth:`~solver.system.assembly.Assembly.stacked_energies`, the same
+        numbers), J, as lists."""
+        kinetic, strain, potential = self.asm.stacked_energies(np.ascontiguousarray(Q), np.ascontiguousarray(V))
+        return kinetic.tolist(), strain.tolist(), potential.tolist()
+
+    def remember_energy(self, st: State, terms: tuple[float, float, float]) -> None:
+        """Take ``terms`` (kinetic, strain and potential energy of ``st``, J: :meth:`stacked_terms`)
+        with the contact energy of ``st`` as its :meth:`energy_terms`."""
+        self._memo = [(st, "energy", (*terms, self.contact_energy(st))), *self._memo[:MEMO - 1]]
+
     def spurious_growth(self, old: State, new: State, ratio: float = 0.05) -> bool:
         """Whether the mechanical energy grew over a step by more than ``ratio`` of the energies
         in play, beyond the work of loads, drivers and free strains: the mark of a spurious root of the
@@ -197,27 +209,43 @@ class OutputBuilder:
             self.ledger["dissipated_damping"] = damped + h * self.asm.damping_power(q_m, v_m)
         self._last_motion = (st.q, st.v)
 
-    def advance_ledger_drivers(self, steps: list[float], powers: np.ndarray, end: State) -> list[float]:
+    def advance_ledger_drivers(self, steps: list[float], powers: np.ndarray, end: State,
+                               p_fric: np.ndarray | None = None) -> list[float]:
         """:meth:`advance_ledger` over steps whose only powers are the drivers' and the modal
         damping's (``powers`` (steps, 2), W: the drivers' at each step's end, the damping's at its
-        mean motion, :func:`~solver.fem.modal.modal_damping_power`): no loads, Rayleigh damping,
-        contacts or free strains (a run of free steps, :mod:`solver.integration.free_steps`, that
-        ends at ``end``); the other terms stay as they are.  Returns the drivers' work after each
-        step, J."""
-        work, damped = self.ledger["work_drivers"], self.ledger["dissipated_damping"]
-        works = []
-        p0 = None if self._last_powers is None else self._last_powers[1]
-        for h, (p1, p_damp) in zip(steps, powers.tolist()):
-            if p0 is not None:
-                work += 0.5 * h * (p0 + p1)
-            damped += h * p_damp
-            p0 = p1
-            works.append(work)
-        self.ledger["work_drivers"], self.ledger["dissipated_damping"] = work, damped
+        mean motion, :func:`~solver.fem.modal.modal_damping_power`) and contact friction's
+        (``p_fric``, W, at each step's end, if given): no loads, Rayleigh damping, compliant
+        contacts or free strains (a run of free steps, :mod:`solver.integration.free_steps`, or of
+        closed Lagrange steps, :mod:`solver.integration.closed_steps`, that ends at ``end``); the
+        other terms stay as they are.  Returns the drivers' work after each step, J."""
+        works, p0 = self._integrated("work_drivers", 1, steps, powers[:, 0])
+        damped = self.ledger["dissipated_damping"]
+        for h, p_damp in zip(steps, powers[:, 1].tolist()):
+            damped += h * p_damp  # step by step, as advance_ledger books it
+        self.ledger["dissipated_damping"] = damped
+        friction = 0.0
+        if p_fric is not None:
+            friction = self._integrated("dissipated_friction", 3, steps, p_fric)[1]
         if p0 is not None:
-            self._last_powers = (0.0, p0, 0.0, 0.0, 0.0, 0.0, 0.0)
+            self._last_powers = (0.0, p0, 0.0, friction, 0.0, 0.0, 0.0)
         self._last_motion = (end.q, end.v)
         return works
+
+    def _integrated(self, key: str, slot: int, steps: list[float],
+                    powers: np.ndarray) -> tuple[list[float], float | None]:
+        """The ledger's ``key`` advanced by the trapezoidal rule over ``steps`` with the ``powers``
+        at their ends (W; the last step's powers' ``slot`` before them): its values after each step
+        (J) and the last power."""
+        work = self.ledger[key]
+        works = []
+        p0 = None if self._last_powers is None else self._last_powers[slot]
+        for h, p1 in zip(steps, powers.tolist()):
+            if p0 is not None:
+                work += 0.5 * h * (p0 + p1)
+            p0 = p1
+            works.append(work)
+        self.ledger[key] = work
+        return works, p0
 
     @property
     def driver_rows_dofs(self) -> tuple[np.ndarray, np.ndarray]:

@@ -353,13 +353,28 @@ def _size(results: Results) -> float:
     return max(1.0, 2.0 * float(np.hypot(*(xy - xy.mean(axis=0)).T).max(initial=0.0)))
 
 
+def _loaded_as_sketched(results: Results) -> bool:
+    """Whether the run can carry the ringing :func:`nyquist_ringing_warning` looks for: a flexible or
+    modal link loaded from its sketched shape (gravity, a load, a moving support or mass, a free
+    strain; not ``solver.initial_shape = "static"``).  Without it the accelerations are not read
+    (a run streamed to its folder would read every frame's back)."""
+    model = results.model
+    links = model.get("links", [])
+    if model.get("solver", {}).get("initial_shape") == "static" or not any(
+            link.get("kind") in ("flexible", "modal") for link in links):
+        return False
+    gravity = any(float(g) != 0.0 for g in model.get("gravity", {}).values())
+    return gravity or bool(model.get("loads") or model.get("moving")) or any(link.get("free_strains") for link in links)
+
+
 def _ringing(results: Results) -> tuple[int, int, int, float, float] | None:
     """``(frame, column, frames, amplitude m/s^2, scale m/s^2)`` of the first node acceleration
     component (column ``2 node + axis``) that rings (:func:`nyquist_ringing_warning`) for
     :data:`RINGING_STEPS` frames, the frames that ring in all, the alternation there and the run's
     largest acceleration; None when none does (or the run keeps no rates or steps)."""
     frames, nodes = results.frames, len(results.layout.nodes)
-    if not results.layout.rates or not results.steps or len(frames) < RINGING_STEPS + 3:
+    if (not results.layout.rates or not results.steps or len(frames) < RINGING_STEPS + 3
+            or not _loaded_as_sketched(results)):
         return None
     a, v = (stack_field(frames, name, (nodes, 2)).reshape(len(frames), -1) for name in ("node_a", "node_v"))
     scale = float(np.max(np.abs(a), initial=0.0))

@@ -1,0 +1,267 @@
+"""Runs of compiled steps while Lagrange-multiplier contact pairs stay closed in their modes.
+
+A model whose only contact pairs are Lagrange-multiplier pairs (thesis ch. 4) on a node or a
+ground line steps, while its closed pairs keep their modes, with the same contact rows step
+after step: a straight target's normal and tangent do not turn, so the rows of
+:meth:`~solver.contact.lagrange.LagrangeModel.fill_rows` (the normal gap held, 4.15, its force
+along ``eta``, 4.17, while sliding; the tangential velocity held too while sticking, 4.29) keep
+their coefficients and only their right-hand side ``J_n . q - g + g_held`` follows the step's
+start ``q``.  :func:`closed_steps` takes such steps in one compiled call: per step the rows'
+right-hand side (:func:`write_rhs`), the Newmark step with the rows bordering its Newton matrix
+(:func:`~.free_steps.free_step`: the bordered solve of App. B, its ``W = A^-1 C`` and Schur matrix
+kept while the factors hold, and the projection of :func:`~.newmark.project_step`: the arithmetic
+of :meth:`~.newmark.NewmarkIntegrator.step` with rows), then at the step's end the look the contact
+rules would take (:func:`modes_hold`): a normal force tensile beyond the pair's resolution (4.1,
+release), a slip velocity through zero or fallen to ``eps`` of its value a step before (4.8,
+4.9), a stick needing more than ``mu_s F_n`` (4.6), a node target's point out of its reach, an
+open pair's gap closing (:func:`~.open_steps.gaps_closing`).  A step at whose end any of them
+acts, or might (a slip velocity within :data:`DOUBT` of its terms of a sign change), ends the
+run: its start is the run's last state and the step itself is handed to the time loop as the
+first attempt of its next step, which applies the contact rules to it as to a step it had taken
+itself (:mod:`.open_steps` does the same).  A step that fails is given back as a failure.
+
+The numbers are those of the steps the loop takes one by one, to the bit: the right-hand side
+sums ``J_n . q`` as numpy's dot product does (:func:`solver.fused.fused`), and the forces of the
+frames (:meth:`~solver.contact.lagrange.LagrangeModel.step_ended`) and the friction power of the
+ledger are the contact model's own, from the multipliers of the run's steps.  Not looked at in a
+run (as in a run of open steps): the energy guard against a spurious root of the Newmark
+equations, which watches the steps after a velocity jump; a run begins only after a step at
+whose end no event happened (no onset jump, no switch).
+"""
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+from ..contact.lagrange import OPEN, SLIDE, STICK
+from ..contact.tracker import ContactTracker
+from ..jit import borrowed, fused, njit
+from ..system.state import State
+from .free_steps import FAILED, free_step, step_work
+from .open_steps import NODE, OpenGaps, gaps_closing, pair_gap
+
+#: the columns of :func:`modes_hold`'s ``props``: the gap held (m), the effective mass along the
+#: normal (kg), the slip direction, mu_s, eq. (4.9)'s eps, frictional (1/0), a node target's reach (m)
+HOLD, MASS, SIGMA, MU_S, EPS, FRICTIONAL, REACH = range(7)
+
+#: a slip velocity within this fraction of the sum of its terms' magnitudes of a sign change (or of
+#: eq. 4.9's limit) may be judged otherwise by numpy's product, summed in another order: the step is
+#: handed to the loop
+DOUBT = 1e-12
+
+#: dofs of a pair's tangential velocity: the point's x, y and rotation, a node target's x, y
+TANGENT_DOFS = 6
+
+
+@njit(cache=True)
+def write_rhs(kinds, dofs, frames, modes, first, props, cr_dofs, cr_row, cr_rhs, q):
+    """The right-hand side ``J_n . q - g + g_held`` (m) of each closed pair's normal row, first row
+    ``first[j]`` (:meth:`~solver.contact.lagrange.LagrangeModel._write`), at the step's start ``q``;
+    ``J_n . q`` summed as numpy's dot product sums it (:mod:`solver.fused`)."""
+    for j in range(kinds.shape[0]):
+        if modes[j] == OPEN:
+            continue
+        r = first[j]
+        acc = 0.0
+        for i in range(cr_dofs.shape[1]):
+            acc = fused(q[cr_dofs[r, i]], cr_row[r, i], acc)
+        cr_rhs[r] = acc - pair_gap(kinds, dofs, frames, j, q) + props[j, HOLD]
+
+
+@njit(cache=True)
+def tangential(t_dofs, t_coef, j, v):
+    """The tangential relative velocity of pair ``j`` (m/s) and the sum of its terms' magnitudes."""
+    v_t, size = 0.0, 0.0
+    for i in range(t_dofs.shape[1]):
+        term = t_coef[j, i] * v[t_dofs[j, i]]
+        v_t += term
+        size += abs(term)
+    return v_t, size
+
+
+@njit(cache=True)
+def modes_hold(kinds, dofs, frames, modes, first, props, t_dofs, t_coef, q, v, v0, lam_c, h, tol_g, nu):
+    """Whether every closed pair keeps its mode at the end of a step of ``h`` (s) from the velocities
+    ``v0`` to ``(q, v)``, its multipliers ``lam_c`` (N), as
+    :meth:`~solver.contact.lagrange.LagrangeModel.event_time` and ``switch`` judge it: the normal
+    force not tensile beyond the resolution ``m tol_g / (nu h^2)`` (4.1), a node target's point
+    within its reach, a slip ``sigma v_t`` not through zero nor fallen to ``eps`` of its value a
+    step before (4.8, 4.9; within :data:`DOUBT`, in doubt), a stick's ``mu_s F_n - |F_t|`` not
+    negative beyond the resolution (4.6)."""
+    for j in range(kinds.shape[0]):
+        if modes[j] == OPEN:
+            continue
+        r = first[j]
+        F_tol = props[j, MASS] * tol_g / (nu * h * h)
+        F_n = lam_c[r]
+        if not (F_n + F_tol >= 0.0 and F_n >= -F_tol):
+            return False
+        if kinds[j] == NODE and not reachable(dofs, frames, j, q, pair_gap(kinds, dofs, frames, j, q), props[j, REACH]):
+            return False
+        if modes[j] == SLIDE and props[j, SIGMA] != 0.0 and props[j, FRICTIONAL] != 0.0:
+            v_t, size = tangential(t_dofs, t_coef, j, v)
+            v_t0, size0 = tangential(t_dofs, t_coef, j, v0)
+            if not props[j, SIGMA] * v_t > DOUBT * size:
+                return False
+            if not abs(v_t) - DOUBT * size > props[j, EPS] * (abs(v_t0) + DOUBT * size0):
+                return False
+        elif modes[j] == STICK and not props[j, MU_S] * F_n + F_tol - abs(lam_c[r + 1]) >= 0.0:
+            return False
+    return True
+
+
+@njit(cache=True)
+def reachable(dofs, frames, j, q, gap, reach):
+    """Whether the point of node pair ``j`` is within ``reach`` (m) of its node across the normal
+    and less than ``reach`` behind its face, at its ``gap`` (m)
+    (:meth:`~solver.system.contact_pairs.ContactPair.geometry`)."""
+    dx, dy = q[dofs[j, 0]] - q[dofs[j, 2]], q[dofs[j, 1]] - q[dofs[j, 3]]
+    return abs(frames[j, 1] * dx - frames[j, 0] * dy) <= reach and gap >= -reach
+
+
+@njit(cache=True, nogil=True)
+def closed_steps(pairs, modes, first, props, tangents, times, resolution, lam_ends, gaps, before, aps, *args):
+    """:func:`_closed_steps` with the arrays of ``args`` borrowed (:mod:`solver.borrowing`)."""
+    return _closed_steps(pairs, modes, first, props, tangents, times, resolution, lam_ends, gaps, before, aps,
+                         *borrowed(args))
+
+
+@njit(cache=True, nogil=True)
+def _closed_steps(pairs, modes, first, props, tangents, times, resolution, lam_ends, gaps, before, aps, targets, accs,
+                  h, nu, af, c_a, c_v, pseudo_ratio, lam_factor, modified, q, v, a, ap, lam, F_ext, drv_rows,
+                  drv_dofs, iterations, powers, states, factor, scale, *system):
+    """The steps of :func:`~.free_steps.free_steps` (same arguments from ``targets`` on, the contact
+    rows last), each with the rows' right-hand side written at its start and followed by the looks
+    of :func:`modes_hold` and of :func:`~.open_steps.gaps_closing` at the open pairs (``gaps`` =
+    their kinds, dofs, frames and limit); ``pairs`` = every pair's (kinds, dofs, frames),
+    ``modes``, ``first`` rows, ``props`` and ``tangents`` = (dofs, coefficients) as
+    :func:`modes_hold` takes them, ``times`` the run's start and step ends, ``resolution`` =
+    (tol_g m, the contact model's nu); ``before``, ``aps`` as :func:`~.open_steps.open_steps` has
+    them, ``lam_ends[k]`` receives the contact multipliers at the end of step k.  Returns
+    ``(steps, closing)`` as :func:`~.open_steps.open_steps` does, ``closing`` also when a closed
+    pair's rule acts at the last step's end."""
+    cr_dofs, cr_row, cr_rhs, lam_c = system[-8], system[-6], system[-3], system[-2]
+    kinds, dofs, frames = pairs
+    n, m = q.shape[0], lam.shape[0]
+    work = step_work(q, lam, cr_dofs.shape[0])
+    if scale[2] != h:
+        factor[0] = 0
+    for k in range(targets.shape[0]):
+        write_rhs(kinds, dofs, frames, modes, first, props, cr_dofs, cr_row, cr_rhs, q)
+        before[0, :n] = q
+        before[1, :n] = v
+        before[2, :n] = a
+        before[3, :n] = ap
+        before[4, :m] = lam
+        if not free_step(k, targets, accs, h, nu, af, c_a, c_v, pseudo_ratio, lam_factor, modified, q, v, a, ap, lam,
+                         F_ext, drv_rows, drv_dofs, iterations, powers, states, factor, scale, work, *system):
+            return FAILED - k, False
+        lam_ends[k] = lam_c
+        if aps.shape[0] > k:
+            aps[k] = ap
+        if gaps_closing(gaps[0], gaps[1], gaps[2], q, gaps[3]) or not modes_hold(
+                kinds, dofs, frames, modes, first, props, tangents[0], tangents[1], q, v, before[1, :n], lam_c,
+                times[k + 1] - times[k], resolution[0], resolution[1]):
+            return k + 1, True
+    return targets.shape[0], False
+
+
+class ClosedRows(OpenGaps):
+    """The pairs of a run whose closed steps :func:`closed_steps` may take, and the contact rows
+    of the run being taken."""
+
+    def __init__(self, contacts: ContactTracker, tol: float):
+        super().__init__(contacts.pairs, tol)
+        self.contacts = contacts
+        self.model = contacts.models[0]
+        pairs = contacts.pairs
+        self.t_dofs = np.zeros((len(pairs), TANGENT_DOFS), dtype=np.int64)
+        self.t_coef = np.zeros((len(pairs), TANGENT_DOFS))
+        for j, pair in enumerate(pairs):  # a straight target's tangent: the same everywhere
+            g = pair.geometry(contacts.asm.sys.q0)
+            self.t_dofs[j, :len(g.local_dofs)] = g.local_dofs
+            self.t_coef[j, :len(g.local_dofs)] = g.J_local[1]
+        self._fixed = np.array([[p.mu_s, float(p.mu_s > 0.0 or p.mu_d > 0.0), p.params.get("reach", np.inf)]
+                                for p in pairs]).reshape(len(pairs), 3)
+        self.rows = None
+        self.modes, self.props = np.empty(0, dtype=np.int64), np.empty((0, 7))
+        self.times = np.empty(0)
+        self.lam_ends = np.empty((0, 0))
+        self.lam_start = np.zeros(0)
+
+    @property
+    def cap(self) -> float:
+        """The longest step while a pair is closed: the impact step (eq. 3.5), s."""
+        return self.contacts.step_size(np.inf)
+
+    @property
+    def records(self) -> bool:
+        """Whether the run's states are needed after it: the friction power of a frictional pair in contact."""
+        return bool(np.any(self._fixed[:, 1].astype(bool) & (self.model.state != OPEN)))
+
+    def ready(self, s: State) -> bool:
+        """Whether the steps from ``s`` may be a run of closed steps: a pair is closed, no event
+        happened at ``s`` (an onset jump, a switch: the step after them is the loop's) and no onset
+        step remains (:data:`~solver.contact.lagrange.ONSET_STEPS`, taken by the loop)."""
+        events = self.contacts.events
+        return (self.model.closed() and not self.model.in_onset
+                and (not events or events[-1]["time_s"] < s.t))
+
+    def begin(self, s: State, times: np.ndarray) -> None:
+        """The rows of a run from ``s`` to the step ends ``times`` (the loop's rows of a step from ``s``;
+        those of the last run while the pairs' modes, slip directions and held gaps are the same:
+        only their right-hand side changes, which the run writes)."""
+        m = self.model
+        modes = m.state.astype(np.int64)
+        fixed = self._fixed
+        props = np.column_stack([m.hold, m.mass, m.sigma, fixed[:, 0], m.eps, fixed[:, 1], fixed[:, 2]])
+        if (self.rows is None or s.lam_c.shape != self.rows.lam.shape or not np.array_equal(modes, self.modes)
+                or not np.array_equal(props, self.props)):
+            self.rows, self.modes, self.props = self.contacts.rows(s), modes, props
+            self.first = np.cumsum(modes) - modes  # a pair in mode k has k rows (lagrange.OPEN, SLIDE, STICK)
+        else:
+            self.rows.lam[:] = s.lam_c
+        self.times = np.concatenate([[s.t], times])
+        self.lam_start = s.lam_c
+        self.lam_ends = np.empty((len(times), self.rows.count))
+
+    def steps(self, args: tuple, n: int, m: int, recorded: int) -> tuple[int, bool]:
+        """:func:`closed_steps` with the arguments ``args`` of :func:`~.free_steps.free_steps`
+        (their contact rows: those of :meth:`begin`)."""
+        if self.before.shape[1] < max(n, m):
+            self.before = np.empty((5, max(n, m)))
+        self.aps = np.empty((recorded, n))
+        model, shut = self.model, self.modes == OPEN
+        args = (*args[:-8], *self.rows.kernel_args(), args[-1])
+        return closed_steps((self.kinds, self.dofs, self.frames), self.modes, self.first, self.props,
+                            (self.t_dofs, self.t_coef), self.times, np.array([model.tol_g, model.nu]), self.lam_ends,
+                            (self.kinds[shut], self.dofs[shut], self.frames[shut], self.limit), self.before, self.aps,
+                            *args)
+
+    def multipliers(self, k: int) -> np.ndarray:
+        """The contact multipliers after the run's first ``k`` steps, N."""
+        return self.lam_ends[k - 1].copy() if k else self.lam_start
+
+    def ended(self, new: State, failure, taken: int) -> tuple:
+        """The run's last state and a step handed over, with their contact multipliers."""
+        new = dataclasses.replace(new, lam_c=self.multipliers(taken))
+        if isinstance(failure, tuple):
+            failure = (dataclasses.replace(failure[0], lam_c=self.multipliers(taken + 1)), failure[1])
+        return new, failure
+
+    def book(self, out, hs: np.ndarray, powers: np.ndarray, end: State, recorded: tuple | None) -> list[float]:
+        """The ledger over the run's steps ``hs`` that end at ``end`` (the drivers' and the modal
+        damping's ``powers`` and the contact model's friction power at each step's end) and the
+        forces over its last step (:meth:`~solver.contact.lagrange.LagrangeModel.step_ended`); the
+        drivers' work after each step, J."""
+        p_fric = np.zeros(len(hs))
+        if recorded is not None:
+            q, v, a, lam = recorded
+            for k in range(len(hs)):
+                st = State(float(self.times[k + 1]), q[k], v[k], a[k], lam[k], None, self.lam_ends[k])
+                p_fric[k] = self.contacts.contact_power(st)[0]
+        if len(hs):
+            self.model.step_ended(self.multipliers(len(hs) - 1), self.multipliers(len(hs)))
+            self.model.last_step = float(hs[-1])
+        return out.advance_ledger_drivers(hs.tolist(), powers, end, p_fric)

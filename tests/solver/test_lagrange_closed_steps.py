@@ -1,0 +1,97 @@
+"""Steps of a Lagrange-contact run taken in compiled runs while the closed pairs keep their modes
+(:mod:`solver.integration.closed_steps`): the same steps, frames, energies, events and contact
+columns as the steps the time loop takes one by one, to the bit."""
+import numpy as np
+import pytest
+
+from solver.api import simulate
+from solver.contact.tracker import ContactTracker
+from solver.integration.closed_steps import ClosedRows, write_rhs
+from solver.jit import _fused, fused, njit
+from solver.system.assembly import Assembly
+from solver.system.compile import compile_model
+from solver.system.initial import initial_state
+from solver.system.state import State
+
+from .test_lagrange_examples import example
+from .test_lagrange_open_steps import assert_same_run
+
+
+def runs(doc, monkeypatch):
+    """``doc`` run with closed steps compiled and one by one: (results, results, steps the compiled
+    runs of closed steps took)."""
+    taken = []
+    steps = ClosedRows.steps
+
+    def counted(self, *args):
+        out = steps(self, *args)
+        taken.append(max(out[0], 0) - out[1])  # a step handed over is taken again by the loop's rules
+        return out
+
+    monkeypatch.setattr(ClosedRows, "steps", counted)
+    compiled = simulate(doc)
+    monkeypatch.setattr(ClosedRows, "ready", lambda self, s: False)
+    return compiled, simulate(doc), sum(taken)
+
+
+@pytest.mark.parametrize("name, solver, share", [
+    ("bar_mass_impact_lagrange", {"output_interval": 0.01}, 0.9),
+    ("bar_mass_impact_lagrange", {"output_interval": 0.0, "end_time": 0.3}, 0.9),
+    ("two_bars_impact", {"output_interval": 4e-5, "end_time": 9e-4}, 0.95),
+    ("rod_floor_flexible", {"output_interval": 2e-4, "end_time": 0.012}, 0.6)])
+def test_closed_steps_are_compiled_and_are_the_python_steps_to_the_bit(name, solver, share, monkeypatch):
+    """The bar struck by a mass (a node pair, frictionless: 137 of its 145 steps in contact compiled, the onset steps the loop's;
+    with a frame at every step, runs of one step), the two bars (undamped: the created energy
+    watched after each step; both onsets, 0.9 ms) and the rod on the floor with mu = 0.8 (a ground
+    line, sliding and sticking, the friction power in the ledger; 12 ms)."""
+    doc = example(name, record={"steps": True}, **solver)
+    compiled, stepped, taken = runs(doc, monkeypatch)
+    assert taken >= share * compiled.meta["impact_steps"] > 0
+    assert_same_run(compiled, stepped)
+
+
+def test_rows_right_hand_side_is_the_contact_models_to_the_bit():
+    """The right-hand side of a closed pair's rows written in the compiled run equals the Lagrange
+    model's own (``J_n . q - g + g_held``, numpy's dot product) at states along the bar struck by a
+    mass, the striker pressed in up to 10 micrometres and turned by up to 1e-3 rad."""
+    system = compile_model(example("bar_mass_impact_lagrange"))
+    contacts = ContactTracker(Assembly(system), system.settings)
+    model, s = contacts.models[0], initial_state(contacts.asm)
+    model.state[0], model.hold[0] = 1, 3e-7
+    rows = ClosedRows(contacts, 1e-6)
+    rng = np.random.default_rng(7)
+    for _ in range(200):
+        q = s.q + 1e-5 * rng.standard_normal(s.q.shape)
+        moved = State(s.t, q, s.v, s.a, s.lam)
+        expected = contacts.rows(moved)
+        rows.begin(moved, np.array([1e-3]))
+        write_rhs(rows.kinds, rows.dofs, rows.frames, rows.modes, rows.first, rows.props, rows.rows.dofs,
+                  rows.rows.row, rows.rows.rhs, q)
+        assert rows.rows.rhs.tolist() == expected.rhs.tolist()
+
+
+@njit(cache=True)
+def fused_dot(x, y):
+    acc = 0.0
+    for i in range(x.shape[0]):
+        acc = fused(x[i], y[i], acc)
+    return acc
+
+
+def test_a_fused_sum_is_numpys_dot_product_of_short_vectors():
+    """numpy's dot product of 9-element vectors (OpenBLAS's ddot) is their sum in order with a fused
+    multiply-add per element, to the bit (:mod:`solver.fused`); a plain sum is not, and the
+    intrinsic's plain-Python stand-in gives the same."""
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal((500, 9)) * 10.0 ** rng.uniform(-3, 3, (500, 9))
+    y = rng.standard_normal((500, 9))
+    ours = [fused_dot(a, b) for a, b in zip(x, y)]
+    assert ours == [float(a @ b) for a, b in zip(x, y)]
+    plain = []
+    for a, b in zip(x[:50].tolist(), y[:50].tolist()):
+        acc = 0.0
+        for u, w in zip(a, b):
+            acc = _fused(u, w, acc)
+        plain.append(acc)
+    assert ours[:50] == plain
+    assert any(sum((a * b).tolist()) != float(a @ b) for a, b in zip(x, y))
