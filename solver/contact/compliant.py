@@ -50,9 +50,10 @@ from ..results.frames import CONTACT_STATES
 from ..system.assembly import Assembly
 from ..system.contact_pairs import ContactGeometry, ContactPair, centre_distance
 from ..system.state import State
-from .base import ContactModel, quadratic_roots
+from .base import ContactModel
 from .circle_pairs import circle_forces, circle_pair_state, compiled_circle, pack_circle_batch, pack_circle_pair
 from .compliant_laws import WIDTH_FRACTION, NormalState, PairLaw, bind_pair
+from .hermite_gap import hermite, hermite_min, hermite_root, hermite_slope
 from .lubricated import FilmPair, film_of
 from .wear import wear_of
 
@@ -284,13 +285,13 @@ class CompliantModel(ContactModel):
         step where it first reaches -tol/2 (within 0.02 ... 0.98)."""
         if not all(math.isfinite(x) for x in ends):
             return None  # beside a segment at an end: the predictor of a later step sees it
-        lowest, value = _hermite_min(*ends)
+        lowest, value = hermite_min(*ends)
         if value >= -self.tol:
             return None
         lo, hi = 0.0, lowest
         for _ in range(40):  # bisection for the first crossing of -tol/2 before the lowest point
             mid = 0.5 * (lo + hi)
-            lo, hi = (mid, hi) if _hermite(mid, *ends) > -0.5 * self.tol else (lo, mid)
+            lo, hi = (mid, hi) if hermite(mid, *ends) > -0.5 * self.tol else (lo, mid)
         return min(max(hi, 0.02), 0.98)
 
     def _loading_kelvin_voigt(self, k: int) -> bool:
@@ -302,7 +303,7 @@ class CompliantModel(ContactModel):
         gap) inside the step, unless within its last 1 %: its force switches there (eq. 1)."""
         if not all(math.isfinite(x) for x in ends) or ends[3] < 0.0:
             return None  # still approaching at the end of the step
-        lowest, _value = _hermite_min(*ends)
+        lowest, _value = hermite_min(*ends)
         return max(lowest, 0.02) if lowest < 0.99 else None
 
     # ------------------------------------------------------------------ accepted steps
@@ -349,9 +350,9 @@ class CompliantModel(ContactModel):
         exact = ends is not None and all(math.isfinite(x) for x in ends)
         self.touched_at[k] = s.t
         if exact:  # the instant of touching and the approach speed then, from the Hermite gap
-            root = _hermite_root(*ends)
+            root = hermite_root(*ends)
             self.touched_at[k] = old.t + root * (s.t - old.t)
-            self.delta_dot_0[k] = max(-_hermite_slope(root, *ends) / (s.t - old.t), MIN_IMPACT_VELOCITY)
+            self.delta_dot_0[k] = max(-hermite_slope(root, *ends) / (s.t - old.t), MIN_IMPACT_VELOCITY)
         data = {"gap_m": pf.geometry.gap, "impact_velocity_m_s": float(self.delta_dot_0[k]),
                 "impact": int(self.impacts[k]), "contact_time_s": float(self.touched_at[k])}
         bound = self.laws[k].speed_limit
@@ -367,7 +368,7 @@ class CompliantModel(ContactModel):
         if ends is not None:
             self._interpolated_peak(k, ends)
         exact = ends is not None and all(math.isfinite(x) for x in ends)
-        parted = old.t + _hermite_root(*ends) * (s.t - old.t) if exact else s.t
+        parted = old.t + hermite_root(*ends) * (s.t - old.t) if exact else s.t
         self.log(s.t, "separation", k, max_penetration_m=float(self.peak[k]), max_force_N=float(self.peak_force[k]),
                  separation_time_s=float(parted), duration_s=float(parted - self.touched_at[k]))
 
@@ -377,7 +378,7 @@ class CompliantModel(ContactModel):
         at δ̇ = 0, where an elastic law's force peaks too."""
         if not all(math.isfinite(x) for x in ends):
             return
-        _s, gap = _hermite_min(*ends)
+        _s, gap = hermite_min(*ends)
         if -gap > self.peak[k]:
             self.peak[k] = -gap
             self.largest["penetration_m"][k] = max(self.largest["penetration_m"][k], -gap)
@@ -466,39 +467,6 @@ class CompliantModel(ContactModel):
                           **{key: int(v[k]) for key, v in self.report.items()},
                           **({"wear": self.wear[k].table()} if k in self.wear else {})}
                 for k, pair in enumerate(self.pairs)}
-
-
-def _hermite(s, g0: float, r0: float, g1: float, r1: float):
-    """The cubic Hermite polynomial at ``s`` in [0, 1] through values g0, g1 and slopes r0, r1
-    (per unit of s)."""
-    s2, s3 = s * s, s * s * s
-    return (2 * s3 - 3 * s2 + 1) * g0 + (s3 - 2 * s2 + s) * r0 + (-2 * s3 + 3 * s2) * g1 + (s3 - s2) * r1
-
-
-def _hermite_min(g0: float, r0: float, g1: float, r1: float) -> tuple[float, float]:
-    """``(s, value)`` of the smallest value of the cubic Hermite polynomial on [0, 1] (at an
-    end or where p' = 3 a s² + 2 b s + r0 vanishes; ``a`` of round-off size, a gap that is
-    nearly a parabola over the step, keeps its root near ``-r0 / 2b``: :func:`quadratic_roots`)."""
-    a, b = 2 * g0 + r0 - 2 * g1 + r1, -3 * g0 - 2 * r0 + 3 * g1 - r1  # p = a s³ + b s² + r0 s + g0
-    candidates = [0.0, 1.0, *quadratic_roots(3.0 * a, 2.0 * b, r0)]
-    return min(((c, _hermite(c, g0, r0, g1, r1)) for c in candidates if 0.0 <= c <= 1.0), key=lambda x: x[1])
-
-
-def _hermite_slope(s: float, g0: float, r0: float, g1: float, r1: float) -> float:
-    """The derivative (per unit of s) of the cubic Hermite polynomial at ``s``."""
-    return (6 * s * s - 6 * s) * (g0 - g1) + (3 * s * s - 4 * s + 1) * r0 + (3 * s * s - 2 * s) * r1
-
-
-def _hermite_root(g0: float, r0: float, g1: float, r1: float) -> float:
-    """Where the cubic Hermite polynomial leaves the side of ``g0`` for that of ``g1`` (bisection),
-    in [0, 1]: closing (g0 ≥ 0 > g1) where it falls to 0 or below, opening (g0 < 0 ≤ g1) where it
-    rises above 0; a touch at the start (g0 = 0) closes at once."""
-    opening = g0 < g1
-    lo, hi = 0.0, 1.0
-    for _ in range(50):
-        mid = 0.5 * (lo + hi)
-        lo, hi = (mid, hi) if (_hermite(mid, g0, r0, g1, r1) > 0.0) != opening else (lo, mid)
-    return 0.5 * (lo + hi)
 
 
 def _gap_ends(before: PairForces, after: PairForces, h: float) -> tuple[float, float, float, float]:
