@@ -98,6 +98,7 @@ def test_compiled_energy_terms_are_the_python_sums_to_the_bit(name):
             q, v = placed_state(model, n, rng, True, depth)
             s = State(0.0, q, v, np.zeros(n), np.zeros(0))
             fast = (model.friction_power(s, None), model.damping_power(s), model.elastic_energy(s))
+            assert model._terms[0] is q  # the compiled pass's, kept for the state
             compiled = model._batch
             model._batch = None
             general = (model.friction_power(s, None), model.damping_power(s), model.elastic_energy(s))
