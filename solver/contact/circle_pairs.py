@@ -21,6 +21,7 @@ from ..jit import njit
 from ..system.contact_pairs import ContactPair, centre_distance
 from .compliant_laws import PairLaw, pair_normal
 from .friction_laws import friction_kernel
+from .normal_kernels import elastic_kernel
 
 #: the columns of a circle pair's packed indices: dofs of the point, the circle's centre (-1:
 #: fixed) and the two rotations (-1: none), then their slots in the pair's dofs
@@ -147,3 +148,24 @@ def circle_forces(q, v, c_v, dofs, widths, ends, slots, geometry, law, p, kelvin
         if live[i]:
             circle_pair_terms(q, v, c_v, dofs[i, : widths[i]], ends[i], slots[i], geometry[i], law[i], p[i],
                               kelvin[i], damping[i], friction[i], fp[i], rates[i], unloading[i], F, vals, offsets[i])
+
+
+@njit(cache=True)
+def circle_energy_terms(q, v, dofs, widths, ends, slots, geometry, law, p, kelvin, damping, friction, fp, rates,
+                        unloading):
+    """Friction power ``Σ -F_t v_t`` (W), contact damping power ``Σ (F_n - F_el) δ̇`` (W) and the
+    laws' stored energy ``Σ V(δ)`` (J, :func:`.normal_kernels.elastic_kernel`) of every pair of a
+    batch (:func:`pack_circle_batch`) at ``(q, v)``: what :class:`.compliant.CompliantModel`'s
+    ``friction_power``, ``damping_power`` and ``elastic_energy`` sum in Python, in the same order,
+    in one pass (the energy guard and the ledger read them at every step)."""
+    p_friction, p_damping, elastic = 0.0, 0.0, 0.0
+    for i in range(dofs.shape[0]):
+        _g, _nx, _ny, _J, v_n, v_t, depth, normal, F_t, _dF_t = circle_pair_state(
+            q, v, dofs[i, : widths[i]], ends[i], slots[i], geometry[i], law[i], p[i], kelvin[i], damping[i],
+            friction[i], fp[i], rates[i], unloading[i])
+        p_friction += -F_t * v_t
+        if depth > 0.0:
+            p_damping += (normal[0] - normal[3]) * -v_n
+            rate = (-1.0 if unloading[i] else 1.0) if kelvin[i] else 0.0
+            elastic += elastic_kernel(law[i], depth, rate, p[i])
+    return p_friction, p_damping, elastic

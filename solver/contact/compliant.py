@@ -50,9 +50,12 @@ from ..results.frames import CONTACT_STATES
 from ..system.assembly import Assembly
 from ..system.contact_pairs import ContactGeometry, ContactPair, centre_distance
 from ..system.state import State
-from .base import ContactModel, quadratic_roots
-from .circle_pairs import circle_forces, circle_pair_state, compiled_circle, pack_circle_batch, pack_circle_pair
+from .base import ContactModel
+from .circle_pairs import (circle_energy_terms, circle_forces, circle_pair_state, compiled_circle, pack_circle_batch,
+                           pack_circle_pair)
 from .compliant_laws import WIDTH_FRACTION, NormalState, PairLaw, bind_pair
+from .hermite_gap import gap_ends, hermite, hermite_min, hermite_root, hermite_slope
+from .state_terms import state_terms as compiled_state_terms
 from .lubricated import FilmPair, film_of
 from .wear import wear_of
 
@@ -145,6 +148,7 @@ class CompliantModel(ContactModel):
         self.touched_at = np.zeros(count)  # when the current contact began (interpolated), s
         self._last: list[PairForces] | None = None  # forces at the last accepted state
         self._cached: tuple | None = None  # (q, v, forces) of the last state the powers were asked at
+        self._terms: tuple | None = None  # (q, v, energy terms) of the last state they were asked at
 
     @property
     def touching(self) -> np.ndarray:
@@ -252,7 +256,7 @@ class CompliantModel(ContactModel):
         penetration error is too large; None accepts it (and sizes the next step)."""
         h = new.t - old.t
         before, after = self._last or self._forces_at(old), self._forces_at(new)
-        ends = [_gap_ends(b, a, h) for b, a in zip(before, after)]
+        ends = [gap_ends(b, a, h) for b, a in zip(before, after)]
         starts = [self._first_contact(e) for k, e in enumerate(ends) if not self.state[k]]
         starts += [self._maximum_compression(e) for k, e in enumerate(ends) if self._loading_kelvin_voigt(k)]
         starts = [old.t + s * h for s in starts if s is not None]
@@ -280,17 +284,17 @@ class CompliantModel(ContactModel):
 
     def _first_contact(self, ends: tuple[float, float, float, float]) -> float | None:
         """When an open pair's gap, interpolated by the cubic Hermite polynomial of both ends'
-        gap and rate (:func:`_gap_ends`), falls below -tol within the step: the fraction of the
+        gap and rate (:func:`.hermite_gap.gap_ends`), falls below -tol within the step: the fraction of the
         step where it first reaches -tol/2 (within 0.02 ... 0.98)."""
         if not all(math.isfinite(x) for x in ends):
             return None  # beside a segment at an end: the predictor of a later step sees it
-        lowest, value = _hermite_min(*ends)
+        lowest, value = hermite_min(*ends)
         if value >= -self.tol:
             return None
         lo, hi = 0.0, lowest
         for _ in range(40):  # bisection for the first crossing of -tol/2 before the lowest point
             mid = 0.5 * (lo + hi)
-            lo, hi = (mid, hi) if _hermite(mid, *ends) > -0.5 * self.tol else (lo, mid)
+            lo, hi = (mid, hi) if hermite(mid, *ends) > -0.5 * self.tol else (lo, mid)
         return min(max(hi, 0.02), 0.98)
 
     def _loading_kelvin_voigt(self, k: int) -> bool:
@@ -302,7 +306,7 @@ class CompliantModel(ContactModel):
         gap) inside the step, unless within its last 1 %: its force switches there (eq. 1)."""
         if not all(math.isfinite(x) for x in ends) or ends[3] < 0.0:
             return None  # still approaching at the end of the step
-        lowest, _value = _hermite_min(*ends)
+        lowest, _value = hermite_min(*ends)
         return max(lowest, 0.02) if lowest < 0.99 else None
 
     # ------------------------------------------------------------------ accepted steps
@@ -319,7 +323,7 @@ class CompliantModel(ContactModel):
         for k in range(len(self.pairs)):
             pf = after[k]
             depth, was_closed = pf.delta, bool(self.state[k])
-            ends = None if before is None else _gap_ends(before[k], pf, new.t - old.t)
+            ends = None if before is None else gap_ends(before[k], pf, new.t - old.t)
             if depth > 0.0 and not was_closed:
                 self._contact_start(k, new, pf, old, ends)
             elif depth <= 0.0 and was_closed:
@@ -336,6 +340,8 @@ class CompliantModel(ContactModel):
             for k, wear in self.wear.items():
                 wear.book(before[k], after[k], new.q, h)
         self._last = after
+        if jumped and self._batch is not None:  # the state's terms from its forces as now replaced
+            self._terms = (new.q, new.v, (_friction_sum(after), _damping_sum(after), self._elastic_sum(after)))
         if not self.closed():
             self.h_error = math.inf
         return jumped
@@ -349,9 +355,9 @@ class CompliantModel(ContactModel):
         exact = ends is not None and all(math.isfinite(x) for x in ends)
         self.touched_at[k] = s.t
         if exact:  # the instant of touching and the approach speed then, from the Hermite gap
-            root = _hermite_root(*ends)
+            root = hermite_root(*ends)
             self.touched_at[k] = old.t + root * (s.t - old.t)
-            self.delta_dot_0[k] = max(-_hermite_slope(root, *ends) / (s.t - old.t), MIN_IMPACT_VELOCITY)
+            self.delta_dot_0[k] = max(-hermite_slope(root, *ends) / (s.t - old.t), MIN_IMPACT_VELOCITY)
         data = {"gap_m": pf.geometry.gap, "impact_velocity_m_s": float(self.delta_dot_0[k]),
                 "impact": int(self.impacts[k]), "contact_time_s": float(self.touched_at[k])}
         bound = self.laws[k].speed_limit
@@ -367,7 +373,7 @@ class CompliantModel(ContactModel):
         if ends is not None:
             self._interpolated_peak(k, ends)
         exact = ends is not None and all(math.isfinite(x) for x in ends)
-        parted = old.t + _hermite_root(*ends) * (s.t - old.t) if exact else s.t
+        parted = old.t + hermite_root(*ends) * (s.t - old.t) if exact else s.t
         self.log(s.t, "separation", k, max_penetration_m=float(self.peak[k]), max_force_N=float(self.peak_force[k]),
                  separation_time_s=float(parted), duration_s=float(parted - self.touched_at[k]))
 
@@ -377,7 +383,7 @@ class CompliantModel(ContactModel):
         at δ̇ = 0, where an elastic law's force peaks too."""
         if not all(math.isfinite(x) for x in ends):
             return
-        _s, gap = _hermite_min(*ends)
+        _s, gap = hermite_min(*ends)
         if -gap > self.peak[k]:
             self.peak[k] = -gap
             self.largest["penetration_m"][k] = max(self.largest["penetration_m"][k], -gap)
@@ -414,24 +420,48 @@ class CompliantModel(ContactModel):
     # ------------------------------------------------------------------ energy
     def friction_power(self, s: State, lam_c: np.ndarray) -> float:
         """-F_t v_t summed over the pairs, and the oil films' -Q v (:mod:`.lubricated`), W (≥ 0)."""
+        if self._batch is not None:
+            return self._energy_terms(s)[0]
         films = sum(-film.power(s.q[self.pairs[k].dofs], s.v[self.pairs[k].dofs]) for k, film in self.films.items())
-        return sum(-pf.F_t * pf.v_t for pf in self._forces_at(s)) + films
+        return _friction_sum(self._forces_at(s)) + films
 
     def damping_power(self, s: State) -> float:
         """(F_n - F_el) δ̇ summed over the pairs, W (≥ 0 for every law)."""
-        return sum((pf.normal.force - pf.normal.elastic) * -pf.v_n for pf in self._forces_at(s)
-                   if pf.normal is not None)
+        if self._batch is not None:
+            return self._energy_terms(s)[1]
+        return _damping_sum(self._forces_at(s))
+
+    def elastic_energy(self, s: State) -> float:
+        """Energy stored in the contacts' elastic laws at ``s`` (J)."""
+        if self._batch is not None:
+            return self._energy_terms(s)[2]
+        return self._elastic_sum(self._forces_at(s))
+
+    def _elastic_sum(self, forces: list[PairForces]) -> float:
+        return sum((self.laws[k].elastic_energy(pf.delta, bool(self.unloading[k]))
+                    for k, pf in enumerate(forces) if pf.delta > 0.0), 0.0)  # 0.0, not 0, when open
+
+    def _energy_terms(self, s: State) -> tuple[float, float, float]:
+        """The three sums above at ``s`` when every pair is served compiled, in one compiled pass
+        (:func:`.circle_pairs.circle_energy_terms`), kept for the next call with the same state."""
+        if self._terms is None or self._terms[0] is not s.q or self._terms[1] is not s.v:
+            self._terms = (s.q, s.v, circle_energy_terms(s.q, s.v, *self._batch[:11], *self._batch_args()[-2:]))
+        return self._terms[2]
+
+    def state_terms(self, s: State, mechanical: tuple) -> tuple[float, ...]:
+        """:func:`.state_terms.state_terms` at ``s`` with the system's ``mechanical`` arguments
+        (every pair served compiled); the pairs' three terms those kept for ``s`` if any."""
+        *values, terms = compiled_state_terms(s.q, s.v, s.lam, *mechanical, *self._batch[:11], self.state,
+                                              self.delta_dot_0, self.trial_rate, self.unloading)
+        if self._terms is None or self._terms[0] is not s.q or self._terms[1] is not s.v:
+            self._terms = (s.q, s.v, terms)
+        return (*values, *self._terms[2])
 
     def _forces_at(self, s: State) -> list[PairForces]:
         """Every pair's forces at ``s`` (kept for the next call with the same state)."""
         if self._cached is None or self._cached[0] is not s.q or self._cached[1] is not s.v:
             self._cached = (s.q, s.v, [self.pair_forces(k, s.q, s.v) for k in range(len(self.pairs))])
         return self._cached[2]
-
-    def elastic_energy(self, s: State) -> float:
-        """Energy stored in the contacts' elastic laws at ``s`` (J)."""
-        return sum((self.laws[k].elastic_energy(pf.delta, bool(self.unloading[k]))
-                    for k, pf in enumerate(self._forces_at(s)) if pf.delta > 0.0), 0.0)  # 0.0, not 0, when open
 
     # ------------------------------------------------------------------ output
     def frame_data(self, s: State, lam_c: np.ndarray, out: dict[str, np.ndarray]) -> None:
@@ -468,44 +498,14 @@ class CompliantModel(ContactModel):
                 for k, pair in enumerate(self.pairs)}
 
 
-def _hermite(s, g0: float, r0: float, g1: float, r1: float):
-    """The cubic Hermite polynomial at ``s`` in [0, 1] through values g0, g1 and slopes r0, r1
-    (per unit of s)."""
-    s2, s3 = s * s, s * s * s
-    return (2 * s3 - 3 * s2 + 1) * g0 + (s3 - 2 * s2 + s) * r0 + (-2 * s3 + 3 * s2) * g1 + (s3 - s2) * r1
+def _friction_sum(forces: list[PairForces]) -> float:
+    """-F_t v_t summed over the pairs' forces, W."""
+    return sum(-pf.F_t * pf.v_t for pf in forces)
 
 
-def _hermite_min(g0: float, r0: float, g1: float, r1: float) -> tuple[float, float]:
-    """``(s, value)`` of the smallest value of the cubic Hermite polynomial on [0, 1] (at an
-    end or where p' = 3 a s² + 2 b s + r0 vanishes; ``a`` of round-off size, a gap that is
-    nearly a parabola over the step, keeps its root near ``-r0 / 2b``: :func:`quadratic_roots`)."""
-    a, b = 2 * g0 + r0 - 2 * g1 + r1, -3 * g0 - 2 * r0 + 3 * g1 - r1  # p = a s³ + b s² + r0 s + g0
-    candidates = [0.0, 1.0, *quadratic_roots(3.0 * a, 2.0 * b, r0)]
-    return min(((c, _hermite(c, g0, r0, g1, r1)) for c in candidates if 0.0 <= c <= 1.0), key=lambda x: x[1])
-
-
-def _hermite_slope(s: float, g0: float, r0: float, g1: float, r1: float) -> float:
-    """The derivative (per unit of s) of the cubic Hermite polynomial at ``s``."""
-    return (6 * s * s - 6 * s) * (g0 - g1) + (3 * s * s - 4 * s + 1) * r0 + (3 * s * s - 2 * s) * r1
-
-
-def _hermite_root(g0: float, r0: float, g1: float, r1: float) -> float:
-    """Where the cubic Hermite polynomial leaves the side of ``g0`` for that of ``g1`` (bisection),
-    in [0, 1]: closing (g0 ≥ 0 > g1) where it falls to 0 or below, opening (g0 < 0 ≤ g1) where it
-    rises above 0; a touch at the start (g0 = 0) closes at once."""
-    opening = g0 < g1
-    lo, hi = 0.0, 1.0
-    for _ in range(50):
-        mid = 0.5 * (lo + hi)
-        lo, hi = (mid, hi) if (_hermite(mid, g0, r0, g1, r1) > 0.0) != opening else (lo, mid)
-    return 0.5 * (lo + hi)
-
-
-def _gap_ends(before: PairForces, after: PairForces, h: float) -> tuple[float, float, float, float]:
-    """Gap and rate (per unit of the step) at both ends of a step, for the Hermite polynomials;
-    the gap is infinite where the point is beside its target (beyond a segment's end, a node's
-    face), which no contact can start from or be interpolated across."""
-    return -before.delta, h * before.v_n, -after.delta, h * after.v_n
+def _damping_sum(forces: list[PairForces]) -> float:
+    """(F_n - F_el) δ̇ summed over the pairs' forces, W."""
+    return sum((pf.normal.force - pf.normal.elastic) * -pf.v_n for pf in forces if pf.normal is not None)
 
 
 def _eccentricity(pair: ContactPair, q: np.ndarray) -> float:

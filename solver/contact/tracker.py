@@ -17,6 +17,7 @@ kind used by the run's pairs (and one for the rows of moving supports and masses
 from __future__ import annotations
 
 import math
+from typing import Callable
 
 import numpy as np
 
@@ -33,6 +34,7 @@ from .impulse import ImpulseModel
 from .lagrange import LagrangeModel
 from .moving import MovingModel, mover_outputs
 from .rolling import RollingModel
+from .state_terms import mechanical_args
 
 #: further contact columns of the frames (after CONTACT_KEYS): the impulses of the last
 #: impact step over that step (the momentum-balance model's per-step impulse rate), N
@@ -185,6 +187,25 @@ class ContactTracker:
         return (sum(m.friction_power(s, self._lam(s, i)) for i, m in enumerate(self.models)),
                 sum(m.damping_power(s) for m in self.models),
                 sum(m.reaction_power(s, self._lam(s, i)) for i, m in enumerate(self.models)))
+
+    def state_terms(self) -> Callable[[State], tuple[tuple[float, ...], tuple[float, ...]]] | None:
+        """The energies (:meth:`OutputBuilder.energy_terms`, J) and powers (:meth:`OutputBuilder.powers`,
+        W) of a state in one compiled pass (:mod:`.state_terms`), the same numbers, for a run whose only
+        contacts are compliant pairs all served compiled, without loads, moving supports, Rayleigh
+        damping, modal links or free strains; else None."""
+        s, model = self.asm.sys, self.forces
+        if (self.models != [model] or model.kernel_args() is None or s.loads or s.movers or s.alpha > 0.0
+                or s.beta > 0.0 or s.modal.links or s.free_strains.active):
+            return None
+        mechanical = mechanical_args(self.asm)
+        strains = mechanical[-1]
+
+        def terms(st: State) -> tuple[tuple[float, ...], tuple[float, ...]]:
+            kinetic, potential, p_drivers, p_friction, p_contact, elastic = model.state_terms(st, mechanical)
+            # the sums of energy_terms, powers, contact_power and elastic_energy over the one model
+            return ((kinetic, float(strains.sum()) + 0.0 if len(strains) else 0.0, potential, 0.0 + elastic),
+                    (0.0, p_drivers, 0.0, 0 + p_friction, 0 + p_contact, 0.0, 0 + 0.0))
+        return terms
 
     def elastic_energy(self, s: State) -> float:
         """Energy stored in compliant contacts at ``s``, J."""

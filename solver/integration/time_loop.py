@@ -229,6 +229,7 @@ class _Loop:
         if contacts.active:
             out.contact_power = contacts.contact_power
             out.contact_energy = contacts.elastic_energy
+            out.state_terms = contacts.state_terms()
             self.state = contacts.after_step(None, self.state, out)
         self.breakpoints = sorted({b for b in system.breakpoints() if 0.0 < b < self.t_end})
         self.watch = DivergenceWatch(out, self.state)

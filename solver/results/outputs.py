@@ -96,6 +96,9 @@ class OutputBuilder:
         self.contact_power: Callable[[State], tuple[float, float, float]] | None = None
         #: energy stored in compliant contacts at a state (set by the time loop), J
         self.contact_energy: Callable[[State], float] = lambda st: 0.0
+        #: the state's energy terms and powers in one call, those of :meth:`energy_terms` and
+        #: :meth:`powers` (set by the time loop when its contacts offer it), J and W
+        self.state_terms: Callable[[State], tuple[tuple[float, ...], tuple[float, ...]]] | None = None
         self._memo: list[tuple[State, str, object]] = []
         self._largest_start = 0.0  # the largest energy at the start of a step the guard looked at, J
         #: strain and potential energy of the last configurations ``(q, t)``: a velocity jump keeps
@@ -126,6 +129,8 @@ class OutputBuilder:
         damping, of the free strains and of the moving supports and masses, W (loads at ``t_loads``
         if given)."""
         if t_loads is None:
+            if self.state_terms is not None:
+                return self._remembered(st, "terms", lambda: self.state_terms(st))[1]
             return self._remembered(st, "powers", lambda: self._powers(st, None))
         return self._powers(st, t_loads)
 
@@ -156,6 +161,8 @@ class OutputBuilder:
 
     def energy_terms(self, st: State) -> tuple[float, float, float, float]:
         """Kinetic, strain, gravitational potential and contact energy, J."""
+        if self.state_terms is not None:
+            return self._remembered(st, "terms", lambda: self.state_terms(st))[0]
         return self._remembered(st, "energy", lambda: (*self._mechanical(st), self.contact_energy(st)))
 
     def _mechanical(self, st: State) -> tuple[float, float, float]:

@@ -82,6 +82,30 @@ def test_compiled_circle_pair_is_the_general_path_to_the_bit(name, inside):
                 np.testing.assert_array_equal(getattr(fast.geometry, key), getattr(ref.geometry, key))
 
 
+@pytest.mark.parametrize("name", ["lankarani_nikravesh", "hertz", "esdu78035", "friction_010"])
+def test_compiled_energy_terms_are_the_python_sums_to_the_bit(name):
+    """Friction power, contact damping power and stored energy of the pairs in one compiled pass
+    (:func:`solver.contact.circle_pairs.circle_energy_terms`) are the general path's sums, to the
+    bit: loading, unloading, just beyond and within the touch tolerance, and open."""
+    from solver.system.state import State
+
+    model, n = clearance_model(name)
+    rng = np.random.default_rng(11)
+    model.trial_rate[:] = 1.3
+    for state, unloading in ((0, False), (1, False), (1, True)):
+        model.state[:], model.delta_dot_0[:], model.unloading[:] = state, 2.1, unloading
+        for depth in (2e-5, 1.5 * model.touch, 0.5 * model.touch, -1e-5):
+            q, v = placed_state(model, n, rng, True, depth)
+            s = State(0.0, q, v, np.zeros(n), np.zeros(0))
+            fast = (model.friction_power(s, None), model.damping_power(s), model.elastic_energy(s))
+            assert model._terms[0] is q  # the compiled pass's, kept for the state
+            compiled = model._batch
+            model._batch = None
+            general = (model.friction_power(s, None), model.damping_power(s), model.elastic_energy(s))
+            model._batch = compiled
+            assert fast == general and (depth <= model.touch or fast[2] > 0.0)
+
+
 def compliant_model(doc: dict):
     asm = Assembly(compile_model(doc))
     return ContactTracker(asm, asm.sys.settings).forces

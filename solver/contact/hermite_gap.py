@@ -1,0 +1,48 @@
+"""The cubic Hermite gap of a compliant pair over a step (:mod:`.compliant`, seed §5): the
+polynomial through both ends' gap and rate (per unit of the step's fraction ``s`` in [0, 1]),
+its least value, slope and root, from which the loop finds contact starts, maximum compression,
+separations and a contact's peak penetration between the ends of a step."""
+from __future__ import annotations
+
+from .base import quadratic_roots
+
+
+def hermite(s, g0: float, r0: float, g1: float, r1: float):
+    """The cubic Hermite polynomial at ``s`` in [0, 1] through values g0, g1 and slopes r0, r1
+    (per unit of s)."""
+    s2, s3 = s * s, s * s * s
+    return (2 * s3 - 3 * s2 + 1) * g0 + (s3 - 2 * s2 + s) * r0 + (-2 * s3 + 3 * s2) * g1 + (s3 - s2) * r1
+
+
+def hermite_min(g0: float, r0: float, g1: float, r1: float) -> tuple[float, float]:
+    """``(s, value)`` of the smallest value of the cubic Hermite polynomial on [0, 1] (at an
+    end or where p' = 3 a s² + 2 b s + r0 vanishes; ``a`` of round-off size, a gap that is
+    nearly a parabola over the step, keeps its root near ``-r0 / 2b``: :func:`quadratic_roots`)."""
+    a, b = 2 * g0 + r0 - 2 * g1 + r1, -3 * g0 - 2 * r0 + 3 * g1 - r1  # p = a s³ + b s² + r0 s + g0
+    candidates = [0.0, 1.0, *quadratic_roots(3.0 * a, 2.0 * b, r0)]
+    return min(((c, hermite(c, g0, r0, g1, r1)) for c in candidates if 0.0 <= c <= 1.0), key=lambda x: x[1])
+
+
+def hermite_slope(s: float, g0: float, r0: float, g1: float, r1: float) -> float:
+    """The derivative (per unit of s) of the cubic Hermite polynomial at ``s``."""
+    return (6 * s * s - 6 * s) * (g0 - g1) + (3 * s * s - 4 * s + 1) * r0 + (3 * s * s - 2 * s) * r1
+
+
+def hermite_root(g0: float, r0: float, g1: float, r1: float) -> float:
+    """Where the cubic Hermite polynomial leaves the side of ``g0`` for that of ``g1`` (bisection),
+    in [0, 1]: closing (g0 ≥ 0 > g1) where it falls to 0 or below, opening (g0 < 0 ≤ g1) where it
+    rises above 0; a touch at the start (g0 = 0) closes at once."""
+    opening = g0 < g1
+    lo, hi = 0.0, 1.0
+    for _ in range(50):
+        mid = 0.5 * (lo + hi)
+        lo, hi = (mid, hi) if (hermite(mid, g0, r0, g1, r1) > 0.0) != opening else (lo, mid)
+    return 0.5 * (lo + hi)
+
+
+def gap_ends(before, after, h: float) -> tuple[float, float, float, float]:
+    """Gap and rate (per unit of the step) at both ends of a step of ``h`` (s) from a pair's forces
+    before and after it (:class:`.compliant.PairForces`: penetration δ, m, and v_n, m/s), for the
+    Hermite polynomials; the gap is infinite where the point is beside its target (beyond a
+    segment's end, a node's face), which no contact can start from or be interpolated across."""
+    return -before.delta, h * before.v_n, -after.delta, h * after.v_n

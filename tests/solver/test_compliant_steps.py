@@ -1,0 +1,47 @@
+"""The compiled parts of a step of dry circle pairs (:mod:`solver.contact.circle_pairs`, the energy
+guard's and the ledger's contact terms) take the run of the general path in Python to the bit:
+every frame column, energy, event and step record of the first millisecond of clearance
+slider-cranks (the flexible rod's first 0.3 ms), through their first impacts, with friction and
+without."""
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from solver.api import simulate
+from solver.model.io import examples_dir, load_model
+
+
+def first_impacts(name: str, end_time: float):
+    doc = load_model(examples_dir() / f"slider_crank_clearance_{name}.json")
+    doc["solver"]["end_time"] = end_time
+    return simulate(doc)
+
+
+def assert_same_run(fast, general) -> None:
+    assert fast.events == general.events
+    assert fast.steps == general.steps
+    timeless = lambda meta: {k: v for k, v in meta.items() if "wall" not in k}  # noqa: E731
+    assert timeless(fast.meta) == timeless(general.meta)
+    assert len(fast.frames) == len(general.frames)
+    for a, b in zip(fast.frames, general.frames):
+        for f in dataclasses.fields(a):
+            x, y = getattr(a, f.name), getattr(b, f.name)
+            if isinstance(x, dict):
+                assert x == y, f.name
+            else:
+                np.testing.assert_array_equal(x, y, err_msg=f.name)
+
+
+@pytest.mark.parametrize("name, end_time", [("lankarani_nikravesh", 1e-3), ("hertz", 1e-3), ("friction_010", 1e-3),
+                                            ("flexible", 3e-4)])
+def test_compiled_circle_steps_are_the_python_path_to_the_bit(name, end_time, monkeypatch):
+    from solver.contact import compliant
+
+    fast = first_impacts(name, end_time)
+    monkeypatch.setattr(compliant, "compiled_circle", lambda pair, filmed: False)  # every pair in Python
+    general = first_impacts(name, end_time)
+    assert fast.meta["compliant_contacts"]["B-clearance"]["impacts"] >= 1
+    assert_same_run(fast, general)
