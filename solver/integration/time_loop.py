@@ -43,6 +43,7 @@ from .step_limits import ADVICE, StepFailure, StepLimits
 from ..results.outputs import OutputBuilder
 from ..results.frame_block import BLOCK_FRAMES, FrameBlock, store_block
 from ..results.frame_columns import FrameColumns
+from ..results.gathered_frames import GatheredFrames
 from ..results.frames import Frame, Results, StepRecord
 
 #: contact-time estimates (eq. 3.4) tried before a step that passes a contact is accepted
@@ -240,9 +241,32 @@ class _Loop:
         self.free = self.integ.runs_free_steps and not contacts.active and system.alpha == 0.0 and system.beta == 0.0
         # a frame at every step: gathered a run at a time
         self.gather = self.free and self.dt_out <= 0 and not system.modal.links
+        # a frame at every contact step: its rows gathered, made a block at a time
+        self.gathered = self._gathered() if contacts.active and self.dt_out <= 0 and not (
+            system.modal.links or system.movers or system.free_strains.active) else None
         # steps in compiled runs while every Lagrange pair is open
         serves = self.integ.runs_free_steps and OpenGaps.serves(contacts) and system.alpha == 0.0 and system.beta == 0.0
         self.open_gaps = OpenGaps(contacts.pairs, settings["contact_tol"]) if serves else None
+
+    def _gathered(self) -> GatheredFrames:
+        """The rows of the frames of contact steps (:mod:`~solver.results.gathered_frames`)."""
+        chosen, contacts = self.out.selection.contacts, self.contacts
+        return GatheredFrames(self.out, contacts.frame_keys, contacts.frame_row if len(chosen) else None, chosen)
+
+    def _record(self, blocks: bool) -> Iterator[Frame | FrameBlock]:
+        """The frame of the state (the next output time after it), yielded, or gathered into
+        the next block, yielded when full (:meth:`_flush`)."""
+        if self.gathered is None:
+            yield self._framed()
+        elif self.gathered.add(self.state):
+            yield from self._flush(blocks)
+
+    def _flush(self, blocks: bool) -> Iterator[Frame | FrameBlock]:
+        """The frames gathered so far, stored and yielded (as a block with ``blocks``)."""
+        block = self.gathered.take() if self.gathered is not None else None
+        if block is not None:
+            store_block(self.res.frames, block)
+            yield from (block,) if blocks else block.frames()
 
     def frame_of(self, st: State) -> Frame:
         """The frame of ``st``, stored with the run's frames."""
@@ -281,6 +305,10 @@ class _Loop:
 
     def steps(self, cancel: Callable[[], bool] | None, blocks: bool) -> Iterator[Frame | FrameBlock]:
         """The steps to the end time, cancelled or failed: their frames (blocks with ``blocks``)."""
+        yield from self._steps(cancel, blocks)
+        yield from self._flush(blocks)
+
+    def _steps(self, cancel: Callable[[], bool] | None, blocks: bool) -> Iterator[Frame | FrameBlock]:
         while self.state.t < self.t_end - self.eps_t:
             if cancel is not None and cancel():
                 self.status, self.message = "cancelled", f"cancelled at t = {self.state.t:.6g} s"
@@ -292,7 +320,7 @@ class _Loop:
                     return
                 if verdict == "next":
                     continue
-            if not (yield from self._contact_step(failure)):
+            if not (yield from self._contact_step(failure, blocks)):
                 return
 
     def _open(self) -> bool:
@@ -338,15 +366,15 @@ class _Loop:
         if cause is not None:
             self._stop(cause, self.limits.last_step)
             if block is None:
-                yield self.frame_of(self.state)
+                yield from self._record(blocks)
             return "stop", None
         if taken and failure is None:
             if block is None and self._due(self.state.t):
-                yield self._framed()
+                yield from self._record(blocks)
             return "next", None
         return "step", failure
 
-    def _contact_step(self, failure: NewtonFailure | None):
+    def _contact_step(self, failure: NewtonFailure | None, blocks: bool):
         """One step as the contact models have it, its frame yielded if due; whether the run goes on."""
         in_contact = self.contacts.active and self.contacts.closed()
         step_started = wallclock.perf_counter()
@@ -364,11 +392,11 @@ class _Loop:
             self._damp(self.state.t)
         if cause is not None:
             self._stop(cause, h_try)
-            yield self.frame_of(self.state)
+            yield from self._record(blocks)
             return False
         self.h = min(self.h0, 2 * h_try)  # grow back gradually after cuts, contacts and breakpoints
         if self._due(self.state.t):
-            yield self._framed()
+            yield from self._record(blocks)
         return True
 
     def _try(self, step: float, land: float | None, failure: NewtonFailure | None = None):

@@ -1,0 +1,75 @@
+"""Frames of a run with contact pairs saved at every step, gathered a block at a time.
+
+A run of contact steps (the loop takes them one by one in Python) saved at every step used to
+make a whole :class:`~solver.results.frames.Frame` at every step: some twenty small arrays of
+the state, a dict of the energy terms, a dict of a (C,) array per contact key, each then copied
+into the store's columns.  :class:`GatheredFrames` copies instead what a frame is made of into
+preallocated rows -- the state ``(t, q, v, a, lam)``, the energy terms (the values the step's
+energy guard already computed, :meth:`~solver.results.outputs.OutputBuilder.energy_row`) and the
+contact columns (one row (keys, C) a frame,
+:meth:`~solver.contact.tracker.ContactTracker.frame_row`) -- and makes the frames of
+:data:`~solver.results.frame_block.BLOCK_FRAMES` rows at once
+(:meth:`~solver.results.outputs.OutputBuilder.states_block`, the element outputs in one compiled
+call): the frames :meth:`~solver.results.outputs.OutputBuilder.frame` makes, to the last bit.
+
+>>> gathered = GatheredFrames(out, tracker.frame_keys, tracker.frame_row, chosen)   # doctest: +SKIP
+>>> full = gathered.add(state); block = gathered.take()                           # doctest: +SKIP
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+import numpy as np
+
+from ..system.state import State
+from .frame_block import BLOCK_FRAMES, ContactBlock, FrameBlock
+from .outputs import OutputBuilder
+
+__all__ = ["GatheredFrames"]
+
+
+class GatheredFrames:
+    """The rows of the frames due since the last block: ``add`` a state's, ``take`` the block.
+
+    ``contact_keys`` and ``contact_row``: the contact columns' keys and the row (keys, C) of a
+    state (None: the frames hold no contact data); ``chosen``: the pairs the frames keep
+    (indices into C)."""
+
+    def __init__(self, out: OutputBuilder, contact_keys: tuple[str, ...],
+                 contact_row: Callable[[State], np.ndarray] | None, chosen: np.ndarray):
+        self.out, self.contact_keys, self.contact_row = out, contact_keys, contact_row
+        self.chosen = np.asarray(chosen, dtype=int)
+        self.energy_keys = out.energy_keys()
+        self.count = 0
+        self._rows: dict[str, np.ndarray] | None = None  # each block its own arrays (a block is handed on)
+
+    def _allocate(self, st: State) -> dict[str, np.ndarray]:
+        """Rows for a block of frames of states shaped as ``st``."""
+        rows = {key: np.empty((BLOCK_FRAMES, *getattr(st, key).shape)) for key in ("q", "v", "a", "lam")}
+        rows.update(t=np.empty(BLOCK_FRAMES), energy=np.empty((BLOCK_FRAMES, len(self.energy_keys))))
+        if self.contact_row is not None:
+            rows["contact"] = np.empty((BLOCK_FRAMES, len(self.contact_keys), len(self.chosen)))
+        return rows
+
+    def add(self, st: State) -> bool:
+        """Copy the frame of ``st`` into the next row (its contact data taken now: the impulses
+        since the last frame); whether the block is full."""
+        rows = self._rows = self._rows if self._rows is not None else self._allocate(st)
+        i = self.count
+        rows["t"][i], rows["q"][i], rows["v"][i], rows["a"][i], rows["lam"][i] = st.t, st.q, st.v, st.a, st.lam
+        rows["energy"][i] = self.out.energy_row(st)
+        if self.contact_row is not None:
+            np.take(self.contact_row(st), self.chosen, axis=1, out=rows["contact"][i])
+        self.count += 1
+        return self.count == BLOCK_FRAMES
+
+    def take(self) -> FrameBlock | None:
+        """The frames added since the last block (None: none)."""
+        if not self.count:
+            return None
+        rows, k = self._rows, self.count
+        self._rows, self.count = None, 0
+        energies = [dict(zip(self.energy_keys, values)) for values in rows["energy"][:k].tolist()]
+        contact = ContactBlock(self.contact_keys, rows["contact"][:k]) if "contact" in rows else None
+        states = tuple(rows[key][:k] for key in ("q", "v", "a", "lam"))
+        return self.out.states_block(rows["t"][:k], states, energies, contact)
