@@ -271,9 +271,6 @@ class FramesAndBlocks:
         """Each contact key's values (F, C) as floats."""
         table = _ContactTable()
         for p in self._parts:
-            if isinstance(p, FrameColumns):
-                table.parts += p.contacts.parts
-                table.keys = p.contacts.keys or table.keys
-            elif p.contact is not None:
-                table.extend(p.contact, len(p))
+            for part in p.contacts.parts if isinstance(p, FrameColumns) else [p.contact] * (p.contact is not None):
+                table.extend(part, len(part.table))
         return table.columns()

@@ -25,7 +25,7 @@ from ..system.state import State
 from .frame_block import BLOCK_FRAMES, ContactBlock, FrameBlock
 from .outputs import OutputBuilder
 
-__all__ = ["GatheredFrames"]
+__all__ = ["GatheredFrames", "block_of_rows"]
 
 
 class GatheredFrames:
@@ -69,7 +69,19 @@ class GatheredFrames:
             return None
         rows, k = self._rows, self.count
         self._rows, self.count = None, 0
-        energies = [dict(zip(self.energy_keys, values)) for values in rows["energy"][:k].tolist()]
-        contact = ContactBlock(self.contact_keys, rows["contact"][:k]) if "contact" in rows else None
         states = tuple(rows[key][:k] for key in ("q", "v", "a", "lam"))
-        return self.out.states_block(rows["t"][:k], states, energies, contact)
+        contact = rows["contact"][:k] if "contact" in rows else None
+        return block_of_rows(self.out, rows["t"][:k], states, rows["energy"][:k], self.contact_keys, contact)
+
+
+def block_of_rows(out: OutputBuilder, times: np.ndarray, states: tuple[np.ndarray, ...], energy: np.ndarray,
+                  contact_keys: tuple[str, ...], contact: np.ndarray | None) -> FrameBlock:
+    """The frames of K rows gathered by a run of steps: ``times`` (K,), s; ``states`` ``(q, v, a,
+    lam)`` (K, ...); ``energy`` (K, len(out.energy_keys())), J, each row
+    :meth:`~solver.results.outputs.OutputBuilder.energy_row` of its state; ``contact`` (K,
+    len(contact_keys), chosen pairs), each row the chosen columns of
+    :meth:`~solver.contact.tracker.ContactTracker.frame_row` (None: the frames hold no contact
+    data).  The arrays are the block's own (not copied)."""
+    energies = [dict(zip(out.energy_keys(), values)) for values in energy.tolist()]
+    block = None if contact is None else ContactBlock(contact_keys, contact)
+    return out.states_block(times, states, energies, block)
