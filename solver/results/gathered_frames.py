@@ -17,6 +17,7 @@ call): the frames :meth:`~solver.results.outputs.OutputBuilder.frame` makes, to 
 """
 from __future__ import annotations
 
+import time
 from typing import Callable
 
 import numpy as np
@@ -26,6 +27,10 @@ from .frame_block import BLOCK_FRAMES, ContactBlock, FrameBlock
 from .outputs import OutputBuilder
 
 __all__ = ["GatheredFrames", "block_of_rows"]
+
+#: a block is due once its first frame is this old, s of wall, if not full before: a window showing
+#: the run sees it go on (a block's frames are those of frames made alone wherever it is cut)
+LIVE_S = 0.1
 
 
 class GatheredFrames:
@@ -42,6 +47,7 @@ class GatheredFrames:
         self.energy_keys = out.energy_keys()
         self.count = 0
         self._rows: dict[str, np.ndarray] | None = None  # each block its own arrays (a block is handed on)
+        self._started = 0.0  # when the block's first frame was added, s (perf_counter)
 
     def _allocate(self, st: State) -> dict[str, np.ndarray]:
         """Rows for a block of frames of states shaped as ``st``."""
@@ -53,15 +59,16 @@ class GatheredFrames:
 
     def add(self, st: State) -> bool:
         """Copy the frame of ``st`` into the next row (its contact data taken now: the impulses
-        since the last frame); whether the block is full."""
-        rows = self._rows = self._rows if self._rows is not None else self._allocate(st)
-        i = self.count
+        since the last frame); whether the block is due: full, or :data:`LIVE_S` old."""
+        if self._rows is None:
+            self._rows, self._started = self._allocate(st), time.perf_counter()
+        rows, i = self._rows, self.count
         rows["t"][i], rows["q"][i], rows["v"][i], rows["a"][i], rows["lam"][i] = st.t, st.q, st.v, st.a, st.lam
         rows["energy"][i] = self.out.energy_row(st)
         if self.contact_row is not None:
             np.take(self.contact_row(st), self.chosen, axis=1, out=rows["contact"][i])
         self.count += 1
-        return self.count == BLOCK_FRAMES
+        return self.count == BLOCK_FRAMES or time.perf_counter() - self._started >= LIVE_S
 
     def take(self) -> FrameBlock | None:
         """The frames added since the last block (None: none)."""
@@ -71,6 +78,8 @@ class GatheredFrames:
         self._rows, self.count = None, 0
         states = tuple(rows[key][:k] for key in ("q", "v", "a", "lam"))
         contact = rows["contact"][:k] if "contact" in rows else None
+        if contact is not None and k < BLOCK_FRAMES:  # the stores keep it: not a view of unused rows
+            contact = contact.copy()
         return block_of_rows(self.out, rows["t"][:k], states, rows["energy"][:k], self.contact_keys, contact)
 
 

@@ -75,13 +75,16 @@ def test_a_contact_run_saved_at_every_step_makes_no_frame_and_no_contact_dict_a_
 
 @pytest.mark.parametrize("name, steps", EXAMPLES)
 def test_gathered_contact_frames_are_those_made_one_at_a_time_bit_for_bit(monkeypatch, name, steps):
-    """Blocks of 7 frames and the default blocks: frames, contact columns, events and summary of
-    the run whose frames are each made alone, to the last bit; the contact happened."""
+    """Blocks of 7 frames, of one (each due at once: LIVE_S 0) and the default blocks: frames,
+    contact columns, events and summary of the run whose frames are each made alone, to the last
+    bit; the contact happened."""
     model = _every_step(name, steps)
     alone = _one_at_a_time(monkeypatch, model)
     assert np.any(alone.frames.contact_rows()["state"] > 0)
     _assert_same_results(simulate(model), alone)
     monkeypatch.setattr(gathered_frames, "BLOCK_FRAMES", 7)
+    _assert_same_results(simulate(model), alone)
+    monkeypatch.setattr(gathered_frames, "LIVE_S", 0.0)
     _assert_same_results(simulate(model), alone)
 
 
