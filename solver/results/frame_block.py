@@ -1,4 +1,4 @@
-"""Frames gathered a block at a time: the frames of a run of free steps saved at every step.
+"""Frames gathered a block at a time: the frames of a run saved at every step.
 
 A run saved at every step (``output_interval`` 0) used to cost a frame's Python at every step:
 a compiled run of one step, a :class:`~solver.results.frames.Frame` of some twenty small
@@ -10,7 +10,9 @@ over the states), with the same arithmetic as a frame made alone, to the last bi
 :class:`FrameBlock` holds them as columns; the stores take it whole
 (:meth:`~solver.results.frame_columns.FrameColumns.append_block`, a streamed folder's
 ``append_block``): no frame object is made, unless the caller asks for them
-(:meth:`FrameBlock.frames`, the frames of :func:`solver.api.iter_simulation`).
+(:meth:`FrameBlock.frames`, the frames of :func:`solver.api.iter_simulation`).  A run with
+contact pairs gathers its frames' rows step by step (:mod:`.gathered_frames`), their contact
+columns a :class:`ContactBlock`.
 
 >>> block = out.frame_block(times, states, work_drivers)          # doctest: +SKIP
 >>> block.arrays["node_xy"].shape, block.frame(0).time            # doctest: +SKIP

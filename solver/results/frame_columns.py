@@ -5,7 +5,8 @@ in ``Results.frames`` (a run that writes its frames to a folder as it goes keeps
 A run appends one :class:`~solver.results.frames.Frame` per output time; :class:`FrameColumns`
 copies its arrays into one row of a block (one ``np.concatenate`` a frame for the arrays of
 each float type: the bulky arrays in the run's precision, the others float64) and keeps its
-time, energy and contact data.  One quantity over all frames (:meth:`FrameColumns.field`) is
+time, energy and contact data (the contact data as rows of a table, a block's as its own:
+:class:`~solver.results.frame_block.ContactBlock`).  One quantity over all frames (:meth:`FrameColumns.field`) is
 then a copy of a column of the blocks, not a stack of thousands of small arrays, and a
 frame's arrays cost their values, not a numpy object each (the 16-element slider-crank saved
 at every step: 47 748 frames of 22 arrays).  ``frames[i]`` is a :class:`Frame` made on
