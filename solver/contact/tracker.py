@@ -210,8 +210,8 @@ class ContactTracker:
                 self._blank[j] = math.nan
         self._row = self._blank.copy()
         self._views = {key: self._row[j] for j, key in enumerate(self.frame_keys)}
-        self._unfilled = [(k, pair) for k, pair in enumerate(self.pairs)
-                          if k not in {i for m in self.models if m.fills_kinematics for i in m.index}]
+        #: ``(model, j, k)`` of the pairs whose gap and contact velocities the tracker fills
+        self._unfilled = [(m, j, k) for m in self.models if not m.fills_kinematics for j, k in enumerate(m.index)]
 
     def frame_row(self, s: State) -> np.ndarray:
         """Per pair: gap, contact velocities, forces, state, impulses since the last frame,
@@ -220,8 +220,8 @@ class ContactTracker:
         next call overwrites."""
         out = self._views
         self._row[:] = self._blank
-        for k, pair in self._unfilled:
-            g = pair.geometry(s.q)
+        for m, j, k in self._unfilled:
+            g = m.pair_geometry(j, s.q)  # remembered from the step's switches and jumps at this state
             out["gap_m"][k] = g.gap if g.reachable else math.nan
             out["v_n_m_s"][k], out["v_t_m_s"][k] = g.velocity(s.v)
         for i, m in enumerate(self.models):

@@ -38,12 +38,14 @@ class GatheredFrames:
 
     ``contact_keys`` and ``contact_row``: the contact columns' keys and the row (keys, C) of a
     state (None: the frames hold no contact data); ``chosen``: the pairs the frames keep
-    (indices into C)."""
+    (indices into C, in order: ``solver.record.contacts``)."""
 
     def __init__(self, out: OutputBuilder, contact_keys: tuple[str, ...],
                  contact_row: Callable[[State], np.ndarray] | None, chosen: np.ndarray):
         self.out, self.contact_keys, self.contact_row = out, contact_keys, contact_row
-        self.chosen = np.asarray(chosen, dtype=int)
+        #: the pairs kept, None: every pair (the row copied whole)
+        self.chosen = None if len(chosen) == len(out.sys.contacts) else np.asarray(chosen, dtype=int)
+        self.width = len(chosen)
         self.energy_keys = out.energy_keys()
         self.count = 0
         self._rows: dict[str, np.ndarray] | None = None  # each block its own arrays (a block is handed on)
@@ -54,7 +56,7 @@ class GatheredFrames:
         rows = {key: np.empty((BLOCK_FRAMES, *getattr(st, key).shape)) for key in ("q", "v", "a", "lam")}
         rows.update(t=np.empty(BLOCK_FRAMES), energy=np.empty((BLOCK_FRAMES, len(self.energy_keys))))
         if self.contact_row is not None:
-            rows["contact"] = np.empty((BLOCK_FRAMES, len(self.contact_keys), len(self.chosen)))
+            rows["contact"] = np.empty((BLOCK_FRAMES, len(self.contact_keys), self.width))
         return rows
 
     def add(self, st: State) -> bool:
@@ -65,7 +67,9 @@ class GatheredFrames:
         rows, i = self._rows, self.count
         rows["t"][i], rows["q"][i], rows["v"][i], rows["a"][i], rows["lam"][i] = st.t, st.q, st.v, st.a, st.lam
         rows["energy"][i] = self.out.energy_row(st)
-        if self.contact_row is not None:
+        if self.contact_row is not None and self.chosen is None:
+            rows["contact"][i] = self.contact_row(st)
+        elif self.contact_row is not None:
             np.take(self.contact_row(st), self.chosen, axis=1, out=rows["contact"][i])
         self.count += 1
         return self.count == BLOCK_FRAMES or time.perf_counter() - self._started >= LIVE_S

@@ -89,9 +89,12 @@ def test_gathered_contact_frames_are_those_made_one_at_a_time_bit_for_bit(monkey
 
 
 def test_gathered_frames_keep_the_chosen_pairs_and_precision(monkeypatch):
-    """A record of single precision and no rates, and one that keeps no contact pair."""
-    for record in (("rates=no", "precision=single"), ("contacts=none",)):
-        model = _every_step("rod_floor_flexible", 120, *record)
+    """A record of single precision and no rates, one that keeps no contact pair, and two of the
+    four pairs of the translational clearance joint (the second and the fourth)."""
+    runs = [("rod_floor_flexible", 120, record) for record in (("rates=no", "precision=single"), ("contacts=none",))]
+    runs.append(("slider_crank_translational_clearance", 40, ("contacts=guide.front_lower,guide.rear_upper",)))
+    for name, steps, record in runs:
+        model = _every_step(name, steps, *record)
         _assert_same_results(simulate(model), _one_at_a_time(monkeypatch, model))
 
 
