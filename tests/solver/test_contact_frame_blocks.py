@@ -9,12 +9,13 @@ import json
 import numpy as np
 import pytest
 
+from app.shell import cli
 from app.shell.cli_results import record_edit
 from solver.api import load_model, simulate
 from solver.contact.tracker import ContactTracker
 from solver.integration import time_loop
 from solver.model.io import examples_dir
-from solver.results import gathered_frames, streaming
+from solver.results import gathered_frames, lazy, streaming
 from solver.results.files import write_results
 from solver.results.frame_columns import ARRAY_FIELDS
 from solver.results.outputs import OutputBuilder
@@ -112,3 +113,16 @@ def test_a_streamed_contact_run_writes_the_folder_of_frames_made_one_at_a_time(m
     assert "contacts.parquet" in files
     for name in files:
         assert (tmp_path / "gathered" / name).read_bytes() == (tmp_path / "alone" / name).read_bytes(), name
+
+
+def test_flexmech_run_of_a_contact_run_at_every_step_reads_no_frame_back(monkeypatch, tmp_path):
+    """The finish's warnings take the frames' times from the folder's time column (the force-spike
+    warning read every frame back from the tables for its time: 211 frames here)."""
+    path = tmp_path / "model.json"
+    path.write_text(json.dumps(_every_step("slider_crank_clearance_lankarani_nikravesh", 40)))
+    read = []
+    frame = lazy.LazyFrames._frame
+    monkeypatch.setattr(lazy.LazyFrames, "_frame", lambda self, i: read.append(i) or frame(self, i))
+    assert cli.main(["run", str(path), "--out", str(tmp_path / "out"), "--quiet"]) == cli.EXIT_OK
+    assert json.loads((tmp_path / "out" / "summary.json").read_text())["run"]["frame_count"] > 200
+    assert read == []
