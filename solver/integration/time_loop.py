@@ -106,7 +106,8 @@ def _advance(integ: NewmarkIntegrator, s: State, h: float, land: float | None, l
 def _free_run(integ: NewmarkIntegrator, out: OutputBuilder, state: State, h: float, h0: float, t_end: float,
               eps_t: float, next_out: float, dt_out: float, breakpoints: list[float], limits: StepLimits,
               steps: list[StepRecord] | None, gather: bool = False, gaps: OpenGaps | None = None,
-              single: bool = False, watch: Callable[[State], bool] | None = None) -> tuple:
+              single: bool = False, watch: Callable[[State], bool] | None = None,
+              contact_rows: Callable | None = None) -> tuple:
     """Steps from ``state`` taken in one compiled run (:mod:`.free_steps`) up to the next output
     time ``next_out`` (every step's end with ``dt_out <= 0``; with ``gather``, the frames of every
     step gathered in one block instead), breakpoint or end, planned as the loop of :func:`run`
@@ -117,8 +118,9 @@ def _free_run(integ: NewmarkIntegrator, out: OutputBuilder, state: State, h: flo
     logged in ``steps`` unless it is None.  With ``gaps``, a run of open steps (:mod:`.open_steps`),
     ``failure`` may be the step after them, taken, whose end a contact rule must look at; with
     ``single``, one step at most; with ``watch``, the run ends at the first step whose end state
-    it flags (:meth:`.open_steps.OpenGaps.watched`).  Raises :class:`StepFailure` when the run
-    stalls."""
+    it flags (:meth:`.open_steps.OpenGaps.watched`); with ``contact_rows``, the block's contact
+    columns made of its times and states (:meth:`~solver.results.gathered_frames.GatheredFrames.contact_block`).
+    Raises :class:`StepFailure` when the run stalls."""
     while breakpoints and breakpoints[0] <= state.t + eps_t:
         breakpoints.pop(0)
     budget = 1 if single else max(1, FREE_RUN_WORK // integ.asm.n)
@@ -141,6 +143,8 @@ def _free_run(integ: NewmarkIntegrator, out: OutputBuilder, state: State, h: flo
     works = out.advance_ledger_drivers(hs.tolist(), p_drv)
     h_next = min(h0, 2 * float(hs[-1])) if len(hs) else h
     block = out.frame_block(ends, recorded, works) if gather and len(hs) else None
+    if block is not None and contact_rows is not None:
+        block.contact = contact_rows(ends, recorded)
     return new, h_next, len(hs), int(iterations.sum()), failure, block
 
 
@@ -345,11 +349,13 @@ class _Loop:
         failed, or ended with a gap closing, ``failure``, or none was taken: it is taken by
         :meth:`_contact_step`)."""
         started = wallclock.perf_counter()
+        # open steps of a damped run saved at every step: their frames gathered in the compiled run too
+        gathers_open = self.gathered is not None and not self.free and not self.undamped
         try:
             self.state, self.h, taken, its, failure, block = _free_run(
                 self.integ, self.out, self.state, self.h, self.h0, self.t_end, self.eps_t, self.next_out, self.dt_out,
-                self.breakpoints, self.limits, self.res.steps if self.log_steps else None, self.gather,
-                *self._open_watch())
+                self.breakpoints, self.limits, self.res.steps if self.log_steps else None, self.gather or gathers_open,
+                *self._open_watch(), self.gathered.contact_block if gathers_open else None)
         except StepFailure as exc:
             self.status, self.message = "failed", str(exc)
             return "stop", None
@@ -361,6 +367,7 @@ class _Loop:
             self.impact["free_steps_wall_s"] += wallclock.perf_counter() - started
         cause = self.watch.check(self.state, taken) if taken else None
         if block is not None:  # the frames of every step taken
+            yield from self._flush(blocks)  # after those gathered before
             store_block(self.res.frames, block)
             yield from (block,) if blocks else block.frames()
         if cause is not None:

@@ -74,6 +74,17 @@ class GatheredFrames:
         self.count += 1
         return self.count == BLOCK_FRAMES or time.perf_counter() - self._started >= LIVE_S
 
+    def contact_block(self, times: np.ndarray, states: tuple[np.ndarray, ...]) -> ContactBlock | None:
+        """The contact columns of the frames of states ``(q, v, a, lam)`` (rows) at ``times``, s,
+        taken in turn as :meth:`add` takes them (a run of open steps recorded in one compiled call)."""
+        if self.contact_row is None:
+            return None
+        table = np.empty((len(times), len(self.contact_keys), self.width))
+        for i, (t, q, v, a, lam) in enumerate(zip(times.tolist(), *states)):
+            row = self.contact_row(State(t, q, v, a, lam))
+            table[i] = row if self.chosen is None else row[:, self.chosen]
+        return ContactBlock(self.contact_keys, table)
+
     def take(self) -> FrameBlock | None:
         """The frames added since the last block (None: none)."""
         if not self.count:

@@ -126,3 +126,14 @@ def test_flexmech_run_of_a_contact_run_at_every_step_reads_no_frame_back(monkeyp
     assert cli.main(["run", str(path), "--out", str(tmp_path / "out"), "--quiet"]) == cli.EXIT_OK
     assert json.loads((tmp_path / "out" / "summary.json").read_text())["run"]["frame_count"] > 200
     assert read == []
+
+
+def test_open_steps_of_a_run_at_every_step_are_gathered_in_compiled_runs(monkeypatch):
+    """The bar struck by a mass (a damped Lagrange pair) at every step: its steps while the pair
+    is open run a block at a time (was: a compiled run of one step a frame, some 130)."""
+    runs = []
+    free_run = time_loop._free_run
+    monkeypatch.setattr(time_loop, "_free_run", lambda *a, **k: runs.append(a[3]) or free_run(*a, **k))
+    results = simulate(_every_step("bar_mass_impact_lagrange", 272))
+    assert len(results.frames) == results.meta["steps"] + 1 == 273
+    assert len(runs) <= 10
