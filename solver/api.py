@@ -50,7 +50,7 @@ def iter_simulation(model: dict, cancel: Callable[[], bool] | None = None,
     ``ResultsStream.frames`` writes them to a
     results folder as they come: :mod:`solver.results.streaming`).  With ``blocks``, the frames
     a run gathers a block at a time (a frame at every step:
-    :mod:`solver.results.frame_block`) come as one
+    :mod:`solver.results.frame_block`, :mod:`solver.results.gathered_frames`) come as one
     :class:`~solver.results.frame_block.FrameBlock` each (its ``time`` the last frame's), not
     frame by frame.  Raises :class:`UnsupportedFeature` before the first step when the model
     needs physics this version does not run.

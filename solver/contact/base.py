@@ -233,9 +233,14 @@ class ContactModel:
         the last impact step over that step) and the states of the pairs; impulses older
         than ``keep`` are forgotten."""
         self._recent = self.impulses_in(s.t, max(keep, self.rate_window))
+        rates: dict[int, list[float]] = {}  # summed as floats, in order, then added once a pair
         for _t, _h, j, I_n, I_t in self.impulses_in(s.t, self.rate_window):
-            out["F_n_impulse_rate_N"][self.index[j]] += I_n / self.rate_window
-            out["F_t_impulse_rate_N"][self.index[j]] += I_t / self.rate_window
+            rate = rates.setdefault(j, [0.0, 0.0])
+            rate[0] += I_n / self.rate_window
+            rate[1] += I_t / self.rate_window
+        for j, (rate_n, rate_t) in rates.items():
+            out["F_n_impulse_rate_N"][self.index[j]] += rate_n
+            out["F_t_impulse_rate_N"][self.index[j]] += rate_t
         for j, k in enumerate(self.index):
             out["I_n_N_s"][k], out["I_t_N_s"][k] = self._acc[j]
             out["state"][k] = self.state[j]

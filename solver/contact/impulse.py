@@ -106,9 +106,13 @@ class ImpulseModel(ContactModel):
         """Forces as the impulses over the force window, the impulses since the last frame,
         the per-step impulse rates and the states."""
         W = self.window
+        forces: dict[int, list[float]] = {}  # summed as floats, in order, then written once a pair
         for t_i, h_i, j, I_n, I_t in self.impulses_in(s.t, W + self.rate_window):
             # the impulse spread over the step that ended with it, averaged over the window
             weight = max(0.0, min(t_i, s.t) - max(t_i - h_i, s.t - W)) / (h_i * W)  # 1/s
-            out["F_n_N"][self.index[j]] += I_n * weight
-            out["F_t_N"][self.index[j]] += I_t * weight
+            force = forces.setdefault(j, [0.0, 0.0])
+            force[0] += I_n * weight
+            force[1] += I_t * weight
+        for j, (F_n, F_t) in forces.items():
+            out["F_n_N"][self.index[j]], out["F_t_N"][self.index[j]] = F_n, F_t
         self.frame_impulses(s, out, W + self.rate_window)

@@ -64,6 +64,7 @@ class ContactTracker:
         if any(m.rows for m in asm.sys.movers):  # the rows of moving supports and masses
             self.models.append(MovingModel(asm, settings, self.events))
         self._layout: list[slice] = self._slices()
+        self._frame_layout()
         #: the model of contact forces the Newton iteration evaluates (None: no compliant pair)
         self.forces: CompliantModel | None = next((m for m in self.models if isinstance(m, CompliantModel)), None)
         if self.forces is not None:
@@ -225,21 +226,39 @@ class ContactTracker:
                 return m.outputs(s, self._lam(s, i))
         return mover_outputs(self.asm.sys.movers, s.q, s.v, s.t, {})
 
-    def frame_data(self, s: State) -> dict[str, np.ndarray]:
+    def _frame_layout(self) -> None:
+        """The contact columns' keys (:data:`CONTACT_KEYS`, :data:`RATE_KEYS`, the models' further
+        keys), the row a frame's values are written into (keys, C) and its blank: 0, nan in the
+        columns of one model (for the others' pairs)."""
+        further = dict.fromkeys(k for m in self.models for k in m.frame_keys)
+        self.frame_keys = tuple(dict.fromkeys((*CONTACT_KEYS, *RATE_KEYS, *further)))
+        self._blank = np.zeros((len(self.frame_keys), len(self.pairs)))
+        for j, key in enumerate(self.frame_keys):
+            if key in further:
+                self._blank[j] = math.nan
+        self._row = self._blank.copy()
+        self._views = {key: self._row[j] for j, key in enumerate(self.frame_keys)}
+        #: ``(model, j, k)`` of the pairs whose gap and contact velocities the tracker fills
+        self._unfilled = [(m, j, k) for m in self.models if not m.fills_kinematics for j, k in enumerate(m.index)]
+
+    def frame_row(self, s: State) -> np.ndarray:
         """Per pair: gap, contact velocities, forces, state, impulses since the last frame,
-        the per-step impulse rates (:data:`RATE_KEYS`) and the models' further columns."""
-        count = len(self.pairs)
-        out = {key: np.zeros(count) for key in CONTACT_KEYS + RATE_KEYS}
-        for key in dict.fromkeys(k for m in self.models for k in m.frame_keys):
-            out[key] = np.full(count, math.nan)  # a column of one model: nan for the others' pairs
-        filled = {k for m in self.models if m.fills_kinematics for k in m.index}
-        for k, pair in enumerate(self.pairs):
-            if k in filled:
-                continue
-            g = pair.geometry(s.q)
+        the per-step impulse rates (:data:`RATE_KEYS`) and the models' further columns
+        (:attr:`frame_keys`), as rows (keys, C) of floats (``state``'s codes too): an array the
+        next call overwrites."""
+        out = self._views
+        self._row[:] = self._blank
+        for m, j, k in self._unfilled:
+            g = m.pair_geometry(j, s.q)  # remembered from the step's switches and jumps at this state
             out["gap_m"][k] = g.gap if g.reachable else math.nan
             out["v_n_m_s"][k], out["v_t_m_s"][k] = g.velocity(s.v)
         for i, m in enumerate(self.models):
             m.frame_data(s, self._lam(s, i), out)
+        return self._row
+
+    def frame_data(self, s: State) -> dict[str, np.ndarray]:
+        """:meth:`frame_row` as a frame holds it: a (C,) array per key, ``state`` as ints."""
+        row = self.frame_row(s)
+        out = {key: row[j].copy() for j, key in enumerate(self.frame_keys)}
         out["state"] = out["state"].astype(int)
         return out

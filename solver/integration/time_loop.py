@@ -44,6 +44,7 @@ from .step_limits import ADVICE, StepFailure, StepLimits
 from ..results.outputs import OutputBuilder
 from ..results.frame_block import BLOCK_FRAMES, FrameBlock, store_block
 from ..results.frame_columns import FrameColumns
+from ..results.gathered_frames import GatheredFrames
 from ..results.frames import Frame, Results, StepRecord
 
 #: contact-time estimates (eq. 3.4) tried before a step that passes a contact is accepted
@@ -110,7 +111,8 @@ def _advance(integ: NewmarkIntegrator, s: State, h: float, land: float | None, l
 def _free_run(integ: NewmarkIntegrator, out: OutputBuilder, state: State, h: float, h0: float, t_end: float,
               eps_t: float, next_out: float, dt_out: float, breakpoints: list[float], limits: StepLimits,
               steps: list[StepRecord] | None, gather: bool = False, gaps: OpenGaps | None = None,
-              single: bool = False, watch: Callable[[State], bool] | None = None) -> tuple:
+              single: bool = False, watch: Callable[[State], bool] | None = None,
+              contact_rows: Callable | None = None) -> tuple:
     """Steps from ``state`` taken in one compiled run (:mod:`.free_steps`) up to the next output
     time ``next_out`` (every step's end with ``dt_out <= 0``; with ``gather``, the frames of every
     step gathered in one block instead), breakpoint or end, planned as the loop of :func:`run`
@@ -122,8 +124,9 @@ def _free_run(integ: NewmarkIntegrator, out: OutputBuilder, state: State, h: flo
     ``failure`` may be the step after them, taken, whose end a contact rule must look at (with
     :class:`~.closed_steps.ClosedRows`, a run of closed steps, :mod:`.closed_steps`: the same); with
     ``single``, one step at most; with ``watch``, the run ends at the first step whose end state
-    it flags (:meth:`.open_steps.OpenGaps.watched`).  Raises :class:`StepFailure` when the run
-    stalls."""
+    it flags (:meth:`.open_steps.OpenGaps.watched`); with ``contact_rows``, the block's contact
+    columns made of its times and states (:meth:`~solver.results.gathered_frames.GatheredFrames.contact_block`).
+    Raises :class:`StepFailure` when the run stalls."""
     while breakpoints and breakpoints[0] <= state.t + eps_t:
         breakpoints.pop(0)
     budget = 1 if single else max(1, FREE_RUN_WORK // integ.asm.n)
@@ -154,6 +157,8 @@ def _free_run(integ: NewmarkIntegrator, out: OutputBuilder, state: State, h: flo
              else out.advance_ledger_drivers(hs.tolist(), powers, new))
     h_next = min(h0, 2 * float(hs[-1])) if len(hs) else h
     block = out.frame_block(ends, recorded, works) if gather and len(hs) else None
+    if block is not None and contact_rows is not None:
+        block.contact = contact_rows(ends, recorded)
     return new, h_next, len(hs), int(iterations.sum()), failure, block
 
 
@@ -255,11 +260,34 @@ class _Loop:
         self.free = self.integ.runs_free_steps and not contacts.active and system.alpha == 0.0 and system.beta == 0.0
         # a frame at every step: gathered a run at a time
         self.gather = self.free and self.dt_out <= 0 and not system.modal.links
+        # a frame at every contact step: its rows gathered, made a block at a time
+        self.gathered = self._gathered() if contacts.active and self.dt_out <= 0 and not (
+            system.modal.links or system.movers or system.free_strains.active) else None
         # steps in compiled runs while every Lagrange pair is open
         serves = self.integ.runs_free_steps and OpenGaps.serves(contacts) and system.alpha == 0.0 and system.beta == 0.0
         self.open_gaps = OpenGaps(contacts.pairs, settings["contact_tol"]) if serves else None
         # and while the closed pairs keep their modes
         self.closed_rows = ClosedRows(contacts, settings["contact_tol"]) if serves else None
+
+    def _gathered(self) -> GatheredFrames:
+        """The rows of the frames of contact steps (:mod:`~solver.results.gathered_frames`)."""
+        chosen, contacts = self.out.selection.contacts, self.contacts
+        return GatheredFrames(self.out, contacts.frame_keys, contacts.frame_row if len(chosen) else None, chosen)
+
+    def _record(self, blocks: bool) -> Iterator[Frame | FrameBlock]:
+        """The frame of the state (the next output time after it), yielded, or gathered into
+        the next block, yielded when full (:meth:`_flush`)."""
+        if self.gathered is None:
+            yield self._framed()
+        elif self.gathered.add(self.state):
+            yield from self._flush(blocks)
+
+    def _flush(self, blocks: bool) -> Iterator[Frame | FrameBlock]:
+        """The frames gathered so far, stored and yielded (as a block with ``blocks``)."""
+        block = self.gathered.take() if self.gathered is not None else None
+        if block is not None:
+            store_block(self.res.frames, block)
+            yield from (block,) if blocks else block.frames()
 
     def frame_of(self, st: State) -> Frame:
         """The frame of ``st``, stored with the run's frames."""
@@ -298,6 +326,10 @@ class _Loop:
 
     def steps(self, cancel: Callable[[], bool] | None, blocks: bool) -> Iterator[Frame | FrameBlock]:
         """The steps to the end time, cancelled or failed: their frames (blocks with ``blocks``)."""
+        yield from self._steps(cancel, blocks)
+        yield from self._flush(blocks)
+
+    def _steps(self, cancel: Callable[[], bool] | None, blocks: bool) -> Iterator[Frame | FrameBlock]:
         while self.state.t < self.t_end - self.eps_t:
             if cancel is not None and cancel():
                 self.status, self.message = "cancelled", f"cancelled at t = {self.state.t:.6g} s"
@@ -309,7 +341,7 @@ class _Loop:
                     return
                 if verdict == "next":
                     continue
-            if not (yield from self._contact_step(failure)):
+            if not (yield from self._contact_step(failure, blocks)):
                 return
 
     def _open(self) -> bool:
@@ -340,11 +372,14 @@ class _Loop:
         failed, or ended with a gap closing, ``failure``, or none was taken: it is taken by
         :meth:`_contact_step`)."""
         started, kind = wallclock.perf_counter(), "impact_steps" if self.contacts.closed() else "free_steps"
+        # open steps of a damped run saved at every step: their frames gathered in the compiled run too (a run
+        # of closed steps is framed by the loop: its contact columns need each step's multipliers)
+        gathers_open = self.gathered is not None and not self.free and not self.undamped and kind == "free_steps"
         try:
             self.state, self.h, taken, its, failure, block = _free_run(
                 self.integ, self.out, self.state, self.h, self.h0, self.t_end, self.eps_t, self.next_out, self.dt_out,
-                self.breakpoints, self.limits, self.res.steps if self.log_steps else None, self.gather,
-                *self._open_watch())
+                self.breakpoints, self.limits, self.res.steps if self.log_steps else None, self.gather or gathers_open,
+                *self._open_watch(), self.gathered.contact_block if gathers_open else None)
         except StepFailure as exc:
             self.status, self.message = "failed", str(exc)
             return "stop", None
@@ -356,20 +391,21 @@ class _Loop:
             self.impact[kind + "_wall_s"] += wallclock.perf_counter() - started
         cause = self.watch.check(self.state, taken) if taken else None
         if block is not None:  # the frames of every step taken
+            yield from self._flush(blocks)  # after those gathered before
             store_block(self.res.frames, block)
             yield from (block,) if blocks else block.frames()
         if cause is not None:
             self._stop(cause, self.limits.last_step)
             if block is None:
-                yield self.frame_of(self.state)
+                yield from self._record(blocks)
             return "stop", None
         if taken and failure is None:
             if block is None and self._due(self.state.t):
-                yield self._framed()
+                yield from self._record(blocks)
             return "next", None
         return "step", failure
 
-    def _contact_step(self, failure: NewtonFailure | None):
+    def _contact_step(self, failure: NewtonFailure | None, blocks: bool):
         """One step as the contact models have it, its frame yielded if due; whether the run goes on."""
         in_contact = self.contacts.active and self.contacts.closed()
         step_started = wallclock.perf_counter()
@@ -387,11 +423,11 @@ class _Loop:
             self._damp(self.state.t)
         if cause is not None:
             self._stop(cause, h_try)
-            yield self.frame_of(self.state)
+            yield from self._record(blocks)
             return False
         self.h = min(self.h0, 2 * h_try)  # grow back gradually after cuts, contacts and breakpoints
         if self._due(self.state.t):
-            yield self._framed()
+            yield from self._record(blocks)
         return True
 
     def _try(self, step: float, land: float | None, failure: NewtonFailure | None = None):

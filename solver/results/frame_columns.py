@@ -5,7 +5,8 @@ in ``Results.frames`` (a run that writes its frames to a folder as it goes keeps
 A run appends one :class:`~solver.results.frames.Frame` per output time; :class:`FrameColumns`
 copies its arrays into one row of a block (one ``np.concatenate`` a frame for the arrays of
 each float type: the bulky arrays in the run's precision, the others float64) and keeps its
-time, energy and contact data.  One quantity over all frames (:meth:`FrameColumns.field`) is
+time, energy and contact data (the contact data as rows of a table, a block's as its own:
+:class:`~solver.results.frame_block.ContactBlock`).  One quantity over all frames (:meth:`FrameColumns.field`) is
 then a copy of a column of the blocks, not a stack of thousands of small arrays, and a
 frame's arrays cost their values, not a numpy object each (the 16-element slider-crank saved
 at every step: 47 748 frames of 22 arrays).  ``frames[i]`` is a :class:`Frame` made on
@@ -18,15 +19,15 @@ blocks', and a frame of other sizes is refused by ``np.concatenate``).
 """
 from __future__ import annotations
 
+from bisect import bisect_right
 from dataclasses import fields as dataclass_fields
 from operator import attrgetter
 from typing import Sequence
 
 import numpy as np
 
-from .frame_block import FrameBlock
+from .frame_block import ContactBlock, FrameBlock
 from .frames import Frame, FrameSequence
-from .tables import contact_arrays
 
 #: the Frame fields held in the blocks: every array (time, energy and contact are kept aside)
 ARRAY_FIELDS = tuple(f.name for f in dataclass_fields(Frame) if f.name not in ("time", "energy", "contact"))
@@ -80,6 +81,48 @@ class _Group:
         return values.reshape((stop - start, *self.shapes[name]))
 
 
+class _ContactTable:
+    """The frames' contact data as a table (F, keys, C) of floats, kept in parts (a frame's own,
+    or a block's, :class:`~solver.results.frame_block.ContactBlock`): the layout
+    :func:`~solver.results.tables.contact_arrays` makes of the frames' dicts, to the bit."""
+
+    def __init__(self) -> None:
+        self.keys: tuple[str, ...] = ()
+        self.parts: list[ContactBlock] = []
+        self.starts: list[int] = []  # the first frame of each part
+        self.count = 0
+
+    def append(self, contact: dict[str, np.ndarray]) -> None:
+        if not contact:  # a run without contact data holds none in any frame
+            self.count += 1
+            return
+        if not self.parts:
+            self.keys = tuple(contact)
+        row = np.concatenate([contact[k] for k in self.keys]).astype(float, copy=False)
+        self.extend(ContactBlock(self.keys, row.reshape(1, len(self.keys), -1)), 1)
+
+    def extend(self, block: ContactBlock | None, count: int) -> None:
+        """``count`` frames' contact data, ``block``'s (None: the frames hold none)."""
+        if block is not None:
+            self.keys = block.keys
+            self.parts.append(block)
+            self.starts.append(self.count)
+        self.count += count
+
+    def frame(self, i: int) -> dict[str, np.ndarray]:
+        if not self.parts:
+            return {}
+        k = bisect_right(self.starts, i) - 1
+        return self.parts[k].frame(i - self.starts[k])
+
+    def columns(self) -> dict[str, np.ndarray]:
+        """Each key's values (F, C)."""
+        if not self.parts:
+            return {}
+        table = np.concatenate([p.table for p in self.parts]) if len(self.parts) > 1 else self.parts[0].table
+        return {k: table[:, j, :] for j, k in enumerate(self.keys)}
+
+
 class FrameColumns(FrameSequence):
     """A run's frames in memory, kept as columns (see the module); ``append`` adds the next.
 
@@ -96,8 +139,8 @@ class FrameColumns(FrameSequence):
         self._times_array = np.zeros(0)
         #: each frame's energy terms (dicts, as the frames hold them), J
         self.energies: list[dict[str, float]] = []
-        #: each frame's contact data (dicts of (C,) arrays, as the frames hold them)
-        self.contacts: list[dict[str, np.ndarray]] = []
+        #: each frame's contact data, as a table of rows
+        self.contacts = _ContactTable()
         #: the fields no block holds (not kept, or of no values: rates a run does not record, no
         #: modes): zeros of the first frame's shapes
         self._empty: dict[str, np.ndarray] = {}
@@ -122,7 +165,7 @@ class FrameColumns(FrameSequence):
         for group in self._groups:
             group.extend(block, index)
         self.energies.extend(block.energies)
-        self.contacts.extend([{}] * len(block))  # no contact data: one empty dict (never changed)
+        self.contacts.extend(block.contact, len(block))
         self._times.extend(block.times.tolist())
 
     def _begin(self, first: Frame) -> None:
@@ -149,10 +192,10 @@ class FrameColumns(FrameSequence):
         for group in self._groups:
             row = group.row(i)
             arrays.update({n: row[a:b].reshape(group.shapes[n]) for n, (a, b) in group.place.items()})
-        return Frame(time=self._times[i], energy=self.energies[i], contact=self.contacts[i], **arrays)
+        return Frame(time=self._times[i], energy=self.energies[i], contact=self.contacts.frame(i), **arrays)
 
     def _contact(self, i: int) -> dict[str, np.ndarray]:
-        return self.contacts[i]
+        return self.contacts.frame(i)
 
     # ------------------------------------------------------------------ columns
     @property
@@ -177,8 +220,7 @@ class FrameColumns(FrameSequence):
         """Each contact key's values (F, C) as floats (``state``'s codes too): made once while no
         frame is added (the summary and the contacts table both read them)."""
         if self._contact_rows[0] != len(self):
-            keys = list(self.contacts[0]) if self.contacts else []
-            self._contact_rows = (len(self), contact_arrays(self.contacts, keys))
+            self._contact_rows = (len(self), self.contacts.columns())
         return self._contact_rows[1]
 
 
@@ -203,7 +245,8 @@ class FramesAndBlocks:
 
     def append_block(self, block: FrameBlock) -> None:
         """Keep the fields of ``block`` this store holds (a copy: the block's other fields are let go)."""
-        self._parts.append(FrameBlock(block.times, {n: block.arrays[n].copy() for n in self._fields}, block.energies))
+        self._parts.append(FrameBlock(block.times, {n: block.arrays[n].copy() for n in self._fields}, block.energies,
+                                      block.contact))
         self._count += len(block)
 
     def __len__(self) -> int:
@@ -226,6 +269,9 @@ class FramesAndBlocks:
         return np.concatenate(parts)[start:stop] if len(parts) > 1 else parts[0][start:stop]
 
     def contact_rows(self) -> dict[str, np.ndarray]:
-        """Each contact key's values (F, C) as floats (a block's frames have none)."""
-        contacts = [c for p in self._parts for c in (p.contacts if isinstance(p, FrameColumns) else [{}] * len(p))]
-        return contact_arrays(contacts, list(contacts[0]) if contacts else [])
+        """Each contact key's values (F, C) as floats."""
+        table = _ContactTable()
+        for p in self._parts:
+            for part in p.contacts.parts if isinstance(p, FrameColumns) else [p.contact] * (p.contact is not None):
+                table.extend(part, len(part.table))
+        return table.columns()

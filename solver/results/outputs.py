@@ -26,7 +26,7 @@ from ..fem.timoshenko import curvature, shapes
 from ..system.free_strains import EPS0, KAPPA0
 from ..system.impact_times import force_windows
 from ..system.state import State
-from .frame_block import FrameBlock
+from .frame_block import ContactBlock, FrameBlock
 from .frames import ELEMENT_FIELDS, MODAL_FIELDS, RATE_FIELDS, STATIONS, Frame, Layout
 from .modal_outputs import ModalOutputs
 from .selection import select
@@ -295,21 +295,39 @@ class OutputBuilder:
         columns = self._columns(st.q[None], st.v[None], st.a[None], st.lam[None], {k: v[None] for k, v in m.items()})
         return Frame(time=st.t, energy=energy, **{key: values[0] for key, values in columns.items()})
 
+    def energy_keys(self) -> tuple[str, ...]:
+        """The keys of a frame's energy terms: :data:`ENERGY_TERMS`, then the ledger's."""
+        return (*ENERGY_TERMS, *self.ledger)
+
+    def energy_row(self, st: State) -> tuple[float, ...]:
+        """The values of :meth:`energy_keys` at ``st`` (the terms :meth:`frame` gives it), J."""
+        if self._last_powers is None:
+            self._last_powers = self.powers(st)
+        return (*self.energy_terms(st), *self.ledger.values())
+
     def frame_block(self, times: np.ndarray, states: tuple[np.ndarray, ...], work_drivers: list[float]) -> FrameBlock:
         """The frames of states ``(q, v, a, lam)`` (rows: one state each) at ``times``, s, of a run
         of free steps (:mod:`solver.integration.free_steps`: no contacts, loads, free strains or
         modal links), the drivers' work of the ledger ``work_drivers``, J, at each: the frames
         :meth:`frame` gives, to the last bit, as columns."""
+        Q, V = (np.ascontiguousarray(x) for x in states[:2])
+        kinetic, strain, potential = self.asm.stacked_energies(Q, V)
+        ledger = dict(zip(ENERGY_TERMS, (0.0,) * len(ENERGY_TERMS)), **self.ledger)
+        energies = [{**ledger, "kinetic": k, "strain": u, "potential": p, "work_drivers": w}  # the terms that change
+                    for k, u, p, w in zip(kinetic.tolist(), strain.tolist(), potential.tolist(), work_drivers)]
+        return self.states_block(times, states, energies)
+
+    def states_block(self, times: np.ndarray, states: tuple[np.ndarray, ...], energies: list[dict[str, float]],
+                     contact: ContactBlock | None = None) -> FrameBlock:
+        """The frames of states ``(q, v, a, lam)`` (rows: one state each) at ``times``, s, with
+        their ``energies``, J, and ``contact`` columns, of a run without modal links, moving
+        supports or free strains: the arrays :meth:`frame` gives each, to the last bit, as columns."""
         Q, V, A, LAM = (np.ascontiguousarray(x) for x in states)
         m = self.modal.frame_parts(Q[0], V[0], A[0])  # no modal links: empty
         columns = self._columns(Q, V, A, LAM, {k: np.broadcast_to(v, (len(Q), *v.shape)) for k, v in m.items()})
         columns.update(moving_s=np.zeros((len(Q), 0)), moving_speed=np.zeros((len(Q), 0)),
                        moving_force=np.zeros((len(Q), 0, 2)))  # no moving supports (a Frame's defaults)
-        kinetic, strain, potential = self.asm.stacked_energies(Q, V)
-        ledger = dict(zip(ENERGY_TERMS, (0.0,) * len(ENERGY_TERMS)), **self.ledger)
-        energies = [{**ledger, "kinetic": k, "strain": u, "potential": p, "work_drivers": w}  # the terms that change
-                    for k, u, p, w in zip(kinetic.tolist(), strain.tolist(), potential.tolist(), work_drivers)]
-        return FrameBlock(np.asarray(times, dtype=float), columns, energies)
+        return FrameBlock(np.asarray(times, dtype=float), columns, energies, contact)
 
     def _columns(self, Q: np.ndarray, V: np.ndarray, A: np.ndarray, LAM: np.ndarray, m: dict) -> dict[str, np.ndarray]:
         """The frame arrays of states ``Q, V, A, LAM`` (K, ...) with the modal parts ``m`` (K, ...),

@@ -164,7 +164,7 @@ def force_spike_warning(results: Results) -> str | None:
     middle = np.abs(force[1:-1])
     neighbours = np.maximum(np.abs(force[:-2]), np.abs(force[2:]))
     floor = SPIKE_FLOOR * np.max(np.abs(force), axis=0)
-    steps = np.searchsorted([s.time for s in results.steps], [f.time for f in results.frames], side="right")
+    steps = np.searchsorted([s.time for s in results.steps], results.time, side="right")
     near = (np.diff(steps)[:-1] <= SPIKE_STEPS) & (np.diff(steps)[1:] <= SPIKE_STEPS)  # frames 1..N-2
     spikes = (closed[1:-1] & closed[:-2] & closed[2:] & near[:, None] & (middle > SPIKE_RATIO * neighbours)
               & (middle > floor))

@@ -3,7 +3,7 @@ flexible slider-crank saved at every step against the same run saved once.
 
 Run on demand (not part of the test suite)::
 
-    python tests/benchmarks/bench_frames.py [--runs 5] [--baseline DIR]
+    python tests/benchmarks/bench_frames.py [--runs 5] [--baseline DIR] [--example NAME]
 
 The model: ``slider_crank_flexible`` with 16 rod elements, 4000 steps a revolution, two
 revolutions (8000 steps); "one frame" saves the end only (``output_interval`` = the end
@@ -14,7 +14,8 @@ interleaved.  Prints, per checkout, the median wall and CPU time (the child's us
 each, their ratio, and the cost of a frame: (every step - one frame) / frames.  The goal: the
 every-step run within 1.3 x the one-frame run's wall time.  On a shared machine read the CPU
 figures beside the wall ones (the writer thread's work counts in the CPU time; on an idle second
-core it leaves the wall time).
+core it leaves the wall time).  ``--example NAME``: a shipped example as it is instead (its
+own steps; "one frame" its end only), e.g. a clearance slider-crank: a run with contact pairs.
 """
 from __future__ import annotations
 
@@ -43,6 +44,14 @@ doc["links"][1]["mesh"]["elements"] = int(sys.argv[1])
 doc["solver"].update(step=rev / float(sys.argv[2]), end_time=float(sys.argv[3]) * rev,
                      output_interval=float(sys.argv[3]) * rev)
 open(sys.argv[4], "w").write(dumps_model(doc))
+"""
+#: the file of a shipped example saved once, made in the child
+MAKE_EXAMPLE = r"""
+import sys
+from solver.model.io import dumps_model, examples_dir, load_model
+doc = load_model(examples_dir() / (sys.argv[1] + ".json"))
+doc["solver"]["output_interval"] = doc["solver"]["end_time"]
+open(sys.argv[2], "w").write(dumps_model(doc))
 """
 
 
@@ -75,13 +84,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=5, help="runs of each case (the median is reported)")
     parser.add_argument("--baseline", type=Path, metavar="DIR", help="another checkout measured alongside")
+    parser.add_argument("--example", metavar="NAME", help="a shipped example instead of the 16-element slider-crank")
     args = parser.parse_args()
     roots = ([args.baseline.resolve()] if args.baseline else []) + [ROOT]
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
-        model = tmp / "slider_crank_16.json"
-        subprocess.run([sys.executable, "-c", MAKE_MODEL, str(ELEMENTS), str(STEPS_PER_REV), str(REVS), str(model)],
-                       cwd=ROOT, env=_env(ROOT), check=True)
+        model = tmp / "model.json"
+        make = ([MAKE_EXAMPLE, args.example] if args.example
+                else [MAKE_MODEL, str(ELEMENTS), str(STEPS_PER_REV), str(REVS)])
+        subprocess.run([sys.executable, "-c", *make, str(model)], cwd=ROOT, env=_env(ROOT), check=True)
         times: dict[tuple[Path, bool], list[tuple[float, float]]] = {(r, e): [] for r in roots for e in (False, True)}
         for root in roots:  # warm-up: numba's caches of each checkout
             for every in (False, True):
@@ -93,8 +104,8 @@ def main() -> None:
                     out = tmp / f"out-{k}-{roots.index(root)}-{int(every)}"
                     times[(root, every)].append(run(root, model, out, every))
                     frames[every] = frames_of(out)
-        print(f"flexmech run, slider-crank {ELEMENTS} elements, {STEPS_PER_REV} steps/rev, {REVS:g} rev; "
-              f"median of {args.runs}; load average {os.getloadavg()[0]:.1f}")
+        what = args.example or f"slider-crank {ELEMENTS} elements, {STEPS_PER_REV} steps/rev, {REVS:g} rev"
+        print(f"flexmech run, {what}; median of {args.runs}; load average {os.getloadavg()[0]:.1f}")
         print("| checkout | one frame: wall s (CPU s) | every step: wall s (CPU s) | frames | ratio wall (CPU) "
               "| per frame µs wall (CPU) |")
         print("|---|---|---|---|---|---|")
