@@ -85,7 +85,6 @@ def test_an_onset_while_another_pair_slides_ends_at_rest_along_the_normal():
     results = simulate(bar_landing(0.3))
     assert results.completed, results.meta.get("message")
     (onset,) = [e for e in results.events if e["kind"] == "impulse" and e["contact"] == "B-ground"]
-    assert onset["c_tn"] != pytest.approx(onset["c"], abs=1e-3)
     values = contact_values(results.frames, ["v_n_m_s", "F_n_N"])
     after = results.frames.times > onset["time_s"]
     assert np.abs(values["v_n_m_s"][after, 1]).max() <= 1e-9
@@ -95,3 +94,4 @@ def test_an_onset_while_another_pair_slides_ends_at_rest_along_the_normal():
     balance = results.total_energy()
     assert np.abs(balance - balance[0]).max() <= 1e-4 * energy_in_play(results)
     assert np.all(np.diff(term_history(results, "dissipated_friction")) >= 0.0)
+    assert abs(onset["c_tn"] - onset["c"]) > 0.05  # the D Routh's method solved: not symmetric
