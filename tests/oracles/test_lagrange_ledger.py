@@ -78,10 +78,11 @@ def test_a_slip_end_the_retakes_did_not_reach_is_stopped_by_a_jump_booked_as_fri
 def test_an_onset_while_another_pair_slides_ends_at_rest_along_the_normal():
     """Both ends with friction 0.3: A slides, held by its multiplier, when B lands, and A's
     column eta = alpha - mu_D [beta] sigma (eqs. 4.16-4.18) makes Routh's D unsymmetric.  With
-    D averaged B was left at -9.65e-3 m/s, its multipliers alternated step by step and the
-    balance swung by 0.0022 J (0.003 of the energy in play); with D as it is, B's normal
-    velocity after the onset is round-off (measured 1.7e-12 m/s), F_n steady, the balance
-    within 1e-4 of the energy in play (measured 3.1e-8 J) and the friction term never falls."""
+    D averaged B was left at -9.65e-3 m/s, its normal velocity then alternated +-9.65e-3 m/s
+    frame by frame and the balance swung by 0.0022 J (0.003 of the 0.738 J in play); with D as
+    it is, B's normal velocity after the onset is round-off (measured 1.7e-12 m/s), F_n has no
+    step-to-step swings, the balance holds within 1e-4 of the energy in play (measured 3.1e-8 J)
+    and the friction term never falls."""
     results = simulate(bar_landing(0.3))
     assert results.completed, results.meta.get("message")
     (onset,) = [e for e in results.events if e["kind"] == "impulse" and e["contact"] == "B-ground"]
