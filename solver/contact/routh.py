@@ -78,7 +78,7 @@ class ImpactResult:
     the entries of ``D`` (eq. 5) so the Routh diagram can be redrawn later; ``c_tn`` is
     ``D[1, 0]`` where ``D`` is not symmetric (module docstring), ``None`` where it is.
 
-    Beyond the integrator's interface: ``mu_c = |c|/b`` (the general form of eq. 14),
+    Beyond the integrator's interface: ``mu_c = |c_tn|/b`` (the general form of eq. 14),
     ``v_nh`` (eq. 32, ``None`` with ``I_nh``), ``I_np`` and ``I_nf`` (eqs. 33, 34: end of
     compression and of impact had the initial slip continued; ``inf`` when it would
     not, or when there is no initial slip), ``W_nc`` (work of the normal impulse in
@@ -258,12 +258,12 @@ def _closed_form(a, b, c, c_tn, v_n0, v_t0, mu_s, mu_d, e, law):
     # Segment A: slip in the initial direction sigma_I (eqs. 8, 10, 11).
     sig_I = np.sign(v_t0)
     s_A = 0.0 if rest else a - mu_d * c * sig_I           # dv_n/dI_n = 1/zeta_I^s, eq. (10)
-    t_A = 0.0 if rest else c_tn - mu_d * b * sig_I           # dv_t/dI_n = 1/epsilon_I, eq. (11)
+    t_A = 0.0 if rest else c_tn - mu_d * b * sig_I        # dv_t/dI_n = 1/epsilon_I, eq. (11)
     k_A = -mu_d * sig_I                                   # dI_t/dI_n, eq. (8)
     I_nh = 0.0 if rest else (-v_t0 / t_A if sig_I * t_A < 0.0 else inf)   # eq. (31), corrected
     I_np = -v_n0 / s_A if (not rest and s_A > 0.0) else inf  # eq. (33)
     I_nf = (1.0 + e) * I_np                               # eqs. (34), (35)
-    sig_F = math.copysign(1.0, c_tn) if rest else -sig_I     # eq. (23)
+    sig_F = math.copysign(1.0, c_tn) if rest else -sig_I  # eq. (23)
     stopped_at_all = math.isfinite(I_nh)
     v_nh = v_n0 + s_A * I_nh if stopped_at_all else inf   # eq. (32)
 
