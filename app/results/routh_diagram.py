@@ -6,11 +6,12 @@
 of the diagram in the contact's (normal, tangential) impulse plane (N s):
 
 * limiting friction ``I_t = +-mu_d I_n`` (and ``+-mu_s I_n`` when ``mu_s > mu_d``),
-* sticking, where the tangential velocity vanishes: ``v_t0 + c I_n + b I_t = 0``,
+* sticking, where the tangential velocity vanishes: ``v_t0 + c_tn I_n + b I_t = 0``,
 * maximum compression, where the normal velocity vanishes: ``v_n0 + a I_n + c I_t = 0``,
 
 (thesis ch. 3, Figs. 3.3-3.8; the velocities are ``v = v_0 + D I`` with
-``D = [[a, c], [c, b]]``, eq. 4 of the LAJSS paper).  :class:`RouthDiagram` draws them.
+``D = [[a, c], [c_tn, b]]``, eq. 4 of the LAJSS paper; ``c_tn = c`` unless the event
+stores it: held pairs slid, thesis eqs. 4.16-4.18).  :class:`RouthDiagram` draws them.
 """
 from __future__ import annotations
 
@@ -64,9 +65,11 @@ def routh_geometry(event: dict[str, Any]) -> RouthGeometry:
     if not has_routh_data(event):
         raise ValueError(f"not an impulse event with {', '.join(ROUTH_KEYS)}")
     a, b, c = (float(event[k]) for k in ("a", "b", "c"))
+    c_tn = float(event.get("c_tn", c))  # D[1, 0] where held pairs slid (not symmetric)
     v_n0, v_t0 = float(event["v_n_pre_m_s"]), float(event["v_t_pre_m_s"])
     mu_s, mu_d = float(event["mu_s"]), float(event["mu_d"])
-    impact = routh_impulse(np.array([[a, c], [c, b]]), v_n0, v_t0, mu_s, mu_d, float(event["e"]), event["law"])
+    impact = routh_impulse(np.array([[a, c], [c_tn, b]]), v_n0, v_t0, mu_s, mu_d, float(event["e"]), event["law"],
+                           symmetric="c_tn" not in event)
     path = np.array([(p[0], p[1]) for p in impact.path])
     n_max = 1.2 * max(impact.I_ne, float(event["I_n_N_s"]))
     t_max = 1.5 * max(np.abs(path[:, 1]).max(), 0.1 * n_max)
@@ -76,7 +79,7 @@ def routh_geometry(event: dict[str, Any]) -> RouthGeometry:
     if mu_s > mu_d:
         friction[f"±μs = {mu_s:g}"] = clip_segment(np.column_stack([I_n, mu_s * I_n]), box)
     far = 10.0 * max(n_max, t_max)      # long enough to cross the box, then clipped to it
-    sticking = clip_segment(np.array([[-far, -(v_t0 - c * far) / b], [far, -(v_t0 + c * far) / b]]), box)
+    sticking = clip_segment(np.array([[-far, -(v_t0 - c_tn * far) / b], [far, -(v_t0 + c_tn * far) / b]]), box)
     compression = clip_segment(np.array([[-(v_n0 - c * far) / a, -far], [-(v_n0 + c * far) / a, far]]), box)
     at_nc = np.interp(impact.I_nc, path[:, 0], path[:, 1])
     slip_stop = None

@@ -311,4 +311,4 @@ def impulse_event(r: ImpactResult) -> dict:
         "e_achieved": r.e_achieved, "W_n_J": r.W_n, "W_t_J": r.W_t, "dT_J": r.dT,
         "dissipated_J": -r.dT, "a": r.a, "b": r.b, "c": r.c, "mu_s": r.mu_s, "mu_d": r.mu_d, "e": r.e,
         "law": r.law, "I_nh_N_s": r.I_nh, "I_nc_N_s": r.I_nc, "I_ne_N_s": r.I_ne,
-    } | ({"W_held_friction_J": r.W_held} if r.W_held else {})
+    } | ({"W_held_friction_J": r.W_held} if r.W_held else {}) | ({"c_tn": r.c_tn} if r.c_tn is not None else {})

@@ -51,6 +51,12 @@ def impulse_response(asm: Assembly, q: np.ndarray, t: float, J: np.ndarray,
     return impulse_reactions(asm, q, t, J, held)[0]
 
 
+def holds_slip(held: ContactRows | None) -> bool:
+    """Whether a row of ``held`` slides: its impulse goes along ``eta = n - mu_D sigma t``, not
+    along the row it holds (thesis eqs. 4.16-4.18), and ``D`` is not symmetric."""
+    return held is not None and bool(held.count) and bool((held.col != held.row).any())
+
+
 def held_friction_work(asm: Assembly, s: State, J: np.ndarray, held: ContactRows | None,
                        path: tuple[tuple[float, float, float, float], ...]) -> float:
     """Work (J) of the friction impulses of the rows ``held`` while a contact impulse follows
@@ -60,7 +66,7 @@ def held_friction_work(asm: Assembly, s: State, J: np.ndarray, held: ContactRows
     of the path the held impulses grow linearly and the velocities are affine, so the work
     ``integral (eta - n) . v dLambda`` is the trapezoid of the segment's ends.  Zero without
     such rows (a stick row holds its tangential velocity: its impulse does no work)."""
-    if held is None or not held.count or not (held.col != held.row).any():
+    if not holds_slip(held):
         return 0.0
     X, L = impulse_reactions(asm, s.q, s.t, J, held)
     P = np.array([p[:2] for p in path])  # (m, 2) the impulse at the breakpoints, N s
@@ -72,16 +78,18 @@ def held_friction_work(asm: Assembly, s: State, J: np.ndarray, held: ContactRows
 def contact_inertia(asm: Assembly, q: np.ndarray, t: float, J: np.ndarray,
                     held: ContactRows | None = None) -> tuple[np.ndarray, np.ndarray]:
     """``(X, D)``: the velocity jump per unit contact impulse (:func:`impulse_response`)
-    and the contact-space inverse inertia ``D = J X`` (LAJSS eq. 5), symmetrised.
+    and the contact-space inverse inertia ``D = J X`` (LAJSS eq. 5), symmetrised (its
+    round-off) unless a held row slides (:func:`holds_slip`): that ``D`` is taken as it is.
 
     A mechanism with fewer free dofs than contact directions has a singular ``D`` (a
     pinned pendulum: rank 1); a relative 1e-12 on the diagonal keeps Routh's method defined.
     """
     X = impulse_response(asm, q, t, J, held)
     (a, c_1), (c_2, b) = (J @ X).tolist()
-    c = 0.5 * (c_1 + c_2)
+    if not holds_slip(held):
+        c_1 = c_2 = 0.5 * (c_1 + c_2)
     eps = 1e-12 * (a + b)
-    return X, np.array([[a + eps, c], [c, b + eps]])
+    return X, np.array([[a + eps, c_1], [c_2, b + eps]])
 
 
 def velocity_jump(asm: Assembly, s: State, geom: ContactGeometry, mu_s: float, mu_d: float, e: float, law: str,
@@ -89,15 +97,15 @@ def velocity_jump(asm: Assembly, s: State, geom: ContactGeometry, mu_s: float, m
     """The velocities after Routh's impulse at ``pair`` in ``geom`` and the impulse itself;
     :class:`SolverError` when its contact-space inverse inertia is unusable."""
     X, D = contact_inertia(asm, s.q, s.t, geom.J, held)
-    (a, c), (_c, b) = D.tolist()
-    if not (math.isfinite(a) and math.isfinite(b) and math.isfinite(c)):
+    (a, c), (c_tn, b) = D.tolist()
+    if not (math.isfinite(a) and math.isfinite(b) and math.isfinite(c) and math.isfinite(c_tn)):
         raise SolverError(f"stopped at t = {s.t:.6g} s: the impulse of contact '{pair}' cannot be computed: its "
                           "inverse inertia is not finite (masses or stiffnesses beyond what the solver can use)")
-    if not (a > 0.0 and a * b - c ** 2 > 0.0):
+    if not (a > 0.0 and a * b - c * c_tn > 0.0):
         raise SolverError(f"stopped at t = {s.t:.6g} s: the impulse of contact '{pair}' cannot be computed: "
                           "its point cannot move along the contact (held by a joint or driver, or far heavier "
                           "than what it strikes)")
     v_n0, v_t0 = geom.velocity(s.v).tolist()
-    res = routh_impulse(D, v_n0, v_t0, mu_s, mu_d, e, law)
+    res = routh_impulse(D, v_n0, v_t0, mu_s, mu_d, e, law, symmetric=not holds_slip(held))
     res = replace(res, W_held=held_friction_work(asm, s, geom.J, held, res.path))
     return s.v + X @ np.array([res.I_n, res.I_t]), res

@@ -11,6 +11,13 @@ Conventions
   of eq. (5) with the rows of ``J`` ordered (normal, tangential), so in the paper's
   notation ``D = [[a, c], [c, b]]``: ``a = D[0, 0]``, ``b = D[1, 1]``, ``c = D[0, 1]``.
   Constraints (joints, drivers) are eliminated by the caller before forming ``D``.
+  A pair sliding under a Lagrange multiplier while the impulse acts takes its share
+  along ``eta = alpha - mu_D [beta] sigma`` (thesis eqs. 4.16-4.18), not along the row
+  it holds, and ``D`` is then not symmetric: ``c = D[0, 1]`` (the tangential impulse's
+  share of ``v_n``) and ``c_tn = D[1, 0]`` (the normal impulse's share of ``v_t``) differ.
+  The closed form below reads each where it belongs (``v = v_0 + D I``, eq. 4), so it
+  holds for that ``D`` too (``routh_impulse(..., symmetric=False)``); with ``c_tn = c``
+  it is the paper's, operation for operation.
 * ``n`` is the outward normal of the target; ``v_n > 0`` is separation, ``v_n0 < 0``
   on impact. ``(I_n, I_t)`` is the impulse the target applies to the striking point,
   ``I_n >= 0``; the generalised velocity jump is ``M^-1 J^T [I_n, I_t]`` (eq. 1) and the
@@ -68,9 +75,10 @@ class ImpactResult:
     sticking throughout.
 
     ``I_nh`` is ``None`` when slip never stops, ``0.0`` for ``'stick'``. ``a, b, c`` are
-    the entries of ``D`` (eq. 5) so the Routh diagram can be redrawn later.
+    the entries of ``D`` (eq. 5) so the Routh diagram can be redrawn later; ``c_tn`` is
+    ``D[1, 0]`` where ``D`` is not symmetric (module docstring), ``None`` where it is.
 
-    Beyond the integrator's interface: ``mu_c = |c|/b`` (the general form of eq. 14),
+    Beyond the integrator's interface: ``mu_c = |c_tn|/b`` (the general form of eq. 14),
     ``v_nh`` (eq. 32, ``None`` with ``I_nh``), ``I_np`` and ``I_nf`` (eqs. 33, 34: end of
     compression and of impact had the initial slip continued; ``inf`` when it would
     not, or when there is no initial slip), ``W_nc`` (work of the normal impulse in
@@ -107,6 +115,7 @@ class ImpactResult:
     I_nf: float = math.inf
     W_nc: float = math.nan
     W_held: float = 0.0
+    c_tn: float | None = None
     path: tuple[tuple[float, float, float, float], ...] = ()
 
     @property
@@ -121,18 +130,22 @@ class ImpactResult:
         return -self.W_n
 
 
-def check_inputs(D, v_n0, v_t0, mu_s, mu_d, e, law) -> tuple[float, float, float]:
-    """Validate the arguments of :func:`routh_impulse`; return ``(a, b, c)`` of eq. (5)."""
+def check_inputs(D, v_n0, v_t0, mu_s, mu_d, e, law,
+                 symmetric: bool = True) -> tuple[float, float, float, float]:
+    """Validate the arguments of :func:`routh_impulse`; return ``(a, b, c, c_tn)`` of eq. (5)
+    (``c_tn = c``, their mean, when ``symmetric``)."""
     D = np.asarray(D, dtype=float)
     if D.shape != (2, 2) or not all(math.isfinite(x) for x in D.flat):
         raise ValueError(f"D must be a finite 2x2 matrix, got shape {D.shape}")
     (a, d01), (d10, b) = D.tolist()
-    c = 0.5 * (d01 + d10)
+    c = c_tn = 0.5 * (d01 + d10)
     scale = max(abs(a), abs(b), abs(c))
-    if abs(d01 - d10) > 1e-12 * scale:
+    if not symmetric:
+        c, c_tn = d01, d10
+    elif abs(d01 - d10) > 1e-12 * scale:
         raise ValueError("D must be symmetric")
-    if not (a > 0.0 and b > 0.0 and a * b - c * c > 0.0):
-        raise ValueError("D must be positive definite")
+    if not (a > 0.0 and b > 0.0 and a * b - c * c_tn > 0.0):
+        raise ValueError("D must be positive definite" if symmetric else "D must have a, b and det(D) positive")
     if not (math.isfinite(v_n0) and v_n0 < 0.0):
         raise ValueError(f"v_n0 must be negative (approaching), got {v_n0}")
     if not math.isfinite(v_t0):
@@ -143,7 +156,7 @@ def check_inputs(D, v_n0, v_t0, mu_s, mu_d, e, law) -> tuple[float, float, float
         raise ValueError(f"e must lie in [0, 1], got {e}")
     if law not in LAWS:
         raise ValueError(f"law must be one of {LAWS}, got {law!r}")
-    return a, b, c
+    return a, b, c, c_tn
 
 
 @njit(cache=True)
@@ -225,38 +238,40 @@ def _closed_form_many(a, b, c, v_n0, v_t0, mu_s, mu_d, e, law):
     order of :class:`RouthArrays`."""
     out = np.empty((21, a.shape[0]))
     for i in range(a.shape[0]):
-        r = _closed_form(a[i], b[i], c[i], v_n0[i], v_t0[i], mu_s[i], mu_d[i], e[i], law)
+        r = _closed_form(a[i], b[i], c[i], c[i], v_n0[i], v_t0[i], mu_s[i], mu_d[i], e[i], law)
         for k in range(21):
             out[k, i] = r[k]
     return out
 
 
 @njit(cache=True, error_model="numpy")
-def _closed_form(a, b, c, v_n0, v_t0, mu_s, mu_d, e, law):
+def _closed_form(a, b, c, c_tn, v_n0, v_t0, mu_s, mu_d, e, law):
     """One impulse by the closed form (law: index into :data:`LAWS`); the fields of
-    :class:`RouthArrays` in their order (``kind`` as a float)."""
+    :class:`RouthArrays` in their order (``kind`` as a float).  ``c = D[0, 1]`` scales the
+    tangential impulse in ``v_n``, ``c_tn = D[1, 0]`` the normal impulse in ``v_t`` (equal
+    unless held pairs slide, module docstring)."""
     inf = np.inf
-    mu_c = abs(c) / b                   # eq. (14), valid for either initial direction
+    mu_c = abs(c_tn) / b                # eq. (14), valid for either initial direction
     sticks = mu_s >= mu_c               # eq. (16)
     rest = v_t0 == 0.0                  # initially at rest: segment A is empty
 
     # Segment A: slip in the initial direction sigma_I (eqs. 8, 10, 11).
     sig_I = np.sign(v_t0)
     s_A = 0.0 if rest else a - mu_d * c * sig_I           # dv_n/dI_n = 1/zeta_I^s, eq. (10)
-    t_A = 0.0 if rest else c - mu_d * b * sig_I           # dv_t/dI_n = 1/epsilon_I, eq. (11)
+    t_A = 0.0 if rest else c_tn - mu_d * b * sig_I        # dv_t/dI_n = 1/epsilon_I, eq. (11)
     k_A = -mu_d * sig_I                                   # dI_t/dI_n, eq. (8)
     I_nh = 0.0 if rest else (-v_t0 / t_A if sig_I * t_A < 0.0 else inf)   # eq. (31), corrected
     I_np = -v_n0 / s_A if (not rest and s_A > 0.0) else inf  # eq. (33)
     I_nf = (1.0 + e) * I_np                               # eqs. (34), (35)
-    sig_F = math.copysign(1.0, c) if rest else -sig_I     # eq. (23)
+    sig_F = math.copysign(1.0, c_tn) if rest else -sig_I  # eq. (23)
     stopped_at_all = math.isfinite(I_nh)
     v_nh = v_n0 + s_A * I_nh if stopped_at_all else inf   # eq. (32)
 
     # Segment B, after v_t = 0: sticking (eqs. 13, 18) or reverse slip (eqs. 20-22).
     if sticks:
-        s_B, t_B, k_B = a - c * c / b, 0.0, -c / b
+        s_B, t_B, k_B = a - c * c_tn / b, 0.0, -c_tn / b
     else:
-        s_B, t_B, k_B = a - mu_d * c * sig_F, c - mu_d * b * sig_F, -mu_d * sig_F
+        s_B, t_B, k_B = a - mu_d * c * sig_F, c_tn - mu_d * b * sig_F, -mu_d * sig_F
 
     # End of compression (v_n = 0) and the work of compression (eqs. 27-29).
     comp_in_A = I_nh >= I_np
@@ -314,13 +329,15 @@ def _closed_form(a, b, c, v_n0, v_t0, mu_s, mu_d, e, law):
         v_te = t_B * (I_ne - I_nh)                                          # 0 when sticking, eq. (52)
         W_n = 0.5 * (v_n0 + v_nh) * I_nh + 0.5 * (v_nh + v_ne) * (I_ne - I_nh)
         W_t = k_A * 0.5 * v_t0 * I_nh + k_B * 0.5 * v_te * (I_ne - I_nh)
-    dT = kinetic_energy_change(v_n0, v_t0, v_ne, v_te, I_ne, I_te)
+    # eq. (57) needs D symmetric; otherwise the impulse's work, the kinetic energy jump less
+    # the held pairs' friction work (:func:`solver.contact.jump.held_friction_work`)
+    dT = kinetic_energy_change(v_n0, v_t0, v_ne, v_te, I_ne, I_te) if c_tn == c else W_n + W_t
     return (float(kind), I_ne, I_te, v_ne, v_te, I_nh, v_nh, I_nc, I_np, I_nf, W_n, W_t, W_nc, dT, mu_c,
             s_A, t_A, k_A, s_B, t_B, k_B)
 
 
 def routh_impulse(D: np.ndarray, v_n0: float, v_t0: float, mu_s: float, mu_d: float,
-                  e: float, law: str) -> ImpactResult:
+                  e: float, law: str, symmetric: bool = True) -> ImpactResult:
     """Impulse at one contact point, closed form of §5 (eqs. 31-56) with the corrections
     listed in the module docstring (:func:`routh_arrays` for one element, checked).
 
@@ -333,6 +350,8 @@ def routh_impulse(D: np.ndarray, v_n0: float, v_t0: float, mu_s: float, mu_d: fl
     law : ``'newton'`` (eq. 24, ``v_ne = -e v_n0``), ``'poisson'`` (eq. 25,
         ``I_ne = (1 + e) I_nc``) or ``'energetic'`` (eq. 26, Stronge:
         ``W_nR = -e^2 W_nc``).
+    symmetric : ``False`` for the ``D`` of a system whose held pairs slide (module
+        docstring): ``D`` is taken as it is, ``D[1, 0]`` reported as ``c_tn``.
 
     Examples
     --------
@@ -342,9 +361,9 @@ def routh_impulse(D: np.ndarray, v_n0: float, v_t0: float, mu_s: float, mu_d: fl
     >>> r.kind, round(r.I_n, 4), round(r.I_t, 4), round(r.v_n, 4)
     ('SCS', 0.7681, 0.2209, 0.589)
     """
-    a, b, c = check_inputs(D, v_n0, v_t0, mu_s, mu_d, e, law)
+    a, b, c, c_tn = check_inputs(D, v_n0, v_t0, mu_s, mu_d, e, law, symmetric)
     v_n0, v_t0, mu_s, mu_d, e = float(v_n0), float(v_t0), float(mu_s), float(mu_d), float(e)
-    r = RouthArrays(*_closed_form(a, b, c, v_n0, v_t0, mu_s, mu_d, e, LAWS.index(law)))
+    r = RouthArrays(*_closed_form(a, b, c, c_tn, v_n0, v_t0, mu_s, mu_d, e, LAWS.index(law)))
     kind = KINDS[int(r.kind)]
     slip_stops = kind != "S"
 
@@ -366,7 +385,7 @@ def routh_impulse(D: np.ndarray, v_n0: float, v_t0: float, mu_s: float, mu_d: fl
         I_nh=(r.I_nh if slip_stops else None), I_nc=r.I_nc, I_ne=r.I_n, W_n=r.W_n, W_t=r.W_t, dT=r.dT,
         e_achieved=-r.v_n / v_n0, a=a, b=b, c=c, mu_s=mu_s, mu_d=mu_d, e=e, law=law,
         mu_c=r.mu_c, v_nh=(r.v_nh if slip_stops else None), I_np=r.I_np, I_nf=r.I_nf, W_nc=r.W_nc,
-        path=path)
+        c_tn=(None if symmetric else c_tn), path=path)
 
 @dataclass(frozen=True)
 class StickImpulse:

@@ -157,10 +157,11 @@ def _integrate(D, v_n0, v_t0, mu_s, mu_d, e, law, switching=True, max_steps=100_
 
 
 def routh_impulse_integrated(D: np.ndarray, v_n0: float, v_t0: float, mu_s: float,
-                             mu_d: float, e: float, law: str) -> ImpactResult:
+                             mu_d: float, e: float, law: str, symmetric: bool = True) -> ImpactResult:
     """Same arguments and result as :func:`solver.contact.routh.routh_impulse`, by direct
-    integration in the normal impulse (module docstring)."""
-    a, b, c = check_inputs(D, v_n0, v_t0, mu_s, mu_d, e, law)
+    integration in the normal impulse (module docstring); it reads ``D`` entry by entry, so
+    an unsymmetric one (``symmetric=False``) needs nothing more."""
+    a, b, c, c_tn = check_inputs(D, v_n0, v_t0, mu_s, mu_d, e, law, symmetric)
     v_n0, v_t0, mu_s, mu_d, e = float(v_n0), float(v_t0), float(mu_s), float(mu_d), float(e)
     s, rec = _integrate(D, v_n0, v_t0, mu_s, mu_d, e, law)
 
@@ -190,6 +191,8 @@ def routh_impulse_integrated(D: np.ndarray, v_n0: float, v_t0: float, mu_s: floa
     return ImpactResult(
         kind=kind, I_n=s.I_n, I_t=s.I_t, v_n=s.v_n, v_t=s.v_t, v_n0=v_n0, v_t0=v_t0,
         I_nh=rec["I_nh"], I_nc=rec["I_nc"], I_ne=s.I_n, W_n=s.W_n, W_t=s.W_t,
-        dT=kinetic_energy_change(v_n0, v_t0, s.v_n, s.v_t, s.I_n, s.I_t), e_achieved=-s.v_n / v_n0,
-        a=a, b=b, c=c, mu_s=mu_s, mu_d=mu_d, e=e, law=law, mu_c=abs(c) / b,
-        v_nh=rec["v_nh"], I_np=I_np, I_nf=I_nf, W_nc=rec["W_nc"], path=tuple(bps))
+        dT=(kinetic_energy_change(v_n0, v_t0, s.v_n, s.v_t, s.I_n, s.I_t) if c_tn == c else s.W_n + s.W_t),
+        e_achieved=-s.v_n / v_n0,
+        a=a, b=b, c=c, mu_s=mu_s, mu_d=mu_d, e=e, law=law, mu_c=abs(c_tn) / b,
+        v_nh=rec["v_nh"], I_np=I_np, I_nf=I_nf, W_nc=rec["W_nc"],
+        c_tn=(None if symmetric else c_tn), path=tuple(bps))

@@ -8,6 +8,8 @@ from PySide6.QtCore import Qt
 from app.document.units import format_quantity
 from app.results.events_view import COLUMNS, EventsView, cell_text
 from app.results.routh_diagram import RouthDiagram, clip_segment
+from solver.contact.base import impulse_event
+from solver.contact.routh import routh_impulse
 from solver.results.frames import Results
 
 
@@ -79,6 +81,24 @@ def test_routh_lines_of_the_rod_of_the_paper(qtbot, rod):
     assert I_th == pytest.approx(-np.sign(event["v_t_pre_m_s"]) * event["mu_d"] * I_nh)
     assert event["v_t_pre_m_s"] + c * I_nh + b * I_th == pytest.approx(0.0, abs=1e-12)
     assert set(g.friction) == {f"±μD = {event['mu_d']:g}", f"±μs = {event['mu_s']:g}"}
+
+
+def test_the_diagram_of_an_unsymmetric_d_redraws_its_impulse(qtbot):
+    """An onset while a held pair slid stores ``c_tn = D[1, 0]`` (D unsymmetric): the diagram
+    replays that impulse (slip stops in compression and sticks under mu_s = 0.7 >= |c_tn|/b,
+    where the mean of c and c_tn would say 0.275) and its sticking line is v_t = 0."""
+    D = np.array([[3.0, 0.05], [-0.6, 1.0]])
+    r = routh_impulse(D, -1.0, 0.2, 0.7, 0.4, 0.82, "energetic", symmetric=False)
+    event = {"kind": "impulse", "time_s": 0.0, "contact": "B", **impulse_event(r)}
+    diagram = RouthDiagram()
+    qtbot.addWidget(diagram)
+    assert diagram.show_event(event)
+    g = diagram.routh
+    assert g.impact.kind == event["type"] == "SCS" and g.impact.I_n == r.I_n
+    for I_n, I_t in g.sticking:
+        assert 0.2 - 0.6 * I_n + I_t == pytest.approx(0.0, abs=1e-12)
+    for I_n, I_t in g.compression:
+        assert -1.0 + 3.0 * I_n + 0.05 * I_t == pytest.approx(0.0, abs=1e-12)
 
 
 def test_lines_are_clipped_to_the_diagram():

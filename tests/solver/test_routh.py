@@ -6,6 +6,7 @@ misprints listed in ``docs/validation.md`` corrected. The closed form
 (:func:`routh_impulse_integrated`) to 1e-9.
 """
 import math
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -397,3 +398,37 @@ def test_energetic_law_never_creates_energy(args):
     # with e = 1 only friction dissipates
     r1 = routh_impulse(D, v_n0, v_t0, mu_s, mu_d, 1.0, "energetic")
     assert r1.dT == pytest.approx(r1.W_t, abs=1e-12 * energy_scale(r1))
+
+
+# ------------------------------------------------------------------ D not symmetric
+
+# A pair held sliding takes its share of the impulse along eta = alpha - mu_D [beta] sigma
+# (thesis eqs. 4.16-4.18): D = J X is then not symmetric.  mu_c = |D[1, 0]| / b = 0.6 here,
+# where the mean of c and c_tn would give 0.275: mu_s = 0.5 reverses, not sticks.
+D_HELD = np.array([[3.0, 0.05], [-0.6, 1.0]])
+UNSYMMETRIC = {  # (v_t0, mu_s, mu_d, e); v_n0 = -1; slope dv_t/dI_n = -1 while sliding along +t
+    "S": (3.0, 0.7, 0.4, 0.82), "SCS": (0.2, 0.7, 0.4, 0.82), "SCD": (0.2, 0.5, 0.4, 0.82),
+    "SRS": (0.45, 0.7, 0.4, 0.82), "SRD": (0.45, 0.5, 0.4, 0.82),
+    "stick": (0.0, 0.7, 0.4, 0.82), "S-rest": (0.0, 0.5, 0.4, 0.82),
+}
+
+
+@pytest.mark.parametrize("law", LAWS)
+@pytest.mark.parametrize("name", sorted(UNSYMMETRIC))
+def test_an_unsymmetric_d_is_solved_as_it_is(name, law):
+    """Each entry of D where v = v_0 + D I puts it (eq. 4): the closed form's type, its
+    velocities v_0 + D I and its path against the direct integration, to 1e-9."""
+    v_t0, mu_s, mu_d, e = UNSYMMETRIC[name]
+    r = routh_impulse(D_HELD, -1.0, v_t0, mu_s, mu_d, e, law, symmetric=False)
+    assert r.kind == name.split("-")[0] and r.c_tn == -0.6 and r.mu_c == pytest.approx(0.6)
+    assert_consistent(r, D_HELD)
+    assert_same(r, routh_impulse_integrated(D_HELD, -1.0, v_t0, mu_s, mu_d, e, law, symmetric=False))
+
+
+def test_a_symmetric_d_read_as_unsymmetric_gives_the_same_bits():
+    """symmetric=False changes nothing where D is symmetric (the impulse model's D)."""
+    for name, (D, v_t0, mu_s, mu_d, e) in CASES.items():
+        for law in LAWS:
+            r = routh_impulse(D, -1.0, v_t0, mu_s, mu_d, e, law)
+            u = routh_impulse(D, -1.0, v_t0, mu_s, mu_d, e, law, symmetric=False)
+            assert u == replace(r, c_tn=u.c_tn) and u.c_tn == r.c, name
