@@ -202,21 +202,23 @@ def test_a_run_that_creates_energy_says_so_where_the_oracle_would_fail_it(tmp_pa
     (``DRIFT_WARNING``, 0.05 of the energy in play).  The rolling side strike with the defect of
     the test above put back created 0.27 of the energy in play within 3 ms of the strike and
     completed without a word (the warning started at 0.5): it now warns, in ``summary.json``'s
-    warnings (the CLI's ``warning:`` lines) and the status bar's energy warning."""
+    warnings (the CLI's ``warning:`` lines) and the status bar's energy warning.  (With the later
+    Lagrange and Routh changes that defect alone creates 0.015; put back with its term twice as
+    large, 0.098.)"""
     from solver.contact.rolling import RollingModel
 
     write = RollingModel._write
 
     def scaled_twice(self, j, g, q, v, rows, r):
         write(self, j, g, q, v, rows, r)
-        rows.gamma[r + 1] *= self.scale
+        rows.gamma[r + 1] *= 2.0 * self.scale
 
     monkeypatch.setattr(RollingModel, "_write", scaled_twice)
     results = simulate(rolling_side_strike())
     assert results.meta["status"] == "completed", results.meta["message"]
     assert DRIFT_WARNING < balance_rise(results) < 0.5  # 0.5: where the warning started
     warning = energy_warning(results)
-    assert warning and "the energy balance rose by 0.27 times" in warning
+    assert warning and f"the energy balance rose by {balance_rise(results):.2g} times" in warning
     write_results(results, tmp_path)
     summary = json.loads((tmp_path / "summary.json").read_text(encoding="utf-8"))
     assert warning in summary["warnings"]
