@@ -11,7 +11,7 @@ import numpy as np
 
 from ..jit import njit
 from ..system.banded import band_solve
-from ..system.bordered import border_correct, border_prepare
+from ..system.bordered import border_correct, border_prepare, row_residuals
 from ..system.constraints import constraint_eval
 
 
@@ -39,11 +39,7 @@ def project_accelerations(q, v, a, a_pseudo, lam, dm_dofs, dm_acc, bp_n, bp_b, b
     if c > 0:
         r_c = np.empty(c)
         dlam = np.empty(c)
-        for k in range(c):
-            acc = cr_gamma[k]
-            for j in range(cr_dofs.shape[1]):
-                acc -= cr_row[k, j] * a[cr_dofs[k, j]]
-            r_c[k] = acc
+        row_residuals(cr_gamma, cr_dofs, cr_row, a, r_c)
         border_correct(x, W, Sinv, cr_dofs, cr_row, r_c, dlam)
         for k in range(c):
             lam_c[k] += lam_factor * dlam[k]

@@ -123,16 +123,23 @@ def border_schur(W, dofs, row, diag):
 
 
 @njit(cache=True)
+def row_residuals(r, dofs, row, x, out):
+    """In place: ``out = r - R x``, the rows' residuals (``R`` given by its ``dofs`` and ``row``
+    coefficients), each summed in the order of its dofs."""
+    for k in range(dofs.shape[0]):
+        acc = r[k]
+        for j in range(dofs.shape[1]):
+            acc -= row[k, j] * x[dofs[k, j]]
+        out[k] = acc
+
+
+@njit(cache=True)
 def border_correct(x, W, Sinv, dofs, row, r, dlam):
     """In place: with ``x = A^-1 b`` on entry, ``dlam = (R W + D)^-1 (r - R x)`` and
     ``x += W dlam`` (the bordered solution)."""
     c = dofs.shape[0]
     t = np.empty(c)
-    for k in range(c):
-        acc = r[k]
-        for j in range(dofs.shape[1]):
-            acc -= row[k, j] * x[dofs[k, j]]
-        t[k] = acc
+    row_residuals(r, dofs, row, x, t)
     for k in range(c):
         acc = 0.0
         for l in range(c):
