@@ -27,6 +27,7 @@ from ..jit import borrowed, njit
 from ..system.contact_pairs import ContactPair
 from ..system.state import State
 from .free_steps import FAILED, _free_steps
+from .newmark import NewtonFailure
 
 #: the pair kinds whose gap :func:`gaps_closing` computes
 GROUND_LINE, NODE = 0, 1
@@ -142,6 +143,37 @@ class OpenGaps:
         """The ledger over the run's steps ``hs`` that end at ``end``, the drivers' and the modal
         damping's ``powers`` (:meth:`~solver.results.outputs.OutputBuilder.advance_ledger_drivers`)."""
         return out.advance_ledger_drivers(hs.tolist(), powers, end)
+
+    def guarded(self, start: State, times: np.ndarray, run: tuple, guard, stacked: bool) -> tuple:
+        """The run ``(state, iterations, powers, failure, (q, v, a, lam) of each step)`` of
+        :func:`~.free_steps.free_run` that recorded its steps, cut before the first step whose
+        energy jumped (``guard``'s :meth:`~solver.results.outputs.OutputBuilder.spurious_growth`
+        from the state before it, ``start`` for the first): ``(state, iterations, powers,
+        failure)``, the failure then the spurious root, which the loop cuts as it cuts any step
+        that failed (:func:`~.time_loop._advance`); with ``stacked`` (a model without modal links)
+        the states' energies in one pass, as :meth:`watched` takes them."""
+        new, iterations, powers, failure, (q, v, a, lam) = run
+        if not len(iterations):
+            return run[:4]
+        terms = guard.stacked_terms(q[:len(iterations)], v[:len(iterations)]) if stacked else None
+        steps = guard.spurious_candidates(start, terms) if stacked else range(len(iterations))
+
+        def state(k: int) -> State:
+            st = State(float(times[k]), q[k], v[k], a[k], lam[k], self.aps[k], self.multipliers(k + 1))
+            if terms is not None:
+                guard.remember_energy(st, tuple(x[k] for x in terms))
+            return st
+
+        for k in steps:
+            before, st = (start if k == 0 else state(k - 1)), state(k)
+            if guard.spurious_growth(before, st):
+                jumped = NewtonFailure("the energy jumped in one step: a spurious root of the Newmark equations")
+                if k == 0:
+                    return start, iterations[:0], powers[:0], jumped
+                return (State(before.t, *(x.copy() for x in (before.q, before.v, before.a, before.lam,
+                                                              before.a_pseudo)), before.lam_c),
+                        iterations[:k], powers[:k], jumped)
+        return new, iterations, powers, failure
 
     def watched(self, times: np.ndarray, run: tuple, watch: Callable[[State], bool], out=None) -> tuple:
         """The run ``(state, iterations, powers, failure, (q, v, a, lam) of each step)`` of

@@ -54,8 +54,7 @@ MAX_CONTACT_RETRIES = 12
 #: two state vectors over its threads: on two shared cores their hand-over made a step with a frame
 #: of a 4000-element link cost 33 ms of CPU instead of 7.5 ms, so such runs keep BLAS to one thread
 SINGLE_BLAS_THREAD_DOFS = 10_000
-#: steps x dofs of one compiled run of free steps (about 20 ms): the loop checks for a cancel
-#: between runs
+#: steps x dofs of one compiled run of free steps (about 20 ms): the loop checks for a cancel between runs
 FREE_RUN_WORK = 32_768
 
 #: steps longer than this many axial wave transits of the shortest element (eq. 3.6) run a model with a
@@ -112,7 +111,7 @@ def _free_run(integ: NewmarkIntegrator, out: OutputBuilder, state: State, h: flo
               eps_t: float, next_out: float, dt_out: float, breakpoints: list[float], limits: StepLimits,
               steps: list[StepRecord] | None, gather: bool = False, gaps: OpenGaps | None = None,
               single: bool = False, watch: Callable[[State], bool] | None = None,
-              contact_rows: Callable | None = None) -> tuple:
+              contact_rows: Callable | None = None, guard: OutputBuilder | None = None) -> tuple:
     """Steps from ``state`` taken in one compiled run (:mod:`.free_steps`) up to the next output
     time ``next_out`` (every step's end with ``dt_out <= 0``; with ``gather``, the frames of every
     step gathered in one block instead), breakpoint or end, planned as the loop of :func:`run`
@@ -124,8 +123,9 @@ def _free_run(integ: NewmarkIntegrator, out: OutputBuilder, state: State, h: flo
     ``failure`` may be the step after them, taken, whose end a contact rule must look at (with
     :class:`~.closed_steps.ClosedRows`, a run of closed steps, :mod:`.closed_steps`: the same); with
     ``single``, one step at most; with ``watch``, the run ends at the first step whose end state
-    it flags (:meth:`.open_steps.OpenGaps.watched`); with ``contact_rows``, the block's contact
-    columns made of its times and states (:meth:`~solver.results.gathered_frames.GatheredFrames.contact_block`).
+    it flags (:meth:`.open_steps.OpenGaps.watched`); with ``guard``, before the first step whose energy
+    jumped, handed back as a failure (:meth:`.open_steps.OpenGaps.guarded`); with ``contact_rows``, the block's
+    contact columns of its times and states (:meth:`~solver.results.gathered_frames.GatheredFrames.contact_block`).
     Raises :class:`StepFailure` when the run stalls."""
     while breakpoints and breakpoints[0] <= state.t + eps_t:
         breakpoints.pop(0)
@@ -138,13 +138,16 @@ def _free_run(integ: NewmarkIntegrator, out: OutputBuilder, state: State, h: flo
     if not len(times):
         return state, h, 0, 0, None, None
     targets, accs = integ.asm.sys.constraints.motion_at(times)
-    record = gather or watch is not None or (gaps is not None and gaps.records)
+    record = gather or watch is not None or guard is not None or (gaps is not None and gaps.records)
     if gaps is not None:
         gaps.begin(state, times)
     new, iterations, powers, failure, recorded = free_run(integ, state, step, times, targets, accs,
                                                           out.driver_rows_dofs, record, gaps)
     if gaps is not None:
         new, failure = gaps.ended(new, failure, len(iterations))
+    if guard is not None:  # the energies in one pass: a model without modal links
+        new, iterations, powers, failure = gaps.guarded(state, times, (new, iterations, powers, failure, recorded),
+                                                        guard, not integ.asm.sys.modal.links)
     if watch is not None:
         new, iterations, powers, failure = gaps.watched(times, (new, iterations, powers, failure, recorded), watch,
                                                         None if integ.asm.sys.modal.links else out)
@@ -379,7 +382,8 @@ class _Loop:
             self.state, self.h, taken, its, failure, block = _free_run(
                 self.integ, self.out, self.state, self.h, self.h0, self.t_end, self.eps_t, self.next_out, self.dt_out,
                 self.breakpoints, self.limits, self.res.steps if self.log_steps else None, self.gather or gathers_open,
-                *self._open_watch(), self.gathered.contact_block if gathers_open else None)
+                *self._open_watch(), self.gathered.contact_block if gathers_open else None,
+                None if self.free else self.guard)
         except StepFailure as exc:
             self.status, self.message = "failed", str(exc)
             return "stop", None
