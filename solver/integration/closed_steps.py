@@ -23,10 +23,10 @@ itself (:mod:`.open_steps` does the same).  A step that fails is given back as a
 The numbers are those of the steps the loop takes one by one, to the bit: the right-hand side
 sums ``J_n . q`` as numpy's dot product does (:func:`solver.fused.fused`), and the forces of the
 frames (:meth:`~solver.contact.lagrange.LagrangeModel.step_ended`) and the friction power of the
-ledger are the contact model's own, from the multipliers of the run's steps.  Not looked at in a
-run (as in a run of open steps): the energy guard against a spurious root of the Newmark
-equations, which watches the steps after a velocity jump; a run begins only after a step at
-whose end no event happened (no onset jump, no switch).
+ledger are the contact model's own, from the multipliers of the run's steps.  A run begins only
+after a step at whose end no event happened (no onset jump, no switch), and it ends, as a run of
+open steps does, before a step whose energy jumped (a spurious root of the Newmark equations:
+:meth:`~.open_steps.OpenGaps.guarded`), which the loop cuts.
 """
 from __future__ import annotations
 
