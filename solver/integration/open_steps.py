@@ -10,7 +10,7 @@ pair's gap at each step's end (:func:`gaps_closing`, the gap of
 :meth:`~solver.system.contact_pairs.ContactPair.geometry` operation for operation).  A step
 that ends with a gap at or below ``2 TOL`` ends the run: its start is the run's last state and
 the step itself is handed to the time loop as the first attempt of its next step
-(:func:`~.time_loop._advance`), which applies the contact rules to it as to a step it had
+(:func:`~.attempts.advance`), which applies the contact rules to it as to a step it had
 taken itself -- the arithmetic is the same, so the compiled path gives the steps of the Python
 path to the bit.
 """
@@ -150,7 +150,7 @@ class OpenGaps:
         energy jumped (``guard``'s :meth:`~solver.results.outputs.OutputBuilder.spurious_growth`
         from the state before it, ``start`` for the first): ``(state, iterations, powers,
         failure)``, the failure then the spurious root, which the loop cuts as it cuts any step
-        that failed (:func:`~.time_loop._advance`); with ``stacked`` (a model without modal links)
+        that failed (:func:`~.attempts.advance`); with ``stacked`` (a model without modal links)
         the states' energies in one pass, as :meth:`watched` takes them."""
         new, iterations, powers, failure, (q, v, a, lam) = run
         if not len(iterations):

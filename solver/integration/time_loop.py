@@ -36,13 +36,14 @@ from ..contact.tracker import ContactTracker
 from ..system.state import State
 from .divergence import DivergenceWatch, mesh_hint, strain_hint
 from .newmark import NewmarkIntegrator, NewtonFailure
-from .free_steps import free_run, plan_steps
 from .open_steps import OpenGaps
 from .closed_steps import ClosedRows
 from .step_ends import ROUND_OFF, step_towards
 from .step_limits import ADVICE, StepFailure, StepLimits
+from .attempts import advance
+from .compiled_runs import compiled_run
 from ..results.outputs import OutputBuilder
-from ..results.frame_block import BLOCK_FRAMES, FrameBlock, store_block
+from ..results.frame_block import FrameBlock, store_block
 from ..results.frame_columns import FrameColumns
 from ..results.gathered_frames import GatheredFrames
 from ..results.frames import Frame, Results, StepRecord
@@ -54,116 +55,12 @@ MAX_CONTACT_RETRIES = 12
 #: two state vectors over its threads: on two shared cores their hand-over made a step with a frame
 #: of a 4000-element link cost 33 ms of CPU instead of 7.5 ms, so such runs keep BLAS to one thread
 SINGLE_BLAS_THREAD_DOFS = 10_000
-#: steps x dofs of one compiled run of free steps (about 20 ms): the loop checks for a cancel between runs
-FREE_RUN_WORK = 32_768
 
 #: steps longer than this many axial wave transits of the shortest element (eq. 3.6) run a model with a
 #: compliant pair damped from the start (tau = IMPACT_TAU, when the model sets no tau): at 103 the Getting
 #: Started rod held its balance for 54 ms and then grew it 300-fold within 6 ms, too fast for the switch on
 #: the balance; at 2 a ball bouncing off a strip keeps its balance to 0.1 % undamped
 UNRESOLVED_TRANSITS = 10.0
-
-def _advance(integ: NewmarkIntegrator, s: State, h: float, land: float | None, limits: StepLimits,
-             guard: OutputBuilder | None = None, contacts: ContactTracker | None = None,
-             failure: NewtonFailure | None = None):
-    """One step from ``s`` (with the contact rows and forces of ``contacts``), halving it
-    when Newton fails (or, with a ``guard``, when the energy jumps: a spurious root);
-    ``(state, iterations, step, cuts)``.  A ``failure`` is that of a first attempt already
-    made (in a run of free steps), or that attempt itself, ``(state, iterations)``, handed over
-    by a run of open steps (:mod:`.open_steps`).  Raises :class:`StepFailure` when the step may
-    not be cut further (:meth:`StepLimits.may_cut`)."""
-    cuts = 0
-    while True:
-        step = h if land is None else land - s.t
-        try:
-            if isinstance(failure, NewtonFailure):
-                failed, failure = failure, None
-                raise failed
-            rows = None
-            if contacts is not None:
-                contacts.begin_step(s, step)
-                rows = contacts.rows(s)
-            if failure is not None:  # the attempt taken in a run of open steps
-                (new, iters), failure = failure, None
-            else:  # with the tau a contact model asks of the step (a Lagrange onset's damped step)
-                integ.step_damping(contacts.step_tau() if contacts is not None else None)
-                try:
-                    new, iters = integ.step(s, step, breakpoint=land, rows=rows)
-                finally:
-                    integ.step_damping(None)
-            if guard is not None and guard.spurious_growth(s, new):
-                raise NewtonFailure("the energy jumped in one step: a spurious root of the Newmark equations")
-            return new, iters, new.t - s.t, cuts
-        except NewtonFailure as exc:
-            if not limits.may_cut(step, cuts):
-                limit = (f"after {cuts} cuts" if cuts >= limits.max_cuts
-                         else "the shortest step the run allows")
-                raise StepFailure(
-                    f"stopped at t = {s.t:.6g} s: Newton did not converge with a step of {step:.3g} s, "
-                    f"{limit} ({exc}); {ADVICE}"
-                ) from None
-            cuts += 1
-            h = 0.5 * step
-            land = None
-
-
-def _free_run(integ: NewmarkIntegrator, out: OutputBuilder, state: State, h: float, h0: float, t_end: float,
-              eps_t: float, next_out: float, dt_out: float, breakpoints: list[float], limits: StepLimits,
-              steps: list[StepRecord] | None, gather: bool = False, gaps: OpenGaps | None = None,
-              single: bool = False, watch: Callable[[State], bool] | None = None,
-              contact_rows: Callable | None = None, guard: OutputBuilder | None = None) -> tuple:
-    """Steps from ``state`` taken in one compiled run (:mod:`.free_steps`) up to the next output
-    time ``next_out`` (every step's end with ``dt_out <= 0``; with ``gather``, the frames of every
-    step gathered in one block instead), breakpoint or end, planned as the loop of :func:`run`
-    would take them one by one (:func:`.free_steps.plan_steps`): ``(state, next step, steps
-    taken, their Newton iterations, failure, block)``; ``failure``: the step after them failed
-    (the loop cuts it); ``block``: with ``gather``, the frames of the steps taken
-    (:class:`~solver.results.frame_block.FrameBlock`, None if none), else None; each step is
-    logged in ``steps`` unless it is None.  With ``gaps``, a run of open steps (:mod:`.open_steps`),
-    ``failure`` may be the step after them, taken, whose end a contact rule must look at (with
-    :class:`~.closed_steps.ClosedRows`, a run of closed steps, :mod:`.closed_steps`: the same); with
-    ``single``, one step at most; with ``watch``, the run ends at the first step whose end state
-    it flags (:meth:`.open_steps.OpenGaps.watched`); with ``guard``, before the first step whose energy
-    jumped, handed back as a failure (:meth:`.open_steps.OpenGaps.guarded`); with ``contact_rows``, the block's
-    contact columns of its times and states (:meth:`~solver.results.gathered_frames.GatheredFrames.contact_block`).
-    Raises :class:`StepFailure` when the run stalls."""
-    while breakpoints and breakpoints[0] <= state.t + eps_t:
-        breakpoints.pop(0)
-    budget = 1 if single else max(1, FREE_RUN_WORK // integ.asm.n)
-    if gather:  # through the output times, a block of frames at most
-        next_out, dt_out, budget = np.inf, np.inf, min(budget, BLOCK_FRAMES)
-    cap = gaps.cap if gaps is not None else np.inf  # the longest step (the impact step while in contact)
-    times, step = plan_steps(state.t, min(h, cap), min(h0, cap), t_end, eps_t, limits.shortest,
-                             breakpoints[0] if breakpoints else np.inf, next_out, dt_out, budget)
-    if not len(times):
-        return state, h, 0, 0, None, None
-    targets, accs = integ.asm.sys.constraints.motion_at(times)
-    record = gather or watch is not None or guard is not None or (gaps is not None and gaps.records)
-    if gaps is not None:
-        gaps.begin(state, times)
-    new, iterations, powers, failure, recorded = free_run(integ, state, step, times, targets, accs,
-                                                          out.driver_rows_dofs, record, gaps)
-    if gaps is not None:
-        new, failure = gaps.ended(new, failure, len(iterations))
-    if guard is not None:  # the energies in one pass: a model without modal links
-        new, iterations, powers, failure = gaps.guarded(state, times, (new, iterations, powers, failure, recorded),
-                                                        guard, not integ.asm.sys.modal.links)
-    if watch is not None:
-        new, iterations, powers, failure = gaps.watched(times, (new, iterations, powers, failure, recorded), watch,
-                                                        None if integ.asm.sys.modal.links else out)
-    ends = times[:len(iterations)]
-    hs = np.diff(ends, prepend=state.t)  # each step as the loop takes it: its end minus its start
-    limits.accepted_run(ends, hs)
-    if steps is not None:
-        steps.extend(map(StepRecord, ends.tolist(), hs.tolist(), iterations.tolist()))
-    works = (gaps.book(out, hs, powers, new, recorded) if gaps is not None
-             else out.advance_ledger_drivers(hs.tolist(), powers, new))
-    h_next = min(h0, 2 * float(hs[-1])) if len(hs) else h
-    block = out.frame_block(ends, recorded, works) if gather and len(hs) else None
-    if block is not None and contact_rows is not None:
-        block.contact = contact_rows(ends, recorded)
-    return new, h_next, len(hs), int(iterations.sum()), failure, block
-
 
 def _landing(breakpoints: list[float], t: float, h: float) -> tuple[float, float | None]:
     """The step from ``t`` of about ``h`` towards the first breakpoint (:func:`.step_ends.step_towards`)
@@ -356,7 +253,7 @@ class _Loop:
         return self.closed_rows is not None and self.closed_rows.ready(self.state)
 
     def _open_watch(self) -> tuple:
-        """The arguments ``gaps, single, watch`` of :func:`_free_run` for the next run: a run of
+        """The arguments ``gaps, single, watch`` of :func:`.compiled_runs.compiled_run` for the next run: a run of
         open or closed steps of an undamped model stops at the first step the created-energy watch
         flags (with drivers or friction, whose work the watch's balance holds after each step, one
         step a run)."""
@@ -370,7 +267,7 @@ class _Loop:
         return gaps, False, self.watch.created_energy
 
     def _free_steps(self, blocks: bool):
-        """Steps in one compiled run (:func:`_free_run`), their frames yielded; ``(verdict,
+        """Steps in one compiled run (:func:`.compiled_runs.compiled_run`), their frames yielded; ``(verdict,
         failure)``: "stop" (the run failed), "next" (steps taken), "step" (the step after them
         failed, or ended with a gap closing, ``failure``, or none was taken: it is taken by
         :meth:`_contact_step`)."""
@@ -379,7 +276,7 @@ class _Loop:
         # of closed steps is framed by the loop: its contact columns need each step's multipliers)
         gathers_open = self.gathered is not None and not self.free and not self.undamped and kind == "free_steps"
         try:
-            self.state, self.h, taken, its, failure, block = _free_run(
+            self.state, self.h, taken, its, failure, block = compiled_run(
                 self.integ, self.out, self.state, self.h, self.h0, self.t_end, self.eps_t, self.next_out, self.dt_out,
                 self.breakpoints, self.limits, self.res.steps if self.log_steps else None, self.gather or gathers_open,
                 *self._open_watch(), self.gathered.contact_block if gathers_open else None,
@@ -435,8 +332,8 @@ class _Loop:
         return True
 
     def _try(self, step: float, land: float | None, failure: NewtonFailure | None = None):
-        """:func:`_advance` from the state, its cuts counted as rejected attempts."""
-        new, iters, h_try, cuts = _advance(self.integ, self.state, step, land, self.limits, self.guard, self.tracker,
+        """:func:`.attempts.advance` from the state, its cuts counted as rejected attempts."""
+        new, iters, h_try, cuts = advance(self.integ, self.state, step, land, self.limits, self.guard, self.tracker,
                                            failure)
         self.rejected += cuts
         return new, iters, h_try

@@ -29,7 +29,7 @@ from .frames import Frame
 __all__ = ["BLOCK_FRAMES", "ContactBlock", "FrameBlock", "store_block"]
 
 #: frames of one block at most (a run of free steps gathered at once is at most this long, and
-#: at most :data:`~solver.integration.time_loop.FREE_RUN_WORK` dof-steps, some 20 ms: the loop
+#: at most :data:`~solver.integration.compiled_runs.FREE_RUN_WORK` dof-steps, some 20 ms: the loop
 #: looks for a cancel between blocks)
 BLOCK_FRAMES = 1024
 

@@ -133,8 +133,8 @@ def test_open_steps_of_a_run_at_every_step_are_gathered_in_compiled_runs(monkeyp
     """The bar struck by a mass (a damped Lagrange pair) at every step: its steps while the pair
     is open run a block at a time (was: a compiled run of one step a frame, some 130)."""
     runs = []
-    free_run = time_loop._free_run
-    monkeypatch.setattr(time_loop, "_free_run", lambda *a, **k: runs.append(a[3]) or free_run(*a, **k))
+    compiled_run = time_loop.compiled_run
+    monkeypatch.setattr(time_loop, "compiled_run", lambda *a, **k: runs.append(a[3]) or compiled_run(*a, **k))
     monkeypatch.setattr(ClosedRows, "ready", lambda self, s: False)  # closed steps framed one at a time
     results = simulate(_every_step("bar_mass_impact_lagrange", 272))
     assert len(results.frames) == results.meta["steps"] + 1 == 276  # 272 steps and the onset's three half steps

@@ -15,7 +15,7 @@ import pytest
 from app.shell import cli
 from app.shell.cli_results import record_edit
 from solver.api import load_model, simulate
-from solver.integration import newmark, time_loop
+from solver.integration import compiled_runs, newmark
 from solver.model.io import examples_dir
 from solver.results import streaming
 from solver.results.files import write_results
@@ -71,7 +71,7 @@ def test_gathered_frames_are_those_made_one_at_a_time_bit_for_bit(monkeypatch, r
     model = _every_step(*record)
     alone = _one_at_a_time(monkeypatch, model)
     _assert_same_frames(simulate(model), alone)
-    monkeypatch.setattr(time_loop, "BLOCK_FRAMES", 7)
+    monkeypatch.setattr(compiled_runs, "BLOCK_FRAMES", 7)
     _assert_same_frames(simulate(model), alone)
 
 

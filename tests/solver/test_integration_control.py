@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 import solver.integration.newmark as newmark
-import solver.integration.time_loop as time_loop
+import solver.integration.compiled_runs as compiled_runs
 from solver.api import iter_simulation, load_model, simulate
 from solver.model.io import examples_dir
 from solver.results.frames import Frame, Results
@@ -105,7 +105,7 @@ def test_a_step_that_fails_in_a_compiled_run_is_cut_as_an_ordinary_one(monkeypat
     """Newton failing inside a run of free steps hands the step back: the loop cuts it as it
     cuts a failed ordinary step (halving it at once) and stops with the same message."""
     doc = rigid_slider_crank(steps_per_rev=200)
-    real_run, real_step = time_loop.free_run, newmark.NewmarkIntegrator.step
+    real_run, real_step = compiled_runs.free_run, newmark.NewmarkIntegrator.step
     tries = []
 
     def failing_run(integ, s, h, times, targets, accs, drivers, record=False, gaps=None):
@@ -123,7 +123,7 @@ def test_a_step_that_fails_in_a_compiled_run_is_cut_as_an_ordinary_one(monkeypat
             raise newmark.NewtonFailure("Newton did not converge in 25 iterations (out-of-balance 1e+06 N)")
         return real_step(self, s, h, breakpoint, rows)
 
-    monkeypatch.setattr(time_loop, "free_run", failing_run)
+    monkeypatch.setattr(compiled_runs, "free_run", failing_run)
     monkeypatch.setattr(newmark.NewmarkIntegrator, "step", failing_step)
     res = simulate(doc)
     assert res.meta["status"] == "failed" and "stopped at t = 0.01" in res.meta["message"]

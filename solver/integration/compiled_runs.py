@@ -1,0 +1,77 @@
+"""Runs of steps in one compiled call (free, open or closed steps: :mod:`.free_steps`,
+:mod:`.open_steps`, :mod:`.closed_steps`), planned as the time loop would take them one by one."""
+from __future__ import annotations
+
+from typing import Callable
+
+import numpy as np
+
+from ..results.frame_block import BLOCK_FRAMES
+from ..results.frames import StepRecord
+from ..results.outputs import OutputBuilder
+from ..system.state import State
+from .free_steps import free_run, plan_steps
+from .newmark import NewmarkIntegrator
+from .open_steps import OpenGaps
+from .step_limits import StepLimits
+
+#: steps x dofs of one compiled run of free steps (about 20 ms): the loop checks for a cancel between runs
+FREE_RUN_WORK = 32_768
+
+
+def compiled_run(integ: NewmarkIntegrator, out: OutputBuilder, state: State, h: float, h0: float, t_end: float,
+              eps_t: float, next_out: float, dt_out: float, breakpoints: list[float], limits: StepLimits,
+              steps: list[StepRecord] | None, gather: bool = False, gaps: OpenGaps | None = None,
+              single: bool = False, watch: Callable[[State], bool] | None = None,
+              contact_rows: Callable | None = None, guard: OutputBuilder | None = None) -> tuple:
+    """Steps from ``state`` taken in one compiled run (:mod:`.free_steps`) up to the next output
+    time ``next_out`` (every step's end with ``dt_out <= 0``; with ``gather``, the frames of every
+    step gathered in one block instead), breakpoint or end, planned as the loop of :func:`run`
+    would take them one by one (:func:`.free_steps.plan_steps`): ``(state, next step, steps
+    taken, their Newton iterations, failure, block)``; ``failure``: the step after them failed
+    (the loop cuts it); ``block``: with ``gather``, the frames of the steps taken
+    (:class:`~solver.results.frame_block.FrameBlock`, None if none), else None; each step is
+    logged in ``steps`` unless it is None.  With ``gaps``, a run of open steps (:mod:`.open_steps`),
+    ``failure`` may be the step after them, taken, whose end a contact rule must look at (with
+    :class:`~.closed_steps.ClosedRows`, a run of closed steps, :mod:`.closed_steps`: the same); with
+    ``single``, one step at most; with ``watch``, the run ends at the first step whose end state
+    it flags (:meth:`.open_steps.OpenGaps.watched`); with ``guard``, before the first step whose energy
+    jumped, handed back as a failure (:meth:`.open_steps.OpenGaps.guarded`); with ``contact_rows``, the block's
+    contact columns of its times and states (:meth:`~solver.results.gathered_frames.GatheredFrames.contact_block`).
+    Raises :class:`StepFailure` when the run stalls."""
+    while breakpoints and breakpoints[0] <= state.t + eps_t:
+        breakpoints.pop(0)
+    budget = 1 if single else max(1, FREE_RUN_WORK // integ.asm.n)
+    if gather:  # through the output times, a block of frames at most
+        next_out, dt_out, budget = np.inf, np.inf, min(budget, BLOCK_FRAMES)
+    cap = gaps.cap if gaps is not None else np.inf  # the longest step (the impact step while in contact)
+    times, step = plan_steps(state.t, min(h, cap), min(h0, cap), t_end, eps_t, limits.shortest,
+                             breakpoints[0] if breakpoints else np.inf, next_out, dt_out, budget)
+    if not len(times):
+        return state, h, 0, 0, None, None
+    targets, accs = integ.asm.sys.constraints.motion_at(times)
+    record = gather or watch is not None or guard is not None or (gaps is not None and gaps.records)
+    if gaps is not None:
+        gaps.begin(state, times)
+    new, iterations, powers, failure, recorded = free_run(integ, state, step, times, targets, accs,
+                                                          out.driver_rows_dofs, record, gaps)
+    if gaps is not None:
+        new, failure = gaps.ended(new, failure, len(iterations))
+    if guard is not None:  # the energies in one pass: a model without modal links
+        new, iterations, powers, failure = gaps.guarded(state, times, (new, iterations, powers, failure, recorded),
+                                                        guard, not integ.asm.sys.modal.links)
+    if watch is not None:
+        new, iterations, powers, failure = gaps.watched(times, (new, iterations, powers, failure, recorded), watch,
+                                                        None if integ.asm.sys.modal.links else out)
+    ends = times[:len(iterations)]
+    hs = np.diff(ends, prepend=state.t)  # each step as the loop takes it: its end minus its start
+    limits.accepted_run(ends, hs)
+    if steps is not None:
+        steps.extend(map(StepRecord, ends.tolist(), hs.tolist(), iterations.tolist()))
+    works = (gaps.book(out, hs, powers, new, recorded) if gaps is not None
+             else out.advance_ledger_drivers(hs.tolist(), powers, new))
+    h_next = min(h0, 2 * float(hs[-1])) if len(hs) else h
+    block = out.frame_block(ends, recorded, works) if gather and len(hs) else None
+    if block is not None and contact_rows is not None:
+        block.contact = contact_rows(ends, recorded)
+    return new, h_next, len(hs), int(iterations.sum()), failure, block
