@@ -5,6 +5,11 @@ schema gives, e.g. ``m`` or ``kg/m^3``); a bare number is taken as already SI.  
 unit is a product of factors like ``N``, ``mm^2`` or ``s^-1`` separated by spaces,
 ``*`` or ``/``; each factor is a unit with an optional SI prefix and exponent.  The
 dimensions (m, kg, s) must match the field's, so ``6 kg`` is refused for a length.
+An angle is a dimension of its own that a field may leave out (a radian is 1 in SI, so
+``90 deg`` is 1.5708 as a pure number and ``10 1/s`` is 10 rad/s), but a frequency in
+cycles (``Hz``, ``rpm``) is 2 pi rad per cycle: ``50 Hz`` of a speed driver is 314.16
+rad/s and ``3000 rpm`` of a sine's frequency is 50 Hz; between cycles and a unit without
+an angle (``1/s``) the value is refused, since it could be read either way.
 
 >>> parse_quantity("6 mm", "m")
 0.006
@@ -22,27 +27,31 @@ from __future__ import annotations
 import math
 import re
 
-#: units known by symbol: (factor to SI, exponents of (m, kg, s, K))
-UNITS: dict[str, tuple[float, tuple[int, int, int, int]]] = {
-    "m": (1.0, (1, 0, 0, 0)),
-    "g": (1e-3, (0, 1, 0, 0)),
-    "t": (1e3, (0, 1, 0, 0)),
-    "s": (1.0, (0, 0, 1, 0)),
-    "min": (60.0, (0, 0, 1, 0)),
-    "h": (3600.0, (0, 0, 1, 0)),
-    "Hz": (1.0, (0, 0, -1, 0)),
-    "N": (1.0, (1, 1, -2, 0)),
-    "Pa": (1.0, (-1, 1, -2, 0)),
-    "J": (1.0, (2, 1, -2, 0)),
-    "W": (1.0, (2, 1, -3, 0)),
-    "rad": (1.0, (0, 0, 0, 0)),
-    "deg": (math.pi / 180.0, (0, 0, 0, 0)),
-    "°": (math.pi / 180.0, (0, 0, 0, 0)),
-    "rpm": (2.0 * math.pi / 60.0, (0, 0, -1, 0)),
-    "1": (1.0, (0, 0, 0, 0)),
-    "-": (1.0, (0, 0, 0, 0)),
-    "K": (1.0, (0, 0, 0, 1)),
+#: units known by symbol: (factor to SI, exponents of (m, kg, s, K, angle, cycle)); a unit counting
+#: cycles (Hz, rpm) carries one radian-valued angle of 2 pi per cycle and a cycle mark, which
+#: conversion leaves aside: it only tells an angle given in cycles from one left out
+UNITS: dict[str, tuple[float, tuple[int, int, int, int, int, int]]] = {
+    "m": (1.0, (1, 0, 0, 0, 0, 0)),
+    "g": (1e-3, (0, 1, 0, 0, 0, 0)),
+    "t": (1e3, (0, 1, 0, 0, 0, 0)),
+    "s": (1.0, (0, 0, 1, 0, 0, 0)),
+    "min": (60.0, (0, 0, 1, 0, 0, 0)),
+    "h": (3600.0, (0, 0, 1, 0, 0, 0)),
+    "Hz": (2.0 * math.pi, (0, 0, -1, 0, 1, 1)),
+    "N": (1.0, (1, 1, -2, 0, 0, 0)),
+    "Pa": (1.0, (-1, 1, -2, 0, 0, 0)),
+    "J": (1.0, (2, 1, -2, 0, 0, 0)),
+    "W": (1.0, (2, 1, -3, 0, 0, 0)),
+    "rad": (1.0, (0, 0, 0, 0, 1, 0)),
+    "deg": (math.pi / 180.0, (0, 0, 0, 0, 1, 0)),
+    "°": (math.pi / 180.0, (0, 0, 0, 0, 1, 0)),
+    "rpm": (2.0 * math.pi / 60.0, (0, 0, -1, 0, 1, 1)),
+    "1": (1.0, (0, 0, 0, 0, 0, 0)),
+    "-": (1.0, (0, 0, 0, 0, 0, 0)),
+    "K": (1.0, (0, 0, 0, 1, 0, 0)),
 }
+#: the places of the angle and of the cycle mark in a unit's exponents
+ANGLE, CYCLE = 4, 5
 
 PREFIXES: dict[str, float] = {
     "G": 1e9, "M": 1e6, "k": 1e3, "h": 1e2, "d": 1e-1, "c": 1e-2, "m": 1e-3,
@@ -68,12 +77,12 @@ def _symbol(token: str) -> tuple[float, tuple[int, ...]]:
 
 def parse_unit(text: str) -> tuple[float, tuple[int, ...]]:
     """``(factor to SI, dimensions)`` of a unit expression such as ``kg m^2`` or ``N s/m``;
-    the dimensions are the exponents of (m, kg, s, K).
+    the dimensions are the exponents of (m, kg, s, K, angle, cycle) (:data:`UNITS`).
 
     >>> parse_unit("mm^2"), parse_unit("1/K")
-    ((1e-06, (2, 0, 0, 0)), (1.0, (0, 0, 0, -1)))
+    ((1e-06, (2, 0, 0, 0, 0, 0)), (1.0, (0, 0, 0, -1, 0, 0)))
     """
-    factor, dims = 1.0, [0, 0, 0, 0]
+    factor, dims = 1.0, [0, 0, 0, 0, 0, 0]
     text = text.replace("·", " ").replace("*", " ").replace("/", " / ").strip()
     sign = 1
     for token in text.split():
@@ -106,11 +115,27 @@ def parse_quantity(text: str, unit: str) -> float:
         want_factor, want_dims = parse_unit(unit or "-")
     except UnitError:
         raise UnitError(f"give a number in {unit}") from None
+    if typed[0] == "," and typed[1:2].isdigit():
+        raise UnitError(f"use a decimal point: {match.group(1)}.{typed[1:]}, not {text.strip()}")
     factor, dims = parse_unit(typed)
-    if dims != want_dims:
+    if not _convertible(dims, want_dims):
         raise UnitError(f"'{typed}' is not a unit of {unit if unit not in ('', '-') else 'a pure number'}")
     result = value * factor / want_factor
     return float(f"{result:.15g}")  # 6 mm -> 0.006, not 0.006000000000000001
+
+
+def _convertible(dims: tuple[int, ...], want: tuple[int, ...]) -> bool:
+    """Whether a quantity of ``dims`` reads in a unit of ``want``: the same exponents, except
+    an angle that one leaves out, unless either counts cycles (``10 1/s`` is no number of Hz).
+
+    >>> _convertible(parse_unit("rpm")[1], parse_unit("Hz")[1]), _convertible(parse_unit("Hz")[1], parse_unit("rad/s")[1])
+    (True, True)
+    >>> _convertible(parse_unit("deg")[1], parse_unit("-")[1]), _convertible(parse_unit("1/s")[1], parse_unit("Hz")[1])
+    (True, False)
+    """
+    if dims[:ANGLE] != want[:ANGLE]:
+        return False
+    return dims[ANGLE] == want[ANGLE] or not (dims[CYCLE] or want[CYCLE])
 
 
 #: units shown with an SI prefix (``ms``, ``kN``, ``mm/s``); others keep theirs (``deg``, ``rad/s``)

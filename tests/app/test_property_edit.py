@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import doctest
+import math
 import re
 
 import pytest
@@ -14,6 +15,8 @@ from app.document.entities import EntityRef
 from app.panels.field_edit import EditError, editor_for, plan
 from app.document.units import UnitError, parse_quantity
 from solver.model.validate import validate
+
+from .canvas_user import CanvasUser
 
 ROD = EntityRef("links", "rod")
 
@@ -28,6 +31,8 @@ def test_docstring_examples(module):
     ("71 GPa", "Pa", 71e9), ("2.7 g/cm^3", "kg/m^3", 2700.0), ("90 deg", "rad", 1.5707963267949),
     ("3000 rpm", "rad/s", 314.159265358979), ("5 N mm", "N m", 0.005), ("20 mm^4", "m^4", 2e-11),
     ("-9.81 m/s^2", "m/s^2", -9.81), ("1.5 kg m^2", "kg m^2", 1.5), ("10 ms", "s", 0.01), ("2 kHz", "Hz", 2000.0),
+    ("50 Hz", "rad/s", 314.159265358979), ("3000 rpm", "Hz", 50.0), ("314.159265358979 rad/s", "Hz", 50.0),
+    ("10 1/s", "rad/s", 10.0), ("2 deg", "-", 0.0349065850398866),
 ])
 def test_quantities_are_read_in_si(text, unit, value):
     assert parse_quantity(text, unit) == pytest.approx(value, rel=1e-12)
@@ -36,6 +41,7 @@ def test_quantities_are_read_in_si(text, unit, value):
 @pytest.mark.parametrize("text, unit, message", [
     ("abc", "m", "must be a number"), ("6 kg", "m", "'kg' is not a unit of m"),
     ("6 furlong", "m", "unknown unit 'furlong'"), ("3 mm", "N/m^n", "give a number in N/m^n"),
+    ("10 1/s", "Hz", "'1/s' is not a unit of Hz"), ("1,5 mm", "m", "use a decimal point: 1.5 mm, not 1,5 mm"),
 ])
 def test_bad_quantities_are_refused(text, unit, message):
     with pytest.raises(UnitError, match=re.escape(message)):
@@ -158,6 +164,16 @@ def test_typing_a_value_with_a_unit_becomes_an_undoable_command(qtbot, window):
     assert window.windowTitle().endswith("*")
     window.undo_action.trigger()
     assert value_of(view, "section.d") == "0.006"
+
+
+def test_a_motor_speed_typed_in_hz_turns_2_pi_rad_per_cycle(qtbot, window):
+    """``50 Hz`` typed as a speed driver's value is 50 turns a second, 314.16 rad/s (it was
+    taken as 50 rad/s: Hz read as 1/s, while rpm counted 2 pi per turn)."""
+    window.open_example("slider_crank_flexible")
+    user = CanvasUser(qtbot, window)
+    user.click_tree(EntityRef("drivers", "motor"))
+    user.type_field("function.value", "50 Hz")
+    assert window.document.model["drivers"][0]["function"]["value"] == pytest.approx(100 * math.pi, rel=1e-12)
 
 
 @pytest.mark.parametrize("driver, keys, text, value", [
