@@ -95,3 +95,23 @@ def test_fitted_keeps_a_known_frame_inside_and_a_window_that_fits_where_it_is():
     assert (out.x(), out.y(), out.width(), out.height()) == (4, 30, 1272, 766)
     small = QRect(104, 130, 600, 400)
     assert fitted(small, QRect(100, 100, 608, 434), available) == small
+
+
+def test_at_1280_by_800_every_tool_bar_button_shows_without_the_overflow_arrow(qtbot, window):
+    """On a 1280 x 800 screen the window is 1270 x 760 inside its frame (``layout.fitted``):
+    Snap to grid and Material, the tool bar's last buttons, were hidden behind its » arrow."""
+    from PySide6.QtCore import QRect
+    from PySide6.QtWidgets import QToolButton
+
+    from app.shell.layout import fitted
+
+    screen = QRect(0, 0, *DEFAULT_SIZE)
+    size = fitted(screen, screen, screen).size()
+    window.resize(size)
+    qtbot.waitUntil(lambda: window.size() == size)
+    bar = window.tool_bar
+    qtbot.waitUntil(lambda: bar.widgetForAction(bar.actions_by_name["select"]).isVisible())
+    assert not bar.findChild(QToolButton, "qt_toolbar_ext_button").isVisible()
+    hidden = [action.text() for action in bar.actions()
+              if not action.isSeparator() and not bar.widgetForAction(action).isVisible()]
+    assert hidden == []

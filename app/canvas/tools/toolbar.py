@@ -8,7 +8,7 @@ adds a material (which has no place on the canvas).
 """
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import QMenu, QToolBar, QToolButton, QWidget
 
@@ -33,6 +33,10 @@ TOOLS: list[type[Tool]] = [
     SegmentTool, CircleTool, DeleteTool,
 ]
 
+#: icon size (px): 24 px icons made the bar too tall for a 1280 x 800 screen, Snap to grid and
+#: Material went behind its overflow arrow
+ICON_PX = 20
+
 
 class ToolBar(QToolBar):
     """Checkable actions choosing the controller's tool; ``actions_by_name["link"]`` etc."""
@@ -41,6 +45,7 @@ class ToolBar(QToolBar):
         super().__init__("Tools", parent)
         self.setObjectName("tool_bar")  # saveState/restoreState find it by name
         self.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.setIconSize(QSize(ICON_PX, ICON_PX))
         self.controller = controller
         view = controller.context.view
         self.group = QActionGroup(self)
