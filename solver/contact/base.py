@@ -183,6 +183,15 @@ class ContactModel:
         self._seen[j] = [(q, prefer, g), *seen[:SEEN - 1]]
         return g
 
+    def note_behind(self, s: State, fresh: bool) -> None:
+        """Mark, at the accepted state ``s`` (a run's start when ``fresh``), the open pairs whose
+        point came round the end of their link target to behind it, and clear those in front again
+        (:meth:`~solver.system.contact_pairs.ContactPair.note_behind`): the link is then out of
+        the point's reach for every model, its predictor, its forces and its jumps."""
+        for j, pair in enumerate(self.pairs):
+            if not self.state[j] and pair.note_behind(s.q, self.tol, fresh):
+                self._seen[j] = []
+
     def open_pairs(self):
         """``(j, pair)`` of the pairs not in contact."""
         return [(j, p) for j, p in enumerate(self.pairs) if not self.state[j]]

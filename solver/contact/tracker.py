@@ -159,6 +159,7 @@ class ContactTracker:
         ledger; the state restarted consistently with the rows then in force."""
         changed = False
         for i, m in enumerate(self.models):
+            m.note_behind(new, old is None)
             if old is not None:
                 m.step_ended(self._lam(old, i), self._lam(new, i))
             changed |= m.switch(old, new, self._lam(new, i))

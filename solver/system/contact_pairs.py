@@ -45,6 +45,11 @@ SEGMENT_OVERLAP = 1e-4
 #: a block 1.36 m behind a swung 0.4 m rod), like a node target's ``reach``
 BEHIND_FRACTION = 0.5
 
+#: fraction of the length of a link's end segment that a point beside that end must be behind the
+#: segment's line (beyond TOL) to be behind the link (:meth:`ContactPair.note_behind`): a pressed
+#: point of a compliant pair that slides off the end, a fraction of a millimetre in, is not
+BESIDE_FRACTION = 0.01
+
 
 @dataclass(frozen=True)
 class ContactGeometry:
@@ -115,6 +120,9 @@ class ContactPair:
     #: a link_curve target's elements: their dofs (E, 6) and sketched chord angles (E,), rad
     beam: tuple[np.ndarray, np.ndarray] | None = None
     dofs: np.ndarray = field(init=False)  # every dof the pair may touch (its Newton block's)
+    #: a link target's point is behind the link, come there round its end (:meth:`note_behind`):
+    #: the link is out of its reach until it is in front of the face again
+    behind: bool = field(default=False, init=False, compare=False)
 
     def __post_init__(self) -> None:
         dofs = list(self.point) + [self.point_rotation]
@@ -211,11 +219,34 @@ class ContactPair:
         middles = (np.arange(len(worn)) + 0.5) * (360.0 / len(worn))
         return float(np.interp(angle, middles, worn, period=360.0))
 
-    def _on_segments(self, q: np.ndarray, px: float, py: float, prefer: int):
-        """The point projected onto the nearest of a link's segments (onto the node between two
-        segments when it is in the wedge outside both, on a convex kink; ``prefer`` kept while
-        the point projects onto it within :data:`SEGMENT_OVERLAP`): ``(gap, nx, ny, segment,
-        weights of its two ends)``; segment -1 beside the link's ends."""
+    def note_behind(self, q: np.ndarray, tol: float, fresh: bool = False) -> bool:
+        """Update :attr:`behind` of a link target's open pair at an accepted configuration ``q``
+        (from nothing when ``fresh``, a run's start); whether it changed.
+
+        The point is behind the link when, beside its ends, its surface is behind the line of the
+        end segment it is beyond by more than ``tol`` (m) and :data:`BESIDE_FRACTION` of that
+        segment, and stays so while it projects onto a segment with its surface behind the face
+        beyond ``tol``: it came round the link's end, and the segment's line, which puts it
+        that deep in the link, is no face it passed through (a pendulum swung past a block 3 mm
+        beyond its tip found it 56 mm deep and struck it from behind)."""
+        if self.kind != "link":
+            return False
+        was, self.behind = self.behind and not fresh, False
+        g = self.geometry(q)
+        if g.reachable:
+            self.behind = was and g.gap < -tol
+        else:
+            line_gap, _sx, _sy, _xi, segment, _dist, _beyond = self._nearest(q, q[self.point[0]], q[self.point[1]], -1)
+            seg = self.segments[segment]
+            length = math.hypot(q[seg[2]] - q[seg[0]], q[seg[3]] - q[seg[1]])
+            self.behind = line_gap - self.radius < -tol - BESIDE_FRACTION * length
+        return self.behind != was
+
+    def _nearest(self, q: np.ndarray, px: float, py: float, prefer: int) -> tuple:
+        """The nearest of a link's segments to the point (``prefer`` kept while the point
+        projects onto it within :data:`SEGMENT_OVERLAP`): ``(signed distance from its line on
+        the contact side, nx, ny, xi clamped to it, segment, distance, whether the point is
+        beyond the link's end)``."""
         best, last = None, len(self.segments) - 1
         for i, seg in enumerate(self.segments):
             x1, y1, x2, y2 = q[seg[0]], q[seg[1]], q[seg[2]], q[seg[3]]
@@ -228,7 +259,15 @@ class ContactPair:
             dist = -1.0 if kept else math.hypot(px - x1 - xi * (x2 - x1), py - y1 - xi * (y2 - y1))
             if best is None or dist < best[5]:
                 best = (g, sx, sy, xi, i, dist, beyond)
-        if best[6]:  # nearest to an end of the link, beside it: not the line of an inner segment
+        return best
+
+    def _on_segments(self, q: np.ndarray, px: float, py: float, prefer: int):
+        """The point projected onto the nearest of a link's segments (:meth:`_nearest`; onto
+        the node between two segments when it is in the wedge outside both, on a convex kink):
+        ``(gap, nx, ny, segment, weights of its two ends)``; segment -1 beside the link's ends,
+        or behind the link (:attr:`behind`, :meth:`_behind`)."""
+        best = None if self.behind else self._nearest(q, px, py, prefer)
+        if best is None or best[6]:  # nearest to an end of the link, beside it: not the line of an inner segment
             return math.inf, 0.0, 1.0, -1, []
         gap, nx, ny, xi, segment, _dist, _beyond = best
         seg, slot = self.segments[segment], self._slot
