@@ -202,6 +202,8 @@ def semantic_problems(doc: dict) -> list[Problem]:
     def bad(keys: list, msg: str) -> None:
         out.append(Problem(format_path(doc, keys), msg))
 
+    if not (doc["nodes"] or doc.get("bodies")):
+        return [Problem("nodes", "the model has nothing that moves: give it a node (a link's end) or a free body")]
     for i, link in enumerate(doc.get("links", [])):
         if link.get("kind") == "flexible" and len(link["nodes"]) != 2:
             bad(["links", i, "nodes"], "a flexible link has exactly two end nodes")

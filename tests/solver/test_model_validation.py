@@ -68,6 +68,13 @@ def _third_node(doc: dict) -> None:
     doc["links"][1]["nodes"].append("O")
 
 
+def _nothing_that_moves(doc: dict) -> None:
+    """A model with no node and no free body (its nodes may be none: a ball dropped on the floor)."""
+    kept = {"format": doc["format"], "version": doc["version"], "nodes": []}
+    doc.clear()
+    doc.update(kept)
+
+
 TUBE = {"kind": "tube", "material": "steel", "d_outer": 0.01, "d_inner": 0.01}
 TABLE = {"kind": "table", "t": [0.0, 1.0, 2.0], "v": [0.0, 150.0]}
 
@@ -110,6 +117,8 @@ CASES: list[tuple[str, Callable[[dict], None], list[str]]] = [
     ("wrong-format", _set("format", "flexmech-model"), ["format: must be one of flexmech"]),
     ("wrong-version", _set("version", 2), ["version: must be <= 1"]),
     ("version-as-string", _set("version", "1"), ["version: must be an integer"]),
+    ("nothing-that-moves", _nothing_that_moves,
+     ["nodes: the model has nothing that moves: give it a node (a link's end) or a free body"]),
     ("pivot-not-on-link", _set("drivers", 0, "pivot", "B"), ["drivers[motor].pivot: node 'B' is not a node of link 'crank'"]),
 ]
 
