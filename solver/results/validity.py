@@ -10,6 +10,12 @@
   model describes (steel yields near 0.002), however fine the mesh and step.
 - **Step-sensitive numbers** (:mod:`.trust`): a force spike one frame wide, a contact open for
   one frame, a sliver of a last step.
+- **Points that rest**: a momentum-balance (impulse) pair stops a point's approach with an
+  impulse at the end of each step, but holds no position: a point pressed against its target (a
+  block resting on the floor) goes in by up to TOL a step, and sinks (a resting 1 kg block, 3.4
+  mm in 2 s); a pair deeper than :data:`SINK_WARNING` times ``solver.contact_tol`` at a frame
+  is said, with the Lagrange model, which holds the gap, as the remedy (the shipped impulse
+  examples reach 7.5 TOL: the two bars of 5.1.2).
 - **Contacts that hold**: a compliant contact between metal parts penetrates by micrometres to a
   tenth of a millimetre, a fraction of a journal's radial clearance or of a round point's radius
   (the 16 shipped pins in bores: 23-175 um in 0.5 mm); a pair whose largest
@@ -18,8 +24,8 @@
   through the surface past its centre -- has a law that does not hold the bodies apart (an
   exponent of 10 with a stiffness of eqs. 3-5), and its motion is not physical.
 
->>> DRIFT_WARNING, ELASTIC_STRAIN, PENETRATION_WARNING
-(0.05, 0.05, 1.0)
+>>> DRIFT_WARNING, ELASTIC_STRAIN, PENETRATION_WARNING, SINK_WARNING
+(0.05, 0.05, 1.0, 100.0)
 """
 from __future__ import annotations
 
@@ -29,6 +35,7 @@ from ..model.contact_rules import clearance_radii, point_radius
 from ..model.translational_rules import corner_pair_ids, translational_joints
 from .frames import Results
 from .summary import energy_summary, link_summary
+from .tables import contact_keys, contact_values
 from .trust import step_warnings
 
 #: rise of the energy balance, of the largest kinetic and strain energy, beyond which a completed run
@@ -118,8 +125,33 @@ def penetration_warning(results: Results) -> str | None:
             "or stiffness), so the motion is not physical")
 
 
+#: depth in a momentum-balance pair's target, in ``solver.contact_tol``, beyond which a run warns
+SINK_WARNING = 100.0
+
+
+def sinking_warning(results: Results) -> str | None:
+    """The momentum-balance pairs whose point was deeper in its target at a frame than
+    :data:`SINK_WARNING` times ``solver.contact_tol`` (a point resting on it), in words; otherwise None."""
+    model = results.model or {}
+    pairs = [c["id"] for c in model.get("contacts", []) if c.get("model", {}).get("kind", "impulse") == "impulse"]
+    columns = [results.layout.contacts.index(p) for p in pairs if p in results.layout.contacts]
+    if not columns or "gap_m" not in contact_keys(results):
+        return None
+    tol = results.meta.get("solver", {}).get("contact_tol", 1e-6)
+    gaps = contact_values(results.frames, ["gap_m"])["gap_m"][:, columns]  # nan: beyond the target's reach
+    depth = -np.min(np.nan_to_num(gaps, nan=np.inf), axis=0, initial=np.inf)
+    sunk = [f"'{results.layout.contacts[c]}' {d * 1e3:.3g} mm" for c, d in zip(columns, depth) if d > SINK_WARNING * tol]
+    if not sunk:
+        return None
+    return (f"points sank into their targets under the momentum-balance model ({'; '.join(sunk)} deep at most, "
+            f"the contact tolerance being {tol:.3g} m): its impulses stop a point's approach but hold no position, "
+            "so a point resting on its target goes in a little every step; set the pair's model.kind to lagrange, "
+            "which holds the gap while they touch")
+
+
 def run_warnings(results: Results, links: dict | None = None) -> list[str]:
     """Every warning on a completed run's numbers, in words (none for a sound run); ``links``: the
     links' peaks (``summary.json``'s ``links``) if already read."""
-    return [w for w in (energy_warning(results), strain_warning(results, links), penetration_warning(results)) if w] \
+    return [w for w in (energy_warning(results), strain_warning(results, links), penetration_warning(results),
+                        sinking_warning(results)) if w] \
         + step_warnings(results)

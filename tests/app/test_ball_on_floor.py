@@ -1,6 +1,7 @@
 """The simplest impact a newcomer draws: a ball dropped on the floor, with no link and no node."""
 from __future__ import annotations
 
+import json
 import math
 
 import pytest
@@ -36,3 +37,18 @@ def test_a_ball_dropped_on_a_ground_line_runs_and_bounces(qtbot, window):
     impulses = [e for e in window.simulation.runs.results.events if e["kind"] == "impulse"]
     assert impulses[0]["time_s"] == pytest.approx(math.sqrt(2 * HEIGHT / G), abs=1e-3)  # s: a step of 1 ms
     assert impulses[0]["I_n_N_s"] == pytest.approx(2 * math.sqrt(2 * G * HEIGHT), rel=1e-3)
+
+
+def test_a_ball_resting_under_impulses_says_it_sank(qtbot, window, tmp_path, message_boxes):
+    """The ball left on the floor with the momentum-balance model sinks (0.5 mm in 0.3 s): the
+    status bar says so and its tool tip names the pair and the Lagrange model as the remedy."""
+    from tests.solver.test_resting_contact import block_on_floor
+
+    path = tmp_path / "resting.json"
+    path.write_text(json.dumps(block_on_floor("impulse")))
+    assert window.open_path(path)
+    run_with_f5(qtbot, window)
+    label = window.simulation.status.label
+    assert label.text().endswith("warning: points sank into their targets")
+    assert "'floor'" in label.toolTip() and "model.kind to lagrange" in label.toolTip()
+    assert message_boxes == []
