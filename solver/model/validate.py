@@ -170,6 +170,9 @@ def _rule(doc: Any, err: ValidationError) -> tuple[list, str] | None:
         return keys, f"must be >= {err.validator_value:g}"
     if v == "exclusiveMaximum":
         return keys, f"must be < {err.validator_value:g}"
+    if v == "maximum" and keys == ["version"]:
+        return keys, (f"must be <= {err.validator_value:g}: the file is from a newer Flexmech (format version "
+                      f"{err.instance}); update Flexmech to open it")
     if v == "maximum":
         return keys, f"must be <= {err.validator_value:g}"
     if v == "enum":
@@ -177,7 +180,7 @@ def _rule(doc: Any, err: ValidationError) -> tuple[list, str] | None:
     if v == "const":
         return keys, f"must be {err.validator_value!r}"
     if v == "minItems":
-        return keys, f"needs at least {err.validator_value} items"
+        return keys, f"needs at least {err.validator_value} item{'' if err.validator_value == 1 else 's'}"
     if v == "minLength":
         return keys, "must not be empty"
     return keys, err.message
