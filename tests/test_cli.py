@@ -159,6 +159,14 @@ def test_open_a_file(fake_gui, tmp_path):
     assert sys.modules["app.shell.gui"].launch.welcome is False
 
 
+def test_a_model_file_alone_opens_it(fake_gui, tmp_path):
+    """``flexmech model.json`` (a file manager's Open With) stopped with argparse's 'invalid choice'."""
+    path = tmp_path / "model.json"
+    path.write_text(DEFAULT_EXAMPLE.read_text(encoding="utf-8"), encoding="utf-8")
+    assert cli.main([str(path)]) == cli.EXIT_OK
+    assert fake_gui == [str(path)]
+
+
 def test_open_an_example_by_name(fake_gui):
     assert cli.main(["open", "robot_arm"]) == cli.EXIT_OK
     assert fake_gui == [str(examples_dir() / "robot_arm.json")]

@@ -50,7 +50,7 @@ EXIT_CODES = {
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command line ``argv`` (default: ``sys.argv[1:]``); return the exit code."""
-    args = build_parser().parse_args(argv)
+    args = build_parser().parse_args(with_open(sys.argv[1:] if argv is None else argv))
     if args.command is not _cmd_run:  # a run does so once it is set up
         _collect_garbage_from_here()
     try:
@@ -69,6 +69,17 @@ def main(argv: list[str] | None = None) -> int:
         log = _log_unexpected(exc)
         _error(unexpected_error(exc) + (f"; the details are in {log}" if log else ""))
         return EXIT_INTERNAL
+
+
+def with_open(argv: list[str]) -> list[str]:
+    """``argv`` with the command ``open`` put before a model file given alone: ``flexmech
+    model.json`` (as a file manager's *Open With* calls it) opens it, as ``flexmech open
+    model.json`` does, where argparse said ``invalid choice``.
+
+    >>> with_open(["model.json"]), with_open(["run", "model.json", "--out", "x"]), with_open([])
+    (['open', 'model.json'], ['run', 'model.json', '--out', 'x'], [])
+    """
+    return ["open", *argv] if len(argv) == 1 and argv[0].lower().endswith(".json") else argv
 
 
 #: modules whose threads, child processes or settings must be shut down in order when the
