@@ -330,6 +330,9 @@ def _energy_balance(results) -> str | None:
     total = energy_summary(results)["total"]
     if not total or total["max_abs_drift_rel"] is None:
         return None
+    if not total["max_abs_drift_rel"] < 1.0:  # nothing moved (a body at rest): no scale to measure it by
+        return (f"energy balance: largest drift {total['max_abs_drift_J']:.3g} J, the kinetic and strain energy "
+                f"staying below it ({total['scale_J']:.3g} J at most)")
     return (f"energy balance: largest drift {total['max_abs_drift_J']:.3g} J, {total['max_abs_drift_rel']:.2g} of the "
             f"largest kinetic and strain energy ({total['scale_J']:.3g} J)")
 

@@ -1,7 +1,11 @@
 """A block resting on the floor: the momentum-balance model lets it sink, and the run says so."""
 from __future__ import annotations
 
+import json
+
 import pytest
+
+from app.shell.cli import main
 
 from solver.api import simulate
 from solver.results.validity import SINK_WARNING, run_warnings, sinking_warning
@@ -28,6 +32,16 @@ def test_a_block_resting_under_impulses_sinks_and_the_run_says_so():
     warning = sinking_warning(results)
     assert warning in run_warnings(results)
     assert "'floor'" in warning and "lagrange" in warning
+
+
+def test_the_command_line_measures_no_balance_by_the_energy_of_a_block_at_rest(tmp_path, capsys):
+    """The block held by the Lagrange model hardly moves: the balance's round-off (1e-20 J) was
+    given as 5e+11 times its largest kinetic and strain energy (8e-32 J)."""
+    path = tmp_path / "resting.json"
+    path.write_text(json.dumps(block_on_floor("lagrange")))
+    assert main(["run", str(path), "--out", str(tmp_path / "out")]) == 0
+    line = next(x for x in capsys.readouterr().out.splitlines() if x.startswith("energy balance"))
+    assert " of the largest kinetic" not in line and "the kinetic and strain energy staying below it" in line
 
 
 def test_a_block_held_by_the_lagrange_model_stays_on_the_floor():
