@@ -165,4 +165,41 @@ class RouthDiagram(pg.PlotWidget):
         self.setTitle(f"{event.get('contact', '')} t = {event['time_s']:.6g} s: {event.get('type', impact.kind)}, "
                       + (ONSET_RESTITUTION if event.get("onset") else f"{impact.law}, e = {impact.e:g}"))
         self.getPlotItem().enableAutoRange()
+        self._place_legend()
         return True
+
+    def _place_legend(self) -> None:
+        """Anchor the legend in the corner of the plot where it covers the fewest points of the
+        curves (the top left, the first tried, held the +mu friction lines: the diagram's
+        lines fan out from the origin, at its left)."""
+        legend, box = self.getPlotItem().legend, self.getPlotItem().getViewBox().boundingRect()
+        curves = [np.column_stack(c.getData()) for c in self.getPlotItem().listDataItems() if c.getData()[0] is not None]
+        if legend is None or not curves or box.width() <= 0 or box.height() <= 0:
+            return
+        size = (min(legend.boundingRect().width() / box.width(), 1.0),
+                min(legend.boundingRect().height() / box.height(), 1.0))
+        corner = least_covered_corner(curves, size)
+        legend.anchor(itemPos=corner, parentPos=corner, offset=(10 - 20 * corner[0], 10 - 20 * corner[1]))
+
+
+#: the legend's corners in the order tried: top left, top right, bottom left, bottom right
+#: (as (x, y) fractions of the plot, y down)
+CORNERS = ((0, 0), (1, 0), (0, 1), (1, 1))
+
+
+def least_covered_corner(curves: list[np.ndarray], size: tuple[float, float], samples: int = 50) -> tuple[int, int]:
+    """The corner of :data:`CORNERS` whose box of ``size`` (fractions of the plot's width and
+    height) holds the fewest points of ``curves`` ((k, 2) polylines, sampled ``samples`` times a
+    segment) in the curves' bounding box; the first of equals.
+
+    >>> line = np.array([[0.0, 1.0], [1.0, 0.0]])  # from the top left to the bottom right
+    >>> least_covered_corner([line], (0.3, 0.3))
+    (1, 0)
+    """
+    points = np.vstack([np.linspace(c[i], c[i + 1], samples) if len(c) > 1 else c[i:i + 1]
+                        for c in curves for i in range(max(len(c) - 1, 1))])
+    lo, span = points.min(axis=0), np.ptp(points, axis=0)
+    u = (points - lo) / np.where(span > 0, span, 1.0)
+    x, y_down = u[:, 0], 1.0 - u[:, 1]
+    counts = [np.count_nonzero((np.abs(x - cx) <= size[0]) & (np.abs(y_down - cy) <= size[1])) for cx, cy in CORNERS]
+    return CORNERS[int(np.argmin(counts))]

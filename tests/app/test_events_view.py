@@ -124,3 +124,25 @@ def test_an_onset_jump_says_it_is_the_models_plastic_onset_not_a_restitution(sho
     other = next(e for e in example_results("pendulum_impact").events if e["kind"] == "impulse")
     assert view.diagram.show_event(other)
     assert f"e = {other['e']:g}" in view.diagram.getPlotItem().titleLabel.text
+
+
+def _covered_points(diagram: RouthDiagram) -> tuple[int, int]:
+    """``(points of the curves under the legend, points in all)``, each segment sampled 200 times."""
+    item = diagram.getPlotItem()
+    rect = item.getViewBox().mapSceneToView(item.legend.sceneBoundingRect()).boundingRect()
+    points = np.vstack([np.linspace(c[i], c[i + 1], 200) for c in
+                        (np.column_stack(curve.getData()) for curve in item.listDataItems()) for i in range(len(c) - 1)])
+    under = (points[:, 0] > rect.left()) & (points[:, 0] < rect.right()) \
+        & (points[:, 1] > rect.top()) & (points[:, 1] < rect.bottom())
+    return int(np.count_nonzero(under)), len(points)
+
+
+def test_the_legend_leaves_the_lines_of_the_lajss_rod_in_view(shown, qtbot, rod):
+    """The rod of LAJSS Table 1 (SCS): the legend, always at the top left, hid the +mu lines of
+    limiting friction (729 of their points at 600 x 400 px); it goes to the corner that hides least."""
+    diagram = shown(RouthDiagram(), 600, 400)
+    event = next(e for e in rod.events if e["kind"] == "impulse")
+    assert diagram.show_event(event)
+    box = diagram.getPlotItem().getViewBox()
+    qtbot.waitUntil(lambda: box.viewRange()[0][0] < 0.0)  # the range taken in (padded left of 0), the legend placed
+    qtbot.waitUntil(lambda: _covered_points(diagram)[0] < 0.01 * _covered_points(diagram)[1])  # the legend moved
