@@ -8,6 +8,7 @@ leaves out are shown at their default and marked as such.
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
@@ -187,14 +188,25 @@ def entity_rows(doc: dict, ref: EntityRef) -> list[PropertyRow]:
 
 def derived_values(doc: dict, ref: EntityRef, item: dict) -> dict[tuple[str, ...], tuple[float, str]]:
     """Fields the entity leaves out whose value the solver derives from others: ``{keys: (value,
-    how)}`` -- a rigid body's inertia (a disc's m r²/2), a node target's reach.
+    how)}`` -- a rigid body's inertia (a disc's m r²/2), a rigid link's (a uniform rod's m L²/12,
+    ``solver.system.builder``), a node target's reach.
 
     >>> derived_values({}, EntityRef("bodies", "b"), {"kind": "rigid", "mass": 2.0, "radius": 0.5})
     {('inertia',): (0.25, "a disc's m r^2 / 2 of its radius")}
+    >>> doc = {"nodes": [{"id": "O", "x": 0.0, "y": 0.0}, {"id": "A", "x": 0.0, "y": -0.6}]}
+    >>> derived_values(doc, EntityRef("links", "rod"), {"kind": "rigid", "mass": 1.0, "nodes": ["O", "A"]})
+    {('inertia',): (0.03, "a uniform rod's m L^2 / 12 about its centre, L between its first two nodes")}
     """
     out = {}
     if ref.collection == "bodies" and item.get("kind") == "rigid" and "mass" in item:
         out[("inertia",)] = (body_inertia(item), "a disc's m r^2 / 2 of its radius")
+    if ref.collection == "links" and item.get("kind") == "rigid" and "mass" in item:
+        xy = {n.get("id"): (n.get("x"), n.get("y")) for n in doc.get("nodes", [])}
+        ends = [xy.get(n) for n in item.get("nodes", [])[:2]]
+        if len(ends) == 2 and all(e is not None and all(isinstance(v, (int, float)) for v in e) for e in ends):
+            length = math.dist(*ends)
+            out[("inertia",)] = (float(f"{item['mass'] * length ** 2 / 12.0:.12g}"),
+                                 "a uniform rod's m L^2 / 12 about its centre, L between its first two nodes")
     target = item.get("target", {}) if ref.collection == "contacts" else {}
     if target.get("kind") == "node" and "node" in target:
         reach = node_target_reach(doc, target)

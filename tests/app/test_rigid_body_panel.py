@@ -52,3 +52,18 @@ def test_a_body_switched_to_rigid_lands_and_rolls_with_m_r2_over_2(qtbot, window
     last = results.frames[-1]
     assert last.node_v[results.node_index("body1")] == pytest.approx([2.0 / 3.0, 0.0], abs=1e-9)
     assert last.rot_v[0] == pytest.approx(-2.0 / (3 * 0.05), rel=1e-9)
+
+
+def test_a_drawn_rigid_links_inertia_shows_the_m_l2_over_12_the_solver_takes(qtbot, window):
+    """A new rigid link (1 kg) left its inertia empty in the panel, as if it had none, while the
+    run takes a uniform rod's m L^2 / 12 about its centre: 1 kg x (0.4 m)^2 / 12 = 0.01333 kg m^2."""
+    user = CanvasUser(qtbot, window)
+    window.new_action.trigger()
+    user.show(-0.05, 0.65, grid=0.01)
+    user.tool(Qt.Key.Key_L, (0.0, 0.0), (0.4, 0.0))
+    view = window.properties
+    row = view._rows[view.row_of("inertia")]
+    assert (row.value, row.is_default) == ("0.01333333333", True)
+    assert "derived: a uniform rod's m L^2 / 12" in row.help
+    user.type_field("mass", "3 kg")
+    assert view._rows[view.row_of("inertia")].value == "0.04"
