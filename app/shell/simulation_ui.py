@@ -77,7 +77,13 @@ def _damping_note(results) -> str:
     """The status bar's word on a run that switched to numerical damping (``meta.numerical_damping``;
     its warning, in the tool tip, says why), or ``""``."""
     damping = results.meta.get("numerical_damping")
-    return f" (numerical damping from t = {format_quantity(damping['from_s'], 's')})" if damping else ""
+    if not damping:
+        return ""
+    from solver.results.trust import numerical_damping_loss  # deferred: the window paints first
+
+    lost = numerical_damping_loss(results)
+    took = f", which took {lost:.0%} of the energy" if lost is not None and lost >= 0.005 else ""
+    return f" (numerical damping from t = {format_quantity(damping['from_s'], 's')}{took})"
 
 
 class SimulationUi(QObject):

@@ -48,7 +48,9 @@ What a refinement would change, found in the results alone (no second run):
   5.1) as its energy balance rose, or ran damped from the start (a compliant pair whose step
   spans over 10 axial transits of an element): energy no law of the model takes is taken, and
   what the unresolved modes carry (a peak strain) is the step's and the damping's (the struck
-  slider-crank's peak strain: 0.024 at its step, 0.019 at half of it, 0.013 at tau = 0.51).
+  slider-crank's peak strain: 0.024 at its step, 0.019 at half of it, 0.013 at tau = 0.51).  The
+  warning gives what the damping took: the balance's loss from the switch to the last frame over the
+  largest kinetic and strain energy (Getting Started's compliant strike at a 2 ms step: 73 % in 0.1 s).
 
 - **A peak strain the step made**: the largest axial or bending strain of the frames, reached
   after an impulse (an ``impulse`` event: a momentum-balance pair's, a Lagrange or rolling
@@ -95,6 +97,7 @@ from __future__ import annotations
 import numpy as np
 
 from .frames import CONTACT_STATES, Results
+from .summary import energy_summary
 from .tables import contact_keys, contact_values, stack_field
 
 #: a normal force more than this many times both its neighbours' (the pair closed on the three
@@ -307,9 +310,29 @@ def numerical_damping_warning(results: Results) -> str | None:
     when = ("from the start, as its compliant contact's step spans many axial transits of an element"
             if damping["from_s"] == 0.0 else
             f"from t = {damping['from_s']:.6g} s, as its energy balance rose (energy the step created)")
+    lost = numerical_damping_loss(results)
+    took = (f" (here {lost:.0%} of the largest kinetic and strain energy by the end)" if lost is not None and lost >= 0.005
+            else "")
     return (f"the run switched to numerical damping (tau = {damping['tau']:g}) {when}: the damping takes energy no "
-            "law of the model takes, and what the modes the step cannot resolve carry (peak strains, forces) is the "
-            "step's; set the solver's tau or halve the step and compare")
+            f"law of the model takes{took}, and what the modes the step cannot resolve carry (peak strains, forces) is "
+            "the step's; set the solver's tau or halve the step and compare")
+
+
+def numerical_damping_loss(results: Results) -> float | None:
+    """What the energy balance lost from the frame at the switch to numerical damping
+    (``meta.numerical_damping``) to the last frame, over the largest kinetic and strain energy of
+    the frames (a fraction; the damping's share, as no term of the balance books it); None without
+    the switch or frames."""
+    damping = results.meta.get("numerical_damping")
+    if not damping or not results.frames:
+        return None
+    total = energy_summary(results)["total"]
+    scale = total["scale_J"]
+    if not scale > 0.0:
+        return None
+    balance = results.total_energy()
+    start = max(int(np.searchsorted(results.time, damping["from_s"], side="right")) - 1, 0)
+    return float(balance[start] - balance[-1]) / scale
 
 
 def created_peak_strain_warning(results: Results) -> str | None:

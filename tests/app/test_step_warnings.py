@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import json
 
-from tests.oracles.test_trust import (_struck_link, _tip_onto_ground, damped_from_the_start, open_one_frame,
-                                     ramped_cantilever)
+from tests.oracles.test_trust import (_struck_link, _tip_onto_ground, damped_from_the_start, damped_heavily,
+                                     open_one_frame, ramped_cantilever)
 
 from .test_simulation_ui import run_with_f5
 
@@ -47,6 +47,9 @@ def test_a_run_switched_to_numerical_damping_says_so_in_the_status_bar(qtbot, wi
     assert label.text().endswith("warning: results depend on the step or the mesh (numerical damping from t = 0 s)")
     assert "The run switched to numerical damping (tau = 0.505) from the start" in label.toolTip()
     assert message_boxes == []
+    label = _run_label(qtbot, window, tmp_path, damped_heavily())  # the block struck: what the damping took
+    assert label.text().endswith("(numerical damping from t = 0 s, which took 73% of the energy)")
+    assert "(here 73% of the largest kinetic and strain energy by the end)" in label.toolTip()
 
 
 def test_accelerations_ringing_from_step_to_step_say_so_in_the_status_bar(qtbot, window, tmp_path, message_boxes):
