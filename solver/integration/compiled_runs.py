@@ -61,9 +61,11 @@ def compiled_run(integ: NewmarkIntegrator, out: OutputBuilder, state: State, h: 
         new, iterations, powers, failure = gaps.guarded(state, times, (new, iterations, powers, failure, recorded),
                                                         guard, not integ.asm.sys.modal.links)
     if watch is not None:
-        new, iterations, powers, failure = gaps.watched(times, (new, iterations, powers, failure, recorded), watch,
-                                                        None if integ.asm.sys.modal.links else out)
+        new, iterations, powers, failure = gaps.watched(state.t, times, (new, iterations, powers, failure, recorded),
+                                                        watch, out, not integ.asm.sys.modal.links)
     ends = times[:len(iterations)]
+    if recorded is not None:  # the steps kept
+        recorded = tuple(x[:len(ends)] for x in recorded)
     hs = np.diff(ends, prepend=state.t)  # each step as the loop takes it: its end minus its start
     limits.accepted_run(ends, hs)
     if steps is not None:

@@ -128,6 +128,11 @@ class OpenGaps:
         self.aps = np.empty((recorded, n))
         return open_steps(self.kinds, self.dofs, self.frames, self.limit, self.before, self.aps, *args)
 
+    def clear(self, s: State, h: float) -> bool:
+        """Whether a run of open steps of about ``h`` (s) may start from ``s``: always (the gaps are
+        looked at after each step)."""
+        return True
+
     def begin(self, s: State, times: np.ndarray) -> None:
         """Prepare a run from ``s`` to the step ends ``times``: nothing for open steps."""
 
@@ -175,24 +180,34 @@ class OpenGaps:
                         iterations[:k], powers[:k], jumped)
         return new, iterations, powers, failure
 
-    def watched(self, times: np.ndarray, run: tuple, watch: Callable[[State], bool], out=None) -> tuple:
+    def watched(self, start: float, times: np.ndarray, run: tuple, watch: Callable[[State], bool], out,
+                stacked: bool) -> tuple:
         """The run ``(state, iterations, powers, failure, (q, v, a, lam) of each step)`` of
-        :func:`~.free_steps.free_run` that recorded its steps, cut after the first step whose end
-        state ``watch`` flags (the time loop's created-energy watch, which looks at every step's
-        end): ``(state, iterations, powers, failure)``.  With ``out`` (an
-        :class:`~solver.results.outputs.OutputBuilder` of a model without modal links), the states'
-        energies are computed in one pass (:meth:`~solver.results.outputs.OutputBuilder.stacked_terms`,
-        the same numbers) and handed to the watch with each state."""
+        :func:`~.free_steps.free_run` from the time ``start`` (s) that recorded its steps, cut after
+        the first step whose end state ``watch`` flags (the time loop's created-energy watch, which
+        looks at every step's end with the ledger of ``out``, an
+        :class:`~solver.results.outputs.OutputBuilder`, as booked to that step: the drivers' work
+        is set to each step's while it looks, :meth:`~solver.results.outputs.OutputBuilder.drivers_work`):
+        ``(state, iterations, powers, failure)``.  With ``stacked`` (a model without modal links),
+        the states' energies are computed in one pass
+        (:meth:`~solver.results.outputs.OutputBuilder.stacked_terms`, the same numbers) and handed
+        to the watch with each state."""
         new, iterations, powers, failure, (q, v, a, lam) = run
         last = len(iterations) - 1
-        terms = out.stacked_terms(q[:last], v[:last]) if out is not None and last > 0 else None
-        for k in range(last):
-            st = State(float(times[k]), q[k], v[k], a[k], lam[k], self.aps[k], self.multipliers(k + 1))
-            if terms is not None:
-                out.remember_energy(st, tuple(x[k] for x in terms))
-            if watch(st):
-                return (State(st.t, *(x.copy() for x in (st.q, st.v, st.a, st.lam, st.a_pseudo)), st.lam_c),
-                        iterations[:k + 1], powers[:k + 1], None)
+        terms = out.stacked_terms(q[:last], v[:last]) if stacked and last > 0 else None
+        ledger, booked = out.ledger, out.ledger["work_drivers"]
+        works = out.drivers_work(np.diff(times[:last], prepend=start).tolist(), powers[:last, 0])
+        try:
+            for k in range(last):
+                st = State(float(times[k]), q[k], v[k], a[k], lam[k], self.aps[k], self.multipliers(k + 1))
+                if terms is not None:
+                    out.remember_energy(st, tuple(x[k] for x in terms))
+                ledger["work_drivers"] = works[k]
+                if watch(st):
+                    return (State(st.t, *(x.copy() for x in (st.q, st.v, st.a, st.lam, st.a_pseudo)), st.lam_c),
+                            iterations[:k + 1], powers[:k + 1], None)
+        finally:
+            ledger["work_drivers"] = booked  # the run's steps are booked after it
         return new, iterations, powers, failure
 
 
