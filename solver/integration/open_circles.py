@@ -80,19 +80,19 @@ def may_touch(q, v, h, tol, starts, dofs, widths, ends, slots, geometry, law, p,
 
 
 @njit(cache=True, nogil=True)
-def open_circle_steps(tol, starts, batch, before, aps, *args):
+def open_circle_steps(tol, margin, starts, batch, before, aps, *args):
     """:func:`_open_circle_steps` with the arrays of ``args`` borrowed (:mod:`solver.borrowing`)."""
-    return _open_circle_steps(tol, starts, batch, before, aps, *borrowed(args))
+    return _open_circle_steps(tol, margin, starts, batch, before, aps, *borrowed(args))
 
 
 @njit(cache=True, nogil=True)
-def _open_circle_steps(tol, starts, batch, before, aps, targets, accs, h, nu, af, c_a, c_v, pseudo_ratio,
+def _open_circle_steps(tol, margin, starts, batch, before, aps, targets, accs, h, nu, af, c_a, c_v, pseudo_ratio,
                        lam_factor, modified, q, v, a, ap, lam, F_ext, drv_rows, drv_dofs, iterations, powers, states,
                        factor, scale, *system):
     """The steps of :func:`~.free_steps.free_steps` (same arguments from ``targets`` on) while no
     pair of ``batch`` (:func:`~solver.contact.circle_pairs.pack_circle_batch`'s arrays up to the
-    friction parameters) is live at a step's start (:func:`any_live`), each followed by
-    :func:`may_touch`; ``before`` and ``aps`` as in :func:`.open_steps.open_steps`.  Returns
+    friction parameters) is live at a step's start (:func:`any_live`, contact tolerance ``tol``, m),
+    each followed by :func:`may_touch` within ``margin`` (m); ``before`` and ``aps`` as in :func:`.open_steps.open_steps`.  Returns
     ``(steps, closing)``: ``steps`` as :func:`~.free_steps.free_steps` returns it (a run that met
     a live pair ends before that step), ``closing`` whether the last step taken may touch."""
     n, m = q.shape[0], lam.shape[0]
@@ -112,7 +112,7 @@ def _open_circle_steps(tol, starts, batch, before, aps, targets, accs, h, nu, af
             return FAILED - k, False
         if aps.shape[0] > k:
             aps[k] = ap
-        if may_touch(q, v, h, tol, starts, *batch):
+        if may_touch(q, v, h, margin, starts, *batch):
             return k + 1, True
     return targets.shape[0], False
 
@@ -124,6 +124,9 @@ class OpenCircles(OpenGaps):
         self.model = contacts.forces
         self.batch = self.model.kernel_args()[:11]  # dofs ... friction parameters
         self.tol = tol  # m
+        #: a step whose Hermite gap may come within this (m) of zero is handed over: the contact
+        #: tolerance (any larger hands over more steps, with the same results)
+        self.margin = tol
         self.starts = np.empty((len(contacts.pairs), 2))
         self.before = np.empty((5, 0))
         self.aps = np.empty((0, 0))
@@ -147,7 +150,7 @@ class OpenCircles(OpenGaps):
         if self.before.shape[1] < max(n, m):
             self.before = np.empty((5, max(n, m)))
         self.aps = np.empty((recorded, n))
-        return open_circle_steps(self.tol, self.starts, self.batch, self.before, self.aps, *args)
+        return open_circle_steps(self.tol, self.margin, self.starts, self.batch, self.before, self.aps, *args)
 
     def ended(self, new: State, failure, taken: int) -> tuple:
         """The run's last state after ``taken`` steps and the step handed over, as they are; the
