@@ -149,66 +149,56 @@ class OpenGaps:
         damping's ``powers`` (:meth:`~solver.results.outputs.OutputBuilder.advance_ledger_drivers`)."""
         return out.advance_ledger_drivers(hs.tolist(), powers, end)
 
-    def guarded(self, start: State, times: np.ndarray, run: tuple, guard, stacked: bool) -> tuple:
+    def checked(self, start: State, times: np.ndarray, run: tuple, guard, watch: Callable[[State], bool] | None,
+                out, stacked: bool) -> tuple:
         """The run ``(state, iterations, powers, failure, (q, v, a, lam) of each step)`` of
-        :func:`~.free_steps.free_run` that recorded its steps, cut before the first step whose
-        energy jumped (``guard``'s :meth:`~solver.results.outputs.OutputBuilder.spurious_growth`
-        from the state before it, ``start`` for the first): ``(state, iterations, powers,
-        failure)``, the failure then the spurious root, which the loop cuts as it cuts any step
-        that failed (:func:`~.attempts.advance`); with ``stacked`` (a model without modal links)
-        the states' energies in one pass, as :meth:`watched` takes them."""
-        new, iterations, powers, failure, (q, v, a, lam) = run
-        if not len(iterations):
-            return run[:4]
-        terms = guard.stacked_terms(q[:len(iterations)], v[:len(iterations)]) if stacked else None
-        steps = guard.spurious_candidates(start, terms) if stacked else range(len(iterations))
-
-        def state(k: int) -> State:
-            st = State(float(times[k]), q[k], v[k], a[k], lam[k], self.aps[k], self.multipliers(k + 1))
-            if terms is not None:
-                guard.remember_energy(st, tuple(x[k] for x in terms))
-            return st
-
-        for k in steps:
-            before, st = (start if k == 0 else state(k - 1)), state(k)
-            if guard.spurious_growth(before, st):
-                jumped = NewtonFailure("the energy jumped in one step: a spurious root of the Newmark equations")
-                if k == 0:
-                    return start, iterations[:0], powers[:0], jumped
-                return (State(before.t, *(x.copy() for x in (before.q, before.v, before.a, before.lam,
-                                                              before.a_pseudo)), before.lam_c),
-                        iterations[:k], powers[:k], jumped)
-        return new, iterations, powers, failure
-
-    def watched(self, start: float, times: np.ndarray, run: tuple, watch: Callable[[State], bool], out,
-                stacked: bool) -> tuple:
-        """The run ``(state, iterations, powers, failure, (q, v, a, lam) of each step)`` of
-        :func:`~.free_steps.free_run` from the time ``start`` (s) that recorded its steps, cut after
-        the first step whose end state ``watch`` flags (the time loop's created-energy watch, which
-        looks at every step's end with the ledger of ``out``, an
+        :func:`~.free_steps.free_run` from ``start`` that recorded its steps, looked at step by step
+        as the loop looks at each step it takes: cut before the first step whose energy jumped
+        (``guard``'s :meth:`~solver.results.outputs.OutputBuilder.spurious_growth` from the state
+        before it), handed back as a failure, the spurious root, which the loop cuts as it cuts any
+        step that failed (:func:`~.attempts.advance`); cut after the first step but the last whose
+        end state ``watch`` flags (the time loop's created-energy watch, which looks at every
+        step's end, the last after the run, with the ledger of ``out``, an
         :class:`~solver.results.outputs.OutputBuilder`, as booked to that step: the drivers' work
-        is set to each step's while it looks, :meth:`~solver.results.outputs.OutputBuilder.drivers_work`):
-        ``(state, iterations, powers, failure)``.  With ``stacked`` (a model without modal links),
-        the states' energies are computed in one pass
-        (:meth:`~solver.results.outputs.OutputBuilder.stacked_terms`, the same numbers) and handed
-        to the watch with each state."""
+        set to each step's while it looks, :meth:`~solver.results.outputs.OutputBuilder.drivers_work`).
+        Returns ``(state, iterations, powers, failure)``.  With ``stacked`` (a model without modal
+        links whose energies are not the contacts' compiled state terms) the states' energies in one
+        pass (:meth:`~solver.results.outputs.OutputBuilder.stacked_terms`, the same numbers), which
+        also screen the steps the guard looks at
+        (:meth:`~solver.results.outputs.OutputBuilder.spurious_candidates`)."""
         new, iterations, powers, failure, (q, v, a, lam) = run
-        last = len(iterations) - 1
-        terms = out.stacked_terms(q[:last], v[:last]) if stacked and last > 0 else None
+        count = len(iterations)
+        if not count:
+            return run[:4]
+        terms = out.stacked_terms(q[:count], v[:count]) if stacked else None
+        looked = np.ones(count, dtype=bool)
+        if guard is not None and terms is not None:
+            looked[:] = False
+            looked[guard.spurious_candidates(start, terms)] = True
         ledger, booked = out.ledger, out.ledger["work_drivers"]
-        works = out.drivers_work(np.diff(times[:last], prepend=start).tolist(), powers[:last, 0])
+        works = out.drivers_work(np.diff(times[:count], prepend=start.t).tolist(), powers[:, 0]) if watch else None
+        before = start
         try:
-            for k in range(last):
+            for k in range(count):
                 st = State(float(times[k]), q[k], v[k], a[k], lam[k], self.aps[k], self.multipliers(k + 1))
                 if terms is not None:
                     out.remember_energy(st, tuple(x[k] for x in terms))
-                ledger["work_drivers"] = works[k]
-                if watch(st):
-                    return (State(st.t, *(x.copy() for x in (st.q, st.v, st.a, st.lam, st.a_pseudo)), st.lam_c),
-                            iterations[:k + 1], powers[:k + 1], None)
+                if guard is not None and looked[k] and guard.spurious_growth(before, st):
+                    jumped = NewtonFailure("the energy jumped in one step: a spurious root of the Newmark equations")
+                    return (before if k == 0 else _copied(before)), iterations[:k], powers[:k], jumped
+                if watch is not None and k < count - 1:
+                    ledger["work_drivers"] = works[k]
+                    if watch(st):
+                        return _copied(st), iterations[:k + 1], powers[:k + 1], None
+                before = st
         finally:
             ledger["work_drivers"] = booked  # the run's steps are booked after it
         return new, iterations, powers, failure
+
+
+def _copied(st: State) -> State:
+    """``st`` with arrays of its own (not views of a run's recorded states)."""
+    return State(st.t, *(x.copy() for x in (st.q, st.v, st.a, st.lam, st.a_pseudo)), st.lam_c)
 
 
 def _frame(kind: str, params: dict, radius: float) -> tuple[float, ...]:

@@ -257,7 +257,7 @@ class _Loop:
     def _open_watch(self) -> tuple:
         """The arguments ``gaps, single, watch`` of :func:`.compiled_runs.compiled_run` for the next run: a run of
         open or closed steps of an undamped model stops at the first step the created-energy watch
-        flags (the drivers' work as booked to each step, :meth:`.open_steps.OpenGaps.watched`; closed steps,
+        flags (the drivers' work as booked to each step, :meth:`.open_steps.OpenGaps.checked`; closed steps,
         whose friction work the watch's balance holds after each step, one step a run)."""
         if self.free:
             return None, False, None
