@@ -244,9 +244,7 @@ class CompliantModel(ContactModel):
             self.trial_rate[k] = max(-v_n, MIN_IMPACT_VELOCITY)
 
     def moved(self) -> None:
-        """The run's state moved on by steps the loop did not take one by one, every pair open all
-        along (:mod:`solver.integration.open_circles`): the forces of the last accepted state are
-        evaluated again when asked."""
+        """The state moved on, every pair open, in steps not taken one by one: its forces made anew."""
         self._last = None
 
     @property
