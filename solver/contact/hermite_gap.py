@@ -55,7 +55,7 @@ def closing_reach(v_n: float, a_n: float, h: float, tol: float) -> float:
     is live in the step (:meth:`.compliant.CompliantModel.begin_step`; compiled as it is for the
     runs of open steps, :mod:`solver.integration.open_circles`).
 
-    >>> closing_reach(-1.0, 0.0, 1e-5, 2e-6)
+    >>> round(closing_reach(-1.0, 0.0, 1e-5, 2e-6), 12)
     2.2e-05
     """
     return 2.0 * (abs(v_n) * h + 0.5 * abs(a_n) * h * h) + tol

@@ -24,8 +24,8 @@ from ..contact.hermite_gap import closing_reach, hermite_floor
 from ..contact.tracker import ContactTracker
 from ..jit import borrowed, njit
 from ..system.state import State
-from .free_steps import FAILED, _free_steps
-from .open_steps import OpenGaps
+from .free_steps import FAILED
+from .open_steps import OpenGaps, open_step
 
 #: a pair's reach (m) above its gap by this fraction still makes it live here: a kernel's product
 #: rounded otherwise than numpy's can only end a run early, never take a step the loop would not
@@ -95,23 +95,12 @@ def _open_circle_steps(tol, margin, starts, batch, before, aps, targets, accs, h
     each followed by :func:`may_touch` within ``margin`` (m); ``before`` and ``aps`` as in :func:`.open_steps.open_steps`.  Returns
     ``(steps, closing)``: ``steps`` as :func:`~.free_steps.free_steps` returns it (a run that met
     a live pair ends before that step), ``closing`` whether the last step taken may touch."""
-    n, m = q.shape[0], lam.shape[0]
     for k in range(targets.shape[0]):
         if any_live(q, v, a, h, tol, starts, *batch):
             return k, False
-        before[0, :n] = q
-        before[1, :n] = v
-        before[2, :n] = a
-        before[3, :n] = ap
-        before[4, :m] = lam
-        taken = _free_steps(targets[k:k + 1], accs[k:k + 1], h, nu, af, c_a, c_v, pseudo_ratio, lam_factor, modified,
-                            q, v, a, ap, lam, F_ext, drv_rows, drv_dofs, iterations[k:k + 1], powers[k:k + 1],
-                            states[:, k:k + 1], factor, scale, *system)
-        factor[3] = k + 1 if taken == 1 else k
-        if taken != 1:
+        if not open_step(k, before, aps, targets, accs, h, nu, af, c_a, c_v, pseudo_ratio, lam_factor, modified, q, v,
+                         a, ap, lam, F_ext, drv_rows, drv_dofs, iterations, powers, states, factor, scale, *system):
             return FAILED - k, False
-        if aps.shape[0] > k:
-            aps[k] = ap
         if may_touch(q, v, h, margin, starts, *batch):
             return k + 1, True
     return targets.shape[0], False

@@ -78,24 +78,35 @@ def _open_steps(kinds, dofs, frames, limit, before, aps, targets, accs, h, nu, a
     pseudo-acceleration ``a~`` at the end of step k.  Returns ``(steps, closing)``:
     ``steps`` as :func:`~.free_steps.free_steps` returns it, ``closing`` whether the last step
     taken ended with a gap at or below ``limit``."""
-    n, m = q.shape[0], lam.shape[0]
     for k in range(targets.shape[0]):
-        before[0, :n] = q
-        before[1, :n] = v
-        before[2, :n] = a
-        before[3, :n] = ap
-        before[4, :m] = lam
-        taken = _free_steps(targets[k:k + 1], accs[k:k + 1], h, nu, af, c_a, c_v, pseudo_ratio, lam_factor, modified,
-                            q, v, a, ap, lam, F_ext, drv_rows, drv_dofs, iterations[k:k + 1], powers[k:k + 1],
-                            states[:, k:k + 1], factor, scale, *system)
-        factor[3] = k + 1 if taken == 1 else k
-        if taken != 1:
+        if not open_step(k, before, aps, targets, accs, h, nu, af, c_a, c_v, pseudo_ratio, lam_factor, modified, q, v,
+                         a, ap, lam, F_ext, drv_rows, drv_dofs, iterations, powers, states, factor, scale, *system):
             return FAILED - k, False
-        if aps.shape[0] > k:
-            aps[k] = ap
         if gaps_closing(kinds, dofs, frames, q, limit):
             return k + 1, True
     return targets.shape[0], False
+
+
+@njit(cache=True, nogil=True)
+def open_step(k, before, aps, targets, accs, h, nu, af, c_a, c_v, pseudo_ratio, lam_factor, modified, q, v, a, ap,
+              lam, F_ext, drv_rows, drv_dofs, iterations, powers, states, factor, scale, *system):
+    """Step ``k`` of a run of open steps (:func:`_open_steps`' arguments from ``targets`` on): the
+    state at its start into ``before``, the step by :func:`~.free_steps.free_steps`, its end's
+    pseudo-acceleration into ``aps[k]`` if it has rows; whether it was taken (``factor[3]``: the
+    steps taken)."""
+    n, m = q.shape[0], lam.shape[0]
+    before[0, :n] = q
+    before[1, :n] = v
+    before[2, :n] = a
+    before[3, :n] = ap
+    before[4, :m] = lam
+    taken = _free_steps(targets[k:k + 1], accs[k:k + 1], h, nu, af, c_a, c_v, pseudo_ratio, lam_factor, modified,
+                        q, v, a, ap, lam, F_ext, drv_rows, drv_dofs, iterations[k:k + 1], powers[k:k + 1],
+                        states[:, k:k + 1], factor, scale, *system)
+    factor[3] = k + 1 if taken == 1 else k
+    if taken == 1 and aps.shape[0] > k:
+        aps[k] = ap
+    return taken == 1
 
 
 class OpenGaps:
