@@ -92,9 +92,10 @@ def _open_circle_steps(tol, margin, starts, batch, before, aps, targets, accs, h
     """The steps of :func:`~.free_steps.free_steps` (same arguments from ``targets`` on) while no
     pair of ``batch`` (:func:`~solver.contact.circle_pairs.pack_circle_batch`'s arrays up to the
     friction parameters) is live at a step's start (:func:`any_live`, contact tolerance ``tol``, m),
-    each followed by :func:`may_touch` within ``margin`` (m); ``before`` and ``aps`` as in :func:`.open_steps.open_steps`.  Returns
-    ``(steps, closing)``: ``steps`` as :func:`~.free_steps.free_steps` returns it (a run that met
-    a live pair ends before that step), ``closing`` whether the last step taken may touch."""
+    each followed by :func:`may_touch` within ``margin`` (m); ``before`` and ``aps`` as in
+    :func:`.open_steps.open_steps`.  Returns ``(steps, closing)``: ``steps`` as
+    :func:`~.free_steps.free_steps` returns it (a run that met a live pair ends before that step),
+    ``closing`` whether the last step taken may touch."""
     for k in range(targets.shape[0]):
         if any_live(q, v, a, h, tol, starts, *batch):
             return k, False
