@@ -54,7 +54,7 @@ from .base import ContactModel
 from .circle_pairs import (circle_energy_terms, circle_forces, circle_pair_state, compiled_circle, pack_circle_batch,
                            pack_circle_pair)
 from .compliant_laws import WIDTH_FRACTION, NormalState, PairLaw, bind_pair
-from .hermite_gap import gap_ends, hermite, hermite_min, hermite_root, hermite_slope
+from .hermite_gap import closing_reach, gap_ends, hermite, hermite_min, hermite_root, hermite_slope
 from .state_terms import state_terms as compiled_state_terms
 from .lubricated import FilmPair, film_of
 from .wear import wear_of
@@ -239,9 +239,13 @@ class CompliantModel(ContactModel):
             pf = self.pair_forces(k, s.q, s.v)  # open: its geometry (compiled for a circle), the law unread
             g, v_n = pf.geometry, pf.v_n
             a_n = float(g.velocity(s.a)[0])
-            reach = 2.0 * (abs(v_n) * h + 0.5 * abs(a_n) * h * h) + self.tol
+            reach = closing_reach(v_n, a_n, h, self.tol)
             self.live[k] = (g.reachable and g.gap < reach) or k in self.films
             self.trial_rate[k] = max(-v_n, MIN_IMPACT_VELOCITY)
+
+    def moved(self) -> None:
+        """The state moved on, every pair open, in steps not taken one by one: its forces made anew."""
+        self._last = None
 
     @property
     def any_live(self) -> bool:

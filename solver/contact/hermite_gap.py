@@ -46,3 +46,28 @@ def gap_ends(before, after, h: float) -> tuple[float, float, float, float]:
     Hermite polynomials; the gap is infinite where the point is beside its target (beyond a
     segment's end, a node's face), which no contact can start from or be interpolated across."""
     return -before.delta, h * before.v_n, -after.delta, h * after.v_n
+
+
+def closing_reach(v_n: float, a_n: float, h: float, tol: float) -> float:
+    """How far (m) a pair's gap may close in a step of ``h`` (s) from a state where it closes at
+    ``-v_n`` (m/s) with the normal acceleration ``a_n`` (m/s²): twice the Taylor bound
+    ``|v_n| h + |a_n| h²/2``, plus the contact tolerance ``tol`` (m).  A pair whose gap is below it
+    is live in the step (:meth:`.compliant.CompliantModel.begin_step`; compiled as it is for the
+    runs of open steps, :mod:`solver.integration.open_circles`).
+
+    >>> round(closing_reach(-1.0, 0.0, 1e-5, 2e-6), 12)
+    2.2e-05
+    """
+    return 2.0 * (abs(v_n) * h + 0.5 * abs(a_n) * h * h) + tol
+
+
+def hermite_floor(g0: float, r0: float, g1: float, r1: float) -> float:
+    """A lower bound of the cubic Hermite polynomial of :func:`hermite` on [0, 1]: its value
+    weights sum to 1 and lie in [0, 1], its slope weights ``s (1 - s)²`` and ``-s² (1 - s)`` within
+    4/27 of zero, so no value is below ``min(g0, g1) - 4/27 (|r0| + |r1|)`` (a test with no root
+    to find, for compiled code: :mod:`solver.integration.open_circles`).
+
+    >>> hermite_floor(1.0, -0.27, 0.9, 0.0) <= hermite_min(1.0, -0.27, 0.9, 0.0)[1]
+    True
+    """
+    return min(g0, g1) - 4.0 / 27.0 * (abs(r0) + abs(r1))

@@ -26,7 +26,7 @@ frames (:meth:`~solver.contact.lagrange.LagrangeModel.step_ended`) and the frict
 ledger are the contact model's own, from the multipliers of the run's steps.  A run begins only
 after a step at whose end no event happened (no onset jump, no switch), and it ends, as a run of
 open steps does, before a step whose energy jumped (a spurious root of the Newmark equations:
-:meth:`~.open_steps.OpenGaps.guarded`), which the loop cuts.
+:meth:`~.open_steps.OpenGaps.checked`), which the loop cuts.
 """
 from __future__ import annotations
 

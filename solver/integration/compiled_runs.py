@@ -35,8 +35,8 @@ def compiled_run(integ: NewmarkIntegrator, out: OutputBuilder, state: State, h: 
     ``failure`` may be the step after them, taken, whose end a contact rule must look at (with
     :class:`~.closed_steps.ClosedRows`, a run of closed steps, :mod:`.closed_steps`: the same); with
     ``single``, one step at most; with ``watch``, the run ends at the first step whose end state
-    it flags (:meth:`.open_steps.OpenGaps.watched`); with ``guard``, before the first step whose energy
-    jumped, handed back as a failure (:meth:`.open_steps.OpenGaps.guarded`); with ``contact_rows``, the block's
+    it flags; with ``guard``, before the first step whose energy jumped, handed back as a failure (both
+    looked at step by step, :meth:`.open_steps.OpenGaps.checked`); with ``contact_rows``, the block's
     contact columns of its times and states (:meth:`~solver.results.gathered_frames.GatheredFrames.contact_block`).
     Raises :class:`StepFailure` when the run stalls."""
     while breakpoints and breakpoints[0] <= state.t + eps_t:
@@ -57,13 +57,13 @@ def compiled_run(integ: NewmarkIntegrator, out: OutputBuilder, state: State, h: 
                                                           out.driver_rows_dofs, record, gaps)
     if gaps is not None:
         new, failure = gaps.ended(new, failure, len(iterations))
-    if guard is not None:  # the energies in one pass: a model without modal links
-        new, iterations, powers, failure = gaps.guarded(state, times, (new, iterations, powers, failure, recorded),
-                                                        guard, not integ.asm.sys.modal.links)
-    if watch is not None:
-        new, iterations, powers, failure = gaps.watched(times, (new, iterations, powers, failure, recorded), watch,
-                                                        None if integ.asm.sys.modal.links else out)
+    if guard is not None or watch is not None:  # the energies in one pass: a model without modal links
+        new, iterations, powers, failure = gaps.checked(
+            state, times, (new, iterations, powers, failure, recorded), guard, watch, out,
+            not integ.asm.sys.modal.links and out.state_terms is None)
     ends = times[:len(iterations)]
+    if recorded is not None:  # the steps kept
+        recorded = tuple(x[:len(ends)] for x in recorded)
     hs = np.diff(ends, prepend=state.t)  # each step as the loop takes it: its end minus its start
     limits.accepted_run(ends, hs)
     if steps is not None:

@@ -78,24 +78,35 @@ def _open_steps(kinds, dofs, frames, limit, before, aps, targets, accs, h, nu, a
     pseudo-acceleration ``a~`` at the end of step k.  Returns ``(steps, closing)``:
     ``steps`` as :func:`~.free_steps.free_steps` returns it, ``closing`` whether the last step
     taken ended with a gap at or below ``limit``."""
-    n, m = q.shape[0], lam.shape[0]
     for k in range(targets.shape[0]):
-        before[0, :n] = q
-        before[1, :n] = v
-        before[2, :n] = a
-        before[3, :n] = ap
-        before[4, :m] = lam
-        taken = _free_steps(targets[k:k + 1], accs[k:k + 1], h, nu, af, c_a, c_v, pseudo_ratio, lam_factor, modified,
-                            q, v, a, ap, lam, F_ext, drv_rows, drv_dofs, iterations[k:k + 1], powers[k:k + 1],
-                            states[:, k:k + 1], factor, scale, *system)
-        factor[3] = k + 1 if taken == 1 else k
-        if taken != 1:
+        if not open_step(k, before, aps, targets, accs, h, nu, af, c_a, c_v, pseudo_ratio, lam_factor, modified, q, v,
+                         a, ap, lam, F_ext, drv_rows, drv_dofs, iterations, powers, states, factor, scale, *system):
             return FAILED - k, False
-        if aps.shape[0] > k:
-            aps[k] = ap
         if gaps_closing(kinds, dofs, frames, q, limit):
             return k + 1, True
     return targets.shape[0], False
+
+
+@njit(cache=True, nogil=True)
+def open_step(k, before, aps, targets, accs, h, nu, af, c_a, c_v, pseudo_ratio, lam_factor, modified, q, v, a, ap,
+              lam, F_ext, drv_rows, drv_dofs, iterations, powers, states, factor, scale, *system):
+    """Step ``k`` of a run of open steps (:func:`_open_steps`' arguments from ``targets`` on): the
+    state at its start into ``before``, the step by :func:`~.free_steps.free_steps`, its end's
+    pseudo-acceleration into ``aps[k]`` if it has rows; whether it was taken (``factor[3]``: the
+    steps taken)."""
+    n, m = q.shape[0], lam.shape[0]
+    before[0, :n] = q
+    before[1, :n] = v
+    before[2, :n] = a
+    before[3, :n] = ap
+    before[4, :m] = lam
+    taken = _free_steps(targets[k:k + 1], accs[k:k + 1], h, nu, af, c_a, c_v, pseudo_ratio, lam_factor, modified,
+                        q, v, a, ap, lam, F_ext, drv_rows, drv_dofs, iterations[k:k + 1], powers[k:k + 1],
+                        states[:, k:k + 1], factor, scale, *system)
+    factor[3] = k + 1 if taken == 1 else k
+    if taken == 1 and aps.shape[0] > k:
+        aps[k] = ap
+    return taken == 1
 
 
 class OpenGaps:
@@ -128,6 +139,11 @@ class OpenGaps:
         self.aps = np.empty((recorded, n))
         return open_steps(self.kinds, self.dofs, self.frames, self.limit, self.before, self.aps, *args)
 
+    def clear(self, s: State, h: float) -> bool:
+        """Whether a run of open steps of about ``h`` (s) may start from ``s``: always (the gaps are
+        looked at after each step)."""
+        return True
+
     def begin(self, s: State, times: np.ndarray) -> None:
         """Prepare a run from ``s`` to the step ends ``times``: nothing for open steps."""
 
@@ -144,56 +160,56 @@ class OpenGaps:
         damping's ``powers`` (:meth:`~solver.results.outputs.OutputBuilder.advance_ledger_drivers`)."""
         return out.advance_ledger_drivers(hs.tolist(), powers, end)
 
-    def guarded(self, start: State, times: np.ndarray, run: tuple, guard, stacked: bool) -> tuple:
+    def checked(self, start: State, times: np.ndarray, run: tuple, guard, watch: Callable[[State], bool] | None,
+                out, stacked: bool) -> tuple:
         """The run ``(state, iterations, powers, failure, (q, v, a, lam) of each step)`` of
-        :func:`~.free_steps.free_run` that recorded its steps, cut before the first step whose
-        energy jumped (``guard``'s :meth:`~solver.results.outputs.OutputBuilder.spurious_growth`
-        from the state before it, ``start`` for the first): ``(state, iterations, powers,
-        failure)``, the failure then the spurious root, which the loop cuts as it cuts any step
-        that failed (:func:`~.attempts.advance`); with ``stacked`` (a model without modal links)
-        the states' energies in one pass, as :meth:`watched` takes them."""
+        :func:`~.free_steps.free_run` from ``start`` that recorded its steps, looked at step by step
+        as the loop looks at each step it takes: cut before the first step whose energy jumped
+        (``guard``'s :meth:`~solver.results.outputs.OutputBuilder.spurious_growth` from the state
+        before it), handed back as a failure, the spurious root, which the loop cuts as it cuts any
+        step that failed (:func:`~.attempts.advance`); cut after the first step but the last whose
+        end state ``watch`` flags (the time loop's created-energy watch, which looks at every
+        step's end, the last after the run, with the ledger of ``out``, an
+        :class:`~solver.results.outputs.OutputBuilder`, as booked to that step: the drivers' work
+        set to each step's while it looks, :meth:`~solver.results.outputs.OutputBuilder.drivers_work`).
+        Returns ``(state, iterations, powers, failure)``.  With ``stacked`` (a model without modal
+        links whose energies are not the contacts' compiled state terms) the states' energies in one
+        pass (:meth:`~solver.results.outputs.OutputBuilder.stacked_terms`, the same numbers), which
+        also screen the steps the guard looks at
+        (:meth:`~solver.results.outputs.OutputBuilder.spurious_candidates`)."""
         new, iterations, powers, failure, (q, v, a, lam) = run
-        if not len(iterations):
+        count = len(iterations)
+        if not count:
             return run[:4]
-        terms = guard.stacked_terms(q[:len(iterations)], v[:len(iterations)]) if stacked else None
-        steps = guard.spurious_candidates(start, terms) if stacked else range(len(iterations))
-
-        def state(k: int) -> State:
-            st = State(float(times[k]), q[k], v[k], a[k], lam[k], self.aps[k], self.multipliers(k + 1))
-            if terms is not None:
-                guard.remember_energy(st, tuple(x[k] for x in terms))
-            return st
-
-        for k in steps:
-            before, st = (start if k == 0 else state(k - 1)), state(k)
-            if guard.spurious_growth(before, st):
-                jumped = NewtonFailure("the energy jumped in one step: a spurious root of the Newmark equations")
-                if k == 0:
-                    return start, iterations[:0], powers[:0], jumped
-                return (State(before.t, *(x.copy() for x in (before.q, before.v, before.a, before.lam,
-                                                              before.a_pseudo)), before.lam_c),
-                        iterations[:k], powers[:k], jumped)
+        terms = out.stacked_terms(q[:count], v[:count]) if stacked else None
+        looked = np.ones(count, dtype=bool)
+        if guard is not None and terms is not None:
+            looked[:] = False
+            looked[guard.spurious_candidates(start, terms)] = True
+        ledger, booked = out.ledger, out.ledger["work_drivers"]
+        works = out.drivers_work(np.diff(times[:count], prepend=start.t).tolist(), powers[:, 0]) if watch else None
+        before = start
+        try:
+            for k in range(count):
+                st = State(float(times[k]), q[k], v[k], a[k], lam[k], self.aps[k], self.multipliers(k + 1))
+                if terms is not None:
+                    out.remember_energy(st, tuple(x[k] for x in terms))
+                if guard is not None and looked[k] and guard.spurious_growth(before, st):
+                    jumped = NewtonFailure("the energy jumped in one step: a spurious root of the Newmark equations")
+                    return (before if k == 0 else _copied(before)), iterations[:k], powers[:k], jumped
+                if watch is not None and k < count - 1:
+                    ledger["work_drivers"] = works[k]
+                    if watch(st):
+                        return _copied(st), iterations[:k + 1], powers[:k + 1], None
+                before = st
+        finally:
+            ledger["work_drivers"] = booked  # the run's steps are booked after it
         return new, iterations, powers, failure
 
-    def watched(self, times: np.ndarray, run: tuple, watch: Callable[[State], bool], out=None) -> tuple:
-        """The run ``(state, iterations, powers, failure, (q, v, a, lam) of each step)`` of
-        :func:`~.free_steps.free_run` that recorded its steps, cut after the first step whose end
-        state ``watch`` flags (the time loop's created-energy watch, which looks at every step's
-        end): ``(state, iterations, powers, failure)``.  With ``out`` (an
-        :class:`~solver.results.outputs.OutputBuilder` of a model without modal links), the states'
-        energies are computed in one pass (:meth:`~solver.results.outputs.OutputBuilder.stacked_terms`,
-        the same numbers) and handed to the watch with each state."""
-        new, iterations, powers, failure, (q, v, a, lam) = run
-        last = len(iterations) - 1
-        terms = out.stacked_terms(q[:last], v[:last]) if out is not None and last > 0 else None
-        for k in range(last):
-            st = State(float(times[k]), q[k], v[k], a[k], lam[k], self.aps[k], self.multipliers(k + 1))
-            if terms is not None:
-                out.remember_energy(st, tuple(x[k] for x in terms))
-            if watch(st):
-                return (State(st.t, *(x.copy() for x in (st.q, st.v, st.a, st.lam, st.a_pseudo)), st.lam_c),
-                        iterations[:k + 1], powers[:k + 1], None)
-        return new, iterations, powers, failure
+
+def _copied(st: State) -> State:
+    """``st`` with arrays of its own (not views of a run's recorded states)."""
+    return State(st.t, *(x.copy() for x in (st.q, st.v, st.a, st.lam, st.a_pseudo)), st.lam_c)
 
 
 def _frame(kind: str, params: dict, radius: float) -> tuple[float, ...]:

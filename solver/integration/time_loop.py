@@ -37,6 +37,7 @@ from ..system.state import State
 from .divergence import DivergenceWatch, mesh_hint, strain_hint
 from .newmark import NewmarkIntegrator, NewtonFailure
 from .open_steps import OpenGaps
+from .open_circles import OpenCircles
 from .closed_steps import ClosedRows
 from .step_ends import ROUND_OFF, step_towards
 from .step_limits import ADVICE, StepFailure, StepLimits
@@ -165,7 +166,8 @@ class _Loop:
             system.modal.links or system.movers or system.free_strains.active) else None
         # steps in compiled runs while every Lagrange pair is open
         serves = self.integ.runs_free_steps and OpenGaps.serves(contacts) and system.alpha == 0.0 and system.beta == 0.0
-        self.open_gaps = OpenGaps(contacts.pairs, settings["contact_tol"]) if serves else None
+        self.open_gaps = (OpenGaps(contacts.pairs, settings["contact_tol"]) if serves else OpenCircles(
+            contacts, settings["contact_tol"]) if OpenCircles.serves(contacts) else None)  # or every circle pair is
         # and while the closed pairs keep their modes
         self.closed_rows = ClosedRows(contacts, settings["contact_tol"]) if serves else None
 
@@ -246,7 +248,7 @@ class _Loop:
 
     def _open(self) -> bool:
         """Whether the next steps may be a run of open steps (:mod:`.open_steps`)."""
-        return self.open_gaps is not None and not self.contacts.closed()
+        return self.open_gaps is not None and not self.contacts.closed() and self.open_gaps.clear(self.state, self.h)
 
     def _closed(self) -> bool:
         """Whether the next steps may be a run of closed steps (:mod:`.closed_steps`)."""
@@ -255,14 +257,14 @@ class _Loop:
     def _open_watch(self) -> tuple:
         """The arguments ``gaps, single, watch`` of :func:`.compiled_runs.compiled_run` for the next run: a run of
         open or closed steps of an undamped model stops at the first step the created-energy watch
-        flags (with drivers or friction, whose work the watch's balance holds after each step, one
-        step a run)."""
+        flags (the drivers' work as booked to each step, :meth:`.open_steps.OpenGaps.checked`; closed steps,
+        whose friction work the watch's balance holds after each step, one step a run)."""
         if self.free:
             return None, False, None
         gaps = self.closed_rows if self.contacts.closed() else self.open_gaps
         if not self.undamped:
             return gaps, False, None
-        if len(self.out.driver_rows_dofs[0]) or gaps.records:
+        if gaps.records:
             return gaps, True, None
         return gaps, False, self.watch.created_energy
 
@@ -272,9 +274,9 @@ class _Loop:
         failed, or ended with a gap closing, ``failure``, or none was taken: it is taken by
         :meth:`_contact_step`)."""
         started, kind = wallclock.perf_counter(), "impact_steps" if self.contacts.closed() else "free_steps"
-        # open steps of a damped run saved at every step: their frames gathered in the compiled run too (a run
+        # open steps saved at every step: their frames gathered in the compiled run too (a run
         # of closed steps is framed by the loop: its contact columns need each step's multipliers)
-        gathers_open = self.gathered is not None and not self.free and not self.undamped and kind == "free_steps"
+        gathers_open = self.gathered is not None and not self.free and kind == "free_steps"
         try:
             self.state, self.h, taken, its, failure, block = compiled_run(
                 self.integ, self.out, self.state, self.h, self.h0, self.t_end, self.eps_t, self.next_out, self.dt_out,

@@ -251,11 +251,16 @@ class OutputBuilder:
         self._last_motion = (end.q, end.v)
         return works
 
+    def drivers_work(self, steps: list[float], powers: np.ndarray) -> list[float]:
+        """The drivers' work of the ledger (J) after each of ``steps`` (s) with the drivers' ``powers``
+        at their ends (W), as :meth:`advance_ledger_drivers` would book it, not booked."""
+        return self._integrated("work_drivers", 1, steps, powers, book=False)[0]
+
     def _integrated(self, key: str, slot: int, steps: list[float],
-                    powers: np.ndarray) -> tuple[list[float], float | None]:
+                    powers: np.ndarray, book: bool = True) -> tuple[list[float], float | None]:
         """The ledger's ``key`` advanced by the trapezoidal rule over ``steps`` with the ``powers``
         at their ends (W; the last step's powers' ``slot`` before them): its values after each step
-        (J) and the last power."""
+        (J) and the last power; with ``book``, the last value booked."""
         work = self.ledger[key]
         works = []
         p0 = None if self._last_powers is None else self._last_powers[slot]
@@ -264,7 +269,8 @@ class OutputBuilder:
                 work += 0.5 * h * (p0 + p1)
             p0 = p1
             works.append(work)
-        self.ledger[key] = work
+        if book:
+            self.ledger[key] = work
         return works, p0
 
     @property
