@@ -48,7 +48,7 @@ import numpy as np
 
 from ..results.frames import CONTACT_STATES
 from ..system.assembly import Assembly
-from ..system.contact_pairs import ContactGeometry, ContactPair, centre_distance
+from ..system.contact_pairs import ContactGeometry, ContactPair
 from ..system.state import State
 from .base import ContactModel
 from .circle_pairs import (circle_energy_terms, circle_forces, circle_pair_state, compiled_circle, pack_circle_batch,
@@ -57,6 +57,7 @@ from .compliant_laws import WIDTH_FRACTION, NormalState, PairLaw, bind_pair
 from .hermite_gap import gap_ends, hermite, hermite_min, hermite_root, hermite_slope
 from .state_terms import state_terms as compiled_state_terms
 from .lubricated import FilmPair, film_of
+from .pair_forces import PairForces, damping_sum, eccentricity, friction_sum, touching_depth
 from .wear import wear_of
 
 #: least impact velocity δ̇⁽⁻⁾ of the hysteresis laws (m/s): a pair that creeps into contact
@@ -69,34 +70,6 @@ REJECT_RATIO = 1.5
 #: penetrated: a step that ends where the pair just meets (a gap of ±1e-14 m, round-off of where
 #: the model is drawn) starts the contact alike however the model is turned or moved
 TOUCH_FRACTION = 1e-10
-
-
-def touching_depth(g: ContactGeometry, touch: float) -> float:
-    """Penetration -gap of ``g`` (m): 0 within ``touch`` of zero, -inf beside its target."""
-    if not g.reachable:
-        return -math.inf
-    return -g.gap if abs(g.gap) > touch else 0.0
-
-
-class PairForces:
-    """Kinematics and forces of one pair at one state; ``touch`` (m) is the gap within which
-    the pair touches without penetrating (:data:`TOUCH_FRACTION` of the model's size)."""
-
-    __slots__ = ("geometry", "v_n", "v_t", "normal", "F_t", "dF_t", "touch")
-
-    def __init__(self, geometry: ContactGeometry, v_n: float, v_t: float, normal: NormalState | None,
-                 F_t: float, dF_t: float, touch: float):
-        self.geometry, self.v_n, self.v_t, self.normal, self.F_t, self.dF_t = geometry, v_n, v_t, normal, F_t, dF_t
-        self.touch = touch
-
-    @property
-    def delta(self) -> float:
-        """Penetration (m; negative open, 0 within ``touch`` of touching, -inf beside a segment)."""
-        return touching_depth(self.geometry, self.touch)
-
-    @property
-    def F_n(self) -> float:
-        return self.normal.force if self.normal is not None else 0.0
 
 
 class CompliantModel(ContactModel):
@@ -341,7 +314,7 @@ class CompliantModel(ContactModel):
                 wear.book(before[k], after[k], new.q, h)
         self._last = after
         if jumped and self._batch is not None:  # the state's terms from its forces as now replaced
-            self._terms = (new.q, new.v, (_friction_sum(after), _damping_sum(after), self._elastic_sum(after)))
+            self._terms = (new.q, new.v, (friction_sum(after), damping_sum(after), self._elastic_sum(after)))
         if not self.closed():
             self.h_error = math.inf
         return jumped
@@ -423,13 +396,13 @@ class CompliantModel(ContactModel):
         if self._batch is not None:
             return self._energy_terms(s)[0]
         films = sum(-film.power(s.q[self.pairs[k].dofs], s.v[self.pairs[k].dofs]) for k, film in self.films.items())
-        return _friction_sum(self._forces_at(s)) + films
+        return friction_sum(self._forces_at(s)) + films
 
     def damping_power(self, s: State) -> float:
         """(F_n - F_el) δ̇ summed over the pairs, W (≥ 0 for every law)."""
         if self._batch is not None:
             return self._energy_terms(s)[1]
-        return _damping_sum(self._forces_at(s))
+        return damping_sum(self._forces_at(s))
 
     def elastic_energy(self, s: State) -> float:
         """Energy stored in the contacts' elastic laws at ``s`` (J)."""
@@ -473,7 +446,7 @@ class CompliantModel(ContactModel):
             out["v_n_m_s"][i], out["v_t_m_s"][i] = pf.v_n, pf.v_t
             out["F_n_N"][i], out["F_t_N"][i] = self._carried(k, pf, s)
             out["penetration_m"][i] = max(pf.delta, 0.0)
-            out["eccentricity_m"][i] = _eccentricity(pair, s.q)
+            out["eccentricity_m"][i] = eccentricity(pair, s.q)
             out["impacts"][i] = self.impacts[k]
         self.frame_impulses(s, out, 0.0)
 
@@ -496,21 +469,3 @@ class CompliantModel(ContactModel):
                           **{key: int(v[k]) for key, v in self.report.items()},
                           **({"wear": self.wear[k].table()} if k in self.wear else {})}
                 for k, pair in enumerate(self.pairs)}
-
-
-def _friction_sum(forces: list[PairForces]) -> float:
-    """-F_t v_t summed over the pairs' forces, W."""
-    return sum(-pf.F_t * pf.v_t for pf in forces)
-
-
-def _damping_sum(forces: list[PairForces]) -> float:
-    """(F_n - F_el) δ̇ summed over the pairs' forces, W."""
-    return sum((pf.normal.force - pf.normal.elastic) * -pf.v_n for pf in forces if pf.normal is not None)
-
-
-def _eccentricity(pair: ContactPair, q: np.ndarray) -> float:
-    """Distance between the centres of a point and a circle target (m); nan for other targets."""
-    if pair.kind != "circle":
-        return math.nan
-    cx, cy = (q[pair.target[0]], q[pair.target[1]]) if pair.target is not None else (pair.params["x"], pair.params["y"])
-    return centre_distance(q[pair.point[0]] - cx, q[pair.point[1]] - cy)

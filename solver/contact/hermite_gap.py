@@ -42,7 +42,7 @@ def hermite_root(g0: float, r0: float, g1: float, r1: float) -> float:
 
 def gap_ends(before, after, h: float) -> tuple[float, float, float, float]:
     """Gap and rate (per unit of the step) at both ends of a step of ``h`` (s) from a pair's forces
-    before and after it (:class:`.compliant.PairForces`: penetration δ, m, and v_n, m/s), for the
+    before and after it (:class:`.pair_forces.PairForces`: penetration δ, m, and v_n, m/s), for the
     Hermite polynomials; the gap is infinite where the point is beside its target (beyond a
     segment's end, a node's face), which no contact can start from or be interpolated across."""
     return -before.delta, h * before.v_n, -after.delta, h * after.v_n
