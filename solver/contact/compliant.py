@@ -31,7 +31,7 @@ the penetration in a step below ε^⅓ times the penetration (an increment crite
 near first touch and parting, where F'' of a Hertz law grows without bound, the
 trapezoidal work of the force needs short steps the error estimate does not ask for).
 A step over 1.5 times either tolerance is rejected, and the next step is sized to them
-(h (tol/err)^⅓ and h tol/increment, within a factor 0.2 ... 2); in free flight the loop
+(h (tol/err)^⅓ and h tol/increment, within a factor 0.2 ... 2: :mod:`.step_criteria`); in free flight the loop
 grows the step back to ``solver.step``.
 
 **Energy.**  The elastic part of the normal law stores V(δ) (``contact_elastic``, a
@@ -56,16 +56,13 @@ from .circle_pairs import (circle_energy_terms, circle_forces, circle_pair_state
 from .compliant_laws import WIDTH_FRACTION, NormalState, PairLaw, bind_pair
 from .hermite_gap import gap_ends, hermite, hermite_min, hermite_root, hermite_slope
 from .state_terms import state_terms as compiled_state_terms
+from .step_criteria import ORDERS, next_step, pair_criteria
 from .lubricated import FilmPair, film_of
 from .pair_forces import PairForces, damping_sum, eccentricity, friction_sum, touching_depth
 from .wear import wear_of
 
 #: least impact velocity δ̇⁽⁻⁾ of the hysteresis laws (m/s): a pair that creeps into contact
 MIN_IMPACT_VELOCITY = 1e-4
-#: Newmark's local error of the penetration, (ν - 1/6) h² |Δa| with the trapezoidal rule's ν = 1/4
-ERROR_CONSTANT = 1.0 / 12.0
-#: a step whose error exceeds this multiple of the tolerance is taken again
-REJECT_RATIO = 1.5
 #: a gap within this fraction of the model's size of zero is a touch, neither open nor
 #: penetrated: a step that ends where the pair just meets (a gap of ±1e-14 m, round-off of where
 #: the model is drawn) starts the contact alike however the model is turned or moved
@@ -235,22 +232,19 @@ class CompliantModel(ContactModel):
         starts = [old.t + s * h for s in starts if s is not None]
         if starts:
             return min(starts)
-        error = increment = 0.0  # the two criteria over their tolerances
+        error = increment = 0.0  # the two criteria over their tolerances (:mod:`.step_criteria`)
         for k, (b, a) in enumerate(zip(before, after)):
             depth = a.delta
             if not (self.state[k] or depth > 0.0):
                 continue
-            err = ERROR_CONSTANT * h * h * abs(float(a.geometry.velocity(new.a - old.a)[0]))
-            error = max(error, err / (self.accuracy * max(self.peak[k], depth, self.tol)))
-            if self.state[k] and depth > 0.0:
-                step = abs(depth - b.delta) / (self.increment * max(depth, b.delta, self.tol))
-                increment = max(increment, step)
+            e, i = pair_criteria(h, float(a.geometry.velocity(new.a - old.a)[0]), depth, b.delta, self.peak[k],
+                                 bool(self.state[k]), self.accuracy, self.increment, self.tol)
+            error, increment = max(error, e), max(increment, i)
         if error == 0.0 and increment == 0.0:
             self.h_error = math.inf
             return None
-        factors = [0.9 * r ** -p for r, p in ((error, 1.0 / 3.0), (increment, 1.0)) if r > 0.0]
-        h_next = h * min(2.0, max(0.2, min(factors)))
-        if max(error, increment) > REJECT_RATIO:
+        h_next, reject = next_step(h, error, increment, ORDERS)
+        if reject:
             return old.t + h_next
         self.h_error = h_next
         return None
