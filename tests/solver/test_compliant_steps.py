@@ -45,3 +45,16 @@ def test_compiled_circle_steps_are_the_python_path_to_the_bit(name, end_time, mo
     general = first_impacts(name, end_time)
     assert fast.meta["compliant_contacts"]["B-clearance"]["impacts"] >= 1
     assert_same_run(fast, general)
+
+
+@pytest.mark.parametrize("name", ["lankarani_nikravesh", "hertz", "friction_010"])
+def test_closed_steps_compiled_are_the_loop_to_the_bit(name, monkeypatch):
+    """The compiled run of closed compliant steps (solver/integration/compliant_steps.py) against the
+    loop taking every step itself, over the first impacts, a frame at every step."""
+    from solver.integration import closed_circles
+
+    fast = first_impacts(name, 1e-3)
+    assert fast.meta["impact_steps"] > 100
+    monkeypatch.setattr(closed_circles.ClosedCircles, "serves", staticmethod(lambda *args: False))
+    general = first_impacts(name, 1e-3)
+    assert_same_run(fast, general)
