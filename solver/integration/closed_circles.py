@@ -67,7 +67,7 @@ class ClosedCircles:
     def _scalars(self, loop) -> np.ndarray:
         """The run's scalars (:data:`.compliant_steps.T` …) from the loop's state."""
         m, integ, watch = self.model, self.integ, self.watch
-        run = np.zeros(32)
+        run = np.zeros(33)
         breakpoint_ = loop.breakpoints[0] if loop.breakpoints else np.inf
         run[[cs.T, cs.H, cs.H0, cs.T_END, cs.EPS_T, cs.SHORTEST, cs.BREAKPOINT, cs.NEXT_OUT, cs.DT_OUT]] = (
             loop.state.t, loop.h, loop.h0, loop.t_end, loop.eps_t, self.limits.shortest, breakpoint_, loop.next_out,
@@ -78,8 +78,8 @@ class ClosedCircles:
         run[[cs.LAST_STEP, cs.EXTENT, cs.UNDAMPED, cs.NU, cs.TAU, cs.ALPHA_M, cs.ALPHA_F, cs.CONTRACTION]] = (
             self.limits.last_step, MAX_EXTENT * watch.size, float(loop.undamped), integ.nu, integ.tau,
             integ.alpha_m, integ.alpha_f, integ.CONTRACTION)
-        run[[cs.RETRIES, cs.MAX_WINDOW, cs.ONSET, cs.FLOOR, cs.ORDER_ERROR, cs.ORDER_INCREMENT]] = (
-            self.retries, MAX_SMALL_STEPS, DAMPING_ONSET, SPURIOUS_FLOOR, *ORDERS)
+        run[[cs.RETRIES, cs.MAX_WINDOW, cs.ONSET, cs.FLOOR, cs.ORDER_ERROR, cs.ORDER_INCREMENT, cs.MAX_CUTS]] = (
+            self.retries, MAX_SMALL_STEPS, DAMPING_ONSET, SPURIOUS_FLOOR, *ORDERS, self.limits.max_cuts)
         return run
 
     def _factors(self) -> np.ndarray:

@@ -16,8 +16,8 @@ preallocated rows (the frames of a run saved at every step made a block at a tim
 :func:`~solver.results.gathered_frames.block_of_rows`).
 
 It hands the step back to the time loop, which then takes it exactly as it would have, at
-anything else: a step whose end has a pair open (a separation), a Newton failure or an energy
-jump (the loop cuts the step), the created-energy watch or the stall window closing, a
+anything else: a step whose end has a pair open (a separation), a step that may not be cut further
+(the loop stops the run), the created-energy watch or the stall window closing, a
 breakpoint near, more than the retries the loop allows.  Every attempt of a step handed back is
 undone (the factors of the Newton matrix, the counters, the guard's largest energy): the loop
 starts from the same integrator state.  A run also ends after a step at which a frame is due
@@ -47,7 +47,7 @@ VALID_F, FACTOR_H, SCALE, SCALE_H, FACTORIZATIONS, EVALUATIONS = range(6)
 #: the run's scalars ``run`` (in and out)
 (T, H, H0, T_END, EPS_T, SHORTEST, BREAKPOINT, NEXT_OUT, DT_OUT, ACCURACY, INCREMENT, TOL, H_ERROR, LARGEST, IN_PLAY,
  BALANCE0, WINDOW, LAST_STEP, REJECTED, EXTENT, UNDAMPED, NU, TAU, ALPHA_M, ALPHA_F, CONTRACTION, RETRIES,
- MAX_WINDOW, ONSET, FLOOR, ORDER_ERROR, ORDER_INCREMENT) = range(32)
+ MAX_WINDOW, ONSET, FLOOR, ORDER_ERROR, ORDER_INCREMENT, MAX_CUTS) = range(33)
 #: the ledger's keys in :attr:`OutputBuilder.ledger`'s order are booked from the powers' slots of
 #: :meth:`~solver.results.outputs.OutputBuilder.powers`: slot ``j`` into ledger entry ``BOOKED[j]``
 BOOKED = (0, 1, 3, 4, 6, 2)
@@ -188,12 +188,10 @@ def spurious(run, h, e0, p0, e1, p1):
 def judge(run, h, t0, a0, a1, pv0, pv1, Js, codes, peak, dofs, widths):
     """``event_time`` of :class:`~solver.contact.compliant.CompliantModel` for a step of ``h`` from
     ``t0`` whose pairs were all closed at its start: ``(verdict, t)``, 0 accepted (``run[H_ERROR]``
-    the next step), 1 taken again to ``t``, 2 handed back (a pair open at its end)."""
+    the next step), 1 taken again to ``t`` (also a step at whose end a pair is open)."""
     error, increment = 0.0, 0.0
     for i in range(pv1.shape[0]):
         depth = pv1[i, DEPTH]
-        if depth <= 0.0:
-            return 2, 0.0
         w = np.empty(widths[i])
         for j in range(widths[i]):
             w[j] = a1[dofs[i, j]] - a0[dofs[i, j]]
@@ -327,6 +325,21 @@ def attempt(step, run, start, work, pairs, motion, contact, fs, extra, system, m
 
 
 @njit(cache=True)
+def cut_attempt(step, run, start, work, pairs, motion, contact, fs, extra, system, mechanical, e0, p0, values):
+    """:func:`attempt` halved while it fails, as :func:`~.attempts.advance` cuts a step (each cut a
+    rejected attempt), at most ``run[MAX_CUTS]`` times and not below the shortest step:
+    ``(Newton corrections, step)``, the corrections -1 when it may not be cut further."""
+    cuts = 0
+    while True:
+        its = attempt(step, run, start, work, pairs, motion, contact, fs, extra, system, mechanical, e0, p0, values)
+        if its >= 0 or not (cuts < run[MAX_CUTS] and 0.5 * step >= run[SHORTEST]):
+            return its, step
+        cuts += 1
+        run[REJECTED] += 1
+        step = 0.5 * step
+
+
+@njit(cache=True)
 def created(run, e, ledger):
     """:meth:`~.divergence.DivergenceWatch.created_energy` at a state of energies ``e`` after the
     ledger's booking: the balance risen by ``run[ONSET]`` of the largest kinetic and strain energy."""
@@ -372,20 +385,18 @@ def compliant_steps(run, fs, state, work, pairs, motion, contact, mechanical, sy
         if near(t, h_full, run[BREAKPOINT]):
             return taken, HANDED
         keep(snapshot, fs, system, run)
-        step = h_full
-        its = attempt(step, run, state, work, pairs, motion, contact, fs, extra, system, mechanical, e0, p0, values)
+        its, step = cut_attempt(h_full, run, state, work, pairs, motion, contact, fs, extra, system, mechanical, e0,
+                                p0, values)
         for _ in range(int(run[RETRIES])):
             if its < 0:
                 break
             verdict, t_ct = judge(run, (t + step) - t, t, state[2], work[2], pv0, values[0], values[1], codes,
                                   peaks[0], batch[0], batch[1])
-            if verdict == 2 or verdict == 0 or (t + step) - t <= run[SHORTEST]:
-                its = -1 if verdict == 2 else its
+            if verdict == 0 or (t + step) - t <= run[SHORTEST]:
                 break
             run[REJECTED] += 1
-            step = max(t_ct - t, run[SHORTEST])
-            its = attempt(step, run, state, work, pairs, motion, contact, fs, extra, system, mechanical, e0, p0,
-                          values)
+            its, step = cut_attempt(max(t_ct - t, run[SHORTEST]), run, state, work, pairs, motion, contact, fs, extra,
+                                    system, mechanical, e0, p0, values)
         pv1, _Js, e1, p1 = values
         if its < 0 or pv1[:, DEPTH].min() <= 0.0 or run[WINDOW] + 1 >= run[MAX_WINDOW] or flown(
                 work[0], position_dofs, run[EXTENT]):
