@@ -49,11 +49,13 @@ class ClosedCircles:
     def serves(contacts: ContactTracker, integ: NewmarkIntegrator, out: OutputBuilder) -> bool:
         """Whether a run may take its closed steps compiled: its contacts all dry circle pairs served compiled
         with their energies in one pass (:meth:`ContactTracker.state_terms`: no loads, moving
-        supports, Rayleigh damping, modal links or free strains), rigid links, drivers of constant
+        supports, Rayleigh damping, modal links or free strains), fewer beam elements than
+        :data:`.compliant_steps.SEQUENTIAL_SUM`, drivers of constant
         speed, no follower loads, modified Newton, the frames' contact columns those of :data:`FRAME_KEYS`."""
         s = integ.asm.sys
         return (out.state_terms is not None and contacts.forces is not None and not integ.asm.follower_loads
-                and integ.modified and integ.step_reuse == 0.0 and not s.beams.count and not s.modal.links
+                and integ.modified and integ.step_reuse == 0.0 and s.beams.count < cs.SEQUENTIAL_SUM
+                and not s.modal.links
                 and contacts.frame_keys == FRAME_KEYS
                 and all(f is None or f.kind == "constant" for f in s.constraints.functions))
 

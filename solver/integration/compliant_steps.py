@@ -2,8 +2,8 @@
 (issue 28, point 1; seed ``001_…txt`` §5).
 
 A run whose only contacts are dry circle pairs (clearance joints, :mod:`solver.contact.circle_pairs`),
-rigid links, no loads but gravity, constant-speed drivers, no Rayleigh damping, takes its steps
-one by one in Python while a pair is closed: the step size of the penetration error, the Newmark
+with rigid links or a few beam elements, no loads but gravity, constant-speed drivers and no
+Rayleigh damping, takes its steps one by one in Python while a pair is closed: the step size of the penetration error, the Newmark
 step with the compiled iterations (:func:`~.newmark.converge_compliant_step`), the energy guard
 (:meth:`~solver.results.outputs.OutputBuilder.spurious_growth`), ``event_time``'s criteria
 (:mod:`solver.contact.step_criteria`), acceptance or rejection, the stall window
@@ -54,6 +54,9 @@ BOOKED = (0, 1, 3, 4, 6, 2)
 #: the energy balance's signs (:data:`~solver.results.frames.ENERGY_BALANCE_SIGNS`) of the four
 #: energy terms and the seven ledger entries, in their order
 SIGNS = (1.0, 1.0, 1.0, 1.0, -1.0, -1.0, -1.0, 1.0, 1.0, 1.0, 1.0)
+#: numpy sums fewer terms than this one after the other (its pairwise sum's blocks of 8): the
+#: strain energies of a run with more elements are not summed here as the loop sums them
+SEQUENTIAL_SUM = 8
 #: what a run ended with: steps to take on, a step handed back, a frame due or the watch's flag
 GOING, HANDED, DUE = 0, 1, 2
 
@@ -154,10 +157,14 @@ def energies(q, v, lam, mechanical, batch, codes, delta_dot_0, trial_rate, unloa
     """The energy terms ``e`` (kinetic, strain, potential, contact, J) and powers ``p`` (W) of
     :meth:`~solver.results.outputs.OutputBuilder.energy_terms` and ``powers`` at ``(q, v, lam)``:
     :func:`~solver.contact.state_terms.state_terms`, summed as :meth:`ContactTracker.state_terms`
-    sums them (a rigid model: no strain energy)."""
+    sums them (the elements' strain energies in order: numpy's sum of fewer than
+    :data:`SEQUENTIAL_SUM` terms)."""
     kinetic, potential, p_drivers, terms = state_terms(q, v, lam, *mechanical, *batch[:11], codes, delta_dot_0,
                                                        trial_rate, unloading)
-    e[0], e[1], e[2], e[3] = kinetic, 0.0, potential, 0.0 + terms[2]
+    strain, U = 0.0, mechanical[-1]
+    for i in range(U.shape[0]):
+        strain += U[i]
+    e[0], e[1], e[2], e[3] = kinetic, strain + 0.0 if U.shape[0] else 0.0, potential, 0.0 + terms[2]
     p[0], p[1], p[2], p[3], p[4], p[5], p[6] = 0.0, p_drivers, 0.0, 0 + terms[0], 0 + terms[1], 0.0, 0 + 0.0
 
 
@@ -313,8 +320,12 @@ def attempt(step, run, start, work, pairs, motion, contact, fs, extra, system, m
     qn, vn, an, apn, lamn = work
     batch, codes, delta_dot_0, trial_rate, unloading = pairs[:5]
     pv, Js, e, p = values
-    its = newmark_compliant(step, run[T], run, q, v, a, ap, lam, qn, vn, an, apn, lamn, motion, contact, fs, extra,
-                            system)
+    try:
+        its = newmark_compliant(step, run[T], run, q, v, a, ap, lam, qn, vn, an, apn, lamn, motion, contact, fs,
+                                extra, system)
+    except Exception:  # noqa: BLE001 -- ZeroDivisionError: an element collapsed (NewmarkIntegrator.step's failure)
+        fs[VALID_F] = 0.0
+        its = -1
     if its < 0:
         return -1
     pair_values(qn, vn, batch, codes, delta_dot_0, trial_rate, unloading, pv, Js)
@@ -416,6 +427,7 @@ def compliant_steps(run, fs, state, work, pairs, motion, contact, mechanical, sy
         pv0[:, :], e0[:], p0[:] = pv1, e1, p1
         if run[UNDAMPED] != 0.0 and created(run, e1, ledger):  # the loop switches damping on
             return taken + 1, DUE
-        if run[DT_OUT] > 0.0 and (run[T] >= run[NEXT_OUT] - run[EPS_T] or run[T] >= run[T_END] - run[EPS_T]):
+        if not gathering and (run[DT_OUT] <= 0.0 or run[T] >= run[NEXT_OUT] - run[EPS_T]
+                              or run[T] >= run[T_END] - run[EPS_T]):  # the loop makes the frame due
             return taken + 1, DUE
     return times.shape[0], GOING

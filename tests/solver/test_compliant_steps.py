@@ -47,10 +47,11 @@ def test_compiled_circle_steps_are_the_python_path_to_the_bit(name, end_time, mo
     assert_same_run(fast, general)
 
 
-@pytest.mark.parametrize("name", ["lankarani_nikravesh", "hertz", "friction_010"])
+@pytest.mark.parametrize("name", ["lankarani_nikravesh", "hertz", "friction_010", "flexible"])
 def test_closed_steps_compiled_are_the_loop_to_the_bit(name, monkeypatch):
     """The compiled run of closed compliant steps (solver/integration/compliant_steps.py) against the
-    loop taking every step itself, over the first impacts, a frame and a step record at every step."""
+    loop taking every step itself, over the first impacts, a frame and a step record at every step (the
+    flexible rod: four beam elements)."""
     from solver.integration import closed_circles
 
     def recorded():
