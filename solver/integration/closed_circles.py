@@ -20,6 +20,11 @@ from .divergence import DAMPING_ONSET, MAX_EXTENT, DivergenceWatch
 from .newmark import NewmarkIntegrator
 from .step_limits import MAX_SMALL_STEPS, StepLimits
 
+#: a closed compliant step's work per dof, in units of :data:`~.compiled_runs.FREE_RUN_WORK`'s (a
+#: factorisation at nearly every step, the forces at every iterate, the guard, the criteria, the
+#: bookkeeping): a run takes at most FREE_RUN_WORK // (STEP_WORK n) steps, 682 of the rigid
+#: clearance slider-crank's (n = 3) at 30-50 µs each, so that the loop checks for a cancel every 20-35 ms
+STEP_WORK = 16
 #: the contact columns the compiled run writes (:func:`.compliant_steps.frame_rows`), in its order
 FRAME_KEYS = (*CONTACT_KEYS, *RATE_KEYS, "penetration_m", "eccentricity_m", "impacts")
 
@@ -103,8 +108,9 @@ class ClosedCircles:
         return pv, np.array(self.out.energy_terms(st), dtype=float), np.array(self.out.powers(st), dtype=float)
 
     def _records(self, loop, gathering: bool) -> tuple:
+        """The run's rows (:func:`.compliant_steps.compliant_steps`' ``records``): a block of frames at most."""
         n, m, C = len(loop.state.q), len(loop.state.lam), len(self.model.pairs)
-        budget = max(1, FREE_RUN_WORK // n)
+        budget = max(1, FREE_RUN_WORK // (STEP_WORK * n))
         rows = min(budget, BLOCK_FRAMES) if gathering else 0
         budget = rows if gathering else budget
         return (np.empty(budget), np.empty(budget), np.zeros(budget, dtype=np.int64), np.empty(rows), np.empty((rows, n)),
