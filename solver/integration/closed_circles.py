@@ -113,8 +113,8 @@ class ClosedCircles:
         budget = max(1, FREE_RUN_WORK // (STEP_WORK * n))
         rows = min(budget, BLOCK_FRAMES) if gathering else 0
         budget = rows if gathering else budget
-        return (np.empty(budget), np.empty(budget), np.zeros(budget, dtype=np.int64), np.empty(rows), np.empty((rows, n)),
-                np.empty((rows, n)), np.empty((rows, n)), np.empty((rows, m)),
+        return (np.empty(budget), np.empty(budget), np.zeros(budget, dtype=np.int64), np.empty(rows),
+                np.empty((rows, n)), np.empty((rows, n)), np.empty((rows, n)), np.empty((rows, m)),
                 np.empty((rows, len(self.out.energy_keys()))), np.empty((rows, len(FRAME_KEYS), C)))
 
     def run(self, loop, gathered: GatheredFrames | None) -> tuple:

@@ -3,8 +3,9 @@
 
 A run whose only contacts are dry circle pairs (clearance joints, :mod:`solver.contact.circle_pairs`),
 with rigid links or a few beam elements, no loads but gravity, constant-speed drivers and no
-Rayleigh damping, takes its steps one by one in Python while a pair is closed: the step size of the penetration error, the Newmark
-step with the compiled iterations (:func:`~.newmark.converge_compliant_step`), the energy guard
+Rayleigh damping, takes its steps one by one in Python while a pair is closed: the step size of
+the penetration error, the Newmark step with the compiled iterations
+(:func:`~.newmark.converge_compliant_step`), the energy guard
 (:meth:`~solver.results.outputs.OutputBuilder.spurious_growth`), ``event_time``'s criteria
 (:mod:`solver.contact.step_criteria`), acceptance or rejection, the stall window
 (:class:`~.step_limits.StepLimits`), the ledger's trapezoid of the powers, the per-step parts of
@@ -15,15 +16,16 @@ arithmetic and decisions, and records each step's end state, energies and contac
 preallocated rows (the frames of a run saved at every step made a block at a time,
 :func:`~solver.results.gathered_frames.block_of_rows`).
 
-It hands the step back to the time loop, which then takes it exactly as it would have, at
-anything else: a step whose end has a pair open (a separation), a step that may not be cut further
-(the loop stops the run), the created-energy watch or the stall window closing, a
-breakpoint near, more than the retries the loop allows.  Every attempt of a step handed back is
-undone (the factors of the Newton matrix, the counters, the guard's largest energy): the loop
-starts from the same integrator state.  A run also ends after a step at which a frame is due
-(``solver.output_interval`` > 0), at the end time, and after :data:`~.compiled_runs.FREE_RUN_WORK`
-worth of steps (the loop checks for a cancel between runs).  The divergence watch's energy
-check looks at a run's last state (as after runs of free steps); its flown-apart check at every step.
+It hands a step back to the time loop, which then takes it exactly as it would have, at anything
+else: an accepted end with a pair open (a separation), an attempt that may not be cut further
+(the loop stops the run), the stall window closing, a node flown apart, a breakpoint within reach.
+Every attempt of a step handed back is undone (the factors of the Newton matrix, the counters, the
+guard's largest energy, the rejections): the loop starts from the same integrator state.  A run
+ends after a step at which the created-energy watch flags (the loop switches numerical damping on)
+or a frame is due that the run does not gather (``solver.output_interval`` > 0), at the end time,
+and after its rows (:class:`~.closed_circles.ClosedCircles`: work bounded as a run of free steps',
+the loop checks for a cancel between runs).  The divergence watch's energy check looks at a run's
+last state (as after runs of free steps); its flown-apart check at every step.
 """
 from __future__ import annotations
 
