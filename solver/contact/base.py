@@ -42,6 +42,7 @@ from typing import Callable
 
 import numpy as np
 
+from ..jit import njit
 from ..system.assembly import Assembly
 from ..system.bordered import ContactRows
 from ..system.contact_pairs import ContactGeometry, ContactPair
@@ -293,23 +294,30 @@ def back_time(s: float, sd: float, sdd: float, h: float) -> float:
 
 def quadratic_roots(a: float, b: float, c: float) -> list[float]:
     """The real roots of ``a x^2 + b x + c`` (one when ``a = 0``), computed without cancellation
-    (Press et al., Numerical Recipes §5.6: ``Q = -(b + sgn(b) sqrt(b^2 - 4ac)) / 2``, roots
-    ``Q / a`` and ``c / Q``), so that a small ``a`` -- of round-off size, or of no size at
-    all -- leaves the root near ``-c / b`` exact.
+    (:func:`quadratic_root_pair`), as a list.
 
     >>> quadratic_roots(1e-20, 2.0, -1.0)
     [-2e+20, 0.5]
     >>> quadratic_roots(1.0, 0.0, 1.0)
     []
     """
+    count, first, second = quadratic_root_pair(a, b, c)
+    return [first, second][:count]
+
+
+@njit(cache=True)
+def quadratic_root_pair(a, b, c):
+    """``(count, first, second)``: the real roots of ``a x^2 + b x + c`` (one when ``a = 0``, the
+    unused ones 0), computed without cancellation (Press et al., Numerical Recipes §5.6:
+    ``Q = -(b + sgn(b) sqrt(b^2 - 4ac)) / 2``, roots ``Q / a`` and ``c / Q``), so that a small
+    ``a`` -- of round-off size, or of no size at all -- leaves the root near ``-c / b`` exact."""
     disc = b * b - 4.0 * a * c
     if disc < 0.0:
-        return []
+        return 0, 0.0, 0.0
     Q = -0.5 * (b + math.copysign(math.sqrt(disc), b))
-    roots = [Q / a] if a != 0.0 else []
-    if Q != 0.0:
-        roots.append(c / Q)
-    return roots
+    if a != 0.0:
+        return (2, Q / a, c / Q) if Q != 0.0 else (1, Q / a, 0.0)
+    return (1, c / Q, 0.0) if Q != 0.0 else (0, 0.0, 0.0)
 
 
 def impulse_event(r: ImpactResult) -> dict:

@@ -9,7 +9,7 @@ The same arithmetic as the general path, to the last bit: the gap and frame of
 :func:`~solver.system.contact_pairs.centre_distance`, compiled; the Jacobian rows on the pair's
 dofs with the point's rotation times r and the target's times ρ), the velocities ``J v`` by the same BLAS product as
 :meth:`~solver.system.contact_pairs.ContactGeometry.velocity`, the touch tolerance of
-:func:`.compliant.touching_depth`, the force ``J^T (F_n, F_t)`` and the block
+:func:`.pair_forces.touching_depth`, the force ``J^T (F_n, F_t)`` and the block
 ``-(dQ/dq + c_v dQ/dv)`` of :mod:`.compliant`.  Pairs with an oil film (:mod:`.lubricated`) or
 a worn bore (:mod:`.wear`) are not served here: they keep the general path.
 """

@@ -31,7 +31,7 @@ the penetration in a step below ε^⅓ times the penetration (an increment crite
 near first touch and parting, where F'' of a Hertz law grows without bound, the
 trapezoidal work of the force needs short steps the error estimate does not ask for).
 A step over 1.5 times either tolerance is rejected, and the next step is sized to them
-(h (tol/err)^⅓ and h tol/increment, within a factor 0.2 ... 2); in free flight the loop
+(h (tol/err)^⅓ and h tol/increment, within a factor 0.2 ... 2: :mod:`.step_criteria`); in free flight the loop
 grows the step back to ``solver.step``.
 
 **Energy.**  The elastic part of the normal law stores V(δ) (``contact_elastic``, a
@@ -48,7 +48,7 @@ import numpy as np
 
 from ..results.frames import CONTACT_STATES
 from ..system.assembly import Assembly
-from ..system.contact_pairs import ContactGeometry, ContactPair, centre_distance
+from ..system.contact_pairs import ContactGeometry, ContactPair
 from ..system.state import State
 from .base import ContactModel
 from .circle_pairs import (circle_energy_terms, circle_forces, circle_pair_state, compiled_circle, pack_circle_batch,
@@ -56,47 +56,17 @@ from .circle_pairs import (circle_energy_terms, circle_forces, circle_pair_state
 from .compliant_laws import WIDTH_FRACTION, NormalState, PairLaw, bind_pair
 from .hermite_gap import closing_reach, gap_ends, hermite, hermite_min, hermite_root, hermite_slope
 from .state_terms import state_terms as compiled_state_terms
+from .step_criteria import ORDERS, next_step, pair_criteria
 from .lubricated import FilmPair, film_of
+from .pair_forces import PairForces, damping_sum, eccentricity, friction_sum, touching_depth
 from .wear import wear_of
 
 #: least impact velocity δ̇⁽⁻⁾ of the hysteresis laws (m/s): a pair that creeps into contact
 MIN_IMPACT_VELOCITY = 1e-4
-#: Newmark's local error of the penetration, (ν - 1/6) h² |Δa| with the trapezoidal rule's ν = 1/4
-ERROR_CONSTANT = 1.0 / 12.0
-#: a step whose error exceeds this multiple of the tolerance is taken again
-REJECT_RATIO = 1.5
 #: a gap within this fraction of the model's size of zero is a touch, neither open nor
 #: penetrated: a step that ends where the pair just meets (a gap of ±1e-14 m, round-off of where
 #: the model is drawn) starts the contact alike however the model is turned or moved
 TOUCH_FRACTION = 1e-10
-
-
-def touching_depth(g: ContactGeometry, touch: float) -> float:
-    """Penetration -gap of ``g`` (m): 0 within ``touch`` of zero, -inf beside its target."""
-    if not g.reachable:
-        return -math.inf
-    return -g.gap if abs(g.gap) > touch else 0.0
-
-
-class PairForces:
-    """Kinematics and forces of one pair at one state; ``touch`` (m) is the gap within which
-    the pair touches without penetrating (:data:`TOUCH_FRACTION` of the model's size)."""
-
-    __slots__ = ("geometry", "v_n", "v_t", "normal", "F_t", "dF_t", "touch")
-
-    def __init__(self, geometry: ContactGeometry, v_n: float, v_t: float, normal: NormalState | None,
-                 F_t: float, dF_t: float, touch: float):
-        self.geometry, self.v_n, self.v_t, self.normal, self.F_t, self.dF_t = geometry, v_n, v_t, normal, F_t, dF_t
-        self.touch = touch
-
-    @property
-    def delta(self) -> float:
-        """Penetration (m; negative open, 0 within ``touch`` of touching, -inf beside a segment)."""
-        return touching_depth(self.geometry, self.touch)
-
-    @property
-    def F_n(self) -> float:
-        return self.normal.force if self.normal is not None else 0.0
 
 
 class CompliantModel(ContactModel):
@@ -266,22 +236,19 @@ class CompliantModel(ContactModel):
         starts = [old.t + s * h for s in starts if s is not None]
         if starts:
             return min(starts)
-        error = increment = 0.0  # the two criteria over their tolerances
+        error = increment = 0.0  # the two criteria over their tolerances (:mod:`.step_criteria`)
         for k, (b, a) in enumerate(zip(before, after)):
             depth = a.delta
             if not (self.state[k] or depth > 0.0):
                 continue
-            err = ERROR_CONSTANT * h * h * abs(float(a.geometry.velocity(new.a - old.a)[0]))
-            error = max(error, err / (self.accuracy * max(self.peak[k], depth, self.tol)))
-            if self.state[k] and depth > 0.0:
-                step = abs(depth - b.delta) / (self.increment * max(depth, b.delta, self.tol))
-                increment = max(increment, step)
+            e, i = pair_criteria(h, float(a.geometry.velocity(new.a - old.a)[0]), depth, b.delta, self.peak[k],
+                                 bool(self.state[k]), self.accuracy, self.increment, self.tol)
+            error, increment = max(error, e), max(increment, i)
         if error == 0.0 and increment == 0.0:
             self.h_error = math.inf
             return None
-        factors = [0.9 * r ** -p for r, p in ((error, 1.0 / 3.0), (increment, 1.0)) if r > 0.0]
-        h_next = h * min(2.0, max(0.2, min(factors)))
-        if max(error, increment) > REJECT_RATIO:
+        h_next, reject = next_step(h, error, increment, ORDERS)
+        if reject:
             return old.t + h_next
         self.h_error = h_next
         return None
@@ -345,7 +312,7 @@ class CompliantModel(ContactModel):
                 wear.book(before[k], after[k], new.q, h)
         self._last = after
         if jumped and self._batch is not None:  # the state's terms from its forces as now replaced
-            self._terms = (new.q, new.v, (_friction_sum(after), _damping_sum(after), self._elastic_sum(after)))
+            self._terms = (new.q, new.v, (friction_sum(after), damping_sum(after), self._elastic_sum(after)))
         if not self.closed():
             self.h_error = math.inf
         return jumped
@@ -427,13 +394,13 @@ class CompliantModel(ContactModel):
         if self._batch is not None:
             return self._energy_terms(s)[0]
         films = sum(-film.power(s.q[self.pairs[k].dofs], s.v[self.pairs[k].dofs]) for k, film in self.films.items())
-        return _friction_sum(self._forces_at(s)) + films
+        return friction_sum(self._forces_at(s)) + films
 
     def damping_power(self, s: State) -> float:
         """(F_n - F_el) δ̇ summed over the pairs, W (≥ 0 for every law)."""
         if self._batch is not None:
             return self._energy_terms(s)[1]
-        return _damping_sum(self._forces_at(s))
+        return damping_sum(self._forces_at(s))
 
     def elastic_energy(self, s: State) -> float:
         """Energy stored in the contacts' elastic laws at ``s`` (J)."""
@@ -477,7 +444,7 @@ class CompliantModel(ContactModel):
             out["v_n_m_s"][i], out["v_t_m_s"][i] = pf.v_n, pf.v_t
             out["F_n_N"][i], out["F_t_N"][i] = self._carried(k, pf, s)
             out["penetration_m"][i] = max(pf.delta, 0.0)
-            out["eccentricity_m"][i] = _eccentricity(pair, s.q)
+            out["eccentricity_m"][i] = eccentricity(pair, s.q)
             out["impacts"][i] = self.impacts[k]
         self.frame_impulses(s, out, 0.0)
 
@@ -500,21 +467,3 @@ class CompliantModel(ContactModel):
                           **{key: int(v[k]) for key, v in self.report.items()},
                           **({"wear": self.wear[k].table()} if k in self.wear else {})}
                 for k, pair in enumerate(self.pairs)}
-
-
-def _friction_sum(forces: list[PairForces]) -> float:
-    """-F_t v_t summed over the pairs' forces, W."""
-    return sum(-pf.F_t * pf.v_t for pf in forces)
-
-
-def _damping_sum(forces: list[PairForces]) -> float:
-    """(F_n - F_el) δ̇ summed over the pairs' forces, W."""
-    return sum((pf.normal.force - pf.normal.elastic) * -pf.v_n for pf in forces if pf.normal is not None)
-
-
-def _eccentricity(pair: ContactPair, q: np.ndarray) -> float:
-    """Distance between the centres of a point and a circle target (m); nan for other targets."""
-    if pair.kind != "circle":
-        return math.nan
-    cx, cy = (q[pair.target[0]], q[pair.target[1]]) if pair.target is not None else (pair.params["x"], pair.params["y"])
-    return centre_distance(q[pair.point[0]] - cx, q[pair.point[1]] - cy)

@@ -4,9 +4,11 @@ its least value, slope and root, from which the loop finds contact starts, maxim
 separations and a contact's peak penetration between the ends of a step."""
 from __future__ import annotations
 
-from .base import quadratic_roots
+from ..jit import njit
+from .base import quadratic_root_pair
 
 
+@njit(cache=True)
 def hermite(s, g0: float, r0: float, g1: float, r1: float):
     """The cubic Hermite polynomial at ``s`` in [0, 1] through values g0, g1 and slopes r0, r1
     (per unit of s)."""
@@ -14,13 +16,21 @@ def hermite(s, g0: float, r0: float, g1: float, r1: float):
     return (2 * s3 - 3 * s2 + 1) * g0 + (s3 - 2 * s2 + s) * r0 + (-2 * s3 + 3 * s2) * g1 + (s3 - s2) * r1
 
 
+@njit(cache=True)
 def hermite_min(g0: float, r0: float, g1: float, r1: float) -> tuple[float, float]:
     """``(s, value)`` of the smallest value of the cubic Hermite polynomial on [0, 1] (at an
-    end or where p' = 3 a s² + 2 b s + r0 vanishes; ``a`` of round-off size, a gap that is
-    nearly a parabola over the step, keeps its root near ``-r0 / 2b``: :func:`quadratic_roots`)."""
+    end or where p' = 3 a s² + 2 b s + r0 vanishes, the first of equal values in that order;
+    ``a`` of round-off size, a gap that is nearly a parabola over the step, keeps its root near
+    ``-r0 / 2b``: :func:`~.base.quadratic_root_pair`)."""
     a, b = 2 * g0 + r0 - 2 * g1 + r1, -3 * g0 - 2 * r0 + 3 * g1 - r1  # p = a s³ + b s² + r0 s + g0
-    candidates = [0.0, 1.0, *quadratic_roots(3.0 * a, 2.0 * b, r0)]
-    return min(((c, hermite(c, g0, r0, g1, r1)) for c in candidates if 0.0 <= c <= 1.0), key=lambda x: x[1])
+    count, first, second = quadratic_root_pair(3.0 * a, 2.0 * b, r0)
+    best_s, best = 0.0, hermite(0.0, g0, r0, g1, r1)
+    for i, c in enumerate((1.0, first, second)):
+        if i <= count and 0.0 <= c <= 1.0:
+            value = hermite(c, g0, r0, g1, r1)
+            if value < best:
+                best_s, best = c, value
+    return best_s, best
 
 
 def hermite_slope(s: float, g0: float, r0: float, g1: float, r1: float) -> float:
@@ -42,7 +52,7 @@ def hermite_root(g0: float, r0: float, g1: float, r1: float) -> float:
 
 def gap_ends(before, after, h: float) -> tuple[float, float, float, float]:
     """Gap and rate (per unit of the step) at both ends of a step of ``h`` (s) from a pair's forces
-    before and after it (:class:`.compliant.PairForces`: penetration δ, m, and v_n, m/s), for the
+    before and after it (:class:`.pair_forces.PairForces`: penetration δ, m, and v_n, m/s), for the
     Hermite polynomials; the gap is infinite where the point is beside its target (beyond a
     segment's end, a node's face), which no contact can start from or be interpolated across."""
     return -before.delta, h * before.v_n, -after.delta, h * after.v_n

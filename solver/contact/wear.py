@@ -42,7 +42,7 @@ class BearingWear:
 
     def book(self, before, after, q: np.ndarray, h: float) -> None:
         """Wear over an accepted step of ``h`` (s) between the pair's forces ``before`` and
-        ``after`` (:class:`~solver.contact.compliant.PairForces`), ``q`` the step's end (W1, W2)."""
+        ``after`` (:class:`~solver.contact.pair_forces.PairForces`), ``q`` the step's end (W1, W2)."""
         turned = 0.0
         if self.rotation >= 0:
             if self._start is None:

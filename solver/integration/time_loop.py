@@ -39,6 +39,7 @@ from .newmark import NewmarkIntegrator, NewtonFailure
 from .open_steps import OpenGaps
 from .open_circles import OpenCircles
 from .closed_steps import ClosedRows
+from .closed_circles import ClosedCircles
 from .step_ends import ROUND_OFF, step_towards
 from .step_limits import ADVICE, StepFailure, StepLimits
 from .attempts import advance
@@ -170,6 +171,9 @@ class _Loop:
             contacts, settings["contact_tol"]) if OpenCircles.serves(contacts) else None)  # or every circle pair is
         # and while the closed pairs keep their modes
         self.closed_rows = ClosedRows(contacts, settings["contact_tol"]) if serves else None
+        # and while every dry circle pair of a compliant run is closed
+        self.circles = (ClosedCircles(contacts, self.integ, out, self.limits, self.watch, MAX_CONTACT_RETRIES)
+                        if contacts.active and ClosedCircles.serves(contacts, self.integ, out) else None)
 
     def _gathered(self) -> GatheredFrames:
         """The rows of the frames of contact steps (:mod:`~solver.results.gathered_frames`)."""
@@ -236,13 +240,15 @@ class _Loop:
             if cancel is not None and cancel():
                 self.status, self.message = "cancelled", f"cancelled at t = {self.state.t:.6g} s"
                 return
-            failure = None
+            verdict, failure = "step", None
             if self.free or self._open() or self._closed():
                 verdict, failure = yield from self._free_steps(blocks)
-                if verdict == "stop":
-                    return
-                if verdict == "next":
-                    continue
+            elif self.circles is not None and self.circles.ready():
+                verdict, failure = yield from self._circle_steps(blocks)
+            if verdict == "stop":
+                return
+            if verdict == "next":
+                continue
             if not (yield from self._contact_step(failure, blocks)):
                 return
 
@@ -286,6 +292,22 @@ class _Loop:
         except StepFailure as exc:
             self.status, self.message = "failed", str(exc)
             return "stop", None
+        return (yield from self._ran(started, kind, taken, its, failure, block, blocks))
+
+    def _circle_steps(self, blocks: bool):
+        """Closed compliant steps in one compiled run (:mod:`.closed_circles`), as :meth:`_free_steps`."""
+        started = wallclock.perf_counter()
+        while self.breakpoints and self.breakpoints[0] <= self.state.t + self.eps_t:
+            self.breakpoints.pop(0)
+        self.state, self.h, taken, its, block = self.circles.run(self, self.gathered)
+        self.rejected += self.circles.rejected
+        if self.log_steps:
+            self.res.steps.extend(self.circles.steps)
+        return (yield from self._ran(started, "impact_steps", taken, its, None, block, blocks))
+
+    def _ran(self, started: float, kind: str, taken: int, its: int, failure, block, blocks: bool):
+        """The loop's counts, watch, damping switch and frames after a compiled run of ``taken`` steps
+        (``block``: their frames); the verdict of :meth:`_free_steps`."""
         self.steps_taken, self.iterations = self.steps_taken + taken, self.iterations + its
         if not self.free:  # open (closed) steps: counted with the other steps out of (in) contact
             if taken and self.undamped and self.watch.created_energy(self.state):

@@ -45,3 +45,28 @@ def test_compiled_circle_steps_are_the_python_path_to_the_bit(name, end_time, mo
     general = first_impacts(name, end_time)
     assert fast.meta["compliant_contacts"]["B-clearance"]["impacts"] >= 1
     assert_same_run(fast, general)
+
+
+@pytest.mark.parametrize("name, interval", [("lankarani_nikravesh", 0.0), ("hertz", 0.0), ("friction_010", 0.0),
+                                            ("flexible", 0.0), ("friction_010", 5e-5)])
+def test_closed_steps_compiled_are_the_loop_to_the_bit(name, interval, monkeypatch):
+    """The compiled run of closed compliant steps (solver/integration/compliant_steps.py) against the
+    loop taking every step itself, over the first impacts, a frame and a step record at every step (the
+    flexible rod: four beam elements), or a frame every 50 µs (the impulses summed over the steps between)."""
+    from solver.integration import closed_circles
+
+    def recorded():
+        doc = load_model(examples_dir() / f"slider_crank_clearance_{name}.json")
+        doc["solver"].update(end_time=1e-3, output_interval=interval, record={"steps": True})
+        return simulate(doc)
+
+    compiled = []
+    run = closed_circles.ClosedCircles.run
+    monkeypatch.setattr(closed_circles.ClosedCircles, "run",
+                        lambda self, *args: compiled.append((out := run(self, *args))[2]) or out)
+    fast = recorded()
+    assert sum(compiled) > 0.6 * fast.meta["impact_steps"] > 200  # most closed steps taken compiled
+    monkeypatch.setattr(closed_circles.ClosedCircles, "serves", staticmethod(lambda *args: False))
+    general = recorded()
+    assert len(general.steps) == general.meta["steps"]
+    assert_same_run(fast, general)
