@@ -25,7 +25,8 @@ sums ``J_n . q`` as numpy's dot product does (:func:`solver.fused.fused`), and t
 frames (:meth:`~solver.contact.lagrange.LagrangeModel.step_ended`) and the friction power of the
 ledger are the contact model's own, from the multipliers of the run's steps.  A run begins only
 after a step at whose end no event happened (no onset jump, no switch), and it ends, as a run of
-open steps does, before a step whose energy jumped (a spurious root of the Newmark equations:
+open steps does, before a step whose energy jumped (a spurious root of the Newmark equations,
+screened in the run, :mod:`.energy_screen`, else looked for in its recorded states,
 :meth:`~.open_steps.OpenGaps.guarded`), which the loop cuts.
 """
 from __future__ import annotations
@@ -39,7 +40,8 @@ from ..contact.tracker import ContactTracker
 from ..jit import borrowed, fused, njit
 from ..system.state import State
 from .free_steps import FAILED, free_step, step_work
-from .open_steps import NODE, OpenGaps, gaps_closing, pair_gap
+from .energy_screen import screen_start, screened
+from .open_steps import HANDED, JUMPED, NODE, RAN, OpenGaps, gaps_closing, pair_gap
 
 #: the columns of :func:`modes_hold`'s ``props``: the gap held (m), the effective mass along the
 #: normal (kg), the slip direction, mu_s, eq. (4.9)'s eps, frictional (1/0), a node target's reach (m)
@@ -121,15 +123,15 @@ def reachable(dofs, frames, j, q, gap, reach):
 
 
 @njit(cache=True, nogil=True)
-def closed_steps(pairs, modes, first, props, tangents, times, resolution, lam_ends, gaps, before, aps, *args):
+def closed_steps(pairs, modes, first, props, tangents, times, resolution, lam_ends, gaps, before, aps, screen, *args):
     """:func:`_closed_steps` with the arrays of ``args`` borrowed (:mod:`solver.borrowing`)."""
-    return _closed_steps(pairs, modes, first, props, tangents, times, resolution, lam_ends, gaps, before, aps,
+    return _closed_steps(pairs, modes, first, props, tangents, times, resolution, lam_ends, gaps, before, aps, screen,
                          *borrowed(args))
 
 
 @njit(cache=True, nogil=True)
-def _closed_steps(pairs, modes, first, props, tangents, times, resolution, lam_ends, gaps, before, aps, targets, accs,
-                  h, nu, af, c_a, c_v, pseudo_ratio, lam_factor, modified, q, v, a, ap, lam, F_ext, drv_rows,
+def _closed_steps(pairs, modes, first, props, tangents, times, resolution, lam_ends, gaps, before, aps, screen, targets,
+                  accs, h, nu, af, c_a, c_v, pseudo_ratio, lam_factor, modified, q, v, a, ap, lam, F_ext, drv_rows,
                   drv_dofs, iterations, powers, states, factor, scale, *system):
     """The steps of :func:`~.free_steps.free_steps` (same arguments from ``targets`` on, the contact
     rows last), each with the rows' right-hand side written at its start and followed by the looks
@@ -137,14 +139,15 @@ def _closed_steps(pairs, modes, first, props, tangents, times, resolution, lam_e
     their kinds, dofs, frames and limit); ``pairs`` = every pair's (kinds, dofs, frames),
     ``modes``, ``first`` rows, ``props`` and ``tangents`` = (dofs, coefficients) as
     :func:`modes_hold` takes them, ``times`` the run's start and step ends, ``resolution`` =
-    (tol_g m, the contact model's nu); ``before``, ``aps`` as :func:`~.open_steps.open_steps` has
-    them, ``lam_ends[k]`` receives the contact multipliers at the end of step k.  Returns
-    ``(steps, closing)`` as :func:`~.open_steps.open_steps` does, ``closing`` also when a closed
-    pair's rule acts at the last step's end."""
+    (tol_g m, the contact model's nu); ``before``, ``aps``, ``screen`` as :func:`~.open_steps.open_steps`
+    has them, ``lam_ends[k]`` receives the contact multipliers at the end of step k.  Returns
+    ``(steps, ending)`` as :func:`~.open_steps.open_steps` does, ``ending`` :data:`~.open_steps.HANDED`
+    also when a closed pair's rule acts at the last step's end."""
     cr_dofs, cr_row, cr_rhs, lam_c = system[-8], system[-6], system[-3], system[-2]
     kinds, dofs, frames = pairs
     n, m = q.shape[0], lam.shape[0]
     work = step_work(q, lam, cr_dofs.shape[0])
+    U = screen_start(screen, q, v, F_ext, system)
     if scale[2] != h:
         factor[0] = 0
     for k in range(targets.shape[0]):
@@ -156,15 +159,17 @@ def _closed_steps(pairs, modes, first, props, tangents, times, resolution, lam_e
         before[4, :m] = lam
         if not free_step(k, targets, accs, h, nu, af, c_a, c_v, pseudo_ratio, lam_factor, modified, q, v, a, ap, lam,
                          F_ext, drv_rows, drv_dofs, iterations, powers, states, factor, scale, work, *system):
-            return FAILED - k, False
+            return FAILED - k, RAN
         lam_ends[k] = lam_c
         if aps.shape[0] > k:
             aps[k] = ap
         if gaps_closing(gaps[0], gaps[1], gaps[2], q, gaps[3]) or not modes_hold(
                 kinds, dofs, frames, modes, first, props, tangents[0], tangents[1], q, v, before[1, :n], lam_c,
                 times[k + 1] - times[k], resolution[0], resolution[1]):
-            return k + 1, True
-    return targets.shape[0], False
+            return k + 1, HANDED
+        if screened(screen, U, q, v, F_ext, system):
+            return k + 1, JUMPED
+    return targets.shape[0], RAN
 
 
 class ClosedRows(OpenGaps):
@@ -234,10 +239,11 @@ class ClosedRows(OpenGaps):
         self.aps = np.empty((recorded, n))
         model, shut = self.model, self.modes == OPEN
         args = (*args[:-8], *self.rows.kernel_args(), args[-1])
-        return closed_steps((self.kinds, self.dofs, self.frames), self.modes, self.first, self.props,
-                            (self.t_dofs, self.t_coef), self.times, np.array([model.tol_g, model.nu]), self.lam_ends,
-                            (self.kinds[shut], self.dofs[shut], self.frames[shut], self.limit), self.before, self.aps,
-                            *args)
+        return self.ended_by(closed_steps(
+            (self.kinds, self.dofs, self.frames), self.modes, self.first, self.props, (self.t_dofs, self.t_coef),
+            self.times, np.array([model.tol_g, model.nu]), self.lam_ends,
+            (self.kinds[shut], self.dofs[shut], self.frames[shut], self.limit), self.before, self.aps, self.screen,
+            *args))
 
     def multipliers(self, k: int) -> np.ndarray:
         """The contact multipliers after the run's first ``k`` steps, N."""

@@ -36,7 +36,8 @@ def compiled_run(integ: NewmarkIntegrator, out: OutputBuilder, state: State, h: 
     :class:`~.closed_steps.ClosedRows`, a run of closed steps, :mod:`.closed_steps`: the same); with
     ``single``, one step at most; with ``watch``, the run ends at the first step whose end state
     it flags (:meth:`.open_steps.OpenGaps.watched`); with ``guard``, before the first step whose energy
-    jumped, handed back as a failure (:meth:`.open_steps.OpenGaps.guarded`); with ``contact_rows``, the block's
+    jumped, handed back as a failure (screened in the compiled run, :mod:`.energy_screen` and
+    :meth:`.open_steps.OpenGaps.checked`, else :meth:`.open_steps.OpenGaps.guarded`); with ``contact_rows``, the block's
     contact columns of its times and states (:meth:`~solver.results.gathered_frames.GatheredFrames.contact_block`).
     Raises :class:`StepFailure` when the run stalls."""
     while breakpoints and breakpoints[0] <= state.t + eps_t:
@@ -50,14 +51,17 @@ def compiled_run(integ: NewmarkIntegrator, out: OutputBuilder, state: State, h: 
     if not len(times):
         return state, h, 0, 0, None, None
     targets, accs = integ.asm.sys.constraints.motion_at(times)
-    record = gather or watch is not None or guard is not None or (gaps is not None and gaps.records)
+    screened = gaps is not None and gaps.screening(guard)  # the energy guard's screen in the compiled run
+    record = gather or watch is not None or (guard is not None and not screened) or (gaps is not None and gaps.records)
     if gaps is not None:
         gaps.begin(state, times)
     new, iterations, powers, failure, recorded = free_run(integ, state, step, times, targets, accs,
                                                           out.driver_rows_dofs, record, gaps)
     if gaps is not None:
         new, failure = gaps.ended(new, failure, len(iterations))
-    if guard is not None:  # the energies in one pass: a model without modal links
+    if screened:
+        new, iterations, powers, failure = gaps.checked(state, times, (new, iterations, powers, failure), guard)
+    elif guard is not None:  # the energies in one pass: a model without modal links
         new, iterations, powers, failure = gaps.guarded(state, times, (new, iterations, powers, failure, recorded),
                                                         guard, not integ.asm.sys.modal.links)
     if watch is not None:
