@@ -51,7 +51,8 @@ def compiled_run(integ: NewmarkIntegrator, out: OutputBuilder, state: State, h: 
     if not len(times):
         return state, h, 0, 0, None, None
     targets, accs = integ.asm.sys.constraints.motion_at(times)
-    screened = gaps is not None and gaps.screening(guard)  # the energy guard's screen in the compiled run
+    # the energy guard's screen in the compiled run, but where the watch looks at every state's energies anyway
+    screened = gaps is not None and gaps.screening(guard if watch is None else None)
     record = gather or watch is not None or (guard is not None and not screened) or (gaps is not None and gaps.records)
     if gaps is not None:
         gaps.begin(state, times)
@@ -59,14 +60,10 @@ def compiled_run(integ: NewmarkIntegrator, out: OutputBuilder, state: State, h: 
                                                           out.driver_rows_dofs, record, gaps)
     if gaps is not None:
         new, failure = gaps.ended(new, failure, len(iterations))
-    if screened:
-        new, iterations, powers, failure = gaps.checked(state, times, (new, iterations, powers, failure), guard)
-    elif guard is not None:  # the energies in one pass: a model without modal links
-        new, iterations, powers, failure = gaps.guarded(state, times, (new, iterations, powers, failure, recorded),
-                                                        guard, not integ.asm.sys.modal.links)
-    if watch is not None:
-        new, iterations, powers, failure = gaps.watched(times, (new, iterations, powers, failure, recorded), watch,
-                                                        None if integ.asm.sys.modal.links else out)
+    if guard is not None or watch is not None:
+        run = (new, iterations, powers, failure, recorded)
+        new, iterations, powers, failure = _looked_at(out, gaps, state, times, run, guard, watch, screened,
+                                                      not integ.asm.sys.modal.links)
     ends = times[:len(iterations)]
     hs = np.diff(ends, prepend=state.t)  # each step as the loop takes it: its end minus its start
     limits.accepted_run(ends, hs)
@@ -79,3 +76,23 @@ def compiled_run(integ: NewmarkIntegrator, out: OutputBuilder, state: State, h: 
     if block is not None and contact_rows is not None:
         block.contact = contact_rows(ends, recorded)
     return new, h_next, len(hs), int(iterations.sum()), failure, block
+
+
+def _looked_at(out: OutputBuilder, gaps: OpenGaps, start: State, times: np.ndarray, run: tuple,
+               guard: OutputBuilder | None, watch: Callable[[State], bool] | None, screened: bool,
+               stacked: bool) -> tuple:
+    """The run ``(state, iterations, powers, failure, recorded states)`` of :func:`compiled_run` from
+    ``start`` cut where the energy guard or the created-energy watch cuts it: ``(state, iterations,
+    powers, failure)``; a ``screened`` run as :meth:`.open_steps.OpenGaps.checked` has it, else the
+    recorded states as ``guard``'s :meth:`.open_steps.OpenGaps.guarded` and then ``watch``'s
+    :meth:`.open_steps.OpenGaps.watched` look at them, with their energies in one pass for both
+    where ``stacked`` (a model without modal links)."""
+    if screened:
+        return gaps.checked(start, times, run[:4], out)
+    taken, recorded = len(run[1]), run[4]
+    terms = out.stacked_terms(recorded[0][:taken], recorded[1][:taken]) if stacked and taken else None
+    if guard is not None:
+        run = (*gaps.guarded(start, times, run, guard, terms), recorded)
+    if watch is not None:
+        run = (*gaps.watched(times, run, watch, out if stacked else None, terms), recorded)
+    return run[:4]

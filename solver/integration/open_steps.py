@@ -201,19 +201,18 @@ class OpenGaps:
             return before, iterations[:k], powers[:k], NewtonFailure(SPURIOUS)
         return run
 
-    def guarded(self, start: State, times: np.ndarray, run: tuple, guard, stacked: bool) -> tuple:
+    def guarded(self, start: State, times: np.ndarray, run: tuple, guard, terms: tuple | None) -> tuple:
         """The run ``(state, iterations, powers, failure, (q, v, a, lam) of each step)`` of
         :func:`~.free_steps.free_run` that recorded its steps, cut before the first step whose
         energy jumped (``guard``'s :meth:`~solver.results.outputs.OutputBuilder.spurious_growth`
         from the state before it, ``start`` for the first): ``(state, iterations, powers,
         failure)``, the failure then the spurious root, which the loop cuts as it cuts any step
-        that failed (:func:`~.attempts.advance`); with ``stacked`` (a model without modal links)
-        the states' energies in one pass, as :meth:`watched` takes them."""
+        that failed (:func:`~.attempts.advance`); ``terms``: the states' energies in one pass
+        (:meth:`~solver.results.outputs.OutputBuilder.stacked_terms`, a model without modal links), else None."""
         new, iterations, powers, failure, (q, v, a, lam) = run
         if not len(iterations):
             return run[:4]
-        terms = guard.stacked_terms(q[:len(iterations)], v[:len(iterations)]) if stacked else None
-        steps = guard.spurious_candidates(start, terms) if stacked else range(len(iterations))
+        steps = guard.spurious_candidates(start, terms) if terms is not None else range(len(iterations))
 
         def state(k: int) -> State:
             st = State(float(times[k]), q[k], v[k], a[k], lam[k], self.aps[k], self.multipliers(k + 1))
@@ -232,20 +231,20 @@ class OpenGaps:
                         iterations[:k], powers[:k], jumped)
         return new, iterations, powers, failure
 
-    def watched(self, times: np.ndarray, run: tuple, watch: Callable[[State], bool], out=None) -> tuple:
+    def watched(self, times: np.ndarray, run: tuple, watch: Callable[[State], bool], out=None,
+                terms: tuple | None = None) -> tuple:
         """The run ``(state, iterations, powers, failure, (q, v, a, lam) of each step)`` of
         :func:`~.free_steps.free_run` that recorded its steps, cut after the first step whose end
         state ``watch`` flags (the time loop's created-energy watch, which looks at every step's
         end): ``(state, iterations, powers, failure)``.  With ``out`` (an
-        :class:`~solver.results.outputs.OutputBuilder` of a model without modal links), the states'
-        energies are computed in one pass (:meth:`~solver.results.outputs.OutputBuilder.stacked_terms`,
-        the same numbers) and handed to the watch with each state."""
+        :class:`~solver.results.outputs.OutputBuilder` of a model without modal links) and ``terms`` (the
+        recorded states' energies in one pass, :meth:`~solver.results.outputs.OutputBuilder.stacked_terms`,
+        the same numbers), the energies are handed to the watch with each state."""
         new, iterations, powers, failure, (q, v, a, lam) = run
         last = len(iterations) - 1
-        terms = out.stacked_terms(q[:last], v[:last]) if out is not None and last > 0 else None
         for k in range(last):
             st = State(float(times[k]), q[k], v[k], a[k], lam[k], self.aps[k], self.multipliers(k + 1))
-            if terms is not None:
+            if out is not None and terms is not None:
                 out.remember_energy(st, tuple(x[k] for x in terms))
             if watch(st):
                 return (State(st.t, *(x.copy() for x in (st.q, st.v, st.a, st.lam, st.a_pseudo)), st.lam_c),
