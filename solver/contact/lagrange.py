@@ -44,7 +44,7 @@ from typing import Callable
 import numpy as np
 
 from ..system.assembly import Assembly
-from ..system.bordered import POSITION, VELOCITY, ContactRows
+from ..system.bordered import POSITION, VELOCITY, ContactRows, row_dot
 from ..system.contact_pairs import ContactGeometry, ContactPair
 from ..system.impact_times import LAGRANGE_COURANT, struck_transit
 from ..system.integrator import integrator_parameters
@@ -141,7 +141,7 @@ class LagrangeModel(ContactModel):
         rows.dofs[r] = g.dofs
         rows.row[r] = Jn
         rows.level[r] = POSITION
-        rows.rhs[r] = Jn @ q[g.dofs] - g.gap + self.hold[j]
+        rows.rhs[r] = row_dot(Jn, g.dofs, q) - g.gap + self.hold[j]
         rows.gamma[r] = gamma[0]
         if self.state[j] == STICK:
             rows.col[r] = Jn

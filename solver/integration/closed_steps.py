@@ -21,8 +21,8 @@ first attempt of its next step, which applies the contact rules to it as to a st
 itself (:mod:`.open_steps` does the same).  A step that fails is given back as a failure.
 
 The numbers are those of the steps the loop takes one by one, to the bit: the right-hand side
-sums ``J_n . q`` as numpy's dot product does (:func:`solver.fused.fused`), and the forces of the
-frames (:meth:`~solver.contact.lagrange.LagrangeModel.step_ended`) and the friction power of the
+sums ``J_n . q`` with the contact model's own kernel (:func:`~solver.system.bordered.row_dot`),
+and the forces of the frames (:meth:`~solver.contact.lagrange.LagrangeModel.step_ended`) and the friction power of the
 ledger are the contact model's own, from the multipliers of the run's steps.  A run begins only
 after a step at whose end no event happened (no onset jump, no switch), and it ends, as a run of
 open steps does, before a step whose energy jumped (a spurious root of the Newmark equations,
@@ -37,7 +37,8 @@ import numpy as np
 
 from ..contact.lagrange import OPEN, SLIDE, STICK
 from ..contact.tracker import ContactTracker
-from ..jit import borrowed, fused, njit
+from ..jit import borrowed, njit
+from ..system.bordered import row_dot
 from ..system.state import State
 from .free_steps import FAILED, free_step, step_work
 from .energy_screen import screen_start, screened
@@ -60,15 +61,12 @@ TANGENT_DOFS = 6
 def write_rhs(kinds, dofs, frames, modes, first, props, cr_dofs, cr_row, cr_rhs, q):
     """The right-hand side ``J_n . q - g + g_held`` (m) of each closed pair's normal row, first row
     ``first[j]`` (:meth:`~solver.contact.lagrange.LagrangeModel._write`), at the step's start ``q``;
-    ``J_n . q`` summed as numpy's dot product sums it (:mod:`solver.fused`)."""
+    ``J_n . q`` summed as the contact model sums it (:func:`~solver.system.bordered.row_dot`)."""
     for j in range(kinds.shape[0]):
         if modes[j] == OPEN:
             continue
         r = first[j]
-        acc = 0.0
-        for i in range(cr_dofs.shape[1]):
-            acc = fused(q[cr_dofs[r, i]], cr_row[r, i], acc)
-        cr_rhs[r] = acc - pair_gap(kinds, dofs, frames, j, q) + props[j, HOLD]
+        cr_rhs[r] = row_dot(cr_row[r], cr_dofs[r], q) - pair_gap(kinds, dofs, frames, j, q) + props[j, HOLD]
 
 
 @njit(cache=True)

@@ -52,7 +52,7 @@ def test_closed_steps_are_compiled_and_are_the_python_steps_to_the_bit(name, sol
 
 def test_rows_right_hand_side_is_the_contact_models_to_the_bit():
     """The right-hand side of a closed pair's rows written in the compiled run equals the Lagrange
-    model's own (``J_n . q - g + g_held``, numpy's dot product) at states along the bar struck by a
+    model's own (``J_n . q - g + g_held``, its fused sum in order) at states along the bar struck by a
     mass, the striker pressed in up to 10 micrometres and turned by up to 1e-3 rad."""
     system = compile_model(example("bar_mass_impact_lagrange"))
     contacts = ContactTracker(Assembly(system), system.settings)
