@@ -10,6 +10,7 @@ from ..results.frame_block import BLOCK_FRAMES
 from ..results.frames import StepRecord
 from ..results.outputs import OutputBuilder
 from ..system.state import State
+from .divergence import DivergenceWatch
 from .free_steps import free_run, plan_steps
 from .newmark import NewmarkIntegrator
 from .open_steps import OpenGaps
@@ -22,7 +23,7 @@ FREE_RUN_WORK = 32_768
 def compiled_run(integ: NewmarkIntegrator, out: OutputBuilder, state: State, h: float, h0: float, t_end: float,
               eps_t: float, next_out: float, dt_out: float, breakpoints: list[float], limits: StepLimits,
               steps: list[StepRecord] | None, gather: bool = False, gaps: OpenGaps | None = None,
-              single: bool = False, watch: Callable[[State], bool] | None = None,
+              single: bool = False, watch: DivergenceWatch | None = None,
               contact_rows: Callable | None = None, guard: OutputBuilder | None = None) -> tuple:
     """Steps from ``state`` taken in one compiled run (:mod:`.free_steps`) up to the next output
     time ``next_out`` (every step's end with ``dt_out <= 0``; with ``gather``, the frames of every
@@ -79,7 +80,7 @@ def compiled_run(integ: NewmarkIntegrator, out: OutputBuilder, state: State, h: 
 
 
 def _looked_at(out: OutputBuilder, gaps: OpenGaps, start: State, times: np.ndarray, run: tuple,
-               guard: OutputBuilder | None, watch: Callable[[State], bool] | None, screened: bool,
+               guard: OutputBuilder | None, watch: DivergenceWatch | None, screened: bool,
                stacked: bool) -> tuple:
     """The run ``(state, iterations, powers, failure, recorded states)`` of :func:`compiled_run` from
     ``start`` cut where the energy guard or the created-energy watch cuts it: ``(state, iterations,
@@ -94,5 +95,5 @@ def _looked_at(out: OutputBuilder, gaps: OpenGaps, start: State, times: np.ndarr
     if guard is not None:
         run = (*gaps.guarded(start, times, run, guard, terms), recorded)
     if watch is not None:
-        run = (*gaps.watched(times, run, watch, out if stacked else None, terms), recorded)
+        run = (*gaps.watched(times, run, watch, terms), recorded)
     return run[:4]

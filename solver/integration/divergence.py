@@ -123,6 +123,25 @@ class DivergenceWatch:
         self._in_play = max(self._in_play, kinetic + strain)
         return self.balance(st) - self._balance0 > DAMPING_ONSET * self._in_play
 
+    def first_created(self, times: np.ndarray, terms: tuple[list[float], ...]) -> int | None:
+        """The first of the states at ``times`` (s) in a row that :meth:`created_energy` flags, looked at
+        in order as it looks at them (its largest energy in play advanced through the states looked
+        at), from their kinetic, strain and potential energy ``terms`` (J, lists, at least as long:
+        :meth:`OutputBuilder.stacked_terms`) and the ledger as it is (a run of steps with no work
+        booked: :mod:`.open_steps`, whose Lagrange pairs store no energy), or None.  The same sums as
+        :meth:`balance`'s, state by state."""
+        count = len(times)
+        energies = dict(zip(ENERGY_TERMS, (np.array(x[:count]) for x in terms)), contact_elastic=0.0)
+        ledger, total = self.out.ledger, np.zeros(count)
+        for key, sign in ENERGY_BALANCE_SIGNS.items():
+            total += sign * (ledger[key] if key in ledger else energies[key] if key in _TERM else 0.0)
+        in_play = np.fmax.accumulate(np.concatenate([[self._in_play], energies["kinetic"] + energies["strain"]]))[1:]
+        flagged = np.flatnonzero(total - self._balance0 > DAMPING_ONSET * in_play)
+        last = int(flagged[0]) if len(flagged) else count - 1
+        if count:
+            self._in_play = float(in_play[last])
+        return last if len(flagged) else None
+
 
 def mesh_hint(out: OutputBuilder, st: State) -> str | None:
     """The flexible link that bent more than its mesh can follow at ``st``, in words (the element

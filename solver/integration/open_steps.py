@@ -231,25 +231,31 @@ class OpenGaps:
                         iterations[:k], powers[:k], jumped)
         return new, iterations, powers, failure
 
-    def watched(self, times: np.ndarray, run: tuple, watch: Callable[[State], bool], out=None,
-                terms: tuple | None = None) -> tuple:
+    def watched(self, times: np.ndarray, run: tuple, watch, terms: tuple | None = None) -> tuple:
         """The run ``(state, iterations, powers, failure, (q, v, a, lam) of each step)`` of
         :func:`~.free_steps.free_run` that recorded its steps, cut after the first step whose end
-        state ``watch`` flags (the time loop's created-energy watch, which looks at every step's
-        end): ``(state, iterations, powers, failure)``.  With ``out`` (an
-        :class:`~solver.results.outputs.OutputBuilder` of a model without modal links) and ``terms`` (the
-        recorded states' energies in one pass, :meth:`~solver.results.outputs.OutputBuilder.stacked_terms`,
-        the same numbers), the energies are handed to the watch with each state."""
-        new, iterations, powers, failure, (q, v, a, lam) = run
+        state ``watch`` (the time loop's :class:`~.divergence.DivergenceWatch`) flags as having created
+        energy (:meth:`~.divergence.DivergenceWatch.created_energy`, which looks at every step's end):
+        ``(state, iterations, powers, failure)``.  With ``terms`` (the recorded states' energies in one
+        pass, :meth:`~solver.results.outputs.OutputBuilder.stacked_terms`, a model without modal links) the
+        states are looked at in one pass (:meth:`~.divergence.DivergenceWatch.first_created`, the same
+        numbers)."""
+        new, iterations, powers, failure, recorded = run
         last = len(iterations) - 1
-        for k in range(last):
-            st = State(float(times[k]), q[k], v[k], a[k], lam[k], self.aps[k], self.multipliers(k + 1))
-            if out is not None and terms is not None:
-                out.remember_energy(st, tuple(x[k] for x in terms))
-            if watch(st):
-                return (State(st.t, *(x.copy() for x in (st.q, st.v, st.a, st.lam, st.a_pseudo)), st.lam_c),
-                        iterations[:k + 1], powers[:k + 1], None)
-        return new, iterations, powers, failure
+        if terms is None:
+            flagged = next((k for k in range(last) if watch.created_energy(self._state(times, recorded, k))), None)
+        else:
+            flagged = watch.first_created(times[:max(last, 0)], terms)
+        if flagged is None:
+            return new, iterations, powers, failure
+        st = self._state(times, recorded, flagged)
+        return (State(st.t, *(x.copy() for x in (st.q, st.v, st.a, st.lam, st.a_pseudo)), st.lam_c),
+                iterations[:flagged + 1], powers[:flagged + 1], None)
+
+    def _state(self, times: np.ndarray, recorded: tuple, k: int) -> State:
+        """The end state of the run's step ``k`` from its ``recorded`` (q, v, a, lam) (views)."""
+        q, v, a, lam = recorded
+        return State(float(times[k]), q[k], v[k], a[k], lam[k], self.aps[k], self.multipliers(k + 1))
 
 
 def _frame(kind: str, params: dict, radius: float) -> tuple[float, ...]:
