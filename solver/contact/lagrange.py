@@ -414,9 +414,9 @@ class LagrangeModel(ContactModel):
         return self._onset_steps[0][0] if self._onset_steps else h
 
     @property
-    def in_onset(self) -> bool:
-        """Whether steps of :data:`ONSET_STEPS` remain (the loop takes them one at a time)."""
-        return bool(self._onset_steps)
+    def onset_left(self) -> int:
+        """How many steps of :data:`ONSET_STEPS` remain (the loop takes the damped ones one at a time)."""
+        return len(self._onset_steps)
 
     def step_tau(self) -> float | None:
         """The ``tau`` of :data:`ONSET_STEPS`'s next step, None when it is the run's."""

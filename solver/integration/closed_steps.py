@@ -32,6 +32,7 @@ screened in the run, :mod:`.energy_screen`, else looked for in its recorded stat
 from __future__ import annotations
 
 import dataclasses
+import math
 
 import numpy as np
 
@@ -205,11 +206,23 @@ class ClosedRows(OpenGaps):
 
     def ready(self, s: State) -> bool:
         """Whether the steps from ``s`` may be a run of closed steps: a pair is closed, no event
-        happened at ``s`` (an onset jump, a switch: the step after them is the loop's) and no onset
-        step remains (:data:`~solver.contact.lagrange.ONSET_STEPS`, taken by the loop)."""
+        happened at ``s`` (an onset jump, a switch: the step after them is the loop's) and the next
+        step is not a damped onset step (:data:`~solver.contact.lagrange.ONSET_STEPS`, taken by the
+        loop; the undamped ones are a run's, :attr:`budget`)."""
         events = self.contacts.events
-        return (self.model.closed() and not self.model.in_onset
+        return (self.model.closed() and self.model.step_tau() is None
                 and (not events or events[-1]["time_s"] < s.t))
+
+    def step_size(self, h: float) -> float:
+        """The first step of a run where the loop would take a step of ``h`` (s): the impact step's
+        bound, an onset step whatever ``h`` (:meth:`~solver.contact.tracker.ContactTracker.step_size`)."""
+        return self.contacts.step_size(h)
+
+    @property
+    def budget(self) -> int | float:
+        """The most steps of a run: the onset steps that remain (of the onset step's size,
+        :attr:`cap`), else no bound."""
+        return self.model.onset_left or math.inf
 
     def begin(self, s: State, times: np.ndarray) -> None:
         """The rows of a run from ``s`` to the step ends ``times`` (the loop's rows of a step from ``s``;
@@ -265,7 +278,8 @@ class ClosedRows(OpenGaps):
             for k in range(len(hs)):
                 st = State(float(self.times[k + 1]), q[k], v[k], a[k], lam[k], None, self.lam_ends[k])
                 p_fric[k] = self.contacts.contact_power(st)[0]
+        for k in range(0 if self.model.onset_left else max(len(hs) - 1, 0), len(hs)):  # each onset step counted
+            self.model.step_ended(self.multipliers(k), self.multipliers(k + 1))
         if len(hs):
-            self.model.step_ended(self.multipliers(len(hs) - 1), self.multipliers(len(hs)))
             self.model.last_step = float(hs[-1])
         return out.advance_ledger_drivers(hs.tolist(), powers, end, p_fric)

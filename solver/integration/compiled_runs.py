@@ -47,7 +47,9 @@ def compiled_run(integ: NewmarkIntegrator, out: OutputBuilder, state: State, h: 
     if gather:  # through the output times, a block of frames at most
         next_out, dt_out, budget = np.inf, np.inf, min(budget, BLOCK_FRAMES)
     cap = gaps.cap if gaps is not None else np.inf  # the longest step (the impact step while in contact)
-    times, step = plan_steps(state.t, min(h, cap), min(h0, cap), t_end, eps_t, limits.shortest,
+    budget = min(budget, gaps.budget) if gaps is not None else budget  # the onset steps that remain
+    first = gaps.step_size(h) if gaps is not None else h  # the loop's step: an onset step whatever h
+    times, step = plan_steps(state.t, first, min(h0, cap), t_end, eps_t, limits.shortest,
                              breakpoints[0] if breakpoints else np.inf, next_out, dt_out, budget)
     if not len(times):
         return state, h, 0, 0, None, None

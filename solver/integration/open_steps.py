@@ -126,8 +126,8 @@ class OpenGaps:
         self.screen = (np.zeros(4), np.empty(0))  # the energy screen's marks and q0 (:mod:`.energy_screen`)
         self.jumped = False  # whether the last run ended at a step whose energy jumped
 
-    #: the longest step of a run, s; whether its states are kept for :meth:`book`
-    cap, records = math.inf, False
+    #: the longest step of a run, s; the most steps of a run; whether its states are kept for :meth:`book`
+    cap, budget, records = math.inf, math.inf, False
 
     @staticmethod
     def serves(contacts: ContactTracker) -> bool:
@@ -135,6 +135,10 @@ class OpenGaps:
         node or a ground line (no forces, no moving supports or masses)."""
         return (contacts.active and all(type(m) is LagrangeModel for m in contacts.models)
                 and all(p.kind in KINDS for p in contacts.pairs))
+
+    def step_size(self, h: float) -> float:
+        """The first step of a run where the loop would take a step of ``h`` (s): at most :attr:`cap`."""
+        return min(h, self.cap)
 
     def steps(self, args: tuple, n: int, m: int, recorded: int) -> tuple[int, bool]:
         """:func:`open_steps` with the arguments ``args`` of :func:`~.free_steps.free_steps`, for

@@ -95,3 +95,17 @@ def test_a_fused_sum_is_numpys_dot_product_of_short_vectors():
         plain.append(acc)
     assert ours[:50] == plain
     assert any(sum((a * b).tolist()) != float(a @ b) for a, b in zip(x, y))
+
+
+def test_the_undamped_onset_steps_are_compiled_runs_too(monkeypatch):
+    """After an onset's damped step (tau 0.9, taken by the loop) the two undamped steps of
+    :data:`~solver.contact.lagrange.ONSET_STEPS` (half the impact step) are a compiled run of
+    their own: of the bar struck by a mass's steps in contact (two contacts) only the damped onset
+    step and the release step of each are the loop's (four, eight before), and the run is the
+    one-by-one run to the bit."""
+    doc = example("bar_mass_impact_lagrange", record={"steps": True}, output_interval=0.01)
+    compiled, stepped, taken = runs(doc, monkeypatch)
+    releases = sum(e["kind"] == "separation" for e in compiled.events)
+    assert releases == 2
+    assert compiled.meta["impact_steps"] - taken == 2 * releases
+    assert_same_run(compiled, stepped)
