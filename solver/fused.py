@@ -1,10 +1,11 @@
 """A fused multiply-add for the compiled kernels (a numba intrinsic): ``a b + c`` rounded once.
 
-numpy's dot product of two short vectors (under 32 elements) is OpenBLAS's ``ddot``, which sums
-them in order with one fused multiply-add per element (measured on the project's machine: its
-Haswell kernel, 20 000 random 9-element products, every one equal to the bit).  A kernel that
-must give the same number as a dot product numpy takes in Python (the contact rows' right-hand
-side, :mod:`solver.integration.closed_steps`) sums with :func:`fused` in the same order.
+The contact rows' ``J_n . q`` (:func:`solver.system.bordered.row_dot`) sums with :func:`fused` in
+order, for the steps taken one by one and the compiled runs of closed steps alike
+(:mod:`solver.integration.closed_steps`), so the two agree to the bit whatever BLAS numpy has.  It
+is the sum numpy's dot product of two short vectors (under 32 elements) gave on the project's
+machine (OpenBLAS's Haswell ``ddot``, one fused multiply-add per element in order: 20 000 random
+9-element products, every one equal to the bit), so the rows' numbers are those of before.
 
 Imported only by :func:`solver.jit.compile_kernels`, with numba (kernel modules name the
 stand-in :data:`solver.jit.fused`).

@@ -44,7 +44,7 @@ from typing import Callable
 import numpy as np
 
 from ..system.assembly import Assembly
-from ..system.bordered import POSITION, VELOCITY, ContactRows
+from ..system.bordered import POSITION, VELOCITY, ContactRows, row_dot
 from ..system.contact_pairs import ContactGeometry, ContactPair
 from ..system.impact_times import LAGRANGE_COURANT, struck_transit
 from ..system.integrator import integrator_parameters
@@ -141,7 +141,7 @@ class LagrangeModel(ContactModel):
         rows.dofs[r] = g.dofs
         rows.row[r] = Jn
         rows.level[r] = POSITION
-        rows.rhs[r] = Jn @ q[g.dofs] - g.gap + self.hold[j]
+        rows.rhs[r] = row_dot(Jn, g.dofs, q) - g.gap + self.hold[j]
         rows.gamma[r] = gamma[0]
         if self.state[j] == STICK:
             rows.col[r] = Jn
@@ -414,9 +414,9 @@ class LagrangeModel(ContactModel):
         return self._onset_steps[0][0] if self._onset_steps else h
 
     @property
-    def in_onset(self) -> bool:
-        """Whether steps of :data:`ONSET_STEPS` remain (the loop takes them one at a time)."""
-        return bool(self._onset_steps)
+    def onset_left(self) -> int:
+        """How many steps of :data:`ONSET_STEPS` remain (the loop takes the damped ones one at a time)."""
+        return len(self._onset_steps)
 
     def step_tau(self) -> float | None:
         """The ``tau`` of :data:`ONSET_STEPS`'s next step, None when it is the run's."""

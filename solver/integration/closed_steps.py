@@ -21,25 +21,29 @@ first attempt of its next step, which applies the contact rules to it as to a st
 itself (:mod:`.open_steps` does the same).  A step that fails is given back as a failure.
 
 The numbers are those of the steps the loop takes one by one, to the bit: the right-hand side
-sums ``J_n . q`` as numpy's dot product does (:func:`solver.fused.fused`), and the forces of the
-frames (:meth:`~solver.contact.lagrange.LagrangeModel.step_ended`) and the friction power of the
+sums ``J_n . q`` with the contact model's own kernel (:func:`~solver.system.bordered.row_dot`),
+and the forces of the frames (:meth:`~solver.contact.lagrange.LagrangeModel.step_ended`) and the friction power of the
 ledger are the contact model's own, from the multipliers of the run's steps.  A run begins only
 after a step at whose end no event happened (no onset jump, no switch), and it ends, as a run of
-open steps does, before a step whose energy jumped (a spurious root of the Newmark equations:
+open steps does, before a step whose energy jumped (a spurious root of the Newmark equations,
+screened in the run, :mod:`.energy_screen`, else looked for step by step,
 :meth:`~.open_steps.OpenGaps.checked`), which the loop cuts.
 """
 from __future__ import annotations
 
 import dataclasses
+import math
 
 import numpy as np
 
 from ..contact.lagrange import OPEN, SLIDE, STICK
 from ..contact.tracker import ContactTracker
-from ..jit import borrowed, fused, njit
+from ..jit import borrowed, njit
+from ..system.bordered import row_dot
 from ..system.state import State
 from .free_steps import FAILED, free_step, step_work
-from .open_steps import NODE, OpenGaps, gaps_closing, pair_gap
+from .energy_screen import screen_start, screened
+from .open_steps import HANDED, JUMPED, NODE, RAN, OpenGaps, gaps_closing, pair_gap
 
 #: the columns of :func:`modes_hold`'s ``props``: the gap held (m), the effective mass along the
 #: normal (kg), the slip direction, mu_s, eq. (4.9)'s eps, frictional (1/0), a node target's reach (m)
@@ -58,15 +62,12 @@ TANGENT_DOFS = 6
 def write_rhs(kinds, dofs, frames, modes, first, props, cr_dofs, cr_row, cr_rhs, q):
     """The right-hand side ``J_n . q - g + g_held`` (m) of each closed pair's normal row, first row
     ``first[j]`` (:meth:`~solver.contact.lagrange.LagrangeModel._write`), at the step's start ``q``;
-    ``J_n . q`` summed as numpy's dot product sums it (:mod:`solver.fused`)."""
+    ``J_n . q`` summed as the contact model sums it (:func:`~solver.system.bordered.row_dot`)."""
     for j in range(kinds.shape[0]):
         if modes[j] == OPEN:
             continue
         r = first[j]
-        acc = 0.0
-        for i in range(cr_dofs.shape[1]):
-            acc = fused(q[cr_dofs[r, i]], cr_row[r, i], acc)
-        cr_rhs[r] = acc - pair_gap(kinds, dofs, frames, j, q) + props[j, HOLD]
+        cr_rhs[r] = row_dot(cr_row[r], cr_dofs[r], q) - pair_gap(kinds, dofs, frames, j, q) + props[j, HOLD]
 
 
 @njit(cache=True)
@@ -121,15 +122,15 @@ def reachable(dofs, frames, j, q, gap, reach):
 
 
 @njit(cache=True, nogil=True)
-def closed_steps(pairs, modes, first, props, tangents, times, resolution, lam_ends, gaps, before, aps, *args):
+def closed_steps(pairs, modes, first, props, tangents, times, resolution, lam_ends, gaps, before, aps, screen, *args):
     """:func:`_closed_steps` with the arrays of ``args`` borrowed (:mod:`solver.borrowing`)."""
-    return _closed_steps(pairs, modes, first, props, tangents, times, resolution, lam_ends, gaps, before, aps,
+    return _closed_steps(pairs, modes, first, props, tangents, times, resolution, lam_ends, gaps, before, aps, screen,
                          *borrowed(args))
 
 
 @njit(cache=True, nogil=True)
-def _closed_steps(pairs, modes, first, props, tangents, times, resolution, lam_ends, gaps, before, aps, targets, accs,
-                  h, nu, af, c_a, c_v, pseudo_ratio, lam_factor, modified, q, v, a, ap, lam, F_ext, drv_rows,
+def _closed_steps(pairs, modes, first, props, tangents, times, resolution, lam_ends, gaps, before, aps, screen, targets,
+                  accs, h, nu, af, c_a, c_v, pseudo_ratio, lam_factor, modified, q, v, a, ap, lam, F_ext, drv_rows,
                   drv_dofs, iterations, powers, states, factor, scale, *system):
     """The steps of :func:`~.free_steps.free_steps` (same arguments from ``targets`` on, the contact
     rows last), each with the rows' right-hand side written at its start and followed by the looks
@@ -137,14 +138,15 @@ def _closed_steps(pairs, modes, first, props, tangents, times, resolution, lam_e
     their kinds, dofs, frames and limit); ``pairs`` = every pair's (kinds, dofs, frames),
     ``modes``, ``first`` rows, ``props`` and ``tangents`` = (dofs, coefficients) as
     :func:`modes_hold` takes them, ``times`` the run's start and step ends, ``resolution`` =
-    (tol_g m, the contact model's nu); ``before``, ``aps`` as :func:`~.open_steps.open_steps` has
-    them, ``lam_ends[k]`` receives the contact multipliers at the end of step k.  Returns
-    ``(steps, closing)`` as :func:`~.open_steps.open_steps` does, ``closing`` also when a closed
-    pair's rule acts at the last step's end."""
+    (tol_g m, the contact model's nu); ``before``, ``aps``, ``screen`` as :func:`~.open_steps.open_steps`
+    has them, ``lam_ends[k]`` receives the contact multipliers at the end of step k.  Returns
+    ``(steps, ending)`` as :func:`~.open_steps.open_steps` does, ``ending`` :data:`~.open_steps.HANDED`
+    also when a closed pair's rule acts at the last step's end."""
     cr_dofs, cr_row, cr_rhs, lam_c = system[-8], system[-6], system[-3], system[-2]
     kinds, dofs, frames = pairs
     n, m = q.shape[0], lam.shape[0]
     work = step_work(q, lam, cr_dofs.shape[0])
+    U = screen_start(screen, q, v, F_ext, system)
     if scale[2] != h:
         factor[0] = 0
     for k in range(targets.shape[0]):
@@ -156,15 +158,17 @@ def _closed_steps(pairs, modes, first, props, tangents, times, resolution, lam_e
         before[4, :m] = lam
         if not free_step(k, targets, accs, h, nu, af, c_a, c_v, pseudo_ratio, lam_factor, modified, q, v, a, ap, lam,
                          F_ext, drv_rows, drv_dofs, iterations, powers, states, factor, scale, work, *system):
-            return FAILED - k, False
+            return FAILED - k, RAN
         lam_ends[k] = lam_c
         if aps.shape[0] > k:
             aps[k] = ap
         if gaps_closing(gaps[0], gaps[1], gaps[2], q, gaps[3]) or not modes_hold(
                 kinds, dofs, frames, modes, first, props, tangents[0], tangents[1], q, v, before[1, :n], lam_c,
                 times[k + 1] - times[k], resolution[0], resolution[1]):
-            return k + 1, True
-    return targets.shape[0], False
+            return k + 1, HANDED
+        if screened(screen, U, q, v, F_ext, system):
+            return k + 1, JUMPED
+    return targets.shape[0], RAN
 
 
 class ClosedRows(OpenGaps):
@@ -202,11 +206,23 @@ class ClosedRows(OpenGaps):
 
     def ready(self, s: State) -> bool:
         """Whether the steps from ``s`` may be a run of closed steps: a pair is closed, no event
-        happened at ``s`` (an onset jump, a switch: the step after them is the loop's) and no onset
-        step remains (:data:`~solver.contact.lagrange.ONSET_STEPS`, taken by the loop)."""
+        happened at ``s`` (an onset jump, a switch: the step after them is the loop's) and the next
+        step is not a damped onset step (:data:`~solver.contact.lagrange.ONSET_STEPS`, taken by the
+        loop; the undamped ones are a run's, :attr:`budget`)."""
         events = self.contacts.events
-        return (self.model.closed() and not self.model.in_onset
+        return (self.model.closed() and self.model.step_tau() is None
                 and (not events or events[-1]["time_s"] < s.t))
+
+    def step_size(self, h: float) -> float:
+        """The first step of a run where the loop would take a step of ``h`` (s): the impact step's
+        bound, an onset step whatever ``h`` (:meth:`~solver.contact.tracker.ContactTracker.step_size`)."""
+        return self.contacts.step_size(h)
+
+    @property
+    def budget(self) -> int | float:
+        """The most steps of a run: the onset steps that remain (of the onset step's size,
+        :attr:`cap`), else no bound."""
+        return self.model.onset_left or math.inf
 
     def begin(self, s: State, times: np.ndarray) -> None:
         """The rows of a run from ``s`` to the step ends ``times`` (the loop's rows of a step from ``s``;
@@ -234,10 +250,11 @@ class ClosedRows(OpenGaps):
         self.aps = np.empty((recorded, n))
         model, shut = self.model, self.modes == OPEN
         args = (*args[:-8], *self.rows.kernel_args(), args[-1])
-        return closed_steps((self.kinds, self.dofs, self.frames), self.modes, self.first, self.props,
-                            (self.t_dofs, self.t_coef), self.times, np.array([model.tol_g, model.nu]), self.lam_ends,
-                            (self.kinds[shut], self.dofs[shut], self.frames[shut], self.limit), self.before, self.aps,
-                            *args)
+        return self.ended_by(closed_steps(
+            (self.kinds, self.dofs, self.frames), self.modes, self.first, self.props, (self.t_dofs, self.t_coef),
+            self.times, np.array([model.tol_g, model.nu]), self.lam_ends,
+            (self.kinds[shut], self.dofs[shut], self.frames[shut], self.limit), self.before, self.aps, self.screen,
+            *args))
 
     def multipliers(self, k: int) -> np.ndarray:
         """The contact multipliers after the run's first ``k`` steps, N."""
@@ -261,7 +278,8 @@ class ClosedRows(OpenGaps):
             for k in range(len(hs)):
                 st = State(float(self.times[k + 1]), q[k], v[k], a[k], lam[k], None, self.lam_ends[k])
                 p_fric[k] = self.contacts.contact_power(st)[0]
+        for k in range(0 if self.model.onset_left else max(len(hs) - 1, 0), len(hs)):  # each onset step counted
+            self.model.step_ended(self.multipliers(k), self.multipliers(k + 1))
         if len(hs):
-            self.model.step_ended(self.multipliers(len(hs) - 1), self.multipliers(len(hs)))
             self.model.last_step = float(hs[-1])
         return out.advance_ledger_drivers(hs.tolist(), powers, end, p_fric)

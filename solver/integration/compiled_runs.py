@@ -35,8 +35,9 @@ def compiled_run(integ: NewmarkIntegrator, out: OutputBuilder, state: State, h: 
     ``failure`` may be the step after them, taken, whose end a contact rule must look at (with
     :class:`~.closed_steps.ClosedRows`, a run of closed steps, :mod:`.closed_steps`: the same); with
     ``single``, one step at most; with ``watch``, the run ends at the first step whose end state
-    it flags; with ``guard``, before the first step whose energy jumped, handed back as a failure (both
-    looked at step by step, :meth:`.open_steps.OpenGaps.checked`); with ``contact_rows``, the block's
+    it flags; with ``guard``, before the first step whose energy jumped, handed back as a failure (screened
+    in the compiled run where it can be, :mod:`.energy_screen` and :meth:`.open_steps.OpenGaps.screen_checked`,
+    else both looked at step by step, :meth:`.open_steps.OpenGaps.checked`); with ``contact_rows``, the block's
     contact columns of its times and states (:meth:`~solver.results.gathered_frames.GatheredFrames.contact_block`).
     Raises :class:`StepFailure` when the run stalls."""
     while breakpoints and breakpoints[0] <= state.t + eps_t:
@@ -45,19 +46,25 @@ def compiled_run(integ: NewmarkIntegrator, out: OutputBuilder, state: State, h: 
     if gather:  # through the output times, a block of frames at most
         next_out, dt_out, budget = np.inf, np.inf, min(budget, BLOCK_FRAMES)
     cap = gaps.cap if gaps is not None else np.inf  # the longest step (the impact step while in contact)
-    times, step = plan_steps(state.t, min(h, cap), min(h0, cap), t_end, eps_t, limits.shortest,
+    budget = min(budget, gaps.budget) if gaps is not None else budget  # the onset steps that remain
+    first = gaps.step_size(h) if gaps is not None else h  # the loop's step: an onset step whatever h
+    times, step = plan_steps(state.t, first, min(h0, cap), t_end, eps_t, limits.shortest,
                              breakpoints[0] if breakpoints else np.inf, next_out, dt_out, budget)
     if not len(times):
         return state, h, 0, 0, None, None
     targets, accs = integ.asm.sys.constraints.motion_at(times)
-    record = gather or watch is not None or guard is not None or (gaps is not None and gaps.records)
+    # the energy guard's screen in the compiled run, but where the watch looks at every state's energies anyway
+    screened = gaps is not None and gaps.screening(guard if watch is None else None)
+    record = gather or watch is not None or (guard is not None and not screened) or (gaps is not None and gaps.records)
     if gaps is not None:
         gaps.begin(state, times)
     new, iterations, powers, failure, recorded = free_run(integ, state, step, times, targets, accs,
                                                           out.driver_rows_dofs, record, gaps)
     if gaps is not None:
         new, failure = gaps.ended(new, failure, len(iterations))
-    if guard is not None or watch is not None:  # the energies in one pass: a model without modal links
+    if screened:  # the screen stopped at the step whose energy may have jumped: the guard looks at it
+        new, iterations, powers, failure = gaps.screen_checked(state, times, (new, iterations, powers, failure), out)
+    elif guard is not None or watch is not None:  # the energies in one pass: a model without modal links
         new, iterations, powers, failure = gaps.checked(
             state, times, (new, iterations, powers, failure, recorded), guard, watch, out,
             not integ.asm.sys.modal.links and out.state_terms is None)
@@ -75,3 +82,4 @@ def compiled_run(integ: NewmarkIntegrator, out: OutputBuilder, state: State, h: 
     if block is not None and contact_rows is not None:
         block.contact = contact_rows(ends, recorded)
     return new, h_next, len(hs), int(iterations.sum()), failure, block
+

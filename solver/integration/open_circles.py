@@ -130,6 +130,13 @@ class OpenCircles(OpenGaps):
         model = contacts.forces
         return model is not None and not model.films and not model.wear and contacts.state_terms() is not None
 
+    def screening(self, guard) -> bool:
+        """Never: the energy guard looks at a run's recorded steps
+        (:meth:`.open_steps.OpenGaps.checked`; the screen, :mod:`.energy_screen`, has no compliant
+        contact energy)."""
+        self.jumped = False
+        return False
+
     def clear(self, s: State, h: float) -> bool:
         """Whether no pair is live in a step of ``h`` (s) from the state ``s``."""
         return not any_live(s.q, s.v, s.a, h, self.tol, self.starts, *self.batch)

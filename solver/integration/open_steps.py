@@ -24,8 +24,10 @@ import numpy as np
 from ..contact.lagrange import LagrangeModel
 from ..contact.tracker import ContactTracker
 from ..jit import borrowed, njit
+from ..results.outputs import SPURIOUS_RATIO
 from ..system.contact_pairs import ContactPair
 from ..system.state import State
+from .energy_screen import ON, RATIO, screen_start, screened
 from .free_steps import FAILED, _free_steps
 from .newmark import NewtonFailure
 
@@ -36,6 +38,14 @@ KINDS = {"ground_line": GROUND_LINE, "node": NODE}
 #: a gap at or below this many TOL at a step's end hands the step to the contact rules (they act
 #: below 1 TOL: the factor covers the last bit of a gap computed in another order)
 MARGIN = 2.0
+
+#: how a run of :func:`open_steps` or :func:`~.closed_steps.closed_steps` ended: its steps all taken (or
+#: the next failed), its last step handed to the contact rules, or its last step's energy jumped
+#: (:mod:`.energy_screen`)
+RAN, HANDED, JUMPED = 0, 1, 2
+
+#: why a run's step whose energy jumped is cut
+SPURIOUS = "the energy jumped in one step: a spurious root of the Newmark equations"
 
 
 @njit(cache=True)
@@ -63,28 +73,33 @@ def pair_gap(kinds, dofs, frames, j, q):
 
 
 @njit(cache=True, nogil=True)
-def open_steps(kinds, dofs, frames, limit, before, aps, *args):
+def open_steps(kinds, dofs, frames, limit, before, aps, screen, *args):
     """:func:`_open_steps` with the arrays of ``args`` borrowed (:mod:`solver.borrowing`)."""
-    return _open_steps(kinds, dofs, frames, limit, before, aps, *borrowed(args))
+    return _open_steps(kinds, dofs, frames, limit, before, aps, screen, *borrowed(args))
 
 
 @njit(cache=True, nogil=True)
-def _open_steps(kinds, dofs, frames, limit, before, aps, targets, accs, h, nu, af, c_a, c_v, pseudo_ratio,
+def _open_steps(kinds, dofs, frames, limit, before, aps, screen, targets, accs, h, nu, af, c_a, c_v, pseudo_ratio,
                 lam_factor, modified, q, v, a, ap, lam, F_ext, drv_rows, drv_dofs, iterations, powers, states, factor,
                 scale, *system):
     """The steps of :func:`~.free_steps.free_steps` (same arguments from ``targets`` on), each
-    followed by :func:`gaps_closing` at its end; ``before`` (5, max(dofs, multipliers)) receives
+    followed by :func:`gaps_closing` at its end, then, if ``screen`` (marks, q0) is on, by the energy
+    screen (:func:`~.energy_screen.energy_jumped`); ``before`` (5, max(dofs, multipliers)) receives
     ``q, v, a, a~, lam`` at the start of the last step taken, ``aps[k]``, if it has rows, the
-    pseudo-acceleration ``a~`` at the end of step k.  Returns ``(steps, closing)``:
-    ``steps`` as :func:`~.free_steps.free_steps` returns it, ``closing`` whether the last step
-    taken ended with a gap at or below ``limit``."""
+    pseudo-acceleration ``a~`` at the end of step k.  Returns ``(steps, ending)``:
+    ``steps`` as :func:`~.free_steps.free_steps` returns it, ``ending`` :data:`HANDED` if the last step
+    taken ended with a gap at or below ``limit`` (it is not counted), :data:`JUMPED` if its energy
+    jumped, else :data:`RAN`."""
+    U = screen_start(screen, q, v, F_ext, system)
     for k in range(targets.shape[0]):
         if not open_step(k, before, aps, targets, accs, h, nu, af, c_a, c_v, pseudo_ratio, lam_factor, modified, q, v,
                          a, ap, lam, F_ext, drv_rows, drv_dofs, iterations, powers, states, factor, scale, *system):
-            return FAILED - k, False
+            return FAILED - k, RAN
         if gaps_closing(kinds, dofs, frames, q, limit):
-            return k + 1, True
-    return targets.shape[0], False
+            return k + 1, HANDED
+        if screened(screen, U, q, v, F_ext, system):
+            return k + 1, JUMPED
+    return targets.shape[0], RAN
 
 
 @njit(cache=True, nogil=True)
@@ -119,9 +134,11 @@ class OpenGaps:
         self.limit = MARGIN * tol  # m
         self.before = np.empty((5, 0))
         self.aps = np.empty((0, 0))  # the pseudo-accelerations at the steps' ends, m/s^2 (rad/s^2)
+        self.screen = (np.zeros(4), np.empty(0))  # the energy screen's marks and q0 (:mod:`.energy_screen`)
+        self.jumped = False  # whether the last run ended at a step whose energy jumped
 
-    #: the longest step of a run, s; whether its states are kept for :meth:`book`
-    cap, records = math.inf, False
+    #: the longest step of a run, s; the most steps of a run; whether its states are kept for :meth:`book`
+    cap, budget, records = math.inf, math.inf, False
 
     @staticmethod
     def serves(contacts: ContactTracker) -> bool:
@@ -130,6 +147,10 @@ class OpenGaps:
         return (contacts.active and all(type(m) is LagrangeModel for m in contacts.models)
                 and all(p.kind in KINDS for p in contacts.pairs))
 
+    def step_size(self, h: float) -> float:
+        """The first step of a run where the loop would take a step of ``h`` (s): at most :attr:`cap`."""
+        return min(h, self.cap)
+
     def steps(self, args: tuple, n: int, m: int, recorded: int) -> tuple[int, bool]:
         """:func:`open_steps` with the arguments ``args`` of :func:`~.free_steps.free_steps`, for
         ``n`` dofs and ``m`` multipliers, the pseudo-accelerations of the first ``recorded``
@@ -137,7 +158,28 @@ class OpenGaps:
         if self.before.shape[1] < max(n, m):
             self.before = np.empty((5, max(n, m)))
         self.aps = np.empty((recorded, n))
-        return open_steps(self.kinds, self.dofs, self.frames, self.limit, self.before, self.aps, *args)
+        return self.ended_by(open_steps(self.kinds, self.dofs, self.frames, self.limit, self.before, self.aps,
+                                        self.screen, *args))
+
+    def ended_by(self, run: tuple[int, int]) -> tuple[int, bool]:
+        """``(steps, closing)`` of a compiled run that returned ``(steps, ending)``: whether its last step is
+        handed over; whether its energy jumped kept in :attr:`jumped`."""
+        taken, ending = run
+        self.jumped = ending == JUMPED
+        return taken, ending == HANDED
+
+    def screening(self, guard) -> bool:
+        """Whether the next run's steps are screened for a spurious root in the compiled run
+        (:mod:`.energy_screen`), set for it: with the time loop's energy ``guard`` (an
+        :class:`~solver.results.outputs.OutputBuilder`, or None: no screen), for a model without modal
+        links where nothing but the contacts works (:meth:`~solver.results.outputs.OutputBuilder.others_work`)."""
+        on = guard is not None and not guard.sys.modal.links and not guard.others_work()
+        marks, q0 = self.screen
+        marks[ON], marks[RATIO] = float(on), SPURIOUS_RATIO
+        if on and q0 is not guard.sys.q0:
+            self.screen = (marks, guard.sys.q0)
+        self.jumped = False
+        return on
 
     def clear(self, s: State, h: float) -> bool:
         """Whether a run of open steps of about ``h`` (s) may start from ``s``: always (the gaps are
@@ -159,6 +201,25 @@ class OpenGaps:
         """The ledger over the run's steps ``hs`` that end at ``end``, the drivers' and the modal
         damping's ``powers`` (:meth:`~solver.results.outputs.OutputBuilder.advance_ledger_drivers`)."""
         return out.advance_ledger_drivers(hs.tolist(), powers, end)
+
+    def screen_checked(self, start: State, times: np.ndarray, run: tuple, guard) -> tuple:
+        """The run ``(state, iterations, powers, failure)`` of a screened run (:meth:`screening`), its
+        last step cut if the screen stopped at it (:attr:`jumped`) and ``guard`` finds its energy jumped
+        (:meth:`~solver.results.outputs.OutputBuilder.spurious_candidates`, then ``spurious_growth``
+        from the state before it, ``start`` for the first, as :meth:`checked` looks at it): ``(state,
+        iterations, powers, failure)``, the failure then the spurious root, which the loop cuts."""
+        new, iterations, powers, failure = run
+        k = len(iterations) - 1
+        if not self.jumped or k < 0:
+            return run
+        before = start if k == 0 else State(
+            float(times[k - 1]), *(self.before[i, :len(x)].copy() for i, x in enumerate((new.q, new.v, new.a))),
+            self.before[4, :len(new.lam)].copy(), self.before[3, :len(new.q)].copy(), self.multipliers(k))
+        terms = guard.stacked_terms(new.q[None], new.v[None])
+        guard.remember_energy(new, tuple(x[0] for x in terms))
+        if len(guard.spurious_candidates(before, terms)) and guard.spurious_growth(before, new):
+            return before, iterations[:k], powers[:k], NewtonFailure(SPURIOUS)
+        return run
 
     def checked(self, start: State, times: np.ndarray, run: tuple, guard, watch: Callable[[State], bool] | None,
                 out, stacked: bool) -> tuple:
@@ -195,7 +256,7 @@ class OpenGaps:
                 if terms is not None:
                     out.remember_energy(st, tuple(x[k] for x in terms))
                 if guard is not None and looked[k] and guard.spurious_growth(before, st):
-                    jumped = NewtonFailure("the energy jumped in one step: a spurious root of the Newmark equations")
+                    jumped = NewtonFailure(SPURIOUS)
                     return (before if k == 0 else _copied(before)), iterations[:k], powers[:k], jumped
                 if watch is not None and k < count - 1:
                     ledger["work_drivers"] = works[k]

@@ -38,6 +38,11 @@ MEMO = 4
 #: the energies in play of the spurious-root guard are at least this fraction of the largest it saw
 #: at a step's start (:meth:`OutputBuilder.spurious_growth`): a root that creates less is harmless
 SPURIOUS_FLOOR = 1e-9
+
+#: the growth of the mechanical energy over a step, as a fraction of the energies in play, that marks a
+#: spurious root (:meth:`OutputBuilder.spurious_growth`)
+SPURIOUS_RATIO = 0.05
+
 #: the energy terms of a state (:meth:`OutputBuilder.energy_terms`), then the ledger's
 ENERGY_TERMS = ("kinetic", "strain", "potential", "contact_elastic")
 
@@ -187,20 +192,25 @@ class OutputBuilder:
         with the contact energy of ``st`` as its :meth:`energy_terms`."""
         self._memo = [(st, "energy", (*terms, self.contact_energy(st))), *self._memo[:MEMO - 1]]
 
-    def spurious_candidates(self, start: State, terms: tuple[list[float], ...], ratio: float = 0.05) -> np.ndarray:
+    def others_work(self) -> bool:
+        """Whether loads, drivers, free strains or moving supports may work on the system."""
+        s = self.sys
+        return bool(s.loads or s.movers or s.drivers or s.free_strains.active)
+
+    def spurious_candidates(self, start: State, terms: tuple[list[float], ...],
+                            ratio: float = SPURIOUS_RATIO) -> np.ndarray:
         """The steps of a run from ``start`` (``terms``: :meth:`stacked_terms` of their end states)
         that :meth:`spurious_growth` may flag: every one where loads, drivers, free strains or
         moving supports work; else those whose kinetic, strain and potential energy grew by more
         than ``ratio`` of the two ends' together, which a flagged step does when the contacts store
         no energy (the runs of open and closed Lagrange steps, :mod:`solver.integration.open_steps`)."""
-        s = self.sys
-        if s.loads or s.movers or s.drivers or s.free_strains.active:
+        if self.others_work():
             return np.arange(len(terms[0]))
         energy = np.sum(np.array(terms), axis=0)
         before = np.concatenate([[sum(self.energy_terms(start)[:3])], energy[:-1]])
         return np.flatnonzero(energy - before > ratio * (np.abs(energy) + np.abs(before)))
 
-    def spurious_growth(self, old: State, new: State, ratio: float = 0.05) -> bool:
+    def spurious_growth(self, old: State, new: State, ratio: float = SPURIOUS_RATIO) -> bool:
         """Whether the mechanical energy grew over a step by more than ``ratio`` of the energies
         in play, beyond the work of loads, drivers and free strains: the mark of a spurious root of the
         Newmark equations (after an impulse the velocity-dependent inertia can offer one far

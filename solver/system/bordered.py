@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable
 
 import numpy as np
-from ..jit import njit
+from ..jit import fused, njit
 
 from .banded import BandLU, band_columns
 from ..errors import SolverError
@@ -120,6 +120,17 @@ def border_schur(W, dofs, row, diag):
             for j in range(dofs.shape[1]):
                 S[k, l] += row[k, j] * W[l, dofs[k, j]]
     return np.linalg.inv(S) if c > 0 else S
+
+
+@njit(cache=True)
+def row_dot(row, dofs, q):
+    """``row . q[dofs]`` of a contact row (its ``J_n . q``, m): summed in order with one fused multiply-add a term
+    (:mod:`solver.fused`), the steps taken one by one and the compiled runs of closed steps alike
+    (:mod:`solver.integration.closed_steps`), whatever BLAS numpy has."""
+    acc = 0.0
+    for i in range(row.shape[0]):
+        acc = fused(q[dofs[i]], row[i], acc)
+    return acc
 
 
 @njit(cache=True)
