@@ -305,10 +305,11 @@ def quadratic_roots(a: float, b: float, c: float) -> list[float]:
 
 def impulse_event(r: ImpactResult) -> dict:
     """The event-log data of one impulse (with what redraws its Routh diagram)."""
+    works = {"W_held_friction_J": r.W_held, "W_joints_J": r.W_joints}
     return {
         "type": r.kind, "I_n_N_s": r.I_n, "I_t_N_s": r.I_t,
         "v_n_pre_m_s": r.v_n0, "v_t_pre_m_s": r.v_t0, "v_n_post_m_s": r.v_n, "v_t_post_m_s": r.v_t,
         "e_achieved": r.e_achieved, "W_n_J": r.W_n, "W_t_J": r.W_t, "dT_J": r.dT,
         "dissipated_J": -r.dT, "a": r.a, "b": r.b, "c": r.c, "mu_s": r.mu_s, "mu_d": r.mu_d, "e": r.e,
         "law": r.law, "I_nh_N_s": r.I_nh, "I_nc_N_s": r.I_nc, "I_ne_N_s": r.I_ne,
-    } | ({"W_held_friction_J": r.W_held} if r.W_held else {}) | ({"c_tn": r.c_tn} if r.c_tn is not None else {})
+    } | {key: work for key, work in works.items() if work} | ({"c_tn": r.c_tn} if r.c_tn is not None else {})

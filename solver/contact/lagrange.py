@@ -6,10 +6,10 @@ Strategy (§4.8, fig. 4.1), per pair:
   closes; a pair within ``TOL_imp`` whose points approach then receives the momentum-balance
   impulse that makes the normal relative velocity vanish (Routh's method ended at maximum
   compression, e = 0, with the pair's friction; the joints and the other pairs in contact
-  held), on ``M`` as §4.7 has it (the impact step's Newmark matrix instead was tried and
-  dropped: its jump depends on the step and the mesh through ``nu h^2 K_T``, docs/solver.md).
-  Momentum is conserved; the kinetic energy it removes is booked (restitution and
-  friction works).  The gap is held at its value then.  The pair's ``e`` and ``law`` are not
+  held, from the velocities the joints allow: :func:`.jump.joint_velocities`), on ``M`` as §4.7
+  has it (the step's Newmark matrix was tried and dropped: its jump depends on the step and the
+  mesh through ``nu h^2 K_T``, docs/solver.md).  Momentum is conserved; the kinetic energy it
+  removes is booked (restitution and friction works).  The gap is held at its value then.  The pair's ``e`` and ``law`` are not
   used (:data:`solver.model.contact_rules.UNUSED_BY_MODEL`).  On flexible elements the first element
   transit after it is taken in the steps of :data:`ONSET_STEPS`, the first damped (a departure).
 * **Forces** (4.2): the multipliers over each step, ``(1 - tau) lambda_N + tau lambda_N+1``
@@ -433,7 +433,7 @@ class LagrangeModel(ContactModel):
             g = self.pair_geometry(j, s.q)
             if not g.reachable or g.gap > self.tol or float(g.velocity(s.v)[0]) >= 0.0:
                 continue
-            v_new, res = velocity_jump(self.asm, s, g, pair.mu_s, pair.mu_d, 0.0, "energetic", held(s), pair.id)
+            v_new, res = velocity_jump(self.asm, s, g, pair.mu_s, pair.mu_d, 0.0, "energetic", held(s), pair.id, True)
             s = State(s.t, s.q, v_new, s.a, s.lam, s.a_pseudo, s.lam_c)
             self.hold[j] = g.gap
             self.mass[j] = 1.0 / res.a

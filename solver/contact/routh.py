@@ -84,7 +84,9 @@ class ImpactResult:
     not, or when there is no initial slip), ``W_nc`` (work of the normal impulse in
     compression, eq. 29), ``W_held`` (work of the friction impulses of the sliding pairs a
     Lagrange multiplier held during the impulse, :func:`solver.contact.jump.held_friction_work`;
-    not part of ``dT``) and ``path``: the breakpoints ``(I_n, I_t, v_n, v_t)`` of the
+    not part of ``dT``), ``W_joints`` (work of the joints' impulse that brought the velocities onto
+    their constraints before a Lagrange onset, :func:`solver.contact.jump.joint_velocities`; not
+    part of ``dT``) and ``path``: the breakpoints ``(I_n, I_t, v_n, v_t)`` of the
     piecewise-linear history (start, slip stop, end of compression, end), by ``I_n``.
     """
 
@@ -115,6 +117,7 @@ class ImpactResult:
     I_nf: float = math.inf
     W_nc: float = math.nan
     W_held: float = 0.0
+    W_joints: float = 0.0
     c_tn: float | None = None
     path: tuple[tuple[float, float, float, float], ...] = ()
 
