@@ -1,10 +1,18 @@
 """Shipped contact examples with their pairs switched to another contact model, as a user
 switches them in the window (issue 26, trust off the benchmark path): each runs to its end
-and keeps its energy balance within the oracle's bound (:func:`.test_balance.check_balance`)."""
+and keeps its energy balance within the oracle's bound (:func:`.test_balance.check_balance`),
+or is refused before its first step, by the API as by ``validate`` and ``flexmech run``."""
 from __future__ import annotations
 
+import copy
 import json
 from pathlib import Path
+
+import pytest
+
+from app.shell import cli
+from solver.api import ModelError, iter_simulation, output_layout, simulate
+from solver.model.validate import validate
 
 from .runs import run
 from .test_balance import check_balance
@@ -35,3 +43,30 @@ def test_the_five_mode_pendulum_under_the_lagrange_model_runs_through_its_onsets
     check_balance(results, doc)
     onsets = [e for e in results.events if e["kind"] == "impulse"]
     assert len(onsets) >= 4 and all(-1e-8 < e.get("W_joints_J", 0.0) <= 0.0 for e in onsets)  # J: a loss
+
+
+def rolling_point_strike() -> dict:
+    """The side strike of :mod:`.test_struck_links` with a rolling pair on a point body (a rolling
+    pair's point must be a round rigid body)."""
+    from .test_struck_links import side_strike
+
+    return side_strike("rolling")
+
+
+@pytest.mark.parametrize("doc", [swapped("rod_impact_rigid", {"kind": "compliant"}), rolling_point_strike()],
+                         ids=["compliant-without-stiffness", "rolling-point-body"])
+def test_the_api_refuses_what_validate_and_run_refuse_naming_the_same_fields(doc, tmp_path, capsys):
+    """``simulate`` ran models ``validate`` refuses: a pair switched to ``{"kind": "compliant"}``
+    without a stiffness or materials raised a TypeError deep in the solver, the rolling side strike
+    on a point body ran.  The API now refuses them with the ModelError ``validate`` and ``flexmech
+    run`` give, field by field, before the first step (and ``output_layout`` alike)."""
+    problems = [str(p) for p in validate(doc)]
+    assert problems
+    for call in (simulate, output_layout, lambda d: next(iter_simulation(d))):
+        with pytest.raises(ModelError) as refused:
+            call(copy.deepcopy(doc))
+        assert [str(p) for p in refused.value.problems] == problems
+    path = tmp_path / "model.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    assert cli.main(["run", str(path), "--out", str(tmp_path / "out"), "--quiet"]) == cli.EXIT_INVALID
+    assert capsys.readouterr().err.splitlines() == [f"flexmech: {p}" for p in problems]
