@@ -45,6 +45,7 @@ import numpy as np
 from ..system.assembly import Assembly
 from ..system.bordered import ContactRows
 from ..system.contact_pairs import ContactGeometry, ContactPair
+from ..system.integrator import damped, integrator_parameters
 from ..system.state import State
 from .routh import ImpactResult
 
@@ -80,6 +81,13 @@ class ContactModel:
         self._recent: list[tuple[float, float, int, float, float]] = []  # (time, step, pair, I_n, I_t)
         self.last_step = self.rate_window  # the step that ended where the current jumps happen, s
         self._seen: list[list[tuple]] = [[] for _ in self.pairs]  # per pair: (q, prefer, geometry), newest first
+        self.nu, self.tau = integrator_parameters(settings)[:2]  # the run's Newmark parameters (eqs. 2.49-2.50)
+
+    def damp(self, tau: float) -> None:
+        """The run's numerical damping from the next step on (the time loop's switch after an impact,
+        docs/solver.md): ``tau`` and eq. (5.1)'s ``nu``, as the integrator's (a Lagrange pair weighs
+        a step's multipliers by ``tau``, eq. 2.50, and resolves its forces with ``nu``)."""
+        self.nu, self.tau = damped(tau)
 
     # ------------------------------------------------------------------ the interface
     def closed(self) -> bool:

@@ -89,7 +89,6 @@ class LagrangeModel(ContactModel):
         self._released: set[int] = set()  # pairs released at the end of the current step
         self._touched: set[int] = set()  # pairs whose contact began at the end of the current step
         self._frictional = np.array([p.mu_s > 0.0 or p.mu_d > 0.0 for p in self.pairs])
-        self.nu, self.tau = integrator_parameters(settings)[:2]
         self.mass = np.zeros(count)  # the pair's effective mass along the normal, 1 / D_nn at onset, kg
         self._step_F = np.full((count, 2), np.nan)  # (F_n, F_t) over the last step, N (nan: open then)
         self._step_mode = np.zeros(count, dtype=int)  # the mode of each pair during the last step
