@@ -281,7 +281,7 @@ def test_run_an_invalid_model(tmp_path, written, capsys):
     path = tmp_path / "bad.json"
     path.write_text('{"format": "flexmech", "version": 1, "nodes": []}', encoding="utf-8")
     assert cli.main(["run", str(path), "--out", str(tmp_path / "out")]) == cli.EXIT_INVALID
-    assert "nodes: needs at least 1 items" in capsys.readouterr().err
+    assert "nodes: needs at least one node, or a free body" in capsys.readouterr().err
     assert written == []
 
 

@@ -451,7 +451,7 @@ MODEL = Obj(
         "description": Str("one-line description", default=""),
         "source": Str("where the example comes from", default=""),
         "materials": Arr(MATERIAL, "materials", unique_ids=True, default=[]),
-        "nodes": Arr(NODE, "nodes", unique_ids=True, min_items=1),
+        "nodes": Arr(NODE, "nodes (none in a model of free bodies only)", unique_ids=True),
         "links": Arr(LINK, "links", unique_ids=True, default=[]),
         "joints": Arr(JOINT, "joints", unique_ids=True, default=[]),
         "masses": Arr(MASS, "lumped masses", unique_ids=True, default=[]),

@@ -202,6 +202,9 @@ def semantic_problems(doc: dict) -> list[Problem]:
     def bad(keys: list, msg: str) -> None:
         out.append(Problem(format_path(doc, keys), msg))
 
+    if not doc["nodes"] and not doc.get("bodies"):
+        bad(["nodes"], "needs at least one node, or a free body: the model has nothing to move")
+        return out
     for i, link in enumerate(doc.get("links", [])):
         if link.get("kind") == "flexible" and len(link["nodes"]) != 2:
             bad(["links", i, "nodes"], "a flexible link has exactly two end nodes")
