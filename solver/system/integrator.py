@@ -13,7 +13,11 @@ IMPACT_TAU = 0.505
 
 def damping_unset(settings: dict) -> bool:
     """Whether a model's solver ``settings`` (as written, before defaults) leave the Newmark
-    integrator undamped by default: neither tau nor nu given, no generalized-alpha.
+    integrator undamped by default: neither tau nor nu given, no generalized-alpha.  Physical
+    damping (modal ``damping_ratios``, Rayleigh ``alpha``, ``beta``) does not count: under the
+    trapezoidal rule it fades from the modes no step resolves (spectral radius ``1 - 4 zeta /
+    (omega h)`` as ``omega h`` grows), the modes numerical damping is switched on for
+    (docs/solver.md, *Numerical damping after impacts*).
 
     >>> damping_unset({}), damping_unset({"tau": 0.5}), damping_unset({"integrator": "generalized_alpha"})
     (True, False, False)
