@@ -208,18 +208,22 @@ class RouthArrays(NamedTuple):
     k_B: np.ndarray
 
 
-def routh_arrays(a, b, c, v_n0, v_t0, mu_s, mu_d, e, law: str) -> RouthArrays:
+def routh_arrays(a, b, c, v_n0, v_t0, mu_s, mu_d, e, law: str, c_tn=None) -> RouthArrays:
     """The closed form of §5 (eqs. 31-56, with the corrections of the module docstring)
     on numpy arrays that broadcast together: one impulse per element, in one compiled loop
     (impact-type maps evaluate 10^4 cells at once).
 
     Parameters
     ----------
-    a, b, c : entries of ``D = [[a, c], [c, b]]`` (eq. 5), ``a, b > 0``, ``ab > c^2``.
+    a, b, c : entries of ``D = [[a, c], [c_tn, b]]`` (eq. 5), ``a, b > 0``, ``ab > c c_tn``.
     v_n0, v_t0 : contact velocity before impact, ``v_n0 < 0`` (m/s).
     mu_s, mu_d : friction coefficients, ``0 <= mu_d <= mu_s``.
     e : coefficient of restitution in ``[0, 1]``.
     law : ``'newton'``, ``'poisson'`` or ``'energetic'`` (one law for all elements).
+    c_tn : ``D[1, 0]`` where it differs from ``c`` (a Lagrange pair held sliding through the impulse,
+        module docstring; an impulse event's ``c_tn``); ``None``: ``c``, ``D`` symmetric.  The same
+        closed form as :func:`routh_impulse`'s, so a map's cell at an event's own parameters is that
+        event's impulse.
 
     The arguments are not checked (:func:`routh_impulse` checks one impulse's).
 
@@ -227,7 +231,8 @@ def routh_arrays(a, b, c, v_n0, v_t0, mu_s, mu_d, e, law: str) -> RouthArrays:
     >>> [KINDS[k] for k in r.kind], r.mu_c.round(3)
     (['SCD', 'SCS'], array([0.6, 0.6]))
     """
-    args = np.broadcast_arrays(*(np.asarray(x, dtype=float) for x in (a, b, c, v_n0, v_t0, mu_s, mu_d, e)))
+    c_tn = c if c_tn is None else c_tn
+    args = np.broadcast_arrays(*(np.asarray(x, dtype=float) for x in (a, b, c, c_tn, v_n0, v_t0, mu_s, mu_d, e)))
     shape = args[0].shape
     out = _closed_form_many(*(np.ascontiguousarray(x).ravel() for x in args), LAWS.index(law))
     fields = [x.reshape(shape) for x in out]
@@ -236,12 +241,12 @@ def routh_arrays(a, b, c, v_n0, v_t0, mu_s, mu_d, e, law: str) -> RouthArrays:
 
 
 @njit(cache=True)
-def _closed_form_many(a, b, c, v_n0, v_t0, mu_s, mu_d, e, law):
+def _closed_form_many(a, b, c, c_tn, v_n0, v_t0, mu_s, mu_d, e, law):
     """:func:`_closed_form` for every element of the 1-D arrays; (21, N), rows in the
     order of :class:`RouthArrays`."""
     out = np.empty((21, a.shape[0]))
     for i in range(a.shape[0]):
-        r = _closed_form(a[i], b[i], c[i], c[i], v_n0[i], v_t0[i], mu_s[i], mu_d[i], e[i], law)
+        r = _closed_form(a[i], b[i], c[i], c_tn[i], v_n0[i], v_t0[i], mu_s[i], mu_d[i], e[i], law)
         for k in range(21):
             out[k, i] = r[k]
     return out
