@@ -58,22 +58,29 @@ def holds_slip(held: ContactRows | None) -> bool:
     return held is not None and bool(held.count) and bool((held.col != held.row).any())
 
 
-def held_friction_work(asm: Assembly, s: State, J: np.ndarray, held: ContactRows | None,
-                       path: tuple[tuple[float, float, float, float], ...]) -> float:
-    """Work (J) of the friction impulses of the rows ``held`` while a contact impulse follows
-    ``path`` (Routh's breakpoints ``(I_n, I_t, ...)`` from ``s``): a pair sliding under a
-    Lagrange multiplier takes its share ``Lambda`` of the impulse along ``eta = n - mu_D sigma t``
-    (thesis eq. 4.17), the friction part ``-mu_D sigma Lambda`` along ``t``.  Along each segment
-    of the path the held impulses grow linearly and the velocities are affine, so the work
-    ``integral (eta - n) . v dLambda`` is the trapezoid of the segment's ends.  Zero without
-    such rows (a stick row holds its tangential velocity: its impulse does no work)."""
-    if not holds_slip(held):
-        return 0.0
+def held_works(asm: Assembly, s: State, J: np.ndarray, held: ContactRows | None,
+               path: tuple[tuple[float, float, float, float], ...]) -> tuple[float, float]:
+    """``(friction, rows)``: the works (J) of the impulses ``Lambda`` of the Lagrange pairs' rows ``held``
+    while a contact impulse follows ``path`` (Routh's breakpoints ``(I_n, I_t, ...)`` from ``s``),
+    ``integral col^T v dLambda``.  Their friction part: a pair sliding under a Lagrange multiplier
+    takes its share of the impulse along ``eta = n - mu_D sigma t`` (thesis eq. 4.17), the friction
+    part ``-mu_D sigma Lambda`` along ``t``; along each segment of the path the held impulses grow
+    linearly and the velocities are affine, so ``integral (eta - n) . v dLambda`` is the trapezoid
+    of the segment's ends (zero without sliding rows).  Their rows' part ``Lambda_end^T (R v)``, each held row's impulse
+    times the velocity it holds, which the impulse leaves unchanged (``R dv = 0``, eqs. 3.22-3.38).
+    That part is zero where the rows hold their pairs at rest (round-off on a straight target) and
+    otherwise the work of a held normal impulse on the normal velocity the steps left (a curved or
+    moving target); ``0`` for rows of moving supports and masses (their work is ``work_moving``'s)."""
+    lagrange = held is not None and bool(held.count) and set(held.holders) <= {"lagrange"}
+    if not (holds_slip(held) or lagrange):
+        return 0.0, 0.0
     X, L = impulse_reactions(asm, s.q, s.t, J, held)
     P = np.array([p[:2] for p in path])  # (m, 2) the impulse at the breakpoints, N s
     v = s.v + P @ X.T  # (m, n) the velocities there
     slip = np.einsum("ck,mck->mc", held.col - held.row, v[:, held.dofs])  # (m, c) along the friction, m/s
-    return float(np.sum(np.diff(P @ L.T, axis=0) * 0.5 * (slip[1:] + slip[:-1])))
+    friction = float(np.sum(np.diff(P @ L.T, axis=0) * 0.5 * (slip[1:] + slip[:-1]))) if holds_slip(held) else 0.0
+    held_v = np.einsum("ck,ck->c", held.row, s.v[held.dofs])  # (c,) what each row holds, m/s (or rad/s)
+    return friction, float((P[-1] @ L.T) @ held_v) if lagrange else 0.0
 
 
 def contact_inertia(asm: Assembly, q: np.ndarray, t: float, J: np.ndarray,
@@ -128,5 +135,6 @@ def velocity_jump(asm: Assembly, s: State, geom: ContactGeometry, mu_s: float, m
                           "than what it strikes)")
     v_n0, v_t0 = geom.velocity(s.v).tolist()
     res = routh_impulse(D, v_n0, v_t0, mu_s, mu_d, e, law, symmetric=not holds_slip(held))
-    res = replace(res, W_held=held_friction_work(asm, s, geom.J, held, res.path), W_joints=W_joints)
+    W_held, W_held_rows = held_works(asm, s, geom.J, held, res.path)
+    res = replace(res, W_held=W_held, W_held_rows=W_held_rows, W_joints=W_joints)
     return s.v + X @ np.array([res.I_n, res.I_t]), res

@@ -83,8 +83,9 @@ class ImpactResult:
     compression and of impact had the initial slip continued; ``inf`` when it would
     not, or when there is no initial slip), ``W_nc`` (work of the normal impulse in
     compression, eq. 29), ``W_held`` (work of the friction impulses of the sliding pairs a
-    Lagrange multiplier held during the impulse, :func:`solver.contact.jump.held_friction_work`;
-    not part of ``dT``), ``W_joints`` (work of the joints' impulse that brought the velocities onto
+    Lagrange multiplier held during the impulse, :func:`solver.contact.jump.held_works`;
+    not part of ``dT``), ``W_held_rows`` (work of the held rows' impulses on the velocities the rows
+    hold, :func:`solver.contact.jump.held_works`; not part of ``dT``), ``W_joints`` (work of the joints' impulse that brought the velocities onto
     their constraints before a Lagrange onset, :func:`solver.contact.jump.joint_velocities`; not
     part of ``dT``) and ``path``: the breakpoints ``(I_n, I_t, v_n, v_t)`` of the
     piecewise-linear history (start, slip stop, end of compression, end), by ``I_n``.
@@ -118,6 +119,7 @@ class ImpactResult:
     W_nc: float = math.nan
     W_held: float = 0.0
     W_joints: float = 0.0
+    W_held_rows: float = 0.0
     c_tn: float | None = None
     path: tuple[tuple[float, float, float, float], ...] = ()
 
@@ -338,7 +340,7 @@ def _closed_form(a, b, c, c_tn, v_n0, v_t0, mu_s, mu_d, e, law):
         W_n = 0.5 * (v_n0 + v_nh) * I_nh + 0.5 * (v_nh + v_ne) * (I_ne - I_nh)
         W_t = k_A * 0.5 * v_t0 * I_nh + k_B * 0.5 * v_te * (I_ne - I_nh)
     # eq. (57) needs D symmetric; otherwise the impulse's work, the kinetic energy jump less
-    # the held pairs' friction work (:func:`solver.contact.jump.held_friction_work`)
+    # the held pairs' friction work (:func:`solver.contact.jump.held_works`)
     dT = kinetic_energy_change(v_n0, v_t0, v_ne, v_te, I_ne, I_te) if c_tn == c else W_n + W_t
     return (float(kind), I_ne, I_te, v_ne, v_te, I_nh, v_nh, I_nc, I_np, I_nf, W_n, W_t, W_nc, dT, mu_c,
             s_A, t_A, k_A, s_B, t_B, k_B)
