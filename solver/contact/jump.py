@@ -115,8 +115,27 @@ def joint_velocities(asm: Assembly, s: State, held: ContactRows | None = None) -
     return State(s.t, s.q, v, s.a, s.lam, s.a_pseudo, s.lam_c), work
 
 
+#: a pair whose contact-space inverse inertia ``D`` (the joints held) has ``det D`` below this fraction of
+#: ``D_nn D_tt`` cannot stick: its point moves (nearly) one way only, and a stick's two rows would hold that
+#: motion twice (:func:`sticks_redundantly`)
+STICK_RANK = 1e-3
+
+
+def sticks_redundantly(asm: Assembly, s: State, geom: ContactGeometry) -> bool:
+    """Whether a stick of the pair in ``geom`` at ``s`` would hold its point twice: ``det D <``
+    :data:`STICK_RANK` ``D_nn D_tt`` with ``D`` of :func:`contact_inertia` (eq. 5, the joints held).
+    A pinned, nearly rigid rod's tip moves across the rod only; the stick's tangential row then
+    needs a force along the rod (taken by the pin) beyond any friction cone not containing it, and
+    its multipliers grew to 1e9-1e16 N until Newton met a singular matrix (the 3-mode pendulum at a
+    quarter of its step under the Lagrange model; the rigid one at once).  Such a pair slides on
+    instead, its friction turning with the slip (as without static friction, thesis eq. 4.5)."""
+    (a, c), (c_tn, b) = contact_inertia(asm, s.q, s.t, geom.J)[1]
+    return a * b - c * c_tn < STICK_RANK * a * b
+
+
 def velocity_jump(asm: Assembly, s: State, geom: ContactGeometry, mu_s: float, mu_d: float, e: float, law: str,
-                  held: ContactRows | None = None, pair: str = "", joints: bool = False) -> tuple[np.ndarray, ImpactResult]:
+                  held: ContactRows | None = None, pair: str = "",
+                  joints: bool = False) -> tuple[np.ndarray, ImpactResult]:
     """The velocities after Routh's impulse at ``pair`` in ``geom`` and the impulse itself;
     :class:`SolverError` when its contact-space inverse inertia is unusable.  With ``joints`` the
     impulse starts from the velocities the joints allow (:func:`joint_velocities`, its work the

@@ -9,9 +9,10 @@ Strategy (§4.8, fig. 4.1), per pair:
   held, from the velocities the joints allow: :func:`.jump.joint_velocities`), on ``M`` as §4.7
   has it (the step's Newmark matrix was tried and dropped: its jump depends on the step and the
   mesh through ``nu h^2 K_T``, docs/solver.md).  Momentum is conserved; the kinetic energy it
-  removes is booked (restitution and friction works).  The gap is held at its value then.  The pair's ``e`` and ``law`` are not
-  used (:data:`solver.model.contact_rules.UNUSED_BY_MODEL`).  On flexible elements the first element
-  transit after it is taken in the steps of :data:`ONSET_STEPS`, the first damped (a departure).
+  removes is booked (restitution and friction works).  The gap is held at its value then.  The
+  pair's ``e`` and ``law`` are not used (:data:`solver.model.contact_rules.UNUSED_BY_MODEL`).  On
+  flexible elements the first element transit after it is taken in the steps of :data:`ONSET_STEPS`,
+  the first damped (a departure).
 * **Forces** (4.2): the multipliers over each step, ``(1 - tau) lambda_N + tau lambda_N+1``
   (:meth:`LagrangeModel.step_ended`, a departure).
 * **Sliding** (§4.5): one row, the normal gap held (4.15, 4.18) by the multiplier
@@ -50,7 +51,7 @@ from ..system.impact_times import LAGRANGE_COURANT, struck_transit
 from ..system.integrator import integrator_parameters
 from ..system.state import State
 from .base import ContactModel
-from .jump import velocity_jump
+from .jump import sticks_redundantly, velocity_jump
 from .routh import ImpactResult
 from .slip_stop import slip_end, stop_slip
 
@@ -330,7 +331,7 @@ class LagrangeModel(ContactModel):
         if started and self.sigma[j] * v_t < 0.0:
             self.sigma[j] = np.sign(v_t)
             return True
-        if pair.mu_s > 0.0:
+        if pair.mu_s > 0.0 and not sticks_redundantly(self.asm, s, self._geometry(j, s.q)):
             self.state[j] = STICK
             self.log(s.t, "stick", j, v_t_m_s=v_t)
             if old is not None and self.sigma[j] * v_t < -self.tol_g / (s.t - old.t):
@@ -351,7 +352,7 @@ class LagrangeModel(ContactModel):
             del self._held[j]
             if t != s.t or self.state[j] != SLIDE or self._reversed(j, s, h):
                 continue  # the step was not taken again, or turned
-            if self.pairs[j].mu_s > 0.0:
+            if self.pairs[j].mu_s > 0.0 and not sticks_redundantly(self.asm, s, self._geometry(j, s.q)):
                 self.state[j], self.sigma[j] = STICK, 0.0
                 self.log(t, "stick", j, v_t_m_s=self._v_t(j, s))
             else:
@@ -438,7 +439,7 @@ class LagrangeModel(ContactModel):
             self.mass[j] = 1.0 / res.a
             self._touched.add(j)
             scale = max(abs(res.v_n0), abs(res.v_t0))
-            if pair.mu_s > 0.0 and abs(res.v_t) <= 1e-9 * scale:
+            if pair.mu_s > 0.0 and abs(res.v_t) <= 1e-9 * scale and not sticks_redundantly(self.asm, s, g):
                 self.state[j], self.sigma[j] = STICK, 0.0
             else:
                 self.state[j], self.sigma[j] = SLIDE, float(np.sign(res.v_t)) if pair.mu_d > 0 else 0.0

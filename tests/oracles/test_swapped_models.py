@@ -44,7 +44,7 @@ def test_the_five_mode_pendulum_under_the_lagrange_model_runs_through_its_onsets
     results = run(doc)
     check_balance(results, doc)
     onsets = [e for e in results.events if e["kind"] == "impulse"]
-    assert len(onsets) >= 4 and all(-1e-8 < e.get("W_joints_J", 0.0) <= 0.0 for e in onsets)  # J: a loss
+    assert len(onsets) >= 4 and all(-1e-6 < e.get("W_joints_J", 0.0) <= 0.0 for e in onsets)  # J: a loss
 
 
 def rolling_point_strike() -> dict:
@@ -84,15 +84,15 @@ def test_a_pair_that_presses_nothing_is_not_warned_of_a_force_spike():
     assert force_spike_warning(results) is None and run_warnings(results) == []
 
 
-def test_a_pendulum_whose_tip_cannot_stick_is_refused_with_the_cause():
+def test_a_pendulum_whose_tip_cannot_stick_slides_on():
     """The rigid pendulum striking a surface (mu = 1) under the Lagrange model: after the onset its tip
-    sticks, and the stick's two rows hold what the pin leaves one way to move.  The compiled closed
+    stuck, and the stick's two rows held what the pin leaves one way to move: the compiled closed
     steps raised numpy's LinAlgError (an "unexpected error" in ``flexmech run``), the steps one by
-    one a message telling to remove one of the pairs -- of one.  Both now name the cause and the
-    fix, which runs: no static friction, the pair slides."""
-    doc = swapped("pendulum_impact", {"kind": "lagrange"})
-    with pytest.raises(SolverError, match="a rigid pendulum's tip, which its pin lets move one way only, cannot stick"):
-        run(doc)
-    for pair in doc["contacts"]:
-        pair.update(mu_s=0.0, mu_d=0.0)
-    check_balance(run(doc), doc)
+    one "remove one of the pairs" -- of one.  The 3-mode pendulum at a quarter of its step stuck
+    with multipliers of 1e9-1e16 N until Newton met a singular matrix at t = 0.1527 s.  A pair whose
+    point moves (nearly) one way only (det D < 1e-3 D_nn D_tt) now slides on, its friction turning
+    with the slip: both complete within the oracle's balance."""
+    for doc in (swapped("pendulum_impact", {"kind": "lagrange"}),
+                swapped("pendulum_flexible_modal3_newton", {"kind": "lagrange"}, end_time=0.155)):
+        doc["solver"]["step"] /= 4
+        check_balance(run(doc), doc)
