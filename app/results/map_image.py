@@ -93,5 +93,6 @@ def map_title(m: ImpactMap) -> list[str]:
     elif len(varied) == 1:
         rule = f", {'μD' if 'mu_s' in varied else 'μs'} fixed"
     return [f"Impact types at contact {i.contact}: {i.source}, {m.law} restitution{rule}",
-            f"D = [[{i.a:.4g}, {i.c:.4g}], [{i.c:.4g}, {i.b:.4g}]],  μc = |c|/b = {i.mu_c:.4g},  "
+            f"D = [[{i.a:.4g}, {i.c:.4g}], [{i.c if i.c_tn is None else i.c_tn:.4g}, {i.b:.4g}]],  "
+            f"μc = |{'c' if i.c_tn is None else 'c_tn'}|/b = {i.mu_c:.4g},  "
             f"v0 = ({i.v_n0:.4g}, {i.v_t0:.4g}) m/s,  μs {i.mu_s:g}, μD {i.mu_d:g}, e {i.e:g}"]

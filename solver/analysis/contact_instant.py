@@ -30,10 +30,11 @@ class InstantError(ValueError):
 
 @dataclass(frozen=True)
 class ContactInstant:
-    """Contact ``contact`` at time ``time`` (s): ``D = [[a, c], [c, b]]`` (1/kg and
-    kg^-1 m^2 units of ``J M^-1 J^T``), approach velocity ``(v_n0, v_t0)`` (m/s,
-    ``v_n0 < 0`` approaching), friction coefficients, restitution and its law;
-    ``source`` says where it was taken."""
+    """Contact ``contact`` at time ``time`` (s): ``D = [[a, c], [c_tn, b]]`` (1/kg and
+    kg^-1 m^2 units of ``J M^-1 J^T``; ``c_tn`` None where ``D`` is symmetric, the
+    ``D[1, 0]`` of an impulse a Lagrange pair held sliding through: its event's ``c_tn``),
+    approach velocity ``(v_n0, v_t0)`` (m/s, ``v_n0 < 0`` approaching), friction
+    coefficients, restitution and its law; ``source`` says where it was taken."""
 
     contact: str
     time: float
@@ -47,11 +48,12 @@ class ContactInstant:
     e: float
     law: str
     source: str
+    c_tn: float | None = None
 
     @property
     def mu_c(self) -> float:
-        """Critical friction coefficient ``|c| / b`` (LAJSS eq. 14, general sign)."""
-        return abs(self.c) / self.b
+        """Critical friction coefficient ``|c_tn| / b`` (LAJSS eq. 14, general sign; thesis 3.37-3.38)."""
+        return abs(self.c if self.c_tn is None else self.c_tn) / self.b
 
     def with_law(self, law: str | None) -> ContactInstant:
         """The same instant under another restitution law (``None`` keeps its own)."""
@@ -66,7 +68,8 @@ def instant_from_event(event: dict) -> ContactInstant:
         contact=event["contact"], time=float(event["time_s"]), a=float(event["a"]), b=float(event["b"]),
         c=float(event["c"]), v_n0=float(event["v_n_pre_m_s"]), v_t0=float(event["v_t_pre_m_s"]),
         mu_s=float(event["mu_s"]), mu_d=float(event["mu_d"]), e=float(event["e"]), law=str(event["law"]),
-        source=f"impulse of {event['contact']} at t = {float(event['time_s']):.6g} s")
+        source=f"impulse of {event['contact']} at t = {float(event['time_s']):.6g} s",
+        c_tn=float(event["c_tn"]) if event.get("c_tn") is not None else None)
 
 
 def instant_at_start(model: dict, contact: str) -> ContactInstant:

@@ -179,7 +179,7 @@ def impact_map(instant: ContactInstant, x: Axis, y: Axis, law: str | None = None
     p = _cell_parameters(instant, {x.name: X, y.name: Y}, mu_d_rule)
     invalid = p["mu_d"] > p["mu_s"] * (1.0 + 1e-12)
     r = routh_arrays(instant.a, instant.b, instant.c, p["v_n0"], p["v_t0"], p["mu_s"],
-                     np.minimum(p["mu_d"], p["mu_s"]), p["e"], law)
+                     np.minimum(p["mu_d"], p["mu_s"]), p["e"], law, instant.c_tn)
     kind = np.where(invalid, INVALID, r.kind)
     with np.errstate(invalid="ignore"):
         values = {"I_n": r.I_n, "I_t": r.I_t, "v_n": r.v_n, "v_t": r.v_t, "e_achieved": -r.v_n / p["v_n0"],

@@ -46,6 +46,7 @@ from ..jit import njit
 from ..system.assembly import Assembly
 from ..system.bordered import ContactRows
 from ..system.contact_pairs import ContactGeometry, ContactPair
+from ..system.integrator import damped, integrator_parameters
 from ..system.state import State
 from .routh import ImpactResult
 
@@ -81,6 +82,13 @@ class ContactModel:
         self._recent: list[tuple[float, float, int, float, float]] = []  # (time, step, pair, I_n, I_t)
         self.last_step = self.rate_window  # the step that ended where the current jumps happen, s
         self._seen: list[list[tuple]] = [[] for _ in self.pairs]  # per pair: (q, prefer, geometry), newest first
+        self.nu, self.tau = integrator_parameters(settings)[:2]  # the run's Newmark parameters (eqs. 2.49-2.50)
+
+    def damp(self, tau: float) -> None:
+        """The run's numerical damping from the next step on (the time loop's switch after an impact,
+        docs/solver.md): ``tau`` and eq. (5.1)'s ``nu``, as the integrator's (a Lagrange pair weighs
+        a step's multipliers by ``tau``, eq. 2.50, and resolves its forces with ``nu``)."""
+        self.nu, self.tau = damped(tau)
 
     # ------------------------------------------------------------------ the interface
     def closed(self) -> bool:
@@ -322,10 +330,11 @@ def quadratic_root_pair(a, b, c):
 
 def impulse_event(r: ImpactResult) -> dict:
     """The event-log data of one impulse (with what redraws its Routh diagram)."""
+    works = {"W_held_friction_J": r.W_held, "W_held_rows_J": r.W_held_rows, "W_joints_J": r.W_joints}
     return {
         "type": r.kind, "I_n_N_s": r.I_n, "I_t_N_s": r.I_t,
         "v_n_pre_m_s": r.v_n0, "v_t_pre_m_s": r.v_t0, "v_n_post_m_s": r.v_n, "v_t_post_m_s": r.v_t,
         "e_achieved": r.e_achieved, "W_n_J": r.W_n, "W_t_J": r.W_t, "dT_J": r.dT,
         "dissipated_J": -r.dT, "a": r.a, "b": r.b, "c": r.c, "mu_s": r.mu_s, "mu_d": r.mu_d, "e": r.e,
         "law": r.law, "I_nh_N_s": r.I_nh, "I_nc_N_s": r.I_nc, "I_ne_N_s": r.I_ne,
-    } | ({"W_held_friction_J": r.W_held} if r.W_held else {}) | ({"c_tn": r.c_tn} if r.c_tn is not None else {})
+    } | {key: work for key, work in works.items() if work} | ({"c_tn": r.c_tn} if r.c_tn is not None else {})

@@ -21,6 +21,7 @@ from ..errors import SolverError
 from ..system.assembly import Assembly
 from ..system.bordered import ContactRows, bordered_solve
 from ..system.contact_pairs import ContactGeometry
+from ..system.initial import velocity_correction
 from ..system.state import State
 from .routh import ImpactResult, routh_impulse
 
@@ -57,22 +58,29 @@ def holds_slip(held: ContactRows | None) -> bool:
     return held is not None and bool(held.count) and bool((held.col != held.row).any())
 
 
-def held_friction_work(asm: Assembly, s: State, J: np.ndarray, held: ContactRows | None,
-                       path: tuple[tuple[float, float, float, float], ...]) -> float:
-    """Work (J) of the friction impulses of the rows ``held`` while a contact impulse follows
-    ``path`` (Routh's breakpoints ``(I_n, I_t, ...)`` from ``s``): a pair sliding under a
-    Lagrange multiplier takes its share ``Lambda`` of the impulse along ``eta = n - mu_D sigma t``
-    (thesis eq. 4.17), the friction part ``-mu_D sigma Lambda`` along ``t``.  Along each segment
-    of the path the held impulses grow linearly and the velocities are affine, so the work
-    ``integral (eta - n) . v dLambda`` is the trapezoid of the segment's ends.  Zero without
-    such rows (a stick row holds its tangential velocity: its impulse does no work)."""
-    if not holds_slip(held):
-        return 0.0
+def held_works(asm: Assembly, s: State, J: np.ndarray, held: ContactRows | None,
+               path: tuple[tuple[float, float, float, float], ...]) -> tuple[float, float]:
+    """``(friction, rows)``: the works (J) of the impulses ``Lambda`` of the Lagrange pairs' rows ``held``
+    while a contact impulse follows ``path`` (Routh's breakpoints ``(I_n, I_t, ...)`` from ``s``),
+    ``integral col^T v dLambda``.  Their friction part: a pair sliding under a Lagrange multiplier
+    takes its share of the impulse along ``eta = n - mu_D sigma t`` (thesis eq. 4.17), the friction
+    part ``-mu_D sigma Lambda`` along ``t``; along each segment of the path the held impulses grow
+    linearly and the velocities are affine, so ``integral (eta - n) . v dLambda`` is the trapezoid
+    of the segment's ends (zero without sliding rows).  Their rows' part ``Lambda_end^T (R v)``, each held row's impulse
+    times the velocity it holds, which the impulse leaves unchanged (``R dv = 0``, eqs. 3.22-3.38).
+    That part is zero where the rows hold their pairs at rest (round-off on a straight target) and
+    otherwise the work of a held normal impulse on the normal velocity the steps left (a curved or
+    moving target); ``0`` for rows of moving supports and masses (their work is ``work_moving``'s)."""
+    lagrange = held is not None and bool(held.count) and set(held.holders) <= {"lagrange"}
+    if not (holds_slip(held) or lagrange):
+        return 0.0, 0.0
     X, L = impulse_reactions(asm, s.q, s.t, J, held)
     P = np.array([p[:2] for p in path])  # (m, 2) the impulse at the breakpoints, N s
     v = s.v + P @ X.T  # (m, n) the velocities there
     slip = np.einsum("ck,mck->mc", held.col - held.row, v[:, held.dofs])  # (m, c) along the friction, m/s
-    return float(np.sum(np.diff(P @ L.T, axis=0) * 0.5 * (slip[1:] + slip[:-1])))
+    friction = float(np.sum(np.diff(P @ L.T, axis=0) * 0.5 * (slip[1:] + slip[:-1]))) if holds_slip(held) else 0.0
+    held_v = np.einsum("ck,ck->c", held.row, s.v[held.dofs])  # (c,) what each row holds, m/s (or rad/s)
+    return friction, float((P[-1] @ L.T) @ held_v) if lagrange else 0.0
 
 
 def contact_inertia(asm: Assembly, q: np.ndarray, t: float, J: np.ndarray,
@@ -92,10 +100,49 @@ def contact_inertia(asm: Assembly, q: np.ndarray, t: float, J: np.ndarray,
     return X, np.array([[a + eps, c_1], [c_2, b + eps]])
 
 
+def joint_velocities(asm: Assembly, s: State, held: ContactRows | None = None) -> tuple[State, float]:
+    """``s`` with the velocities its joints and drivers allow, ``G v = -g_t``, the rows ``held``
+    keeping theirs (:func:`~solver.system.initial.velocity_correction`: an impulse of the joints,
+    least kinetic energy), and that impulse's work, the jump of the kinetic energy (J; a loss
+    without drivers).  The Newmark step holds the joints at position level only: where ``G``
+    turns with ``q`` (a modal link's nodes on its floating frame) its velocities meet them to
+    the step's error, which the trapezoidal rule does not damp; the next step, however short,
+    takes that error back as a jump of twice its size (1.1e-3 m/s at the tip of the 5-mode
+    pendulum after a 3 ms open run), which a Lagrange pair's slip velocity would read as a slip
+    reversing within any step."""
+    v = s.v + velocity_correction(asm, s.q, s.v, s.t, held)
+    work = asm.kinetic_energy(s.q, v) - asm.kinetic_energy(s.q, s.v)
+    return State(s.t, s.q, v, s.a, s.lam, s.a_pseudo, s.lam_c), work
+
+
+#: a pair whose contact-space inverse inertia ``D`` (the joints held) has ``det D`` below this fraction of
+#: ``D_nn D_tt`` cannot stick: its point moves (nearly) one way only, and a stick's two rows would hold that
+#: motion twice (:func:`sticks_redundantly`)
+STICK_RANK = 1e-3
+
+
+def sticks_redundantly(asm: Assembly, s: State, geom: ContactGeometry) -> bool:
+    """Whether a stick of the pair in ``geom`` at ``s`` would hold its point twice: ``det D <``
+    :data:`STICK_RANK` ``D_nn D_tt`` with ``D`` of :func:`contact_inertia` (eq. 5, the joints held).
+    A pinned, nearly rigid rod's tip moves across the rod only; the stick's tangential row then
+    needs a force along the rod (taken by the pin) beyond any friction cone not containing it, and
+    its multipliers grew to 1e9-1e16 N until Newton met a singular matrix (the 3-mode pendulum at a
+    quarter of its step under the Lagrange model; the rigid one at once).  Such a pair slides on
+    instead, its friction turning with the slip (as without static friction, thesis eq. 4.5)."""
+    (a, c), (c_tn, b) = contact_inertia(asm, s.q, s.t, geom.J)[1]
+    return a * b - c * c_tn < STICK_RANK * a * b
+
+
 def velocity_jump(asm: Assembly, s: State, geom: ContactGeometry, mu_s: float, mu_d: float, e: float, law: str,
-                  held: ContactRows | None = None, pair: str = "") -> tuple[np.ndarray, ImpactResult]:
+                  held: ContactRows | None = None, pair: str = "",
+                  joints: bool = False) -> tuple[np.ndarray, ImpactResult]:
     """The velocities after Routh's impulse at ``pair`` in ``geom`` and the impulse itself;
-    :class:`SolverError` when its contact-space inverse inertia is unusable."""
+    :class:`SolverError` when its contact-space inverse inertia is unusable.  With ``joints`` the
+    impulse starts from the velocities the joints allow (:func:`joint_velocities`, its work the
+    result's ``W_joints``), as the momentum balance with the joints held (eqs. 3.10-3.21) presumes."""
+    W_joints = 0.0
+    if joints:
+        s, W_joints = joint_velocities(asm, s, held)
     X, D = contact_inertia(asm, s.q, s.t, geom.J, held)
     (a, c), (c_tn, b) = D.tolist()
     if not (math.isfinite(a) and math.isfinite(b) and math.isfinite(c) and math.isfinite(c_tn)):
@@ -107,5 +154,6 @@ def velocity_jump(asm: Assembly, s: State, geom: ContactGeometry, mu_s: float, m
                           "than what it strikes)")
     v_n0, v_t0 = geom.velocity(s.v).tolist()
     res = routh_impulse(D, v_n0, v_t0, mu_s, mu_d, e, law, symmetric=not holds_slip(held))
-    res = replace(res, W_held=held_friction_work(asm, s, geom.J, held, res.path))
+    W_held, W_held_rows = held_works(asm, s, geom.J, held, res.path)
+    res = replace(res, W_held=W_held, W_held_rows=W_held_rows, W_joints=W_joints)
     return s.v + X @ np.array([res.I_n, res.I_t]), res

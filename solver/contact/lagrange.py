@@ -6,12 +6,13 @@ Strategy (§4.8, fig. 4.1), per pair:
   closes; a pair within ``TOL_imp`` whose points approach then receives the momentum-balance
   impulse that makes the normal relative velocity vanish (Routh's method ended at maximum
   compression, e = 0, with the pair's friction; the joints and the other pairs in contact
-  held), on ``M`` as §4.7 has it (the impact step's Newmark matrix instead was tried and
-  dropped: its jump depends on the step and the mesh through ``nu h^2 K_T``, docs/solver.md).
-  Momentum is conserved; the kinetic energy it removes is booked (restitution and
-  friction works).  The gap is held at its value then.  The pair's ``e`` and ``law`` are not
-  used (:data:`solver.model.contact_rules.UNUSED_BY_MODEL`).  On flexible elements the first element
-  transit after it is taken in the steps of :data:`ONSET_STEPS`, the first damped (a departure).
+  held, from the velocities the joints allow: :func:`.jump.joint_velocities`), on ``M`` as §4.7
+  has it (the step's Newmark matrix was tried and dropped: its jump depends on the step and the
+  mesh through ``nu h^2 K_T``, docs/solver.md).  Momentum is conserved; the kinetic energy it
+  removes is booked (restitution and friction works).  The gap is held at its value then.  The
+  pair's ``e`` and ``law`` are not used (:data:`solver.model.contact_rules.UNUSED_BY_MODEL`).  On
+  flexible elements the first element transit after it is taken in the steps of :data:`ONSET_STEPS`,
+  the first damped (a departure).
 * **Forces** (4.2): the multipliers over each step, ``(1 - tau) lambda_N + tau lambda_N+1``
   (:meth:`LagrangeModel.step_ended`, a departure).
 * **Sliding** (§4.5): one row, the normal gap held (4.15, 4.18) by the multiplier
@@ -50,7 +51,7 @@ from ..system.impact_times import LAGRANGE_COURANT, struck_transit
 from ..system.integrator import integrator_parameters
 from ..system.state import State
 from .base import ContactModel
-from .jump import velocity_jump
+from .jump import sticks_redundantly, velocity_jump
 from .routh import ImpactResult
 from .slip_stop import slip_end, stop_slip
 
@@ -89,7 +90,6 @@ class LagrangeModel(ContactModel):
         self._released: set[int] = set()  # pairs released at the end of the current step
         self._touched: set[int] = set()  # pairs whose contact began at the end of the current step
         self._frictional = np.array([p.mu_s > 0.0 or p.mu_d > 0.0 for p in self.pairs])
-        self.nu, self.tau = integrator_parameters(settings)[:2]
         self.mass = np.zeros(count)  # the pair's effective mass along the normal, 1 / D_nn at onset, kg
         self._step_F = np.full((count, 2), np.nan)  # (F_n, F_t) over the last step, N (nan: open then)
         self._step_mode = np.zeros(count, dtype=int)  # the mode of each pair during the last step
@@ -331,7 +331,7 @@ class LagrangeModel(ContactModel):
         if started and self.sigma[j] * v_t < 0.0:
             self.sigma[j] = np.sign(v_t)
             return True
-        if pair.mu_s > 0.0:
+        if pair.mu_s > 0.0 and not sticks_redundantly(self.asm, s, self._geometry(j, s.q)):
             self.state[j] = STICK
             self.log(s.t, "stick", j, v_t_m_s=v_t)
             if old is not None and self.sigma[j] * v_t < -self.tol_g / (s.t - old.t):
@@ -352,7 +352,7 @@ class LagrangeModel(ContactModel):
             del self._held[j]
             if t != s.t or self.state[j] != SLIDE or self._reversed(j, s, h):
                 continue  # the step was not taken again, or turned
-            if self.pairs[j].mu_s > 0.0:
+            if self.pairs[j].mu_s > 0.0 and not sticks_redundantly(self.asm, s, self._geometry(j, s.q)):
                 self.state[j], self.sigma[j] = STICK, 0.0
                 self.log(t, "stick", j, v_t_m_s=self._v_t(j, s))
             else:
@@ -433,13 +433,13 @@ class LagrangeModel(ContactModel):
             g = self.pair_geometry(j, s.q)
             if not g.reachable or g.gap > self.tol or float(g.velocity(s.v)[0]) >= 0.0:
                 continue
-            v_new, res = velocity_jump(self.asm, s, g, pair.mu_s, pair.mu_d, 0.0, "energetic", held(s), pair.id)
+            v_new, res = velocity_jump(self.asm, s, g, pair.mu_s, pair.mu_d, 0.0, "energetic", held(s), pair.id, True)
             s = State(s.t, s.q, v_new, s.a, s.lam, s.a_pseudo, s.lam_c)
             self.hold[j] = g.gap
             self.mass[j] = 1.0 / res.a
             self._touched.add(j)
             scale = max(abs(res.v_n0), abs(res.v_t0))
-            if pair.mu_s > 0.0 and abs(res.v_t) <= 1e-9 * scale:
+            if pair.mu_s > 0.0 and abs(res.v_t) <= 1e-9 * scale and not sticks_redundantly(self.asm, s, g):
                 self.state[j], self.sigma[j] = STICK, 0.0
             else:
                 self.state[j], self.sigma[j] = SLIDE, float(np.sign(res.v_t)) if pair.mu_d > 0 else 0.0

@@ -83,8 +83,11 @@ class ImpactResult:
     compression and of impact had the initial slip continued; ``inf`` when it would
     not, or when there is no initial slip), ``W_nc`` (work of the normal impulse in
     compression, eq. 29), ``W_held`` (work of the friction impulses of the sliding pairs a
-    Lagrange multiplier held during the impulse, :func:`solver.contact.jump.held_friction_work`;
-    not part of ``dT``) and ``path``: the breakpoints ``(I_n, I_t, v_n, v_t)`` of the
+    Lagrange multiplier held during the impulse, :func:`solver.contact.jump.held_works`;
+    not part of ``dT``), ``W_held_rows`` (work of the held rows' impulses on the velocities the rows
+    hold, :func:`solver.contact.jump.held_works`; not part of ``dT``), ``W_joints`` (work of the joints' impulse that brought the velocities onto
+    their constraints before a Lagrange onset, :func:`solver.contact.jump.joint_velocities`; not
+    part of ``dT``) and ``path``: the breakpoints ``(I_n, I_t, v_n, v_t)`` of the
     piecewise-linear history (start, slip stop, end of compression, end), by ``I_n``.
     """
 
@@ -115,6 +118,8 @@ class ImpactResult:
     I_nf: float = math.inf
     W_nc: float = math.nan
     W_held: float = 0.0
+    W_joints: float = 0.0
+    W_held_rows: float = 0.0
     c_tn: float | None = None
     path: tuple[tuple[float, float, float, float], ...] = ()
 
@@ -205,18 +210,22 @@ class RouthArrays(NamedTuple):
     k_B: np.ndarray
 
 
-def routh_arrays(a, b, c, v_n0, v_t0, mu_s, mu_d, e, law: str) -> RouthArrays:
+def routh_arrays(a, b, c, v_n0, v_t0, mu_s, mu_d, e, law: str, c_tn=None) -> RouthArrays:
     """The closed form of §5 (eqs. 31-56, with the corrections of the module docstring)
     on numpy arrays that broadcast together: one impulse per element, in one compiled loop
     (impact-type maps evaluate 10^4 cells at once).
 
     Parameters
     ----------
-    a, b, c : entries of ``D = [[a, c], [c, b]]`` (eq. 5), ``a, b > 0``, ``ab > c^2``.
+    a, b, c : entries of ``D = [[a, c], [c_tn, b]]`` (eq. 5), ``a, b > 0``, ``ab > c c_tn``.
     v_n0, v_t0 : contact velocity before impact, ``v_n0 < 0`` (m/s).
     mu_s, mu_d : friction coefficients, ``0 <= mu_d <= mu_s``.
     e : coefficient of restitution in ``[0, 1]``.
     law : ``'newton'``, ``'poisson'`` or ``'energetic'`` (one law for all elements).
+    c_tn : ``D[1, 0]`` where it differs from ``c`` (a Lagrange pair held sliding through the impulse,
+        module docstring; an impulse event's ``c_tn``); ``None``: ``c``, ``D`` symmetric.  The same
+        closed form as :func:`routh_impulse`'s, so a map's cell at an event's own parameters is that
+        event's impulse.
 
     The arguments are not checked (:func:`routh_impulse` checks one impulse's).
 
@@ -224,7 +233,8 @@ def routh_arrays(a, b, c, v_n0, v_t0, mu_s, mu_d, e, law: str) -> RouthArrays:
     >>> [KINDS[k] for k in r.kind], r.mu_c.round(3)
     (['SCD', 'SCS'], array([0.6, 0.6]))
     """
-    args = np.broadcast_arrays(*(np.asarray(x, dtype=float) for x in (a, b, c, v_n0, v_t0, mu_s, mu_d, e)))
+    c_tn = c if c_tn is None else c_tn
+    args = np.broadcast_arrays(*(np.asarray(x, dtype=float) for x in (a, b, c, c_tn, v_n0, v_t0, mu_s, mu_d, e)))
     shape = args[0].shape
     out = _closed_form_many(*(np.ascontiguousarray(x).ravel() for x in args), LAWS.index(law))
     fields = [x.reshape(shape) for x in out]
@@ -233,12 +243,12 @@ def routh_arrays(a, b, c, v_n0, v_t0, mu_s, mu_d, e, law: str) -> RouthArrays:
 
 
 @njit(cache=True)
-def _closed_form_many(a, b, c, v_n0, v_t0, mu_s, mu_d, e, law):
+def _closed_form_many(a, b, c, c_tn, v_n0, v_t0, mu_s, mu_d, e, law):
     """:func:`_closed_form` for every element of the 1-D arrays; (21, N), rows in the
     order of :class:`RouthArrays`."""
     out = np.empty((21, a.shape[0]))
     for i in range(a.shape[0]):
-        r = _closed_form(a[i], b[i], c[i], c[i], v_n0[i], v_t0[i], mu_s[i], mu_d[i], e[i], law)
+        r = _closed_form(a[i], b[i], c[i], c_tn[i], v_n0[i], v_t0[i], mu_s[i], mu_d[i], e[i], law)
         for k in range(21):
             out[k, i] = r[k]
     return out
@@ -330,7 +340,7 @@ def _closed_form(a, b, c, c_tn, v_n0, v_t0, mu_s, mu_d, e, law):
         W_n = 0.5 * (v_n0 + v_nh) * I_nh + 0.5 * (v_nh + v_ne) * (I_ne - I_nh)
         W_t = k_A * 0.5 * v_t0 * I_nh + k_B * 0.5 * v_te * (I_ne - I_nh)
     # eq. (57) needs D symmetric; otherwise the impulse's work, the kinetic energy jump less
-    # the held pairs' friction work (:func:`solver.contact.jump.held_friction_work`)
+    # the held pairs' friction work (:func:`solver.contact.jump.held_works`)
     dT = kinetic_energy_change(v_n0, v_t0, v_ne, v_te, I_ne, I_te) if c_tn == c else W_n + W_t
     return (float(kind), I_ne, I_te, v_ne, v_te, I_nh, v_nh, I_nc, I_np, I_nf, W_n, W_t, W_nc, dT, mu_c,
             s_A, t_A, k_A, s_B, t_B, k_B)

@@ -13,7 +13,7 @@ Instead the slip left is stopped at once by a tangential impulse at the pair, ev
 row and 0 on the others.  Its work, the friction's, is booked as friction: the stick's impulse
 ``Lambda_t`` over the slip falling linearly to zero, ``Lambda_t v_t / 2 <= 0`` (the least
 kinetic energy change that stops the slip), and the friction parts of the held sliding rows
-(:func:`solver.contact.jump.held_friction_work`'s ``(eta - alpha)^T v`` at the middle of the jump).
+(:func:`solver.contact.jump.held_works`'s ``(eta - alpha)^T v`` at the middle of the jump).
 """
 from __future__ import annotations
 

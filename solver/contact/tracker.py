@@ -92,6 +92,11 @@ class ContactTracker:
             h = m.step_size(h)
         return h
 
+    def damp(self, tau: float) -> None:
+        """Numerical damping ``tau`` from the next step on, in every model (:meth:`ContactModel.damp`)."""
+        for m in self.models:
+            m.damp(tau)
+
     def step_tau(self) -> float | None:
         """The Newmark ``tau`` of the next step where a model asks for another than the run's (the
         first step after a Lagrange onset on flexible elements), the largest asked; else None."""

@@ -38,8 +38,9 @@ import numpy as np
 
 from ..contact.lagrange import OPEN, SLIDE, STICK
 from ..contact.tracker import ContactTracker
+from ..errors import SolverError
 from ..jit import borrowed, njit
-from ..system.bordered import row_dot
+from ..system.bordered import redundant_rows, row_dot
 from ..system.state import State
 from .free_steps import FAILED, free_step, step_work
 from .energy_screen import screen_start, screened
@@ -250,11 +251,14 @@ class ClosedRows(OpenGaps):
         self.aps = np.empty((recorded, n))
         model, shut = self.model, self.modes == OPEN
         args = (*args[:-8], *self.rows.kernel_args(), args[-1])
-        return self.ended_by(closed_steps(
-            (self.kinds, self.dofs, self.frames), self.modes, self.first, self.props, (self.t_dofs, self.t_coef),
-            self.times, np.array([model.tol_g, model.nu]), self.lam_ends,
-            (self.kinds[shut], self.dofs[shut], self.frames[shut], self.limit), self.before, self.aps, self.screen,
-            *args))
+        try:
+            return self.ended_by(closed_steps(
+                (self.kinds, self.dofs, self.frames), self.modes, self.first, self.props, (self.t_dofs, self.t_coef),
+                self.times, np.array([model.tol_g, model.nu]), self.lam_ends,
+                (self.kinds[shut], self.dofs[shut], self.frames[shut], self.limit), self.before, self.aps, self.screen,
+                *args))
+        except np.linalg.LinAlgError:  # the rows' Schur complement is singular, as bordered_solve says it
+            raise SolverError(redundant_rows(self.rows.holders)) from None
 
     def multipliers(self, k: int) -> np.ndarray:
         """The contact multipliers after the run's first ``k`` steps, N."""

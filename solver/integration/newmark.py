@@ -28,7 +28,7 @@ from ..jit import njit
 
 from ..system.state import State
 from ..system.assembly import Assembly, newton_factorize, newton_terms
-from ..system.integrator import integrator_parameters
+from ..system.integrator import damped, integrator_parameters
 from ..system.banded import BandLU, band_solve
 from ..system.bordered import ContactRows, border_correct, border_prepare
 from .projection import project_accelerations, project_step
@@ -326,14 +326,13 @@ class NewmarkIntegrator:
 
     def damp(self, tau: float) -> None:
         """Numerical damping from the next step on: ``tau`` and ``nu = (tau + 1/2)^2 / 4`` (eq. 5.1)."""
-        self.tau, self.nu = tau, 0.25 * (tau + 0.5) ** 2
-        self._run_parameters = (self.nu, self.tau)
+        self.nu, self.tau = self._run_parameters = damped(tau)
         self._factor = None
 
     def step_damping(self, tau: float | None) -> None:
         """The next step's ``tau`` with eq. (5.1)'s ``nu`` (a Lagrange onset's damped step,
         :data:`solver.contact.lagrange.ONSET_STEPS`), or with None the run's parameters again."""
-        nu, tau = self._run_parameters if tau is None else (0.25 * (tau + 0.5) ** 2, tau)
+        nu, tau = self._run_parameters if tau is None else damped(tau)
         if (nu, tau) != (self.nu, self.tau):
             self.nu, self.tau = nu, tau
             self._factor = None

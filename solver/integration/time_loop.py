@@ -224,6 +224,7 @@ class _Loop:
         """Numerical damping (tau = IMPACT_TAU, thesis 5.1.2) from ``t`` on, said in the results."""
         self.undamped = False
         self.integ.damp(IMPACT_TAU)
+        self.contacts.damp(IMPACT_TAU)
         self.res.meta["numerical_damping"] = {"tau": IMPACT_TAU, "from_s": float(t)}
 
     def _stop(self, cause: str, step: float) -> None:

@@ -107,6 +107,9 @@ SPIKE_RATIO = 3.0
 SPIKE_STEPS = 2
 #: a spike smaller than this fraction of its pair's largest normal force is round-off about zero
 SPIKE_FLOOR = 1e-3
+#: a normal force whose work over the model's size is below this fraction of the energy in play is round-off
+#: (a pair closed on a target it does not press: the cylinders under the Lagrange model, 6.6e-24 N)
+FORCE_RESOLUTION = 1e-9
 #: a last step shorter than this fraction of the step before it is a sliver
 SLIVER_FRACTION = 1e-3
 #: a separation and the contact after it this many accepted steps apart or more were resolved by the step
@@ -171,12 +174,21 @@ def force_spike_warning(results: Results) -> str | None:
     near = (np.diff(steps)[:-1] <= SPIKE_STEPS) & (np.diff(steps)[1:] <= SPIKE_STEPS)  # frames 1..N-2
     spikes = (closed[1:-1] & closed[:-2] & closed[2:] & near[:, None] & (middle > SPIKE_RATIO * neighbours)
               & (middle > floor))
+    if spikes.any():  # only then: the energies and the first frame's nodes are read
+        spikes &= middle > _force_resolution(results)
     if not spikes.any():
         return None
     k, j, pair = _first(results, spikes)
     return (f"contact '{pair}' carries a normal force spike one frame wide at t = {results.frames[k + 1].time:.6g} s "
             f"({middle[k, j]:.3g} N, {middle[k, j] / max(neighbours[k, j], 1e-300):.3g} times the frames beside it; "
             f"{int(spikes.sum())} such frames in all): the step, not the motion, made it; halve the step and compare")
+
+
+def _force_resolution(results: Results) -> float:
+    """The normal force (N) that is round-off about zero: :data:`FORCE_RESOLUTION` times the energy in
+    play (the largest kinetic and strain energy) over the model's size."""
+    total = energy_summary(results)["total"]
+    return FORCE_RESOLUTION * (total["scale_J"] if total else 0.0) / _size(results)
 
 
 def contact_flicker_warning(results: Results) -> str | None:

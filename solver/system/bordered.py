@@ -169,8 +169,10 @@ def redundant_rows(holders: tuple[str, ...]) -> str:
               "held ends")
     if holders and all(kind == "moving" for kind in holders):
         return f"the moving supports' and masses' constraints are redundant with the joints: {moving}"
-    pairs = ("the contact constraints are redundant (the pairs in contact hold the same motion twice); remove one "
-             "of the pairs that touch together")
+    pairs = ("the contact constraints are redundant: the pairs in contact hold one motion twice, with each other or "
+             "with the joints (a sticking pair holds its point along the target too: a rigid pendulum's tip, which "
+             "its pin lets move one way only, cannot stick); remove one of the pairs that touch together, or give a "
+             "pair that sticks no static friction (mu_s = 0)")
     return pairs + (f", or see whether {moving}" if "moving" in holders else "")
 
 

@@ -80,6 +80,27 @@ def test_the_array_form_equals_the_checked_scalar_form_for_every_type_and_law():
                 assert arr.dT[0] == pytest.approx(one.dT, rel=1e-12, abs=1e-15)
 
 
+def test_the_map_of_an_impulse_a_held_sliding_pair_shared_is_that_impulse():
+    """A Lagrange pair held sliding through an impulse makes ``D`` unsymmetric (``c_tn = D[1, 0]`` in the
+    event, thesis eqs. 3.22-3.38): the time loop's Routh took both entries, the map's closed form and
+    the event's instant only ``c`` (mu_c = 0.05 instead of 0.6: SCS where the impulse was SCD).  The
+    map's cells at the event's own parameters are now its impulse, for every type and law."""
+    from solver.contact.base import impulse_event
+
+    from .test_routh import D_HELD, UNSYMMETRIC
+
+    for name, (v_t0, mu_s, mu_d, e) in sorted(UNSYMMETRIC.items()):
+        for law in ("newton", "poisson", "energetic"):
+            one = routh_impulse(D_HELD, -1.0, v_t0, mu_s, mu_d, e, law, symmetric=False)
+            event = {"kind": "impulse", "contact": "c", "time_s": 0.1, **impulse_event(one)}
+            instant = instant_from_event(event)
+            assert instant.mu_c == pytest.approx(0.6)
+            m = impact_map(instant, Axis("mu_s", mu_s, mu_s + 0.1, 2), Axis("e", e, 1.0, 2), mu_d_rule="fixed")
+            assert m.kind_name(0, 0) == one.kind, (name, law)
+            assert m.values["I_n"][0, 0] == pytest.approx(one.I_n, rel=1e-12)
+            assert m.values["v_t"][0, 0] == pytest.approx(one.v_t, rel=1e-12, abs=1e-12)
+
+
 # ----------------------------------------------------------------- isolines
 def test_isolines_of_a_circle_lie_on_it():
     x = y = np.linspace(-1, 1, 81)
