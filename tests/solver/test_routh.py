@@ -60,7 +60,9 @@ def assert_same(r, q, tol=1e-9, decidable=True):
         # energies are differences of terms of size |I| |v|: compared on that scale
         size = energy_scale(r) if name in ENERGIES else max(1.0, abs(x))
         if math.isinf(x) or math.isinf(y):
-            assert x == y, name
+            # a slip stop at 1e12 times the impact's normal impulse is one that never comes: a slope of
+            # round-off (mu = 1 - 1.1e-16 against a ratio of exactly 1 gives I_np = 1.8e16 N s, not inf)
+            assert x == y or min(abs(x), abs(y)) > 1e12 * max(1.0, abs(r.I_n)), name
         else:
             assert abs(x - y) <= tol * size, (name, x, y)
     for name in ("I_nh", "v_nh") if decidable else ():
