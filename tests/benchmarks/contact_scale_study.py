@@ -1,0 +1,63 @@
+"""The step control of compliant contacts against accuracy (issue 28, point 1): what a change of
+``CompliantModel.event_time``'s criteria buys in steps and costs in accuracy.
+
+    python -m tests.benchmarks.contact_scale_study [--no-clearance]
+
+Prints, per shipped clearance example over its first 3 ms (the first-3-ms test's window): steps,
+rejected steps, the largest |crank moment| and impacts against ``test_flores2006.FIRST_IMPACTS``
+(2 %, exact count), the energy drift; then the Hertz ball of ``test_compliant_contact`` (Johnson,
+e = 1) at ``contact_accuracy`` 10⁻³ and 10⁻⁵: steps and e - 1; and a Lankarani-Nikravesh ball
+(c_e = 0.9, 10⁻⁴): steps and the drift of its energy balance.
+"""
+from __future__ import annotations
+
+import argparse
+
+import numpy as np
+
+from tests.solver.test_compliant_contact import ball_on_floor, drift, rebound
+from tests.solver.test_flores2006 import FIRST_IMPACTS, example
+
+from solver.api import simulate
+
+
+def first_quarter(name: str) -> str:
+    res = simulate(example(f"slider_crank_clearance_{name}", end_time=0.003))
+    peak, impacts = FIRST_IMPACTS[name]
+    found = res.meta["compliant_contacts"]["B-clearance"]["impacts"]
+    moment = np.abs(res.stack("driver_reaction")[:, 0]).max()
+    ok = abs(moment / peak - 1) < 0.02 and found == impacts
+    return (f"{name:22s} steps {len(res.steps):5d} rejected {res.meta['rejected_steps']:4d} peak {moment:8.1f} "
+            f"({moment / peak - 1:+.2%}) impacts {found:2d}/{impacts:2d} drift {drift(res):.1e} {'ok' if ok else 'FAIL'}")
+
+
+def balls() -> list[str]:
+    lines = []
+    for accuracy in (1e-3, 1e-5):
+        res = simulate(ball_on_floor(accuracy=accuracy))
+        lines.append(f"Hertz ball {accuracy:.0e}: steps {len(res.steps)} e - 1 {rebound(res) - 1:+.2e} "
+                     f"drift {drift(res):.1e}")
+    res = simulate(ball_on_floor("lankarani_nikravesh", e=0.9, accuracy=1e-4, end=7e-4))
+    lines.append(f"L-N ball c_e 0.9 1e-4: steps {len(res.steps)} e {rebound(res):.6f} (exact 0.913177) "
+                 f"drift {drift(res):.1e}")
+    return lines
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--no-clearance", action="store_true", help="the balls only")
+    parser.add_argument("names", nargs="*", default=list(FIRST_IMPACTS))
+    args = parser.parse_args()
+    for line in balls():
+        print(line, flush=True)
+    if not args.no_clearance:
+        total = 0
+        for name in args.names:
+            line = first_quarter(name)
+            total += int(line.split("steps")[1].split()[0])
+            print(line, flush=True)
+        print(f"total steps {total}")
+
+
+if __name__ == "__main__":
+    main()
