@@ -27,12 +27,12 @@ retried up to the moment the gap first reaches ``-contact_tol / 2``: no contact 
 is stepped over, and each begins with a penetration within the tolerance.  While a pair
 is closed the local error of the Newmark penetration, (h²/12) |J_n (a₁ - a₀)|, is kept
 below ε = ``contact_accuracy`` times the contact's largest penetration, and the change of
-the penetration in a step below ε^⅓ times the penetration (an increment criterion:
-near first touch and parting, where F'' of a Hertz law grows without bound, the
-trapezoidal work of the force needs short steps the error estimate does not ask for).
+the penetration in a step below 0.7 ε^⅓ times the contact's predicted peak penetration, or
+the penetration where deeper (an increment criterion, :mod:`.contact_scale`: the trapezoidal
+work of the force errs by F'' Δδ³/12 a step, and its errors in loading and unloading cancel).
 A step over 1.5 times either tolerance is rejected, and the next step is sized to them
-(h (tol/err)^⅓ and h tol/increment, within a factor 0.2 ... 2); in free flight the loop
-grows the step back to ``solver.step``.
+(h (tol/err)^⅓, and the step that extrapolates to 0.9 of the increment, within 0.2 ... 2 h); the loop
+grows the step back to ``solver.step`` in free flight.
 
 **Energy.**  The elastic part of the normal law stores V(δ) (``contact_elastic``, a
 state energy); its hysteresis, damper and Kelvin-Voigt's switch dissipate
@@ -54,6 +54,7 @@ from .base import ContactModel
 from .circle_pairs import (circle_energy_terms, circle_forces, circle_pair_state, compiled_circle, pack_circle_batch,
                            pack_circle_pair)
 from .compliant_laws import WIDTH_FRACTION, NormalState, PairLaw, bind_pair
+from .contact_scale import INCREMENT_SHARE, contact_scale, increment_criterion
 from .hermite_gap import gap_ends, hermite, hermite_min, hermite_root, hermite_slope
 from .state_terms import state_terms as compiled_state_terms
 from .lubricated import FilmPair, film_of
@@ -127,12 +128,13 @@ class CompliantModel(ContactModel):
                          for k, (p, law) in enumerate(zip(self.pairs, self.laws))]
         self._touched = [c and p.geometry(np.zeros(asm.n)).touched for p, c in zip(self.pairs, self._circles)]
         #: largest relative change of the penetration in a step (the penetration-increment criterion)
-        self.increment = self.accuracy ** (1.0 / 3.0)
+        self.increment = INCREMENT_SHARE * self.accuracy ** (1.0 / 3.0)
         count = len(self.pairs)
         self.delta_dot_0 = np.zeros(count)
         self.unloading = np.zeros(count, dtype=bool)
         self.impacts = np.zeros(count, dtype=int)
         self.peak = np.zeros(count)  # largest penetration of the current contact, m
+        self.scale = np.zeros(count)  # the current contact's predicted peak penetration, m (0 open)
         self.peak_force = np.zeros(count)  # largest normal force of the current contact, N
         self.live = np.zeros(count, dtype=bool)  # evaluated in the current step
         self.trial_rate = np.full(count, MIN_IMPACT_VELOCITY)  # δ̇⁽⁻⁾ if contact begins in this step
@@ -263,6 +265,7 @@ class CompliantModel(ContactModel):
         if starts:
             return min(starts)
         error = increment = 0.0  # the two criteria over their tolerances
+        h_increment = math.inf  # the step the increment criterion allows next (contact_scale)
         for k, (b, a) in enumerate(zip(before, after)):
             depth = a.delta
             if not (self.state[k] or depth > 0.0):
@@ -270,13 +273,13 @@ class CompliantModel(ContactModel):
             err = ERROR_CONSTANT * h * h * abs(float(a.geometry.velocity(new.a - old.a)[0]))
             error = max(error, err / (self.accuracy * max(self.peak[k], depth, self.tol)))
             if self.state[k] and depth > 0.0:
-                step = abs(depth - b.delta) / (self.increment * max(depth, b.delta, self.tol))
-                increment = max(increment, step)
+                ratio, h_k = increment_criterion(b.delta, depth, -a.v_n, -float(a.geometry.velocity(new.a)[0]),
+                                                 self.increment * max(depth, b.delta, self.tol, self.scale[k]))
+                increment, h_increment = max(increment, ratio), min(h_increment, h_k)
         if error == 0.0 and increment == 0.0:
             self.h_error = math.inf
             return None
-        factors = [0.9 * r ** -p for r, p in ((error, 1.0 / 3.0), (increment, 1.0)) if r > 0.0]
-        h_next = h * min(2.0, max(0.2, min(factors)))
+        h_next = h * min(2.0, max(0.2, 0.9 * min(error ** (-1.0 / 3.0) if error > 0.0 else math.inf, h_increment / h)))
         if max(error, increment) > REJECT_RATIO:
             return old.t + h_next
         self.h_error = h_next
@@ -358,6 +361,7 @@ class CompliantModel(ContactModel):
             root = hermite_root(*ends)
             self.touched_at[k] = old.t + root * (s.t - old.t)
             self.delta_dot_0[k] = max(-hermite_slope(root, *ends) / (s.t - old.t), MIN_IMPACT_VELOCITY)
+        self.scale[k] = contact_scale(self.asm, self.laws[k], s, pf.geometry, self.delta_dot_0[k], self.tol)
         data = {"gap_m": pf.geometry.gap, "impact_velocity_m_s": float(self.delta_dot_0[k]),
                 "impact": int(self.impacts[k]), "contact_time_s": float(self.touched_at[k])}
         bound = self.laws[k].speed_limit
@@ -368,7 +372,7 @@ class CompliantModel(ContactModel):
         self.log(s.t, "contact_start", k, **data)
 
     def _separation(self, k: int, s: State, old: State | None, ends) -> None:
-        self.state[k] = 0
+        self.state[k] = self.scale[k] = 0
         self.unloading[k] = False
         if ends is not None:
             self._interpolated_peak(k, ends)

@@ -1,15 +1,26 @@
-"""A compliant contact's own length scale (issue 28, point 1): the peak penetration δ_c its
-approach predicts, read by the step control of :mod:`.compliant` in place of the present
-penetration, so that a contact's loading and unloading are stepped on the same scale.
+"""A compliant contact's own scale for the step control of :mod:`.compliant` (issue 28, point 1):
+the peak penetration δ_c its approach predicts, and the step after which the penetration will
+have changed by a given amount.
 
-At the instant of touching the pair's relative motion along the normal carries the kinetic
-energy ½ m_eff δ̇⁽⁻⁾², with the effective mass m_eff = 1 / (J_n M⁻¹ J_nᵀ) of the pair under
-the mechanism's joints (the normal entry of the contact-space inverse inertia D of LAJSS
-eq. 5, :func:`.jump.contact_inertia`).  If the contact stored all of it elastically (no damping,
-no other force during the contact) it would stop at the δ_c where the law's elastic energy
-V(δ_c) = ½ m_eff δ̇⁽⁻⁾² (Flores et al. 2006, eqs. 2-4 integrated from 0 to δ_c); for the Hertz
-law V = (2/5) K δ^(5/2), so δ_c = (5 m_eff δ̇⁽⁻⁾² / 4K)^(2/5) (Johnson, Contact Mechanics
-§11.4).
+**The predicted peak.**  At the instant of touching the pair's relative motion along the normal
+carries the kinetic energy ½ m_eff δ̇⁽⁻⁾², with the effective mass m_eff = 1 / (J_n M⁻¹ J_nᵀ)
+of the pair under the mechanism's joints (the normal entry of the contact-space inverse inertia
+D, LAJSS eq. 5, :func:`.jump.contact_inertia`).  Stored elastically it stops the pair at the
+δ_c where the law's elastic energy V(δ_c) = ½ m_eff δ̇⁽⁻⁾² (Flores et al. 2006, eqs. 2-11
+integrated from 0 to δ_c); for the Hertz law V = (2/5) K δ^(5/2) and δ_c = (5 m_eff δ̇⁽⁻⁾² /
+4K)^(2/5) (Johnson, *Contact Mechanics* §11.4).  Damping, friction and the mechanism's other
+forces move the real peak (within a factor 0.9 ... 3 on the clearance slider-crank: larger in
+the slow contacts the mechanism presses into); it is a scale, not a forecast.
+
+**The increment criterion.**  The change of the penetration in a step is held below
+ε^⅓ max(δ₀, δ₁, δ_c, tol) (ε the contact accuracy): on one scale, δ_c, through loading and
+unloading, so that the trapezoidal rule's work errors of the two halves, of opposite sign, cancel
+(docs/performance.md, *A step control tried and not shipped*), and so that the steps near first
+touch and parting are no shorter than in the body of the contact.  The next step is the one
+after which the penetration, extrapolated from the present rate and acceleration, has changed by
+a fraction of that tolerance (:func:`increment_step`): a step sized from the last step's ratio
+instead lags the rate, too short while the contact loads and too long while it unloads (the
+unloading steps then overshoot the tolerance by up to 1.5 and the cancellation fails).
 """
 from __future__ import annotations
 
@@ -21,8 +32,14 @@ import numpy as np
 from ..system.assembly import Assembly
 from .jump import contact_inertia
 
+#: the increment criterion's tolerance, of ε^⅓ max(δ₀, δ₁, δ_c, tol): at 0.7 an elastic Hertz
+#: impact's rebound is as accurate as with the former criterion (ε^⅓ of the present penetration),
+#: in half the steps (docs/performance.md, *The contact's own scale*)
+INCREMENT_SHARE = 0.7
 #: bisections of the predicted peak: its relative precision is 2^-BISECTIONS of its bracket
 BISECTIONS = 40
+#: doublings of the bracket at most (from ``tol``: beyond any penetration a law is used at)
+DOUBLINGS = 100
 
 
 def effective_mass(asm: Assembly, q: np.ndarray, t: float, J: np.ndarray) -> float:
@@ -35,20 +52,50 @@ def effective_mass(asm: Assembly, q: np.ndarray, t: float, J: np.ndarray) -> flo
 def predicted_peak(energy: Callable[[float], float], m_eff: float, speed: float, start: float) -> float:
     """The penetration δ_c (m) at which the elastic energy ``energy(δ)`` (J, increasing from 0)
     reaches the approach's kinetic energy ½ ``m_eff`` ``speed``² (kg, m/s), bracketed by
-    doubling from ``start`` (m, > 0) and found by bisection; 0 when it is not finite."""
+    doubling from ``start`` (m, > 0) and found by bisection; 0 where there is none."""
     kinetic = 0.5 * m_eff * speed * speed
-    if not math.isfinite(kinetic) or kinetic <= 0.0:
+    if not (math.isfinite(kinetic) and kinetic > 0.0):
         return 0.0
     lo, hi = 0.0, start
-    while energy(hi) < kinetic:
+    for _ in range(DOUBLINGS):
+        if not energy(hi) < kinetic:
+            break
         lo, hi = hi, 2.0 * hi
+    else:
+        return 0.0
     for _ in range(BISECTIONS):
         mid = 0.5 * (lo + hi)
         lo, hi = (mid, hi) if energy(mid) < kinetic else (lo, mid)
     return 0.5 * (lo + hi)
 
 
-def increment_ratio(delta_0: float, delta_1: float, scale: float, increment: float) -> float:
-    """The change of the penetration over a step, |δ₁ - δ₀| (m), over its tolerance
-    ``increment`` × ``scale`` (m): above 1 the step was too long."""
-    return abs(delta_1 - delta_0) / (increment * scale)
+def contact_scale(asm: Assembly, law, s, geometry, speed: float, tol: float) -> float:
+    """δ_c (m) of a contact that began at state ``s`` (:class:`~solver.system.state.State`)
+    with the approach speed ``speed`` (m/s): :func:`predicted_peak` of the elastic energy of
+    ``law`` (:class:`.compliant_laws.PairLaw`) for the pair's :func:`effective_mass` in
+    ``geometry`` (:class:`~solver.system.contact_pairs.ContactGeometry`), bracketed from ``tol`` (m)."""
+    m_eff = effective_mass(asm, s.q, s.t, geometry.J)
+    return predicted_peak(lambda delta: law.elastic_energy(delta, False), m_eff, speed, tol)
+
+
+def increment_step(rate: float, acceleration: float, target: float) -> float:
+    """The shortest step h (s) after which the penetration, moving at ``rate`` (m/s) with
+    ``acceleration`` (m/s²), has changed by ``target`` (m): the smallest h > 0 with
+    |rate h + acceleration h²/2| = target (inf where it never does)."""
+    if rate < 0.0:
+        rate, acceleration = -rate, -acceleration
+    if acceleration >= 0.0:
+        root = math.sqrt(rate * rate + 2.0 * acceleration * target)
+        return 2.0 * target / (rate + root) if rate + root > 0.0 else math.inf
+    slowing = -acceleration
+    if rate * rate >= 2.0 * slowing * target:  # reaches the target before it turns
+        return 2.0 * target / (rate + math.sqrt(rate * rate - 2.0 * slowing * target))
+    return (rate + math.sqrt(rate * rate + 2.0 * slowing * target)) / slowing  # turns, then comes back past
+
+
+def increment_criterion(delta_0: float, delta_1: float, rate: float, acceleration: float,
+                        allowed: float) -> tuple[float, float]:
+    """``(ratio, h)``: a closed pair's change of penetration over a step, |δ₁ - δ₀| (m), over
+    the ``allowed`` change (m), and the next step (s) by :func:`increment_step` from the rate
+    (m/s) and acceleration (m/s²) of the penetration at the step's end."""
+    return abs(delta_1 - delta_0) / allowed, increment_step(rate, acceleration, allowed)
