@@ -55,6 +55,7 @@ from .circle_pairs import (circle_energy_terms, circle_forces, circle_pair_state
                            pack_circle_pair)
 from .compliant_laws import WIDTH_FRACTION, NormalState, PairLaw, bind_pair
 from .contact_scale import INCREMENT_SHARE, contact_scale, increment_criterion
+from .force_peak import step_force_peak
 from .hermite_gap import gap_ends, hermite, hermite_min, hermite_root, hermite_slope
 from .state_terms import state_terms as compiled_state_terms
 from .lubricated import FilmPair, film_of
@@ -264,8 +265,7 @@ class CompliantModel(ContactModel):
         starts = [old.t + s * h for s in starts if s is not None]
         if starts:
             return min(starts)
-        error = increment = 0.0  # the two criteria over their tolerances
-        h_increment = math.inf  # the step the increment criterion allows next (contact_scale)
+        error, increment, h_increment = 0.0, 0.0, math.inf  # the criteria over their tolerances; the next step
         for k, (b, a) in enumerate(zip(before, after)):
             depth = a.delta
             if not (self.state[k] or depth > 0.0):
@@ -332,7 +332,7 @@ class CompliantModel(ContactModel):
             elif depth <= 0.0 and was_closed:
                 self._separation(k, new, old, ends)
             if (was_closed or self.state[k]) and ends is not None:
-                self._interpolated_peak(k, ends)
+                self._interpolated_peak(k, ends, (before[k], pf, new.t - old.t))
             if self.state[k] and self._in_contact(k, pf):
                 after[k] = self.pair_forces(k, new.q, new.v)  # Kelvin-Voigt unloads from here
                 jumped = True
@@ -374,26 +374,26 @@ class CompliantModel(ContactModel):
     def _separation(self, k: int, s: State, old: State | None, ends) -> None:
         self.state[k] = self.scale[k] = 0
         self.unloading[k] = False
-        if ends is not None:
-            self._interpolated_peak(k, ends)
+        self._interpolated_peak(k, ends)
         exact = ends is not None and all(math.isfinite(x) for x in ends)
         parted = old.t + hermite_root(*ends) * (s.t - old.t) if exact else s.t
         self.log(s.t, "separation", k, max_penetration_m=float(self.peak[k]), max_force_N=float(self.peak_force[k]),
                  separation_time_s=float(parted), duration_s=float(parted - self.touched_at[k]))
 
-    def _interpolated_peak(self, k: int, ends) -> None:
-        """The largest penetration of a contact between the ends of a step, from the cubic
-        Hermite gap (the samples at the steps miss it by O(h²)); the force of the law there,
-        at δ̇ = 0, where an elastic law's force peaks too."""
-        if not all(math.isfinite(x) for x in ends):
+    def _interpolated_peak(self, k: int, ends, step: tuple | None = None) -> None:
+        """The largest penetration of a contact between the ends of a step, from the cubic Hermite gap (the
+        samples miss it by O(h²)); the force of the law there at δ̇ = 0 (an elastic law's peak), or a hysteresis
+        law's larger one inside the step of ``step`` = (forces before, after, h) (:mod:`.force_peak`)."""
+        if ends is None or not all(math.isfinite(x) for x in ends):
             return
-        _s, gap = hermite_min(*ends)
+        (_s, gap), law, rate, unloading = hermite_min(*ends), self.laws[k], self.delta_dot_0[k], bool(self.unloading[k])
+        force = step_force_peak(law, ends, *step, rate, unloading) if step else 0.0
         if -gap > self.peak[k]:
             self.peak[k] = -gap
             self.largest["penetration_m"][k] = max(self.largest["penetration_m"][k], -gap)
-            force = self.laws[k].normal_state(-gap, 0.0, self.delta_dot_0[k], bool(self.unloading[k])).force
-            self.peak_force[k] = max(self.peak_force[k], force)
-            self.largest["force_N"][k] = max(self.largest["force_N"][k], force)
+            force = max(force, law.normal_state(-gap, 0.0, rate, unloading).force)
+        self.peak_force[k] = max(self.peak_force[k], force)
+        self.largest["force_N"][k] = max(self.largest["force_N"][k], force)
 
     def _in_contact(self, k: int, pf: PairForces) -> bool:
         """Peaks, validity, the state (stick below the friction velocity) and Kelvin-Voigt's
