@@ -5,7 +5,8 @@
 
 Prints, per shipped clearance example over its first 3 ms (the first-3-ms test's window): steps,
 rejected steps, the largest |crank moment| and impacts against ``test_flores2006.FIRST_IMPACTS``
-(2 %, exact count), the energy drift; then the Hertz ball of ``test_compliant_contact`` (Johnson,
+(2 %, exact count), the energy drift, and for Hertz, Lankarani-Nikravesh and ESDU-78035 the
+contact start times less the scipy script's (``scipy_clearance_slider_crank.py``); then the Hertz ball of ``test_compliant_contact`` (Johnson,
 e = 1) at ``contact_accuracy`` 10⁻³ and 10⁻⁵: steps and e - 1; and a Lankarani-Nikravesh ball
 (c_e = 0.9, 10⁻⁴): steps and the drift of its energy balance.
 """
