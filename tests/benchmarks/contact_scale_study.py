@@ -51,8 +51,9 @@ def first_quarter(name: str) -> str:
     moment = np.abs(res.stack("driver_reaction")[:, 0]).max()
     ok = abs(moment / peak - 1) < 0.02 and found == impacts
     timing = onset_errors(name, res) if name in TIMED else ""
+    verdict = "ok" if ok else "FAIL"
     return (f"{name:22s} steps {len(res.steps):5d} rejected {res.meta['rejected_steps']:4d} peak {moment:8.1f} "
-            f"({moment / peak - 1:+.2%}) impacts {found:2d}/{impacts:2d} drift {drift(res):.1e} {'ok' if ok else 'FAIL'}{timing}")
+            f"({moment / peak - 1:+.2%}) impacts {found:2d}/{impacts:2d} drift {drift(res):.1e} {verdict}{timing}")
 
 
 def balls() -> list[str]:
