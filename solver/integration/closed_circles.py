@@ -30,7 +30,8 @@ FRAME_KEYS = (*CONTACT_KEYS, *RATE_KEYS, "penetration_m", "eccentricity_m", "imp
 
 
 def slopes(forces) -> tuple[float, float]:
-    """∂F/∂δ (N/m) and ∂F/∂δ̇ (N s/m) of a pair's normal force (:class:`~solver.contact.pair_forces.PairForces`), 0 open."""
+    """∂F/∂δ (N/m) and ∂F/∂δ̇ (N s/m) of a pair's normal force
+    (:class:`~solver.contact.pair_forces.PairForces` ``forces``), 0 where it is open."""
     normal = forces.normal
     return (0.0, 0.0) if normal is None else (normal.dF_ddelta, normal.dF_ddelta_dot)
 

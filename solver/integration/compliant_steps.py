@@ -7,13 +7,14 @@ Rayleigh damping, takes its steps one by one in Python while a pair is closed: t
 the penetration error, the Newmark step with the compiled iterations
 (:func:`~.newmark.converge_compliant_step`), the energy guard
 (:meth:`~solver.results.outputs.OutputBuilder.spurious_growth`), ``event_time``'s criteria
-(:mod:`solver.contact.step_criteria`), acceptance or rejection, the stall window
-(:class:`~.step_limits.StepLimits`), the ledger's trapezoid of the powers, the per-step parts of
-:meth:`~solver.contact.compliant.CompliantModel.switch` (peaks, validity and width counts, stick
-or slide, the impulses of the forces), the watch on created energy and flown-apart nodes, and
-the frame.  :func:`compliant_steps` takes such steps in one compiled call, with the same
-arithmetic and decisions, and records each step's end state, energies and contact columns in
-preallocated rows (the frames of a run saved at every step made a block at a time,
+(:mod:`solver.contact.step_criteria`, on each pair's predicted peak set at its contact's start),
+acceptance or rejection, the stall window (:class:`~.step_limits.StepLimits`), the ledger's
+trapezoid of the powers, the per-step parts of :meth:`~solver.contact.compliant.CompliantModel.switch`
+(peaks, a hysteresis law's force peak inside the step, validity and width counts, stick or slide,
+the impulses of the forces), the watch on created energy and flown-apart nodes, and the frame.
+:func:`compliant_steps` takes such steps in one compiled call, with the same arithmetic and
+decisions, and records each step's end state, energies and contact columns in preallocated rows
+(the frames of a run saved at every step made a block at a time,
 :func:`~solver.results.gathered_frames.block_of_rows`).
 
 It hands a step back to the time loop, which then takes it exactly as it would have, at anything
