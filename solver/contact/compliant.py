@@ -27,12 +27,12 @@ retried up to the moment the gap first reaches ``-contact_tol / 2``: no contact 
 is stepped over, and each begins with a penetration within the tolerance.  While a pair
 is closed the local error of the Newmark penetration, (h²/12) |J_n (a₁ - a₀)|, is kept
 below ε = ``contact_accuracy`` times the contact's largest penetration, and the change of
-the penetration in a step below ε^⅓ times the penetration (an increment criterion:
-near first touch and parting, where F'' of a Hertz law grows without bound, the
-trapezoidal work of the force needs short steps the error estimate does not ask for).
+the penetration in a step below 0.7 ε^⅓ times the contact's predicted peak penetration, or
+the penetration where deeper (an increment criterion, :mod:`.contact_scale`: the trapezoidal
+work of the force errs by F'' Δδ³/12 a step, and its errors in loading and unloading cancel).
 A step over 1.5 times either tolerance is rejected, and the next step is sized to them
-(h (tol/err)^⅓ and h tol/increment, within a factor 0.2 ... 2: :mod:`.step_criteria`); in free flight the loop
-grows the step back to ``solver.step``.
+(h (tol/err)^⅓, and the step that extrapolates to 0.9 of the increment, within 0.2 ... 2 h:
+:mod:`.step_criteria`); the loop grows the step back to ``solver.step`` in free flight.
 
 **Energy.**  The elastic part of the normal law stores V(δ) (``contact_elastic``, a
 state energy); its hysteresis, damper and Kelvin-Voigt's switch dissipate
@@ -54,9 +54,11 @@ from .base import ContactModel
 from .circle_pairs import (circle_energy_terms, circle_forces, circle_pair_state, compiled_circle, pack_circle_batch,
                            pack_circle_pair)
 from .compliant_laws import WIDTH_FRACTION, NormalState, PairLaw, bind_pair
+from .contact_scale import INCREMENT_SHARE, contact_scale
+from .force_peak import step_force_peak
 from .hermite_gap import closing_reach, gap_ends, hermite, hermite_min, hermite_root, hermite_slope
 from .state_terms import state_terms as compiled_state_terms
-from .step_criteria import ORDERS, next_step, pair_criteria
+from .step_criteria import ORDER, next_step, pair_criteria
 from .lubricated import FilmPair, film_of
 from .pair_forces import PairForces, damping_sum, eccentricity, friction_sum, touching_depth
 from .wear import wear_of
@@ -97,12 +99,13 @@ class CompliantModel(ContactModel):
                          for k, (p, law) in enumerate(zip(self.pairs, self.laws))]
         self._touched = [c and p.geometry(np.zeros(asm.n)).touched for p, c in zip(self.pairs, self._circles)]
         #: largest relative change of the penetration in a step (the penetration-increment criterion)
-        self.increment = self.accuracy ** (1.0 / 3.0)
+        self.increment = INCREMENT_SHARE * self.accuracy ** (1.0 / 3.0)
         count = len(self.pairs)
         self.delta_dot_0 = np.zeros(count)
         self.unloading = np.zeros(count, dtype=bool)
         self.impacts = np.zeros(count, dtype=int)
         self.peak = np.zeros(count)  # largest penetration of the current contact, m
+        self.scale = np.zeros(count)  # the current contact's predicted peak penetration, m (0 open)
         self.peak_force = np.zeros(count)  # largest normal force of the current contact, N
         self.live = np.zeros(count, dtype=bool)  # evaluated in the current step
         self.trial_rate = np.full(count, MIN_IMPACT_VELOCITY)  # δ̇⁽⁻⁾ if contact begins in this step
@@ -236,18 +239,19 @@ class CompliantModel(ContactModel):
         starts = [old.t + s * h for s in starts if s is not None]
         if starts:
             return min(starts)
-        error = increment = 0.0  # the two criteria over their tolerances (:mod:`.step_criteria`)
+        error, increment, h_increment = 0.0, 0.0, math.inf  # the criteria over their tolerances (:mod:`.step_criteria`)
         for k, (b, a) in enumerate(zip(before, after)):
             depth = a.delta
             if not (self.state[k] or depth > 0.0):
                 continue
-            e, i = pair_criteria(h, float(a.geometry.velocity(new.a - old.a)[0]), depth, b.delta, self.peak[k],
-                                 bool(self.state[k]), self.accuracy, self.increment, self.tol)
-            error, increment = max(error, e), max(increment, i)
+            e, i, h_i = pair_criteria(h, float(a.geometry.velocity(new.a - old.a)[0]), depth, b.delta, self.peak[k],
+                                      bool(self.state[k]), self.accuracy, self.increment, self.tol, self.scale[k],
+                                      -a.v_n, -float(a.geometry.velocity(new.a)[0]))
+            error, increment, h_increment = max(error, e), max(increment, i), min(h_increment, h_i)
         if error == 0.0 and increment == 0.0:
             self.h_error = math.inf
             return None
-        h_next, reject = next_step(h, error, increment, ORDERS)
+        h_next, reject = next_step(h, error, increment, h_increment, ORDER)
         if reject:
             return old.t + h_next
         self.h_error = h_next
@@ -300,7 +304,7 @@ class CompliantModel(ContactModel):
             elif depth <= 0.0 and was_closed:
                 self._separation(k, new, old, ends)
             if (was_closed or self.state[k]) and ends is not None:
-                self._interpolated_peak(k, ends)
+                self._interpolated_peak(k, ends, (before[k], pf, new.t - old.t))
             if self.state[k] and self._in_contact(k, pf):
                 after[k] = self.pair_forces(k, new.q, new.v)  # Kelvin-Voigt unloads from here
                 jumped = True
@@ -329,6 +333,7 @@ class CompliantModel(ContactModel):
             root = hermite_root(*ends)
             self.touched_at[k] = old.t + root * (s.t - old.t)
             self.delta_dot_0[k] = max(-hermite_slope(root, *ends) / (s.t - old.t), MIN_IMPACT_VELOCITY)
+        self.scale[k] = contact_scale(self.asm, self.laws[k], s, pf.geometry, self.delta_dot_0[k], self.tol)
         data = {"gap_m": pf.geometry.gap, "impact_velocity_m_s": float(self.delta_dot_0[k]),
                 "impact": int(self.impacts[k]), "contact_time_s": float(self.touched_at[k])}
         bound = self.laws[k].speed_limit
@@ -339,28 +344,28 @@ class CompliantModel(ContactModel):
         self.log(s.t, "contact_start", k, **data)
 
     def _separation(self, k: int, s: State, old: State | None, ends) -> None:
-        self.state[k] = 0
+        self.state[k] = self.scale[k] = 0
         self.unloading[k] = False
-        if ends is not None:
-            self._interpolated_peak(k, ends)
+        self._interpolated_peak(k, ends)
         exact = ends is not None and all(math.isfinite(x) for x in ends)
         parted = old.t + hermite_root(*ends) * (s.t - old.t) if exact else s.t
         self.log(s.t, "separation", k, max_penetration_m=float(self.peak[k]), max_force_N=float(self.peak_force[k]),
                  separation_time_s=float(parted), duration_s=float(parted - self.touched_at[k]))
 
-    def _interpolated_peak(self, k: int, ends) -> None:
-        """The largest penetration of a contact between the ends of a step, from the cubic
-        Hermite gap (the samples at the steps miss it by O(h²)); the force of the law there,
-        at δ̇ = 0, where an elastic law's force peaks too."""
-        if not all(math.isfinite(x) for x in ends):
+    def _interpolated_peak(self, k: int, ends, step: tuple | None = None) -> None:
+        """The largest penetration of a contact between the ends of a step, from the cubic Hermite gap (the
+        samples miss it by O(h²)); the force of the law there at δ̇ = 0 (an elastic law's peak), or a hysteresis
+        law's larger one inside the step of ``step`` = (forces before, after, h) (:mod:`.force_peak`)."""
+        if ends is None or not all(math.isfinite(x) for x in ends):
             return
-        _s, gap = hermite_min(*ends)
+        (_s, gap), law, rate, unloading = hermite_min(*ends), self.laws[k], self.delta_dot_0[k], bool(self.unloading[k])
+        force = step_force_peak(law, ends, *step, rate, unloading) if step else 0.0
         if -gap > self.peak[k]:
             self.peak[k] = -gap
             self.largest["penetration_m"][k] = max(self.largest["penetration_m"][k], -gap)
-            force = self.laws[k].normal_state(-gap, 0.0, self.delta_dot_0[k], bool(self.unloading[k])).force
-            self.peak_force[k] = max(self.peak_force[k], force)
-            self.largest["force_N"][k] = max(self.largest["force_N"][k], force)
+            force = max(force, law.normal_state(-gap, 0.0, rate, unloading).force)
+        self.peak_force[k] = max(self.peak_force[k], force)
+        self.largest["force_N"][k] = max(self.largest["force_N"][k], force)
 
     def _in_contact(self, k: int, pf: PairForces) -> bool:
         """Peaks, validity, the state (stick below the friction velocity) and Kelvin-Voigt's

@@ -33,6 +33,7 @@ def hermite_min(g0: float, r0: float, g1: float, r1: float) -> tuple[float, floa
     return best_s, best
 
 
+@njit(cache=True)
 def hermite_slope(s: float, g0: float, r0: float, g1: float, r1: float) -> float:
     """The derivative (per unit of s) of the cubic Hermite polynomial at ``s``."""
     return (6 * s * s - 6 * s) * (g0 - g1) + (3 * s * s - 4 * s + 1) * r0 + (3 * s * s - 2 * s) * r1

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..contact.step_criteria import ORDERS
+from ..contact.step_criteria import ORDER
 from ..contact.state_terms import mechanical_args
 from ..contact.tracker import RATE_KEYS, ContactTracker
 from ..results.frame_block import BLOCK_FRAMES, FrameBlock
@@ -27,6 +27,13 @@ from .step_limits import MAX_SMALL_STEPS, StepLimits
 STEP_WORK = 16
 #: the contact columns the compiled run writes (:func:`.compliant_steps.frame_rows`), in its order
 FRAME_KEYS = (*CONTACT_KEYS, *RATE_KEYS, "penetration_m", "eccentricity_m", "impacts")
+
+
+def slopes(forces) -> tuple[float, float]:
+    """∂F/∂δ (N/m) and ∂F/∂δ̇ (N s/m) of a pair's normal force
+    (:class:`~solver.contact.pair_forces.PairForces` ``forces``), 0 where it is open."""
+    normal = forces.normal
+    return (0.0, 0.0) if normal is None else (normal.dF_ddelta, normal.dF_ddelta_dot)
 
 
 class ClosedCircles:
@@ -74,7 +81,7 @@ class ClosedCircles:
     def _scalars(self, loop) -> np.ndarray:
         """The run's scalars (:data:`.compliant_steps.T` …) from the loop's state."""
         m, integ, watch = self.model, self.integ, self.watch
-        run = np.zeros(33)
+        run = np.zeros(cs.MAX_CUTS + 1)
         breakpoint_ = loop.breakpoints[0] if loop.breakpoints else np.inf
         run[[cs.T, cs.H, cs.H0, cs.T_END, cs.EPS_T, cs.SHORTEST, cs.BREAKPOINT, cs.NEXT_OUT, cs.DT_OUT]] = (
             loop.state.t, loop.h, loop.h0, loop.t_end, loop.eps_t, self.limits.shortest, breakpoint_, loop.next_out,
@@ -85,8 +92,8 @@ class ClosedCircles:
         run[[cs.LAST_STEP, cs.EXTENT, cs.UNDAMPED, cs.NU, cs.TAU, cs.ALPHA_M, cs.ALPHA_F, cs.CONTRACTION]] = (
             self.limits.last_step, MAX_EXTENT * watch.size, float(loop.undamped), integ.nu, integ.tau,
             integ.alpha_m, integ.alpha_f, integ.CONTRACTION)
-        run[[cs.RETRIES, cs.MAX_WINDOW, cs.ONSET, cs.FLOOR, cs.ORDER_ERROR, cs.ORDER_INCREMENT, cs.MAX_CUTS]] = (
-            self.retries, MAX_SMALL_STEPS, DAMPING_ONSET, SPURIOUS_FLOOR, *ORDERS, self.limits.max_cuts)
+        run[[cs.RETRIES, cs.MAX_WINDOW, cs.ONSET, cs.FLOOR, cs.ORDER, cs.MAX_CUTS]] = (
+            self.retries, MAX_SMALL_STEPS, DAMPING_ONSET, SPURIOUS_FLOOR, ORDER, self.limits.max_cuts)
         return run
 
     def _factors(self) -> np.ndarray:
@@ -104,7 +111,7 @@ class ClosedCircles:
         last accepted step, the guard's and the ledger's remembered terms)."""
         m = self.model
         forces = m._last or m._forces_at(st)
-        pv = np.array([[f.delta, f.v_n, f.v_t, f.F_n, f.F_t, 1.0, f.geometry.gap] for f in forces])
+        pv = np.array([[f.delta, f.v_n, f.v_t, f.F_n, f.F_t, 1.0, f.geometry.gap, *slopes(f)] for f in forces])
         return pv, np.array(self.out.energy_terms(st), dtype=float), np.array(self.out.powers(st), dtype=float)
 
     def _records(self, loop, gathering: bool) -> tuple:
@@ -127,7 +134,7 @@ class ClosedCircles:
         peaks = np.array([m.peak, m.peak_force, m.largest["penetration_m"], m.largest["force_N"]])
         report = np.array([m.report[key] for key in m.report], dtype=np.int64)
         pairs = (m._batch, m.state, m.delta_dot_0, m.trial_rate, m.unloading, peaks, report, m._acc, self.props,
-                 m.impacts)
+                 m.impacts, m.scale)
         contact = (*m._batch, np.ones(len(m.pairs), dtype=bool), m.delta_dot_0.copy(), m.unloading)
         system = integ.run_arguments()
         snapshot = (np.empty(6), np.empty_like(system[25]), np.empty_like(system[28]), *(np.empty_like(system[i])

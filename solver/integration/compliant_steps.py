@@ -7,13 +7,14 @@ Rayleigh damping, takes its steps one by one in Python while a pair is closed: t
 the penetration error, the Newmark step with the compiled iterations
 (:func:`~.newmark.converge_compliant_step`), the energy guard
 (:meth:`~solver.results.outputs.OutputBuilder.spurious_growth`), ``event_time``'s criteria
-(:mod:`solver.contact.step_criteria`), acceptance or rejection, the stall window
-(:class:`~.step_limits.StepLimits`), the ledger's trapezoid of the powers, the per-step parts of
-:meth:`~solver.contact.compliant.CompliantModel.switch` (peaks, validity and width counts, stick
-or slide, the impulses of the forces), the watch on created energy and flown-apart nodes, and
-the frame.  :func:`compliant_steps` takes such steps in one compiled call, with the same
-arithmetic and decisions, and records each step's end state, energies and contact columns in
-preallocated rows (the frames of a run saved at every step made a block at a time,
+(:mod:`solver.contact.step_criteria`, on each pair's predicted peak set at its contact's start),
+acceptance or rejection, the stall window (:class:`~.step_limits.StepLimits`), the ledger's
+trapezoid of the powers, the per-step parts of :meth:`~solver.contact.compliant.CompliantModel.switch`
+(peaks, a hysteresis law's force peak inside the step, validity and width counts, stick or slide,
+the impulses of the forces), the watch on created energy and flown-apart nodes, and the frame.
+:func:`compliant_steps` takes such steps in one compiled call, with the same arithmetic and
+decisions, and records each step's end state, energies and contact columns in preallocated rows
+(the frames of a run saved at every step made a block at a time,
 :func:`~solver.results.gathered_frames.block_of_rows`).
 
 It hands a step back to the time loop, which then takes it exactly as it would have, at anything
@@ -34,6 +35,7 @@ import numpy as np
 from ..contact.circle_pairs import CENTRE_X, CENTRE_Y, POINT_X, POINT_Y, circle_forces, circle_pair_state, \
     compiled_distance
 from ..contact.compliant_laws import WIDTH_FRACTION, pair_normal
+from ..contact.force_peak import force_peak
 from ..contact.hermite_gap import hermite_min
 from ..contact.state_terms import state_terms
 from ..contact.step_criteria import next_step, pair_criteria
@@ -42,14 +44,14 @@ from ..system.assembly import newton_factorize
 from .newmark import CONVERGED, DIVERGED, FOLLOWER, converge_compliant_step, newmark_predict
 from .step_ends import near, step_towards
 
-#: the columns of a pair's values at a state (:func:`pair_values`)
-DEPTH, V_N, V_T, F_N, F_T, VALID, GAP = range(7)
+#: the columns of a pair's values at a state (:func:`pair_values`; ∂F/∂δ, ∂F/∂δ̇ of the normal force)
+DEPTH, V_N, V_T, F_N, F_T, VALID, GAP, DF_DDELTA, DF_DRATE = range(9)
 #: the factor state ``fs``: valid, the factors' step, the constraint scale and its step, counts
 VALID_F, FACTOR_H, SCALE, SCALE_H, FACTORIZATIONS, EVALUATIONS = range(6)
 #: the run's scalars ``run`` (in and out)
 (T, H, H0, T_END, EPS_T, SHORTEST, BREAKPOINT, NEXT_OUT, DT_OUT, ACCURACY, INCREMENT, TOL, H_ERROR, LARGEST, IN_PLAY,
  BALANCE0, WINDOW, LAST_STEP, REJECTED, EXTENT, UNDAMPED, NU, TAU, ALPHA_M, ALPHA_F, CONTRACTION, RETRIES,
- MAX_WINDOW, ONSET, FLOOR, ORDER_ERROR, ORDER_INCREMENT, MAX_CUTS) = range(33)
+ MAX_WINDOW, ONSET, FLOOR, ORDER, MAX_CUTS) = range(32)
 #: the ledger's keys in :attr:`OutputBuilder.ledger`'s order are booked from the powers' slots of
 #: :meth:`~solver.results.outputs.OutputBuilder.powers`: slot ``j`` into ledger entry ``BOOKED[j]``
 BOOKED = (0, 1, 3, 4, 6, 2)
@@ -87,6 +89,7 @@ def pair_values(q, v, batch, codes, delta_dot_0, trial_rate, unloading, pv, Js):
             friction[i], fp[i], rate, unloading[i])
         pv[i, DEPTH], pv[i, V_N], pv[i, V_T], pv[i, F_T], pv[i, GAP] = depth, v_n, v_t, F_t, gap
         pv[i, F_N] = normal[0] if depth > 0.0 else 0.0
+        pv[i, DF_DDELTA], pv[i, DF_DRATE] = (normal[1], normal[2]) if depth > 0.0 else (0.0, 0.0)
         pv[i, VALID] = 1.0 if depth <= 0.0 or normal[4] else 0.0
         Js[i, :, :widths[i]] = J
 
@@ -194,24 +197,27 @@ def spurious(run, h, e0, p0, e1, p1):
 
 
 @njit(cache=True)
-def judge(run, h, t0, a0, a1, pv0, pv1, Js, codes, peak, dofs, widths):
+def judge(run, h, t0, a0, a1, pv0, pv1, Js, codes, peak, scale, dofs, widths):
     """``event_time`` of :class:`~solver.contact.compliant.CompliantModel` for a step of ``h`` from
-    ``t0`` whose pairs were all closed at its start: ``(verdict, t)``, 0 accepted (``run[H_ERROR]``
-    the next step), 1 taken again to ``t`` (also a step at whose end a pair is open)."""
-    error, increment = 0.0, 0.0
+    ``t0`` whose pairs were all closed at its start (``scale`` their predicted peaks, m): ``(verdict,
+    t)``, 0 accepted (``run[H_ERROR]`` the next step), 1 taken again to ``t`` (also a step at whose
+    end a pair is open)."""
+    error, increment, h_increment = 0.0, 0.0, np.inf
     for i in range(pv1.shape[0]):
         depth = pv1[i, DEPTH]
-        w = np.empty(widths[i])
+        w, w1 = np.empty(widths[i]), np.empty(widths[i])
         for j in range(widths[i]):
             w[j] = a1[dofs[i, j]] - a0[dofs[i, j]]
-        a_n = np.dot(Js[i, :, :widths[i]].copy(), w)[0]  # BLAS, as ContactGeometry.velocity
-        e, c = pair_criteria(h, a_n, depth, pv0[i, DEPTH], peak[i], codes[i] != 0, run[ACCURACY], run[INCREMENT],
-                             run[TOL])
-        error, increment = max(error, e), max(increment, c)
+            w1[j] = a1[dofs[i, j]]
+        J = Js[i, :, :widths[i]].copy()
+        a_n, a_n1 = np.dot(J, w)[0], np.dot(J, w1)[0]  # BLAS, as ContactGeometry.velocity
+        e, c, h_c = pair_criteria(h, a_n, depth, pv0[i, DEPTH], peak[i], codes[i] != 0, run[ACCURACY],
+                                  run[INCREMENT], run[TOL], scale[i], -pv1[i, V_N], -a_n1)
+        error, increment, h_increment = max(error, e), max(increment, c), min(h_increment, h_c)
     if error == 0.0 and increment == 0.0:
         run[H_ERROR] = np.inf
         return 0, 0.0
-    h_next, reject = next_step(h, error, increment, (run[ORDER_ERROR], run[ORDER_INCREMENT]))
+    h_next, reject = next_step(h, error, increment, h_increment, run[ORDER])
     if reject:
         return 1, t0 + h_next
     run[H_ERROR] = h_next
@@ -224,7 +230,8 @@ def book_step(h, pv0, pv1, p1, batch, codes, delta_dot_0, unloading, peaks, repo
     """An accepted step of ``h`` (s) booked as :meth:`~solver.results.outputs.OutputBuilder.advance_ledger`
     and :meth:`~solver.contact.compliant.CompliantModel.switch` book it while the pairs stay closed:
     the ledger's trapezoid of the powers ``p1`` at its end, each pair's peak between the step's
-    ends (the Hermite gap's least value) and at its end, the largest penetration and force
+    ends (the Hermite gap's least value, a hysteresis law's force peak inside the step:
+    :func:`~solver.contact.force_peak.force_peak`) and at its end, the largest penetration and force
     (``peaks`` rows: peak, peak force, largest penetration, largest force), stick or slide below
     the friction velocity, the validity and width counts, the impulses of the forces ``acc``.
     ``pair_props`` rows: friction velocity (m/s), then a line contact's (on, σ, L, R, smaller radius)."""
@@ -235,12 +242,15 @@ def book_step(h, pv0, pv1, p1, batch, codes, delta_dot_0, unloading, peaks, repo
     for k in range(pv1.shape[0]):
         ends = (-pv0[k, DEPTH], h * pv0[k, V_N], -pv1[k, DEPTH], h * pv1[k, V_N])
         _s, gap = hermite_min(ends[0], ends[1], ends[2], ends[3])
+        slopes = (pv0[k, DF_DDELTA], pv0[k, DF_DRATE], pv1[k, DF_DDELTA], pv1[k, DF_DRATE])
+        force = force_peak(law[k], p[k], kelvin[k], damping[k], ends, h, slopes, delta_dot_0[k], unloading[k])
         if -gap > peaks[0, k]:
             peaks[0, k] = -gap
             peaks[2, k] = max(peaks[2, k], -gap)
-            force = pair_normal(law[k], p[k], kelvin[k], damping[k], -gap, 0.0, delta_dot_0[k], unloading[k])[0]
-            peaks[1, k] = max(peaks[1, k], force)
-            peaks[3, k] = max(peaks[3, k], force)
+            force = max(force, pair_normal(law[k], p[k], kelvin[k], damping[k], -gap, 0.0, delta_dot_0[k],
+                                           unloading[k])[0])
+        peaks[1, k] = max(peaks[1, k], force)
+        peaks[3, k] = max(peaks[3, k], force)
         depth, F_n = pv1[k, DEPTH], pv1[k, F_N]
         peaks[0, k] = max(peaks[0, k], depth)
         peaks[1, k] = max(peaks[1, k], F_n)
@@ -384,10 +394,10 @@ def compliant_steps(run, fs, state, work, pairs, motion, contact, mechanical, sy
     Newton corrections, then the frames' rows, :func:`frame_rows`, when they have rows); ``before``
     = (pair values, energies, powers) at ``state`` as the loop has them.  Returns ``(steps taken,
     GOING | HANDED | DUE)``."""
-    batch, codes, delta_dot_0, trial_rate, unloading, peaks, report, acc, pair_props, impacts = pairs
+    batch, codes, delta_dot_0, trial_rate, unloading, peaks, report, acc, pair_props, impacts, scale = pairs
     pv0, e0, p0 = before
     C, width = codes.shape[0], batch[0].shape[1]
-    values = (np.empty((C, 7)), np.zeros((C, 2, width)), np.empty(4), np.empty(4 + 3))
+    values = (np.empty((C, 9)), np.zeros((C, 2, width)), np.empty(4), np.empty(4 + 3))
     times, hs, iterations = records[:3]
     gathering = records[3].shape[0] > 0
     for taken in range(times.shape[0]):
@@ -404,7 +414,7 @@ def compliant_steps(run, fs, state, work, pairs, motion, contact, mechanical, sy
             if its < 0:
                 break
             verdict, t_ct = judge(run, (t + step) - t, t, state[2], work[2], pv0, values[0], values[1], codes,
-                                  peaks[0], batch[0], batch[1])
+                                  peaks[0], scale, batch[0], batch[1])
             if verdict == 0 or (t + step) - t <= run[SHORTEST]:
                 break
             run[REJECTED] += 1
