@@ -34,7 +34,8 @@ def pendulum_past_a_block(kind: str) -> dict:
         "bodies": [{"id": "block", "kind": "point", "x": block[0], "y": block[1], "mass": 1.0}],
         "initial_velocities": [{"link": "rod", "omega": 2.0}],
         "contacts": [{"id": "hit", "point": {"body": "block", "radius": 0.001},
-                      "target": {"kind": "link", "link": "rod", "side": "left"}, "e": 0.0, "model": model}],
+                      "target": {"kind": "link", "link": "rod", "side": "left"},
+                      "e": 0.5 if kind == "compliant" else 0.0, "model": model}],  # a compliant c_e is in (0, 1]
         "solver": {"end_time": 0.25, "step": 0.001},
     }
 

@@ -49,7 +49,7 @@ def test_each_example_gets_its_references(name, expected):
 def test_every_reference_column_is_a_series_of_its_example():
     """A column that names no series would never be drawn."""
     for ref in bundled_references():
-        res = simulate(dict(example(ref.example), solver={**example(ref.example)["solver"], "end_time": 1e-9}))
+        res = simulate(dict(example(ref.example), solver={**example(ref.example)["solver"], "end_time": 1e-9, "step": 1e-9}))
         columns = {s.reference_column for s in catalogue(res).values()}
         axes = {s.column for s in x_axes(res).values()}
         assert ref.x in axes, ref.name
