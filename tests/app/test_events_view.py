@@ -9,6 +9,7 @@ from app.document.units import format_quantity
 from app.results.events_view import COLUMNS, EventsView, cell_text
 from app.results.routh_diagram import RouthDiagram, clip_segment
 from solver.contact.base import impulse_event
+from solver.api import simulate
 from solver.contact.routh import routh_impulse
 from solver.results.frames import Results
 
@@ -124,6 +125,24 @@ def test_an_onset_jump_says_it_is_the_models_plastic_onset_not_a_restitution(sho
     other = next(e for e in example_results("pendulum_impact").events if e["kind"] == "impulse")
     assert view.diagram.show_event(other)
     assert f"e = {other['e']:g}" in view.diagram.getPlotItem().titleLabel.text
+
+
+def test_a_ball_dropped_square_on_a_frictionless_floor_is_typed_normal_not_stick(shown):
+    """The ball of the newcomer's tour on a floor without friction: its impulse's row types it
+    ``normal`` (no tangential motion, no friction), never ``stick``, which says friction held it;
+    the Routh diagram's title says the same."""
+    from tests.solver.test_resting_contact import block_on_floor
+
+    doc = block_on_floor("impulse")
+    doc["bodies"][0]["y"], doc["contacts"][0]["e"], doc["solver"]["end_time"] = 0.05, 1.0, 0.15
+    res = simulate(doc)
+    view = shown(EventsView(), 900, 400)
+    view.set_results(res)
+    row = next(r for r, e in enumerate(res.events) if e["kind"] == "impulse")
+    type_column = next(k for k, (_h, key, _f) in enumerate(COLUMNS) if key == "type")
+    assert view.row_texts(row)[type_column] == "normal"
+    view.select_event(row)
+    assert ": normal," in view.diagram.getPlotItem().titleLabel.text
 
 
 def _covered_points(diagram: RouthDiagram) -> tuple[int, int]:
