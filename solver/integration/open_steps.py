@@ -249,8 +249,10 @@ class OpenGaps:
             looked[:] = False
             looked[guard.spurious_candidates(start, terms)] = True
         ledger, booked = out.ledger, {key: out.ledger[key] for key in ("work_drivers", "dissipated_damping")}
-        hs = np.diff(times[:count], prepend=start.t).tolist()
-        works, damped = (out.drivers_work(hs, powers[:, 0]), out.damping_work(hs, powers[:, 1])) if watch else (None, None)
+        works = damped = None
+        if watch is not None:  # the drivers' work and the modal damping's after each step
+            hs = np.diff(times[:count], prepend=start.t).tolist()
+            works, damped = out.drivers_work(hs, powers[:, 0]), out.damping_work(hs, powers[:, 1])
         before = start
         try:
             for k in range(count):
