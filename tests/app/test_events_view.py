@@ -165,3 +165,19 @@ def test_the_legend_leaves_the_lines_of_the_lajss_rod_in_view(shown, qtbot, rod)
     box = diagram.getPlotItem().getViewBox()
     qtbot.waitUntil(lambda: box.viewRange()[0][0] < 0.0)  # the range taken in (padded left of 0), the legend placed
     qtbot.waitUntil(lambda: _covered_points(diagram)[0] < 0.01 * _covered_points(diagram)[1])  # the legend moved
+
+
+def test_the_legend_covers_no_line_of_a_small_diagram(shown, qtbot, rod, pendulum):
+    """At 600 x 400 px no corner of the diagram is free: the legend still hid 3 of the LAJSS rod's
+    1800 points and 177 of the pendulum's 1400, its impulse path among them.  The view now widens
+    on the legend's side just enough to clear it, and again when the plot is resized (the
+    pendulum's diagram drawn at 900 x 400 px, then made 600 x 400)."""
+    for results, width in ((rod, 600), (pendulum, 900)):
+        diagram = shown(RouthDiagram(), width, 400)
+        assert diagram.show_event(next(e for e in results.events if e["kind"] == "impulse"))
+        qtbot.waitUntil(lambda: _covered_points(diagram)[0] == 0)
+        assert diagram.getPlotItem().getViewBox().viewRange()[0][0] < 0.0  # the origin in view, padded
+    box = diagram.getPlotItem().getViewBox()
+    diagram.resize(600, 400)
+    qtbot.waitUntil(lambda: box.boundingRect().width() < 600)
+    assert _covered_points(diagram)[0] == 0
