@@ -16,7 +16,8 @@ from PySide6.QtWidgets import QGraphicsEllipseItem, QGraphicsItem
 
 from . import geometry as geo
 from . import symbols as sym
-from ..document.entities import EntityRef
+from ..document.entities import EntityRef, find_entity
+from ..document.units import format_quantity
 
 # colours of the sketch
 RIGID = "#2c3e50"
@@ -34,8 +35,8 @@ HIGHLIGHT = QColor(255, 150, 0, 130)
 HOVER = QColor(0, 150, 255, 110)
 PREVIEW = "#0a84ff"
 
-# radii (px) of the curved arrows of drivers and torques
-DRIVER_RADIUS, TORQUE_RADIUS = 15, 22
+# radii (px) of the curved arrows of drivers, torques and initial angular velocities
+DRIVER_RADIUS, TORQUE_RADIUS, OMEGA_RADIUS = 15, 22, 30
 
 # stacking order: halos under links under symbols under nodes under labels
 Z_HALO, Z_GUIDE, Z_LINK, Z_SYMBOL, Z_NODE, Z_MASS, Z_LABEL = range(-1, 6)
@@ -181,17 +182,27 @@ def _moving_items(doc: dict, item: dict) -> list[QGraphicsItem]:
 
 
 def _velocity_items(doc: dict, velocity: dict) -> list[QGraphicsItem]:
-    """A dashed arrow along a node's or free body's initial velocity."""
-    vx, vy = velocity.get("vx", 0.0), velocity.get("vy", 0.0)
+    """A dashed arrow along the initial velocity of a node, a free body or a link (where its ``vx``,
+    ``vy`` apply: the middle of its first two nodes), and a dashed curved arrow round that point
+    turning as its angular velocity ``omega``, with its value (``ω = -7.5 rad/s``) above the point (a
+    link's on the left of the link, its id being on the right)."""
+    vx, vy, omega = velocity.get("vx", 0.0), velocity.get("vy", 0.0), velocity.get("omega", 0.0)
+    side = math.pi / 2
     if "node" in velocity:
         pt = geo.node_positions(doc)[velocity["node"]]
     elif "body" in velocity:
         pt = geo.outline(doc, EntityRef("bodies", velocity["body"])).points[0]
     else:
-        return []  # a link's velocity field: nothing to anchor an arrow to
-    if not (vx or vy):
-        return []
-    return [_glyph(sym.arrow(math.atan2(vy, vx)), pt, VELOCITY, width=2, style=Qt.PenStyle.DashLine)]
+        link = find_entity(doc, EntityRef("links", velocity["link"]))[1]
+        pts, side = geo.link_polyline(doc, link), geo.link_angle(doc, link) + math.pi / 2
+        pt = ((pts[0][0] + pts[1][0]) / 2, (pts[0][1] + pts[1][1]) / 2)
+    dashed = Qt.PenStyle.DashLine
+    items = [_glyph(sym.arrow(math.atan2(vy, vx)), pt, VELOCITY, width=2, style=dashed)] if vx or vy else []
+    if omega:
+        arc = sym.curved_arrow(OMEGA_RADIUS, clockwise=omega < 0, start=150, span=240)  # the top clear for labels
+        items += [_glyph(arc, pt, VELOCITY, width=2, style=dashed),
+                  _label(f"ω = {format_quantity(omega, 'rad/s')}", pt, VELOCITY, side, OMEGA_RADIUS + 3)]
+    return items
 
 
 def _contact_items(doc: dict, contact: dict) -> list[QGraphicsItem]:

@@ -9,6 +9,7 @@ highlights the selection, the entity under the cursor and a tool's preview.
 """
 from __future__ import annotations
 
+import math
 from typing import Protocol
 
 import pyqtgraph as pg
@@ -42,7 +43,8 @@ class PointerHandler(Protocol):
 
 
 class SketchView(pg.PlotWidget):
-    """Draws a model document; emits ``cursor_moved(x, y)`` in m as the mouse moves.
+    """Draws a model document; emits ``cursor_moved(x, y)`` in m as the mouse moves
+    (:meth:`cursor_text` says it in the axes' units).
 
     Left-button events go to :attr:`handler` (unless Space is held: then they pan).
     """
@@ -135,6 +137,22 @@ class SketchView(pg.PlotWidget):
     def metres_per_pixel(self) -> float:
         """The size of one screen pixel in the model (m)."""
         return float(self.getViewBox().viewPixelSize()[0])
+
+    def axis_unit(self, side: str) -> tuple[float, str]:
+        """``(scale, unit)`` the ``bottom`` or ``left`` axis's ticks read in: a length in m times
+        ``scale`` is in ``unit`` (``(1000.0, "mm")`` where the ticks are in mm)."""
+        axis = self.getPlotItem().getAxis(side)
+        return float(axis.autoSIPrefixScale), f"{axis.labelUnitPrefix}m"
+
+    def cursor_text(self, x: float, y: float) -> str:
+        """The point ``(x, y)`` (m) as the axes read it: each coordinate in its axis's unit, to the
+        last digit a pixel resolves (``x = 312.5 mm   y = -40.6 mm``)."""
+        parts = []
+        for name, value, side in (("x", x, "bottom"), ("y", y, "left")):
+            scale, unit = self.axis_unit(side)
+            decimals = max(0, math.ceil(-math.log10(max(self.metres_per_pixel() * scale, 1e-12))))
+            parts.append(f"{name} = {value * scale:.{decimals}f} {unit}")
+        return "   ".join(parts)
 
     def grid_step(self) -> float:
         """Spacing (m) of the finest grid lines drawn at this zoom: what points snap to."""

@@ -20,9 +20,9 @@ from solver.safe_write import replacing
 
 from .png_axes import Axes, Pen
 
-#: colour of each type (and of ``invalid`` cells), colour-blind-safe (Okabe-Ito)
+#: colour of each type (and of ``invalid`` cells), colour-blind-safe (Okabe-Ito; white: nothing tangential)
 KIND_COLOURS = {"S": "#E69F00", "SCS": "#56B4E9", "SRS": "#009E73", "SCD": "#F0E442", "SRD": "#CC79A7",
-                "stick": "#0072B2", "invalid": "#BBBBBB"}
+                "stick": "#0072B2", "normal": "#FFFFFF", "invalid": "#BBBBBB"}
 #: colour of each boundary line
 BOUNDARY_COLOURS = {"mu_c": "#000000", "I_nh=I_np": "#D55E00", "I_nh=I_nf": "#5A2D82"}
 

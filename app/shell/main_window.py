@@ -453,7 +453,7 @@ class MainWindow(QMainWindow):
         self.save_action.setEnabled(not self.document.is_empty)
 
     def _show_cursor(self, x: float, y: float) -> None:
-        self.cursor_label.setText(f"x = {x:.4f} m   y = {y:.4f} m")
+        self.cursor_label.setText(self.sketch.cursor_text(x, y))  # in the canvas axes' units (mm, m)
 
     # ------------------------------------------------------------------ closing
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 (Qt override)

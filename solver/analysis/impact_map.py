@@ -51,6 +51,7 @@ KIND_NAMES = {
     "SCD": "slip stops in compression, then reverses",
     "SRD": "slip stops in restitution, then reverses",
     "stick": "starts at rest and sticks",
+    "normal": "starts at rest, no friction, nothing moves it along the target",
     "invalid": "no impact (μD > μs)",
 }
 
@@ -213,8 +214,8 @@ def _cell_parameters(instant: ContactInstant, axes: dict[str, np.ndarray], mu_d_
 
 #: per impulse type (KINDS order, then invalid): where the slip halts (C, R or -) and
 #: how it ends (S sticks, D reverses, - neither): what the boundaries separate
-_HALTS = np.array(list("-CRCR--"))
-_ENDS = np.array(list("-SSDDS-"))
+_HALTS = np.array(list("-CRCR---"))
+_ENDS = np.array(list("-SSDDS--"))
 
 
 def _boundaries(m: ImpactMap, p: dict[str, np.ndarray], r) -> dict[str, np.ndarray]:

@@ -57,8 +57,8 @@ from ..jit import njit
 
 LAWS = ("newton", "poisson", "energetic")
 NEWTON, POISSON, ENERGETIC = range(len(LAWS))
-KINDS = ("S", "SCS", "SRS", "SCD", "SRD", "stick")
-SLIP, SCS, SRS, SCD, SRD, STICK = range(len(KINDS))
+KINDS = ("S", "SCS", "SRS", "SCD", "SRD", "stick", "normal")
+SLIP, SCS, SRS, SCD, SRD, STICK, NORMAL = range(len(KINDS))
 #: relative rounding of an impulse: slip that stops within it of the end of the impact never stops
 EPS = float(np.finfo(float).eps)
 
@@ -72,9 +72,11 @@ class ImpactResult:
     stick, so slips at once in the direction ``sign(c)``), ``'SCS'`` / ``'SRS'`` slip
     stops in compression / restitution and the contact sticks, ``'SCD'`` / ``'SRD'`` slip
     stops in compression / restitution and reverses, ``'stick'`` initially at rest and
-    sticking throughout.
+    sticking throughout, ``'normal'`` initially at rest without friction (``mu_s = 0``) and
+    nothing to move it along the target (``c_tn = 0``): no tangential motion and no friction,
+    where ``'stick'`` would say that friction held the point.
 
-    ``I_nh`` is ``None`` when slip never stops, ``0.0`` for ``'stick'``. ``a, b, c`` are
+    ``I_nh`` is ``None`` when slip never stops, ``0.0`` for ``'stick'`` and ``'normal'``. ``a, b, c`` are
     the entries of ``D`` (eq. 5) so the Routh diagram can be redrawn later; ``c_tn`` is
     ``D[1, 0]`` where ``D`` is not symmetric (module docstring), ``None`` where it is.
 
@@ -321,8 +323,8 @@ def _closed_form(a, b, c, c_tn, v_n0, v_t0, mu_s, mu_d, e, law):
         halted = SCS if sticks else SCD
     # slip that stops within rounding of the end of the impact never sticks nor reverses
     ends_sliding = end_in_A or (I_ne - I_nh <= 4.0 * EPS * I_ne)
-    if rest:
-        kind = STICK if sticks else SLIP
+    if rest:  # at rest: held by friction, unmoved without it (mu_s = 0 >= |c_tn| / b), or slipping at once
+        kind = (STICK if mu_s > 0.0 else NORMAL) if sticks else SLIP
     else:
         kind = SLIP if ends_sliding else halted
 

@@ -166,7 +166,7 @@ def routh_impulse_integrated(D: np.ndarray, v_n0: float, v_t0: float, mu_s: floa
     s, rec = _integrate(D, v_n0, v_t0, mu_s, mu_d, e, law)
 
     if v_t0 == 0.0:
-        kind = "stick" if rec["I_nh"] == 0.0 else "S"
+        kind = ("stick" if mu_s > 0.0 else "normal") if rec["I_nh"] == 0.0 else "S"
     elif rec["I_nh"] is None:
         kind = "S"
     else:

@@ -231,8 +231,9 @@ class OpenGaps:
         step that failed (:func:`~.attempts.advance`); cut after the first step but the last whose
         end state ``watch`` flags (the time loop's created-energy watch, which looks at every
         step's end, the last after the run, with the ledger of ``out``, an
-        :class:`~solver.results.outputs.OutputBuilder`, as booked to that step: the drivers' work
-        set to each step's while it looks, :meth:`~solver.results.outputs.OutputBuilder.drivers_work`).
+        :class:`~solver.results.outputs.OutputBuilder`, as booked to that step: the drivers' work and
+        the modal damping's set to each step's while it looks,
+        :meth:`~solver.results.outputs.OutputBuilder.drivers_work` and ``damping_work``).
         Returns ``(state, iterations, powers, failure)``.  With ``stacked`` (a model without modal
         links whose energies are not the contacts' compiled state terms) the states' energies in one
         pass (:meth:`~solver.results.outputs.OutputBuilder.stacked_terms`, the same numbers), which
@@ -247,8 +248,11 @@ class OpenGaps:
         if guard is not None and terms is not None:
             looked[:] = False
             looked[guard.spurious_candidates(start, terms)] = True
-        ledger, booked = out.ledger, out.ledger["work_drivers"]
-        works = out.drivers_work(np.diff(times[:count], prepend=start.t).tolist(), powers[:, 0]) if watch else None
+        ledger, booked = out.ledger, {key: out.ledger[key] for key in ("work_drivers", "dissipated_damping")}
+        works = damped = None
+        if watch is not None:  # the drivers' work and the modal damping's after each step
+            hs = np.diff(times[:count], prepend=start.t).tolist()
+            works, damped = out.drivers_work(hs, powers[:, 0]), out.damping_work(hs, powers[:, 1])
         before = start
         try:
             for k in range(count):
@@ -259,12 +263,12 @@ class OpenGaps:
                     jumped = NewtonFailure(SPURIOUS)
                     return (before if k == 0 else _copied(before)), iterations[:k], powers[:k], jumped
                 if watch is not None and k < count - 1:
-                    ledger["work_drivers"] = works[k]
+                    ledger["work_drivers"], ledger["dissipated_damping"] = works[k], damped[k]
                     if watch(st):
                         return _copied(st), iterations[:k + 1], powers[:k + 1], None
                 before = st
         finally:
-            ledger["work_drivers"] = booked  # the run's steps are booked after it
+            ledger.update(booked)  # the run's steps are booked after it
         return new, iterations, powers, failure
 
 

@@ -249,16 +249,25 @@ class OutputBuilder:
         closed Lagrange steps, :mod:`solver.integration.closed_steps`, that ends at ``end``); the
         other terms stay as they are.  Returns the drivers' work after each step, J."""
         works, p0 = self._integrated("work_drivers", 1, steps, powers[:, 0])
-        damped = self.ledger["dissipated_damping"]
-        for h, p_damp in zip(steps, powers[:, 1].tolist()):
-            damped += h * p_damp  # step by step, as advance_ledger books it
-        self.ledger["dissipated_damping"] = damped
+        damped = self.damping_work(steps, powers[:, 1])
+        if damped:
+            self.ledger["dissipated_damping"] = damped[-1]
         friction = 0.0
         if p_fric is not None:
             friction = self._integrated("dissipated_friction", 3, steps, p_fric)[1]
         if p0 is not None:
             self._last_powers = (0.0, p0, 0.0, friction, 0.0, 0.0, 0.0)
         self._last_motion = (end.q, end.v)
+        return works
+
+    def damping_work(self, steps: list[float], powers: np.ndarray) -> list[float]:
+        """The damping dissipated of the ledger (J) after each of ``steps`` (s) with the modal damping's
+        ``powers`` at their mean motion (W), as :meth:`advance_ledger_drivers` would book it (step by
+        step, as :meth:`advance_ledger` books it), not booked."""
+        damped, works = self.ledger["dissipated_damping"], []
+        for h, p_damp in zip(steps, powers.tolist()):
+            damped += h * p_damp
+            works.append(damped)
         return works
 
     def drivers_work(self, steps: list[float], powers: np.ndarray) -> list[float]:

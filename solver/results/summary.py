@@ -10,7 +10,7 @@ import numpy as np
 
 from ..model.io import dumps_model, model_with_defaults
 from ..model.translational_rules import corner_pair_ids, translational_joints
-from .frames import Layout, Results, energy_matrix, frame_energies
+from .frames import Layout, Results, energy_matrix, energy_total, frame_energies
 from .slider_configurations import CONFIGURATIONS, configuration_periods, configurations
 from .tables import (DRIVER_UNITS, FORMAT, VERSION, contact_keys, contact_values, element_offsets, energy_keys,
                      jsonable, sha256, stack_field)
@@ -253,10 +253,9 @@ def energy_summary(results: Results) -> dict[str, Any]:
         return {"terms": {}, "total": None}
     energies = frame_energies(results.frames)
     first, last = energies[0], energies[-1]
-    total = results.total_energy()
+    total = energy_total(energies)
     drift = np.abs(total - total[0])
-    kinetic_strain = energy_matrix(energies, ("kinetic", "strain"), 0.0)
-    scale = float(np.max(kinetic_strain[:, 0] + kinetic_strain[:, 1]))
+    scale = energy_in_play(energies)
     return {
         "terms": {k: {"initial_J": first[k], "final_J": last[k]} for k in first},
         "total": {
@@ -268,6 +267,12 @@ def energy_summary(results: Results) -> dict[str, Any]:
             "max_abs_drift_rel": drift.max() / scale if scale > 0 else None,
         },
     }
+
+
+def energy_in_play(energies: list[dict[str, float]]) -> float:
+    """The largest kinetic and strain energy of frames' ``energies``, J (the balance's scale)."""
+    kinetic_strain = energy_matrix(energies, ("kinetic", "strain"), 0.0)
+    return float(np.max(kinetic_strain[:, 0] + kinetic_strain[:, 1]))
 
 
 def layout_to_json(layout: Layout) -> dict[str, Any]:

@@ -96,8 +96,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .frames import CONTACT_STATES, Results
-from .summary import energy_summary
+from .frames import CONTACT_STATES, Results, energy_total, frame_energies
+from .summary import energy_in_play, energy_summary
 from .tables import contact_keys, contact_values, stack_field
 
 #: a normal force more than this many times both its neighbours' (the pair closed on the three
@@ -338,11 +338,11 @@ def numerical_damping_loss(results: Results) -> float | None:
     damping = results.meta.get("numerical_damping")
     if not damping or not results.frames:
         return None
-    total = energy_summary(results)["total"]
-    scale = total["scale_J"]
+    energies = frame_energies(results.frames)  # read once: the balance and its scale
+    scale = energy_in_play(energies)
     if not scale > 0.0:
         return None
-    balance = results.total_energy()
+    balance = energy_total(energies)
     start = max(int(np.searchsorted(results.time, damping["from_s"], side="right")) - 1, 0)
     return float(balance[start] - balance[-1]) / scale
 

@@ -9,6 +9,7 @@ from app.document.units import format_quantity
 from app.results.events_view import COLUMNS, EventsView, cell_text
 from app.results.routh_diagram import RouthDiagram, clip_segment
 from solver.contact.base import impulse_event
+from solver.api import simulate
 from solver.contact.routh import routh_impulse
 from solver.results.frames import Results
 
@@ -126,6 +127,24 @@ def test_an_onset_jump_says_it_is_the_models_plastic_onset_not_a_restitution(sho
     assert f"e = {other['e']:g}" in view.diagram.getPlotItem().titleLabel.text
 
 
+def test_a_ball_dropped_square_on_a_frictionless_floor_is_typed_normal_not_stick(shown):
+    """The ball of the newcomer's tour on a floor without friction: its impulse's row types it
+    ``normal`` (no tangential motion, no friction), never ``stick``, which says friction held it;
+    the Routh diagram's title says the same."""
+    from tests.solver.test_resting_contact import block_on_floor
+
+    doc = block_on_floor("impulse")
+    doc["bodies"][0]["y"], doc["contacts"][0]["e"], doc["solver"]["end_time"] = 0.05, 1.0, 0.15
+    res = simulate(doc)
+    view = shown(EventsView(), 900, 400)
+    view.set_results(res)
+    row = next(r for r, e in enumerate(res.events) if e["kind"] == "impulse")
+    type_column = next(k for k, (_h, key, _f) in enumerate(COLUMNS) if key == "type")
+    assert view.row_texts(row)[type_column] == "normal"
+    view.select_event(row)
+    assert ": normal," in view.diagram.getPlotItem().titleLabel.text
+
+
 def _covered_points(diagram: RouthDiagram) -> tuple[int, int]:
     """``(points of the curves under the legend, points in all)``, each segment sampled 200 times."""
     item = diagram.getPlotItem()
@@ -146,3 +165,19 @@ def test_the_legend_leaves_the_lines_of_the_lajss_rod_in_view(shown, qtbot, rod)
     box = diagram.getPlotItem().getViewBox()
     qtbot.waitUntil(lambda: box.viewRange()[0][0] < 0.0)  # the range taken in (padded left of 0), the legend placed
     qtbot.waitUntil(lambda: _covered_points(diagram)[0] < 0.01 * _covered_points(diagram)[1])  # the legend moved
+
+
+def test_the_legend_covers_no_line_of_a_small_diagram(shown, qtbot, rod, pendulum):
+    """At 600 x 400 px no corner of the diagram is free: the legend still hid 3 of the LAJSS rod's
+    1800 points and 177 of the pendulum's 1400, its impulse path among them.  The view now widens
+    on the legend's side just enough to clear it, and again when the plot is resized (the
+    pendulum's diagram drawn at 900 x 400 px, then made 600 x 400)."""
+    for results, width in ((rod, 600), (pendulum, 900)):
+        diagram = shown(RouthDiagram(), width, 400)
+        assert diagram.show_event(next(e for e in results.events if e["kind"] == "impulse"))
+        qtbot.waitUntil(lambda: _covered_points(diagram)[0] == 0)
+        assert diagram.getPlotItem().getViewBox().viewRange()[0][0] < 0.0  # the origin in view, padded
+    box = diagram.getPlotItem().getViewBox()
+    diagram.resize(600, 400)
+    qtbot.waitUntil(lambda: box.boundingRect().width() < 600)
+    assert _covered_points(diagram)[0] == 0

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import math
 
 import pytest
 from PySide6.QtCore import QPoint, QSettings, Qt
@@ -221,7 +222,27 @@ def test_cursor_position_shows_in_the_status_bar(qtbot, window):
     qtbot.mouseMove(window.sketch.viewport(), point)
     qtbot.waitUntil(lambda: window.cursor_label.text() != "")
     expected = window.sketch.getViewBox().mapSceneToView(window.sketch.mapToScene(point))
-    assert window.cursor_label.text() == f"x = {expected.x():.4f} m   y = {expected.y():.4f} m"
+    assert window.cursor_label.text() == window.sketch.cursor_text(expected.x(), expected.y())
+
+
+def test_the_cursor_position_is_in_the_units_of_the_canvas_axes(qtbot, window):
+    """Zoomed in on a 0.2 m sketch the canvas axes read mm: the status bar gives the cursor in mm
+    too, to the digit a pixel resolves (it gave m, ``x = 0.1234 m``, beside axes in mm)."""
+    window.open_example("robot_arm")
+    window.sketch.getViewBox().setRange(xRange=(0.0, 0.2), yRange=(-0.05, 0.05), padding=0)
+    qtbot.wait(20)
+    axis = window.sketch.getPlotItem().getAxis("bottom")
+    assert axis.labelString().endswith("(mm)</span>")
+    point = QPoint(window.sketch.viewport().width() // 3, window.sketch.viewport().height() // 2)
+    qtbot.mouseMove(window.sketch.viewport(), point)
+    qtbot.waitUntil(lambda: window.cursor_label.text() != "")
+    expected = window.sketch.getViewBox().mapSceneToView(window.sketch.mapToScene(point))
+    (x, x_unit), (y, y_unit) = (part.split(" = ")[1].split() for part in window.cursor_label.text().split("   "))
+    assert (x_unit, y_unit) == ("mm", "mm")
+    pixel_mm = 1e3 * window.sketch.metres_per_pixel()
+    assert float(x) == pytest.approx(1e3 * expected.x(), abs=pixel_mm)
+    assert float(y) == pytest.approx(1e3 * expected.y(), abs=pixel_mm)
+    assert 0.01 <= pixel_mm and len(x.split(".")[1]) == math.ceil(-math.log10(pixel_mm))
 
 
 def test_zoom_to_fit_shows_the_whole_model(window):

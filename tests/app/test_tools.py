@@ -365,3 +365,28 @@ def test_a_drawn_velocity_is_selected_for_typing(user):
     user.key(tool_key(user.window, "velocity"))
     velocity_drag(user)
     assert user.window.selection.single == EntityRef("initial_velocities", "blk")
+
+
+def test_a_links_initial_velocity_and_angular_velocity_are_drawn_where_they_apply(qtbot, window):
+    """The LAJSS rod's initial velocity is its link's (vx, vy at the middle of its first two nodes):
+    nothing was drawn for it, nor for any omega.  A dashed arrow along (0.6, -1) m/s now starts
+    there, and the omega typed in the panel adds a dashed curved arrow round it, clockwise, with
+    its value."""
+    from app.canvas.items import VELOCITY
+    from app.canvas.symbols import Glyph, Label
+
+    from .canvas_user import CanvasUser
+
+    window.open_example("rod_impact_rigid")
+    user = CanvasUser(qtbot, window)
+    user.click_tree(EntityRef("initial_velocities", "rod"))
+    user.type_field("omega", "-2.5 rad/s")
+    assert window.document.model["initial_velocities"][0]["omega"] == -2.5
+    items = window.sketch.getPlotItem().items
+    glyphs = [i for i in items if isinstance(i, Glyph) and i._pen.color().name() == VELOCITY]
+    nodes = {n["id"]: (n["x"], n["y"]) for n in window.document.model["nodes"]}
+    (a, b) = (nodes[n] for n in window.document.model["links"][0]["nodes"][:2])
+    assert len(glyphs) == 2  # the velocity's arrow and the angular velocity's curved arrow
+    for glyph in glyphs:
+        assert (glyph.pos().x(), glyph.pos().y()) == pytest.approx((0.5 * (a[0] + b[0]), 0.5 * (a[1] + b[1])))
+    assert [i.text() for i in items if isinstance(i, Label) and i.text().startswith("ω")] == ["ω = -2.5 rad/s"]

@@ -199,6 +199,26 @@ def test_the_energy_numerical_damping_took_is_said():
     assert abs(numerical_damping_loss(quiet)) < 1e-12 and "% of the largest" not in numerical_damping_warning(quiet)
 
 
+def test_the_loss_to_numerical_damping_computes_the_energy_balance_once(monkeypatch):
+    """The loss the status bar and the warning give reads the frames' energy balance once (it
+    computed it twice: once for its scale, once for the loss), with the same number."""
+    import solver.results.frames as frames
+    import solver.results.summary as summary
+    import solver.results.trust as trust
+
+    results = simulate(damped_heavily())
+    calls, energy_total = [], frames.energy_total
+
+    def counted(energies):
+        calls.append(len(energies))
+        return energy_total(energies)
+
+    for module in (frames, summary, trust):
+        monkeypatch.setattr(module, "energy_total", counted, raising=False)
+    assert numerical_damping_loss(results) == pytest.approx(0.733, abs=0.005)
+    assert calls == [len(results.frames)]
+
+
 def test_a_peak_strain_carried_by_energy_the_step_created_is_said():
     """Thesis 5.4's slider-crank struck by a block, as drawn (8 elements, tau unset), to just past its
     peak: the rod's bending strain peaks at 0.0242 at t = 30.3 ms (0.0187 at half the step, 0.0130

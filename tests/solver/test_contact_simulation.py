@@ -281,3 +281,18 @@ def test_a_point_inside_a_circle_bounces_off_its_wall():
     y_hit = res.stack("node_xy")[np.searchsorted(res.time, ev["time_s"]), res.node_index("stone"), 1]
     assert y_hit == pytest.approx(0.2, abs=1e-3)  # the bottom of the circle
     assert ev["v_n_post_m_s"] > 0
+
+
+def test_a_stone_dropped_square_on_a_frictionless_floor_is_typed_normal_not_stick():
+    """A stone falling straight onto a ground line (v_t0 = 0, c = 0): without friction its impulse's
+    type is ``normal`` (no tangential motion, no friction) in the event log and its CSV, where it was
+    ``stick``, which says friction held it; with mu_s = 0.5 it sticks."""
+    from solver.results.tables import events_csv
+
+    frictionless = simulate(falling_stone({"kind": "ground_line"}))
+    (event,) = [e for e in frictionless.events if e["kind"] == "impulse"]
+    assert (event["type"], event["I_t_N_s"], event["v_t_post_m_s"]) == ("normal", 0.0, 0.0)
+    header, row = (line.split(",") for line in events_csv([event]).splitlines())
+    assert row[header.index("type")] == "normal"
+    rough = simulate(falling_stone({"kind": "ground_line"}, mu_s=0.5, mu_d=0.5))
+    assert [e["type"] for e in rough.events if e["kind"] == "impulse"] == ["stick"]

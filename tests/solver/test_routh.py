@@ -123,7 +123,7 @@ def assert_consistent(r, D, tol=1e-10):
     # the type matches where slip stops
     if r.kind == "S":
         assert r.I_nh is None
-    elif r.kind == "stick":
+    elif r.kind in ("stick", "normal"):
         assert r.I_nh == 0.0 and r.v_t0 == 0.0 and np.all(np.abs(P[:, 3]) <= tol * scale)
     else:
         assert 0.0 <= r.I_nh < r.I_ne      # 0 only when v_t0 underflows
@@ -257,6 +257,8 @@ CASES = {
     "SRD":    (ROD_D, 1.0, 0.5, 0.4, 0.82),       # I_np = 0.323 < I_nh = 0.4 < I_nf = 0.587
     "stick":  (ROD_D, 0.0, 0.73, 0.7, 0.82),      # at rest, mu_s >= mu_c
     "S-rest": (ROD_D, 0.0, 0.5, 0.4, 0.82),       # at rest, mu_s < mu_c: slips at once
+    "S-frictionless": (ROD_D, 0.0, 0.0, 0.0, 0.82),   # at rest, no friction, c != 0: slides at once
+    "normal": (np.diag([2.5, 2.5]), 0.0, 0.0, 0.0, 0.82),  # at rest, no friction, c = 0: nothing tangential
     # slip in the initial direction drives v_n down (mu_d c sigma > a): 1/zeta_I^s < 0.
     # Such a slip always stops and always sticks (mu_d > a/|c| > |c|/b = mu_c as ab > c^2)
     "SCS-neg": (np.array([[1.0, 2.0], [2.0, 5.0]]), 1.0, 0.9, 0.8, 0.7),
@@ -286,6 +288,18 @@ def test_stick_keeps_the_contact_at_rest():
         assert r.kind == "stick" and r.v_t == 0.0 and r.W_t == 0.0
         assert r.I_t == pytest.approx(0.6 * r.I_n)           # -c/b, eq. (13)
         assert r.e_achieved == pytest.approx(0.82)            # constant slope: laws agree
+
+
+def test_a_frictionless_point_at_rest_that_nothing_moves_along_the_target_does_not_stick():
+    """A point struck square on (v_t0 = 0, c = 0) without friction keeps v_t = 0 with no
+    tangential impulse: the type says so (``normal``), not ``stick``, which says that friction held
+    it (the type of a ball dropped on a frictionless floor was ``stick``).  With friction it sticks."""
+    D = np.diag([1.0, 1.0])
+    for law in LAWS:
+        r = routh_impulse(D, -1.0, 0.0, 0.0, 0.0, 0.5, law)
+        assert (r.kind, r.I_t, r.v_t) == ("normal", 0.0, 0.0)
+        assert routh_impulse_integrated(D, -1.0, 0.0, 0.0, 0.0, 0.5, law).kind == "normal"
+        assert routh_impulse(D, -1.0, 0.0, 0.3, 0.2, 0.5, law).kind == "stick"
 
 
 def test_flipping_t_mirrors_the_result():
