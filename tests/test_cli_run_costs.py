@@ -1,0 +1,69 @@
+"""What ``flexmech run`` spends outside the solve (issue 28): the model validated once, no
+module loaded that the run does not use (tqdm under ``--quiet``, ``pyarrow.compute`` to read
+the contact states back), and neither economy hiding what it stood for: a bar without
+``--quiet``, a model changed after its validation refused naming the field."""
+from __future__ import annotations
+
+import copy
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from app.shell import cli
+from solver import api
+from solver.model import validate as validation
+from solver.model.io import examples_dir, load_model
+
+CLEARANCE = examples_dir() / "slider_crank_clearance_lankarani_nikravesh.json"
+
+
+def _short_clearance_run(tmp_path: Path, steps: int = 20) -> Path:
+    """The clearance slider-crank (a contact pair: a contacts table with states) for a few steps."""
+    doc = json.loads(CLEARANCE.read_text(encoding="utf-8"))
+    doc["solver"]["end_time"] = steps * doc["solver"]["step"]
+    path = tmp_path / CLEARANCE.name
+    path.write_text(json.dumps(doc, indent=2), encoding="utf-8")
+    return path
+
+
+def test_a_quiet_run_loads_neither_tqdm_nor_pyarrow_compute(tmp_path):
+    model, out = _short_clearance_run(tmp_path), tmp_path / "out"
+    code = ("import sys\nfrom app.shell.cli import main\n"
+            f"code = main(['run', {str(model)!r}, '--out', {str(out)!r}, '--quiet'])\n"
+            "print(code, sorted(m for m in ('tqdm', 'pyarrow.compute') if m in sys.modules))\n")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines()[-1] == "0 []"
+    states = api.load_results(out).frames.contact_rows()["state"]  # read back without pyarrow.compute
+    assert states.shape == (21, 1) and set(states.ravel()) <= {0, 1, 2}
+
+
+def test_a_run_validates_its_model_once(tmp_path, monkeypatch, capsys):
+    looks = []
+    schema_problems = validation.schema_problems
+    monkeypatch.setattr(validation, "schema_problems", lambda doc: looks.append(1) or schema_problems(doc))
+    monkeypatch.setattr(validation, "_last_valid", None, raising=False)  # nothing remembered from other tests
+    out = tmp_path / "out"
+    assert cli.main(["run", str(_short_clearance_run(tmp_path, steps=5)), "--out", str(out), "--quiet"]) == cli.EXIT_OK
+    assert len(looks) == 1
+    assert json.loads((out / "summary.json").read_text(encoding="utf-8"))["run"]["status"] == "completed"
+
+
+def test_a_model_changed_after_its_validation_is_refused_naming_the_field():
+    model = load_model(CLEARANCE)  # valid, and remembered so
+    model["solver"]["step"] = -1.0
+    with pytest.raises(api.ModelError, match=r"solver\.step"):
+        api.simulate(model)
+    listed = load_model(CLEARANCE)
+    as_tuple = copy.deepcopy(listed)
+    as_tuple["nodes"] = tuple(as_tuple["nodes"])  # the same JSON text, not a JSON array
+    assert validation.validate(listed) == []
+    assert "nodes" in {p.path for p in validation.validate(as_tuple)}
+
+
+def test_a_run_with_its_bar_still_shows_it(tmp_path, capsys):
+    assert cli.main(["run", str(_short_clearance_run(tmp_path, steps=5)), "--out", str(tmp_path / "out")]) == cli.EXIT_OK
+    assert "100%" in capsys.readouterr().err
