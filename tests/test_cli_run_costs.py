@@ -29,14 +29,17 @@ def _short_clearance_run(tmp_path: Path, steps: int = 20) -> Path:
     return path
 
 
-def test_a_quiet_run_loads_neither_tqdm_nor_pyarrow_compute(tmp_path):
+def test_a_quiet_run_loads_no_module_it_does_not_use(tmp_path):
+    """Neither tqdm, nor pyarrow.compute, nor numpy.f2py and numpy.testing (deferred: in place, not executed)."""
     model, out = _short_clearance_run(tmp_path), tmp_path / "out"
-    code = ("import sys\nfrom app.shell.cli import main\n"
+    code = ("import sys, types\nfrom app.shell.cli import main\n"
             f"code = main(['run', {str(model)!r}, '--out', {str(out)!r}, '--quiet'])\n"
-            "print(code, sorted(m for m in ('tqdm', 'pyarrow.compute') if m in sys.modules))\n")
+            "loaded = [m for m in ('tqdm', 'pyarrow.compute', 'unittest') if m in sys.modules]\n"
+            "executed = [m for m in ('numpy.f2py', 'numpy.testing') if type(sys.modules.get(m)) is types.ModuleType]\n"
+            "print(code, loaded, executed)\n")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.splitlines()[-1] == "0 []"
+    assert proc.stdout.splitlines()[-1] == "0 [] []"
     states = api.load_results(out).frames.contact_rows()["state"]  # read back without pyarrow.compute
     assert states.shape == (21, 1) and set(states.ravel()) <= {0, 1, 2}
 
@@ -67,3 +70,16 @@ def test_a_model_changed_after_its_validation_is_refused_naming_the_field():
 def test_a_run_with_its_bar_still_shows_it(tmp_path, capsys):
     assert cli.main(["run", str(_short_clearance_run(tmp_path, steps=5)), "--out", str(tmp_path / "out")]) == cli.EXIT_OK
     assert "100%" in capsys.readouterr().err
+
+
+def test_a_deferred_numpy_module_works_when_used():
+    code = ("import sys, types\nfrom app.shell.deferred_modules import defer_unused_numpy_modules\n"
+            "deferred = defer_unused_numpy_modules()\n"
+            "import numpy, scipy.sparse\n"
+            "untouched = [type(sys.modules[m]) is types.ModuleType for m in deferred]\n"
+            "numpy.testing.assert_allclose([1.0], [1.0])\n"
+            "from numpy.testing import assert_array_equal\nfrom numpy.f2py import run_main\n"
+            "print(deferred, untouched, type(sys.modules['numpy.testing']) is types.ModuleType, callable(run_main))\n")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines()[-1] == "['numpy.f2py', 'numpy.testing'] [False, False] True True"
