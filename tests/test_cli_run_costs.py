@@ -29,6 +29,13 @@ def _short_clearance_run(tmp_path: Path, steps: int = 20) -> Path:
     return path
 
 
+def _printed(code: str) -> str:
+    """The last line ``code`` prints, run in a fresh interpreter (which must succeed)."""
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout.splitlines()[-1]
+
+
 def test_a_quiet_run_loads_no_module_it_does_not_use(tmp_path):
     """Neither tqdm, nor pyarrow.compute, nor numpy.f2py and numpy.testing (deferred: in place, not executed)."""
     model, out = _short_clearance_run(tmp_path), tmp_path / "out"
@@ -37,9 +44,7 @@ def test_a_quiet_run_loads_no_module_it_does_not_use(tmp_path):
             "loaded = [m for m in ('tqdm', 'pyarrow.compute', 'unittest') if m in sys.modules]\n"
             "executed = [m for m in ('numpy.f2py', 'numpy.testing') if type(sys.modules.get(m)) is types.ModuleType]\n"
             "print(code, loaded, executed)\n")
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
-    assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.splitlines()[-1] == "0 [] []"
+    assert _printed(code) == "0 [] []"
     states = api.load_results(out).frames.contact_rows()["state"]  # read back without pyarrow.compute
     assert states.shape == (21, 1) and set(states.ravel()) <= {0, 1, 2}
 
@@ -80,6 +85,4 @@ def test_a_deferred_numpy_module_works_when_used():
             "numpy.testing.assert_allclose([1.0], [1.0])\n"
             "from numpy.testing import assert_array_equal\nfrom numpy.f2py import run_main\n"
             "print(deferred, untouched, type(sys.modules['numpy.testing']) is types.ModuleType, callable(run_main))\n")
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
-    assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.splitlines()[-1] == "['numpy.f2py', 'numpy.testing'] [False, False] True True"
+    assert _printed(code) == "['numpy.f2py', 'numpy.testing'] [False, False] True True"
