@@ -79,6 +79,7 @@ PHASE_SPANS = (("Python, site, import app.shell.cli", None, "cli imported"),
                ("set-up to the first frame", "< refuse_invalid", "> ResultsStream._open"),
                ("steps and frames", "< ResultsStream._open", "> ResultsStream.finish"),
                ("the results' finish", "> ResultsStream.finish", "< ResultsStream.finish"),
+               ("the files renamed into place, the end", "< ResultsStream.finish", "end"),
                ("total", None, "end"))
 
 
