@@ -341,14 +341,29 @@ def modal_link_problems(link: dict, xy: dict[str, tuple[float, float]]) -> list[
     return out
 
 
+#: the text (``repr``) of the document last found valid: ``flexmech run`` validates the model
+#: as it reads it (an invalid one said before the solver loads) and the run validates what it is
+#: given (:func:`solver.api.refuse_invalid`), the same document: 3-7 ms each on the examples
+_last_valid: str | None = None
+
+
 def validate(doc: Any) -> list[Problem]:
-    """All problems with a model document (empty when it is valid)."""
+    """All problems with a model document (empty when it is valid).  A document whose text
+    (``repr``: every key, value and type, a tuple told from a list) is that of the document
+    last found valid is valid without a second look."""
+    global _last_valid
     if not isinstance(doc, dict):
         return [Problem("", "the model must be a JSON object")]
-    problems = schema_problems(doc)
-    if problems:
-        return problems
-    return semantic_problems(doc)
+    try:
+        text = repr(doc)
+    except Exception:  # noqa: BLE001 -- too deep for repr, or a value whose repr fails: the rules say why
+        text = None
+    if text is not None and text == _last_valid:
+        return []
+    problems = schema_problems(doc) or semantic_problems(doc)
+    if not problems:
+        _last_valid = text
+    return problems
 
 
 def model_warnings(doc: dict) -> list[Problem]:

@@ -218,12 +218,28 @@ def _contacts(entry: tuple[str, pq.ParquetFile], layout: Layout, n_frames: int,
     for key in keys:
         column = table.column(key)
         if key == "state":
-            names = np.asarray(column.cast(pa.string()).to_pylist(), dtype=object)
-            unknown = set(names.tolist()) - set(CONTACT_STATES)
-            if unknown:
-                raise ResultsFormatError(f"{source}: unknown contact state(s) {sorted(unknown)}")
-            codes = {s: i for i, s in enumerate(CONTACT_STATES)}
-            out[key] = np.array([codes[s] for s in names.tolist()], dtype=int).reshape(n_frames, n_c)
+            out[key] = _state_codes(source, column).reshape(n_frames, n_c)
         else:
             out[key] = _numbers(source, key, column).astype(float).reshape(n_frames, n_c)
     return out
+
+
+def _state_codes(source: str, column: pa.ChunkedArray) -> np.ndarray:
+    """The contact states of ``column`` as codes into CONTACT_STATES; refused naming the file
+    when one is another text (or none).  A dictionary-encoded chunk (as Flexmech writes them)
+    is decoded through its dictionary, a state per entry, not per row: casting the column to
+    text would import ``pyarrow.compute`` (25 ms of a run's end) and make a Python string a row."""
+    codes = {s: i for i, s in enumerate(CONTACT_STATES)}
+    parts = []
+    for chunk in column.chunks:
+        if pa.types.is_dictionary(chunk.type) and not chunk.null_count:
+            names, indices = chunk.dictionary.to_pylist(), chunk.indices.to_numpy()
+        else:  # plain text (a folder written by other tools), or a missing state
+            names, indices = chunk.to_pylist(), np.arange(len(chunk))
+        lookup = np.array([codes.get(name, -1) if isinstance(name, str) else -1 for name in names] or [-1], dtype=int)
+        part = lookup[indices]
+        if part.size and part.min() < 0:
+            unknown = {names[i] for i in np.unique(indices[part < 0])}
+            raise ResultsFormatError(f"{source}: unknown contact state(s) {sorted(unknown, key=str)}")
+        parts.append(part)
+    return np.concatenate(parts) if parts else np.zeros(0, dtype=int)

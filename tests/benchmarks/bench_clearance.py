@@ -29,6 +29,7 @@ from solver.api import simulate
 from solver.model.io import examples_dir, load_model
 
 from tests.benchmarks import scipy_clearance_slider_crank as script
+from tests.benchmarks.bench_startup import CHILD_ENV
 from tests.benchmarks.clearance_ensemble import moment_statistics
 
 NAMES = ("lankarani_nikravesh", "hertz", "dubowsky_freudenstein", "goldsmith", "esdu78035", "friction_001",
@@ -47,9 +48,13 @@ def fastest(call, repeat: int) -> tuple[float, object]:
 
 
 def process_time(command: list[str], repeat: int) -> float:
-    """Fastest wall time of ``repeat`` runs of ``command`` as a process."""
+    """Fastest wall time of ``repeat`` runs of ``command`` as a process, after one unmeasured run; byte
+    code written and read as in a user's Python (:data:`~tests.benchmarks.bench_startup.CHILD_ENV`:
+    under ``PYTHONDONTWRITEBYTECODE`` a checkout without byte code would compile Flexmech's 120
+    modules at every run, 0.2-0.4 s, and the script's one file)."""
     def call():
-        subprocess.run(command, check=True, stdout=subprocess.DEVNULL, env={**os.environ, "PYTHONPATH": os.getcwd()})
+        subprocess.run(command, check=True, stdout=subprocess.DEVNULL, env={**CHILD_ENV, "PYTHONPATH": os.getcwd()})
+    call()
     return fastest(call, repeat)[0]
 
 
@@ -93,6 +98,7 @@ def main(argv: list[str] | None = None) -> int:
     simulate(warm)  # loads the compiled kernels
     timing, stats = [], []
     with tempfile.TemporaryDirectory() as tmp:
+        CHILD_ENV.update(PYTHONPYCACHEPREFIX=str(Path(tmp) / "pycache"))  # no byte code written into the checkout
         for name in args.names:
             rows, stat_rows = measure(name, args.repeat, Path(tmp))
             print(rows[0], flush=True)

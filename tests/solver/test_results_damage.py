@@ -304,6 +304,9 @@ BUNDLE_DAMAGES = [
     ("an unknown contact state in a member, rehashed",
      _member("contacts.arrow", _arrow(_set_column("state", lambda t: ["flying"] * t.num_rows))), "contacts.arrow",
      "flying"),
+    ("an unknown contact state in a member's dictionary, rehashed",
+     _member("contacts.arrow", _arrow(_set_column("state", lambda t: pa.DictionaryArray.from_arrays(
+         pa.array([1] * t.num_rows, pa.int32()), pa.array(["open", "flying"]))))), "contacts.arrow", "flying"),
     ("a table nowhere", _edit_summary(lambda s: s["files"]["tables.zip"]["tables"].pop("nodes")), "summary.json",
      "no entry for nodes.parquet"),
     ("a table in two places", _edit_summary(_set(("files", "nodes.parquet"), {"rows": 21, "sha256": "0" * 64})),
