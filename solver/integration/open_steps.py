@@ -301,6 +301,7 @@ class OpenGaps:
                     return (before if k == 0 else _copied(before)), iterations[:k], powers[:k], NewtonFailure(SPURIOUS)
         if flagged == count - 1:
             watch.saw(terms, count - 1)
+            out.remember_energy(new, tuple(x[-1] for x in terms))  # the loop's watch looks at it next
             return new, iterations, powers, failure
         watch.saw(terms, flagged + 1)
         return _copied(state(flagged)), iterations[:flagged + 1], powers[:flagged + 1], None
