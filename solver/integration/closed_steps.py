@@ -275,9 +275,11 @@ class ClosedRows(OpenGaps):
         """The ledger over the run's steps ``hs`` that end at ``end`` (the drivers' and the modal
         damping's ``powers`` and the contact model's friction power at each step's end) and the
         forces over its last step (:meth:`~solver.contact.lagrange.LagrangeModel.step_ended`); the
-        drivers' work after each step, J."""
-        p_fric = np.zeros(len(hs))
-        if recorded is not None:
+        drivers' work after each step, J.  The friction power is computed from the ``recorded`` states
+        only while a frictional pair is closed (:attr:`records`; a run recorded for the created-energy
+        watch of an undamped model need not)."""
+        p_fric = np.zeros(len(hs))  # 0.0 as the model has it while no frictional pair is closed
+        if recorded is not None and self.records:
             q, v, a, lam = recorded
             for k in range(len(hs)):
                 st = State(float(self.times[k + 1]), q[k], v[k], a[k], lam[k], None, self.lam_ends[k])

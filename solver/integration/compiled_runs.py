@@ -2,7 +2,7 @@
 :mod:`.open_steps`, :mod:`.closed_steps`), planned as the time loop would take them one by one."""
 from __future__ import annotations
 
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 import numpy as np
 
@@ -15,6 +15,9 @@ from .newmark import NewmarkIntegrator
 from .open_steps import OpenGaps
 from .step_limits import StepLimits
 
+if TYPE_CHECKING:
+    from .divergence import DivergenceWatch
+
 #: steps x dofs of one compiled run of free steps (about 20 ms): the loop checks for a cancel between runs
 FREE_RUN_WORK = 32_768
 
@@ -22,7 +25,7 @@ FREE_RUN_WORK = 32_768
 def compiled_run(integ: NewmarkIntegrator, out: OutputBuilder, state: State, h: float, h0: float, t_end: float,
               eps_t: float, next_out: float, dt_out: float, breakpoints: list[float], limits: StepLimits,
               steps: list[StepRecord] | None, gather: bool = False, gaps: OpenGaps | None = None,
-              single: bool = False, watch: Callable[[State], bool] | None = None,
+              single: bool = False, watch: DivergenceWatch | None = None,
               contact_rows: Callable | None = None, guard: OutputBuilder | None = None) -> tuple:
     """Steps from ``state`` taken in one compiled run (:mod:`.free_steps`) up to the next output
     time ``next_out`` (every step's end with ``dt_out <= 0``; with ``gather``, the frames of every
@@ -35,7 +38,7 @@ def compiled_run(integ: NewmarkIntegrator, out: OutputBuilder, state: State, h: 
     ``failure`` may be the step after them, taken, whose end a contact rule must look at (with
     :class:`~.closed_steps.ClosedRows`, a run of closed steps, :mod:`.closed_steps`: the same); with
     ``single``, one step at most; with ``watch``, the run ends at the first step whose end state
-    it flags; with ``guard``, before the first step whose energy jumped, handed back as a failure (screened
+    it flags (:meth:`~.divergence.DivergenceWatch.created_energy`); with ``guard``, before the first step whose energy jumped, handed back as a failure (screened
     in the compiled run where it can be, :mod:`.energy_screen` and :meth:`.open_steps.OpenGaps.screen_checked`,
     else both looked at step by step, :meth:`.open_steps.OpenGaps.checked`); with ``contact_rows``, the block's
     contact columns of its times and states (:meth:`~solver.results.gathered_frames.GatheredFrames.contact_block`).

@@ -115,6 +115,30 @@ class DivergenceWatch:
             self.last_sound = st
         return None
 
+    def first_created(self, terms: tuple[list[float], ...], works: dict[str, list[float]], count: int) -> int:
+        """The first of the first ``count`` states of a run that :meth:`created_energy` would flag, looking
+        at each in turn, else ``count``; nothing remembered (:meth:`saw`).  ``terms``: the states'
+        kinetic, strain and potential energy (J, :meth:`~solver.results.outputs.OutputBuilder.stacked_terms`),
+        their pairs storing none; ``works``: ledger entries as booked to each state (J: the drivers'
+        work, the modal damping's), the rest of the ledger as it stands.  Elementwise over the
+        states, each balance summed in :meth:`balance`'s order: the same numbers."""
+        if count <= 0:
+            return count
+        kinetic, strain, potential = (np.asarray(x[:count]) for x in terms)
+        energies, ledger, total = (kinetic, strain, potential, np.zeros(count)), self.out.ledger, 0
+        for key, sign in ENERGY_BALANCE_SIGNS.items():
+            total += sign * (np.asarray(works[key][:count]) if key in works else ledger[key] if key in ledger
+                             else energies[_TERM[key]] if key in _TERM else 0.0)
+        in_play = np.fmax.accumulate(np.concatenate([[self._in_play], kinetic + strain]))[1:]  # max() in turn
+        flagged = np.flatnonzero(total - self._balance0 > DAMPING_ONSET * in_play)
+        return int(flagged[0]) if len(flagged) else count
+
+    def saw(self, terms: tuple[list[float], ...], count: int) -> None:
+        """The first ``count`` states of ``terms`` (as :meth:`first_created` has them) looked at: the
+        largest kinetic and strain energy so far taken from them, as :meth:`created_energy` takes it."""
+        for kinetic, strain in zip(terms[0][:count], terms[1][:count]):
+            self._in_play = max(self._in_play, kinetic + strain)
+
     def created_energy(self, st: State) -> bool:
         """Whether the energy balance at ``st`` has risen by :data:`DAMPING_ONSET` of the largest
         kinetic and strain energy so far (looked at every step: on a rod struck end-on at a step

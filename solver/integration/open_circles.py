@@ -110,6 +110,8 @@ def _open_circle_steps(tol, margin, starts, batch, before, aps, targets, accs, h
 class OpenCircles(OpenGaps):
     """The dry circle pairs of a run whose open steps :func:`open_circle_steps` may take."""
 
+    stores_energy = True  # compliant pairs
+
     def __init__(self, contacts: ContactTracker, tol: float):
         self.model = contacts.forces
         self.batch = self.model.kernel_args()[:11]  # dofs ... friction parameters

@@ -17,7 +17,7 @@ path to the bit.
 from __future__ import annotations
 
 import math
-from typing import Callable
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -30,6 +30,9 @@ from ..system.state import State
 from .energy_screen import ON, RATIO, screen_start, screened
 from .free_steps import FAILED, _free_steps
 from .newmark import NewtonFailure
+
+if TYPE_CHECKING:
+    from .divergence import DivergenceWatch
 
 #: the pair kinds whose gap :func:`gaps_closing` computes
 GROUND_LINE, NODE = 0, 1
@@ -139,6 +142,9 @@ class OpenGaps:
 
     #: the longest step of a run, s; the most steps of a run; whether its states are kept for :meth:`book`
     cap, budget, records = math.inf, math.inf, False
+    #: whether the pairs may store energy (compliant pairs): the watch then looks at a run's states one by
+    #: one (:meth:`checked`); Lagrange pairs store none
+    stores_energy = False
 
     @staticmethod
     def serves(contacts: ContactTracker) -> bool:
@@ -221,7 +227,7 @@ class OpenGaps:
             return before, iterations[:k], powers[:k], NewtonFailure(SPURIOUS)
         return run
 
-    def checked(self, start: State, times: np.ndarray, run: tuple, guard, watch: Callable[[State], bool] | None,
+    def checked(self, start: State, times: np.ndarray, run: tuple, guard, watch: DivergenceWatch | None,
                 out, stacked: bool) -> tuple:
         """The run ``(state, iterations, powers, failure, (q, v, a, lam) of each step)`` of
         :func:`~.free_steps.free_run` from ``start`` that recorded its steps, looked at step by step
@@ -229,7 +235,8 @@ class OpenGaps:
         (``guard``'s :meth:`~solver.results.outputs.OutputBuilder.spurious_growth` from the state
         before it), handed back as a failure, the spurious root, which the loop cuts as it cuts any
         step that failed (:func:`~.attempts.advance`); cut after the first step but the last whose
-        end state ``watch`` flags (the time loop's created-energy watch, which looks at every
+        end state ``watch`` flags (the time loop's created-energy watch,
+        :meth:`~.divergence.DivergenceWatch.created_energy`, which looks at every
         step's end, the last after the run, with the ledger of ``out``, an
         :class:`~solver.results.outputs.OutputBuilder`, as booked to that step: the drivers' work and
         the modal damping's set to each step's while it looks,
@@ -238,7 +245,8 @@ class OpenGaps:
         links whose energies are not the contacts' compiled state terms) the states' energies in one
         pass (:meth:`~solver.results.outputs.OutputBuilder.stacked_terms`, the same numbers), which
         also screen the steps the guard looks at
-        (:meth:`~solver.results.outputs.OutputBuilder.spurious_candidates`)."""
+        (:meth:`~solver.results.outputs.OutputBuilder.spurious_candidates`), and, where the pairs store no
+        energy, give the watch's looks in one pass (:meth:`_watched`)."""
         new, iterations, powers, failure, (q, v, a, lam) = run
         count = len(iterations)
         if not count:
@@ -249,10 +257,13 @@ class OpenGaps:
             looked[:] = False
             looked[guard.spurious_candidates(start, terms)] = True
         ledger, booked = out.ledger, {key: out.ledger[key] for key in ("work_drivers", "dissipated_damping")}
-        works = damped = None
+        works = None
         if watch is not None:  # the drivers' work and the modal damping's after each step
             hs = np.diff(times[:count], prepend=start.t).tolist()
-            works, damped = out.drivers_work(hs, powers[:, 0]), out.damping_work(hs, powers[:, 1])
+            works = {"work_drivers": out.drivers_work(hs, powers[:, 0]),
+                     "dissipated_damping": out.damping_work(hs, powers[:, 1])}
+        if watch is not None and terms is not None and not self.stores_energy:
+            return self._watched(start, times, run, guard, watch, out, terms, looked, works)
         before = start
         try:
             for k in range(count):
@@ -263,13 +274,42 @@ class OpenGaps:
                     jumped = NewtonFailure(SPURIOUS)
                     return (before if k == 0 else _copied(before)), iterations[:k], powers[:k], jumped
                 if watch is not None and k < count - 1:
-                    ledger["work_drivers"], ledger["dissipated_damping"] = works[k], damped[k]
-                    if watch(st):
+                    ledger.update({key: booked_k[k] for key, booked_k in works.items()})
+                    if watch.created_energy(st):
                         return _copied(st), iterations[:k + 1], powers[:k + 1], None
                 before = st
         finally:
             ledger.update(booked)  # the run's steps are booked after it
         return new, iterations, powers, failure
+
+    def _watched(self, start: State, times: np.ndarray, run: tuple, guard, watch, out, terms: tuple,
+                 looked: np.ndarray, works: dict[str, list[float]]) -> tuple:
+        """:meth:`checked` with the watch's looks at the states (the energies ``terms``, the ledger's
+        ``works`` booked to each step: the drivers' and the modal damping's) taken in one pass
+        (:meth:`~.divergence.DivergenceWatch.first_created`, the same numbers) and the guard's only at
+        its candidates ``looked`` up to the first state the watch flags, in the order :meth:`checked`
+        takes them; the watch then told which states it saw (:meth:`~.divergence.DivergenceWatch.saw`)."""
+        new, iterations, powers, failure, (q, v, a, lam) = run
+        count = len(iterations)
+        flagged = watch.first_created(terms, works, count - 1)  # count - 1: none (the last is the loop's)
+
+        def state(k: int) -> State:
+            st = State(float(times[k]), q[k], v[k], a[k], lam[k], self.aps[k], self.multipliers(k + 1))
+            out.remember_energy(st, tuple(x[k] for x in terms))
+            return st
+
+        if guard is not None:
+            for k in np.flatnonzero(looked[:flagged + 1]).tolist():
+                before = start if k == 0 else state(k - 1)
+                if guard.spurious_growth(before, state(k)):
+                    watch.saw(terms, k)
+                    return (before if k == 0 else _copied(before)), iterations[:k], powers[:k], NewtonFailure(SPURIOUS)
+        if flagged == count - 1:
+            watch.saw(terms, count - 1)
+            out.remember_energy(new, tuple(x[-1] for x in terms))  # the loop's watch looks at it next
+            return new, iterations, powers, failure
+        watch.saw(terms, flagged + 1)
+        return _copied(state(flagged)), iterations[:flagged + 1], powers[:flagged + 1], None
 
 
 def _copied(st: State) -> State:

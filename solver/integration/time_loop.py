@@ -273,7 +273,7 @@ class _Loop:
             return gaps, False, None
         if gaps.records:
             return gaps, True, None
-        return gaps, False, self.watch.created_energy
+        return gaps, False, self.watch
 
     def _free_steps(self, blocks: bool):
         """Steps in one compiled run (:func:`.compiled_runs.compiled_run`), their frames yielded; ``(verdict,
