@@ -36,12 +36,14 @@ from ..contact.circle_pairs import CENTRE_X, CENTRE_Y, POINT_X, POINT_Y, circle_
     compiled_distance
 from ..contact.compliant_laws import WIDTH_FRACTION, pair_normal
 from ..contact.force_peak import force_peak
-from ..contact.hermite_gap import hermite_min
+from ..contact.hermite_gap import first_crossing, hermite_min
 from ..contact.state_terms import state_terms
 from ..contact.step_criteria import next_step, pair_criteria
 from ..jit import njit
 from ..system.assembly import newton_factorize
+from .circle_events import begin_attempt, contact_start, separation
 from .newmark import CONVERGED, DIVERGED, FOLLOWER, converge_compliant_step, newmark_predict
+from .open_circles import any_live
 from .step_ends import near, step_towards
 
 #: the columns of a pair's values at a state (:func:`pair_values`; ∂F/∂δ, ∂F/∂δ̇ of the normal force)
@@ -51,7 +53,13 @@ VALID_F, FACTOR_H, SCALE, SCALE_H, FACTORIZATIONS, EVALUATIONS = range(6)
 #: the run's scalars ``run`` (in and out)
 (T, H, H0, T_END, EPS_T, SHORTEST, BREAKPOINT, NEXT_OUT, DT_OUT, ACCURACY, INCREMENT, TOL, H_ERROR, LARGEST, IN_PLAY,
  BALANCE0, WINDOW, LAST_STEP, REJECTED, EXTENT, UNDAMPED, NU, TAU, ALPHA_M, ALPHA_F, CONTRACTION, RETRIES,
- MAX_WINDOW, ONSET, FLOOR, ORDER, MAX_CUTS) = range(32)
+ MAX_WINDOW, ONSET, FLOOR, ORDER, MAX_CUTS, EVENTS, FREE, EVENT_COUNT) = range(35)
+#: the run's scalars' count; ``run[EVENTS]`` 1: the run books contact starts and separations itself
+#: (:mod:`.circle_events`), ``run[FREE]`` counts the steps taken with every pair open, ``run[EVENT_COUNT]``
+#: the rows of the run's events
+SCALARS = 35
+#: :func:`attempt`'s verdict on a step in which no pair would be live (the loop takes it without contact forces)
+NOT_LIVE = -2
 #: the ledger's keys in :attr:`OutputBuilder.ledger`'s order are booked from the powers' slots of
 #: :meth:`~solver.results.outputs.OutputBuilder.powers`: slot ``j`` into ledger entry ``BOOKED[j]``
 BOOKED = (0, 1, 3, 4, 6, 2)
@@ -199,12 +207,23 @@ def spurious(run, h, e0, p0, e1, p1):
 @njit(cache=True)
 def judge(run, h, t0, a0, a1, pv0, pv1, Js, codes, peak, scale, dofs, widths):
     """``event_time`` of :class:`~solver.contact.compliant.CompliantModel` for a step of ``h`` from
-    ``t0`` whose pairs were all closed at its start (``scale`` their predicted peaks, m): ``(verdict,
-    t)``, 0 accepted (``run[H_ERROR]`` the next step), 1 taken again to ``t`` (also a step at whose
-    end a pair is open)."""
+    ``t0`` (``codes`` the pairs' states at its start, ``scale`` their predicted peaks, m): ``(verdict,
+    t)``, 0 accepted (``run[H_ERROR]`` the next step), 1 taken again to ``t``: the first contact start
+    stepped over (:func:`~solver.contact.hermite_gap.first_crossing` of an open pair), or the criteria of the
+    pairs closed at its start or penetrated at its end."""
+    start = np.inf
+    for i in range(pv1.shape[0]):
+        if codes[i] == 0:
+            s = first_crossing(-pv0[i, DEPTH], h * pv0[i, V_N], -pv1[i, DEPTH], h * pv1[i, V_N], run[TOL])
+            if s >= 0.0:
+                start = min(start, t0 + s * h)
+    if start < np.inf:
+        return 1, start
     error, increment, h_increment = 0.0, 0.0, np.inf
     for i in range(pv1.shape[0]):
         depth = pv1[i, DEPTH]
+        if codes[i] == 0 and not depth > 0.0:
+            continue
         w, w1 = np.empty(widths[i]), np.empty(widths[i])
         for j in range(widths[i]):
             w[j] = a1[dofs[i, j]] - a0[dofs[i, j]]
@@ -225,48 +244,61 @@ def judge(run, h, t0, a0, a1, pv0, pv1, Js, codes, peak, scale, dofs, widths):
 
 
 @njit(cache=True)
-def book_step(h, pv0, pv1, p1, batch, codes, delta_dot_0, unloading, peaks, report, acc, pair_props, ledger,
-              last_powers):
-    """An accepted step of ``h`` (s) booked as :meth:`~solver.results.outputs.OutputBuilder.advance_ledger`
-    and :meth:`~solver.contact.compliant.CompliantModel.switch` book it while the pairs stay closed:
-    the ledger's trapezoid of the powers ``p1`` at its end, each pair's peak between the step's
-    ends (the Hermite gap's least value, a hysteresis law's force peak inside the step:
-    :func:`~solver.contact.force_peak.force_peak`) and at its end, the largest penetration and force
-    (``peaks`` rows: peak, peak force, largest penetration, largest force), stick or slide below
-    the friction velocity, the validity and width counts, the impulses of the forces ``acc``.
-    ``pair_props`` rows: friction velocity (m/s), then a line contact's (on, σ, L, R, smaller radius)."""
+def book_step(t, step, pv0, pv1, Js, q, p1, pairs, ledger, last_powers, system, inertia, events, run):
+    """An accepted step of ``step`` (s) from ``t`` booked as :meth:`~solver.results.outputs.OutputBuilder.advance_ledger`
+    and :meth:`~solver.contact.compliant.CompliantModel.switch` book it: the ledger's trapezoid of the
+    powers ``p1`` at its end, each pair's contact start or separation (:mod:`.circle_events`, with
+    ``run[EVENTS]``), each closed pair's peak between the step's ends (the Hermite gap's least value, a
+    hysteresis law's force peak inside the step: :func:`~solver.contact.force_peak.force_peak`) and at
+    its end, the largest penetration and force (``peaks`` rows: peak, peak force, largest penetration,
+    largest force), stick or slide below the friction velocity, the validity and width counts, the
+    impulses of the forces ``acc``.  ``pair_props`` rows: friction velocity (m/s), then a line
+    contact's (on, σ, L, R, smaller radius)."""
+    h = (t + step) - t
+    batch, codes, delta_dot_0, _trial, unloading, peaks, report, acc, pair_props = pairs[:9]
     for j in range(6):  # work_moving (slot 6) is no term of these runs' ledgers
         ledger[BOOKED[j]] += 0.5 * h * (last_powers[j] + p1[j])
     last_powers[:] = p1
     law, p, kelvin, damping, friction = batch[5], batch[6], batch[7], batch[8], batch[9]
+    closed = False
     for k in range(pv1.shape[0]):
         ends = (-pv0[k, DEPTH], h * pv0[k, V_N], -pv1[k, DEPTH], h * pv1[k, V_N])
-        _s, gap = hermite_min(ends[0], ends[1], ends[2], ends[3])
-        slopes = (pv0[k, DF_DDELTA], pv0[k, DF_DRATE], pv1[k, DF_DDELTA], pv1[k, DF_DRATE])
-        force = force_peak(law[k], p[k], kelvin[k], damping[k], ends, h, slopes, delta_dot_0[k], unloading[k])
-        if -gap > peaks[0, k]:
-            peaks[0, k] = -gap
-            peaks[2, k] = max(peaks[2, k], -gap)
-            force = max(force, pair_normal(law[k], p[k], kelvin[k], damping[k], -gap, 0.0, delta_dot_0[k],
-                                           unloading[k])[0])
-        peaks[1, k] = max(peaks[1, k], force)
-        peaks[3, k] = max(peaks[3, k], force)
-        depth, F_n = pv1[k, DEPTH], pv1[k, F_N]
-        peaks[0, k] = max(peaks[0, k], depth)
-        peaks[1, k] = max(peaks[1, k], F_n)
-        peaks[2, k] = max(peaks[2, k], depth)
-        peaks[3, k] = max(peaks[3, k], F_n)
-        codes[k] = 2 if friction[k] >= 0 and abs(pv1[k, V_T]) < pair_props[k, 0] else 1
-        if pv1[k, VALID] == 0.0:
-            report[1, k] += 1
-        if pair_props[k, 1] != 0.0 and F_n > 0.0:
-            sigma, length, R, smaller = pair_props[k, 2], pair_props[k, 3], pair_props[k, 4], pair_props[k, 5]
-            if np.sqrt(4.0 * F_n * R * sigma / (np.pi * length)) / smaller > WIDTH_FRACTION:
-                report[2, k] += 1
+        was, depth, F_n = codes[k] != 0, pv1[k, DEPTH], pv1[k, F_N]
+        if depth > 0.0 and not was:
+            contact_start(k, t, step, ends, pv1[k, GAP], q, Js[k, :, :batch[1][k]], pairs, system, inertia, run[TOL],
+                          events, run, EVENT_COUNT)
+        elif depth <= 0.0 and was:
+            separation(k, t, step, ends, pairs, events, run, EVENT_COUNT)
+        if was or codes[k] != 0:
+            _s, gap = hermite_min(ends[0], ends[1], ends[2], ends[3])
+            slopes = (pv0[k, DF_DDELTA], pv0[k, DF_DRATE], pv1[k, DF_DDELTA], pv1[k, DF_DRATE])
+            force = force_peak(law[k], p[k], kelvin[k], damping[k], ends, h, slopes, delta_dot_0[k], unloading[k])
+            if -gap > peaks[0, k]:
+                peaks[0, k] = -gap
+                peaks[2, k] = max(peaks[2, k], -gap)
+                force = max(force, pair_normal(law[k], p[k], kelvin[k], damping[k], -gap, 0.0, delta_dot_0[k],
+                                               unloading[k])[0])
+            peaks[1, k] = max(peaks[1, k], force)
+            peaks[3, k] = max(peaks[3, k], force)
+        if codes[k] != 0:
+            closed = True
+            peaks[0, k] = max(peaks[0, k], depth)
+            peaks[1, k] = max(peaks[1, k], F_n)
+            peaks[2, k] = max(peaks[2, k], depth)
+            peaks[3, k] = max(peaks[3, k], F_n)
+            codes[k] = 2 if friction[k] >= 0 and abs(pv1[k, V_T]) < pair_props[k, 0] else 1
+            if pv1[k, VALID] == 0.0:
+                report[1, k] += 1
+            if pair_props[k, 1] != 0.0 and F_n > 0.0:
+                sigma, length, R, smaller = pair_props[k, 2], pair_props[k, 3], pair_props[k, 4], pair_props[k, 5]
+                if np.sqrt(4.0 * F_n * R * sigma / (np.pi * length)) / smaller > WIDTH_FRACTION:
+                    report[2, k] += 1
         acc[k, 0] += 0.5 * h * (pv0[k, F_N] + pv1[k, F_N])
         acc[k, 1] += 0.5 * h * (pv0[k, F_T] + pv1[k, F_T])
     ledger[6] += 0.0  # Kelvin-Voigt's switches (none here) and friction's jumps, as after_step adds them
     ledger[4] += 0.0
+    if not closed:
+        run[H_ERROR] = np.inf
 
 
 @njit(cache=True)
@@ -325,13 +357,15 @@ def undo(snapshot, fs, system, run):
 
 @njit(cache=True)
 def attempt(step, run, start, work, pairs, motion, contact, fs, extra, system, mechanical, e0, p0, values):
-    """A step of ``step`` (s) from ``start`` into ``work``, its pairs' values and energies into
-    ``values`` (pv, Js, e, p): its Newton corrections, or -1 when it failed or its energy jumped
-    (:func:`spurious`)."""
+    """A step of ``step`` (s) from ``start`` into ``work`` with the pairs live in it (:func:`.circle_events.begin_attempt`
+    into ``contact``), its pairs' values and energies into ``values`` (pv, Js, e, p): its Newton corrections,
+    -1 when it failed or its energy jumped (:func:`spurious`), :data:`NOT_LIVE` when no pair is live."""
     q, v, a, ap, lam = start
     qn, vn, an, apn, lamn = work
     batch, codes, delta_dot_0, trial_rate, unloading = pairs[:5]
     pv, Js, e, p = values
+    if not begin_attempt(step, q, v, a, run[TOL], batch, codes, delta_dot_0, trial_rate, contact[12], contact[13]):
+        return NOT_LIVE
     try:
         its = newmark_compliant(step, run[T], run, q, v, a, ap, lam, qn, vn, an, apn, lamn, motion, contact, fs,
                                 extra, system)
@@ -355,7 +389,7 @@ def cut_attempt(step, run, start, work, pairs, motion, contact, fs, extra, syste
     cuts = 0
     while True:
         its = attempt(step, run, start, work, pairs, motion, contact, fs, extra, system, mechanical, e0, p0, values)
-        if its >= 0 or not (cuts < run[MAX_CUTS] and 0.5 * step >= run[SHORTEST]):
+        if its >= 0 or its == NOT_LIVE or not (cuts < run[MAX_CUTS] and 0.5 * step >= run[SHORTEST]):
             return its, step
         cuts += 1
         run[REJECTED] += 1
@@ -388,23 +422,31 @@ def flown(q, position_dofs, extent):
 
 @njit(cache=True)
 def compliant_steps(run, fs, state, work, pairs, motion, contact, mechanical, system, extra, ledger, last_powers,
-                    before, position_dofs, records, snapshot):
-    """Steps from ``state`` (q, v, a, a~, lam; in place) while every pair stays closed, as the time loop
-    takes them one by one (module docstring), at most one per row of ``records`` (times, steps,
-    Newton corrections, then the frames' rows, :func:`frame_rows`, when they have rows); ``before``
-    = (pair values, energies, powers) at ``state`` as the loop has them.  Returns ``(steps taken,
-    GOING | HANDED | DUE)``."""
-    batch, codes, delta_dot_0, trial_rate, unloading, peaks, report, acc, pair_props, impacts, scale = pairs
+                    before, position_dofs, records, snapshot, inertia, events):
+    """Steps from ``state`` (q, v, a, a~, lam; in place) while every pair stays closed -- or, with
+    ``run[EVENTS]``, while a pair is closed or live (:func:`~.open_circles.any_live`), their contact starts
+    and separations booked (:mod:`.circle_events`, ``inertia`` the scratch of the effective mass, ``events``
+    their rows) -- as the time loop takes them one by one (module docstring), at most one per row of
+    ``records`` (times, steps, Newton corrections, then the frames' rows, :func:`frame_rows`, when they
+    have rows); ``before`` = (pair values, energies, powers) at ``state`` as the loop has them.  Returns
+    ``(steps taken, GOING | HANDED | DUE)``."""
+    batch, codes, peaks, scale = pairs[0], pairs[1], pairs[5], pairs[10]
+    acc, impacts = pairs[7], pairs[9]
     pv0, e0, p0 = before
     C, width = codes.shape[0], batch[0].shape[1]
     values = (np.empty((C, 9)), np.zeros((C, 2, width)), np.empty(4), np.empty(4 + 3))
     times, hs, iterations = records[:3]
     gathering = records[3].shape[0] > 0
+    gaps = np.empty((C, 2))
     for taken in range(times.shape[0]):
         t = run[T]
-        if not t < run[T_END] - run[EPS_T]:
+        if not t < run[T_END] - run[EPS_T] or run[EVENT_COUNT] + C > events.shape[0]:
             return taken, GOING
-        h_full = step_towards(t, max(min(run[H], run[H_ERROR]), run[SHORTEST]), run[T_END])
+        closed = codes.max() > 0
+        if not (closed or run[EVENTS] != 0.0 and any_live(state[0], state[1], state[2], run[H], run[TOL], gaps,
+                                                          *batch[:11])):
+            return taken, GOING  # every pair open and none live: a run of open steps (:mod:`.open_circles`)
+        h_full = step_towards(t, max(min(run[H], run[H_ERROR]) if closed else run[H], run[SHORTEST]), run[T_END])
         if near(t, h_full, run[BREAKPOINT]):
             return taken, HANDED
         keep(snapshot, fs, system, run)
@@ -420,16 +462,16 @@ def compliant_steps(run, fs, state, work, pairs, motion, contact, mechanical, sy
             run[REJECTED] += 1
             its, step = cut_attempt(max(t_ct - t, run[SHORTEST]), run, state, work, pairs, motion, contact, fs, extra,
                                     system, mechanical, e0, p0, values)
-        pv1, _Js, e1, p1 = values
-        if its < 0 or pv1[:, DEPTH].min() <= 0.0 or run[WINDOW] + 1 >= run[MAX_WINDOW] or flown(
+        pv1, e1, p1 = values[0], values[2], values[3]
+        if its < 0 or run[EVENTS] == 0.0 and pv1[:, DEPTH].min() <= 0.0 or run[WINDOW] + 1 >= run[MAX_WINDOW] or flown(
                 work[0], position_dofs, run[EXTENT]):
             undo(snapshot, fs, system, run)
             return taken, HANDED
         h_try = (t + step) - t
         run[T], run[WINDOW], run[LAST_STEP] = t + step, run[WINDOW] + 1, h_try
         times[taken], hs[taken], iterations[taken] = t + step, h_try, its
-        book_step(h_try, pv0, pv1, p1, batch, codes, delta_dot_0, unloading, peaks, report, acc, pair_props, ledger,
-                  last_powers)
+        run[FREE] += 0.0 if closed else 1.0
+        book_step(t, step, pv0, pv1, values[1], work[0], p1, pairs, ledger, last_powers, system, inertia, events, run)
         for x, y in zip(state, work):
             x[:] = y
         run[H] = min(run[H0], 2 * h_try)

@@ -70,3 +70,29 @@ def test_closed_steps_compiled_are_the_loop_to_the_bit(name, interval, monkeypat
     general = recorded()
     assert len(general.steps) == general.meta["steps"]
     assert_same_run(fast, general)
+
+
+@pytest.mark.parametrize("name", ["hertz", "friction_010"])
+def test_contact_starts_and_separations_are_compiled_and_the_loop_to_the_bit(name, monkeypatch):
+    """The steps in which an open pair is live (the approach), the contact starts (the onset located by
+    the Hermite gap, the predicted peak from the effective mass 1/D_nn) and the separations are taken
+    in the compiled runs (solver/integration/circle_events.py): over the first 3 ms (8 impacts) the
+    loop takes fewer steps one by one than there are impacts (each start and each separation were the
+    loop's before), and every frame, event, step record and metadata entry is the loop's."""
+    from solver.integration import closed_circles, time_loop
+
+    def recorded():
+        doc = load_model(examples_dir() / f"slider_crank_clearance_{name}.json")
+        doc["solver"].update(end_time=3e-3, record={"steps": True})
+        return simulate(doc)
+
+    stepped = []
+    step = time_loop._Loop._contact_step
+    monkeypatch.setattr(time_loop._Loop, "_contact_step", lambda self, *args: stepped.append(1) or step(self, *args))
+    fast = recorded()
+    impacts = fast.meta["compliant_contacts"]["B-clearance"]["impacts"]
+    assert impacts >= 8 and len(stepped) < impacts
+    monkeypatch.setattr(closed_circles.ClosedCircles, "serves", staticmethod(lambda *args: False))
+    general = recorded()
+    assert len(stepped) > 2 * impacts + 50  # the loop's steps: every start, separation and approach
+    assert_same_run(fast, general)
