@@ -342,7 +342,8 @@ class CompliantModel(ContactModel):
     def log_start(self, k: int, t: float, gap: float, speed: float, impact: int, touched: float) -> None:
         """The event of pair ``k``'s contact start at the end of a step at ``t`` (s): its gap (m), the
         impact velocity (m/s), its count and the instant of touching (s); counted beyond the law's speed bound."""
-        data = {"gap_m": gap, "impact_velocity_m_s": float(speed), "impact": int(impact), "contact_time_s": float(touched)}
+        data = {"gap_m": gap, "impact_velocity_m_s": float(speed), "impact": int(impact),
+                "contact_time_s": float(touched)}
         bound = self.laws[k].speed_limit
         if math.isfinite(bound):
             data["speed_bound_m_s"] = bound

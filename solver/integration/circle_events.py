@@ -12,8 +12,8 @@
   peak from the Hermite gap, the instant of parting).
 
 Each start and separation is written as a row of ``events`` (:data:`START`, :data:`SEPARATION`), which
-the loop's side logs after the run as the model logs its own (:meth:`~solver.contact.compliant.CompliantModel.log_start`,
-``log_separation``).
+the loop's side logs after the run as the model logs its own
+(:meth:`~solver.contact.compliant.CompliantModel.log_start`, ``log_separation``).
 """
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ from ..contact.compliant_laws import pair_normal
 from ..contact.contact_scale import band_effective_mass, loading_rate, predicted_peak
 from ..contact.hermite_gap import hermite_min, hermite_root, hermite_slope
 from ..jit import njit
-from .open_circles import compiled_reach
+from .live_pairs import compiled_reach
 
 #: the kinds of an event row: (kind, pair, time, then a start's gap, impact velocity, instant of touching
 #: and impact count, or a separation's largest penetration and force, instant of parting and duration)

@@ -159,9 +159,10 @@ class ClosedCircles:
         ledger, last_powers = np.array(list(out.ledger.values())), np.array(out._last_powers, dtype=float)
         records = self._records(loop, gathered is not None)
         events = np.empty((EVENT_ROWS, 7))
-        taken, _verdict = cs.compliant_steps(run, fs, state, tuple(np.empty_like(x) for x in state), pairs, self.motion,
-                                            contact, self.mechanical, system, np.zeros(integ.asm.extra_size), ledger,
-                                            last_powers, before, self.positions, records, snapshot, self.inertia, events)
+        work = tuple(np.empty_like(x) for x in state)
+        taken, _verdict = cs.compliant_steps(run, fs, state, work, pairs, self.motion, contact, self.mechanical, system,
+                                            np.zeros(integ.asm.extra_size), ledger, last_powers, before, self.positions,
+                                            records, snapshot, self.inertia, events)
         self._write_back(run, fs, peaks, report, ledger, last_powers, records, taken)
         new = State(float(run[cs.T]), *state[:3], state[4], state[3]) if taken else st
         if taken:

@@ -1,32 +1,38 @@
-"""Runs of compliant steps in one compiled call while every contact pair of a run stays closed
+"""Runs of compliant steps in one compiled call while a contact pair of a run is closed or live
 (issue 28, point 1; seed ``001_…txt`` §5).
 
 A run whose only contacts are dry circle pairs (clearance joints, :mod:`solver.contact.circle_pairs`),
 with rigid links or a few beam elements, no loads but gravity, constant-speed drivers and no
-Rayleigh damping, takes its steps one by one in Python while a pair is closed: the step size of
-the penetration error, the Newmark step with the compiled iterations
-(:func:`~.newmark.converge_compliant_step`), the energy guard
-(:meth:`~solver.results.outputs.OutputBuilder.spurious_growth`), ``event_time``'s criteria
+Rayleigh damping, takes its steps one by one in Python while a pair is closed or live (its gap
+within a step's reach, :meth:`~solver.contact.compliant.CompliantModel.begin_step`): the pairs live
+in each attempt, the step size of the penetration error, the Newmark step with the compiled
+iterations (:func:`~.newmark.converge_compliant_step`), the energy guard
+(:meth:`~solver.results.outputs.OutputBuilder.spurious_growth`), ``event_time``'s contact starts
+stepped over (:func:`~solver.contact.hermite_gap.first_crossing`) and criteria
 (:mod:`solver.contact.step_criteria`, on each pair's predicted peak set at its contact's start),
 acceptance or rejection, the stall window (:class:`~.step_limits.StepLimits`), the ledger's
-trapezoid of the powers, the per-step parts of :meth:`~solver.contact.compliant.CompliantModel.switch`
-(peaks, a hysteresis law's force peak inside the step, validity and width counts, stick or slide,
-the impulses of the forces), the watch on created energy and flown-apart nodes, and the frame.
-:func:`compliant_steps` takes such steps in one compiled call, with the same arithmetic and
-decisions, and records each step's end state, energies and contact columns in preallocated rows
-(the frames of a run saved at every step made a block at a time,
-:func:`~solver.results.gathered_frames.block_of_rows`).
+trapezoid of the powers, :meth:`~solver.contact.compliant.CompliantModel.switch` (contact starts and
+separations, :mod:`.circle_events`; peaks, a hysteresis law's force peak inside the step, validity
+and width counts, stick or slide, the impulses of the forces), the watch on created energy and
+flown-apart nodes, and the frame.  :func:`compliant_steps` takes such steps in one compiled call,
+with the same arithmetic and decisions, and records each step's end state, energies and contact
+columns in preallocated rows (the frames of a run saved at every step made a block at a time,
+:func:`~solver.results.gathered_frames.block_of_rows`) and its contact starts and separations in
+rows of events, which the loop's side logs after the run.  A model with a Kelvin-Voigt law keeps
+its contact starts and separations in the loop (it switches at maximum compression): its runs take
+closed steps only.
 
-It hands a step back to the time loop, which then takes it exactly as it would have, at anything
-else: an accepted end with a pair open (a separation), an attempt that may not be cut further
-(the loop stops the run), the stall window closing, a node flown apart, a breakpoint within reach.
-Every attempt of a step handed back is undone (the factors of the Newton matrix, the counters, the
-guard's largest energy, the rejections): the loop starts from the same integrator state.  A run
-ends after a step at which the created-energy watch flags (the loop switches numerical damping on)
-or a frame is due that the run does not gather (``solver.output_interval`` > 0), at the end time,
-and after its rows (:class:`~.closed_circles.ClosedCircles`: work bounded as a run of free steps',
-the loop checks for a cancel between runs).  The divergence watch's energy check looks at a run's
-last state (as after runs of free steps); its flown-apart check at every step.
+A run ends before a step from a state where every pair is open and none live (a run of open steps
+takes it, :mod:`.open_circles`).  It hands a step back to the time loop, which then takes it
+exactly as it would have, at anything else: an attempt with no pair live, an attempt that may not
+be cut further (the loop stops the run), the stall window closing, a node flown apart, a breakpoint
+within reach.  Every attempt of a step handed back is undone (the factors of the Newton matrix, the
+counters, the guard's largest energy, the rejections): the loop starts from the same integrator
+state.  A run ends after a step at which the created-energy watch flags (the loop switches
+numerical damping on) or a frame is due that the run does not gather (``solver.output_interval``
+> 0), at the end time, and after its rows (:class:`~.closed_circles.ClosedCircles`: work bounded as
+a run of free steps', the loop checks for a cancel between runs).  The divergence watch's energy
+check looks at a run's last state (as after runs of free steps); its flown-apart check at every step.
 """
 from __future__ import annotations
 
@@ -43,7 +49,7 @@ from ..jit import njit
 from ..system.assembly import newton_factorize
 from .circle_events import begin_attempt, contact_start, separation
 from .newmark import CONVERGED, DIVERGED, FOLLOWER, converge_compliant_step, newmark_predict
-from .open_circles import any_live
+from .live_pairs import any_live
 from .step_ends import near, step_towards
 
 #: the columns of a pair's values at a state (:func:`pair_values`; ∂F/∂δ, ∂F/∂δ̇ of the normal force)
@@ -245,9 +251,10 @@ def judge(run, h, t0, a0, a1, pv0, pv1, Js, codes, peak, scale, dofs, widths):
 
 @njit(cache=True)
 def book_step(t, step, pv0, pv1, Js, q, p1, pairs, ledger, last_powers, system, inertia, events, run):
-    """An accepted step of ``step`` (s) from ``t`` booked as :meth:`~solver.results.outputs.OutputBuilder.advance_ledger`
-    and :meth:`~solver.contact.compliant.CompliantModel.switch` book it: the ledger's trapezoid of the
-    powers ``p1`` at its end, each pair's contact start or separation (:mod:`.circle_events`, with
+    """An accepted step of ``step`` (s) from ``t`` booked as
+    :meth:`~solver.results.outputs.OutputBuilder.advance_ledger` and
+    :meth:`~solver.contact.compliant.CompliantModel.switch` book it: the ledger's trapezoid of the powers
+    ``p1`` at its end, each pair's contact start or separation (:mod:`.circle_events`, with
     ``run[EVENTS]``), each closed pair's peak between the step's ends (the Hermite gap's least value, a
     hysteresis law's force peak inside the step: :func:`~solver.contact.force_peak.force_peak`) and at
     its end, the largest penetration and force (``peaks`` rows: peak, peak force, largest penetration,
@@ -305,19 +312,26 @@ def book_step(t, step, pv0, pv1, Js, q, p1, pairs, ledger, last_powers, system, 
 def frame_rows(i, t, q, v, a, lam, e, ledger, pv, codes, acc, impacts, batch, records):
     """Row ``i`` of the frames' ``records`` (times, q, v, a, lam, energies, contact columns) at the
     state just booked: :meth:`~solver.results.gathered_frames.GatheredFrames.add` with
-    :meth:`~solver.results.outputs.OutputBuilder.energy_row` and
-    :meth:`~solver.contact.tracker.ContactTracker.frame_row` (the impulses since the last frame taken)."""
+    :meth:`~solver.results.outputs.OutputBuilder.energy_row` and :func:`contact_columns`."""
     times, Q, V, A, LAM, energy, contact = records
     times[i] = t
     Q[i], V[i], A[i], LAM[i, :lam.shape[0]] = q, v, a, lam
     energy[i, :4] = e
     energy[i, 4:] = ledger
+    contact_columns(q, pv, codes, acc, impacts, batch, contact[i])
+
+
+@njit(cache=True)
+def contact_columns(q, pv, codes, acc, impacts, batch, contact):
+    """The contact columns ``contact`` (keys, pairs) of a frame at ``q`` with the pairs' values ``pv``
+    (:func:`pair_values`): :meth:`~solver.contact.tracker.ContactTracker.frame_row` (the impulses ``acc``
+    since the last frame taken, then zeroed)."""
     ends, geometry = batch[2], batch[4]
     for k in range(pv.shape[0]):
         cx, cy = geometry[k, 2], geometry[k, 3]
         if ends[k, CENTRE_X] >= 0:
             cx, cy = q[ends[k, CENTRE_X]], q[ends[k, CENTRE_Y]]
-        row = contact[i, :, k]
+        row = contact[:, k]
         row[0], row[1], row[2], row[3], row[4] = pv[k, GAP], pv[k, V_N], pv[k, V_T], pv[k, F_N], pv[k, F_T]
         row[5], row[6], row[7], row[8], row[9] = codes[k], acc[k, 0], acc[k, 1], 0.0, 0.0
         row[10] = max(pv[k, DEPTH], 0.0)
@@ -357,9 +371,10 @@ def undo(snapshot, fs, system, run):
 
 @njit(cache=True)
 def attempt(step, run, start, work, pairs, motion, contact, fs, extra, system, mechanical, e0, p0, values):
-    """A step of ``step`` (s) from ``start`` into ``work`` with the pairs live in it (:func:`.circle_events.begin_attempt`
-    into ``contact``), its pairs' values and energies into ``values`` (pv, Js, e, p): its Newton corrections,
-    -1 when it failed or its energy jumped (:func:`spurious`), :data:`NOT_LIVE` when no pair is live."""
+    """A step of ``step`` (s) from ``start`` into ``work`` with the pairs live in it
+    (:func:`.circle_events.begin_attempt` into ``contact``), its pairs' values and energies into
+    ``values`` (pv, Js, e, p): its Newton corrections, -1 when it failed or its energy jumped
+    (:func:`spurious`), :data:`NOT_LIVE` when no pair is live."""
     q, v, a, ap, lam = start
     qn, vn, an, apn, lamn = work
     batch, codes, delta_dot_0, trial_rate, unloading = pairs[:5]
@@ -424,7 +439,7 @@ def flown(q, position_dofs, extent):
 def compliant_steps(run, fs, state, work, pairs, motion, contact, mechanical, system, extra, ledger, last_powers,
                     before, position_dofs, records, snapshot, inertia, events):
     """Steps from ``state`` (q, v, a, a~, lam; in place) while every pair stays closed -- or, with
-    ``run[EVENTS]``, while a pair is closed or live (:func:`~.open_circles.any_live`), their contact starts
+    ``run[EVENTS]``, while a pair is closed or live (:func:`~.live_pairs.any_live`), their contact starts
     and separations booked (:mod:`.circle_events`, ``inertia`` the scratch of the effective mass, ``events``
     their rows) -- as the time loop takes them one by one (module docstring), at most one per row of
     ``records`` (times, steps, Newton corrections, then the frames' rows, :func:`frame_rows`, when they

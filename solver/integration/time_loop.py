@@ -288,7 +288,7 @@ class _Loop:
             self.state, self.h, taken, its, failure, block = compiled_run(
                 self.integ, self.out, self.state, self.h, self.h0, self.t_end, self.eps_t, self.next_out, self.dt_out,
                 self.breakpoints, self.limits, self.res.steps if self.log_steps else None, self.gather or gathers_open,
-                *self._open_watch(), self.gathered.contact_block if gathers_open else None,
+                *self._open_watch(), self.open_gaps.contact_block(self.gathered) if gathers_open else None,
                 None if self.free else self.guard)
         except StepFailure as exc:
             self.status, self.message = "failed", str(exc)
