@@ -1,6 +1,6 @@
 """The compliant pairs of a run whose closed steps :func:`.compliant_steps.compliant_steps` may take
-(and, unless a pair's law is Kelvin-Voigt's, the steps in which an open pair is live, its contact
-starts and separations: :mod:`.circle_events`): which runs it serves, when, and a run of its steps
+(and the steps in which an open pair is live, its contact starts and separations:
+:mod:`.circle_events`; not a Kelvin-Voigt pair's loading steps): which runs it serves, when, and a run of its steps
 with everything the time loop keeps in Python (the contact model's history and events, the ledger,
 the guard, the watch, the stall window, the integrator's factors) taken to it and back
 (:meth:`ClosedCircles.run`)."""
@@ -57,9 +57,6 @@ class ClosedCircles:
         self.motion = (np.array(codes, dtype=np.int64), np.array(values, dtype=float), cons.dm_base, asm.sys.gravity)
         self.mechanical = mechanical_args(asm)
         self.positions = watch.position_dofs.astype(np.int64)
-        #: the run books contact starts and separations itself: no Kelvin-Voigt law (its maximum compression
-        #: is looked for while it loads, and it switches with a jump of its force)
-        self.events = not any(law.normal == "kelvin_voigt" for law in m.laws)
         band, cons = asm.band, asm.sys.constraints
         self.inertia = (asm._band_pos, np.empty((band.ldab, band.size), order="F"), np.empty(band.size, dtype=np.int64),
                         cons.target(0.0), np.empty(cons.count), np.empty(cons.rows.size), np.empty(cons.count),
@@ -86,12 +83,11 @@ class ClosedCircles:
                 and all(f is None or f.kind == "constant" for f in s.constraints.functions))
 
     def ready(self) -> bool:
-        """Whether the next steps may be compiled: the ledger started, and the run books contact starts and
-        separations, or every pair is closed and none a loading Kelvin-Voigt pair (its maximum compression
-        is looked for)."""
+        """Whether the next steps may be compiled: no closed pair a loading Kelvin-Voigt pair (its maximum
+        compression is looked for), the ledger started."""
         m = self.model
-        loading = np.array([law.normal == "kelvin_voigt" for law in m.laws]) & ~m.unloading
-        return (self.events or bool(m.state.all()) and not loading.any()) and self.out._last_powers is not None
+        loading = np.array([law.normal == "kelvin_voigt" for law in m.laws]) & ~m.unloading & (m.state != 0)
+        return not loading.any() and self.out._last_powers is not None
 
     def _scalars(self, loop) -> np.ndarray:
         """The run's scalars (:data:`.compliant_steps.T` …) from the loop's state."""
@@ -109,7 +105,6 @@ class ClosedCircles:
             integ.alpha_m, integ.alpha_f, integ.CONTRACTION)
         run[[cs.RETRIES, cs.MAX_WINDOW, cs.ONSET, cs.FLOOR, cs.ORDER, cs.MAX_CUTS]] = (
             self.retries, MAX_SMALL_STEPS, DAMPING_ONSET, SPURIOUS_FLOOR, ORDER, self.limits.max_cuts)
-        run[cs.EVENTS] = float(self.events)
         return run
 
     def _factors(self) -> np.ndarray:

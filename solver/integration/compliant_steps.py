@@ -18,15 +18,15 @@ flown-apart nodes, and the frame.  :func:`compliant_steps` takes such steps in o
 with the same arithmetic and decisions, and records each step's end state, energies and contact
 columns in preallocated rows (the frames of a run saved at every step made a block at a time,
 :func:`~solver.results.gathered_frames.block_of_rows`) and its contact starts and separations in
-rows of events, which the loop's side logs after the run.  A model with a Kelvin-Voigt law keeps
-its contact starts and separations in the loop (it switches at maximum compression): its runs take
-closed steps only.
+rows of events, which the loop's side logs after the run.  A Kelvin-Voigt pair's loading steps stay
+the loop's (it looks for the maximum compression, where the force switches with a jump).
 
 A run ends before a step from a state where every pair is open and none live (a run of open steps
-takes it, :mod:`.open_circles`).  It hands a step back to the time loop, which then takes it
-exactly as it would have, at anything else: an attempt with no pair live, an attempt that may not
-be cut further (the loop stops the run), the stall window closing, a node flown apart, a breakpoint
-within reach.  Every attempt of a step handed back is undone (the factors of the Newton matrix, the
+takes it, :mod:`.open_circles`) or a closed Kelvin-Voigt pair loads.  It hands a step back to the
+time loop, which then takes it exactly as it would have, at anything else: an attempt with no pair
+live, a Kelvin-Voigt pair's contact start already at its maximum compression, an attempt that may
+not be cut further (the loop stops the run), the stall window closing, a node flown apart, a
+breakpoint within reach.  Every attempt of a step handed back is undone (the factors of the Newton matrix, the
 counters, the guard's largest energy, the rejections): the loop starts from the same integrator
 state.  A run ends after a step at which the created-energy watch flags (the loop switches
 numerical damping on) or a frame is due that the run does not gather (``solver.output_interval``
@@ -59,11 +59,10 @@ VALID_F, FACTOR_H, SCALE, SCALE_H, FACTORIZATIONS, EVALUATIONS = range(6)
 #: the run's scalars ``run`` (in and out)
 (T, H, H0, T_END, EPS_T, SHORTEST, BREAKPOINT, NEXT_OUT, DT_OUT, ACCURACY, INCREMENT, TOL, H_ERROR, LARGEST, IN_PLAY,
  BALANCE0, WINDOW, LAST_STEP, REJECTED, EXTENT, UNDAMPED, NU, TAU, ALPHA_M, ALPHA_F, CONTRACTION, RETRIES,
- MAX_WINDOW, ONSET, FLOOR, ORDER, MAX_CUTS, EVENTS, FREE, EVENT_COUNT) = range(35)
-#: the run's scalars' count; ``run[EVENTS]`` 1: the run books contact starts and separations itself
-#: (:mod:`.circle_events`), ``run[FREE]`` counts the steps taken with every pair open, ``run[EVENT_COUNT]``
-#: the rows of the run's events
-SCALARS = 35
+ MAX_WINDOW, ONSET, FLOOR, ORDER, MAX_CUTS, FREE, EVENT_COUNT) = range(34)
+#: the run's scalars' count; ``run[FREE]`` counts the steps taken with every pair open, ``run[EVENT_COUNT]``
+#: the rows of the run's contact starts and separations (:mod:`.circle_events`)
+SCALARS = 34
 #: :func:`attempt`'s verdict on a step in which no pair would be live (the loop takes it without contact forces)
 NOT_LIVE = -2
 #: the ledger's keys in :attr:`OutputBuilder.ledger`'s order are booked from the powers' slots of
@@ -254,8 +253,8 @@ def book_step(t, step, pv0, pv1, Js, q, p1, pairs, ledger, last_powers, system, 
     """An accepted step of ``step`` (s) from ``t`` booked as
     :meth:`~solver.results.outputs.OutputBuilder.advance_ledger` and
     :meth:`~solver.contact.compliant.CompliantModel.switch` book it: the ledger's trapezoid of the powers
-    ``p1`` at its end, each pair's contact start or separation (:mod:`.circle_events`, with
-    ``run[EVENTS]``), each closed pair's peak between the step's ends (the Hermite gap's least value, a
+    ``p1`` at its end, each pair's contact start or separation (:mod:`.circle_events`), each closed
+    pair's peak between the step's ends (the Hermite gap's least value, a
     hysteresis law's force peak inside the step: :func:`~solver.contact.force_peak.force_peak`) and at
     its end, the largest penetration and force (``peaks`` rows: peak, peak force, largest penetration,
     largest force), stick or slide below the friction velocity, the validity and width counts, the
@@ -425,6 +424,20 @@ def created(run, e, ledger):
 
 
 @njit(cache=True)
+def kelvin_voigt(codes, kelvin, unloading, pv, starting):
+    """Whether a Kelvin-Voigt pair loads, closed (its maximum compression is looked for: the loop's), or,
+    ``starting``, begins its contact at the end of a step (``pv`` there) already at its maximum
+    compression (its force switches with a jump at once: the loop's)."""
+    for k in range(codes.shape[0]):
+        if kelvin[k] and not unloading[k]:
+            if not starting and codes[k] != 0:
+                return True
+            if starting and codes[k] == 0 and pv[k, DEPTH] > 0.0 and pv[k, V_N] >= 0.0:
+                return True
+    return False
+
+
+@njit(cache=True)
 def flown(q, position_dofs, extent):
     """Whether a node is farther than ``extent`` (m) from the origin, or not finite (the watch's first mark)."""
     if position_dofs.shape[0] == 0:
@@ -438,10 +451,10 @@ def flown(q, position_dofs, extent):
 @njit(cache=True)
 def compliant_steps(run, fs, state, work, pairs, motion, contact, mechanical, system, extra, ledger, last_powers,
                     before, position_dofs, records, snapshot, inertia, events):
-    """Steps from ``state`` (q, v, a, a~, lam; in place) while every pair stays closed -- or, with
-    ``run[EVENTS]``, while a pair is closed or live (:func:`~.live_pairs.any_live`), their contact starts
-    and separations booked (:mod:`.circle_events`, ``inertia`` the scratch of the effective mass, ``events``
-    their rows) -- as the time loop takes them one by one (module docstring), at most one per row of
+    """Steps from ``state`` (q, v, a, a~, lam; in place) while a pair is closed or live
+    (:func:`~.live_pairs.any_live`) and none a loading Kelvin-Voigt pair, their contact starts and
+    separations booked (:mod:`.circle_events`, ``inertia`` the scratch of the effective mass, ``events``
+    their rows), as the time loop takes them one by one (module docstring), at most one per row of
     ``records`` (times, steps, Newton corrections, then the frames' rows, :func:`frame_rows`, when they
     have rows); ``before`` = (pair values, energies, powers) at ``state`` as the loop has them.  Returns
     ``(steps taken, GOING | HANDED | DUE)``."""
@@ -458,9 +471,10 @@ def compliant_steps(run, fs, state, work, pairs, motion, contact, mechanical, sy
         if not t < run[T_END] - run[EPS_T] or run[EVENT_COUNT] + C > events.shape[0]:
             return taken, GOING
         closed = codes.max() > 0
-        if not (closed or run[EVENTS] != 0.0 and any_live(state[0], state[1], state[2], run[H], run[TOL], gaps,
-                                                          *batch[:11])):
+        if not (closed or any_live(state[0], state[1], state[2], run[H], run[TOL], gaps, *batch[:11])):
             return taken, GOING  # every pair open and none live: a run of open steps (:mod:`.open_circles`)
+        if kelvin_voigt(codes, batch[7], pairs[4], pv0, False):
+            return taken, GOING  # a loading Kelvin-Voigt pair: its maximum compression the loop's
         h_full = step_towards(t, max(min(run[H], run[H_ERROR]) if closed else run[H], run[SHORTEST]), run[T_END])
         if near(t, h_full, run[BREAKPOINT]):
             return taken, HANDED
@@ -478,7 +492,7 @@ def compliant_steps(run, fs, state, work, pairs, motion, contact, mechanical, sy
             its, step = cut_attempt(max(t_ct - t, run[SHORTEST]), run, state, work, pairs, motion, contact, fs, extra,
                                     system, mechanical, e0, p0, values)
         pv1, e1, p1 = values[0], values[2], values[3]
-        if its < 0 or run[EVENTS] == 0.0 and pv1[:, DEPTH].min() <= 0.0 or run[WINDOW] + 1 >= run[MAX_WINDOW] or flown(
+        if its < 0 or kelvin_voigt(codes, batch[7], pairs[4], pv1, True) or run[WINDOW] + 1 >= run[MAX_WINDOW] or flown(
                 work[0], position_dofs, run[EXTENT]):
             undo(snapshot, fs, system, run)
             return taken, HANDED

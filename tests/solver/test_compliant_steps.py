@@ -100,10 +100,12 @@ def test_contact_starts_and_separations_are_compiled_and_the_loop_to_the_bit(nam
     assert_same_run(fast, general)
 
 
-def test_two_clearance_joints_with_their_own_laws_are_the_loop_to_the_bit(monkeypatch):
-    """The Hertz example with a second clearance joint between crank and rod (Lankarani-Nikravesh): one
-    pair's contact starts and separations while the other is closed, open or live, in the compiled
-    runs, are the loop's (both kinds of compiled runs switched off) to the bit."""
+@pytest.mark.parametrize("law, params", [("lankarani_nikravesh", {}), ("kelvin_voigt", {"stiffness": 1.5e8})])
+def test_two_clearance_joints_with_their_own_laws_are_the_loop_to_the_bit(law, params, monkeypatch):
+    """The Hertz example with a second clearance joint between crank and rod (Lankarani-Nikravesh, or
+    Kelvin-Voigt, whose loading steps to its maximum compression are the loop's): one pair's contact
+    starts and separations while the other is closed, open or live, in the compiled runs, are the
+    loop's (both kinds of compiled runs switched off) to the bit."""
     import copy
 
     from solver.integration import closed_circles
@@ -111,7 +113,7 @@ def test_two_clearance_joints_with_their_own_laws_are_the_loop_to_the_bit(monkey
 
     doc = load_model(examples_dir() / "slider_crank_clearance_hertz.json")
     joint = copy.deepcopy(next(j for j in doc["joints"] if j["id"] == "B-clearance"))
-    joint.update(id="A-clearance", node="A", links=["crank"], law="lankarani_nikravesh")
+    joint.update(id="A-clearance", node="A", links=["crank"], law=law, **params)
     doc["joints"].append(joint)
     doc["solver"].update(end_time=4e-3, record={"steps": True})
     fast = simulate(copy.deepcopy(doc))
