@@ -56,7 +56,7 @@ from .circle_pairs import (circle_energy_terms, circle_forces, circle_pair_state
 from .compliant_laws import WIDTH_FRACTION, NormalState, PairLaw, bind_pair
 from .contact_scale import INCREMENT_SHARE, contact_scale
 from .force_peak import step_force_peak
-from .hermite_gap import closing_reach, gap_ends, hermite, hermite_min, hermite_root, hermite_slope
+from .hermite_gap import closing_reach, first_crossing, gap_ends, hermite_min, hermite_root, hermite_slope
 from .state_terms import state_terms as compiled_state_terms
 from .step_criteria import ORDER, next_step, pair_criteria
 from .lubricated import FilmPair, film_of
@@ -144,9 +144,12 @@ class CompliantModel(ContactModel):
         F_t, dF_t = law.friction_force(float(v_t), normal.force)
         return PairForces(g, float(v_n), float(v_t), normal, F_t, dF_t, self.touch)
 
-    def _circle_forces(self, k: int, q: np.ndarray, v: np.ndarray) -> PairForces:
-        """:meth:`pair_forces` of a compiled circle pair (:func:`.circle_pairs.circle_pair_state`)."""
-        pair, rate = self.pairs[k], self.delta_dot_0[k] if self.state[k] else self.trial_rate[k]
+    def _circle_forces(self, k: int, q: np.ndarray, v: np.ndarray, rate: float | None = None) -> PairForces:
+        """:meth:`pair_forces` of a compiled circle pair (:func:`.circle_pairs.circle_pair_state`), with the
+        impact velocity ``rate`` (m/s) if given."""
+        pair = self.pairs[k]
+        if rate is None:
+            rate = self.delta_dot_0[k] if self.state[k] else self.trial_rate[k]
         gap, nx, ny, J, v_n, v_t, depth, normal, F_t, dF_t = circle_pair_state(q, v, *self._circles[k], rate,
                                                                                bool(self.unloading[k]))
         g = ContactGeometry(gap, np.array([nx, ny]), np.array([ny, -nx]), pair.dofs, J, pair.n_dofs, True,
@@ -220,6 +223,14 @@ class CompliantModel(ContactModel):
         """The state moved on, every pair open, in steps not taken one by one: its forces made anew."""
         self._last = None
 
+    def seen_at_start(self, s: State, started: list[int]) -> None:
+        """The forces at ``s``, the end of a step (taken in a compiled run) at which the pairs ``started``
+        began their contacts, as that step saw them -- theirs with the step's trial impact velocity --
+        kept as :meth:`switch` keeps them for the next step and the frame."""
+        forces = [self._circle_forces(k, s.q, s.v, self.trial_rate[k] if k in started else None)
+                  for k in range(len(self.pairs))]
+        self._last, self._cached = forces, (s.q, s.v, forces)
+
     @property
     def any_live(self) -> bool:
         return bool(self.live.any())
@@ -260,17 +271,9 @@ class CompliantModel(ContactModel):
     def _first_contact(self, ends: tuple[float, float, float, float]) -> float | None:
         """When an open pair's gap, interpolated by the cubic Hermite polynomial of both ends'
         gap and rate (:func:`.hermite_gap.gap_ends`), falls below -tol within the step: the fraction of the
-        step where it first reaches -tol/2 (within 0.02 ... 0.98)."""
-        if not all(math.isfinite(x) for x in ends):
-            return None  # beside a segment at an end: the predictor of a later step sees it
-        lowest, value = hermite_min(*ends)
-        if value >= -self.tol:
-            return None
-        lo, hi = 0.0, lowest
-        for _ in range(40):  # bisection for the first crossing of -tol/2 before the lowest point
-            mid = 0.5 * (lo + hi)
-            lo, hi = (mid, hi) if hermite(mid, *ends) > -0.5 * self.tol else (lo, mid)
-        return min(max(hi, 0.02), 0.98)
+        step where it first reaches -tol/2 (within 0.02 ... 0.98; :func:`.hermite_gap.first_crossing`)."""
+        s = first_crossing(*ends, self.tol)
+        return None if s < 0.0 else s
 
     def _loading_kelvin_voigt(self, k: int) -> bool:
         return bool(self.state[k]) and self.laws[k].normal == "kelvin_voigt" and not self.unloading[k]
@@ -334,14 +337,19 @@ class CompliantModel(ContactModel):
             self.touched_at[k] = old.t + root * (s.t - old.t)
             self.delta_dot_0[k] = max(-hermite_slope(root, *ends) / (s.t - old.t), MIN_IMPACT_VELOCITY)
         self.scale[k] = contact_scale(self.asm, self.laws[k], s, pf.geometry, self.delta_dot_0[k], self.tol)
-        data = {"gap_m": pf.geometry.gap, "impact_velocity_m_s": float(self.delta_dot_0[k]),
-                "impact": int(self.impacts[k]), "contact_time_s": float(self.touched_at[k])}
+        self.log_start(k, s.t, pf.geometry.gap, self.delta_dot_0[k], self.impacts[k], self.touched_at[k])
+
+    def log_start(self, k: int, t: float, gap: float, speed: float, impact: int, touched: float) -> None:
+        """The event of pair ``k``'s contact start at the end of a step at ``t`` (s): its gap (m), the
+        impact velocity (m/s), its count and the instant of touching (s); counted beyond the law's speed bound."""
+        data = {"gap_m": gap, "impact_velocity_m_s": float(speed), "impact": int(impact),
+                "contact_time_s": float(touched)}
         bound = self.laws[k].speed_limit
         if math.isfinite(bound):
             data["speed_bound_m_s"] = bound
-            if self.delta_dot_0[k] > bound:
+            if speed > bound:
                 self.report["impacts_beyond_speed_bound"][k] += 1
-        self.log(s.t, "contact_start", k, **data)
+        self.log(t, "contact_start", k, **data)
 
     def _separation(self, k: int, s: State, old: State | None, ends) -> None:
         self.state[k] = self.scale[k] = 0
@@ -349,8 +357,13 @@ class CompliantModel(ContactModel):
         self._interpolated_peak(k, ends)
         exact = ends is not None and all(math.isfinite(x) for x in ends)
         parted = old.t + hermite_root(*ends) * (s.t - old.t) if exact else s.t
-        self.log(s.t, "separation", k, max_penetration_m=float(self.peak[k]), max_force_N=float(self.peak_force[k]),
-                 separation_time_s=float(parted), duration_s=float(parted - self.touched_at[k]))
+        self.log_separation(k, s.t, self.peak[k], self.peak_force[k], parted, parted - self.touched_at[k])
+
+    def log_separation(self, k: int, t: float, peak: float, force: float, parted: float, duration: float) -> None:
+        """The event of pair ``k``'s separation at the end of a step at ``t`` (s): the contact's largest
+        penetration (m) and force (N), the instant of parting and the contact's duration (s)."""
+        self.log(t, "separation", k, max_penetration_m=float(peak), max_force_N=float(force),
+                 separation_time_s=float(parted), duration_s=float(duration))
 
     def _interpolated_peak(self, k: int, ends, step: tuple | None = None) -> None:
         """The largest penetration of a contact between the ends of a step, from the cubic Hermite gap (the

@@ -4,6 +4,8 @@ its least value, slope and root, from which the loop finds contact starts, maxim
 separations and a contact's peak penetration between the ends of a step."""
 from __future__ import annotations
 
+import math
+
 from ..jit import njit
 from .base import quadratic_root_pair
 
@@ -39,16 +41,40 @@ def hermite_slope(s: float, g0: float, r0: float, g1: float, r1: float) -> float
     return (6 * s * s - 6 * s) * (g0 - g1) + (3 * s * s - 4 * s + 1) * r0 + (3 * s * s - 2 * s) * r1
 
 
+@njit(cache=True)
 def hermite_root(g0: float, r0: float, g1: float, r1: float) -> float:
     """Where the cubic Hermite polynomial leaves the side of ``g0`` for that of ``g1`` (bisection),
     in [0, 1]: closing (g0 ≥ 0 > g1) where it falls to 0 or below, opening (g0 < 0 ≤ g1) where it
-    rises above 0; a touch at the start (g0 = 0) closes at once."""
+    rises above 0; a touch at the start (g0 = 0) closes at once (compiled: the time loop's contact
+    starts and separations and those of :mod:`solver.integration.compliant_steps` alike)."""
     opening = g0 < g1
     lo, hi = 0.0, 1.0
     for _ in range(50):
         mid = 0.5 * (lo + hi)
         lo, hi = (mid, hi) if (hermite(mid, g0, r0, g1, r1) > 0.0) != opening else (lo, mid)
     return 0.5 * (lo + hi)
+
+
+@njit(cache=True)
+def first_crossing(g0: float, r0: float, g1: float, r1: float, tol: float) -> float:
+    """Where an open pair's cubic Hermite gap first reaches ``-tol / 2`` (the fraction of the step,
+    within 0.02 ... 0.98, by bisection before its lowest point) when it falls below ``-tol`` (m)
+    within the step; -1 when it does not, or an end is not finite (beside a segment's end): a
+    contact start stepped over (:meth:`.compliant.CompliantModel.event_time`, and compiled in
+    :mod:`solver.integration.compliant_steps`)."""
+    if not (math.isfinite(g0) and math.isfinite(r0) and math.isfinite(g1) and math.isfinite(r1)):
+        return -1.0
+    lowest, value = hermite_min(g0, r0, g1, r1)
+    if value >= -tol:
+        return -1.0
+    lo, hi = 0.0, lowest
+    for _ in range(40):  # bisection for the first crossing of -tol/2 before the lowest point
+        mid = 0.5 * (lo + hi)
+        if hermite(mid, g0, r0, g1, r1) > -0.5 * tol:
+            lo = mid
+        else:
+            hi = mid
+    return min(max(hi, 0.02), 0.98)
 
 
 def gap_ends(before, after, h: float) -> tuple[float, float, float, float]:

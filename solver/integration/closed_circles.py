@@ -1,7 +1,9 @@
-"""The compliant pairs of a run whose closed steps :func:`.compliant_steps.compliant_steps` may take:
-which runs it serves, when, and a run of its steps with everything the time loop keeps in
-Python (the contact model's history, the ledger, the guard, the watch, the stall window, the
-integrator's factors) taken to it and back (:meth:`ClosedCircles.run`)."""
+"""The compliant pairs of a run whose closed steps :func:`.compliant_steps.compliant_steps` may take
+(and the steps in which an open pair is live, its contact starts and separations:
+:mod:`.circle_events`; not a Kelvin-Voigt pair's loading steps): which runs it serves, when, and a run of its steps
+with everything the time loop keeps in Python (the contact model's history and events, the ledger,
+the guard, the watch, the stall window, the integrator's factors) taken to it and back
+(:meth:`ClosedCircles.run`)."""
 from __future__ import annotations
 
 import numpy as np
@@ -15,6 +17,7 @@ from ..results.gathered_frames import GatheredFrames, block_of_rows
 from ..results.outputs import SPURIOUS_FLOOR, OutputBuilder
 from ..system.state import State
 from . import compliant_steps as cs
+from .circle_events import START
 from .compiled_runs import FREE_RUN_WORK
 from .divergence import DAMPING_ONSET, MAX_EXTENT, DivergenceWatch
 from .newmark import NewmarkIntegrator
@@ -27,6 +30,9 @@ from .step_limits import MAX_SMALL_STEPS, StepLimits
 STEP_WORK = 16
 #: the contact columns the compiled run writes (:func:`.compliant_steps.frame_rows`), in its order
 FRAME_KEYS = (*CONTACT_KEYS, *RATE_KEYS, "penetration_m", "eccentricity_m", "impacts")
+#: rows of a run's contact starts and separations (:mod:`.circle_events`): a run ends before a step
+#: that might find no row left
+EVENT_ROWS = 64
 
 
 def slopes(forces) -> tuple[float, float]:
@@ -51,6 +57,11 @@ class ClosedCircles:
         self.motion = (np.array(codes, dtype=np.int64), np.array(values, dtype=float), cons.dm_base, asm.sys.gravity)
         self.mechanical = mechanical_args(asm)
         self.positions = watch.position_dofs.astype(np.int64)
+        band, cons = asm.band, asm.sys.constraints
+        self.inertia = (asm._band_pos, np.empty((band.ldab, band.size), order="F"), np.empty(band.size, dtype=np.int64),
+                        cons.target(0.0), np.empty(cons.count), np.empty(cons.rows.size), np.empty(cons.count),
+                        asm.extra_size)
+        self.free = 0  # steps of the last run taken with every pair open
         self.props = np.zeros((len(m.pairs), 6))
         for k, (pair, law) in enumerate(zip(m.pairs, m.laws)):
             self.props[k, 0] = pair.model.get("friction_velocity", np.inf) if law.friction is not None else np.inf
@@ -72,16 +83,16 @@ class ClosedCircles:
                 and all(f is None or f.kind == "constant" for f in s.constraints.functions))
 
     def ready(self) -> bool:
-        """Whether the next steps may be compiled: every pair closed, none a loading Kelvin-Voigt pair
-        (its maximum compression is looked for), the ledger started."""
+        """Whether the next steps may be compiled: no closed pair a loading Kelvin-Voigt pair (its maximum
+        compression is looked for), the ledger started."""
         m = self.model
-        loading = np.array([law.normal == "kelvin_voigt" for law in m.laws]) & ~m.unloading
-        return bool(m.state.all()) and not loading.any() and self.out._last_powers is not None
+        loading = np.array([law.normal == "kelvin_voigt" for law in m.laws]) & ~m.unloading & (m.state != 0)
+        return not loading.any() and self.out._last_powers is not None
 
     def _scalars(self, loop) -> np.ndarray:
         """The run's scalars (:data:`.compliant_steps.T` …) from the loop's state."""
         m, integ, watch = self.model, self.integ, self.watch
-        run = np.zeros(cs.MAX_CUTS + 1)
+        run = np.zeros(cs.SCALARS)
         breakpoint_ = loop.breakpoints[0] if loop.breakpoints else np.inf
         run[[cs.T, cs.H, cs.H0, cs.T_END, cs.EPS_T, cs.SHORTEST, cs.BREAKPOINT, cs.NEXT_OUT, cs.DT_OUT]] = (
             loop.state.t, loop.h, loop.h0, loop.t_end, loop.eps_t, self.limits.shortest, breakpoint_, loop.next_out,
@@ -130,24 +141,28 @@ class ClosedCircles:
         written back; ``block`` the frames of the steps taken (None without ``gathered``)."""
         m, out, integ, st = self.model, self.out, self.integ, loop.state
         run, fs, before = self._scalars(loop), self._factors(), self._before(st)
+        self._valid = bool(fs[cs.VALID_F])
         state = tuple(x.copy() for x in (st.q, st.v, st.a, st.a_pseudo, st.lam))
         peaks = np.array([m.peak, m.peak_force, m.largest["penetration_m"], m.largest["force_N"]])
         report = np.array([m.report[key] for key in m.report], dtype=np.int64)
         pairs = (m._batch, m.state, m.delta_dot_0, m.trial_rate, m.unloading, peaks, report, m._acc, self.props,
-                 m.impacts, m.scale)
-        contact = (*m._batch, np.ones(len(m.pairs), dtype=bool), m.delta_dot_0.copy(), m.unloading)
+                 m.impacts, m.scale, m.touched_at)
+        contact = (*m._batch, m.live, np.empty(len(m.pairs)), m.unloading)  # live and rates: each attempt's
         system = integ.run_arguments()
         snapshot = (np.empty(6), np.empty_like(system[25]), np.empty_like(system[28]), *(np.empty_like(system[i])
                     for i in (18, 19, 20)), np.empty_like(system[-1]), np.empty(3))
         ledger, last_powers = np.array(list(out.ledger.values())), np.array(out._last_powers, dtype=float)
         records = self._records(loop, gathered is not None)
-        taken, _verdict = cs.compliant_steps(run, fs, state, tuple(np.empty_like(x) for x in state), pairs, self.motion,
-                                            contact, self.mechanical, system, np.zeros(integ.asm.extra_size), ledger,
-                                            last_powers, before, self.positions, records, snapshot)
+        events = np.empty((EVENT_ROWS, 7))
+        work = tuple(np.empty_like(x) for x in state)
+        taken, _verdict = cs.compliant_steps(run, fs, state, work, pairs, self.motion, contact, self.mechanical, system,
+                                            np.zeros(integ.asm.extra_size), ledger, last_powers, before, self.positions,
+                                            records, snapshot, self.inertia, events)
         self._write_back(run, fs, peaks, report, ledger, last_powers, records, taken)
         new = State(float(run[cs.T]), *state[:3], state[4], state[3]) if taken else st
         if taken:
             out._last_motion = (new.q, new.v)
+            self._logged(events[:int(run[cs.EVENT_COUNT])], new)
         block = self._block(records, taken, gathered) if gathered is not None and taken else None
         return new, float(run[cs.H]), taken, int(records[2][:taken].sum()), block
 
@@ -165,8 +180,8 @@ class ClosedCircles:
         if fs[cs.FACTORIZATIONS]:
             integ._scale = float(fs[cs.SCALE])
             integ._adopt_factors(float(fs[cs.FACTOR_H]), True, False)
-        if not fs[cs.VALID_F]:
-            integ._factor = None
+        if not fs[cs.VALID_F] and (fs[cs.FACTORIZATIONS] or self._valid):  # (factors of open steps, made without
+            integ._factor = None  # the contact forces, stay the loop's where the run made none)
         if taken:
             m._last = None  # the forces at the run's last state: computed again with the same history
             m.last_step = float(records[1][taken - 1])
@@ -176,8 +191,23 @@ class ClosedCircles:
             limits._window = (int(run[cs.WINDOW]), limits._window[1])
             limits.last_step = float(run[cs.LAST_STEP])
         self.rejected = int(run[cs.REJECTED])
+        self.free = int(run[cs.FREE])
         self.steps = [StepRecord(*row) for row in zip(records[0][:taken].tolist(), records[1][:taken].tolist(),
                                                       records[2][:taken].tolist())]
+
+    def _logged(self, events: np.ndarray, new: State) -> None:
+        """The run's contact starts and separations (:mod:`.circle_events`' rows) logged as the model logs its
+        own; the forces at the run's last state as a contact start there saw them."""
+        m, started = self.model, []
+        for kind, k, t, a, b, c, d in events.tolist():
+            if kind == START:
+                m.log_start(int(k), t, a, b, int(d), c)
+                if t == new.t:
+                    started.append(int(k))
+            else:
+                m.log_separation(int(k), t, a, b, c, d)
+        if started:
+            m.seen_at_start(new, started)
 
     def _block(self, records, taken: int, gathered: GatheredFrames) -> FrameBlock:
         """The frames of the steps taken, as :class:`GatheredFrames` makes them."""

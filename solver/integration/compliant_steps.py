@@ -1,32 +1,38 @@
-"""Runs of compliant steps in one compiled call while every contact pair of a run stays closed
+"""Runs of compliant steps in one compiled call while a contact pair of a run is closed or live
 (issue 28, point 1; seed ``001_…txt`` §5).
 
 A run whose only contacts are dry circle pairs (clearance joints, :mod:`solver.contact.circle_pairs`),
 with rigid links or a few beam elements, no loads but gravity, constant-speed drivers and no
-Rayleigh damping, takes its steps one by one in Python while a pair is closed: the step size of
-the penetration error, the Newmark step with the compiled iterations
-(:func:`~.newmark.converge_compliant_step`), the energy guard
-(:meth:`~solver.results.outputs.OutputBuilder.spurious_growth`), ``event_time``'s criteria
+Rayleigh damping, takes its steps one by one in Python while a pair is closed or live (its gap
+within a step's reach, :meth:`~solver.contact.compliant.CompliantModel.begin_step`): the pairs live
+in each attempt, the step size of the penetration error, the Newmark step with the compiled
+iterations (:func:`~.newmark.converge_compliant_step`), the energy guard
+(:meth:`~solver.results.outputs.OutputBuilder.spurious_growth`), ``event_time``'s contact starts
+stepped over (:func:`~solver.contact.hermite_gap.first_crossing`) and criteria
 (:mod:`solver.contact.step_criteria`, on each pair's predicted peak set at its contact's start),
 acceptance or rejection, the stall window (:class:`~.step_limits.StepLimits`), the ledger's
-trapezoid of the powers, the per-step parts of :meth:`~solver.contact.compliant.CompliantModel.switch`
-(peaks, a hysteresis law's force peak inside the step, validity and width counts, stick or slide,
-the impulses of the forces), the watch on created energy and flown-apart nodes, and the frame.
-:func:`compliant_steps` takes such steps in one compiled call, with the same arithmetic and
-decisions, and records each step's end state, energies and contact columns in preallocated rows
-(the frames of a run saved at every step made a block at a time,
-:func:`~solver.results.gathered_frames.block_of_rows`).
+trapezoid of the powers, :meth:`~solver.contact.compliant.CompliantModel.switch` (contact starts and
+separations, :mod:`.circle_events`; peaks, a hysteresis law's force peak inside the step, validity
+and width counts, stick or slide, the impulses of the forces), the watch on created energy and
+flown-apart nodes, and the frame.  :func:`compliant_steps` takes such steps in one compiled call,
+with the same arithmetic and decisions, and records each step's end state, energies and contact
+columns in preallocated rows (the frames of a run saved at every step made a block at a time,
+:func:`~solver.results.gathered_frames.block_of_rows`) and its contact starts and separations in
+rows of events, which the loop's side logs after the run.  A Kelvin-Voigt pair's loading steps stay
+the loop's (it looks for the maximum compression, where the force switches with a jump).
 
-It hands a step back to the time loop, which then takes it exactly as it would have, at anything
-else: an accepted end with a pair open (a separation), an attempt that may not be cut further
-(the loop stops the run), the stall window closing, a node flown apart, a breakpoint within reach.
-Every attempt of a step handed back is undone (the factors of the Newton matrix, the counters, the
-guard's largest energy, the rejections): the loop starts from the same integrator state.  A run
-ends after a step at which the created-energy watch flags (the loop switches numerical damping on)
-or a frame is due that the run does not gather (``solver.output_interval`` > 0), at the end time,
-and after its rows (:class:`~.closed_circles.ClosedCircles`: work bounded as a run of free steps',
-the loop checks for a cancel between runs).  The divergence watch's energy check looks at a run's
-last state (as after runs of free steps); its flown-apart check at every step.
+A run ends before a step from a state where every pair is open and none live (a run of open steps
+takes it, :mod:`.open_circles`) or a closed Kelvin-Voigt pair loads.  It hands a step back to the
+time loop, which then takes it exactly as it would have, at anything else: an attempt with no pair
+live, a Kelvin-Voigt pair's contact start already at its maximum compression, an attempt that may
+not be cut further (the loop stops the run), the stall window closing, a node flown apart, a
+breakpoint within reach.  Every attempt of a step handed back is undone (the factors of the Newton matrix, the
+counters, the guard's largest energy, the rejections): the loop starts from the same integrator
+state.  A run ends after a step at which the created-energy watch flags (the loop switches
+numerical damping on) or a frame is due that the run does not gather (``solver.output_interval``
+> 0), at the end time, and after its rows (:class:`~.closed_circles.ClosedCircles`: work bounded as
+a run of free steps', the loop checks for a cancel between runs).  The divergence watch's energy
+check looks at a run's last state (as after runs of free steps); its flown-apart check at every step.
 """
 from __future__ import annotations
 
@@ -36,12 +42,14 @@ from ..contact.circle_pairs import CENTRE_X, CENTRE_Y, POINT_X, POINT_Y, circle_
     compiled_distance
 from ..contact.compliant_laws import WIDTH_FRACTION, pair_normal
 from ..contact.force_peak import force_peak
-from ..contact.hermite_gap import hermite_min
+from ..contact.hermite_gap import first_crossing, hermite_min
 from ..contact.state_terms import state_terms
 from ..contact.step_criteria import next_step, pair_criteria
 from ..jit import njit
 from ..system.assembly import newton_factorize
+from .circle_events import begin_attempt, contact_start, separation
 from .newmark import CONVERGED, DIVERGED, FOLLOWER, converge_compliant_step, newmark_predict
+from .live_pairs import any_live
 from .step_ends import near, step_towards
 
 #: the columns of a pair's values at a state (:func:`pair_values`; ∂F/∂δ, ∂F/∂δ̇ of the normal force)
@@ -51,7 +59,12 @@ VALID_F, FACTOR_H, SCALE, SCALE_H, FACTORIZATIONS, EVALUATIONS = range(6)
 #: the run's scalars ``run`` (in and out)
 (T, H, H0, T_END, EPS_T, SHORTEST, BREAKPOINT, NEXT_OUT, DT_OUT, ACCURACY, INCREMENT, TOL, H_ERROR, LARGEST, IN_PLAY,
  BALANCE0, WINDOW, LAST_STEP, REJECTED, EXTENT, UNDAMPED, NU, TAU, ALPHA_M, ALPHA_F, CONTRACTION, RETRIES,
- MAX_WINDOW, ONSET, FLOOR, ORDER, MAX_CUTS) = range(32)
+ MAX_WINDOW, ONSET, FLOOR, ORDER, MAX_CUTS, FREE, EVENT_COUNT) = range(34)
+#: the run's scalars' count; ``run[FREE]`` counts the steps taken with every pair open, ``run[EVENT_COUNT]``
+#: the rows of the run's contact starts and separations (:mod:`.circle_events`)
+SCALARS = 34
+#: :func:`attempt`'s verdict on a step in which no pair would be live (the loop takes it without contact forces)
+NOT_LIVE = -2
 #: the ledger's keys in :attr:`OutputBuilder.ledger`'s order are booked from the powers' slots of
 #: :meth:`~solver.results.outputs.OutputBuilder.powers`: slot ``j`` into ledger entry ``BOOKED[j]``
 BOOKED = (0, 1, 3, 4, 6, 2)
@@ -199,12 +212,23 @@ def spurious(run, h, e0, p0, e1, p1):
 @njit(cache=True)
 def judge(run, h, t0, a0, a1, pv0, pv1, Js, codes, peak, scale, dofs, widths):
     """``event_time`` of :class:`~solver.contact.compliant.CompliantModel` for a step of ``h`` from
-    ``t0`` whose pairs were all closed at its start (``scale`` their predicted peaks, m): ``(verdict,
-    t)``, 0 accepted (``run[H_ERROR]`` the next step), 1 taken again to ``t`` (also a step at whose
-    end a pair is open)."""
+    ``t0`` (``codes`` the pairs' states at its start, ``scale`` their predicted peaks, m): ``(verdict,
+    t)``, 0 accepted (``run[H_ERROR]`` the next step), 1 taken again to ``t``: the first contact start
+    stepped over (:func:`~solver.contact.hermite_gap.first_crossing` of an open pair), or the criteria of the
+    pairs closed at its start or penetrated at its end."""
+    start = np.inf
+    for i in range(pv1.shape[0]):
+        if codes[i] == 0:
+            s = first_crossing(-pv0[i, DEPTH], h * pv0[i, V_N], -pv1[i, DEPTH], h * pv1[i, V_N], run[TOL])
+            if s >= 0.0:
+                start = min(start, t0 + s * h)
+    if start < np.inf:
+        return 1, start
     error, increment, h_increment = 0.0, 0.0, np.inf
     for i in range(pv1.shape[0]):
         depth = pv1[i, DEPTH]
+        if codes[i] == 0 and not depth > 0.0:
+            continue
         w, w1 = np.empty(widths[i]), np.empty(widths[i])
         for j in range(widths[i]):
             w[j] = a1[dofs[i, j]] - a0[dofs[i, j]]
@@ -225,67 +249,88 @@ def judge(run, h, t0, a0, a1, pv0, pv1, Js, codes, peak, scale, dofs, widths):
 
 
 @njit(cache=True)
-def book_step(h, pv0, pv1, p1, batch, codes, delta_dot_0, unloading, peaks, report, acc, pair_props, ledger,
-              last_powers):
-    """An accepted step of ``h`` (s) booked as :meth:`~solver.results.outputs.OutputBuilder.advance_ledger`
-    and :meth:`~solver.contact.compliant.CompliantModel.switch` book it while the pairs stay closed:
-    the ledger's trapezoid of the powers ``p1`` at its end, each pair's peak between the step's
-    ends (the Hermite gap's least value, a hysteresis law's force peak inside the step:
-    :func:`~solver.contact.force_peak.force_peak`) and at its end, the largest penetration and force
-    (``peaks`` rows: peak, peak force, largest penetration, largest force), stick or slide below
-    the friction velocity, the validity and width counts, the impulses of the forces ``acc``.
-    ``pair_props`` rows: friction velocity (m/s), then a line contact's (on, σ, L, R, smaller radius)."""
+def book_step(t, step, pv0, pv1, Js, q, p1, pairs, ledger, last_powers, system, inertia, events, run):
+    """An accepted step of ``step`` (s) from ``t`` booked as
+    :meth:`~solver.results.outputs.OutputBuilder.advance_ledger` and
+    :meth:`~solver.contact.compliant.CompliantModel.switch` book it: the ledger's trapezoid of the powers
+    ``p1`` at its end, each pair's contact start or separation (:mod:`.circle_events`), each closed
+    pair's peak between the step's ends (the Hermite gap's least value, a
+    hysteresis law's force peak inside the step: :func:`~solver.contact.force_peak.force_peak`) and at
+    its end, the largest penetration and force (``peaks`` rows: peak, peak force, largest penetration,
+    largest force), stick or slide below the friction velocity, the validity and width counts, the
+    impulses of the forces ``acc``.  ``pair_props`` rows: friction velocity (m/s), then a line
+    contact's (on, σ, L, R, smaller radius)."""
+    h = (t + step) - t
+    batch, codes, delta_dot_0, _trial, unloading, peaks, report, acc, pair_props = pairs[:9]
     for j in range(6):  # work_moving (slot 6) is no term of these runs' ledgers
         ledger[BOOKED[j]] += 0.5 * h * (last_powers[j] + p1[j])
     last_powers[:] = p1
     law, p, kelvin, damping, friction = batch[5], batch[6], batch[7], batch[8], batch[9]
+    closed = False
     for k in range(pv1.shape[0]):
         ends = (-pv0[k, DEPTH], h * pv0[k, V_N], -pv1[k, DEPTH], h * pv1[k, V_N])
-        _s, gap = hermite_min(ends[0], ends[1], ends[2], ends[3])
-        slopes = (pv0[k, DF_DDELTA], pv0[k, DF_DRATE], pv1[k, DF_DDELTA], pv1[k, DF_DRATE])
-        force = force_peak(law[k], p[k], kelvin[k], damping[k], ends, h, slopes, delta_dot_0[k], unloading[k])
-        if -gap > peaks[0, k]:
-            peaks[0, k] = -gap
-            peaks[2, k] = max(peaks[2, k], -gap)
-            force = max(force, pair_normal(law[k], p[k], kelvin[k], damping[k], -gap, 0.0, delta_dot_0[k],
-                                           unloading[k])[0])
-        peaks[1, k] = max(peaks[1, k], force)
-        peaks[3, k] = max(peaks[3, k], force)
-        depth, F_n = pv1[k, DEPTH], pv1[k, F_N]
-        peaks[0, k] = max(peaks[0, k], depth)
-        peaks[1, k] = max(peaks[1, k], F_n)
-        peaks[2, k] = max(peaks[2, k], depth)
-        peaks[3, k] = max(peaks[3, k], F_n)
-        codes[k] = 2 if friction[k] >= 0 and abs(pv1[k, V_T]) < pair_props[k, 0] else 1
-        if pv1[k, VALID] == 0.0:
-            report[1, k] += 1
-        if pair_props[k, 1] != 0.0 and F_n > 0.0:
-            sigma, length, R, smaller = pair_props[k, 2], pair_props[k, 3], pair_props[k, 4], pair_props[k, 5]
-            if np.sqrt(4.0 * F_n * R * sigma / (np.pi * length)) / smaller > WIDTH_FRACTION:
-                report[2, k] += 1
+        was, depth, F_n = codes[k] != 0, pv1[k, DEPTH], pv1[k, F_N]
+        if depth > 0.0 and not was:
+            contact_start(k, t, step, ends, pv1[k, GAP], q, Js[k, :, :batch[1][k]], pairs, system, inertia, run[TOL],
+                          events, run, EVENT_COUNT)
+        elif depth <= 0.0 and was:
+            separation(k, t, step, ends, pairs, events, run, EVENT_COUNT)
+        if was or codes[k] != 0:
+            _s, gap = hermite_min(ends[0], ends[1], ends[2], ends[3])
+            slopes = (pv0[k, DF_DDELTA], pv0[k, DF_DRATE], pv1[k, DF_DDELTA], pv1[k, DF_DRATE])
+            force = force_peak(law[k], p[k], kelvin[k], damping[k], ends, h, slopes, delta_dot_0[k], unloading[k])
+            if -gap > peaks[0, k]:
+                peaks[0, k] = -gap
+                peaks[2, k] = max(peaks[2, k], -gap)
+                force = max(force, pair_normal(law[k], p[k], kelvin[k], damping[k], -gap, 0.0, delta_dot_0[k],
+                                               unloading[k])[0])
+            peaks[1, k] = max(peaks[1, k], force)
+            peaks[3, k] = max(peaks[3, k], force)
+        if codes[k] != 0:
+            closed = True
+            peaks[0, k] = max(peaks[0, k], depth)
+            peaks[1, k] = max(peaks[1, k], F_n)
+            peaks[2, k] = max(peaks[2, k], depth)
+            peaks[3, k] = max(peaks[3, k], F_n)
+            codes[k] = 2 if friction[k] >= 0 and abs(pv1[k, V_T]) < pair_props[k, 0] else 1
+            if pv1[k, VALID] == 0.0:
+                report[1, k] += 1
+            if pair_props[k, 1] != 0.0 and F_n > 0.0:
+                sigma, length, R, smaller = pair_props[k, 2], pair_props[k, 3], pair_props[k, 4], pair_props[k, 5]
+                if np.sqrt(4.0 * F_n * R * sigma / (np.pi * length)) / smaller > WIDTH_FRACTION:
+                    report[2, k] += 1
         acc[k, 0] += 0.5 * h * (pv0[k, F_N] + pv1[k, F_N])
         acc[k, 1] += 0.5 * h * (pv0[k, F_T] + pv1[k, F_T])
     ledger[6] += 0.0  # Kelvin-Voigt's switches (none here) and friction's jumps, as after_step adds them
     ledger[4] += 0.0
+    if not closed:
+        run[H_ERROR] = np.inf
 
 
 @njit(cache=True)
 def frame_rows(i, t, q, v, a, lam, e, ledger, pv, codes, acc, impacts, batch, records):
     """Row ``i`` of the frames' ``records`` (times, q, v, a, lam, energies, contact columns) at the
     state just booked: :meth:`~solver.results.gathered_frames.GatheredFrames.add` with
-    :meth:`~solver.results.outputs.OutputBuilder.energy_row` and
-    :meth:`~solver.contact.tracker.ContactTracker.frame_row` (the impulses since the last frame taken)."""
+    :meth:`~solver.results.outputs.OutputBuilder.energy_row` and :func:`contact_columns`."""
     times, Q, V, A, LAM, energy, contact = records
     times[i] = t
     Q[i], V[i], A[i], LAM[i, :lam.shape[0]] = q, v, a, lam
     energy[i, :4] = e
     energy[i, 4:] = ledger
+    contact_columns(q, pv, codes, acc, impacts, batch, contact[i])
+
+
+@njit(cache=True)
+def contact_columns(q, pv, codes, acc, impacts, batch, contact):
+    """The contact columns ``contact`` (keys, pairs) of a frame at ``q`` with the pairs' values ``pv``
+    (:func:`pair_values`): :meth:`~solver.contact.tracker.ContactTracker.frame_row` (the impulses ``acc``
+    since the last frame taken, then zeroed)."""
     ends, geometry = batch[2], batch[4]
     for k in range(pv.shape[0]):
         cx, cy = geometry[k, 2], geometry[k, 3]
         if ends[k, CENTRE_X] >= 0:
             cx, cy = q[ends[k, CENTRE_X]], q[ends[k, CENTRE_Y]]
-        row = contact[i, :, k]
+        row = contact[:, k]
         row[0], row[1], row[2], row[3], row[4] = pv[k, GAP], pv[k, V_N], pv[k, V_T], pv[k, F_N], pv[k, F_T]
         row[5], row[6], row[7], row[8], row[9] = codes[k], acc[k, 0], acc[k, 1], 0.0, 0.0
         row[10] = max(pv[k, DEPTH], 0.0)
@@ -325,13 +370,16 @@ def undo(snapshot, fs, system, run):
 
 @njit(cache=True)
 def attempt(step, run, start, work, pairs, motion, contact, fs, extra, system, mechanical, e0, p0, values):
-    """A step of ``step`` (s) from ``start`` into ``work``, its pairs' values and energies into
-    ``values`` (pv, Js, e, p): its Newton corrections, or -1 when it failed or its energy jumped
-    (:func:`spurious`)."""
+    """A step of ``step`` (s) from ``start`` into ``work`` with the pairs live in it
+    (:func:`.circle_events.begin_attempt` into ``contact``), its pairs' values and energies into
+    ``values`` (pv, Js, e, p): its Newton corrections, -1 when it failed or its energy jumped
+    (:func:`spurious`), :data:`NOT_LIVE` when no pair is live."""
     q, v, a, ap, lam = start
     qn, vn, an, apn, lamn = work
     batch, codes, delta_dot_0, trial_rate, unloading = pairs[:5]
     pv, Js, e, p = values
+    if not begin_attempt(step, q, v, a, run[TOL], batch, codes, delta_dot_0, trial_rate, contact[12], contact[13]):
+        return NOT_LIVE
     try:
         its = newmark_compliant(step, run[T], run, q, v, a, ap, lam, qn, vn, an, apn, lamn, motion, contact, fs,
                                 extra, system)
@@ -355,7 +403,7 @@ def cut_attempt(step, run, start, work, pairs, motion, contact, fs, extra, syste
     cuts = 0
     while True:
         its = attempt(step, run, start, work, pairs, motion, contact, fs, extra, system, mechanical, e0, p0, values)
-        if its >= 0 or not (cuts < run[MAX_CUTS] and 0.5 * step >= run[SHORTEST]):
+        if its >= 0 or its == NOT_LIVE or not (cuts < run[MAX_CUTS] and 0.5 * step >= run[SHORTEST]):
             return its, step
         cuts += 1
         run[REJECTED] += 1
@@ -376,6 +424,20 @@ def created(run, e, ledger):
 
 
 @njit(cache=True)
+def kelvin_voigt(codes, kelvin, unloading, pv, starting):
+    """Whether a Kelvin-Voigt pair loads, closed (its maximum compression is looked for: the loop's), or,
+    ``starting``, begins its contact at the end of a step (``pv`` there) already at its maximum
+    compression (its force switches with a jump at once: the loop's)."""
+    for k in range(codes.shape[0]):
+        if kelvin[k] and not unloading[k]:
+            if not starting and codes[k] != 0:
+                return True
+            if starting and codes[k] == 0 and pv[k, DEPTH] > 0.0 and pv[k, V_N] >= 0.0:
+                return True
+    return False
+
+
+@njit(cache=True)
 def flown(q, position_dofs, extent):
     """Whether a node is farther than ``extent`` (m) from the origin, or not finite (the watch's first mark)."""
     if position_dofs.shape[0] == 0:
@@ -388,23 +450,32 @@ def flown(q, position_dofs, extent):
 
 @njit(cache=True)
 def compliant_steps(run, fs, state, work, pairs, motion, contact, mechanical, system, extra, ledger, last_powers,
-                    before, position_dofs, records, snapshot):
-    """Steps from ``state`` (q, v, a, a~, lam; in place) while every pair stays closed, as the time loop
-    takes them one by one (module docstring), at most one per row of ``records`` (times, steps,
-    Newton corrections, then the frames' rows, :func:`frame_rows`, when they have rows); ``before``
-    = (pair values, energies, powers) at ``state`` as the loop has them.  Returns ``(steps taken,
-    GOING | HANDED | DUE)``."""
-    batch, codes, delta_dot_0, trial_rate, unloading, peaks, report, acc, pair_props, impacts, scale = pairs
+                    before, position_dofs, records, snapshot, inertia, events):
+    """Steps from ``state`` (q, v, a, a~, lam; in place) while a pair is closed or live
+    (:func:`~.live_pairs.any_live`) and none a loading Kelvin-Voigt pair, their contact starts and
+    separations booked (:mod:`.circle_events`, ``inertia`` the scratch of the effective mass, ``events``
+    their rows), as the time loop takes them one by one (module docstring), at most one per row of
+    ``records`` (times, steps, Newton corrections, then the frames' rows, :func:`frame_rows`, when they
+    have rows); ``before`` = (pair values, energies, powers) at ``state`` as the loop has them.  Returns
+    ``(steps taken, GOING | HANDED | DUE)``."""
+    batch, codes, peaks, scale = pairs[0], pairs[1], pairs[5], pairs[10]
+    acc, impacts = pairs[7], pairs[9]
     pv0, e0, p0 = before
     C, width = codes.shape[0], batch[0].shape[1]
     values = (np.empty((C, 9)), np.zeros((C, 2, width)), np.empty(4), np.empty(4 + 3))
     times, hs, iterations = records[:3]
     gathering = records[3].shape[0] > 0
+    gaps = np.empty((C, 2))
     for taken in range(times.shape[0]):
         t = run[T]
-        if not t < run[T_END] - run[EPS_T]:
+        if not t < run[T_END] - run[EPS_T] or run[EVENT_COUNT] + C > events.shape[0]:
             return taken, GOING
-        h_full = step_towards(t, max(min(run[H], run[H_ERROR]), run[SHORTEST]), run[T_END])
+        closed = codes.max() > 0
+        if not (closed or any_live(state[0], state[1], state[2], run[H], run[TOL], gaps, *batch[:11])):
+            return taken, GOING  # every pair open and none live: a run of open steps (:mod:`.open_circles`)
+        if kelvin_voigt(codes, batch[7], pairs[4], pv0, False):
+            return taken, GOING  # a loading Kelvin-Voigt pair: its maximum compression the loop's
+        h_full = step_towards(t, max(min(run[H], run[H_ERROR]) if closed else run[H], run[SHORTEST]), run[T_END])
         if near(t, h_full, run[BREAKPOINT]):
             return taken, HANDED
         keep(snapshot, fs, system, run)
@@ -420,16 +491,16 @@ def compliant_steps(run, fs, state, work, pairs, motion, contact, mechanical, sy
             run[REJECTED] += 1
             its, step = cut_attempt(max(t_ct - t, run[SHORTEST]), run, state, work, pairs, motion, contact, fs, extra,
                                     system, mechanical, e0, p0, values)
-        pv1, _Js, e1, p1 = values
-        if its < 0 or pv1[:, DEPTH].min() <= 0.0 or run[WINDOW] + 1 >= run[MAX_WINDOW] or flown(
+        pv1, e1, p1 = values[0], values[2], values[3]
+        if its < 0 or kelvin_voigt(codes, batch[7], pairs[4], pv1, True) or run[WINDOW] + 1 >= run[MAX_WINDOW] or flown(
                 work[0], position_dofs, run[EXTENT]):
             undo(snapshot, fs, system, run)
             return taken, HANDED
         h_try = (t + step) - t
         run[T], run[WINDOW], run[LAST_STEP] = t + step, run[WINDOW] + 1, h_try
         times[taken], hs[taken], iterations[taken] = t + step, h_try, its
-        book_step(h_try, pv0, pv1, p1, batch, codes, delta_dot_0, unloading, peaks, report, acc, pair_props, ledger,
-                  last_powers)
+        run[FREE] += 0.0 if closed else 1.0
+        book_step(t, step, pv0, pv1, values[1], work[0], p1, pairs, ledger, last_powers, system, inertia, events, run)
         for x, y in zip(state, work):
             x[:] = y
         run[H] = min(run[H0], 2 * h_try)

@@ -19,51 +19,28 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..contact.circle_pairs import circle_pair_state
-from ..contact.hermite_gap import closing_reach, hermite_floor
+from ..contact.hermite_gap import hermite_floor
+from ..contact.state_terms import mechanical_args
 from ..contact.tracker import ContactTracker
 from ..jit import borrowed, njit
+from ..results.frame_block import ContactBlock
+from ..results.outputs import SPURIOUS_FLOOR
 from ..system.state import State
+from . import compliant_steps as cs
+from .closed_circles import FRAME_KEYS
+from .divergence import DAMPING_ONSET, DivergenceWatch
 from .free_steps import FAILED
-from .open_steps import OpenGaps, open_step
+from .live_pairs import any_live, pair_state
+from .newmark import NewtonFailure
+from .open_looks import FLAGGED, JUMPED, open_contact_rows, open_looks
+from .open_steps import SPURIOUS, OpenGaps, _copied, open_step
 
-#: a pair's reach (m) above its gap by this fraction still makes it live here: a kernel's product
-#: rounded otherwise than numpy's can only end a run early, never take a step the loop would not
-REACH_MARGIN = 1e-9
+#: the time loop's created-energy watch, which :meth:`OpenCircles.checked` looks with compiled (a
+#: watch of another kind is called step by step)
+CREATED_ENERGY = DivergenceWatch.created_energy
 
-#: :func:`~solver.contact.hermite_gap.closing_reach` and :func:`~solver.contact.hermite_gap.hermite_floor` compiled
-compiled_reach = njit(cache=True)(closing_reach)
+#: :func:`~solver.contact.hermite_gap.hermite_floor` compiled
 compiled_floor = njit(cache=True)(hermite_floor)
-
-
-@njit(cache=True)
-def pair_state(q, v, dofs, widths, ends, slots, geometry, law, p, kelvin, damping, friction, fp, j):
-    """Gap (m), normal velocity (m/s), Jacobian rows (2, k) and dofs (k,) of pair ``j`` of a batch
-    (:func:`~solver.contact.circle_pairs.pack_circle_batch`) at ``(q, v)``, an open pair's
-    (:func:`~solver.contact.circle_pairs.circle_pair_state`; the law is not read)."""
-    pair = dofs[j, : widths[j]]
-    gap, _nx, _ny, J, v_n, _v_t, _depth, _normal, _F_t, _dF_t = circle_pair_state(
-        q, v, pair, ends[j], slots[j], geometry[j], law[j], p[j], kelvin[j], damping[j], friction[j], fp[j], 1.0, False)
-    return gap, v_n, J, pair
-
-
-@njit(cache=True)
-def any_live(q, v, a, h, tol, starts, dofs, widths, ends, slots, geometry, law, p, kelvin, damping, friction, fp):
-    """Whether a pair is live in a step of ``h`` (s) from ``(q, v, a)`` (its gap below
-    :func:`~solver.contact.hermite_gap.closing_reach` with the contact tolerance ``tol``, m, and
-    :data:`REACH_MARGIN`; the normal acceleration ``J a`` by the BLAS product of
-    :meth:`~solver.system.contact_pairs.ContactGeometry.velocity`); each pair's gap and normal
-    velocity into ``starts`` (pairs, 2)."""
-    for j in range(dofs.shape[0]):
-        gap, v_n, J, pair = pair_state(q, v, dofs, widths, ends, slots, geometry, law, p, kelvin, damping, friction,
-                                       fp, j)
-        w = np.empty(pair.shape[0])
-        for i in range(pair.shape[0]):
-            w[i] = a[pair[i]]
-        starts[j, 0], starts[j, 1] = gap, v_n
-        if not gap >= (1.0 + REACH_MARGIN) * compiled_reach(v_n, np.dot(J, w)[0], h, tol):
-            return True
-    return False
 
 
 @njit(cache=True)
@@ -120,6 +97,7 @@ class OpenCircles(OpenGaps):
         #: tolerance (any larger hands over more steps, with the same results)
         self.margin = tol
         self.starts = np.empty((len(contacts.pairs), 2))
+        self.mechanical, self.frame_keys = mechanical_args(contacts.asm), contacts.frame_keys
         self.before = np.empty((5, 0))
         self.aps = np.empty((0, 0))
 
@@ -150,6 +128,55 @@ class OpenCircles(OpenGaps):
             self.before = np.empty((5, max(n, m)))
         self.aps = np.empty((recorded, n))
         return open_circle_steps(self.tol, self.margin, self.starts, self.batch, self.before, self.aps, *args)
+
+    def _pairs(self) -> tuple:
+        m = self.model
+        return m._batch, m.state, m.delta_dot_0, m.trial_rate, m.unloading
+
+    def checked(self, start: State, times: np.ndarray, run: tuple, guard, watch, out, stacked: bool) -> tuple:
+        """:meth:`.open_steps.OpenGaps.checked`, the guard and the time loop's watch (a
+        :class:`~.divergence.DivergenceWatch`) compiled (:func:`.open_looks.open_looks`, which books
+        the drivers' work to each step: no modal damping works, :meth:`serves`); another watch, as there."""
+        new, iterations, powers, failure, (q, v, a, lam) = run
+        count = len(iterations)
+        if not count:
+            return run[:4]
+        if watch is not None and getattr(type(watch), "created_energy", None) is not CREATED_ENERGY:
+            return super().checked(start, times, run, guard, watch, out, stacked)
+        scalars, works = np.zeros(cs.SCALARS), np.empty(0)
+        scalars[[cs.LARGEST, cs.FLOOR]] = out._largest_start, SPURIOUS_FLOOR
+        if watch is not None:
+            scalars[[cs.IN_PLAY, cs.BALANCE0, cs.ONSET]] = watch._in_play, watch._balance0, DAMPING_ONSET
+            works = np.array(out.drivers_work(np.diff(times[:count], prepend=start.t).tolist(), powers[:, 0]))
+        ledger, slot = np.array(list(out.ledger.values())), list(out.ledger).index("work_drivers")
+        k, verdict = open_looks(start.t, times[:count], q[:count], v[:count], lam[:count], start.q, start.v, start.lam,
+                                scalars, works, ledger, slot, guard is not None, watch is not None, self.mechanical,
+                                self._pairs())
+        out._largest_start = float(scalars[cs.LARGEST])
+        if watch is not None:
+            watch._in_play = float(scalars[cs.IN_PLAY])
+        if verdict == JUMPED:
+            before = start if k == 0 else _copied(State(float(times[k - 1]), q[k - 1], v[k - 1], a[k - 1], lam[k - 1],
+                                                        self.aps[k - 1], self.multipliers(k)))
+            return before, iterations[:k], powers[:k], NewtonFailure(SPURIOUS)
+        if verdict == FLAGGED:
+            st = State(float(times[k]), q[k], v[k], a[k], lam[k], self.aps[k], self.multipliers(k + 1))
+            return _copied(st), iterations[:k + 1], powers[:k + 1], None
+        return new, iterations, powers, failure
+
+    def contact_block(self, gathered):
+        """The contact columns of a run's frames (:meth:`.open_steps.OpenGaps.contact_block`), compiled
+        (:func:`.open_looks.open_contact_rows`) where the frames hold the columns the compiled runs write."""
+        if gathered.contact_row is None or self.frame_keys != FRAME_KEYS:
+            return super().contact_block(gathered)
+
+        def rows(times: np.ndarray, states: tuple[np.ndarray, ...]) -> ContactBlock:
+            m = self.model
+            table = np.empty((len(times), len(FRAME_KEYS), len(m.pairs)))
+            open_contact_rows(states[0], states[1], self._pairs(), m._acc, m.impacts, table)
+            chosen = gathered.chosen
+            return ContactBlock(gathered.contact_keys, table if chosen is None else table[:, :, chosen])
+        return rows
 
     def ended(self, new: State, failure, taken: int) -> tuple:
         """The run's last state after ``taken`` steps and the step handed over, as they are; the

@@ -195,6 +195,11 @@ class OpenGaps:
     def begin(self, s: State, times: np.ndarray) -> None:
         """Prepare a run from ``s`` to the step ends ``times``: nothing for open steps."""
 
+    def contact_block(self, gathered) -> Callable:
+        """The contact columns of a run's frames from its times and states
+        (:meth:`~solver.results.gathered_frames.GatheredFrames.contact_block` of ``gathered``)."""
+        return gathered.contact_block
+
     def multipliers(self, k: int) -> np.ndarray | None:
         """The contact multipliers after the run's first ``k`` steps: none while the pairs are open."""
         return None

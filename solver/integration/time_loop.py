@@ -288,7 +288,7 @@ class _Loop:
             self.state, self.h, taken, its, failure, block = compiled_run(
                 self.integ, self.out, self.state, self.h, self.h0, self.t_end, self.eps_t, self.next_out, self.dt_out,
                 self.breakpoints, self.limits, self.res.steps if self.log_steps else None, self.gather or gathers_open,
-                *self._open_watch(), self.gathered.contact_block if gathers_open else None,
+                *self._open_watch(), self.open_gaps.contact_block(self.gathered) if gathers_open else None,
                 None if self.free else self.guard)
         except StepFailure as exc:
             self.status, self.message = "failed", str(exc)
@@ -304,16 +304,17 @@ class _Loop:
         self.rejected += self.circles.rejected
         if self.log_steps:
             self.res.steps.extend(self.circles.steps)
-        return (yield from self._ran(started, "impact_steps", taken, its, None, block, blocks))
+        return (yield from self._ran(started, "impact_steps", taken, its, None, block, blocks, self.circles.free))
 
-    def _ran(self, started: float, kind: str, taken: int, its: int, failure, block, blocks: bool):
+    def _ran(self, started: float, kind: str, taken: int, its: int, failure, block, blocks: bool, free: int = 0):
         """The loop's counts, watch, damping switch and frames after a compiled run of ``taken`` steps
-        (``block``: their frames); the verdict of :meth:`_free_steps`."""
+        (``block``: their frames; ``free`` of them taken with every pair open); the verdict of :meth:`_free_steps`."""
         self.steps_taken, self.iterations = self.steps_taken + taken, self.iterations + its
         if not self.free:  # open (closed) steps: counted with the other steps out of (in) contact
             if taken and self.undamped and self.watch.created_energy(self.state):
                 self._damp(self.state.t)
-            self.impact[kind] += taken
+            self.impact[kind] += taken - free
+            self.impact["free_steps"] += free
             self.impact[kind + "_wall_s"] += wallclock.perf_counter() - started
         cause = self.watch.check(self.state, taken) if taken else None
         if block is not None:  # the frames of every step taken

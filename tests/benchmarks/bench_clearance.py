@@ -2,14 +2,16 @@
 every shipped rigid clearance slider-crank example (Flores et al. 2006, Figs. 11-12), two
 revolutions, measured in the same run (issue 28, point 1).
 
-    python -m tests.benchmarks.bench_clearance [--repeat 3] [NAMES...]
+    python -m tests.benchmarks.bench_clearance [--repeat 3] [--cpu] [NAMES...]
 
 Prints, per example: the script's wall time (in this process, after a warm-up), Flexmech's warm
 ``simulate`` (the example as shipped: a frame at every step), their ratio; ``flexmech run FILE
 --out DIR`` as a process against the script as a process (imports included), their ratio; steps
 and time per step of both; then the statistics of both runs (peak, rms and p99 of the crank
-moment, impacts, largest contact force) and their difference.  The flexible-rod example is not
-in it: the script's mechanism is rigid.
+moment, impacts, largest contact force) and their difference.  With ``--cpu``, only the CPU time
+(``time.process_time()``) of the script and of a warm ``simulate`` in this process, alternately,
+fastest of ``--repeat`` each, and their ratio: on a shared machine steadier than the wall times.
+The flexible-rod example is not in it: the script's mechanism is rigid.
 """
 from __future__ import annotations
 
@@ -88,14 +90,36 @@ def measure(name: str, repeat: int, out: Path) -> tuple[list[str], list[str]]:
     return [timing], stats
 
 
+def cpu_ratio(name: str, repeat: int) -> str:
+    """The row of ``--cpu``: the script's and a warm ``simulate``'s CPU time (s), fastest of ``repeat``
+    each, taken alternately, and their ratio."""
+    path = examples_dir() / f"slider_crank_clearance_{name}.json"
+    model = load_model(path)
+    with open(path) as f:
+        clearance = script.Clearance.of_example(json.load(f))
+    best = [math.inf, math.inf]
+    for _ in range(repeat):
+        for i, call in enumerate((lambda: script.simulate(clearance), lambda: simulate(model))):
+            started = time.process_time()
+            call()
+            best[i] = min(best[i], time.process_time() - started)
+    return f"| {name} | {best[0]:.3f} | {best[1]:.3f} | **{best[1] / best[0]:.2f}** |"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("names", nargs="*", default=list(NAMES))
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--cpu", action="store_true", help="CPU time of the script and of simulate only")
     args = parser.parse_args(argv)
     warm = load_model(examples_dir() / "slider_crank_clearance_lankarani_nikravesh.json")
     warm["solver"]["end_time"] /= 20
     simulate(warm)  # loads the compiled kernels
+    if args.cpu:
+        print("| example | script CPU (s) | simulate CPU (s) | simulate / script |\n|---|---|---|---|")
+        for name in args.names:
+            print(cpu_ratio(name, args.repeat), flush=True)
+        return 0
     timing, stats = [], []
     with tempfile.TemporaryDirectory() as tmp:
         CHILD_ENV.update(PYTHONPYCACHEPREFIX=str(Path(tmp) / "pycache"))  # no byte code written into the checkout

@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pytest
 
 from solver.api import simulate
 from solver.contact.contact_scale import effective_mass, predicted_peak
+from solver.contact.normal_kernels import HERTZ
 from solver.contact.step_criteria import increment_step
 from solver.system.assembly import Assembly
 from solver.system.compile import compile_model
@@ -29,9 +31,10 @@ def test_effective_mass_of_the_rod_striking_the_ground_is_one_over_D_nn():
 
 def test_predicted_peak_of_a_hertz_impact_is_johnsons():
     """V(δ) = (2/5) K δ^(5/2) = m v²/2 at δ_c = (5 m v² / 4K)^(2/5), to the bisection's 1e-9."""
-    delta_c = predicted_peak(lambda d: 0.4 * K * d**2.5, MASS, SPEED, 1e-7)
+    hertz = np.array([K, 1.5])  # V = K δ^2.5 / 2.5
+    delta_c = predicted_peak(HERTZ, hertz, 0.0, MASS, SPEED, 1e-7)
     assert delta_c == pytest.approx((5 * MASS * SPEED**2 / (4 * K)) ** 0.4, rel=1e-9)
-    assert predicted_peak(lambda d: 0.4 * K * d**2.5, math.inf, SPEED, 1e-7) == 0.0  # held: no scale
+    assert predicted_peak(HERTZ, hertz, 0.0, math.inf, SPEED, 1e-7) == 0.0  # held: no scale
 
 
 @pytest.mark.parametrize(("rate", "acceleration", "target", "step"), [

@@ -94,3 +94,21 @@ def test_the_hermite_floor_bounds_the_hermite_gap():
     for _ in range(2000):
         ends = [rng.uniform(-1.0, 1.0) for _ in range(4)]
         assert hermite_floor(*ends) <= hermite_min(*ends)[1] + 1e-15
+
+
+def test_open_runs_look_at_their_steps_in_compiled_code(monkeypatch):
+    """The energy guard, the created-energy watch and the frames' contact columns of the steps the
+    open runs take are compiled (solver/integration/open_looks.py): over the Hertz example's first
+    3 ms (about 280 steps with the pair open, 8 impacts) the guard and the frames' contact rows in
+    Python look at a handful of states, not at every open step (the runs' results are the loop's:
+    the tests above)."""
+    from solver.contact.tracker import ContactTracker
+    from solver.results.outputs import OutputBuilder
+
+    calls = []
+    for cls, name in ((OutputBuilder, "spurious_growth"), (ContactTracker, "frame_row")):
+        looked = getattr(cls, name)
+        monkeypatch.setattr(cls, name, lambda self, *args, _looked=looked: calls.append(1) or _looked(self, *args))
+    res = simulate(clearance("hertz"))
+    assert res.meta["free_steps"] > 250
+    assert len(calls) < 0.1 * res.meta["free_steps"]
