@@ -40,6 +40,7 @@ own cache (slower to load, same results).
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import importlib
@@ -227,7 +228,7 @@ def load_signatures(pairs: list[tuple[Any, tuple]]) -> None:
 
 
 def _dispatcher(func: Callable, options: dict[str, Any]):
-    from numba.core.caching import FunctionCache
+    from numba.core.caching import CompileResultCacheImpl, FunctionCache
 
     module = sys.modules.get(func.__module__)
     if module is not None:  # a kernel module imported after numba: its intrinsics
@@ -235,6 +236,9 @@ def _dispatcher(func: Callable, options: dict[str, Any]):
     dispatcher = _numba_njit(**options)(func)
     if type(dispatcher._cache) is FunctionCache and _has_methods(FunctionCache, "load_overload", "_load_overload"):
         dispatcher._cache.__class__ = _kernel_cache()  # the same cache, loaded the fast way
+        impl = getattr(dispatcher._cache, "_impl", None)
+        if type(impl) is CompileResultCacheImpl and _has_methods(CompileResultCacheImpl, "rebuild"):
+            impl.__class__ = _lazy_rebuild()  # its code libraries' bitcode parsed at first need
     return dispatcher
 
 
@@ -284,3 +288,102 @@ def _kernel_cache() -> type:
             return (*super()._index_key(sig, codegen), kernel_sources_digest(package))
 
     return _KernelCache
+
+
+@functools.cache
+def _lazy_rebuild() -> type:
+    """:class:`_LazyRebuild`, made once numba is imported."""
+    from numba.core.caching import CompileResultCacheImpl
+    from numba.core.compiler_lock import global_compiler_lock
+
+    class _LazyRebuild(CompileResultCacheImpl):
+        """numba's rebuild of a kernel's cached compile result, its code library made by
+        :func:`_lazy_library` (numba's own where that declines)."""
+
+        def rebuild(self, target_context, payload):
+            codegen = target_context.codegen()
+            with global_compiler_lock, _unserializing(codegen, payload):
+                return super().rebuild(target_context, payload)
+
+    return _LazyRebuild
+
+
+@contextlib.contextmanager
+def _unserializing(codegen, payload: tuple):
+    """For the duration, ``codegen.unserialize_library`` (which numba's rebuild calls with the
+    payload's library data, ``payload[0]``) makes the library by :func:`_lazy_library`; other
+    data as numba does.  Held under numba's compiler lock, as every load is."""
+    libdata, fndesc = (payload[:2] if isinstance(payload, tuple) else (None, None))
+    own = type(codegen).unserialize_library
+    previous = vars(codegen).get("unserialize_library")
+
+    def unserialize_library(serialized):
+        library = _lazy_library(codegen, serialized, fndesc) if serialized is libdata else None
+        return own(codegen, serialized) if library is None else library
+
+    codegen.unserialize_library = unserialize_library
+    try:
+        yield
+    finally:
+        if previous is None:
+            del codegen.unserialize_library
+        else:
+            codegen.unserialize_library = previous
+
+
+def _lazy_library(codegen, libdata, fndesc):
+    """The code library of a cached kernel as numba's ``JITCodeLibrary._unserialize`` makes it
+    from object code, without parsing the library's bitcode (module docstring): the machine
+    code is the cached object code, the engine knows the kernel's entry points (the names
+    ``get_pointer_to_function`` asks for) and the bitcode waits in a :func:`_lazy_library_class`
+    library for the first kernel that links it in.  None, for numba's own load, where the data
+    or numba's internals are not what this relies on."""
+    try:
+        name, kind, (object_code, shared_bitcode) = libdata
+        entry_points = {fndesc.llvm_func_name, fndesc.llvm_cpython_wrapper_name}
+    except (TypeError, ValueError, AttributeError):
+        return None
+    library_class = _lazy_library_class(type(codegen))
+    defined = getattr(getattr(codegen, "_engine", None), "_defined_symbols", None)
+    if kind != "object" or library_class is None or not isinstance(defined, set):
+        return None
+    library = library_class(codegen, name)
+    if "_shared_module" not in vars(library):
+        return None
+    library.enable_object_caching()
+    library._set_compiled_object(object_code)
+    library._shared_bitcode = shared_bitcode
+    library._finalize_final_module()
+    defined |= entry_points
+    return library
+
+
+@functools.cache
+def _lazy_library_class(codegen_class: type) -> type | None:
+    """The code library class of ``codegen_class`` (numba's ``JITCodeLibrary``) whose module for
+    linking into later compilations, the shared bitcode, is parsed at the first link; None
+    where numba's library or engine lacks what this relies on."""
+    from numba.core.codegen import JitEngine
+
+    base = getattr(codegen_class, "_library_class", None)
+    if not isinstance(base, type) or not _has_methods(
+            base, "enable_object_caching", "_set_compiled_object", "_finalize_final_module",
+            "_get_module_for_linking") or not _has_methods(JitEngine, "_load_defined_symbols"):
+        return None
+
+    class _LazyLibrary(base):
+        """A kernel's code library loaded from the cache whose shared bitcode is parsed when a
+        kernel compiled later links it in (numba parses it at every load)."""
+
+        _shared_bitcode: bytes | None = None
+
+        def _get_module_for_linking(self):
+            if self._shared_module is None and self._shared_bitcode is not None:
+                import llvmlite.binding as llvm
+
+                self._shared_module = llvm.parse_bitcode(self._shared_bitcode)
+                self._shared_bitcode = None
+                self._codegen._engine._load_defined_symbols(self._shared_module)
+            return super()._get_module_for_linking()
+
+    return _LazyLibrary
