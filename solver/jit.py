@@ -2,7 +2,7 @@
 of a kernel, not with the solver, and the kernels load from numba's on-disk cache without
 numba's full start-up.
 
-Two costs of starting (``docs/performance.md``, "Start-up"):
+Three costs of starting (``docs/performance.md``, "Start-up"):
 
 * ``import numba`` (0.25 s of CPU on the project's machine) is paid by whatever imports a
   kernel module, also where no kernel runs (``flexmech validate``, the GUI before its first
@@ -19,6 +19,13 @@ Two costs of starting (``docs/performance.md``, "Start-up"):
   refresh when they load (:class:`_KernelCache`).  A kernel that is not in the cache
   (first run, changed source) is compiled as always: numba's compiler refreshes the
   contexts itself.
+* numba caches a kernel as its machine code (object code) and its LLVM bitcode, which it
+  parses at every load (0.24 s for a clearance run's 33 kernels, and 0.08 s more to list the
+  symbols the bitcode defines) though only a kernel compiled later in the process, which
+  links the kernel into its own code, reads it.  The kernels' caches make the kernel's code
+  library from the machine code alone (:func:`_lazy_library`): the engine is told the
+  kernel's two entry points, the names numba's load looks up, and the bitcode is parsed when
+  a kernel compiled afterwards links the library in.
 
 numba keys a kernel's cache by the kernel's own bytecode and its file's time stamp: a kernel
 whose callee (another kernel, an intrinsic) changed in another file would load its old machine
@@ -26,17 +33,19 @@ code, with the old callee compiled into it.  The kernels' caches add to the key 
 every kernel source of the kernel's package (:func:`kernel_sources_digest`), so that a change
 to any kernel recompiles the kernels of its package at their next call.
 
-Loading a kernel is mostly LLVM parsing its cached bitcode, which runs without the GIL:
-:func:`load_signatures` loads kernels ahead of their first calls on a thread of the caller's,
-while the caller goes on with work of its own (:mod:`solver.integration.preload`).
+What is left of loading a kernel (reading its cache file, LLVM linking its machine code into
+the process, without the GIL) :func:`load_signatures` does ahead of the kernels' first calls
+on a thread of the caller's, while the caller goes on with work of its own
+(:mod:`solver.integration.preload`).
 
 Kernels name the intrinsics of :mod:`solver.borrowing` (arrays without reference counts) and
 :mod:`solver.fused` (a fused multiply-add) through the stand-ins :data:`borrowed`,
 :data:`local_array` and :data:`fused`, put in place like the kernels.
 
 Only the solver's kernels are affected; other numba code in the same process is not.
-Should a future numba lack the two cache methods this relies on, the kernels keep numba's
-own cache (slower to load, same results).
+Should a future numba lack the cache methods, the code library's or the engine's internals
+this relies on, or cache a kernel otherwise, the kernels keep numba's own load (slower,
+same results).
 """
 from __future__ import annotations
 
@@ -313,7 +322,7 @@ def _unserializing(codegen, payload: tuple):
     """For the duration, ``codegen.unserialize_library`` (which numba's rebuild calls with the
     payload's library data, ``payload[0]``) makes the library by :func:`_lazy_library`; other
     data as numba does.  Held under numba's compiler lock, as every load is."""
-    libdata, fndesc = (payload[:2] if isinstance(payload, tuple) else (None, None))
+    libdata, fndesc = payload[:2] if isinstance(payload, tuple) and len(payload) > 1 else (None, None)
     own = type(codegen).unserialize_library
     previous = vars(codegen).get("unserialize_library")
 
@@ -354,7 +363,7 @@ def _lazy_library(codegen, libdata, fndesc):
     library._set_compiled_object(object_code)
     library._shared_bitcode = shared_bitcode
     library._finalize_final_module()
-    defined |= entry_points
+    defined.update(entry_points)
     return library
 
 
