@@ -94,9 +94,10 @@ def test_a_run_loads_every_kernel_from_the_cache():
         api.simulate(model)
         import gc
         kernels = [d for d in gc.get_objects() if isinstance(d, Dispatcher) and d.py_func.__module__.startswith("solver.")]
+        def parsed(library):
+            return type(library).__name__ != "_LazyLibrary" or library._shared_module is not None
         print(json.dumps({d.py_func.__qualname__: [sum(d.stats.cache_hits.values()), sum(d.stats.cache_misses.values()),
-                                                   sum(type(c.library).__name__ != "_LazyLibrary" or c.library._shared_module
-                                                       is not None for c in d.overloads.values())]
+                                                   sum(parsed(c.library) for c in d.overloads.values())]
                           for d in kernels if d.signatures}))
     """)
     loaded = json.loads(out)
