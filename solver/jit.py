@@ -24,8 +24,8 @@ Three costs of starting (``docs/performance.md``, "Start-up"):
   symbols the bitcode defines) though only a kernel compiled later in the process, which
   links the kernel into its own code, reads it.  The kernels' caches make the kernel's code
   library from the machine code alone (:func:`_lazy_library`): the engine is told the
-  kernel's two entry points, the names numba's load looks up, and the bitcode is parsed when
-  a kernel compiled afterwards links the library in.
+  symbols the machine code defines, read from its symbol table (:func:`_object_symbols`),
+  and the bitcode is parsed when a kernel compiled afterwards links the library in.
 
 numba keys a kernel's cache by the kernel's own bytecode and its file's time stamp: a kernel
 whose callee (another kernel, an intrinsic) changed in another file would load its old machine
@@ -54,6 +54,7 @@ import functools
 import hashlib
 import importlib
 import math
+import struct
 import sys
 import threading
 from fractions import Fraction
@@ -343,10 +344,10 @@ def _unserializing(codegen, payload: tuple):
 def _lazy_library(codegen, libdata, fndesc):
     """The code library of a cached kernel as numba's ``JITCodeLibrary._unserialize`` makes it
     from object code, without parsing the library's bitcode (module docstring): the machine
-    code is the cached object code, the engine knows the kernel's entry points (the names
-    ``get_pointer_to_function`` asks for) and the bitcode waits in a :func:`_lazy_library_class`
-    library for the first kernel that links it in.  None, for numba's own load, where the data
-    or numba's internals are not what this relies on."""
+    code is the cached object code, the engine knows the symbols it defines (among them the
+    kernel's entry points, which ``get_pointer_to_function`` looks up) and the bitcode waits
+    in a :func:`_lazy_library_class` library for the first kernel that links it in.  None, for
+    numba's own load, where the data or numba's internals are not what this relies on."""
     try:
         name, kind, (object_code, shared_bitcode) = libdata
         entry_points = {fndesc.llvm_func_name, fndesc.llvm_cpython_wrapper_name}
@@ -356,6 +357,9 @@ def _lazy_library(codegen, libdata, fndesc):
     defined = getattr(getattr(codegen, "_engine", None), "_defined_symbols", None)
     if kind != "object" or library_class is None or not isinstance(defined, set):
         return None
+    symbols = _object_symbols(object_code)
+    if symbols is None or not entry_points <= symbols:
+        return None
     library = library_class(codegen, name)
     if "_shared_module" not in vars(library):
         return None
@@ -363,8 +367,38 @@ def _lazy_library(codegen, libdata, fndesc):
     library._set_compiled_object(object_code)
     library._shared_bitcode = shared_bitcode
     library._finalize_final_module()
-    defined.update(entry_points)
+    defined.update(symbols)
     return library
+
+
+#: ELF: the section type of a symbol table, the undefined section, the bindings GLOBAL and WEAK
+_SHT_SYMTAB, _SHN_UNDEF, _EXPORTED = 2, 0, (1, 2)
+
+
+def _object_symbols(object_code: bytes) -> set[str] | None:
+    """The names of the global and weak symbols ``object_code`` defines, from its symbol table:
+    the functions and variables of the library's module that other code can name (numba lists
+    them, and the module's internal ones, from the bitcode: for the 446 cached kernels of the
+    solver the same names).  None for an
+    object file other than 64-bit little-endian ELF (what numba compiles on Linux x86-64 and
+    aarch64) or one that does not read as such."""
+    if object_code[:6] != b"\x7fELF\x02\x01":
+        return None
+    try:
+        offset, = struct.unpack_from("<Q", object_code, 0x28)  # the section headers'
+        entry_size, count = struct.unpack_from("<HH", object_code, 0x3A)
+        sections = [struct.unpack_from("<IIQQQQIIQQ", object_code, offset + i * entry_size) for i in range(count)]
+        names = set()
+        for _, kind, _, _, start, size, link, *_ in sections:
+            if kind == _SHT_SYMTAB:
+                strings = sections[link][4]
+                for name, info, _, section, _, _ in struct.iter_unpack("<IBBHQQ", object_code[start:start + size]):
+                    if section != _SHN_UNDEF and info >> 4 in _EXPORTED:
+                        first = strings + name
+                        names.add(object_code[first:object_code.index(b"\0", first)].decode())
+        return names
+    except (struct.error, IndexError, ValueError):  # UnicodeDecodeError is a ValueError
+        return None
 
 
 @functools.cache

@@ -157,8 +157,9 @@ LAZY_KERNELS = """
 """
 
 #: in a fresh process: both kernels' values, their libraries' class and whether their bitcode is
-#: parsed, then a kernel compiled now (not cached) that calls ``inner`` (numba links inner's
-#: library into it) and the same after; ``PREPARE`` runs first
+#: parsed; ``inner`` called as a first-class function (through its C wrapper's address); then a
+#: kernel compiled now (not cached) that calls ``inner`` (numba links inner's library into it)
+#: and whether inner's bitcode is parsed after; ``PREPARE`` runs first
 LAZY_RUN = """
     import json, sys
     sys.path.insert(0, {root!r})
@@ -172,6 +173,12 @@ LAZY_RUN = """
                  kernels.shifted_products.overloads[kernels.shifted_products.signatures[0]].library]
     loaded = [[type(lib).__name__, lib._shared_module is not None] for lib in libraries]
     inner = kernels.inner
+
+    @numba.njit(numba.float64(numba.types.FunctionType(numba.float64(numba.float64)), numba.float64))
+    def apply(f, x):
+        return f(x)
+
+    values.append(apply(inner, 1.5))
 
     @numba.njit
     def outer(a):
@@ -198,20 +205,22 @@ def lazy_package(tmp_path_factory) -> Path:
     return folder
 
 
-#: inner(1.5), shifted_products([0.1, 0.2, 0.3], [0.7, 1.1, 1.3]), outer([0.1, 0.2, 0.3]) in exact arithmetic
-EXPECTED = [4.0, 2 * (0.07 + 0.22 + 0.39) + 3, 2 * 0.6 + 3]
+#: inner(1.5), shifted_products([0.1, 0.2, 0.3], [0.7, 1.1, 1.3]), inner(1.5) as a first-class function,
+#: outer([0.1, 0.2, 0.3]), in exact arithmetic
+EXPECTED = [4.0, 2 * (0.07 + 0.22 + 0.39) + 3, 4.0, 2 * 0.6 + 3]
 
 
 def test_a_cached_kernel_loads_without_parsing_its_bitcode_until_a_new_kernel_links_it(lazy_package):
     """In a fresh process both kernels load from the cache, their shared bitcode unparsed
-    (solver.jit._lazy_library: numba parses it at every load); a kernel compiled afterwards
-    that calls one of them links its library (its bitcode parsed then) and runs."""
+    (solver.jit._lazy_library: numba parses it at every load), one of them callable as a
+    first-class function (the engine knows its C wrapper); a kernel compiled afterwards that
+    calls it links its library (its bitcode parsed then) and runs."""
     values, loaded, linked, hits = json.loads(_python(LAZY_RUN.format(root=str(ROOT)).replace("PREPARE", ""),
                                                       cwd=lazy_package))
     assert hits == 2
     assert loaded == [["_LazyLibrary", False], ["_LazyLibrary", False]]
-    assert values == pytest.approx(EXPECTED[:2], rel=1e-14)
-    assert linked == [pytest.approx(EXPECTED[2], rel=1e-14), True]
+    assert values == pytest.approx(EXPECTED[:3], rel=1e-14)
+    assert linked == [pytest.approx(EXPECTED[3], rel=1e-14), True]
 
 
 def test_a_numba_whose_engine_differs_loads_the_kernels_its_own_way(lazy_package):
@@ -225,5 +234,5 @@ def test_a_numba_whose_engine_differs_loads_the_kernels_its_own_way(lazy_package
                                                       cwd=lazy_package))
     assert hits == 2
     assert loaded == [["JITCodeLibrary", True], ["JITCodeLibrary", True]]
-    assert values == pytest.approx(EXPECTED[:2], rel=1e-14)
-    assert linked == [pytest.approx(EXPECTED[2], rel=1e-14), True]
+    assert values == pytest.approx(EXPECTED[:3], rel=1e-14)
+    assert linked == [pytest.approx(EXPECTED[3], rel=1e-14), True]
