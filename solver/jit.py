@@ -379,13 +379,12 @@ def _object_symbols(object_code: bytes) -> set[str] | None:
     """The names of the global and weak symbols ``object_code`` defines, from its symbol table:
     the functions and variables of the library's module that other code can name (numba lists
     them, and the module's internal ones, from the bitcode: for the 446 cached kernels of the
-    solver the same names).  None for an
-    object file other than 64-bit little-endian ELF (what numba compiles on Linux x86-64 and
-    aarch64) or one that does not read as such."""
+    solver the same names).  None for an object file other than 64-bit little-endian ELF (what
+    numba compiles on Linux x86-64 and aarch64) or one that does not read as such."""
     if object_code[:6] != b"\x7fELF\x02\x01":
         return None
-    try:
-        offset, = struct.unpack_from("<Q", object_code, 0x28)  # the section headers'
+    try:  # the ELF header's e_shoff, e_shentsize and e_shnum: where the section headers are
+        offset, = struct.unpack_from("<Q", object_code, 0x28)
         entry_size, count = struct.unpack_from("<HH", object_code, 0x3A)
         sections = [struct.unpack_from("<IIQQQQIIQQ", object_code, offset + i * entry_size) for i in range(count)]
         names = set()
