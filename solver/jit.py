@@ -2,7 +2,7 @@
 of a kernel, not with the solver, and the kernels load from numba's on-disk cache without
 numba's full start-up.
 
-Two costs of starting (``docs/performance.md``, "Start-up"):
+Three costs of starting (``docs/performance.md``, "Start-up"):
 
 * ``import numba`` (0.25 s of CPU on the project's machine) is paid by whatever imports a
   kernel module, also where no kernel runs (``flexmech validate``, the GUI before its first
@@ -19,6 +19,13 @@ Two costs of starting (``docs/performance.md``, "Start-up"):
   refresh when they load (:class:`_KernelCache`).  A kernel that is not in the cache
   (first run, changed source) is compiled as always: numba's compiler refreshes the
   contexts itself.
+* numba caches a kernel as its machine code (object code) and its LLVM bitcode, which it
+  parses at every load (0.24 s for a clearance run's 33 kernels, and 0.08 s more to list the
+  symbols the bitcode defines) though only a kernel compiled later in the process, which
+  links the kernel into its own code, reads it.  The kernels' caches make the kernel's code
+  library from the machine code alone (:func:`_lazy_library`): the engine is told the
+  symbols the machine code defines, read from its symbol table (:func:`_object_symbols`),
+  and the bitcode is parsed when a kernel compiled afterwards links the library in.
 
 numba keys a kernel's cache by the kernel's own bytecode and its file's time stamp: a kernel
 whose callee (another kernel, an intrinsic) changed in another file would load its old machine
@@ -26,24 +33,28 @@ code, with the old callee compiled into it.  The kernels' caches add to the key 
 every kernel source of the kernel's package (:func:`kernel_sources_digest`), so that a change
 to any kernel recompiles the kernels of its package at their next call.
 
-Loading a kernel is mostly LLVM parsing its cached bitcode, which runs without the GIL:
-:func:`load_signatures` loads kernels ahead of their first calls on a thread of the caller's,
-while the caller goes on with work of its own (:mod:`solver.integration.preload`).
+What is left of loading a kernel (reading its cache file, LLVM linking its machine code into
+the process, without the GIL) :func:`load_signatures` does ahead of the kernels' first calls
+on a thread of the caller's, while the caller goes on with work of its own
+(:mod:`solver.integration.preload`).
 
 Kernels name the intrinsics of :mod:`solver.borrowing` (arrays without reference counts) and
 :mod:`solver.fused` (a fused multiply-add) through the stand-ins :data:`borrowed`,
 :data:`local_array` and :data:`fused`, put in place like the kernels.
 
 Only the solver's kernels are affected; other numba code in the same process is not.
-Should a future numba lack the two cache methods this relies on, the kernels keep numba's
-own cache (slower to load, same results).
+Should a future numba lack the cache methods, the code library's or the engine's internals
+this relies on, or cache a kernel otherwise, the kernels keep numba's own load (slower,
+same results).
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import importlib
 import math
+import struct
 import sys
 import threading
 from fractions import Fraction
@@ -227,7 +238,7 @@ def load_signatures(pairs: list[tuple[Any, tuple]]) -> None:
 
 
 def _dispatcher(func: Callable, options: dict[str, Any]):
-    from numba.core.caching import FunctionCache
+    from numba.core.caching import CompileResultCacheImpl, FunctionCache
 
     module = sys.modules.get(func.__module__)
     if module is not None:  # a kernel module imported after numba: its intrinsics
@@ -235,6 +246,9 @@ def _dispatcher(func: Callable, options: dict[str, Any]):
     dispatcher = _numba_njit(**options)(func)
     if type(dispatcher._cache) is FunctionCache and _has_methods(FunctionCache, "load_overload", "_load_overload"):
         dispatcher._cache.__class__ = _kernel_cache()  # the same cache, loaded the fast way
+        impl = getattr(dispatcher._cache, "_impl", None)
+        if type(impl) is CompileResultCacheImpl and _has_methods(CompileResultCacheImpl, "rebuild"):
+            impl.__class__ = _lazy_rebuild()  # its code libraries' bitcode parsed at first need
     return dispatcher
 
 
@@ -284,3 +298,134 @@ def _kernel_cache() -> type:
             return (*super()._index_key(sig, codegen), kernel_sources_digest(package))
 
     return _KernelCache
+
+
+@functools.cache
+def _lazy_rebuild() -> type:
+    """:class:`_LazyRebuild`, made once numba is imported."""
+    from numba.core.caching import CompileResultCacheImpl
+    from numba.core.compiler_lock import global_compiler_lock
+
+    class _LazyRebuild(CompileResultCacheImpl):
+        """numba's rebuild of a kernel's cached compile result, its code library made by
+        :func:`_lazy_library` (numba's own where that declines)."""
+
+        def rebuild(self, target_context, payload):
+            codegen = target_context.codegen()
+            with global_compiler_lock, _unserializing(codegen, payload):
+                return super().rebuild(target_context, payload)
+
+    return _LazyRebuild
+
+
+@contextlib.contextmanager
+def _unserializing(codegen, payload: tuple):
+    """For the duration, ``codegen.unserialize_library`` (which numba's rebuild calls with the
+    payload's library data, ``payload[0]``) makes the library by :func:`_lazy_library`; other
+    data as numba does.  Held under numba's compiler lock, as every load is."""
+    libdata, fndesc = payload[:2] if isinstance(payload, tuple) and len(payload) > 1 else (None, None)
+    own = type(codegen).unserialize_library
+    previous = vars(codegen).get("unserialize_library")
+
+    def unserialize_library(serialized):
+        library = _lazy_library(codegen, serialized, fndesc) if serialized is libdata else None
+        return own(codegen, serialized) if library is None else library
+
+    codegen.unserialize_library = unserialize_library
+    try:
+        yield
+    finally:
+        if previous is None:
+            del codegen.unserialize_library
+        else:
+            codegen.unserialize_library = previous
+
+
+def _lazy_library(codegen, libdata, fndesc):
+    """The code library of a cached kernel as numba's ``JITCodeLibrary._unserialize`` makes it
+    from object code, without parsing the library's bitcode (module docstring): the machine
+    code is the cached object code, the engine knows the symbols it defines (among them the
+    kernel's entry points, which ``get_pointer_to_function`` looks up) and the bitcode waits
+    in a :func:`_lazy_library_class` library for the first kernel that links it in.  None, for
+    numba's own load, where the data or numba's internals are not what this relies on."""
+    try:
+        name, kind, (object_code, shared_bitcode) = libdata
+        entry_points = {fndesc.llvm_func_name, fndesc.llvm_cpython_wrapper_name}
+    except (TypeError, ValueError, AttributeError):
+        return None
+    library_class = _lazy_library_class(type(codegen))
+    defined = getattr(getattr(codegen, "_engine", None), "_defined_symbols", None)
+    if kind != "object" or library_class is None or not isinstance(defined, set):
+        return None
+    symbols = _object_symbols(object_code)
+    if symbols is None or not entry_points <= symbols:
+        return None
+    library = library_class(codegen, name)
+    if "_shared_module" not in vars(library):
+        return None
+    library.enable_object_caching()
+    library._set_compiled_object(object_code)
+    library._shared_bitcode = shared_bitcode
+    library._finalize_final_module()
+    defined.update(symbols)
+    return library
+
+
+#: ELF: the section type of a symbol table, the undefined section, the bindings GLOBAL and WEAK
+_SHT_SYMTAB, _SHN_UNDEF, _EXPORTED = 2, 0, (1, 2)
+
+
+def _object_symbols(object_code: bytes) -> set[str] | None:
+    """The names of the global and weak symbols ``object_code`` defines, from its symbol table:
+    the functions and variables of the library's module that other code can name (numba lists
+    them, and the module's internal ones, from the bitcode: for the 446 cached kernels of the
+    solver the same names).  None for an object file other than 64-bit little-endian ELF (what
+    numba compiles on Linux x86-64 and aarch64) or one that does not read as such."""
+    if object_code[:6] != b"\x7fELF\x02\x01":
+        return None
+    try:  # the ELF header's e_shoff, e_shentsize and e_shnum: where the section headers are
+        offset, = struct.unpack_from("<Q", object_code, 0x28)
+        entry_size, count = struct.unpack_from("<HH", object_code, 0x3A)
+        sections = [struct.unpack_from("<IIQQQQIIQQ", object_code, offset + i * entry_size) for i in range(count)]
+        names = set()
+        for _, kind, _, _, start, size, link, *_ in sections:
+            if kind == _SHT_SYMTAB:
+                strings = sections[link][4]
+                for name, info, _, section, _, _ in struct.iter_unpack("<IBBHQQ", object_code[start:start + size]):
+                    if section != _SHN_UNDEF and info >> 4 in _EXPORTED:
+                        first = strings + name
+                        names.add(object_code[first:object_code.index(b"\0", first)].decode())
+        return names
+    except (struct.error, IndexError, ValueError):  # UnicodeDecodeError is a ValueError
+        return None
+
+
+@functools.cache
+def _lazy_library_class(codegen_class: type) -> type | None:
+    """The code library class of ``codegen_class`` (numba's ``JITCodeLibrary``) whose module for
+    linking into later compilations, the shared bitcode, is parsed at the first link; None
+    where numba's library or engine lacks what this relies on."""
+    from numba.core.codegen import JitEngine
+
+    base = getattr(codegen_class, "_library_class", None)
+    if not isinstance(base, type) or not _has_methods(
+            base, "enable_object_caching", "_set_compiled_object", "_finalize_final_module",
+            "_get_module_for_linking") or not _has_methods(JitEngine, "_load_defined_symbols"):
+        return None
+
+    class _LazyLibrary(base):
+        """A kernel's code library loaded from the cache whose shared bitcode is parsed when a
+        kernel compiled later links it in (numba parses it at every load)."""
+
+        _shared_bitcode: bytes | None = None
+
+        def _get_module_for_linking(self):
+            if self._shared_module is None and self._shared_bitcode is not None:
+                import llvmlite.binding as llvm
+
+                self._shared_module = llvm.parse_bitcode(self._shared_bitcode)
+                self._shared_bitcode = None
+                self._codegen._engine._load_defined_symbols(self._shared_module)
+            return super()._get_module_for_linking()
+
+    return _LazyLibrary

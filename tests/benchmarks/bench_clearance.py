@@ -2,16 +2,18 @@
 every shipped rigid clearance slider-crank example (Flores et al. 2006, Figs. 11-12), two
 revolutions, measured in the same run (issue 28, point 1).
 
-    python -m tests.benchmarks.bench_clearance [--repeat 3] [--cpu] [NAMES...]
+    python -m tests.benchmarks.bench_clearance [--repeat 3] [--cpu] [--baseline DIR] [NAMES...]
 
 Prints, per example: the script's wall time (in this process, after a warm-up), Flexmech's warm
 ``simulate`` (the example as shipped: a frame at every step), their ratio; ``flexmech run FILE
 --out DIR`` as a process against the script as a process (imports included), their ratio; steps
 and time per step of both; then the statistics of both runs (peak, rms and p99 of the crank
-moment, impacts, largest contact force) and their difference.  With ``--cpu``, only the CPU time
+moment, impacts, largest contact force) and their difference.  The flexible-rod example is not
+in it: the script's mechanism is rigid.  With ``--baseline DIR`` (another checkout, a copy of
+``main`` say) its ``flexmech run`` is timed too, the processes of both and the script's taking
+turns, so that all three see the same load.  With ``--cpu``, only the CPU time
 (``time.process_time()``) of the script and of a warm ``simulate`` in this process, alternately,
 fastest of ``--repeat`` each, and their ratio: on a shared machine steadier than the wall times.
-The flexible-rod example is not in it: the script's mechanism is rigid.
 """
 from __future__ import annotations
 
@@ -49,15 +51,20 @@ def fastest(call, repeat: int) -> tuple[float, object]:
     return best, result
 
 
-def process_time(command: list[str], repeat: int) -> float:
-    """Fastest wall time of ``repeat`` runs of ``command`` as a process, after one unmeasured run; byte
-    code written and read as in a user's Python (:data:`~tests.benchmarks.bench_startup.CHILD_ENV`:
-    under ``PYTHONDONTWRITEBYTECODE`` a checkout without byte code would compile Flexmech's 120
-    modules at every run, 0.2-0.4 s, and the script's one file)."""
-    def call():
-        subprocess.run(command, check=True, stdout=subprocess.DEVNULL, env={**CHILD_ENV, "PYTHONPATH": os.getcwd()})
-    call()
-    return fastest(call, repeat)[0]
+def process_times(commands: list[tuple[list[str], str]], repeat: int) -> list[float]:
+    """Fastest wall time of each ``(command, checkout)`` run as a process with the checkout's code,
+    after one unmeasured run each, the commands taking turns ``repeat`` times; byte code written and
+    read as in a user's Python (:data:`~tests.benchmarks.bench_startup.CHILD_ENV`: under
+    ``PYTHONDONTWRITEBYTECODE`` a checkout without byte code would compile Flexmech's 120 modules at
+    every run, 0.2-0.4 s, and the script's one file)."""
+    best = [math.inf] * len(commands)
+    for turn in range(repeat + 1):
+        for i, (command, root) in enumerate(commands):
+            started = time.perf_counter()
+            subprocess.run(command, check=True, stdout=subprocess.DEVNULL, cwd=root, env={**CHILD_ENV, "PYTHONPATH": root})
+            if turn:
+                best[i] = min(best[i], time.perf_counter() - started)
+    return best
 
 
 def statistics_of_script(run: dict) -> dict[str, float]:
@@ -70,20 +77,23 @@ def statistics_of_flexmech(res) -> dict[str, float]:
             "F_max_kN": contact["max_force_N"] / 1e3}
 
 
-def measure(name: str, repeat: int, out: Path) -> tuple[list[str], list[str]]:
-    """The timing row and the statistics rows of the example ``name``."""
+def measure(name: str, repeat: int, out: Path, baseline: str | None = None) -> tuple[list[str], list[str]]:
+    """The timing row and the statistics rows of the example ``name`` (with the ``flexmech run``
+    of the checkout ``baseline``, if given)."""
     path = examples_dir() / f"slider_crank_clearance_{name}.json"
     model = load_model(path)
     with open(path) as f:
         clearance = script.Clearance.of_example(json.load(f))
     t_script, run = fastest(lambda: script.simulate(clearance), repeat)
     t_flex, res = fastest(lambda: simulate(model), repeat)
-    p_flex = process_time([str(BIN / "flexmech"), "run", str(path), "--out", str(out / name), "--quiet"], repeat)
-    p_script = process_time([sys.executable, script.__file__, str(path)], repeat)
+    command = [str(BIN / "flexmech"), "run", str(path), "--out", str(out / name), "--quiet"]
+    p_flex, p_script, *p_base = process_times([(command, os.getcwd()), ([sys.executable, script.__file__, str(path)],
+                                                                        os.getcwd()),
+                                               *([(command, baseline)] if baseline else [])], repeat)
     steps = res.meta["steps"]
     timing = (f"| {name} | {t_script:.3f} | {t_flex:.3f} | **{t_flex / t_script:.2f}** | {p_script:.3f} | {p_flex:.3f} | "
               f"**{p_flex / p_script:.2f}** | {run['steps']} / {steps} | {1e6 * t_script / run['steps']:.0f} / "
-              f"{1e6 * t_flex / steps:.0f} |")
+              f"{1e6 * t_flex / steps:.0f} |" + "".join(f" {p:.3f} | **{p / p_script:.2f}** |" for p in p_base))
     ours, theirs = statistics_of_flexmech(res), statistics_of_script(run)
     stats = [f"| {name} | {key} | {theirs[key]:.4g} | {ours[key]:.4g} | {100 * (ours[key] / theirs[key] - 1):+.1f} % |"
              for key in ours]
@@ -111,6 +121,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("names", nargs="*", default=list(NAMES))
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--cpu", action="store_true", help="CPU time of the script and of simulate only")
+    parser.add_argument("--baseline", metavar="DIR", help="another checkout whose `flexmech run` is timed too")
     args = parser.parse_args(argv)
     warm = load_model(examples_dir() / "slider_crank_clearance_lankarani_nikravesh.json")
     warm["solver"]["end_time"] /= 20
@@ -122,15 +133,17 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     timing, stats = [], []
     with tempfile.TemporaryDirectory() as tmp:
-        CHILD_ENV.update(PYTHONPYCACHEPREFIX=str(Path(tmp) / "pycache"))  # no byte code written into the checkout
+        CHILD_ENV.update(PYTHONPYCACHEPREFIX=str(Path(tmp) / "pycache"))  # no byte code written into the checkouts
         for name in args.names:
-            rows, stat_rows = measure(name, args.repeat, Path(tmp))
+            baseline = args.baseline and str(Path(args.baseline).resolve())
+            rows, stat_rows = measure(name, args.repeat, Path(tmp), baseline)
             print(rows[0], flush=True)
             timing += rows
             stats += stat_rows
     print("\n| example | script (s) | simulate (s) | simulate / script | script process (s) | `flexmech run` (s) "
-          "| run / script | steps script / Flexmech | µs per step script / Flexmech |")
-    print("|---|---|---|---|---|---|---|---|---|")
+          "| run / script | steps script / Flexmech | µs per step script / Flexmech |"
+          + (" baseline run (s) | baseline run / script |" if args.baseline else ""))
+    print("|---|---|---|---|---|---|---|---|---|" + ("---|---|" if args.baseline else ""))
     print("\n".join(timing))
     print("\n| example | statistic | script | Flexmech | difference |")
     print("|---|---|---|---|---|")
