@@ -157,11 +157,14 @@ class RouthDiagram(pg.PlotWidget):
         self.plot(*geometry.compression.T, pen=pg.mkPen("#9467bd", width=1.5, style=dash),
                   name="max. compression (v_n = 0)")
         self.plot(*geometry.path.T, pen=pg.mkPen("#1f77b4", width=2.5), name="impulse path")
-        marks = [(geometry.compression_end, "o", "#9467bd", "I_nc"), (geometry.end, "s", "#d62728", "I_ne")]
+        # I_nh's triangle drawn larger, under I_nc's dot: its corners show where the two coincide (the
+        # pendulum's SRD impulse, 3e-6 N s apart), where it hid under the dot
+        marks = [(geometry.compression_end, "o", "#9467bd", "I_nc", MARK_SIZE), (geometry.end, "s", "#d62728", "I_ne",
+                                                                               MARK_SIZE)]
         if geometry.slip_stop is not None:
-            marks.insert(0, (geometry.slip_stop, "t", "#2ca02c", "I_nh"))
-        for (x, y), symbol, colour, label in marks:
-            self.plot([x], [y], pen=None, symbol=symbol, symbolBrush=colour, symbolSize=9, name=label)
+            marks.insert(0, (geometry.slip_stop, "t", "#2ca02c", "I_nh", SLIP_STOP_SIZE))
+        for (x, y), symbol, colour, label, size in marks:
+            self.plot([x], [y], pen=None, symbol=symbol, symbolBrush=colour, symbolSize=size, name=label)
         impact = geometry.impact
         self.setTitle(f"{event.get('contact', '')} t = {event['time_s']:.6g} s: {event.get('type', impact.kind)}, "
                       + (ONSET_RESTITUTION if event.get("onset") else f"{impact.law}, e = {impact.e:g}"))
@@ -201,6 +204,9 @@ class RouthDiagram(pg.PlotWidget):
 
 #: distance (px) of the legend from the plot's edge, and of the curves from the legend
 LEGEND_OFFSET = 10
+#: size (px) of the marks of I_nc and I_ne, and of I_nh's triangle, larger: drawn under I_nc's
+#: dot, its corners show where the two points coincide
+MARK_SIZE, SLIP_STOP_SIZE = 9, 16
 
 #: the legend's corners in the order tried: top left, top right, bottom left, bottom right
 #: (as (x, y) fractions of the plot, y down)
