@@ -159,8 +159,8 @@ class RouthDiagram(pg.PlotWidget):
         self.plot(*geometry.path.T, pen=pg.mkPen("#1f77b4", width=2.5), name="impulse path")
         # I_nh's triangle drawn larger, under I_nc's dot: its corners show where the two coincide (the
         # pendulum's SRD impulse, 3e-6 N s apart), where it hid under the dot
-        marks = [(geometry.compression_end, "o", "#9467bd", "I_nc", MARK_SIZE), (geometry.end, "s", "#d62728", "I_ne",
-                                                                               MARK_SIZE)]
+        marks = [(geometry.compression_end, "o", "#9467bd", "I_nc", MARK_SIZE),
+                 (geometry.end, "s", "#d62728", "I_ne", MARK_SIZE)]
         if geometry.slip_stop is not None:
             marks.insert(0, (geometry.slip_stop, "t", "#2ca02c", "I_nh", SLIP_STOP_SIZE))
         for (x, y), symbol, colour, label, size in marks:
