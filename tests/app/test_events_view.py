@@ -36,7 +36,7 @@ def test_table_rows_match_the_event_log(view, pendulum):
     for row, event in enumerate(pendulum.events):
         assert view.row_texts(row) == [cell_text(event, key, fmt) for _, key, fmt in COLUMNS]
         assert view.row_texts(row)[0] == format_quantity(event["time_s"], "s", 6)  # 152.626 ms
-        assert view.row_texts(row)[2] == event["kind"]
+        assert view.row_texts(row)[1:4] == [event.get("type") or "", event["kind"], event["contact"]]
     impulse = next(r for r, e in enumerate(pendulum.events) if e["kind"] == "impulse")
     assert float(view.row_texts(impulse)[4]) == pytest.approx(pendulum.events[impulse]["I_n_N_s"], rel=1e-4)
 
