@@ -8,6 +8,8 @@ import pyqtgraph as pg
 
 #: distance (px) of the legend from the plot's edge, and of the curves from the legend
 LEGEND_OFFSET = 10
+#: about how many points :func:`sampled` takes along a curve of many segments
+SAMPLES_PER_CURVE = 10_000
 
 #: the legend's corners in the order tried: top left, top right, bottom left, bottom right
 #: (as (x, y) fractions of the plot, y down)
@@ -32,14 +34,18 @@ def least_covered_corner(curves: list[np.ndarray], size: tuple[float, float], sa
 
 
 def sampled(curves: list[np.ndarray], samples: int) -> np.ndarray:
-    """The points of ``curves`` ((k, 2) polylines), each segment sampled ``samples`` times, (n, 2).
+    """The points of ``curves`` ((k, 2) polylines), each segment sampled ``samples`` times, (n, 2);
+    a curve of many segments (a run's series: short ones) fewer times, at least twice, so that it
+    gives some :data:`SAMPLES_PER_CURVE` points.
 
     >>> sampled([np.array([[0.0, 0.0], [1.0, 2.0]]), np.array([[5.0, 5.0]])], 3).tolist()
     [[0.0, 0.0], [0.5, 1.0], [1.0, 2.0], [5.0, 5.0]]
     """
-    t = np.linspace(0.0, 1.0, samples)[None, :, None]
-    return np.vstack([(c[:-1, None] + t * (c[1:] - c[:-1])[:, None]).reshape(-1, 2) if len(c) > 1 else c
-                      for c in curves])
+    def along(c: np.ndarray) -> np.ndarray:
+        t = np.linspace(0.0, 1.0, max(2, min(samples, SAMPLES_PER_CURVE // (len(c) - 1))))[None, :, None]
+        return (c[:-1, None] + t * (c[1:] - c[:-1])[:, None]).reshape(-1, 2)
+
+    return np.vstack([along(c) if len(c) > 1 else c for c in curves])
 
 
 def legend_room(points: np.ndarray, lo: np.ndarray, hi: np.ndarray, corner: tuple[int, int],
