@@ -301,3 +301,11 @@ def test_the_legend_hides_no_impulse_of_a_plot_at_the_docks_size(shown, qtbot, e
     panel.resize(450, 250)
     qtbot.waitUntil(lambda: box.boundingRect().width() < 300)
     assert _stems_under_the_legend(panel) == 0
+
+
+def test_the_legend_placements_docstring_examples():
+    import doctest
+
+    from app.results import legend_room
+
+    assert doctest.testmod(legend_room).failed == 0
