@@ -98,9 +98,21 @@ def _link_items(doc: dict, link: dict) -> list[QGraphicsItem]:
         ticks = geo.mesh_points(doc, link)
         if ticks:
             items.append(_scatter(ticks, _tick(geo.link_angle(doc, link)), 12, _pen(FLEXIBLE, 2), None, Z_LINK))
-    # the label sits beside the link's first segment, on its right (below a link to the right)
-    items.append(_label(link["id"], mid, color, geo.link_angle(doc, link) - math.pi / 2, 9, italic=True))
+    items.append(_link_label(doc, link, mid, color))
     return items
+
+
+def _link_label(doc: dict, link: dict, mid: geo.Point, color: str) -> QGraphicsItem:
+    """The link's id beside its first segment, 9 px on its right (below a link to the right), at
+    ``mid``; slid along the link past the reach of the link's initial-velocity arrow, away from it,
+    when it has one (the arrow leaves ``mid`` too: on ``rod_impact_rigid`` it crossed the id)."""
+    angle = geo.link_angle(doc, link)
+    velocity = next((v for v in doc.get("initial_velocities", []) if v.get("link") == link["id"]), {})
+    vx, vy = velocity.get("vx", 0.0), velocity.get("vy", 0.0)
+    reach = sym.ARROW_GAP + sym.ARROW_LENGTH if vx or vy else 0.0  # px
+    along = -math.copysign(reach, vx * math.cos(angle) + vy * math.sin(angle))
+    dx, dy = along * math.cos(angle) + 9 * math.sin(angle), along * math.sin(angle) - 9 * math.cos(angle)
+    return _label(link["id"], mid, color, math.atan2(dy, dx), math.hypot(dx, dy), italic=True)
 
 
 def _joint_items(doc: dict, joint: dict) -> list[QGraphicsItem]:

@@ -30,6 +30,8 @@ FIT_PADDING = 0.12
 NEW_SHEET = (-0.05, 0.65, -0.15, 0.15)
 #: following the mechanism, the view moves when it comes this close to an edge (fraction of the view)
 FOLLOW_MARGIN = 0.15
+#: the canvas' axes and their names
+AXES = (("bottom", "x"), ("left", "y"))
 
 
 class PointerHandler(Protocol):
@@ -71,11 +73,13 @@ class SketchView(pg.PlotWidget):
         plot.showGrid(x=True, y=True, alpha=0.25)
         plot.hideButtons()
         plot.setMenuEnabled(False)
-        for side, name in (("bottom", "x"), ("left", "y")):
+        for side, name in AXES:
             axis = plot.getAxis(side)
             axis.setLabel(name, units="m")
+            axis.enableAutoSIPrefix(False)  # one prefix for both axes: _share_axis_unit
             axis.setPen("#606060")
             axis.setTextPen("#303030")
+        self.getViewBox().sigRangeChanged.connect(self._share_axis_unit)
         self.scene().sigMouseMoved.connect(self._on_mouse_moved)
 
     def show_model(self, model: dict) -> None:
@@ -144,9 +148,21 @@ class SketchView(pg.PlotWidget):
         axis = self.getPlotItem().getAxis(side)
         return float(axis.autoSIPrefixScale), f"{axis.labelUnitPrefix}m"
 
+    def _share_axis_unit(self) -> None:
+        """Both axes in one unit (an equal-aspect sketch read in m along x and in mm along y looks
+        stretched): the SI prefix pyqtgraph would give the axis reaching farther from zero, as
+        ``1.0 m``, ``700 mm`` became ``1.0 m``, ``0.7 m`` on ``rod_impact_rigid``."""
+        reach = max(abs(v) for axis_range in self.getViewBox().viewRange() for v in axis_range)
+        scale, prefix = pg.siScale(reach)
+        for side, name in AXES:
+            axis = self.getPlotItem().getAxis(side)
+            if (axis.autoSIPrefixScale, axis.labelUnitPrefix) != (scale, prefix):
+                axis.autoSIPrefixScale = scale
+                axis.setLabel(name, units="m", unitPrefix=prefix)
+
     def cursor_text(self, x: float, y: float) -> str:
-        """The point ``(x, y)`` (m) as the axes read it: each coordinate in its axis's unit, to the
-        last digit a pixel resolves (``x = 312.5 mm   y = -40.6 mm``)."""
+        """The point ``(x, y)`` (m) as the axes read it: in their unit, to the last digit a pixel
+        resolves (``x = 312.5 mm   y = -40.6 mm``)."""
         parts = []
         for name, value, side in (("x", x, "bottom"), ("y", y, "left")):
             scale, unit = self.axis_unit(side)

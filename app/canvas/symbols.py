@@ -100,7 +100,11 @@ def journal_in_bearing(bearing: float = 11.0, journal: float = 6.0) -> Symbol:
     return Symbol(path, _screen(pin, -math.pi / 4))
 
 
-def arrow(angle: float, length: float = 42.0, gap: float = 6.0) -> Symbol:
+#: a force's or a velocity's arrow: its length and its gap from the node, px
+ARROW_LENGTH, ARROW_GAP = 42.0, 6.0
+
+
+def arrow(angle: float, length: float = ARROW_LENGTH, gap: float = ARROW_GAP) -> Symbol:
     """A straight arrow leaving the node along ``angle``: a force."""
     shaft, head = QPainterPath(), QPainterPath()
     _polyline(shaft, (gap, 0), (gap + length - 6, 0))

@@ -1,7 +1,8 @@
 """Results views: plots with a shared time cursor (:mod:`.plots`, :mod:`.plots_dock`)
 of the series a run offers (:mod:`.series`), with reference and CSV overlays
 (:mod:`.overlays`), the impact events table with its Routh diagram
-(:mod:`.events_view`, :mod:`.routh_diagram`), impact-type maps (:mod:`.map_view`,
+(:mod:`.events_view`, :mod:`.routh_diagram`; both plots' legends placed by :mod:`.legend_room`),
+impact-type maps (:mod:`.map_view`,
 drawn without Qt for the command line by :mod:`.map_image`), the objective of an optimum
 search against its field drawn without Qt (:mod:`.optimum_image`; both on the axes of
 :mod:`.png_axes`), run comparison

@@ -27,6 +27,7 @@ from solver.results.references import ReferenceError
 
 from ..document.units import format_quantity
 from ..canvas.axes import axis_label
+from .legend_room import drawn_polylines, place_legend
 from .overlays import Overlay, OverlayLayer, csv_overlays
 from .right_axis import RightAxis
 from .series import Series, catalogue, series_xy, x_axes
@@ -99,6 +100,7 @@ class PlotPanel(QWidget):
         self._time = 0.0
         self._overlays: list[Overlay] = []   # the dock's references
         self._loaded: list[Overlay] = []     # CSV files loaded into this panel
+        self._follow = True  # the view follows the curves (until the user pans or zooms)
 
         self.x_combo = QComboBox()
         self.x_combo.setToolTip("Abscissa")
@@ -143,6 +145,9 @@ class PlotPanel(QWidget):
         self.plot.addItem(self.cursor, ignoreBounds=True)
         self.cursor.sigDragged.connect(self._cursor_dragged)
         self.plot.setDownsampling(auto=True, mode="peak")   # long runs: keep the impact peaks
+        view = self.plot.getPlotItem().getViewBox()
+        view.sigResized.connect(self._place_legend)
+        view.sigRangeChangedManually.connect(lambda *_: setattr(self, "_follow", False))
         self.right_axis = RightAxis(self.plot.getPlotItem())
         self.overlay_layer = OverlayLayer(self.plot.getPlotItem(), self.right_axis)
         self.unit_note = QLabel()  # why a series of a third unit was not drawn
@@ -216,6 +221,7 @@ class PlotPanel(QWidget):
             x, y = np.concatenate([x, dx]), np.concatenate([y, dy])
             self._curves[key] = (curve, x, y)
             _draw(curve, x, y)
+        self._place_legend()
         self.set_time(self._time)
 
     def set_x_axis(self, key: str) -> None:
@@ -249,6 +255,7 @@ class PlotPanel(QWidget):
         self._label_axes()
         self._note_refused(refused)
         self._draw_overlays()
+        self._place_legend()
         self.set_time(self._time)
 
     def _label_axes(self) -> None:
@@ -326,6 +333,15 @@ class PlotPanel(QWidget):
         """Fit both axes to the curves (and keep following them as they grow)."""
         self.plot.getPlotItem().enableAutoRange()
         self.right_axis.autoscale()
+        self._follow = True
+        self._place_legend()
+
+    def _place_legend(self) -> None:
+        """While the view follows the curves: the legend in the corner where it hides the fewest
+        points of the left axis's curves, the view widened on its side just enough to clear them
+        (at the default dock size no corner is free: it hid the impulses at mid-run, Getting Started)."""
+        if self._follow:
+            place_legend(self.plot.getPlotItem(), drawn_polylines(self.plot.getPlotItem()))
 
     def _add_curve(self, key: str) -> None:
         series = self._series[key]

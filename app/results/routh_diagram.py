@@ -25,12 +25,16 @@ from PySide6.QtWidgets import QWidget
 from solver.contact.routh import ImpactResult, routh_impulse
 
 from ..canvas.axes import axis_label
+from .legend_room import LEGEND_OFFSET, drawn_polylines, place_legend
 
 #: event keys the diagram needs
 #: what the restitution of an onset jump is (the Lagrange and rolling models: perfectly plastic,
 #: thesis §4.7, whatever the pair's e and law, which those models do not use)
 ONSET_RESTITUTION = "onset jump, perfectly plastic (the model does not use the pair's e and law)"
 ROUTH_KEYS = ("a", "b", "c", "mu_s", "mu_d", "e", "law", "v_n_pre_m_s", "v_t_pre_m_s", "I_n_N_s", "I_t_N_s")
+#: size (px) of the marks of I_nc and I_ne, and of I_nh's triangle, larger: drawn under I_nc's
+#: dot, its corners show where the two points coincide
+MARK_SIZE, SLIP_STOP_SIZE = 9, 16
 
 
 @dataclass(frozen=True)
@@ -157,11 +161,14 @@ class RouthDiagram(pg.PlotWidget):
         self.plot(*geometry.compression.T, pen=pg.mkPen("#9467bd", width=1.5, style=dash),
                   name="max. compression (v_n = 0)")
         self.plot(*geometry.path.T, pen=pg.mkPen("#1f77b4", width=2.5), name="impulse path")
-        marks = [(geometry.compression_end, "o", "#9467bd", "I_nc"), (geometry.end, "s", "#d62728", "I_ne")]
+        # I_nh's triangle drawn larger, under I_nc's dot: its corners show where the two coincide (the
+        # pendulum's SRD impulse, 3e-6 N s apart), where it hid under the dot
+        marks = [(geometry.compression_end, "o", "#9467bd", "I_nc", MARK_SIZE),
+                 (geometry.end, "s", "#d62728", "I_ne", MARK_SIZE)]
         if geometry.slip_stop is not None:
-            marks.insert(0, (geometry.slip_stop, "t", "#2ca02c", "I_nh"))
-        for (x, y), symbol, colour, label in marks:
-            self.plot([x], [y], pen=None, symbol=symbol, symbolBrush=colour, symbolSize=9, name=label)
+            marks.insert(0, (geometry.slip_stop, "t", "#2ca02c", "I_nh", SLIP_STOP_SIZE))
+        for (x, y), symbol, colour, label, size in marks:
+            self.plot([x], [y], pen=None, symbol=symbol, symbolBrush=colour, symbolSize=size, name=label)
         impact = geometry.impact
         self.setTitle(f"{event.get('contact', '')} t = {event['time_s']:.6g} s: {event.get('type', impact.kind)}, "
                       + (ONSET_RESTITUTION if event.get("onset") else f"{impact.law}, e = {impact.e:g}"))
@@ -179,80 +186,6 @@ class RouthDiagram(pg.PlotWidget):
         """Anchor the legend in the corner of the plot where it covers the fewest points of the
         curves (the top left, the first tried, held the +mu friction lines: the diagram's
         lines fan out from the origin, at its left), and widen the view on that side as little as
-        clears it (:func:`legend_room`: at 600 x 400 px no corner is free of the impulse path)."""
-        view = self.getPlotItem().getViewBox()
-        legend, box = self.getPlotItem().legend, view.boundingRect()
-        curves = [np.column_stack(c.getData()) for c in self.getPlotItem().listDataItems() if c.getData()[0] is not None]
-        if legend is None or not curves or box.width() <= 0 or box.height() <= 0:
-            return
-        size = (min(legend.boundingRect().width() / box.width(), 1.0),
-                min(legend.boundingRect().height() / box.height(), 1.0))
-        corner = least_covered_corner(curves, size)
-        offset = (LEGEND_OFFSET * (1 - 2 * corner[0]), LEGEND_OFFSET * (1 - 2 * corner[1]))
-        legend.anchor(itemPos=corner, parentPos=corner, offset=offset)
-        room = (min((legend.boundingRect().width() + 2 * LEGEND_OFFSET) / box.width(), 0.9),
-                min((legend.boundingRect().height() + 2 * LEGEND_OFFSET) / box.height(), 0.9))
-        points = sampled([c for c in curves if len(c)], 200)
-        lo, hi = points.min(axis=0), points.max(axis=0)
-        pad = np.array([view.suggestPadding(0), view.suggestPadding(1)]) * np.where(hi > lo, hi - lo, 1.0)
-        x_range, y_range = legend_room(points, lo - pad, hi + pad, corner, room)
-        view.setRange(xRange=x_range, yRange=y_range, padding=0)
-
-
-#: distance (px) of the legend from the plot's edge, and of the curves from the legend
-LEGEND_OFFSET = 10
-
-#: the legend's corners in the order tried: top left, top right, bottom left, bottom right
-#: (as (x, y) fractions of the plot, y down)
-CORNERS = ((0, 0), (1, 0), (0, 1), (1, 1))
-
-
-def least_covered_corner(curves: list[np.ndarray], size: tuple[float, float], samples: int = 50) -> tuple[int, int]:
-    """The corner of :data:`CORNERS` whose box of ``size`` (fractions of the plot's width and
-    height) holds the fewest points of ``curves`` ((k, 2) polylines, sampled ``samples`` times a
-    segment) in the curves' bounding box; the first of equals.
-
-    >>> line = np.array([[0.0, 1.0], [1.0, 0.0]])  # from the top left to the bottom right
-    >>> least_covered_corner([line], (0.3, 0.3))
-    (1, 0)
-    """
-    points = sampled(curves, samples)
-    lo, span = points.min(axis=0), np.ptp(points, axis=0)
-    u = (points - lo) / np.where(span > 0, span, 1.0)
-    x, y_down = u[:, 0], 1.0 - u[:, 1]
-    counts = [np.count_nonzero((np.abs(x - cx) <= size[0]) & (np.abs(y_down - cy) <= size[1])) for cx, cy in CORNERS]
-    return CORNERS[int(np.argmin(counts))]
-
-
-def sampled(curves: list[np.ndarray], samples: int) -> np.ndarray:
-    """The points of ``curves`` ((k, 2) polylines), each segment sampled ``samples`` times, (n, 2)."""
-    return np.vstack([np.linspace(c[i], c[i + 1], samples) if len(c) > 1 else c[i:i + 1]
-                      for c in curves for i in range(max(len(c) - 1, 1))])
-
-
-def legend_room(points: np.ndarray, lo: np.ndarray, hi: np.ndarray, corner: tuple[int, int],
-                size: tuple[float, float]) -> tuple[tuple[float, float], tuple[float, float]]:
-    """The view ``(x range, y range)`` from ``lo`` to ``hi`` (the curves' box, padded) widened on
-    the side of the legend's ``corner`` (:data:`CORNERS`), along x or along y, whichever grows
-    less, just enough that the legend's box of ``size`` (fractions of the view) holds none of
-    ``points`` ((k, 2), the curves' sampled points); as it is when it holds none.
-
-    >>> line = np.array([[0.0, 0.0], [1.0, 1.0]])  # from the bottom left to the top right
-    >>> legend_room(line, np.zeros(2), np.ones(2), (1, 0), (0.5, 0.2))  # top right: the top 20 % raised
-    ((0.0, 1.0), (0.0, 1.25))
-    """
-    lo, hi = np.array(lo, dtype=float), np.array(hi, dtype=float)
-    u = (points - lo) / (hi - lo)
-    frac = np.column_stack([u[:, 0], 1.0 - u[:, 1]])  # fractions of the view from its left and its top
-    grown = []
-    for k in (0, 1):  # widen along x (k = 0) or along y (k = 1)
-        band = points[np.abs(frac[:, 1 - k] - corner[1 - k]) <= size[1 - k], k]  # beside the legend
-        high = corner[k] == 1 - k  # the legend at the right (top) end of this axis
-        need = (band.max() - lo[k] if high else hi[k] - band.min()) / (1.0 - size[k]) if band.size else 0.0
-        grown.append(max(need, hi[k] - lo[k]))
-    k = int(np.argmin([grown[0] / (hi[0] - lo[0]), grown[1] / (hi[1] - lo[1])]))
-    if corner[k] == 1 - k:
-        hi[k] = lo[k] + grown[k]
-    else:
-        lo[k] = hi[k] - grown[k]
-    return (float(lo[0]), float(hi[0])), (float(lo[1]), float(hi[1]))
+        clears it (:func:`~app.results.legend_room.place_legend`: at 600 x 400 px no corner is
+        free of the impulse path)."""
+        place_legend(self.getPlotItem(), drawn_polylines(self.getPlotItem()))

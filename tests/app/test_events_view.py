@@ -36,7 +36,7 @@ def test_table_rows_match_the_event_log(view, pendulum):
     for row, event in enumerate(pendulum.events):
         assert view.row_texts(row) == [cell_text(event, key, fmt) for _, key, fmt in COLUMNS]
         assert view.row_texts(row)[0] == format_quantity(event["time_s"], "s", 6)  # 152.626 ms
-        assert view.row_texts(row)[2] == event["kind"]
+        assert view.row_texts(row)[1:4] == [event.get("type") or "", event["kind"], event["contact"]]
     impulse = next(r for r, e in enumerate(pendulum.events) if e["kind"] == "impulse")
     assert float(view.row_texts(impulse)[4]) == pytest.approx(pendulum.events[impulse]["I_n_N_s"], rel=1e-4)
 
@@ -181,3 +181,32 @@ def test_the_legend_covers_no_line_of_a_small_diagram(shown, qtbot, rod, pendulu
     diagram.resize(600, 400)
     qtbot.waitUntil(lambda: box.boundingRect().width() < 600)
     assert _covered_points(diagram)[0] == 0
+
+
+def _green_pixels_round(diagram: RouthDiagram, point: tuple[float, float], r0: float, r1: float) -> int:
+    """Pixels of I_nh's green (#2ca02c) between ``r0`` and ``r1`` px from ``point`` (N s) in the drawn diagram."""
+    from PySide6.QtCore import QPointF
+
+    centre = diagram.getPlotItem().getViewBox().mapViewToScene(QPointF(*point))
+    image = diagram.grab().toImage()
+    count = 0
+    for x in range(int(centre.x() - r1) - 1, int(centre.x() + r1) + 2):
+        for y in range(int(centre.y() - r1) - 1, int(centre.y() + r1) + 2):
+            colour = image.pixelColor(x, y)
+            near = abs(colour.red() - 0x2c) + abs(colour.green() - 0xa0) + abs(colour.blue() - 0x2c) < 60
+            count += near and r0 <= np.hypot(x + 0.5 - centre.x(), y + 0.5 - centre.y()) <= r1
+    return count
+
+
+def test_the_slip_stop_shows_beside_max_compression_where_they_coincide(view, qtbot, pendulum):
+    """The pendulum's first impulse (SRD): slip stops 3e-6 N s after the end of compression, so the
+    legend's I_nh triangle was hidden under the I_nc dot (5 green pixels round it, 41 now); drawn larger,
+    under the dot, its corners show round it."""
+    row = next(r for r, e in enumerate(pendulum.events) if e["kind"] == "impulse")
+    assert pendulum.events[row]["type"] == "SRD"
+    rect = view.table.visualRect(view.table.model().index(row, 1))
+    with qtbot.waitSignal(view.time_selected):
+        qtbot.mouseClick(view.table.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    g = view.diagram.routh
+    assert np.subtract(g.slip_stop, g.compression_end) == pytest.approx((0.0, 0.0), abs=1e-5)
+    assert _green_pixels_round(view.diagram, g.compression_end, 5.5, 10.0) >= 20

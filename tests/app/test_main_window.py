@@ -245,6 +245,25 @@ def test_the_cursor_position_is_in_the_units_of_the_canvas_axes(qtbot, window):
     assert 0.01 <= pixel_mm and len(x.split(".")[1]) == math.ceil(-math.log10(pixel_mm))
 
 
+def test_both_canvas_axes_and_the_cursor_read_one_unit(qtbot, window):
+    """``rod_impact_rigid`` fitted in a 1280 x 800 window: x reaches past 1 m, y to 0.8 m. Both axes
+    read m, as does the status bar (pyqtgraph picked each axis's prefix: x in m, y in mm); zoomed
+    in on 0.2 m, both read mm."""
+    window.resize(1280, 800)
+    window.open_example("rod_impact_rigid")
+    qtbot.wait(20)
+    (x0, x1), (y0, y1) = window.sketch.getViewBox().viewRange()
+    assert max(abs(x0), abs(x1)) > 1.0 > max(abs(y0), abs(y1))
+    plot = window.sketch.getPlotItem()
+    assert all(plot.getAxis(side).labelString().endswith(" (m)</span>") for side in ("bottom", "left"))
+    point = QPoint(window.sketch.viewport().width() // 2, window.sketch.viewport().height() // 2)
+    qtbot.mouseMove(window.sketch.viewport(), point)
+    qtbot.waitUntil(lambda: window.cursor_label.text() != "")
+    assert [part.split()[-1] for part in window.cursor_label.text().split("   ")] == ["m", "m"]
+    window.sketch.getViewBox().setRange(xRange=(0.0, 0.2), yRange=(0.0, 0.2), padding=0)
+    assert [window.sketch.axis_unit(side) for side in ("bottom", "left")] == [(1000.0, "mm")] * 2
+
+
 def test_zoom_to_fit_shows_the_whole_model(window):
     window.open_example("four_bar_flexible")
     window.sketch.getViewBox().setRange(xRange=(5, 6), yRange=(5, 6), padding=0)

@@ -273,3 +273,39 @@ def test_a_driven_flexible_mechanism_struck_shows_its_impulses_first(shown, exam
     dock.set_results(results)
     assert dock.preset_combo.currentText() == "contact impulses vs time"
     assert dock.panels[0].selected_series() == ["contact/block-slider/I_n", "contact/block-slider/I_t"]
+
+
+def _stems_under_the_legend(panel: PlotPanel) -> int:
+    """How many drawn impulse stems (from 0 to the impulse, at its instant) cross the legend's box."""
+    item = panel.plot.getPlotItem()
+    rect = item.getViewBox().mapSceneToView(item.legend.sceneBoundingRect()).boundingRect()
+    crossing = 0
+    for key in panel.selected_series():
+        t, impulse = panel.curve_item(key).stems()
+        low, high = np.minimum(impulse, 0.0), np.maximum(impulse, 0.0)
+        crossing += np.count_nonzero((rect.left() < t) & (t < rect.right()) & (low < rect.bottom()) & (rect.top() < high))
+    return crossing
+
+
+def test_the_legend_hides_no_impulse_of_a_plot_at_the_docks_size(shown, qtbot, example_results):
+    """The pendulum's three impulses (0.15, 0.41, 0.62 s of 0.8 s) on a plot of the dock's default size:
+    the legend, always at the top right, hid the last; it goes where it hides least, the view widened
+    on its side just enough to hide none, again when the plot is resized."""
+    panel = shown(PlotPanel(), 560, 280)
+    panel.set_results(example_results("pendulum_impact"))
+    panel.set_series(["contact/tip-surface/I_n", "contact/tip-surface/I_t"])
+    box = panel.plot.getPlotItem().getViewBox()
+    qtbot.waitUntil(lambda: box.viewRange()[0][1] > 0.8)  # the run's span in view
+    assert sum(len(panel.curve_item(k).stems()[0]) for k in panel.selected_series()) == 6
+    qtbot.waitUntil(lambda: _stems_under_the_legend(panel) == 0)
+    panel.resize(450, 250)
+    qtbot.waitUntil(lambda: box.boundingRect().width() < 300)
+    assert _stems_under_the_legend(panel) == 0
+
+
+def test_the_legend_placements_docstring_examples():
+    import doctest
+
+    from app.results import legend_room
+
+    assert doctest.testmod(legend_room).failed == 0

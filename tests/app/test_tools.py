@@ -390,3 +390,29 @@ def test_a_links_initial_velocity_and_angular_velocity_are_drawn_where_they_appl
     for glyph in glyphs:
         assert (glyph.pos().x(), glyph.pos().y()) == pytest.approx((0.5 * (a[0] + b[0]), 0.5 * (a[1] + b[1])))
     assert [i.text() for i in items if isinstance(i, Label) and i.text().startswith("ω")] == ["ω = -2.5 rad/s"]
+
+
+def test_a_links_id_and_its_initial_velocity_arrow_both_read(qtbot, window):
+    """The LAJSS rod's velocity arrow (0.6, -1) m/s leaves the middle of the rod down to the right,
+    where the rod's id sat (9 px right of the middle): the id now slides along the rod, away from
+    the arrow, and overlaps neither the arrow nor the value of an omega typed in the panel."""
+    from app.canvas.symbols import Glyph, Label
+
+    from .canvas_user import CanvasUser
+
+    def drawn(view):
+        """The screen rectangles of the dashed arrows (velocities) and of the labels, by text."""
+        rects = [(i, i.deviceTransform(view.viewportTransform()).mapRect(i.boundingRect()))
+                 for i in view.getPlotItem().items]
+        return ([r for i, r in rects if isinstance(i, Glyph) and i._pen.style() == Qt.PenStyle.DashLine],
+                {i.text(): r for i, r in rects if isinstance(i, Label)})
+
+    window.open_example("rod_impact_rigid")
+    qtbot.wait(20)
+    arrows, labels = drawn(window.sketch)
+    assert len(arrows) == 1 and not labels["rod"].intersects(arrows[0])
+    user = CanvasUser(qtbot, window)
+    user.click_tree(EntityRef("initial_velocities", "rod"))
+    user.type_field("omega", "-2.5 rad/s")
+    arrows, labels = drawn(window.sketch)
+    assert len(arrows) == 2 and not any(labels["rod"].intersects(r) for r in arrows + [labels["ω = -2.5 rad/s"]])

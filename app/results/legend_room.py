@@ -1,0 +1,115 @@
+"""Where a plot's legend goes: the corner where it hides the fewest points of the curves, the
+view widened on that side just enough to clear it (the Routh diagram, :mod:`.routh_diagram`, and
+the results plots, :mod:`.plots`: no corner of a small plot is free of its curves)."""
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+
+#: distance (px) of the legend from the plot's edge, and of the curves from the legend
+LEGEND_OFFSET = 10
+#: about how many points :func:`sampled` takes along a curve of many segments
+SAMPLES_PER_CURVE = 10_000
+
+#: the legend's corners in the order tried: top left, top right, bottom left, bottom right
+#: (as (x, y) fractions of the plot, y down)
+CORNERS = ((0, 0), (1, 0), (0, 1), (1, 1))
+
+
+def least_covered_corner(curves: list[np.ndarray], size: tuple[float, float], samples: int = 50) -> tuple[int, int]:
+    """The corner of :data:`CORNERS` whose box of ``size`` (fractions of the plot's width and
+    height) holds the fewest points of ``curves`` ((k, 2) polylines, sampled ``samples`` times a
+    segment) in the curves' bounding box; the first of equals.
+
+    >>> line = np.array([[0.0, 1.0], [1.0, 0.0]])  # from the top left to the bottom right
+    >>> least_covered_corner([line], (0.3, 0.3))
+    (1, 0)
+    """
+    points = sampled(curves, samples)
+    lo, span = points.min(axis=0), np.ptp(points, axis=0)
+    u = (points - lo) / np.where(span > 0, span, 1.0)
+    x, y_down = u[:, 0], 1.0 - u[:, 1]
+    counts = [np.count_nonzero((np.abs(x - cx) <= size[0]) & (np.abs(y_down - cy) <= size[1])) for cx, cy in CORNERS]
+    return CORNERS[int(np.argmin(counts))]
+
+
+def sampled(curves: list[np.ndarray], samples: int) -> np.ndarray:
+    """The points of ``curves`` ((k, 2) polylines), each segment sampled ``samples`` times, (n, 2);
+    a curve of many segments (a run's series: short ones) fewer times, at least twice, so that it
+    gives some :data:`SAMPLES_PER_CURVE` points.
+
+    >>> sampled([np.array([[0.0, 0.0], [1.0, 2.0]]), np.array([[5.0, 5.0]])], 3).tolist()
+    [[0.0, 0.0], [0.5, 1.0], [1.0, 2.0], [5.0, 5.0]]
+    """
+    def along(c: np.ndarray) -> np.ndarray:
+        t = np.linspace(0.0, 1.0, max(2, min(samples, SAMPLES_PER_CURVE // (len(c) - 1))))[None, :, None]
+        return (c[:-1, None] + t * (c[1:] - c[:-1])[:, None]).reshape(-1, 2)
+
+    return np.vstack([along(c) if len(c) > 1 else c for c in curves])
+
+
+def legend_room(points: np.ndarray, lo: np.ndarray, hi: np.ndarray, corner: tuple[int, int],
+                size: tuple[float, float]) -> tuple[tuple[float, float], tuple[float, float]]:
+    """The view ``(x range, y range)`` from ``lo`` to ``hi`` (the curves' box, padded) widened on
+    the side of the legend's ``corner`` (:data:`CORNERS`), along x or along y, whichever grows
+    less, just enough that the legend's box of ``size`` (fractions of the view) holds none of
+    ``points`` ((k, 2), the curves' sampled points); as it is when it holds none.
+
+    >>> line = np.array([[0.0, 0.0], [1.0, 1.0]])  # from the bottom left to the top right
+    >>> legend_room(line, np.zeros(2), np.ones(2), (1, 0), (0.5, 0.2))  # top right: the top 20 % raised
+    ((0.0, 1.0), (0.0, 1.25))
+    """
+    lo, hi = np.array(lo, dtype=float), np.array(hi, dtype=float)
+    u = (points - lo) / (hi - lo)
+    frac = np.column_stack([u[:, 0], 1.0 - u[:, 1]])  # fractions of the view from its left and its top
+    grown = []
+    for k in (0, 1):  # widen along x (k = 0) or along y (k = 1)
+        band = points[np.abs(frac[:, 1 - k] - corner[1 - k]) <= size[1 - k], k]  # beside the legend
+        high = corner[k] == 1 - k  # the legend at the right (top) end of this axis
+        need = (band.max() - lo[k] if high else hi[k] - band.min()) / (1.0 - size[k]) if band.size else 0.0
+        grown.append(max(need, hi[k] - lo[k]))
+    k = int(np.argmin([grown[0] / (hi[0] - lo[0]), grown[1] / (hi[1] - lo[1])]))
+    if corner[k] == 1 - k:
+        hi[k] = lo[k] + grown[k]
+    else:
+        lo[k] = hi[k] - grown[k]
+    return (float(lo[0]), float(hi[0])), (float(lo[1]), float(hi[1]))
+
+
+def drawn_polylines(plot: pg.PlotItem) -> list[np.ndarray]:
+    """The polylines ((k, 2) arrays, in the view's units) the data items of ``plot`` draw: a
+    curve drawn in separate segments (``connect="pairs"``, impulses' stems) as its segments."""
+    lines = []
+    for item in plot.listDataItems():
+        x, y = item.getData()
+        if x is None or not len(x):
+            continue
+        points = np.column_stack([x, y])
+        pairs = item.opts.get("connect") == "pairs"
+        lines += list(points[:len(points) // 2 * 2].reshape(-1, 2, 2)) if pairs else [points]
+    return lines
+
+
+def place_legend(plot: pg.PlotItem, curves: list[np.ndarray]) -> None:
+    """Anchor the legend of ``plot`` in the corner of :data:`CORNERS` where it covers the fewest
+    points of ``curves`` ((k, 2) polylines in the view's units), and set the view to the curves'
+    box (padded as pyqtgraph pads it) widened on that side as little as clears the legend
+    (:func:`legend_room`); nothing when there is no legend or no curve."""
+    view = plot.getViewBox()
+    legend, box = plot.legend, view.boundingRect()
+    curves = [c[np.isfinite(c).all(axis=1)] for c in curves]
+    curves = [c for c in curves if len(c)]
+    if legend is None or not curves or box.width() <= 0 or box.height() <= 0:
+        return
+    size = (min(legend.boundingRect().width() / box.width(), 1.0),
+            min(legend.boundingRect().height() / box.height(), 1.0))
+    corner = least_covered_corner(curves, size)
+    offset = (LEGEND_OFFSET * (1 - 2 * corner[0]), LEGEND_OFFSET * (1 - 2 * corner[1]))
+    legend.anchor(itemPos=corner, parentPos=corner, offset=offset)
+    room = (min((legend.boundingRect().width() + 2 * LEGEND_OFFSET) / box.width(), 0.9),
+            min((legend.boundingRect().height() + 2 * LEGEND_OFFSET) / box.height(), 0.9))
+    points = sampled(curves, 200)
+    lo, hi = points.min(axis=0), points.max(axis=0)
+    pad = np.array([view.suggestPadding(0), view.suggestPadding(1)]) * np.where(hi > lo, hi - lo, 1.0)
+    x_range, y_range = legend_room(points, lo - pad, hi + pad, corner, room)
+    view.setRange(xRange=x_range, yRange=y_range, padding=0)
