@@ -20,6 +20,13 @@ run: its start is the run's last state and the step itself is handed to the time
 first attempt of its next step, which applies the contact rules to it as to a step it had taken
 itself (:mod:`.open_steps` does the same).  A step that fails is given back as a failure.
 
+The steps of a run need not be of one size: after an onset's damped step (the loop's) the
+undamped steps of :data:`~solver.contact.lagrange.ONSET_STEPS` and the steps growing back from them
+to the impact step (eq. 3.5; each twice the last, :func:`~.free_steps.plan_steps`) are one run, each
+new size with its Newmark coefficients and, unless the factors are of a step within the
+integrator's ``step_reuse`` of it, a new factorisation of the Newton matrix (:func:`step_sizing`, the
+rule of :meth:`~.newmark.NewmarkIntegrator.step`).
+
 The numbers are those of the steps the loop takes one by one, to the bit: the right-hand side
 sums ``J_n . q`` with the contact model's own kernel (:func:`~solver.system.bordered.row_dot`),
 and the forces of the frames (:meth:`~solver.contact.lagrange.LagrangeModel.step_ended`) and the friction power of the
@@ -32,7 +39,6 @@ screened in the run, :mod:`.energy_screen`, else looked for step by step,
 from __future__ import annotations
 
 import dataclasses
-import math
 
 import numpy as np
 
@@ -43,6 +49,7 @@ from ..jit import borrowed, njit
 from ..system.bordered import redundant_rows, row_dot
 from ..system.state import State
 from .free_steps import FAILED, free_step, step_work
+from .newmark import NewmarkIntegrator
 from .energy_screen import screen_start, screened
 from .open_steps import HANDED, JUMPED, NODE, RAN, OpenGaps, gaps_closing, pair_gap
 
@@ -123,34 +130,38 @@ def reachable(dofs, frames, j, q, gap, reach):
 
 
 @njit(cache=True, nogil=True)
-def closed_steps(pairs, modes, first, props, tangents, times, resolution, lam_ends, gaps, before, aps, screen, *args):
+def closed_steps(pairs, modes, first, props, tangents, times, sizes, newmark, resolution, lam_ends, gaps, before, aps,
+                 screen, *args):
     """:func:`_closed_steps` with the arrays of ``args`` borrowed (:mod:`solver.borrowing`)."""
-    return _closed_steps(pairs, modes, first, props, tangents, times, resolution, lam_ends, gaps, before, aps, screen,
-                         *borrowed(args))
+    return _closed_steps(pairs, modes, first, props, tangents, times, sizes, newmark, resolution, lam_ends, gaps, before,
+                         aps, screen, *borrowed(args))
 
 
 @njit(cache=True, nogil=True)
-def _closed_steps(pairs, modes, first, props, tangents, times, resolution, lam_ends, gaps, before, aps, screen, targets,
-                  accs, h, nu, af, c_a, c_v, pseudo_ratio, lam_factor, modified, q, v, a, ap, lam, F_ext, drv_rows,
-                  drv_dofs, iterations, powers, states, factor, scale, *system):
+def _closed_steps(pairs, modes, first, props, tangents, times, sizes, newmark, resolution, lam_ends, gaps, before, aps,
+                  screen, targets, accs, h, nu, af, c_a, c_v, pseudo_ratio, lam_factor, modified, q, v, a, ap, lam,
+                  F_ext, drv_rows, drv_dofs, iterations, powers, states, factor, scale, *system):
     """The steps of :func:`~.free_steps.free_steps` (same arguments from ``targets`` on, the contact
-    rows last), each with the rows' right-hand side written at its start and followed by the looks
+    rows last), step k of size ``sizes[k]`` (s; ``h``, ``c_a``, ``c_v`` and ``lam_factor`` are the first
+    step's), each with the rows' right-hand side written at its start and followed by the looks
     of :func:`modes_hold` and of :func:`~.open_steps.gaps_closing` at the open pairs (``gaps`` =
     their kinds, dofs, frames and limit); ``pairs`` = every pair's (kinds, dofs, frames),
     ``modes``, ``first`` rows, ``props`` and ``tangents`` = (dofs, coefficients) as
-    :func:`modes_hold` takes them, ``times`` the run's start and step ends, ``resolution`` =
-    (tol_g m, the contact model's nu); ``before``, ``aps``, ``screen`` as :func:`~.open_steps.open_steps`
-    has them, ``lam_ends[k]`` receives the contact multipliers at the end of step k.  Returns
-    ``(steps, ending)`` as :func:`~.open_steps.open_steps` does, ``ending`` :data:`~.open_steps.HANDED`
-    also when a closed pair's rule acts at the last step's end."""
+    :func:`modes_hold` takes them, ``times`` the run's start and step ends, ``newmark`` = (d qddot / d a~,
+    tau, the integrator's ``step_reuse``: :func:`step_sizing`), ``resolution`` = (tol_g m, the contact
+    model's nu); ``before``, ``aps``, ``screen`` as :func:`~.open_steps.open_steps` has them,
+    ``lam_ends[k]`` receives the contact multipliers at the end of step k.  Returns ``(steps, ending)``
+    as :func:`~.open_steps.open_steps` does, ``ending`` :data:`~.open_steps.HANDED` also when a closed
+    pair's rule acts at the last step's end."""
     cr_dofs, cr_row, cr_rhs, lam_c = system[-8], system[-6], system[-3], system[-2]
     kinds, dofs, frames = pairs
     n, m = q.shape[0], lam.shape[0]
     work = step_work(q, lam, cr_dofs.shape[0])
     U = screen_start(screen, q, v, F_ext, system)
-    if scale[2] != h:
-        factor[0] = 0
+    h = np.nan
     for k in range(targets.shape[0]):
+        if sizes[k] != h:
+            h, c_a, c_v, lam_factor = step_sizing(sizes[k], nu, newmark, factor, scale)
         write_rhs(kinds, dofs, frames, modes, first, props, cr_dofs, cr_row, cr_rhs, q)
         before[0, :n] = q
         before[1, :n] = v
@@ -172,13 +183,28 @@ def _closed_steps(pairs, modes, first, props, tangents, times, resolution, lam_e
     return targets.shape[0], RAN
 
 
+@njit(cache=True)
+def step_sizing(h, nu, newmark, factor, scale):
+    """The Newmark coefficients of a step of ``h`` (s) as :meth:`~.newmark.NewmarkIntegrator.step` has
+    them: ``(h, c_a = (d qddot / d a~) / (nu h^2), c_v = tau / (nu h), nu h^2)`` (``newmark`` = (d qddot
+    / d a~, tau, step_reuse)); the factors (made for steps of ``scale[2]``) dropped, ``factor[0] = 0``,
+    unless they are within ``step_reuse`` of ``h`` (eqs. 2.55-2.57: the Newton matrix's ``M / (nu h^2)``)."""
+    ratio, tau, reuse = newmark[0], newmark[1], newmark[2]
+    if not abs(h - scale[2]) <= reuse * scale[2]:
+        factor[0] = 0
+    return h, ratio / (nu * h * h), tau / (nu * h), nu * h * h
+
+
 class ClosedRows(OpenGaps):
     """The pairs of a run whose closed steps :func:`closed_steps` may take, and the contact rows
     of the run being taken."""
 
-    def __init__(self, contacts: ContactTracker, tol: float):
+    resizes = True  # the onset steps and the steps growing back after them in one run
+
+    def __init__(self, contacts: ContactTracker, tol: float, integ: NewmarkIntegrator):
         super().__init__(contacts.pairs, tol)
         self.contacts = contacts
+        self.integ = integ
         self.model = contacts.models[0]
         pairs = contacts.pairs
         self.t_dofs = np.zeros((len(pairs), TANGENT_DOFS), dtype=np.int64)
@@ -192,6 +218,7 @@ class ClosedRows(OpenGaps):
         self.rows = None
         self.modes, self.props = np.empty(0, dtype=np.int64), np.empty((0, 7))
         self.times = np.empty(0)
+        self.sizes = np.empty(0)
         self.lam_ends = np.empty((0, 0))
         self.lam_start = np.zeros(0)
 
@@ -209,7 +236,7 @@ class ClosedRows(OpenGaps):
         """Whether the steps from ``s`` may be a run of closed steps: a pair is closed, no event
         happened at ``s`` (an onset jump, a switch: the step after them is the loop's) and the next
         step is not a damped onset step (:data:`~solver.contact.lagrange.ONSET_STEPS`, taken by the
-        loop; the undamped ones are a run's, :attr:`budget`)."""
+        loop; the undamped ones are a run's, :attr:`uniform`)."""
         events = self.contacts.events
         return (self.model.closed() and self.model.step_tau() is None
                 and (not events or events[-1]["time_s"] < s.t))
@@ -220,13 +247,18 @@ class ClosedRows(OpenGaps):
         return self.contacts.step_size(h)
 
     @property
-    def budget(self) -> int | float:
-        """The most steps of a run: the onset steps that remain (of the onset step's size,
-        :attr:`cap`), else no bound."""
-        return self.model.onset_left or math.inf
+    def uniform(self) -> int:
+        """The steps of a run of its first step's size: the onset steps that remain (of the onset step's
+        size, :attr:`cap`); the steps after them grow back to :attr:`grown`."""
+        return self.model.onset_left
 
-    def begin(self, s: State, times: np.ndarray) -> None:
-        """The rows of a run from ``s`` to the step ends ``times`` (the loop's rows of a step from ``s``;
+    @property
+    def grown(self) -> float:
+        """The longest step once the onset steps are taken: the impact step (eq. 3.5), s."""
+        return self.contacts.impact_step
+
+    def begin(self, s: State, times: np.ndarray, steps: np.ndarray) -> None:
+        """The rows of a run from ``s`` to the step ends ``times`` by ``steps`` (s; the loop's rows of a step from ``s``;
         those of the last run while the pairs' modes, slip directions and held gaps are the same:
         only their right-hand side changes, which the run writes)."""
         m = self.model
@@ -240,6 +272,7 @@ class ClosedRows(OpenGaps):
         else:
             self.rows.lam[:] = s.lam_c
         self.times = np.concatenate([[s.t], times])
+        self.sizes = steps
         self.lam_start = s.lam_c
         self.lam_ends = np.empty((len(times), self.rows.count))
 
@@ -249,12 +282,13 @@ class ClosedRows(OpenGaps):
         if self.before.shape[1] < max(n, m):
             self.before = np.empty((5, max(n, m)))
         self.aps = np.empty((recorded, n))
-        model, shut = self.model, self.modes == OPEN
+        model, shut, integ = self.model, self.modes == OPEN, self.integ
         args = (*args[:-8], *self.rows.kernel_args(), args[-1])
+        newmark = np.array([(1.0 - integ.alpha_m) / (1.0 - integ.alpha_f), integ.tau, integ.step_reuse])
         try:
             return self.ended_by(closed_steps(
                 (self.kinds, self.dofs, self.frames), self.modes, self.first, self.props, (self.t_dofs, self.t_coef),
-                self.times, np.array([model.tol_g, model.nu]), self.lam_ends,
+                self.times, self.sizes, newmark, np.array([model.tol_g, model.nu]), self.lam_ends,
                 (self.kinds[shut], self.dofs[shut], self.frames[shut], self.limit), self.before, self.aps, self.screen,
                 *args))
         except np.linalg.LinAlgError:  # the rows' Schur complement is singular, as bordered_solve says it
@@ -284,7 +318,8 @@ class ClosedRows(OpenGaps):
             for k in range(len(hs)):
                 st = State(float(self.times[k + 1]), q[k], v[k], a[k], lam[k], None, self.lam_ends[k])
                 p_fric[k] = self.contacts.contact_power(st)[0]
-        for k in range(0 if self.model.onset_left else max(len(hs) - 1, 0), len(hs)):  # each onset step counted
+        onset = min(self.model.onset_left, len(hs))
+        for k in [*range(onset), *range(max(onset, len(hs) - 1), len(hs))]:  # each onset step counted, the last
             self.model.step_ended(self.multipliers(k), self.multipliers(k + 1))
         if len(hs):
             self.model.last_step = float(hs[-1])

@@ -49,10 +49,11 @@ def compiled_run(integ: NewmarkIntegrator, out: OutputBuilder, state: State, h: 
     if gather:  # through the output times, a block of frames at most
         next_out, dt_out, budget = np.inf, np.inf, min(budget, BLOCK_FRAMES)
     cap = gaps.cap if gaps is not None else np.inf  # the longest step (the impact step while in contact)
-    budget = min(budget, gaps.budget) if gaps is not None else budget  # the onset steps that remain
     first = gaps.step_size(h) if gaps is not None else h  # the loop's step: an onset step whatever h
-    times, step = plan_steps(state.t, first, min(h0, cap), t_end, eps_t, limits.shortest,
-                             breakpoints[0] if breakpoints else np.inf, next_out, dt_out, budget)
+    # the steps of the first one's size (the onset steps that remain), then growing back to the impact step
+    uniform, grown = (float(gaps.uniform), gaps.grown) if gaps is not None else (np.inf, np.inf)
+    times, sizes = plan_steps(state.t, first, min(h0, cap), t_end, eps_t, limits.shortest,
+                              breakpoints[0] if breakpoints else np.inf, next_out, dt_out, budget, uniform, min(h0, grown))
     if not len(times):
         return state, h, 0, 0, None, None
     targets, accs = integ.asm.sys.constraints.motion_at(times)
@@ -60,8 +61,8 @@ def compiled_run(integ: NewmarkIntegrator, out: OutputBuilder, state: State, h: 
     screened = gaps is not None and gaps.screening(guard if watch is None else None)
     record = gather or watch is not None or (guard is not None and not screened) or (gaps is not None and gaps.records)
     if gaps is not None:
-        gaps.begin(state, times)
-    new, iterations, powers, failure, recorded = free_run(integ, state, step, times, targets, accs,
+        gaps.begin(state, times, sizes)
+    new, iterations, powers, failure, recorded = free_run(integ, state, float(sizes[0]), times, targets, accs,
                                                           out.driver_rows_dofs, record, gaps)
     if gaps is not None:
         new, failure = gaps.ended(new, failure, len(iterations))

@@ -169,34 +169,37 @@ def free_step(k, targets, accs, h, nu, af, c_a, c_v, pseudo_ratio, lam_factor, m
 
 
 @njit(cache=True)
-def plan_steps(t, h, h0, t_end, eps_t, shortest, breakpoint, next_out, dt_out, budget):
-    """The ends of the steps from ``t`` that the time loop takes one by one with the same size
-    (its first try ``max(h, shortest)`` towards the end, :func:`.step_ends.step_towards`, then
-    ``min(h0, 2 x the last step)``), at most ``budget``, stopping before a step that comes near
-    ``breakpoint`` (:func:`.step_ends.near`: the loop lands on it) or changes size, and after the
-    first that ends at an output time (``next_out - eps_t``; every step with
-    ``dt_out <= 0``) or the end; returns ``(ends, step)``, the ends accumulated as the loop does."""
+def plan_steps(t, h, h0, t_end, eps_t, shortest, breakpoint, next_out, dt_out, budget, uniform, h1):
+    """The ends of the steps from ``t`` that the time loop takes one by one (its first try
+    ``max(h, shortest)`` towards the end, :func:`.step_ends.step_towards`, then ``min(h0, 2 x the
+    last step)``; after the first ``uniform`` steps ``min(h1, 2 x the last step)``), at most ``budget``,
+    stopping before a step that comes near ``breakpoint`` (:func:`.step_ends.near`: the loop lands on
+    it) or, among the first ``uniform``, changes size, and after the first that ends at an output time
+    (``next_out - eps_t``; every step with ``dt_out <= 0``) or the end; returns ``(ends, steps)``, the
+    ends accumulated as the loop does and each step's size (s).  With ``uniform`` infinite, a run of
+    steps of one size (a run of closed Lagrange steps grows after the onset steps: :mod:`.closed_steps`)."""
     ends = np.empty(budget)
+    steps = np.empty(budget)
     count = 0
-    step = np.nan
     while t < t_end - eps_t and count < budget:
         h_try = step_towards(t, max(h, shortest), t_end)
-        if near(t, h_try, breakpoint) or (count > 0 and h_try != step):
+        if near(t, h_try, breakpoint) or (0 < count < uniform and h_try != steps[count - 1]):
             break
-        step = h_try
         t1 = t + h_try
         ends[count] = t1
+        steps[count] = h_try
         count += 1
-        h = min(h0, 2 * (t1 - t))
+        h = min(h0 if count < uniform else h1, 2 * (t1 - t))
         t = t1
         if dt_out <= 0 or t1 >= next_out - eps_t or t1 >= t_end - eps_t:
             break
-    return ends[:count], step
+    return ends[:count], steps[:count]
 
 
 def free_run(integ: NewmarkIntegrator, s: State, h: float, times: np.ndarray, targets: np.ndarray, accs: np.ndarray,
              drivers: tuple, record: bool = False, gaps=None) -> tuple:
-    """Steps of ``h`` from ``s`` to ``times`` with ``integ`` in one :func:`free_steps` call;
+    """Steps of ``h`` from ``s`` to ``times`` with ``integ`` in one :func:`free_steps` call (with ``gaps``
+    whose steps change size, :attr:`~.open_steps.OpenGaps.resizes`, ``h`` is the first's);
     ``targets`` and ``accs`` are the prescribed motion at their ends, ``drivers`` = (rows,
     dofs) of the drivers' power.  Returns ``(state, iterations, powers, failure, states)``: the
     state after the steps taken (``s`` when none), their Newton corrections and powers (the
@@ -211,7 +214,8 @@ def free_run(integ: NewmarkIntegrator, s: State, h: float, times: np.ndarray, ta
     q, v, a, ap, lam = s.q.copy(), s.v.copy(), s.a.copy(), s.a_pseudo.copy(), s.lam.copy()
     iterations, powers = np.empty(len(times), dtype=np.int64), np.empty((len(times), 2))
     factor, scale = integ.factor_state()
-    if factor[0] and abs(h - scale[2]) <= integ.step_reuse * scale[2]:
+    resizes = gaps is not None and gaps.resizes  # its kernel takes the factors of nearby steps itself
+    if not resizes and factor[0] and abs(h - scale[2]) <= integ.step_reuse * scale[2]:
         scale[2] = h  # factors of a nearby step serve this one (NewmarkIntegrator.reuse_near_steps)
     n = len(q)
     states = np.empty((4, len(times) if record else 0, max(n, len(lam))))
@@ -229,7 +233,7 @@ def free_run(integ: NewmarkIntegrator, s: State, h: float, times: np.ndarray, ta
         taken = FAILED - taken
         if failure is None:
             failure = NewtonFailure(divergence(scale[3], integ.max_iter) if factor[4] == DIVERGED else SINGULAR)
-    integ.take_factor_state(factor, scale, h)
+    integ.take_factor_state(factor, scale, float(scale[2]))  # the step of the last factors made
     if closing:  # the last step is handed over: the run ends at its start
         taken -= 1
         failure = (State(float(times[taken]), q, v, a, lam, ap), int(iterations[taken]))

@@ -140,8 +140,11 @@ class OpenGaps:
         self.screen = (np.zeros(4), np.empty(0))  # the energy screen's marks and q0 (:mod:`.energy_screen`)
         self.jumped = False  # whether the last run ended at a step whose energy jumped
 
-    #: the longest step of a run, s; the most steps of a run; whether its states are kept for :meth:`book`
-    cap, budget, records = math.inf, math.inf, False
+    #: the longest step of a run, s; whether its states are kept for :meth:`book`
+    cap, records = math.inf, False
+    #: the steps of a run of the first one's size (the rest grow as the loop grows them, up to :attr:`grown`,
+    #: s); whether the run's steps may change size (its kernel then takes the factors of nearby steps itself)
+    uniform, grown, resizes = math.inf, math.inf, False
     #: whether the pairs may store energy (compliant pairs): the watch then looks at a run's states one by
     #: one (:meth:`checked`); Lagrange pairs store none
     stores_energy = False
@@ -192,8 +195,8 @@ class OpenGaps:
         looked at after each step)."""
         return True
 
-    def begin(self, s: State, times: np.ndarray) -> None:
-        """Prepare a run from ``s`` to the step ends ``times``: nothing for open steps."""
+    def begin(self, s: State, times: np.ndarray, steps: np.ndarray) -> None:
+        """Prepare a run from ``s`` to the step ends ``times`` by ``steps`` (s): nothing for open steps."""
 
     def contact_block(self, gathered) -> Callable:
         """The contact columns of a run's frames from its times and states

@@ -170,7 +170,7 @@ class _Loop:
         self.open_gaps = (OpenGaps(contacts.pairs, settings["contact_tol"]) if serves else OpenCircles(
             contacts, settings["contact_tol"]) if OpenCircles.serves(contacts) else None)  # or every circle pair is
         # and while the closed pairs keep their modes
-        self.closed_rows = ClosedRows(contacts, settings["contact_tol"]) if serves else None
+        self.closed_rows = ClosedRows(contacts, settings["contact_tol"], self.integ) if serves else None
         # and while every dry circle pair of a compliant run is closed
         self.circles = (ClosedCircles(contacts, self.integ, out, self.limits, self.watch, MAX_CONTACT_RETRIES)
                         if contacts.active and ClosedCircles.serves(contacts, self.integ, out) else None)

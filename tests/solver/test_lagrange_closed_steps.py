@@ -7,6 +7,7 @@ import pytest
 from solver.api import simulate
 from solver.contact.tracker import ContactTracker
 from solver.integration.closed_steps import ClosedRows, write_rhs
+from solver.integration.newmark import NewmarkIntegrator
 from solver.jit import _fused, fused, njit
 from solver.system.assembly import Assembly
 from solver.system.compile import compile_model
@@ -58,13 +59,13 @@ def test_rows_right_hand_side_is_the_contact_models_to_the_bit():
     contacts = ContactTracker(Assembly(system), system.settings)
     model, s = contacts.models[0], initial_state(contacts.asm)
     model.state[0], model.hold[0] = 1, 3e-7
-    rows = ClosedRows(contacts, 1e-6)
+    rows = ClosedRows(contacts, 1e-6, NewmarkIntegrator(contacts.asm, system.settings))
     rng = np.random.default_rng(7)
     for _ in range(200):
         q = s.q + 1e-5 * rng.standard_normal(s.q.shape)
         moved = State(s.t, q, s.v, s.a, s.lam)
         expected = contacts.rows(moved)
-        rows.begin(moved, np.array([1e-3]))
+        rows.begin(moved, np.array([1e-3]), np.array([1e-3]))
         write_rhs(rows.kinds, rows.dofs, rows.frames, rows.modes, rows.first, rows.props, rows.rows.dofs,
                   rows.rows.row, rows.rows.rhs, q)
         assert rows.rows.rhs.tolist() == expected.rhs.tolist()
@@ -108,4 +109,32 @@ def test_the_undamped_onset_steps_are_compiled_runs_too(monkeypatch):
     releases = sum(e["kind"] == "separation" for e in compiled.events)
     assert releases == 2
     assert compiled.meta["impact_steps"] - taken == 2 * releases
+    assert_same_run(compiled, stepped)
+
+
+@pytest.mark.parametrize("end", [0.13366941738225, 0.1325])
+def test_a_run_goes_on_across_the_onset_steps_and_the_steps_growing_back(end, monkeypatch):
+    """After the onset's damped step (taken by the loop) the two undamped onset steps (half the
+    impact step), a step of twice their size and the impact steps are one compiled run, its Newmark
+    matrix factorised anew for each size inside it (three runs before, a size each), the one-by-one
+    run to the bit; to the end of the run in contact, at a time on the steps' grid (its last step
+    within round-off of the others: their factors kept, ``NEAR_STEP``) or off it (the last two steps
+    sharing what is left, :func:`~solver.integration.step_ends.step_towards`)."""
+    sizes = []
+    begin = ClosedRows.begin
+
+    def planned(self, s, times, *steps):
+        sizes.append(np.diff(times, prepend=s.t))
+        return begin(self, s, times, *steps)
+
+    monkeypatch.setattr(ClosedRows, "begin", planned)
+    doc = example("bar_mass_impact_lagrange", record={"steps": True}, output_interval=end, end_time=end)
+    compiled, stepped, taken = runs(doc, monkeypatch)
+    assert len(sizes) == 1  # one run from the onset steps to the end
+    h, impact = sizes[0], 0.00225  # the run's steps (s) and the impact step
+    np.testing.assert_allclose(h[:4], [h[0], h[0], 2 * h[0], impact], rtol=1e-12)
+    assert h[0] < 0.5 * impact and h[-1] != impact
+    assert abs(h[-1] - impact) < 1e-9 * impact if end != 0.1325 else abs(h[-1] - h[-2]) < 1e-9 * impact < impact - h[-1]
+    assert taken == compiled.meta["impact_steps"] - 1 == len(h)
+    assert compiled.meta["factorizations"] == stepped.meta["factorizations"]
     assert_same_run(compiled, stepped)
