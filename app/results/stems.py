@@ -12,19 +12,21 @@ class Stems(pg.PlotDataItem):
     (``connect="pairs"``) and a :class:`~pyqtgraph.ScatterPlotItem` of the tips, a child that
     goes with it.  :meth:`set_values` replaces them; :meth:`stems` returns them."""
 
-    def __init__(self, x: np.ndarray, y: np.ndarray, pen, name: str):
+    def __init__(self, x: np.ndarray, y: np.ndarray, pen, name: str, span: np.ndarray | None = None):
         super().__init__(pen=pen, name=name)
         self.tips = pg.ScatterPlotItem(size=6, pen=pen, brush=pg.mkBrush(pen.color()))
         self.tips.setParentItem(self)
-        self.set_values(x, y)
+        self.set_values(x, y, span)
 
-    def set_values(self, x: np.ndarray, y: np.ndarray) -> None:
+    def set_values(self, x: np.ndarray, y: np.ndarray, span: np.ndarray | None = None) -> None:
         """Draw a stem at every ``x`` whose ``y`` is non-zero and finite, on a zero line from the
-        first ``x`` to the last (the run's span, which a lone impulse would not show)."""
+        first of ``span`` (default ``x``: the frames' times, where ``x`` are the instants of
+        impulses between them) to the last (the run's span, which a lone impulse would not show)."""
         x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
         keep = np.isfinite(y) & (y != 0.0) & np.isfinite(x)
         xs, ys = x[keep], y[keep]
-        span = x[np.isfinite(x)][[0, -1]] if np.isfinite(x).any() else np.zeros(0)
+        span = x if span is None else np.asarray(span, dtype=float)
+        span = span[np.isfinite(span)][[0, -1]] if np.isfinite(span).any() else np.zeros(0)
         self.setData(np.concatenate([span, np.repeat(xs, 2)]),
                      np.concatenate([np.zeros(len(span)), np.column_stack([np.zeros_like(ys), ys]).ravel()]),
                      connect="pairs")
