@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from solver.results.frames import Frame, Results, frame_times
-from solver.results.impulse_instants import acting_at, impulse_at, impulse_instants
+from solver.results.impulse_instants import acting_at, impulse_at
 from solver.results.references import ReferenceError
 
 from ..document.units import format_quantity
@@ -32,7 +32,7 @@ from .legend_room import drawn_polylines, place_legend
 from .overlays import Overlay, OverlayLayer, csv_overlays
 from .right_axis import RightAxis
 from .series import Series, catalogue, series_xy, x_axes
-from .stems import Stems
+from .stems import LoggedImpulses, Stems
 
 #: pen colours of successive curves in a plot
 COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf")
@@ -91,6 +91,7 @@ class PlotPanel(QWidget):
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self._results: Results | None = None
+        self._logged = LoggedImpulses()  # the impulses of the run's event log at their instants
         self._frames: list[Frame] = []
         self._series: dict[str, Series] = {}
         self._axes: dict[str, Series] = {}
@@ -196,7 +197,7 @@ class PlotPanel(QWidget):
         """Show ``results`` (complete or partial), keeping the chosen abscissa and series
         where the new run has them."""
         chosen = self.selected_series()
-        self._results = results
+        self._results, self._logged = results, LoggedImpulses()
         # a copy of a run's list, which append_frames extends; frames read on demand (a folder) or
         # a run's own growing frames (app.running.run_frames) are kept as they are
         self._frames = list(results.frames) if isinstance(results.frames, list) else results.frames
@@ -296,12 +297,11 @@ class PlotPanel(QWidget):
         """The impulses of stems ``key`` at their events' instants against time (None: at the frames)."""
         if self._x_key != "time" or not self._series[key].impulsive or self._results is None:
             return None
-        return impulse_instants(self._results.events, key, self._times[-1] if len(self._times) else -np.inf)
+        return self._logged.of(self._results.events, key, self._times[-1] if len(self._times) else -np.inf)
 
     def _drawn(self, key: str, x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """What curve ``key`` of frame arrays ``x``, ``y`` draws: logged impulses at their instants, not a frame's sum."""
-        instants = self._instants(key)
-        return instants if instants is not None else (x, y)
+        return self._instants(key) or (x, y)
 
     # ------------------------------------------------------------ overlays
     def set_overlays(self, overlays: list[Overlay]) -> None:

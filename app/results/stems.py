@@ -6,6 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pyqtgraph as pg
 
+from solver.results.impulse_instants import impulse_instants
+
 
 class Stems(pg.PlotDataItem):
     """The non-zero values of ``y`` (N s) as stems at their ``x``: one line pair per impulse
@@ -44,3 +46,20 @@ class Stems(pg.PlotDataItem):
         """The drawn stems: their instants and values (the tips)."""
         x, y = self.tips.getData()
         return np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+
+
+class LoggedImpulses:
+    """The impulses of a run's event log per impulse series at their instants
+    (:func:`~solver.results.impulse_instants.impulse_instants`), kept while the log and the frames'
+    last time stay (a readout asks at every playback tick; a run may log thousands)."""
+
+    def __init__(self):
+        self._kept: dict[str, tuple[tuple[int, float], tuple[np.ndarray, np.ndarray] | None]] = {}
+
+    def of(self, events: list[dict], key: str, until: float) -> tuple[np.ndarray, np.ndarray] | None:
+        """The impulses of series ``key`` up to ``until`` (s) at their instants; None: read at the frames."""
+        mark = (len(events), until)
+        kept = self._kept.get(key)
+        if kept is None or kept[0] != mark:
+            kept = self._kept[key] = (mark, impulse_instants(events, key, until))
+        return kept[1]
