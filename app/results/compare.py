@@ -7,6 +7,7 @@ import pyqtgraph as pg
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from solver.results.frames import Results
+from solver.results.impulse_instants import impulse_instants
 
 from .series import catalogue, presets, series_xy, x_axes
 from ..canvas.axes import axis_label
@@ -33,12 +34,15 @@ def mechanism(results: Results) -> tuple:
 
 
 def compare_series(runs: list[tuple[str, Results]], x_key: str, y_key: str) -> list[PlottedSeries]:
-    """``y_key`` against ``x_key`` for each ``(label, results)`` run that has both."""
+    """``y_key`` against ``x_key`` for each ``(label, results)`` run that has both; against time, the
+    impulses a pair logs at their events' instants (:mod:`solver.results.impulse_instants`), not a
+    frame's sum at its later time."""
     out = []
     for label, results in runs:
         axes, series = x_axes(results), catalogue(results)
         if x_key in axes and y_key in series:
-            x, y = series_xy(results.frames, axes[x_key], series[y_key])
+            instants = impulse_instants(results.events, y_key) if x_key == "time" else None
+            x, y = instants if instants is not None else series_xy(results.frames, axes[x_key], series[y_key])
             out.append(PlottedSeries(f"{label}: {series[y_key].title}", axes[x_key], series[y_key], x, y, label))
     return out
 
@@ -132,10 +136,11 @@ class CompareView(QWidget):
         self.plot.getPlotItem().clear()
         x_key, y_key = self.x_combo.currentData(), self.series_combo.currentData()
         self._curves = compare_series(self.runs, x_key, y_key) if x_key and y_key else []
+        spans = {label: results.time for label, results in self.runs}  # a run's stems over its whole span
         for k, curve in enumerate(self._curves):
             pen = pg.mkPen(COLOURS[k % len(COLOURS)], width=1.5)
             if curve.y_series.impulsive:  # impulses at their instants, not a curve through them
-                self.plot.addItem(Stems(curve.x, curve.y, pen, curve.run))
+                self.plot.addItem(Stems(curve.x, curve.y, pen, curve.run, span=spans[curve.run] if x_key == "time" else None))
             else:
                 self.plot.plot(curve.x, curve.y, pen=pen, name=curve.run)
         if self._curves:

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from solver.results.frames import Frame, Results, frame_times
+from solver.results.impulse_instants import acting_at, impulse_at
 from solver.results.references import ReferenceError
 
 from ..document.units import format_quantity
@@ -31,7 +32,7 @@ from .legend_room import drawn_polylines, place_legend
 from .overlays import Overlay, OverlayLayer, csv_overlays
 from .right_axis import RightAxis
 from .series import Series, catalogue, series_xy, x_axes
-from .stems import Stems
+from .stems import LoggedImpulses, Stems
 
 #: pen colours of successive curves in a plot
 COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf")
@@ -90,6 +91,7 @@ class PlotPanel(QWidget):
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self._results: Results | None = None
+        self._logged = LoggedImpulses()  # the impulses of the run's event log at their instants
         self._frames: list[Frame] = []
         self._series: dict[str, Series] = {}
         self._axes: dict[str, Series] = {}
@@ -195,7 +197,7 @@ class PlotPanel(QWidget):
         """Show ``results`` (complete or partial), keeping the chosen abscissa and series
         where the new run has them."""
         chosen = self.selected_series()
-        self._results = results
+        self._results, self._logged = results, LoggedImpulses()
         # a copy of a run's list, which append_frames extends; frames read on demand (a folder) or
         # a run's own growing frames (app.running.run_frames) are kept as they are
         self._frames = list(results.frames) if isinstance(results.frames, list) else results.frames
@@ -220,7 +222,7 @@ class PlotPanel(QWidget):
             dx, dy = series_xy(frames, x_series, self._series[key], first)
             x, y = np.concatenate([x, dx]), np.concatenate([y, dy])
             self._curves[key] = (curve, x, y)
-            _draw(curve, x, y)
+            _draw(curve, x, y, self._drawn(key, x, y))
         self._place_legend()
         self.set_time(self._time)
 
@@ -285,10 +287,21 @@ class PlotPanel(QWidget):
         return list(self._curves)
 
     def plotted(self) -> list[PlottedSeries]:
-        """The drawn curves' data (copies), for tests and for exporting the plotted series."""
+        """The drawn curves' data (copies), for tests and for exporting the plotted series: stems of
+        logged impulses at their events' instants (:meth:`_drawn`)."""
         x_series = self._axes.get(self._x_key)
-        return [PlottedSeries(self._series[k].title, x_series, self._series[k], x.copy(), y.copy())
+        return [PlottedSeries(self._series[k].title, x_series, self._series[k], *(a.copy() for a in self._drawn(k, x, y)))
                 for k, (_, x, y) in self._curves.items()]
+
+    def _instants(self, key: str) -> tuple[np.ndarray, np.ndarray] | None:
+        """The impulses of stems ``key`` at their events' instants against time (None: at the frames)."""
+        if self._x_key != "time" or not self._series[key].impulsive or self._results is None:
+            return None
+        return self._logged.of(self._results.events, key, self._times[-1] if len(self._times) else -np.inf)
+
+    def _drawn(self, key: str, x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """What curve ``key`` of frame arrays ``x``, ``y`` draws: logged impulses at their instants, not a frame's sum."""
+        return self._instants(key) or (x, y)
 
     # ------------------------------------------------------------ overlays
     def set_overlays(self, overlays: list[Overlay]) -> None:
@@ -347,7 +360,8 @@ class PlotPanel(QWidget):
         series = self._series[key]
         x, y = series_xy(self._frames, self._axes[self._x_key], series)
         pen = pg.mkPen(COLOURS[len(self._curves) % len(COLOURS)], width=1)
-        curve = Stems(x, y, pen, series.title) if series.impulsive else pg.PlotDataItem(x, y, pen=pen, name=series.title)
+        curve = (Stems(*self._drawn(key, x, y), pen, series.title, span=x) if series.impulsive
+                 else pg.PlotDataItem(x, y, pen=pen, name=series.title))
         if series.unit == self._units[0]:
             self.plot.addItem(curve)
         else:
@@ -377,26 +391,35 @@ class PlotPanel(QWidget):
         self.cursor.blockSignals(True)
         self.cursor.setValue(x)
         self.cursor.blockSignals(False)
-        self._show_readout(i)
+        self._show_readout(i, self._time)
 
     def values_at(self, t: float) -> dict[str, float]:
-        """Every drawn series' value at time ``t`` (the frame :func:`frame_index_at` picks)."""
+        """Every drawn series' value at time ``t``: the frame's :func:`frame_index_at` picks, and a
+        pair's logged impulses those acting at ``t`` (0 between its events)."""
         if not len(self._times):
             return {}
         i = frame_index_at(self._times, t)
-        return {k: float(y[i]) for k, (_, _, y) in self._curves.items()}
+        return {k: self._value(k, y, i, t) for k, (_, _, y) in self._curves.items()}
 
-    def _show_readout(self, i: int) -> None:
-        text = self._readout(i)
+    def _value(self, key: str, y: np.ndarray, i: int, t: float) -> float:
+        instants = self._instants(key)
+        return float(y[i]) if instants is None else impulse_at(instants, t)
+
+    def _show_readout(self, i: int, t: float) -> None:
+        text = self._readout(i, t)
         self.readout.setText(text)
         self.readout.setToolTip(text)
 
-    def _readout(self, i: int) -> str:
-        parts = [f"t = {format_quantity(self._times[i], 's', 6)}"]
+    def _readout(self, i: int, t: float) -> str:
+        """Frame ``i``'s time and values; at the instant ``t`` of a drawn impulse, that time, the
+        frame's named beside it, and the impulses acting at ``t``."""
+        at_event = any(acting_at(stems, t).any() for stems in map(self._instants, self._curves) if stems is not None)
+        parts = [f"t = {format_quantity(t if at_event else self._times[i], 's', 6)}"]
+        parts += [f"(frame at {format_quantity(self._times[i], 's', 6)})"] if at_event else []
         if self._x_key != "time":
             x_series = self._axes[self._x_key]
             parts.append(f"{x_series.label} = {format_quantity(x_series.value(self._frames[i]), x_series.unit, 6)}")
-        parts += [f"{self._series[k].label} = {format_quantity(y[i], self._series[k].unit, 6)}"
+        parts += [f"{self._series[k].label} = {format_quantity(self._value(k, y, i, t), self._series[k].unit, 6)}"
                   for k, (_, _, y) in self._curves.items()]
         return "   ".join(parts)
 
@@ -410,7 +433,7 @@ class PlotPanel(QWidget):
             x, _ = series_xy(self._frames, self._axes[self._x_key], self._axes[self._x_key])
             i = int(np.nanargmin(np.abs(x - pos)))
         self._time = float(self._times[i])
-        self._show_readout(i)
+        self._show_readout(i, self._time)
         self.time_scrubbed.emit(self._time)
 
     # ------------------------------------------------------------- widgets
@@ -489,9 +512,9 @@ class PlotPanel(QWidget):
                 group.setExpanded(True)
 
 
-def _draw(curve: pg.PlotDataItem, x: np.ndarray, y: np.ndarray) -> None:
-    """Give a drawn series its (grown) arrays: stems for impulses, else a curve."""
+def _draw(curve: pg.PlotDataItem, x: np.ndarray, y: np.ndarray, drawn: tuple[np.ndarray, np.ndarray]) -> None:
+    """Give a drawn series its (grown) frame arrays: stems for impulses at ``drawn`` (over the frames' span), else a curve."""
     if isinstance(curve, Stems):
-        curve.set_values(x, y)
+        curve.set_values(*drawn, span=x)
     else:
         curve.setData(x, y)

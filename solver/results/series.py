@@ -85,7 +85,8 @@ class Series:
     #: frames read on demand read only those (:meth:`~solver.results.lazy.LazyFrames.light`)
     reads: tuple[str, ...] | None = None
     #: impulses at instants (N s per frame, the impulses since the previous frame): drawn as
-    #: stems at their times, not joined into a curve
+    #: stems, not joined into a curve, at the instants of the event log where the pair logs them
+    #: (:mod:`.impulse_instants`), else at the frames' times
     impulsive: bool = False
     #: the trailing window an averaged series is averaged over, s (an impulse-model pair's
     #: force: its impulses over the window divided by it); None for a value at an instant

@@ -79,3 +79,21 @@ def test_runs_of_different_models_are_flagged(qtbot, runs, bar_mass):
     assert view.note.isHidden()
     view.set_runs([*runs, ("3: bar", bar_mass)])
     assert not view.note.isHidden() and "different models" in view.note.text()
+
+
+def test_compared_impulses_stand_at_their_instants_between_frames(qtbot):
+    """The pendulum's frames are 5 ms apart and its impulses fall between them (152.626 ms, the
+    frame after it 155.626 ms): each run's stems at its events' instants, over the run's span."""
+    pendulum = simulate(load_model(EXAMPLES / "pendulum_impact.json"))
+    view = CompareView()
+    qtbot.addWidget(view)
+    view.set_runs([("pendulum", pendulum)])
+    view.set_series("contact/tip-surface/I_n")
+    impulses = [e for e in pendulum.events if e["kind"] == "impulse"]
+    [curve] = view.plotted()
+    np.testing.assert_array_equal(curve.x, [e["time_s"] for e in impulses])
+    np.testing.assert_array_equal(curve.y, [e["I_n_N_s"] for e in impulses])
+    assert not np.isin(curve.x, pendulum.time).any()
+    [stems] = [item for item in view.plot.getPlotItem().items if isinstance(item, Stems)]
+    np.testing.assert_array_equal(stems.stems()[0], curve.x)
+    np.testing.assert_array_equal(stems.getData()[0][:2], pendulum.time[[0, -1]])

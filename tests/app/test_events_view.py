@@ -210,3 +210,36 @@ def test_the_slip_stop_shows_beside_max_compression_where_they_coincide(view, qt
     g = view.diagram.routh
     assert np.subtract(g.slip_stop, g.compression_end) == pytest.approx((0.0, 0.0), abs=1e-5)
     assert _green_pixels_round(view.diagram, g.compression_end, 5.5, 10.0) >= 20
+
+
+def test_an_impulse_between_frames_is_drawn_and_read_at_its_instant(window, qtbot, pendulum, tmp_path):
+    """The pendulum's impulses (5 ms frames) act between frames: at 152.626 ms, the frame after it
+    at 155.626 ms.  Its stems stand at the event's instant, selecting its row reads its time and its
+    impulse (not the frame before, 150 ms, with no impulse), and the plotted series' CSV has both."""
+    from app.results.export import write_series_csv
+
+    window.results_ui.playback.set_frames(pendulum.frames, pendulum.events)  # as a run's end gives them
+    window.results_ui.show_results(pendulum)
+    panel = window.results_ui.plots.panels[0]
+    assert panel.selected_series() == ["contact/tip-surface/I_n", "contact/tip-surface/I_t"]
+    impulses = [(r, e) for r, e in enumerate(pendulum.events) if e["kind"] == "impulse"]
+    times = np.array([e["time_s"] for _, e in impulses])
+    assert not np.isin(times, pendulum.time).any()  # between frames
+    t, drawn = panel.curve_item("contact/tip-surface/I_n").stems()
+    np.testing.assert_array_equal(t, times)
+    np.testing.assert_array_equal(drawn, [e["I_n_N_s"] for _, e in impulses])
+    zero_line = panel.curve_item("contact/tip-surface/I_n").getData()[0][:2]
+    np.testing.assert_array_equal(zero_line, pendulum.time[[0, -1]])  # over the run, 0 to 0.8 s
+    row, event = impulses[0]
+    view = window.results_ui.events
+    rect = view.table.visualRect(view.table.model().index(row, 0))
+    qtbot.mouseClick(view.table.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    frame_t = pendulum.time[pendulum.time <= event["time_s"]][-1]  # 150 ms, before the impulse
+    readout = panel.readout.text()
+    assert readout.startswith(f"t = {format_quantity(event['time_s'], 's', 6)}   (frame at "
+                              f"{format_quantity(frame_t, 's', 6)})")                       # 152.626 ms
+    assert f"normal impulse = {format_quantity(event['I_n_N_s'], 'N s', 6)}" in readout    # 1.44158 N s
+    assert panel.values_at(event["time_s"])["contact/tip-surface/I_t"] == event["I_t_N_s"]
+    write_series_csv(panel.plotted(), tmp_path / "impulses.csv")
+    rows = (tmp_path / "impulses.csv").read_text(encoding="utf-8").splitlines()
+    assert rows[1].split(",")[:2] == [repr(event["time_s"]), repr(event["I_n_N_s"])]
