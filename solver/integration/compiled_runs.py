@@ -12,6 +12,7 @@ from ..results.outputs import OutputBuilder
 from ..system.state import State
 from .free_steps import free_run, plan_steps
 from .newmark import NewmarkIntegrator
+from .closed_steps import ClosedRows
 from .open_steps import OpenGaps
 from .step_limits import StepLimits
 
@@ -20,6 +21,12 @@ if TYPE_CHECKING:
 
 #: steps x dofs of one compiled run of free steps (about 20 ms): the loop checks for a cancel between runs
 FREE_RUN_WORK = 32_768
+#: steps x (dofs + :data:`CLOSED_STEP_DOFS`) of one compiled run of closed Lagrange steps
+#: (:mod:`.closed_steps`), about 20 ms: a closed step costs about 0.08 us a dof (with the created-energy
+#: watch's beam energies of its state) and 20 us besides (the bar struck by a mass, 33 dofs, 21 us a step:
+#: 883 steps a run; the two bars, 726 dofs, 80 us: 256 steps); FREE_RUN_WORK // n steps would be 45 of
+#: the two bars, 3.6 ms, each run with its planning, rows, ledger and looks
+CLOSED_RUN_WORK, CLOSED_STEP_DOFS = 250_000, 250
 
 
 def compiled_run(integ: NewmarkIntegrator, out: OutputBuilder, state: State, h: float, h0: float, t_end: float,
@@ -45,7 +52,7 @@ def compiled_run(integ: NewmarkIntegrator, out: OutputBuilder, state: State, h: 
     Raises :class:`StepFailure` when the run stalls."""
     while breakpoints and breakpoints[0] <= state.t + eps_t:
         breakpoints.pop(0)
-    budget = 1 if single else max(1, FREE_RUN_WORK // integ.asm.n)
+    budget = 1 if single else run_budget(integ.asm.n, gaps)
     if gather:  # through the output times, a block of frames at most
         next_out, dt_out, budget = np.inf, np.inf, min(budget, BLOCK_FRAMES)
     cap = gaps.cap if gaps is not None else np.inf  # the longest step (the impact step while in contact)
@@ -87,3 +94,12 @@ def compiled_run(integ: NewmarkIntegrator, out: OutputBuilder, state: State, h: 
         block.contact = contact_rows(ends, recorded)
     return new, h_next, len(hs), int(iterations.sum()), failure, block
 
+
+
+def run_budget(n: int, gaps: OpenGaps | None) -> int:
+    """The most steps of one compiled run of a model of ``n`` dofs, about 20 ms of CPU (the loop checks for a
+    cancel between runs): :data:`FREE_RUN_WORK` // n, a run of closed Lagrange steps (``gaps`` a
+    :class:`~.closed_steps.ClosedRows`) :data:`CLOSED_RUN_WORK` // (n + :data:`CLOSED_STEP_DOFS`)."""
+    if isinstance(gaps, ClosedRows):
+        return max(1, CLOSED_RUN_WORK // (n + CLOSED_STEP_DOFS))
+    return max(1, FREE_RUN_WORK // n)

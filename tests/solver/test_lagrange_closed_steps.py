@@ -7,6 +7,7 @@ import pytest
 from solver.api import simulate
 from solver.contact.tracker import ContactTracker
 from solver.integration.closed_steps import ClosedRows, write_rhs
+from solver.integration.compiled_runs import CLOSED_RUN_WORK, CLOSED_STEP_DOFS, FREE_RUN_WORK
 from solver.integration.newmark import NewmarkIntegrator
 from solver.jit import _fused, fused, njit
 from solver.system.assembly import Assembly
@@ -137,4 +138,25 @@ def test_a_run_goes_on_across_the_onset_steps_and_the_steps_growing_back(end, mo
     assert abs(h[-1] - impact) < 1e-9 * impact if end != 0.1325 else abs(h[-1] - h[-2]) < 1e-9 * impact < impact - h[-1]
     assert taken == compiled.meta["impact_steps"] - 1 == len(h)
     assert compiled.meta["factorizations"] == stepped.meta["factorizations"]
+    assert_same_run(compiled, stepped)
+
+
+def test_closed_runs_of_a_big_model_are_as_long_as_their_cpu_allows(monkeypatch):
+    """A run of closed steps of the two bars (726 dofs, undamped: the watch's beam energies of every
+    state) may take :func:`~solver.integration.compiled_runs.run_budget`'s 256 steps, about 20 ms as a
+    run of free steps is (not ``FREE_RUN_WORK // n``, 45 steps, 3.6 ms, each run with its planning,
+    rows, ledger and looks): its longest run in contact plans more than 45 steps (256 in 0.9 ms,
+    fails on the old cap), and the run is the one-by-one run to the bit."""
+    planned = []
+    begin = ClosedRows.begin
+
+    def counted(self, s, times, *steps):
+        planned.append(len(times))
+        return begin(self, s, times, *steps)
+
+    monkeypatch.setattr(ClosedRows, "begin", counted)
+    doc = example("two_bars_impact", record={"steps": True}, output_interval=9e-4, end_time=9e-4)
+    compiled, stepped, taken = runs(doc, monkeypatch)
+    assert FREE_RUN_WORK // 726 < max(planned) <= CLOSED_RUN_WORK // (726 + CLOSED_STEP_DOFS)
+    assert taken >= 0.95 * compiled.meta["impact_steps"]
     assert_same_run(compiled, stepped)
