@@ -7,7 +7,7 @@ import pyqtgraph as pg
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from solver.results.frames import Results
-from solver.results.impulse_instants import impulse_instants
+from solver.results.impulse_instants import event_time_axis, impulse_instants
 
 from .series import catalogue, presets, series_xy, x_axes
 from ..canvas.axes import axis_label
@@ -43,7 +43,8 @@ def compare_series(runs: list[tuple[str, Results]], x_key: str, y_key: str) -> l
         if x_key in axes and y_key in series:
             instants = impulse_instants(results.events, y_key) if x_key == "time" else None
             x, y = instants if instants is not None else series_xy(results.frames, axes[x_key], series[y_key])
-            out.append(PlottedSeries(f"{label}: {series[y_key].title}", axes[x_key], series[y_key], x, y, label))
+            x_series = axes[x_key] if instants is None else event_time_axis(axes[x_key])
+            out.append(PlottedSeries(f"{label}: {series[y_key].title}", x_series, series[y_key], x, y, label))
     return out
 
 

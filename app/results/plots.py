@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from solver.results.frames import Frame, Results, frame_times
-from solver.results.impulse_instants import acting_at, impulse_at
+from solver.results.impulse_instants import acting_at, event_time_axis, impulse_at
 from solver.results.references import ReferenceError
 
 from ..document.units import format_quantity
@@ -287,10 +287,10 @@ class PlotPanel(QWidget):
         return list(self._curves)
 
     def plotted(self) -> list[PlottedSeries]:
-        """The drawn curves' data (copies), for tests and for exporting the plotted series: stems of
-        logged impulses at their events' instants (:meth:`_drawn`)."""
+        """The drawn curves' data (copies): logged impulses at their instants, against event time."""
         x_series = self._axes.get(self._x_key)
-        return [PlottedSeries(self._series[k].title, x_series, self._series[k], *(a.copy() for a in self._drawn(k, x, y)))
+        return [PlottedSeries(self._series[k].title, x_series if self._instants(k) is None else event_time_axis(x_series),
+                              self._series[k], *(a.copy() for a in self._drawn(k, x, y)))
                 for k, (_, x, y) in self._curves.items()]
 
     def _instants(self, key: str) -> tuple[np.ndarray, np.ndarray] | None:

@@ -18,9 +18,12 @@ interval (:func:`impulse_instants` returns None), read at the frames.
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Iterable
 
 import numpy as np
+
+from .series import Series
 
 #: the event key of each impulsive contact series (``contact/<pair>/I_n``: the normal impulse, N s)
 EVENT_KEYS = {"I_n": "I_n_N_s", "I_t": "I_t_N_s"}
@@ -59,3 +62,9 @@ def impulse_at(instants: tuple[np.ndarray, np.ndarray], t: float) -> float:
     """The impulse (N s) of ``instants`` (:func:`impulse_instants`) acting at time ``t`` (s), 0
     between them."""
     return float(instants[1][acting_at(instants, t)].sum())
+
+
+def event_time_axis(time: Series) -> Series:
+    """The abscissa of impulses drawn at their events' instants: the time axis ``time`` named
+    ``event time`` (its CSV column ``event_time_s``, beside the frames' ``time_s``)."""
+    return replace(time, key="event_time", label="event time")

@@ -15,6 +15,7 @@ from app.results.export import VideoCodecMissing, export_animation, export_plot,
 from app.results.plots_dock import PlotsDock
 from solver.results.frames import Results
 from solver.results.files import load_results, write_results
+from solver.results.impulse_instants import impulse_instants
 
 
 @pytest.fixture
@@ -31,13 +32,20 @@ def read_csv(path: Path) -> tuple[list[str], np.ndarray]:
 
 
 def test_plotted_series_csv_reads_back_equal(dock, bar_mass, tmp_path):
+    """The plotted curves as drawn: the impulses at their events' instants (``event_time_s``), the
+    energy at the frames' times (``time_s``)."""
     dock.add_panel("time", ["energy/kinetic"])
     write_series_csv(dock.plotted(), tmp_path / "plotted.csv")
     header, values = read_csv(tmp_path / "plotted.csv")
-    assert header == ["time_s", "contact.striker-end.I_n_N_s", "contact.striker-end.I_t_N_s", "energy.kinetic_J"]
-    np.testing.assert_array_equal(values[:, 0], bar_mass.time)
-    np.testing.assert_array_equal(values[:, 1], [f.contact["I_n_N_s"][0] for f in bar_mass.frames])
-    np.testing.assert_array_equal(values[:, 3], bar_mass.energy("kinetic"))
+    assert header == ["event_time_s", "contact.striker-end.I_n_N_s", "contact.striker-end.I_t_N_s", "time_s",
+                      "energy.kinetic_J"]
+    instants, impulses = impulse_instants(bar_mass.events, "contact/striker-end/I_n")
+    assert 0 < len(instants) < len(bar_mass.frames)
+    np.testing.assert_array_equal(values[:len(instants), 0], instants)
+    np.testing.assert_array_equal(values[:len(instants), 1], impulses)
+    assert np.isnan(values[len(instants):, :3]).all()
+    np.testing.assert_array_equal(values[:, 3], bar_mass.time)
+    np.testing.assert_array_equal(values[:, 4], bar_mass.energy("kinetic"))
 
 
 def test_csv_values_are_the_shortest_text_that_reads_back(dock, bar_mass, tmp_path):
@@ -61,12 +69,13 @@ def test_curves_with_other_abscissae_bring_their_own_columns(dock, bar_mass, tmp
     partial = Results(model=bar_mass.model, layout=bar_mass.layout, frames=bar_mass.frames[:7])
     other = PlotsDock()
     other.set_results(partial)
-    curves = [*dock.plotted()[:1], *other.plotted()[:1]]
+    for plots in (dock, other):
+        plots.add_panel("time", ["energy/kinetic"])
+    curves = [dock.plotted()[-1], other.plotted()[-1]]
     curves[1] = curves[1]._replace(run="first frames")
     write_series_csv(curves, tmp_path / "two.csv")
     header, values = read_csv(tmp_path / "two.csv")
-    assert header == ["time_s", "contact.striker-end.I_n_N_s",
-                      "first frames: time_s", "first frames: contact.striker-end.I_n_N_s"]
+    assert header == ["time_s", "energy.kinetic_J", "first frames: time_s", "first frames: energy.kinetic_J"]
     assert np.isnan(values[7:, 2:]).all() and len(values) == len(bar_mass.frames)
     np.testing.assert_array_equal(values[:7, 3], values[:7, 1])
     other.deleteLater()
