@@ -121,7 +121,7 @@ def test_getting_started_as_written_with_the_three_contact_models(qtbot, window,
     rows = export_preset(qtbot, window, monkeypatch, tmp_path / "impulses.csv", "contact impulses vs time")
     window.results_ui.events_dock.raise_()
     shot(window, "impact_run.png")
-    assert rows[0] == ["time_s", "contact.contact1.I_n_N_s", "contact.contact1.I_t_N_s"]
+    assert rows[0] == ["event_time_s", "contact.contact1.I_n_N_s", "contact.contact1.I_t_N_s"]  # at the impacts' instants
     assert sum(float(r[1]) for r in rows[1:]) > 5.0  # N s: the block's momentum, 5 N s, is reversed
 
     for kind in ("lagrange", "compliant"):            # 6. the other two models

@@ -68,7 +68,7 @@ def test_the_plotted_series_export_as_csv_and_read_back(bar_mass_run, monkeypatc
     with open(tmp_path / "forces.csv", newline="", encoding="utf-8") as f:
         rows = list(csv.reader(f))
     header, data = rows[0], np.array(rows[1:], dtype=float)
-    assert header[0] == "time_s" and any("N" in h for h in header[1:])
+    assert header[0] == "event_time_s" and any("N" in h for h in header[1:])  # the bar-mass's impulses at their instants
     curves = window.results_ui.plots.plotted()
     np.testing.assert_allclose(data[:, 0], curves[0].x)
     np.testing.assert_allclose(data[:, 1], curves[0].y)
