@@ -1,7 +1,7 @@
 """One pyqtgraph plot of a run's series, with a time cursor shared with playback.
 
-:class:`PlotPanel` is one plot: a series tree (checkable, grouped, filterable, long names
-elided in the middle, widened by its splitter), an abscissa chooser (time or a driver's
+:class:`PlotPanel` is one plot: a series tree (:mod:`.series_tree`: checkable, grouped, filterable,
+long names elided so that they can be told apart, widened by its splitter), an abscissa chooser (time or a driver's
 value), the curves (impulses as stems, :mod:`.stems`; a second unit on a right-hand axis,
 :mod:`.right_axis`, a third refused with a note), a movable vertical time
 cursor, a readout of every curve's value at the cursor, and overlays
@@ -19,7 +19,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QComboBox, QFileDialog, QGraphicsItem, QHBoxLayout, QLabel, QLineEdit, QMenu, QMessageBox, QSizePolicy, QSplitter,
-    QToolButton, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget,
+    QToolButton, QTreeWidgetItem, QVBoxLayout, QWidget,
 )
 
 from solver.results.frames import Frame, Results, frame_times
@@ -32,12 +32,12 @@ from .legend_room import drawn_polylines, place_legend
 from .overlays import Overlay, OverlayLayer, csv_overlays
 from .right_axis import RightAxis
 from .series import Series, catalogue, series_xy, x_axes
+from .series_tree import KEY_ROLE, SeriesTree
 from .stems import LoggedImpulses, Stems
 
 #: pen colours of successive curves in a plot
 COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf")
 
-KEY_ROLE = Qt.ItemDataRole.UserRole
 #: the first width of the series list, px (the splitter beside it widens it)
 SERIES_LIST_WIDTH = 170
 #: the narrowest the series list gets when the panel narrows, px
@@ -110,7 +110,7 @@ class PlotPanel(QWidget):
         self.filter_edit = QLineEdit()
         self.filter_edit.setPlaceholderText("filter series")
         self.filter_edit.setClearButtonEnabled(True)
-        self.filter_edit.textChanged.connect(self._filter_tree)
+        self.filter_edit.textChanged.connect(lambda text: self.tree.filter(text))
         autoscale = QToolButton(text="Autoscale")
         autoscale.clicked.connect(self.autoscale)
         close = QToolButton(text="✕")
@@ -127,11 +127,7 @@ class PlotPanel(QWidget):
         self.clear_csv_action.triggered.connect(lambda _checked=False: self.clear_loaded_overlays())
         self.overlay_button.setMenu(menu)
 
-        self.tree = QTreeWidget()
-        self.tree.setHeaderHidden(True)
-        # long names lose their middle, not the quantity at their end; whole in the tooltip
-        self.tree.setTextElideMode(Qt.TextElideMode.ElideMiddle)
-        self.tree.setIndentation(12)  # the names, not the tree's steps, take the width
+        self.tree = SeriesTree()
         self.tree.itemChanged.connect(self._item_changed)
 
         self.plot = pg.PlotWidget(background="w")
@@ -204,7 +200,7 @@ class PlotPanel(QWidget):
         self._series = catalogue(results)
         self._axes = x_axes(results)
         self._fill_x_combo()
-        self._fill_tree()
+        self.tree.fill(self._series, self.filter_edit.text())
         self._times = frame_times(self._frames)
         self._clear_curves()
         self.set_series([k for k in chosen if k in self._series])
@@ -253,7 +249,7 @@ class PlotPanel(QWidget):
         for key in keys:
             if key not in self._curves:
                 self._add_curve(key)
-        self._check_tree(keys)
+        self.tree.check(keys)
         self._label_axes()
         self._note_refused(refused)
         self._draw_overlays()
@@ -447,44 +443,9 @@ class PlotPanel(QWidget):
         self.x_combo.setCurrentIndex(self.x_combo.findData(self._x_key))
         self.x_combo.blockSignals(False)
 
-    def _fill_tree(self) -> None:
-        self.tree.blockSignals(True)
-        self.tree.clear()
-        groups: dict[str, QTreeWidgetItem] = {}
-        for key, series in self._series.items():
-            group = groups.get(series.group)
-            if group is None:
-                group = groups[series.group] = QTreeWidgetItem(self.tree, [series.group])
-                group.setFlags(group.flags() & ~Qt.ItemFlag.ItemIsUserCheckable)
-            item = QTreeWidgetItem(group, [series.title])
-            item.setToolTip(0, series.title)  # the narrow list cuts long names
-            item.setData(0, KEY_ROLE, key)
-            item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
-            item.setCheckState(0, Qt.CheckState.Unchecked)
-        self.tree.blockSignals(False)
-        self._filter_tree(self.filter_edit.text())
-
     def series_item(self, key: str) -> QTreeWidgetItem | None:
         """The tree item of series ``key`` (for tests and keyboard navigation)."""
-        for i in range(self.tree.topLevelItemCount()):
-            group = self.tree.topLevelItem(i)
-            for j in range(group.childCount()):
-                if group.child(j).data(0, KEY_ROLE) == key:
-                    return group.child(j)
-        return None
-
-    def _check_tree(self, keys: list[str]) -> None:
-        self.tree.blockSignals(True)
-        chosen = set(keys)
-        for i in range(self.tree.topLevelItemCount()):
-            group = self.tree.topLevelItem(i)
-            for j in range(group.childCount()):
-                item = group.child(j)
-                checked = item.data(0, KEY_ROLE) in chosen
-                item.setCheckState(0, Qt.CheckState.Checked if checked else Qt.CheckState.Unchecked)
-                if checked:
-                    group.setExpanded(True)
-        self.tree.blockSignals(False)
+        return self.tree.item(key)
 
     def _item_changed(self, item: QTreeWidgetItem, column: int) -> None:
         key = item.data(0, KEY_ROLE)
@@ -496,20 +457,6 @@ class PlotPanel(QWidget):
         elif item.checkState(0) == Qt.CheckState.Unchecked and key in keys:
             keys.remove(key)
         self.set_series(keys)
-
-    def _filter_tree(self, text: str) -> None:
-        words = text.lower().split()
-        for i in range(self.tree.topLevelItemCount()):
-            group = self.tree.topLevelItem(i)
-            shown = 0
-            for j in range(group.childCount()):
-                item = group.child(j)
-                hide = not all(w in item.text(0).lower() or w in group.text(0).lower() for w in words)
-                item.setHidden(hide)
-                shown += not hide
-            group.setHidden(shown == 0)
-            if words:
-                group.setExpanded(True)
 
 
 def _draw(curve: pg.PlotDataItem, x: np.ndarray, y: np.ndarray, drawn: tuple[np.ndarray, np.ndarray]) -> None:

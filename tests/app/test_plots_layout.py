@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from PySide6.QtCore import QSettings, Qt
+from PySide6.QtWidgets import QStyleOptionViewItem
 
 from app.results.plots import PlotPanel
 from app.shell.layout import DEFAULT_SIZE
@@ -92,7 +93,7 @@ def panel(shown, bar_mass) -> PlotPanel:
     return p
 
 
-def test_series_names_elide_in_the_middle_whole_in_the_tooltip(panel, qtbot):
+def test_series_names_elide_the_pair_first_whole_in_the_tooltip(panel, qtbot):
     item = panel.series_item("contact/striker-end/F_t")
     title = "striker-end tangential force averaged over Δt = 5 ms (N)"
     assert item.text(0) == title and item.toolTip(0) == title
@@ -101,12 +102,48 @@ def test_series_names_elide_in_the_middle_whole_in_the_tooltip(panel, qtbot):
     tree.expandAll()
     qtbot.waitUntil(lambda: tree.viewport().width() > 0)
     assert tree.fontMetrics().horizontalAdvance(title) > tree.visualItemRect(item).width()  # it is elided
-    shown = tree.fontMetrics().elidedText(title, Qt.TextElideMode.ElideMiddle, tree.visualItemRect(item).width())
-    assert shown.startswith("striker") and shown.endswith("(N)")      # both ends kept: the pair, the unit
+    shown = shown_text(tree, item)
+    assert shown.startswith("…tang") and shown.endswith("(N)")  # every name here starts "striker-end ": the quantity, the unit
     splitter = panel.splitter
     wide = splitter.sizes()[0] + 200
     splitter.setSizes([wide, sum(splitter.sizes()) - wide])           # as the user drags the handle
     assert splitter.sizes()[0] == wide and tree.visualItemRect(item).width() > 300
+
+
+def row_image(tree, item):
+    """The pixels of ``item``'s row as the user sees it."""
+    return tree.viewport().grab(tree.visualItemRect(item)).toImage()
+
+
+def test_a_clearance_joints_two_forces_read_apart_in_the_list_at_1280_by_800(qtbot, window):
+    """Both forces of a clearance joint, elided in the middle at the window's default size, read
+    ``B-clea…ce (N)``; the start every series of the pair shares goes first, the quantity's start
+    and the unit stay."""
+    window.resize(1280, 800)
+    qtbot.waitUntil(lambda: window.width() == 1280)
+    window.reset_layout_action.trigger()
+    assert window.open_example("slider_crank_clearance_hertz")
+    window.document.model["solver"]["end_time"] = 5e-5
+    run(qtbot, window)
+    plots = window.results_ui.plots
+    qtbot.waitUntil(lambda: in_front(plots) and bool(plots.panels))
+    tree = plots.panels[0].tree
+    normal, tangential = (plots.panels[0].series_item(f"contact/B-clearance/{k}") for k in ("F_n", "F_t"))
+    assert normal.checkState(0) == tangential.checkState(0) == Qt.CheckState.Checked
+    width = tree.visualItemRect(normal).width()
+    assert tree.fontMetrics().horizontalAdvance(normal.text(0)) > width      # too long for the list: elided
+    assert row_image(tree, normal) != row_image(tree, tangential)            # and still told apart
+    shown = [shown_text(tree, item) for item in (normal, tangential)]
+    assert shown[0].startswith("…norm") and shown[0].endswith("(N)")   # "B-clearance " is every name's start
+    assert shown[1].startswith("…tang") and shown[1].endswith("(N)")
+
+
+def shown_text(tree, item) -> str:
+    """The text the list paints for ``item``."""
+    option = QStyleOptionViewItem()
+    option.rect, option.widget = tree.visualItemRect(item), tree
+    tree.itemDelegate().initStyleOption(option, tree.indexFromItem(item))
+    return option.text
 
 
 def test_a_second_unit_gets_the_right_axis_a_third_is_refused(panel):
@@ -165,3 +202,11 @@ def test_a_sweeps_dimensionless_axis_is_plain_numbers(shown, qtbot):
     ticks = [float(value) for level in bottom.tickValues(*plot.vb.viewRange()[0], 400) for value in level[1]]
     assert ticks and 0.4 <= min(ticks) and max(ticks) <= 1.0       # the restitution's own values
     assert bottom.autoSIPrefixScale == 1.0
+
+
+def test_the_series_names_docstring_examples(qapp):
+    import doctest
+
+    from app.results import series_tree
+
+    assert doctest.testmod(series_tree).failed == 0
