@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from solver.results.frames import Frame, Results, frame_times
-from solver.results.impulse_instants import acting_at, event_time_axis, impulse_at
+from solver.results.impulse_instants import acting_at, event_time_axis, impulse_at, snapped_time
 from solver.results.references import ReferenceError
 
 from ..document.units import format_quantity
@@ -75,7 +75,8 @@ class PlotPanel(QWidget):
     Signals
     -------
     time_scrubbed(float)
-        The user dragged the time cursor; carries the time (s) of the frame under it.
+        The user dragged the time cursor; carries the time (s) of the frame, or of the impulse
+        drawn at its instant, under it (:func:`~solver.results.impulse_instants.snapped_time`).
     remove_requested()
         The user pressed the panel's close button.
 
@@ -408,7 +409,8 @@ class PlotPanel(QWidget):
 
     def _readout(self, i: int, t: float) -> str:
         """Frame ``i``'s time and values; at the instant ``t`` of a drawn impulse, that time, the
-        frame's named beside it, and the impulses acting at ``t``."""
+        frame's named beside it, and the impulses acting at ``t``; impulses a frame sums, the frame
+        before it (``1.44158 N s since 150 ms``)."""
         at_event = any(acting_at(stems, t).any() for stems in map(self._instants, self._curves) if stems is not None)
         parts = [f"t = {format_quantity(t if at_event else self._times[i], 's', 6)}"]
         parts += [f"(frame at {format_quantity(self._times[i], 's', 6)})"] if at_event else []
@@ -416,19 +418,28 @@ class PlotPanel(QWidget):
             x_series = self._axes[self._x_key]
             parts.append(f"{x_series.label} = {format_quantity(x_series.value(self._frames[i]), x_series.unit, 6)}")
         parts += [f"{self._series[k].label} = {format_quantity(self._value(k, y, i, t), self._series[k].unit, 6)}"
-                  for k, (_, _, y) in self._curves.items()]
+                  + self._since(k, y, i) for k, (_, _, y) in self._curves.items()]
         return "   ".join(parts)
+
+    def _since(self, key: str, y: np.ndarray, i: int) -> str:
+        """After the impulses a frame sums (stems at the frames: a run going on, a compliant pair),
+        the frame they are summed since: they did not act at frame ``i``'s time."""
+        if not self._series[key].impulsive or self._instants(key) is not None or i == 0 or y[i] == 0:
+            return ""
+        return f" since {format_quantity(self._times[i - 1], 's', 6)}"
 
     def _cursor_dragged(self) -> None:
         if not len(self._times):
             return
         pos = self.cursor.value()
-        if self._x_key == "time":
-            i = frame_index_at(self._times, pos)
+        if self._x_key == "time":  # onto a frame, or onto a stem drawn at its impulse's instant
+            stems = [s[0] for s in map(self._instants, self._curves) if s is not None]
+            self._time = snapped_time(self._times, np.concatenate(stems) if stems else np.empty(0), pos)
+            i = frame_index_at(self._times, self._time)
         else:
             x, _ = series_xy(self._frames, self._axes[self._x_key], self._axes[self._x_key])
             i = int(np.nanargmin(np.abs(x - pos)))
-        self._time = float(self._times[i])
+            self._time = float(self._times[i])
         self._show_readout(i, self._time)
         self.time_scrubbed.emit(self._time)
 

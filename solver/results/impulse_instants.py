@@ -64,6 +64,19 @@ def impulse_at(instants: tuple[np.ndarray, np.ndarray], t: float) -> float:
     return float(instants[1][acting_at(instants, t)].sum())
 
 
+def snapped_time(frame_times: np.ndarray, instants: np.ndarray, t: float) -> float:
+    """Where a time cursor dragged to ``t`` (s) stands: the last of the frames' times and the drawn
+    impulses' ``instants`` (s) at or before ``t`` (the first frame before the first), so that a
+    cursor dragged onto a stem reads its impulse, not the zero of the frame before it.
+
+    >>> snapped_time(np.array([0.15, 0.155]), np.array([0.1526]), 0.153), snapped_time(np.array([0.15, 0.155]), np.array([0.1526]), 0.156)
+    (0.1526, 0.155)
+    """
+    frame = frame_times[max(int(np.searchsorted(frame_times, t, side="right")) - 1, 0)]
+    earlier = instants[instants <= t]
+    return float(max(frame, earlier.max())) if earlier.size else float(frame)
+
+
 def event_time_axis(time: Series) -> Series:
     """The abscissa of impulses drawn at their events' instants: the time axis ``time`` named
     ``event time`` (its CSV column ``event_time_s``, beside the frames' ``time_s``)."""

@@ -147,6 +147,50 @@ def test_dragging_the_time_cursor_scrubs(dock, qtbot, bar_mass):
     assert second.cursor.value() == t
 
 
+def test_dragging_onto_an_impulse_reads_it_during_and_after_the_run(shown, example_results):
+    """The pendulum's impulse of 152.626 ms (5 ms frames): while the run goes on its stem stands at
+    the frame that sums it, 155.626 ms, and says since when; once the event log has come, at its
+    instant, where the dragged cursor stops and reads it (it snapped to the frame of 150 ms: 0 N s)."""
+    results = example_results("pendulum_impact")
+    times, normal, _ = impulse_events(results, "tip-surface")
+    dock = shown(PlotsDock(), 700, 500)
+    dock.set_results(Results(model=results.model, layout=output_layout(results.model)))  # a run starts
+    dock.append_frames(list(results.frames))
+    panel = dock.panels[0]
+    frame = results.time[np.searchsorted(results.time, times[0])]                 # 155.626 ms
+    stems, _ = panel.curve_item("contact/tip-surface/I_n").stems()
+    assert stems[0] == frame
+    scrubbed = drag_cursor(dock, 0.147, frame + 0.5e-3)
+    assert scrubbed[-1] == frame
+    assert f"normal impulse = {format_quantity(normal[0], 'N s', 6)} since 150 ms" in panel.readout.text()
+    dock.set_results(results)                                                      # the run ended: its events came
+    stems, _ = panel.curve_item("contact/tip-surface/I_n").stems()
+    np.testing.assert_array_equal(stems, times)
+    scrubbed = drag_cursor(dock, 0.147, times[0] + 1e-3)                           # past the stem, before the frame
+    assert scrubbed[-1] == times[0]
+    assert panel.readout.text().startswith(f"t = {format_quantity(times[0], 's', 6)}   (frame at 150 ms)")
+    assert f"normal impulse = {format_quantity(normal[0], 'N s', 6)}" in panel.readout.text()   # 1.44158 N s
+
+
+def drag_cursor(dock: PlotsDock, start: float, end: float) -> list[float]:
+    """Zoom the first plot onto 140-170 ms, drag its time cursor from ``start`` to ``end`` (s);
+    the times the dock said were scrubbed."""
+    dock.set_time(start)
+    panel = dock.panels[0]
+    vb = panel.plot.getPlotItem().vb
+    vb.setRange(xRange=(0.14, 0.17), padding=0)
+    y = sum(vb.viewRange()[1]) / 2
+
+    def pixel(t: float) -> QPoint:
+        return panel.plot.mapFromScene(vb.mapViewToScene(QPointF(t, y)))
+
+    scrubbed: list[float] = []
+    dock.time_scrubbed.connect(scrubbed.append)
+    drag(panel.plot.viewport(), pixel(start), pixel(end))
+    dock.time_scrubbed.disconnect(scrubbed.append)
+    return scrubbed
+
+
 def test_driver_angle_abscissa_and_presets():
     results = simulate(load_model(EXAMPLES / "slider_crank_flexible.json"))
     names = presets(results)
