@@ -1,6 +1,7 @@
 """Where a plot's legend goes: the corner where it hides the fewest points of the curves, the
 view widened on that side just enough to clear it (the Routh diagram, :mod:`.routh_diagram`, and
-the results plots, :mod:`.plots`: no corner of a small plot is free of its curves)."""
+the results plots, :mod:`.plots`: no corner of a small plot is free of its curves), the curves of a
+right-hand axis counted where they are drawn."""
 from __future__ import annotations
 
 import numpy as np
@@ -77,10 +78,16 @@ def legend_room(points: np.ndarray, lo: np.ndarray, hi: np.ndarray, corner: tupl
 
 
 def drawn_polylines(plot: pg.PlotItem) -> list[np.ndarray]:
-    """The polylines ((k, 2) arrays, in the view's units) the data items of ``plot`` draw: a
-    curve drawn in separate segments (``connect="pairs"``, impulses' stems) as its segments."""
+    """The polylines ((k, 2) arrays, in the view's units) the data items of ``plot`` draw
+    (:func:`item_polylines`)."""
+    return item_polylines(plot.listDataItems())
+
+
+def item_polylines(items) -> list[np.ndarray]:
+    """The polylines ((k, 2) arrays, in their view's units) data ``items`` draw: a curve drawn in
+    separate segments (``connect="pairs"``, impulses' stems) as its segments."""
     lines = []
-    for item in plot.listDataItems():
+    for item in items:
         x, y = item.getData()
         if x is None or not len(x):
             continue
@@ -90,17 +97,25 @@ def drawn_polylines(plot: pg.PlotItem) -> list[np.ndarray]:
     return lines
 
 
-def place_legend(plot: pg.PlotItem, curves: list[np.ndarray]) -> None:
+def place_legend(plot: pg.PlotItem, curves: list[np.ndarray],
+                 right: tuple[pg.ViewBox, list[np.ndarray]] | None = None) -> None:
     """Anchor the legend of ``plot`` in the corner of :data:`CORNERS` where it covers the fewest
-    points of ``curves`` ((k, 2) polylines in the view's units), and set the view to the curves'
-    box (padded as pyqtgraph pads it) widened on that side as little as clears the legend
-    (:func:`legend_room`); nothing when there is no legend or no curve."""
+    points of ``curves`` ((k, 2) polylines in the view's units) and of the curves ``right[1]`` of a
+    second view box ``right[0]`` over the same area (a right-hand axis, :mod:`.right_axis`), and set
+    the views to the curves' boxes (padded as pyqtgraph pads them) widened on that side as little as
+    clears the legend (:func:`legend_room`), the second view by the same fractions; nothing when
+    there is no legend or no curve on the plot's own view."""
     view = plot.getViewBox()
     legend, box = plot.legend, view.boundingRect()
-    curves = [c[np.isfinite(c).all(axis=1)] for c in curves]
-    curves = [c for c in curves if len(c)]
+    curves = _finite(curves)
     if legend is None or not curves or box.width() <= 0 or box.height() <= 0:
         return
+    lo, hi = padded_box(view, curves)
+    second = _finite(right[1]) if right is not None else []
+    if second:  # drawn where they stand, on the plot's own scale
+        right_lo, right_hi = padded_box(right[0], second)
+        scale = (hi[1] - lo[1]) / (right_hi[1] - right_lo[1])
+        curves = curves + [np.column_stack([c[:, 0], lo[1] + (c[:, 1] - right_lo[1]) * scale]) for c in second]
     size = (min(legend.boundingRect().width() / box.width(), 1.0),
             min(legend.boundingRect().height() / box.height(), 1.0))
     corner = least_covered_corner(curves, size)
@@ -108,8 +123,23 @@ def place_legend(plot: pg.PlotItem, curves: list[np.ndarray]) -> None:
     legend.anchor(itemPos=corner, parentPos=corner, offset=offset)
     room = (min((legend.boundingRect().width() + 2 * LEGEND_OFFSET) / box.width(), 0.9),
             min((legend.boundingRect().height() + 2 * LEGEND_OFFSET) / box.height(), 0.9))
+    x_range, y_range = legend_room(sampled(curves, 200), lo, hi, corner, room)
+    view.setRange(xRange=x_range, yRange=y_range, padding=0)
+    if second:  # the same fractions of the second view's box
+        f = (np.array(y_range) - lo[1]) / (hi[1] - lo[1])
+        right[0].setRange(yRange=tuple(right_lo[1] + f * (right_hi[1] - right_lo[1])), padding=0)
+
+
+def padded_box(view: pg.ViewBox, curves: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """The box (lowest and highest corner) of ``curves`` ((k, 2) finite polylines) padded as
+    pyqtgraph's ``view`` pads an automatic range."""
     points = sampled(curves, 200)
     lo, hi = points.min(axis=0), points.max(axis=0)
     pad = np.array([view.suggestPadding(0), view.suggestPadding(1)]) * np.where(hi > lo, hi - lo, 1.0)
-    x_range, y_range = legend_room(points, lo - pad, hi + pad, corner, room)
-    view.setRange(xRange=x_range, yRange=y_range, padding=0)
+    return lo - pad, hi + pad
+
+
+def _finite(curves: list[np.ndarray]) -> list[np.ndarray]:
+    """The finite points of each of ``curves``, the curves left with none dropped."""
+    curves = [c[np.isfinite(c).all(axis=1)] for c in curves]
+    return [c for c in curves if len(c)]

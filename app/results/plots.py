@@ -28,7 +28,7 @@ from solver.results.references import ReferenceError
 
 from ..document.units import format_quantity
 from ..canvas.axes import axis_label
-from .legend_room import drawn_polylines, place_legend
+from .legend_room import drawn_polylines, item_polylines, place_legend
 from .overlays import Overlay, OverlayLayer, csv_overlays
 from .right_axis import RightAxis
 from .series import Series, catalogue, series_xy, x_axes
@@ -348,10 +348,11 @@ class PlotPanel(QWidget):
 
     def _place_legend(self) -> None:
         """While the view follows the curves: the legend in the corner where it hides the fewest
-        points of the left axis's curves, the view widened on its side just enough to clear them
+        points of the curves (those of the right axis too), the view widened on its side just enough to clear them
         (at the default dock size no corner is free: it hid the impulses at mid-run, Getting Started)."""
         if self._follow:
-            place_legend(self.plot.getPlotItem(), drawn_polylines(self.plot.getPlotItem()))
+            right = (self.right_axis.view, item_polylines(self.right_axis.items)) if self.right_axis.items else None
+            place_legend(self.plot.getPlotItem(), drawn_polylines(self.plot.getPlotItem()), right)
 
     def _add_curve(self, key: str) -> None:
         series = self._series[key]

@@ -353,3 +353,35 @@ def test_the_legend_placements_docstring_examples():
     from app.results import legend_room
 
     assert doctest.testmod(legend_room).failed == 0
+
+
+def _points_under_the_legend(panel: PlotPanel, items, view) -> int:
+    """How many drawn points of ``items`` (curves of view box ``view``) the legend's box covers."""
+    legend = panel.plot.getPlotItem().legend.sceneBoundingRect()
+    count = 0
+    for item in items:
+        x, y = item.getData()
+        count += sum(legend.contains(view.mapViewToScene(QPointF(a, b))) for a, b in zip(x, y) if np.isfinite(b))
+    return count
+
+
+def in_view(item, view) -> bool:
+    """Whether the whole of ``item``'s curve is within ``view``'s range (it has been fitted)."""
+    _, y = item.getData()
+    low, high = view.viewRange()[1]
+    return low <= np.nanmin(y) and np.nanmax(y) <= high
+
+
+def test_the_legend_hides_no_curve_of_the_right_axis(shown, qtbot, bar_mass):
+    """The striker's velocity (m/s, right axis) beside the contact force (N, left): the legend went
+    where it hid the fewest of the force's points, over 165 of the velocity's; now it counts both."""
+    panel = shown(PlotPanel(), 560, 280)
+    panel.set_results(bar_mass)
+    panel.set_series(["contact/striker-end/F_n", "node/striker/vx"])
+    left, right = panel.plot.getPlotItem().vb, panel.right_axis.view
+    force, velocity = panel.curve_item("contact/striker-end/F_n"), panel.curve_item("node/striker/vx")
+    for width, height in ((560, 280), (450, 250)):
+        panel.resize(width, height)
+        qtbot.waitUntil(lambda: panel.plot.width() < width - 150 and in_view(velocity, right))
+        assert _points_under_the_legend(panel, [velocity], right) == 0
+        assert _points_under_the_legend(panel, [force], left) == 0
