@@ -115,7 +115,8 @@ def clip_segment(segment: np.ndarray, box: tuple[float, float, float, float]) ->
 class RouthDiagram(pg.PlotWidget):
     """A pyqtgraph plot of one impulse event's Routh diagram.
 
-    Slots: :meth:`show_event` (an event dict of ``Results.events``), :meth:`clear_diagram`.
+    Slots: :meth:`show_event` (an event dict of ``Results.events``), :meth:`clear_diagram`,
+    :meth:`view_all`.
     :attr:`routh` is what is drawn (None when nothing is).
     """
 
@@ -128,7 +129,12 @@ class RouthDiagram(pg.PlotWidget):
         self.addLegend(offset=(LEGEND_OFFSET, LEGEND_OFFSET), brush=(255, 255, 255, 200))
         self._message = pg.TextItem(anchor=(0.5, 0.5), color="#666")
         self.clear_diagram()
-        self.getPlotItem().getViewBox().sigResized.connect(self._refit)
+        self._zoomed = False  # the user zoomed or panned: a resize keeps the view
+        view = self.getPlotItem().getViewBox()
+        view.sigResized.connect(self._refit)
+        view.sigRangeChangedManually.connect(lambda *_: setattr(self, "_zoomed", True))
+        view.menu.viewAll.triggered.connect(self.view_all)          # the menu's "View All"
+        self.getPlotItem().autoBtn.clicked.connect(self.view_all)    # the plot's "A" button
 
     def clear_diagram(self, message: str = "select an impulse event") -> None:
         """Remove the diagram and show ``message`` instead."""
@@ -172,13 +178,19 @@ class RouthDiagram(pg.PlotWidget):
         impact = geometry.impact
         self.setTitle(f"{event.get('contact', '')} t = {event['time_s']:.6g} s: {event.get('type', impact.kind)}, "
                       + (ONSET_RESTITUTION if event.get("onset") else f"{impact.law}, e = {impact.e:g}"))
-        self.getPlotItem().enableAutoRange()
-        self._place_legend()
+        self.view_all()
         return True
 
+    def view_all(self) -> None:
+        """Fit the diagram in the view, its legend placed anew; resizes fit it again until the user
+        zooms or pans (new data and the user's "View All" fit it again)."""
+        self._zoomed = False
+        self._refit()
+
     def _refit(self) -> None:
-        """The diagram drawn fitted again, its legend placed anew, at the plot's new size."""
-        if self.routh is not None:
+        """The diagram drawn fitted again, its legend placed anew, at the plot's new size, unless
+        the user zoomed or panned it (a resize reset their zoom)."""
+        if self.routh is not None and not self._zoomed:
             self.getPlotItem().enableAutoRange()
             self._place_legend()
 

@@ -183,6 +183,40 @@ def test_the_legend_covers_no_line_of_a_small_diagram(shown, qtbot, rod, pendulu
     assert _covered_points(diagram)[0] == 0
 
 
+def wheel(widget, at, steps: int) -> None:
+    """Turn the mouse wheel ``steps`` notches (positive: away from the user, zooming in) at ``at`` (px)."""
+    from PySide6.QtCore import QPoint, QPointF
+    from PySide6.QtGui import QWheelEvent
+    from PySide6.QtWidgets import QApplication
+
+    event = QWheelEvent(QPointF(at), QPointF(widget.mapToGlobal(at)), QPoint(0, 0), QPoint(0, 120 * steps),
+                        Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier, Qt.ScrollPhase.NoScrollPhase, False)
+    QApplication.sendEvent(widget, event)
+
+
+def test_a_resize_keeps_the_users_zoom_until_view_all(shown, qtbot, pendulum):
+    """The pendulum's diagram zoomed in with the wheel, then the panel resized: the view went back to
+    the whole diagram; it keeps the user's zoom until new data or the user's "View All"."""
+    diagram = shown(RouthDiagram(), 900, 400)
+    impulses = [e for e in pendulum.events if e["kind"] == "impulse"]
+    assert diagram.show_event(impulses[0])
+    box = diagram.getPlotItem().getViewBox()
+    qtbot.waitUntil(lambda: _covered_points(diagram)[0] == 0)     # fitted, the legend placed
+    fitted = box.viewRange()
+    wheel(diagram.viewport(), diagram.viewport().rect().center(), 3)
+    zoomed = box.viewRange()
+    assert zoomed[0][1] - zoomed[0][0] < 0.9 * (fitted[0][1] - fitted[0][0])
+    diagram.resize(600, 400)
+    qtbot.waitUntil(lambda: box.boundingRect().width() < 600)
+    np.testing.assert_allclose(box.viewRange()[0], zoomed[0], rtol=1e-9)   # the zoom kept along x
+    box.menu.viewAll.trigger()                                      # the user's View All: the whole diagram
+    qtbot.waitUntil(lambda: _covered_points(diagram)[0] == 0 and box.viewRange()[0][1] - box.viewRange()[0][0]
+                    > zoomed[0][1] - zoomed[0][0])
+    wheel(diagram.viewport(), diagram.viewport().rect().center(), 3)
+    assert diagram.show_event(impulses[1])                          # new data: fitted again
+    qtbot.waitUntil(lambda: _covered_points(diagram)[0] == 0 and box.viewRange()[0][0] < 0.0)
+
+
 def _green_pixels_round(diagram: RouthDiagram, point: tuple[float, float], r0: float, r1: float) -> int:
     """Pixels of I_nh's green (#2ca02c) between ``r0`` and ``r1`` px from ``point`` (N s) in the drawn diagram."""
     from PySide6.QtCore import QPointF
