@@ -197,7 +197,8 @@ def _velocity_items(doc: dict, velocity: dict) -> list[QGraphicsItem]:
     """A dashed arrow along the initial velocity of a node, a free body or a link (where its ``vx``,
     ``vy`` apply: the middle of its first two nodes), and a dashed curved arrow round that point
     turning as its angular velocity ``omega``, with its value (``ω = -7.5 rad/s``) above the point (a
-    link's on the left of the link, its id being on the right)."""
+    link's on the left of the link, its id being on the right), slid clear of the arrow
+    (:func:`_clear_of_arrow`)."""
     vx, vy, omega = velocity.get("vx", 0.0), velocity.get("vy", 0.0), velocity.get("omega", 0.0)
     side = math.pi / 2
     if "node" in velocity:
@@ -212,9 +213,26 @@ def _velocity_items(doc: dict, velocity: dict) -> list[QGraphicsItem]:
     items = [_glyph(sym.arrow(math.atan2(vy, vx)), pt, VELOCITY, width=2, style=dashed)] if vx or vy else []
     if omega:
         arc = sym.curved_arrow(OMEGA_RADIUS, clockwise=omega < 0, start=150, span=240)  # the top clear for labels
-        items += [_glyph(arc, pt, VELOCITY, width=2, style=dashed),
-                  _label(f"ω = {format_quantity(omega, 'rad/s')}", pt, VELOCITY, side, OMEGA_RADIUS + 3)]
+        label = _label(f"ω = {format_quantity(omega, 'rad/s')}", pt, VELOCITY, side, OMEGA_RADIUS + 3)
+        if vx or vy:
+            _clear_of_arrow(label, side, OMEGA_RADIUS + 3, math.atan2(vy, vx))
+        items += [_glyph(arc, pt, VELOCITY, width=2, style=dashed), label]
     return items
+
+
+def _clear_of_arrow(label: sym.Label, side: float, distance: float, arrow: float) -> None:
+    """Slide ``label``, ``distance`` px from its point towards ``side`` (rad), across that direction
+    past the reach of the velocity arrow along ``arrow`` (rad), away from it first, where the arrow
+    crosses it (a link's ω value on its left and a velocity to the left: the arrow ran through it)."""
+    reach = sym.ARROW_GAP + sym.ARROW_LENGTH  # px
+    across = side - math.pi / 2  # along the link, or along x for a node or a body
+    away = -math.copysign(reach, math.cos(arrow - across))
+    for shift in (0.0, away, -away):
+        x, y = distance * math.cos(side) + shift * math.cos(across), distance * math.sin(side) + shift * math.sin(across)
+        label.place(math.atan2(y, x), math.hypot(x, y))
+        if not sym.arrow_meets(label.box(), arrow):
+            return
+    label.place(side, distance)  # no place clear of it: where it was
 
 
 def _contact_items(doc: dict, contact: dict) -> list[QGraphicsItem]:

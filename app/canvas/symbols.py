@@ -180,8 +180,29 @@ class Label(QGraphicsSimpleTextItem):
         self.setBrush(QColor(color))
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations)
         self.setPos(x, y)
+        self.place(direction, distance)
+
+    def place(self, direction: float, distance: float) -> None:
+        """Put the text ``distance`` px from its point in ``direction`` (rad, from +x)."""
         rect = self.boundingRect()
         c, s = math.cos(direction), math.sin(direction)
         dx = distance * c - rect.width() * (1 - c) / 2
         dy = -distance * s - rect.height() * (1 + s) / 2
         self.setTransform(QTransform.fromTranslate(dx, dy))
+
+    def box(self) -> QRectF:
+        """The text's box in px from its point (y down)."""
+        return self.transform().mapRect(self.boundingRect())
+
+
+def arrow_meets(box: QRectF, angle: float, margin: float = 4.0) -> bool:
+    """Whether the arrow of :func:`arrow` along ``angle`` (rad) comes within ``margin`` px of
+    ``box`` (px from the arrow's node, y down; the head is 4 px wide on either side).
+
+    >>> arrow_meets(QRectF(-60, -7, 40, 14), math.pi), arrow_meets(QRectF(-60, -7, 40, 14), 0.0)
+    (True, False)
+    """
+    grown = box.adjusted(-margin, -margin, margin, margin)
+    steps = 24
+    return any(grown.contains(QPointF(t * math.cos(angle), -t * math.sin(angle)))
+               for t in (ARROW_GAP + ARROW_LENGTH * k / steps for k in range(steps + 1)))

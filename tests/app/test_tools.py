@@ -416,3 +416,35 @@ def test_a_links_id_and_its_initial_velocity_arrow_both_read(qtbot, window):
     user.type_field("omega", "-2.5 rad/s")
     arrows, labels = drawn(window.sketch)
     assert len(arrows) == 2 and not any(labels["rod"].intersects(r) for r in arrows + [labels["ω = -2.5 rad/s"]])
+
+
+def test_a_links_angular_velocity_reads_clear_of_its_velocity_arrow_to_the_left(qtbot, window):
+    """The LAJSS rod stood upright (A typed at x = 0), its velocity turned to the left and an omega
+    typed: the value of omega, on the rod's left, had the arrow run through it; it slides along the
+    rod, away from the arrow."""
+    from app.canvas.symbols import Glyph, Label
+
+    from .canvas_user import CanvasUser
+
+    window.open_example("rod_impact_rigid")
+    user = CanvasUser(qtbot, window)
+    user.click_tree(EntityRef("nodes", "A"))
+    user.type_field("x", "0 m")
+    user.click_tree(EntityRef("initial_velocities", "rod"))
+    for field, value in (("vx", "-1 m/s"), ("vy", "0 m/s"), ("omega", "3 rad/s")):
+        user.type_field(field, value)
+    assert window.document.model["initial_velocities"][0] == {"link": "rod", "vx": -1.0, "vy": 0.0, "omega": 3.0}
+    view = window.sketch
+    rects = [(i, i.deviceTransform(view.viewportTransform()).mapRect(i.boundingRect())) for i in view.getPlotItem().items]
+    dashed = [r for i, r in rects if isinstance(i, Glyph) and i._pen.style() == Qt.PenStyle.DashLine]
+    arrow = next(r for r in dashed if r.height() < 20)                    # the straight arrow, to the left
+    label = next(r for i, r in rects if isinstance(i, Label) and i.text() == "ω = 3 rad/s")
+    assert arrow.width() > 40 and not label.intersects(arrow)
+
+
+def test_the_symbols_docstring_examples(qapp):
+    import doctest
+
+    from app.canvas import symbols
+
+    assert doctest.testmod(symbols).failed == 0
