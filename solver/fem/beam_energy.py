@@ -90,12 +90,3 @@ def corotated_quadratic(c, s, ve, Mbar, w):
             row += Mbar[i, j] * w[j]
         total += w[i] * row
     return total
-
-
-@njit(cache=True)
-def stacked_energies(Q, V, dofs, secs, Mbars, formulation, T, U):
-    """For each state of ``Q, V`` (K, dofs): the elements' kinetic energy into ``T[k]`` and each
-    element's strain energy into ``U[k]`` (K, E), J (:func:`beam_energies`), in one call (the
-    frames of a run of steps)."""
-    for k in range(Q.shape[0]):
-        T[k] = beam_energies(Q[k], V[k], dofs, secs, Mbars, formulation, U[k])

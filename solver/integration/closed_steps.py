@@ -50,8 +50,8 @@ from ..system.bordered import redundant_rows, row_dot
 from ..system.state import State
 from .free_steps import FAILED, free_step, step_work
 from .newmark import NewmarkIntegrator
-from .energy_screen import screen_start, screened
-from .open_steps import HANDED, JUMPED, NODE, RAN, OpenGaps, gaps_closing, pair_gap
+from .energy_screen import GOING, screen_start, screened
+from .open_steps import HANDED, NODE, RAN, OpenGaps, gaps_closing, pair_gap
 
 #: the columns of :func:`modes_hold`'s ``props``: the gap held (m), the effective mass along the
 #: normal (kg), the slip direction, mu_s, eq. (4.9)'s eps, frictional (1/0), a node target's reach (m)
@@ -178,8 +178,9 @@ def _closed_steps(pairs, modes, first, props, tangents, times, sizes, newmark, r
                 kinds, dofs, frames, modes, first, props, tangents[0], tangents[1], q, v, before[1, :n], lam_c,
                 times[k + 1] - times[k], resolution[0], resolution[1]):
             return k + 1, HANDED
-        if screened(screen, U, q, v, F_ext, system):
-            return k + 1, JUMPED
+        ending = screened(screen, k, U, q, v, F_ext, system)
+        if ending != GOING:
+            return k + 1, ending
     return targets.shape[0], RAN
 
 
