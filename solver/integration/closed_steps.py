@@ -34,7 +34,8 @@ ledger are the contact model's own, from the multipliers of the run's steps.  A 
 after a step at whose end no event happened (no onset jump, no switch), and it ends, as a run of
 open steps does, before a step whose energy jumped (a spurious root of the Newmark equations,
 screened in the run, :mod:`.energy_screen`, else looked for step by step,
-:meth:`~.open_steps.OpenGaps.checked`), which the loop cuts.
+:meth:`~.open_steps.OpenGaps.checked`), which the loop cuts, and after a step at which the
+created-energy watch of an undamped run flags the energy balance (in the run too).
 """
 from __future__ import annotations
 
