@@ -19,9 +19,9 @@ strains, moving supports) the run also takes two looks itself:
 - **the watch** of an undamped run: the run ends after the first step at which the created-energy
   watch flags the energy balance (:meth:`~.divergence.DivergenceWatch.created_energy`, its arithmetic
   in its order, :func:`.compliant_steps.created`; the ledger stays as booked while the pairs store
-  and nothing works), where the loop switches numerical damping on.
+  no energy and nothing works), where the loop switches numerical damping on.
 
-Either way a run needs not record its states for these looks: every step but its last passed them.
+Either way a run need not record its states for these looks: every step but its last passed them.
 """
 from __future__ import annotations
 
