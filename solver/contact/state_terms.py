@@ -5,7 +5,7 @@ elements' T and strain energy U (eq. 2.16) from :func:`~solver.fem.beam_energy.b
 gravitational potential from the sketched configuration, the drivers' power ``-λ_drv · q̇_drv`` and
 the pairs' friction power, damping power and stored energy (seed ``001_…``, §§2-3), in place of
 :meth:`~solver.system.assembly.Assembly.energies` and four Python sums, to the last bit (the same
-operations in the same order; ``np.dot`` compiled calls the BLAS product numpy calls)."""
+operations in the same order: the sums of :mod:`solver.system.state_energies`)."""
 from __future__ import annotations
 
 import numpy as np
@@ -13,6 +13,7 @@ import numpy as np
 from ..fem.beam_energy import beam_energies
 from ..jit import njit
 from ..system.assembly import Assembly
+from ..system.state_energies import gravity_potential, lumped_kinetic
 from .circle_pairs import circle_energy_terms
 
 
@@ -36,8 +37,8 @@ def state_terms(q, v, lam, q0, mass_diag, gravity, driver_rows, driver_dofs, ele
     :func:`.circle_pairs.circle_energy_terms` of the batch (:func:`.circle_pairs.pack_circle_batch`), whose
     hysteresis laws read the impact velocity ``delta_dot_0`` of a closed pair (``closed`` != 0) and
     ``trial_rate`` of an open one, m/s."""
-    kinetic = beam_energies(q, v, elem_dofs, secs, Mbars, form, U) + 0.5 * np.dot(mass_diag * v, v) + 0.0
-    potential = -np.dot(gravity, q - q0) + 0.0
+    kinetic = beam_energies(q, v, elem_dofs, secs, Mbars, form, U) + 0.5 * lumped_kinetic(mass_diag, v) + 0.0
+    potential = gravity_potential(gravity, q, q0) + 0.0
     p_drivers = 0.0
     if driver_rows.shape[0] > 0:
         p_drivers = -np.dot(lam[driver_rows], v[driver_dofs])

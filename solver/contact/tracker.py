@@ -27,6 +27,7 @@ from ..system.assembly import Assembly
 from ..system.bordered import ContactRows
 from ..system.initial import restart
 from ..system.state import State
+from ..system.state_energies import strain_total
 from ..system.impact_times import run_impact_step
 from .base import ContactModel
 from .compliant import CompliantModel
@@ -210,7 +211,7 @@ class ContactTracker:
         def terms(st: State) -> tuple[tuple[float, ...], tuple[float, ...]]:
             kinetic, potential, p_drivers, p_friction, p_contact, elastic = model.state_terms(st, mechanical)
             # the sums of energy_terms, powers, contact_power and elastic_energy over the one model
-            return ((kinetic, float(strains.sum()) + 0.0 if len(strains) else 0.0, potential, 0.0 + elastic),
+            return ((kinetic, strain_total(strains) + 0.0 if len(strains) else 0.0, potential, 0.0 + elastic),
                     (0.0, p_drivers, 0.0, 0 + p_friction, 0 + p_contact, 0.0, 0 + 0.0))
         return terms
 

@@ -1,8 +1,9 @@
 """Kinetic energy of the corotational beam elements without forming their mass matrices.
 
 ``1/2 v^T M(q) v`` of :mod:`solver.fem.beam`'s element mass (eq. 2.31): the thesis's constant
-mass in the corotated frame, or the consistent form's Gauss-point sum of the velocity of the
-centreline and of the section's rotation rate.  One compiled pass over the elements, with their
+mass in the corotated frame, or for the consistent form the integrals of the squared velocity of the
+centreline and rotation rate of the section, quadratic forms with the sections' inertia integrals
+(:mod:`.beam_inertia`).  One compiled pass over the elements, with their
 strain energies (:func:`beam_energies`), used by the energy check of every step.
 """
 from __future__ import annotations
@@ -11,19 +12,21 @@ import numpy as np
 from ..jit import njit
 
 from .beam import THESIS, kinematics, strain_energy_of
-from .timoshenko import _GAUSS_W, _GAUSS_X, shapes
+from .beam_inertia import FIRST
 
 
 @njit(cache=True)
 def exact_kinetic_energy(v, sec, kin, r, zl):
-    """Kinetic energy of one element of the consistent form, J: ``1/2 sum_g W_g L (rhoA |r_dot|^2
-    + rhoI phi_dot^2)`` with the velocity ``r_dot = r1_dot + beta_dot R' w + R w_dot`` and the
-    section's rotation rate ``phi_dot`` at the Gauss points (``1/2 v^T M v`` of
-    :func:`.beam_inertia.exact_mass`, without forming it).  ``|r_dot|`` is taken in the chord's
-    frame, ``R^T r_dot = R^T r1_dot + beta_dot (-w2, w1) + w_dot``, with ``w1 = xi l`` (fewer
-    products and no division a Gauss point).  ``kin, r, zl`` as there."""
+    """Kinetic energy of one element of the consistent form, J: ``1/2 int (rhoA |r_dot|^2 + rhoI
+    phi_dot^2) dx`` (``1/2 v^T M v`` of :func:`.beam_inertia.exact_mass`, without forming it).  In the
+    chord's frame the velocity ``R^T r_dot = R^T r1_dot + beta_dot (-w2, w1) + w_dot`` (``w1 = xi l``,
+    ``w2 = N3 tb1 + N6 tb2``) is linear in ``1, xi, N3, N6`` and the section's rotation rate
+    ``phi_dot = beta_dot + P3 tb1_dot + P6 tb2_dot`` in ``1, P3, P6``: the integrals of their squares
+    are quadratic forms in the coefficients with the Gram matrices of these functions, the section's
+    inertia integrals (:data:`.beam_inertia.INERTIA_INTEGRALS`, exact, found once a run) -- the 4-point
+    Gauss sums of the velocities to round-off, for a third of the arithmetic.  ``kin, r, zl`` as
+    :func:`.beam.kinematics` returns and fills them."""
     c, s, l, u, t1, t2 = kin
-    L, rhoA, rhoI, shear = sec[0], sec[4], sec[5], sec[6]
     bd = 0.0
     ld = 0.0
     for k in range(6):
@@ -31,15 +34,23 @@ def exact_kinetic_energy(v, sec, kin, r, zl):
         ld += r[k] * v[k]
     t1d, t2d = v[2] - bd, v[5] - bd
     ux, uy = c * v[0] + s * v[1], c * v[1] - s * v[0]  # the first node's velocity in the chord's frame
-    T = 0.0
-    for g in range(4):
-        xi = _GAUSS_X[g]
-        N3, N6, N3p, N6p = shapes(xi, shear, L)
-        vx = ux - bd * (N3 * t1 + N6 * t2) + xi * ld
-        vy = uy + bd * xi * l + N3 * t1d + N6 * t2d
-        phid = bd + N3p * t1d + N6p * t2d
-        T += _GAUSS_W[g] * (rhoA * (vx * vx + vy * vy) + rhoI * phid * phid)
-    return 0.5 * L * T
+    axial = gram_form(sec, ux, ld, -bd * t1, -bd * t2)  # along the chord: 1, xi, N3, N6
+    lateral = gram_form(sec, uy, bd * l, t1d, t2d)  # across it
+    k = FIRST + 10  # the rotary integrals: 1, P3, P6
+    j, j_3, j_6, j_33, j_36, j_66 = sec[k], sec[k + 1], sec[k + 2], sec[k + 3], sec[k + 4], sec[k + 5]
+    rotary = bd * (j * bd + 2.0 * (j_3 * t1d + j_6 * t2d)) + t1d * (j_33 * t1d + 2.0 * j_36 * t2d) + j_66 * t2d * t2d
+    return 0.5 * (axial + lateral + rotary)
+
+
+@njit(cache=True)
+def gram_form(sec, a0, a1, a2, a3):
+    """``int rhoA f^2 dx`` (kg m^2/s^2) of ``f = a0 + a1 xi + a2 N3 + a3 N6`` with the section's inertia
+    integrals (``sec``: a row of :meth:`.beam.BeamSet.sections`, :data:`.beam_inertia.INERTIA_INTEGRALS`)."""
+    k = FIRST
+    m, m_x, m_xx, m_3, m_6 = sec[k], sec[k + 1], sec[k + 2], sec[k + 3], sec[k + 4]
+    m_x3, m_x6, m_33, m_36, m_66 = sec[k + 5], sec[k + 6], sec[k + 7], sec[k + 8], sec[k + 9]
+    return (a0 * (m * a0 + 2.0 * (m_x * a1 + m_3 * a2 + m_6 * a3)) + a1 * (m_xx * a1 + 2.0 * (m_x3 * a2 + m_x6 * a3))
+            + a2 * (m_33 * a2 + 2.0 * m_36 * a3) + m_66 * a3 * a3)
 
 
 @njit(cache=True)
@@ -90,12 +101,3 @@ def corotated_quadratic(c, s, ve, Mbar, w):
             row += Mbar[i, j] * w[j]
         total += w[i] * row
     return total
-
-
-@njit(cache=True)
-def stacked_energies(Q, V, dofs, secs, Mbars, formulation, T, U):
-    """For each state of ``Q, V`` (K, dofs): the elements' kinetic energy into ``T[k]`` and each
-    element's strain energy into ``U[k]`` (K, E), J (:func:`beam_energies`), in one call (the
-    frames of a run of steps)."""
-    for k in range(Q.shape[0]):
-        T[k] = beam_energies(Q[k], V[k], dofs, secs, Mbars, formulation, U[k])

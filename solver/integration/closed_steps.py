@@ -34,7 +34,8 @@ ledger are the contact model's own, from the multipliers of the run's steps.  A 
 after a step at whose end no event happened (no onset jump, no switch), and it ends, as a run of
 open steps does, before a step whose energy jumped (a spurious root of the Newmark equations,
 screened in the run, :mod:`.energy_screen`, else looked for step by step,
-:meth:`~.open_steps.OpenGaps.checked`), which the loop cuts.
+:meth:`~.open_steps.OpenGaps.checked`), which the loop cuts, and after a step at which the
+created-energy watch of an undamped run flags the energy balance (in the run too).
 """
 from __future__ import annotations
 
@@ -50,8 +51,8 @@ from ..system.bordered import redundant_rows, row_dot
 from ..system.state import State
 from .free_steps import FAILED, free_step, step_work
 from .newmark import NewmarkIntegrator
-from .energy_screen import screen_start, screened
-from .open_steps import HANDED, JUMPED, NODE, RAN, OpenGaps, gaps_closing, pair_gap
+from .energy_screen import GOING, screen_start, screened
+from .open_steps import HANDED, NODE, RAN, OpenGaps, gaps_closing, pair_gap
 
 #: the columns of :func:`modes_hold`'s ``props``: the gap held (m), the effective mass along the
 #: normal (kg), the slip direction, mu_s, eq. (4.9)'s eps, frictional (1/0), a node target's reach (m)
@@ -178,8 +179,9 @@ def _closed_steps(pairs, modes, first, props, tangents, times, sizes, newmark, r
                 kinds, dofs, frames, modes, first, props, tangents[0], tangents[1], q, v, before[1, :n], lam_c,
                 times[k + 1] - times[k], resolution[0], resolution[1]):
             return k + 1, HANDED
-        if screened(screen, U, q, v, F_ext, system):
-            return k + 1, JUMPED
+        ending = screened(screen, k, U, q, v, F_ext, system)
+        if ending != GOING:
+            return k + 1, ending
     return targets.shape[0], RAN
 
 

@@ -45,9 +45,10 @@ def compiled_run(integ: NewmarkIntegrator, out: OutputBuilder, state: State, h: 
     ``failure`` may be the step after them, taken, whose end a contact rule must look at (with
     :class:`~.closed_steps.ClosedRows`, a run of closed steps, :mod:`.closed_steps`: the same); with
     ``single``, one step at most; with ``watch``, the run ends at the first step whose end state
-    it flags (:meth:`~.divergence.DivergenceWatch.created_energy`); with ``guard``, before the first step whose energy jumped, handed back as a failure (screened
-    in the compiled run where it can be, :mod:`.energy_screen` and :meth:`.open_steps.OpenGaps.screen_checked`,
-    else both looked at step by step, :meth:`.open_steps.OpenGaps.checked`); with ``contact_rows``, the block's
+    it flags (:meth:`~.divergence.DivergenceWatch.created_energy`); with ``guard``, before the first step whose
+    energy jumped, handed back as a failure (both looked at in the compiled run where it can, :mod:`.energy_screen`
+    and :meth:`.open_steps.OpenGaps.screen_checked`, else at the recorded steps, the energies written in the run
+    where it can, :meth:`.open_steps.OpenGaps.checked`); with ``contact_rows``, the block's
     contact columns of its times and states (:meth:`~solver.results.gathered_frames.GatheredFrames.contact_block`).
     Raises :class:`StepFailure` when the run stalls."""
     while breakpoints and breakpoints[0] <= state.t + eps_t:
@@ -64,18 +65,20 @@ def compiled_run(integ: NewmarkIntegrator, out: OutputBuilder, state: State, h: 
     if not len(times):
         return state, h, 0, 0, None, None
     targets, accs = integ.asm.sys.constraints.motion_at(times)
-    # the energy guard's screen in the compiled run, but where the watch looks at every state's energies anyway
-    screened = gaps is not None and gaps.screening(guard if watch is None else None)
-    record = gather or watch is not None or (guard is not None and not screened) or (gaps is not None and gaps.records)
+    # the guard's and the watch's looks in the compiled run where it can take them: no states recorded for them
+    screened = gaps is not None and gaps.screening(guard, watch, out, len(times))
+    looks = guard is not None or watch is not None
+    record = gather or (looks and not screened) or (gaps is not None and gaps.records)
     if gaps is not None:
         gaps.begin(state, times, sizes)
     new, iterations, powers, failure, recorded = free_run(integ, state, float(sizes[0]), times, targets, accs,
                                                           out.driver_rows_dofs, record, gaps)
     if gaps is not None:
         new, failure = gaps.ended(new, failure, len(iterations))
-    if screened:  # the screen stopped at the step whose energy may have jumped: the guard looks at it
-        new, iterations, powers, failure = gaps.screen_checked(state, times, (new, iterations, powers, failure), out)
-    elif guard is not None or watch is not None:  # the energies in one pass: a model without modal links
+    if screened:  # the run's last step: its energies remembered, the guard's look if the screen stopped at it
+        new, iterations, powers, failure = gaps.screen_checked(state, times, (new, iterations, powers, failure), guard,
+                                                               watch, out)
+    elif looks:  # the run's energies written in it (a model without modal links) or looked at one by one
         new, iterations, powers, failure = gaps.checked(
             state, times, (new, iterations, powers, failure, recorded), guard, watch, out,
             not integ.asm.sys.modal.links and out.state_terms is None)

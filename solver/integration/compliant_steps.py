@@ -47,6 +47,7 @@ from ..contact.state_terms import state_terms
 from ..contact.step_criteria import next_step, pair_criteria
 from ..jit import njit
 from ..system.assembly import newton_factorize
+from ..system.state_energies import strain_total
 from .circle_events import begin_attempt, contact_start, separation
 from .newmark import CONVERGED, DIVERGED, FOLLOWER, converge_compliant_step, newmark_predict
 from .live_pairs import any_live
@@ -71,8 +72,9 @@ BOOKED = (0, 1, 3, 4, 6, 2)
 #: the energy balance's signs (:data:`~solver.results.frames.ENERGY_BALANCE_SIGNS`) of the four
 #: energy terms and the seven ledger entries, in their order
 SIGNS = (1.0, 1.0, 1.0, 1.0, -1.0, -1.0, -1.0, 1.0, 1.0, 1.0, 1.0)
-#: numpy sums fewer terms than this one after the other (its pairwise sum's blocks of 8): the
-#: strain energies of a run with more elements are not summed here as the loop sums them
+#: the compiled closed runs of circle pairs serve models with fewer beam elements than this: numpy's pairwise
+#: sum of the strain energies, which the loop took, added fewer than 8 terms one after the other (every path
+#: now sums them in order, :mod:`solver.system.state_energies`: the bound could go)
 SEQUENTIAL_SUM = 8
 #: what a run ended with: steps to take on, a step handed back, a frame due or the watch's flag
 GOING, HANDED, DUE = 0, 1, 2
@@ -175,14 +177,11 @@ def energies(q, v, lam, mechanical, batch, codes, delta_dot_0, trial_rate, unloa
     """The energy terms ``e`` (kinetic, strain, potential, contact, J) and powers ``p`` (W) of
     :meth:`~solver.results.outputs.OutputBuilder.energy_terms` and ``powers`` at ``(q, v, lam)``:
     :func:`~solver.contact.state_terms.state_terms`, summed as :meth:`ContactTracker.state_terms`
-    sums them (the elements' strain energies in order: numpy's sum of fewer than
-    :data:`SEQUENTIAL_SUM` terms)."""
+    sums them (the elements' strain energies in order, :func:`~solver.system.state_energies.strain_total`)."""
     kinetic, potential, p_drivers, terms = state_terms(q, v, lam, *mechanical, *batch[:11], codes, delta_dot_0,
                                                        trial_rate, unloading)
-    strain, U = 0.0, mechanical[-1]
-    for i in range(U.shape[0]):
-        strain += U[i]
-    e[0], e[1], e[2], e[3] = kinetic, strain + 0.0 if U.shape[0] else 0.0, potential, 0.0 + terms[2]
+    U = mechanical[-1]
+    e[0], e[1], e[2], e[3] = kinetic, strain_total(U) + 0.0 if U.shape[0] else 0.0, potential, 0.0 + terms[2]
     p[0], p[1], p[2], p[3], p[4], p[5], p[6] = 0.0, p_drivers, 0.0, 0 + terms[0], 0 + terms[1], 0.0, 0 + 0.0
 
 

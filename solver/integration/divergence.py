@@ -118,7 +118,7 @@ class DivergenceWatch:
     def first_created(self, terms: tuple[list[float], ...], works: dict[str, list[float]], count: int) -> int:
         """The first of the first ``count`` states of a run that :meth:`created_energy` would flag, looking
         at each in turn, else ``count``; nothing remembered (:meth:`saw`).  ``terms``: the states'
-        kinetic, strain and potential energy (J, :meth:`~solver.results.outputs.OutputBuilder.stacked_terms`),
+        kinetic, strain and potential energy (J, written in the run, :mod:`.energy_screen`),
         their pairs storing none; ``works``: ledger entries as booked to each state (J: the drivers'
         work, the modal damping's), the rest of the ledger as it stands.  Elementwise over the
         states, each balance summed in :meth:`balance`'s order: the same numbers."""

@@ -110,7 +110,7 @@ class OpenCircles(OpenGaps):
         model = contacts.forces
         return model is not None and not model.films and not model.wear and contacts.state_terms() is not None
 
-    def screening(self, guard) -> bool:
+    def screening(self, guard, watch, out, steps: int) -> bool:
         """Never: the energy guard looks at a run's recorded steps
         (:meth:`.open_steps.OpenGaps.checked`; the screen, :mod:`.energy_screen`, has no compliant
         contact energy)."""

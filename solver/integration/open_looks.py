@@ -5,7 +5,8 @@
 :meth:`.open_steps.OpenGaps.checked`, and the frames' contact columns of
 :meth:`~solver.results.gathered_frames.GatheredFrames.contact_block`: the arithmetic of the
 compiled closed steps (:func:`.compliant_steps.energies`, :func:`.compliant_steps.spurious`,
-:func:`.compliant_steps.created`, :func:`.compliant_steps.contact_columns`), the loop's numbers.
+:func:`.compliant_steps.created`, :func:`.compliant_steps.contact_columns`), the loop's numbers (the
+energies summed as every path sums them, :mod:`solver.system.state_energies`).
 """
 from __future__ import annotations
 

@@ -27,7 +27,9 @@ from ..jit import borrowed, njit
 from ..results.outputs import SPURIOUS_RATIO
 from ..system.contact_pairs import ContactPair
 from ..system.state import State
-from .energy_screen import ON, RATIO, screen_start, screened
+from . import compliant_steps as cs
+from .divergence import DAMPING_ONSET
+from .energy_screen import GOING, JUMPED, ON, RATIO, WATCH, screen_start, screened
 from .free_steps import FAILED, _free_steps
 from .newmark import NewtonFailure
 
@@ -43,9 +45,13 @@ KINDS = {"ground_line": GROUND_LINE, "node": NODE}
 MARGIN = 2.0
 
 #: how a run of :func:`open_steps` or :func:`~.closed_steps.closed_steps` ended: its steps all taken (or
-#: the next failed), its last step handed to the contact rules, or its last step's energy jumped
-#: (:mod:`.energy_screen`)
-RAN, HANDED, JUMPED = 0, 1, 2
+#: the next failed), its last step handed to the contact rules, or (:mod:`.energy_screen`) its last step's
+#: energy jumped or the created-energy watch flags it (:data:`~.energy_screen.JUMPED`, ``WATCHED``)
+RAN, HANDED = 0, 1
+
+#: the ledger's entries the run's watch adds to the energy balance (:func:`.compliant_steps.created`, after
+#: the four energies): a run with a moving support's work has one more and is watched after it
+LEDGER = len(cs.SIGNS) - 4
 
 #: why a run's step whose energy jumped is cut
 SPURIOUS = "the energy jumped in one step: a spurious root of the Newmark equations"
@@ -86,13 +92,13 @@ def _open_steps(kinds, dofs, frames, limit, before, aps, screen, targets, accs, 
                 lam_factor, modified, q, v, a, ap, lam, F_ext, drv_rows, drv_dofs, iterations, powers, states, factor,
                 scale, *system):
     """The steps of :func:`~.free_steps.free_steps` (same arguments from ``targets`` on), each
-    followed by :func:`gaps_closing` at its end, then, if ``screen`` (marks, q0) is on, by the energy
-    screen (:func:`~.energy_screen.energy_jumped`); ``before`` (5, max(dofs, multipliers)) receives
+    followed by :func:`gaps_closing` at its end, then by the energies and looks of ``screen``
+    (:func:`~.energy_screen.screened`); ``before`` (5, max(dofs, multipliers)) receives
     ``q, v, a, a~, lam`` at the start of the last step taken, ``aps[k]``, if it has rows, the
     pseudo-acceleration ``a~`` at the end of step k.  Returns ``(steps, ending)``:
     ``steps`` as :func:`~.free_steps.free_steps` returns it, ``ending`` :data:`HANDED` if the last step
-    taken ended with a gap at or below ``limit`` (it is not counted), :data:`JUMPED` if its energy
-    jumped, else :data:`RAN`."""
+    taken ended with a gap at or below ``limit`` (it is not counted), the screen's ending
+    (:data:`~.energy_screen.JUMPED`, ``WATCHED``) if it ended the run, else :data:`RAN`."""
     U = screen_start(screen, q, v, F_ext, system)
     for k in range(targets.shape[0]):
         if not open_step(k, before, aps, targets, accs, h, nu, af, c_a, c_v, pseudo_ratio, lam_factor, modified, q, v,
@@ -100,8 +106,9 @@ def _open_steps(kinds, dofs, frames, limit, before, aps, screen, targets, accs, 
             return FAILED - k, RAN
         if gaps_closing(kinds, dofs, frames, q, limit):
             return k + 1, HANDED
-        if screened(screen, U, q, v, F_ext, system):
-            return k + 1, JUMPED
+        ending = screened(screen, k, U, q, v, F_ext, system)
+        if ending != GOING:
+            return k + 1, ending
     return targets.shape[0], RAN
 
 
@@ -137,7 +144,8 @@ class OpenGaps:
         self.limit = MARGIN * tol  # m
         self.before = np.empty((5, 0))
         self.aps = np.empty((0, 0))  # the pseudo-accelerations at the steps' ends, m/s^2 (rad/s^2)
-        self.screen = (np.zeros(4), np.empty(0))  # the energy screen's marks and q0 (:mod:`.energy_screen`)
+        #: the run's energies and looks (:mod:`.energy_screen`): marks, q0, energies, the watch's scalars and ledger
+        self.screen = (np.zeros(5), np.empty(0), np.empty((0, 4)), np.zeros(cs.SCALARS), np.zeros(LEDGER))
         self.jumped = False  # whether the last run ended at a step whose energy jumped
 
     #: the longest step of a run, s; whether its states are kept for :meth:`book`
@@ -170,6 +178,11 @@ class OpenGaps:
         return self.ended_by(open_steps(self.kinds, self.dofs, self.frames, self.limit, self.before, self.aps,
                                         self.screen, *args))
 
+    def run_terms(self, count: int) -> tuple[list[float], ...]:
+        """The kinetic, strain and potential energy at the ends of the last run's first ``count`` steps,
+        J, as lists (written in the run, :mod:`.energy_screen`)."""
+        return tuple(self.screen[2][:count, :3].T.tolist())
+
     def ended_by(self, run: tuple[int, int]) -> tuple[int, bool]:
         """``(steps, closing)`` of a compiled run that returned ``(steps, ending)``: whether its last step is
         handed over; whether its energy jumped kept in :attr:`jumped`."""
@@ -177,18 +190,28 @@ class OpenGaps:
         self.jumped = ending == JUMPED
         return taken, ending == HANDED
 
-    def screening(self, guard) -> bool:
-        """Whether the next run's steps are screened for a spurious root in the compiled run
-        (:mod:`.energy_screen`), set for it: with the time loop's energy ``guard`` (an
-        :class:`~solver.results.outputs.OutputBuilder`, or None: no screen), for a model without modal
-        links where nothing but the contacts works (:meth:`~solver.results.outputs.OutputBuilder.others_work`)."""
-        on = guard is not None and not guard.sys.modal.links and not guard.others_work()
-        marks, q0 = self.screen
-        marks[ON], marks[RATIO] = float(on), SPURIOUS_RATIO
-        if on and q0 is not guard.sys.q0:
-            self.screen = (marks, guard.sys.q0)
+    def screening(self, guard, watch: DivergenceWatch | None, out, steps: int) -> bool:
+        """Set the next run of ``steps`` steps for the time loop's energy ``guard`` (an
+        :class:`~solver.results.outputs.OutputBuilder`, or None) and created-energy ``watch`` (or None):
+        its energies written in the run (:mod:`.energy_screen`) for a model without modal links whose
+        contacts have no compiled state terms (``out``: the loop's
+        :class:`~solver.results.outputs.OutputBuilder`), and where nothing but the contacts works
+        (:meth:`~solver.results.outputs.OutputBuilder.others_work`), the guard's screen and the watch's looks
+        taken in the run.  Returns whether the looks of both are taken in the run (it need not record its
+        states for them)."""
+        terms = not out.sys.modal.links and out.state_terms is None
+        quiet = terms and not out.others_work()
+        on = guard is not None and quiet
+        watched = watch is not None and quiet and not self.stores_energy and len(out.ledger) == LEDGER
+        marks, _q0, _energies, run, ledger = self.screen
+        marks[ON], marks[RATIO], marks[WATCH] = float(on), SPURIOUS_RATIO, float(watched)
+        if watched:
+            run[[cs.IN_PLAY, cs.BALANCE0, cs.ONSET]] = watch._in_play, watch._balance0, DAMPING_ONSET
+            ledger[:] = list(out.ledger.values())
+        rows = steps if terms and (guard is not None or watch is not None) else 0
+        self.screen = (marks, out.sys.q0, np.full((rows, 4), np.nan), run, ledger)
         self.jumped = False
-        return on
+        return (guard is None or on) and (watch is None or watched)
 
     def clear(self, s: State, h: float) -> bool:
         """Whether a run of open steps of about ``h`` (s) may start from ``s``: always (the gaps are
@@ -216,22 +239,32 @@ class OpenGaps:
         damping's ``powers`` (:meth:`~solver.results.outputs.OutputBuilder.advance_ledger_drivers`)."""
         return out.advance_ledger_drivers(hs.tolist(), powers, end)
 
-    def screen_checked(self, start: State, times: np.ndarray, run: tuple, guard) -> tuple:
-        """The run ``(state, iterations, powers, failure)`` of a screened run (:meth:`screening`), its
-        last step cut if the screen stopped at it (:attr:`jumped`) and ``guard`` finds its energy jumped
+    def screen_checked(self, start: State, times: np.ndarray, run: tuple, guard, watch: DivergenceWatch | None,
+                       out) -> tuple:
+        """The run ``(state, iterations, powers, failure)`` whose looks were taken in it (:meth:`screening`):
+        its energies remembered for its last state (``out``'s
+        :meth:`~solver.results.outputs.OutputBuilder.remember_energy`), the ``watch`` told of the states
+        before it (:meth:`~.divergence.DivergenceWatch.saw`; the loop's watch looks at the last), the last
+        step cut if the screen stopped at it (:attr:`jumped`) and ``guard`` finds its energy jumped
         (:meth:`~solver.results.outputs.OutputBuilder.spurious_candidates`, then ``spurious_growth``
         from the state before it, ``start`` for the first, as :meth:`checked` looks at it): ``(state,
         iterations, powers, failure)``, the failure then the spurious root, which the loop cuts."""
         new, iterations, powers, failure = run
         k = len(iterations) - 1
-        if not self.jumped or k < 0:
+        if k < 0:
+            return run
+        terms = self.run_terms(k + 1)
+        out.remember_energy(new, tuple(x[k] for x in terms))
+        if watch is not None:
+            watch.saw(terms, k)
+        if not self.jumped:
             return run
         before = start if k == 0 else State(
             float(times[k - 1]), *(self.before[i, :len(x)].copy() for i, x in enumerate((new.q, new.v, new.a))),
             self.before[4, :len(new.lam)].copy(), self.before[3, :len(new.q)].copy(), self.multipliers(k))
-        terms = guard.stacked_terms(new.q[None], new.v[None])
-        guard.remember_energy(new, tuple(x[0] for x in terms))
-        if len(guard.spurious_candidates(before, terms)) and guard.spurious_growth(before, new):
+        if k:
+            out.remember_energy(before, tuple(x[k - 1] for x in terms))
+        if len(guard.spurious_candidates(before, tuple(x[k:] for x in terms))) and guard.spurious_growth(before, new):
             return before, iterations[:k], powers[:k], NewtonFailure(SPURIOUS)
         return run
 
@@ -250,8 +283,8 @@ class OpenGaps:
         the modal damping's set to each step's while it looks,
         :meth:`~solver.results.outputs.OutputBuilder.drivers_work` and ``damping_work``).
         Returns ``(state, iterations, powers, failure)``.  With ``stacked`` (a model without modal
-        links whose energies are not the contacts' compiled state terms) the states' energies in one
-        pass (:meth:`~solver.results.outputs.OutputBuilder.stacked_terms`, the same numbers), which
+        links whose energies are not the contacts' compiled state terms) the states' energies as the run
+        wrote them (:meth:`run_terms`, the same numbers), which
         also screen the steps the guard looks at
         (:meth:`~solver.results.outputs.OutputBuilder.spurious_candidates`), and, where the pairs store no
         energy, give the watch's looks in one pass (:meth:`_watched`)."""
@@ -259,7 +292,7 @@ class OpenGaps:
         count = len(iterations)
         if not count:
             return run[:4]
-        terms = out.stacked_terms(q[:count], v[:count]) if stacked else None
+        terms = self.run_terms(count) if stacked else None
         looked = np.ones(count, dtype=bool)
         if guard is not None and terms is not None:
             looked[:] = False

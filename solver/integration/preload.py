@@ -26,15 +26,16 @@ def first_kernels() -> tuple:
     kernels that follow depend on the model (free_steps, or converge_step and newton_factorize)
     and load at their first calls."""
     from ..fem.beam import assemble_beams, deformations, stacked_deformations
-    from ..fem.beam_energy import beam_energies, kinetic_energy_beams
+    from ..fem.beam_energy import kinetic_energy_beams
     from ..fem.modal import assemble_modal, move_diagonal
     from ..system.assembly import mass_factorize, matrix_values, newton_scale
     from ..system.banded import band_factorize, band_solve
     from ..system.constraints import constraint_eval
+    from ..system.state_energies import state_energies
     from .free_steps import plan_steps
 
     return (constraint_eval, deformations, stacked_deformations, assemble_beams, assemble_modal, move_diagonal, mass_factorize,
-            newton_scale, matrix_values, band_factorize, band_solve, beam_energies, kinetic_energy_beams, plan_steps)
+            newton_scale, matrix_values, band_factorize, band_solve, state_energies, kinetic_energy_beams, plan_steps)
 
 
 #: how long (s) the interpreter waits at exit for a load still under way (a daemon thread inside

@@ -180,15 +180,8 @@ class OutputBuilder:
         self._configurations = [(st.q, st.t, tuple(value)), *self._configurations[:MEMO - 1]]
         return kinetic, *value
 
-    def stacked_terms(self, Q: np.ndarray, V: np.ndarray) -> tuple[list[float], ...]:
-        """:meth:`energy_terms` but the contact energy of the states of ``Q`` and ``V`` (rows: one
-        state each) in one pass (:meth:`~solver.system.assembly.Assembly.stacked_energies`, the same
-        numbers), J, as lists."""
-        kinetic, strain, potential = self.asm.stacked_energies(np.ascontiguousarray(Q), np.ascontiguousarray(V))
-        return kinetic.tolist(), strain.tolist(), potential.tolist()
-
     def remember_energy(self, st: State, terms: tuple[float, float, float]) -> None:
-        """Take ``terms`` (kinetic, strain and potential energy of ``st``, J: :meth:`stacked_terms`)
+        """Take ``terms`` (kinetic, strain and potential energy of ``st``, J: of :meth:`energy_terms`)
         with the contact energy of ``st`` as its :meth:`energy_terms`."""
         self._memo = [(st, "energy", (*terms, self.contact_energy(st))), *self._memo[:MEMO - 1]]
 
@@ -199,8 +192,8 @@ class OutputBuilder:
 
     def spurious_candidates(self, start: State, terms: tuple[list[float], ...],
                             ratio: float = SPURIOUS_RATIO) -> np.ndarray:
-        """The steps of a run from ``start`` (``terms``: :meth:`stacked_terms` of their end states)
-        that :meth:`spurious_growth` may flag: every one where loads, drivers, free strains or
+        """The steps of a run from ``start`` (``terms``: the kinetic, strain and potential energy of their
+        end states, J) that :meth:`spurious_growth` may flag: every one where loads, drivers, free strains or
         moving supports work; else those whose kinetic, strain and potential energy grew by more
         than ``ratio`` of the two ends' together, which a flagged step does when the contacts store
         no energy (the runs of open and closed Lagrange steps, :mod:`solver.integration.open_steps`)."""

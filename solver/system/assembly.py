@@ -31,9 +31,10 @@ from .constraints import constraint_eval
 from .mass_cholesky import MAX_CONSTRAINTS, MIN_DOFS, MassCholesky, MassPattern
 from .compile import System
 from .moving import moving_forces
+from .state_energies import gravity_potential, lumped_kinetic, stacked_state_energies, state_energies, strain_total
 from ..fem.beam import (FORMULATIONS, add_element_masses, assemble_beams, deformation_rate_power, log_magnitude,
                         mass_matrices, strain_energies)
-from ..fem.beam_energy import beam_energies, kinetic_energy_beams, stacked_energies
+from ..fem.beam_energy import kinetic_energy_beams
 from ..fem.modal import BLOCKS, assemble_modal, modal_energies, modal_gravity, move_diagonal
 
 @dataclass
@@ -284,45 +285,44 @@ class Assembly:
         return mass_matrices(q, self.sys.elem_dofs, self.secs, self.Mbar, self.form)
 
     def kinetic_energy(self, q: np.ndarray, v: np.ndarray) -> float:
-        """T = 1/2 qdot^T M qdot (eq. 2.31), J."""
+        """T = 1/2 qdot^T M qdot (eq. 2.31), J (the lumped masses' summed as
+        :func:`~solver.system.state_energies.state_energies` sums them)."""
         T = kinetic_energy_beams(q, v, self.sys.elem_dofs, self.secs, self.Mbar, self.form)
-        return T + 0.5 * float(np.dot(self.sys.mass_diag * v, v)) + self._modal_energies(q, v)[0]
+        return T + 0.5 * lumped_kinetic(self.sys.mass_diag, v) + self._modal_energies(q, v)[0]
 
     def strain_energy(self, q: np.ndarray, t: float = 0.0) -> float:
-        """U at time ``t`` (the free strains' time), J (eq. 2.16)."""
+        """U at time ``t`` (the free strains' time), J (eq. 2.16), the elements' summed in order."""
         self.set_time(t)
-        return float(strain_energies(q, self.sys.elem_dofs, self.secs, self.form).sum()) + self._modal_energies(q)[1]
+        return strain_total(strain_energies(q, self.sys.elem_dofs, self.secs, self.form)) + self._modal_energies(q)[1]
 
     def potential_energy(self, q: np.ndarray) -> float:
         """Gravitational potential from the sketched configuration, J."""
-        return -float(np.dot(self.sys.gravity, q - self.sys.q0)) + self._modal_energies(q)[2]
+        return gravity_potential(self.sys.gravity, q, self.sys.q0) + self._modal_energies(q)[2]
 
     def energies(self, q: np.ndarray, v: np.ndarray, t: float = 0.0) -> tuple[float, float, float]:
         """Kinetic, strain (at time ``t``) and gravitational potential energy, J: what
         :meth:`kinetic_energy`, :meth:`strain_energy` and :meth:`potential_energy` give, to the
-        last bit, the beams' two energies in one compiled pass (:func:`~solver.fem.beam_energy.beam_energies`)."""
+        last bit, in one compiled pass (:func:`~solver.system.state_energies.state_energies`, which
+        the compiled runs call too)."""
         s = self.sys
         if s.modal.links:
             return self.kinetic_energy(q, v), self.strain_energy(q, t), self.potential_energy(q)
         self.set_time(t)
-        U = np.empty(s.beams.count)
-        T = beam_energies(q, v, s.elem_dofs, self.secs, self.Mbar, self.form, U)
-        # the same sums as the three methods' (their modal terms are 0.0 here)
-        return (T + 0.5 * float(np.dot(s.mass_diag * v, v)) + 0.0, float(U.sum()) + 0.0,
-                -float(np.dot(s.gravity, q - s.q0)) + 0.0)
+        return state_energies(q, v, *self.energy_arguments(), np.empty(s.beams.count))
+
+    def energy_arguments(self) -> tuple:
+        """The arguments of :func:`~solver.system.state_energies.state_energies` after ``(q, v)``
+        but its scratch: ``q0, gravity, mass_diag, elem_dofs, secs, Mbar, formulation``."""
+        s = self.sys
+        return s.q0, s.gravity, s.mass_diag, s.elem_dofs, self.secs, self.Mbar, self.form
 
     def stacked_energies(self, Q: np.ndarray, V: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Kinetic, strain and gravitational potential energy (each (K,), J) of the states of ``Q``
         and ``V`` (K, dofs, C-ordered) of a system without modal links or free strains: of each
-        state what :meth:`kinetic_energy`, :meth:`strain_energy` and :meth:`potential_energy`
-        give, to the last bit (the same arithmetic, the beams in one compiled call)."""
-        s = self.sys
-        T, U = np.empty(len(Q)), np.empty((len(Q), s.beams.count))
-        stacked_energies(Q, V, s.elem_dofs, self.secs, self.Mbar, self.form, T, U)
-        MV, dQ = s.mass_diag * V, Q - s.q0
-        kinetic = T + 0.5 * np.vecdot(MV, V)  # vecdot: np.dot's arithmetic, row by row
-        potential = -np.vecdot(s.gravity, dQ) + 0.0
-        return kinetic, U.sum(axis=1), potential
+        state what :meth:`energies` gives, to the last bit (the same compiled function)."""
+        out = np.empty((3, len(Q)))
+        stacked_state_energies(Q, V, *self.energy_arguments(), out)
+        return out[0], out[1], out[2]
 
     def _modal_energies(self, q: np.ndarray, v: np.ndarray | None = None) -> tuple[float, float, float, float]:
         """Kinetic, strain, potential energy and ``q'^T Cqq q'`` of the modal links."""

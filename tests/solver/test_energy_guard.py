@@ -46,7 +46,8 @@ def test_the_watch_in_one_pass_flags_the_state_and_keeps_the_energy_in_play_of_i
     states = [State(start.t + 1e-3 * (k + 1), start.q + 1e-9 * rng.standard_normal(start.q.size),
                     (1.0 + 0.2 * (k > 12) * k) * start.v + 1e-6 * rng.standard_normal(start.v.size), start.a, start.lam)
               for k in range(30)]
-    terms = out.stacked_terms(np.array([s.q for s in states]), np.array([s.v for s in states]))
+    terms = tuple(x.tolist() for x in out.asm.stacked_energies(np.array([s.q for s in states]),
+                                                                np.array([s.v for s in states])))
     works = {key: (out.ledger[key] + np.cumsum(rng.uniform(0.0, 1e-7, len(states)))).tolist()
              for key in ("work_drivers", "dissipated_damping")}
     stepped, watch = DivergenceWatch(out, start), DivergenceWatch(out, start)

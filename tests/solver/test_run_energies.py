@@ -1,0 +1,71 @@
+"""The energies the compiled runs of Lagrange steps write at each step's end
+(:mod:`solver.integration.energy_screen`), and the created-energy watch that reads them in the run:
+the loop's numbers to the bit, its flag at the loop's step."""
+import numpy as np
+import pytest
+
+from solver.api import simulate
+from solver.integration import compiled_runs, divergence, open_steps
+from solver.integration.energy_screen import WATCHED
+from solver.integration.open_steps import OpenGaps
+from solver.system.assembly import Assembly
+from solver.system.compile import compile_model
+
+from .test_lagrange_examples import example
+from .test_lagrange_open_steps import assert_same_run
+
+
+def undamped(name: str, **solver) -> dict:
+    """The example ``name`` without its tau: numerical damping left to the created-energy watch."""
+    doc = example(name, record={"steps": True}, **solver)
+    doc["solver"].pop("tau", None)
+    return doc
+
+
+@pytest.mark.parametrize("name, solver", [("bar_mass_impact_lagrange", {"output_interval": 0.01, "end_time": 0.35}),
+                                          ("two_bars_impact", {"output_interval": 4e-5, "end_time": 6e-4})])
+def test_the_runs_energies_are_the_loops_energy_terms_to_the_bit(name, solver, monkeypatch):
+    """At the end of every step of the open and closed runs of the undamped bar struck by a mass (0.35 s:
+    both open and in contact) and of the two bars (0.6 ms, the first contact), the kinetic, strain and
+    potential energy the run wrote are those of the loop's :meth:`~solver.results.outputs.OutputBuilder.energy_terms`
+    (:meth:`Assembly.energies`) at its recorded state, to the bit."""
+    doc = undamped(name, **solver)
+    asm = Assembly(compile_model(doc))
+    run, looked = compiled_runs.free_run, []
+
+    def recorded_run(integ, s, h, times, targets, accs, drivers, record=False, gaps=None):
+        new, iterations, powers, failure, states = run(integ, s, h, times, targets, accs, drivers, True, gaps)
+        if gaps is not None:
+            looked.append((states[0].copy(), states[1].copy(), np.array(gaps.run_terms(len(iterations))).T))
+        return new, iterations, powers, failure, states if record else None
+
+    monkeypatch.setattr(compiled_runs, "free_run", recorded_run)
+    assert simulate(doc).meta["status"] == "completed"
+    assert sum(len(q) for q, _v, _terms in looked) > 100
+    for q, v, terms in looked:
+        for k in range(len(q)):
+            assert tuple(terms[k]) == asm.energies(q[k], v[k])
+
+
+def test_the_watch_in_the_run_flags_the_step_the_loop_flags(monkeypatch):
+    """The undamped bar struck by a mass with the watch's onset lowered to 1e-10 of the energy in play
+    (its balance then rises so far at 0.39 s, in a run of closed steps): the compiled run ends at the step
+    the watch flags, the loop switches numerical damping on from it, and the run's steps, frames,
+    energies and events are those of the loop that takes its steps one by one, to the bit."""
+    monkeypatch.setattr(divergence, "DAMPING_ONSET", 1e-10)
+    monkeypatch.setattr(open_steps, "DAMPING_ONSET", 1e-10)
+    doc = undamped("bar_mass_impact_lagrange", output_interval=0.01, end_time=0.45)
+    endings, ended_by = [], OpenGaps.ended_by
+
+    def ending(self, run):
+        endings.append(run[1])
+        return ended_by(self, run)
+
+    monkeypatch.setattr(OpenGaps, "ended_by", ending)
+    compiled = simulate(doc)
+    assert endings.count(WATCHED) == 1
+    monkeypatch.setattr(OpenGaps, "serves", staticmethod(lambda contacts: False))
+    stepped = simulate(doc)
+    assert compiled.meta["numerical_damping"] == stepped.meta["numerical_damping"]
+    assert 0.39 < compiled.meta["numerical_damping"]["from_s"] < 0.391
+    assert_same_run(compiled, stepped)
