@@ -19,22 +19,24 @@ the last sound state.
 """
 from __future__ import annotations
 
-import numpy as np
-
 #: a closed pair slipping slower than this many times its ``friction_velocity`` is nearly
 #: sticking (the stalled disc: 1-5 um/s; two flexible links struck tip to side: 5-250 um/s,
 #: against the default 100 um/s)
 STICKING_SPEEDS = 10.0
 
 
-def coulomb_hint(pairs, data: dict[str, np.ndarray]) -> str | None:
-    """The closed compliant pairs under Coulomb's law that were nearly sticking, and what to
-    choose instead, in words; otherwise None.  ``pairs``: the run's contact pairs (with the
-    compliant ``model`` of each, ``mu_d`` its c_f); ``data``: their frame columns at the last
-    sound state (``F_n_N``, N, ``v_t_m_s``, m/s, one entry a pair)."""
-    stuck = [(p.id, float(v)) for p, f, v in zip(pairs, data["F_n_N"], data["v_t_m_s"])
-             if p.model.get("friction_law") == "coulomb" and p.mu_d > 0.0 and f > 0.0
-             and abs(v) < STICKING_SPEEDS * p.model["friction_velocity"]]
+def coulomb_hint(tracker, st) -> str | None:
+    """The closed compliant pairs under Coulomb's law that were nearly sticking at ``st`` (the
+    last accepted state of a failed run), and what to choose instead, in words; otherwise None.
+    ``tracker``: the run's :class:`~solver.contact.tracker.ContactTracker` (its pairs, with the
+    compliant ``model`` of each and ``mu_d`` its c_f, and their frame columns at ``st``:
+    ``F_n_N``, N, ``v_t_m_s``, m/s); nothing is evaluated for a run without such a pair."""
+    coulomb = [k for k, p in enumerate(tracker.pairs) if p.model.get("friction_law") == "coulomb" and p.mu_d > 0.0]
+    if not coulomb:
+        return None
+    data = tracker.frame_data(st)
+    stuck = [(tracker.pairs[k].id, float(data["v_t_m_s"][k])) for k in coulomb if data["F_n_N"][k] > 0.0
+             and abs(data["v_t_m_s"][k]) < STICKING_SPEEDS * tracker.pairs[k].model["friction_velocity"]]
     if not stuck:
         return None
     named = ", ".join(f"'{pid}' (slip velocity {v:.2g} m/s)" for pid, v in stuck)

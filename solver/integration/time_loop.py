@@ -419,7 +419,7 @@ class _Loop:
 
     def _coulomb_hint(self) -> str | None:
         """:func:`~solver.contact.coulomb_hint.coulomb_hint` at the last accepted state."""
-        return coulomb_hint(self.contacts.pairs, self.contacts.frame_data(self.state)) if self.contacts.active else None
+        return coulomb_hint(self.contacts, self.state) if self.contacts.active else None
 
     def finish(self) -> Results:
         """The results, with the run's status, message and counts."""
