@@ -162,15 +162,15 @@ class LagrangeModel(ContactModel):
             return np.zeros(2)
         dt = 1e-7 * self.asm.sys.size / speed  # a step of 1e-7 of the model's size, wherever it is drawn
         g2 = pair.geometry(q + dt * v, g.segment)
-        return -((g2.J - g.J) @ v) / dt
+        return -((g2.J - g.J) @ v) / dt if g2.reachable else np.zeros(2)  # at the target's end: its line
 
     def refresh(self, q: np.ndarray, v: np.ndarray, rows: ContactRows, start: int) -> bool:
         """Re-linearise the rows of curved targets whose exact gap left the held value (True
         then); else bring their ``gamma`` to ``(q, v)``."""
         changed = False
         for j, pair in enumerate(self.pairs):
-            if self.state[j] and pair.curved:
-                g = pair.geometry(q, int(self.segment[j]))  # not remembered: Newton's q changes in place
+            g = pair.held_geometry(q, int(self.segment[j])) if self.state[j] and pair.curved else None
+            if g is not None:  # None: past the target's end, held on the rows' line until the step ends
                 r = start + self._first_row(j)
                 if abs(g.gap - self.hold[j]) > self.tol_g:
                     self._write(j, g, q, v, rows, r)

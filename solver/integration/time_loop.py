@@ -32,6 +32,7 @@ from ..system.initial import initial_state, restart
 from ..system.impact_times import impact_time_step
 from ..system.integrator import IMPACT_TAU, damping_unset
 from ..model.io import dumps_model
+from ..contact.coulomb_hint import coulomb_hint
 from ..contact.tracker import ContactTracker
 from ..system.state import State
 from .divergence import DivergenceWatch, mesh_hint, strain_hint
@@ -416,13 +417,17 @@ class _Loop:
             self.impact[kind] += 1
             self.impact[kind + "_wall_s"] += wallclock.perf_counter() - step_started
 
+    def _coulomb_hint(self) -> str | None:
+        """:func:`~solver.contact.coulomb_hint.coulomb_hint` at the last accepted state."""
+        return coulomb_hint(self.contacts, self.state) if self.contacts.active else None
+
     def finish(self) -> Results:
         """The results, with the run's status, message and counts."""
         message = self.message
         if self.status == "failed":  # what went wrong before the failure (the last state whose energy held)
-            strained = strain_hint(self.out, self.watch.last_sound)
-            if strained:  # neither a smaller step nor a finer mesh helps
-                message = f"{message.replace(f'; {ADVICE}', '')}; {strained}"
+            beyond = strain_hint(self.out, self.watch.last_sound) or self._coulomb_hint()
+            if beyond:  # neither a smaller step nor a finer mesh helps
+                message = f"{message.split(f'; {ADVICE}')[0]}; {beyond}"
             else:
                 message = "; ".join(filter(None, (message, mesh_hint(self.out, self.watch.last_sound))))
         steps, integ = self.steps_taken, self.integ

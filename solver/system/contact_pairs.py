@@ -322,6 +322,14 @@ class ContactPair:
         segment or element it projects onto (it came round the link's end, or through it)."""
         return gap - self.radius < -BEHIND_FRACTION * length
 
+    def held_geometry(self, q: np.ndarray, prefer: int) -> ContactGeometry | None:
+        """:meth:`geometry` of a closed Lagrange pair's rows at a Newton iterate ``q`` (not remembered:
+        Newton's ``q`` changes in place); None once the point has passed the end of its target within
+        the step: the rows then hold it on the line they were written for, and the step's end releases
+        it (:meth:`~solver.contact.lagrange.LagrangeModel.switch`, 'passed the end of the target')."""
+        g = self.geometry(q, prefer)
+        return g if g.reachable else None
+
     @property
     def curved(self) -> bool:
         """Whether the gap is nonlinear in the dofs (a circle, or a link whose segments turn)."""

@@ -1,7 +1,8 @@
-"""Generated models that found a defect (issue 26), in ``found_defects.json`` with what happened
-and, once fixed, how: ``test_found_defects.py`` keeps each fixed one as a regression test and
-checks that each still open still fails (a strict expected failure: a fix shows, and its model is
-marked fixed); the balance oracle draws others in place of the open ones."""
+"""Generated models (and the trust hunt's hand-drawn ones) that found a defect (issue 26), in
+``found_defects.json`` with what happened and, once fixed, how: ``test_found_defects.py`` keeps
+each fixed one as a regression test and checks that each still open still fails (a strict
+expected failure: a fix shows, and its model is marked fixed); the balance oracle draws others
+in place of the open ones."""
 from __future__ import annotations
 
 import json

@@ -77,7 +77,7 @@ def test_lagrange_friction_only_dissipates_across_slip_reversals(doc):
 
 
 @pytest.mark.parametrize("defect", OPEN_DEFECTS, ids=[f"open{i}" for i in range(len(OPEN_DEFECTS))])
-@pytest.mark.xfail(strict=True, reason="open (issue 26): a generated model the solver fails on (found_defects.json)")
+@pytest.mark.xfail(strict=True, reason="open (issue 26): a model the solver fails on (found_defects.json)")
 def test_an_open_defect_still_fails(defect):
     """Each open model of ``found_defects.json`` still fails the balance oracle as its reason
     says (strict: a fix shows as a pass, and the model is then marked fixed)."""

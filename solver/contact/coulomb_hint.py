@@ -1,0 +1,46 @@
+"""Why a run with a compliant pair under Coulomb's friction law failed where the pair sticks.
+
+Coulomb's law, Flores et al. 2006 eq. (13), ``F_t = -c_f F_n sign(v_t)``, has no sticking
+state: its force jumps by ``2 c_f F_n`` as the slip velocity turns (:func:`.friction_laws.coulomb`,
+"an integrator cannot step across its jump").  Where the contact would stick -- a disc that
+has come to roll, a point held by a tangential load below ``c_f F_n`` -- the slip velocity
+chatters about zero, Newton cannot converge across the jump, and the steps shrink until the
+run stalls; no smaller step helps.  A disc (1 kg, r = 10 mm) thrown at 0.3 m/s along a
+floor with ``c_f = 0.5``, pushed along it by gravity of 2 m/s^2: it rolls from 20.8 ms on and
+its run stalled at 22.5 ms (2000 steps of 3.3e-7 s on average, a slip velocity of 1-5 um/s),
+with the advice to try a smaller step; at half the step it stalls the same.  Under
+``rooney_deravi`` (a stick band), ``threlfall`` or ``ambrosio`` the runs complete.
+
+:func:`coulomb_hint` says so when a run fails with such a pair closed and nearly sticking at
+the last sound state.
+
+>>> STICKING_SPEEDS
+10.0
+"""
+from __future__ import annotations
+
+#: a closed pair slipping slower than this many times its ``friction_velocity`` is nearly
+#: sticking (the stalled disc: 1-5 um/s; two flexible links struck tip to side: 5-250 um/s,
+#: against the default 100 um/s)
+STICKING_SPEEDS = 10.0
+
+
+def coulomb_hint(tracker, st) -> str | None:
+    """The closed compliant pairs under Coulomb's law that were nearly sticking at ``st`` (the
+    last accepted state of a failed run), and what to choose instead, in words; otherwise None.
+    ``tracker``: the run's :class:`~solver.contact.tracker.ContactTracker` (its pairs, with the
+    compliant ``model`` of each and ``mu_d`` its c_f, and their frame columns at ``st``:
+    ``F_n_N``, N, ``v_t_m_s``, m/s); nothing is evaluated for a run without such a pair."""
+    coulomb = [k for k, p in enumerate(tracker.pairs) if p.model.get("friction_law") == "coulomb" and p.mu_d > 0.0]
+    if not coulomb:
+        return None
+    data = tracker.frame_data(st)
+    stuck = [(tracker.pairs[k].id, float(data["v_t_m_s"][k])) for k in coulomb if data["F_n_N"][k] > 0.0
+             and abs(data["v_t_m_s"][k]) < STICKING_SPEEDS * tracker.pairs[k].model["friction_velocity"]]
+    if not stuck:
+        return None
+    named = ", ".join(f"'{pid}' (slip velocity {v:.2g} m/s)" for pid, v in stuck)
+    return (f"contact {named} was closed and nearly sticking under the coulomb friction law, whose force jumps "
+            "from -c_f F_n to +c_f F_n as the slip turns: it has no sticking state, so the slip chatters about "
+            "zero and no step, however small, crosses the jump; give the pair the rooney_deravi law (Coulomb with "
+            "a stick band of friction_velocity), threlfall or ambrosio")
