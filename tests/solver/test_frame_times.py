@@ -46,3 +46,17 @@ def test_the_frames_of_a_clearance_joint_stand_at_their_output_times():
     assert results.meta["compliant_contacts"]
     assert len(results.frames) == 31
     assert np.abs(off_grid(results)).max() < 1e-12
+
+
+@pytest.mark.parametrize("end, frames", [(0.01, 35), (0.00991, 34)])
+def test_the_frames_of_compiled_free_runs_stand_at_their_output_times(end, frames):
+    """The flexible slider-crank (compiled runs of free steps) at a step of 41.9 us with frames every
+    0.3 ms, 7.16 steps: every frame at ``k`` times 0.3 ms and one at the end; an output time less than
+    half a step before the end (9.9 ms, 10 us before 9.91 ms) gives way to the end's frame."""
+    model = load_model(examples_dir() / "slider_crank_flexible.json")
+    model["solver"].update(end_time=end, output_interval=3e-4)
+    results = simulate(model)
+    assert results.meta["status"] == "completed", results.meta["message"]
+    assert len(results.frames) == frames
+    assert np.abs(off_grid(results)[:-1]).max() < 1e-12
+    assert results.frames[-1].time == pytest.approx(end, abs=1e-12)
