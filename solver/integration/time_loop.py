@@ -326,9 +326,11 @@ class _Loop:
             if block is None:
                 yield from self._record(blocks)
             return "stop", None
-        if taken and block is None and self._due(self.state.t):  # also before a step handed over: on its time
-            yield from self._record(blocks)
-        return ("next", None) if taken and failure is None else ("step", failure)
+        if taken and failure is None:
+            if block is None and self._due(self.state.t):
+                yield from self._record(blocks)
+            return "next", None
+        return "step", failure
 
     def _contact_step(self, failure: NewtonFailure | None, blocks: bool):
         """One step as the contact models have it, its frame yielded if due; whether the run goes on."""
