@@ -62,7 +62,7 @@ def compiled_run(integ: NewmarkIntegrator, out: OutputBuilder, state: State, h: 
     uniform, grown = (float(gaps.uniform), gaps.grown) if gaps is not None else (np.inf, np.inf)
     times, sizes = plan_steps(state.t, first, min(h0, cap), t_end, eps_t, limits.shortest,
                               breakpoints[0] if breakpoints else np.inf, next_out, dt_out, budget, uniform, min(h0, grown),
-                              output_target(next_out, dt_out, h0, t_end))
+                              output_target(next_out, dt_out, h0))
     if not len(times):
         return state, h, 0, 0, None, None
     targets, accs = integ.asm.sys.constraints.motion_at(times)

@@ -477,7 +477,7 @@ def compliant_steps(run, fs, state, work, pairs, motion, contact, mechanical, sy
             return taken, GOING  # a loading Kelvin-Voigt pair: its maximum compression the loop's
         h_full = step_to_output(t, step_towards(t, max(min(run[H], run[H_ERROR]) if closed else run[H], run[SHORTEST]),
                                                 run[T_END]),
-                                output_target(run[NEXT_OUT], run[DT_OUT], run[H0], run[T_END]), run[EPS_T])
+                                output_target(run[NEXT_OUT], run[DT_OUT], run[H0]), run[EPS_T], run[T_END])
         if near(t, h_full, run[BREAKPOINT]):
             return taken, HANDED
         keep(snapshot, fs, system, run)

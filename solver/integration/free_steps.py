@@ -183,7 +183,7 @@ def plan_steps(t, h, h0, t_end, eps_t, shortest, breakpoint, next_out, dt_out, b
     steps = np.empty(budget)
     count = 0
     while t < t_end - eps_t and count < budget:
-        h_try = step_to_output(t, step_towards(t, max(h, shortest), t_end), target, eps_t)
+        h_try = step_to_output(t, step_towards(t, max(h, shortest), t_end), target, eps_t, t_end)
         if near(t, h_try, breakpoint) or (0 < count < uniform and h_try != steps[count - 1]):
             break
         t1 = t + h_try

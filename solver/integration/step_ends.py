@@ -61,34 +61,32 @@ def step_towards(t: float, h: float, target: float) -> float:
 
 
 @njit(cache=True)
-def output_target(next_out: float, dt_out: float, h0: float, t_end: float) -> float:
-    """The output time (s) the steps land on: ``next_out``; the end ``t_end`` (s) when that is less than
-    :data:`LAST_STEP_FRACTION` of the run's step ``h0`` (s) after it (the end's frame stands for it: no
-    sliver of a step between them); none (infinite) when the output interval ``dt_out`` (s) is shorter
-    than ``h0`` or is zero (a frame at every step's end).
+def output_target(next_out: float, dt_out: float, h0: float) -> float:
+    """The output time (s) the steps land on: ``next_out``; none (infinite) when the output interval
+    ``dt_out`` (s) is shorter than the run's step ``h0`` (s) or is zero (a frame at every step's end).
 
-    >>> output_target(0.15, 0.005, 0.001, 1.0), output_target(0.15, 0.0005, 0.001, 1.0)
+    >>> output_target(0.15, 0.005, 0.001), output_target(0.15, 0.0005, 0.001)
     (0.15, inf)
-    >>> output_target(0.083775804, 1.67551608e-4, 4.1887902e-05, 0.0837758041)
-    0.0837758041
     """
-    if not 0.0 < h0 <= dt_out:
-        return math.inf
-    return t_end if t_end - next_out < LAST_STEP_FRACTION * h0 else next_out
+    return next_out if 0.0 < h0 <= dt_out else math.inf
 
 
 @njit(cache=True)
-def step_to_output(t: float, h: float, target: float, eps_t: float) -> float:
-    """The step (s) from ``t`` of about ``h`` (s) towards the output time ``target`` (s,
-    :func:`output_target`): ``h`` when it ends within ``eps_t`` (s, the loop's round-off of
-    times) of ``target``, its frame due there; else :func:`step_towards` ``target``, which lands on
-    it a step that would pass it and leaves no sliver before it.
+def step_to_output(t: float, h: float, target: float, eps_t: float, t_end: float) -> float:
+    """The step (s) from ``t`` of ``h`` (s, a step towards the end ``t_end``, s, by :func:`step_towards`)
+    towards the output time ``target`` (s, :func:`output_target`): ``h`` when it ends within ``eps_t``
+    (s, the loop's round-off of times) of ``target``, its frame due there, or when ``target`` is less than
+    :data:`LAST_STEP_FRACTION` of ``h`` before the end or after it (the end's frame stands for it: no
+    sliver of a step between them); else :func:`step_towards` ``target``, which lands on it a step
+    that would pass it and leaves no sliver before it.
 
-    >>> step_to_output(0.004, 0.001, 0.005, 1e-12), step_to_output(0.15263, 0.001, 0.155, 1e-12)
+    >>> step_to_output(0.004, 0.001, 0.005, 1e-12, 1.0), step_to_output(0.15263, 0.001, 0.155, 1e-12, 1.0)
     (0.001, 0.001)
-    >>> round(step_to_output(0.15463, 0.001, 0.155, 1e-12), 12), step_to_output(0.1, 0.001, math.inf, 1e-12)
+    >>> round(step_to_output(0.15463, 0.001, 0.155, 1e-12, 1.0), 12), step_to_output(0.1, 0.001, math.inf, 1e-12, 1.0)
     (0.00037, 0.001)
+    >>> step_to_output(0.9994, 0.0006, 0.9998, 1e-12, 1.0)  # 0.9998 s: the end's frame
+    0.0006
     """
-    if abs(target - t - h) <= eps_t:
+    if target > t_end - LAST_STEP_FRACTION * h or abs(target - t - h) <= eps_t:
         return h
     return step_towards(t, h, target)

@@ -369,7 +369,7 @@ class _Loop:
         taken again to a contact event stepped over (eq. 3.4): ``(state, iterations, step, landing)``."""
         contacts, limits, t = self.contacts, self.limits, self.state.t
         h_full = step_to_output(t, step_towards(t, max(contacts.step_size(self.h), limits.shortest), self.t_end),
-                                output_target(self.next_out, self.dt_out, self.h0, self.t_end), self.eps_t)
+                                output_target(self.next_out, self.dt_out, self.h0), self.eps_t, self.t_end)
         t_f = contacts.forecast(self.state, h_full) if self.tracker else None  # a cut expected before the step
         h_try = h_full if t_f is None else max(t_f - t, limits.shortest)
         while self.breakpoints and self.breakpoints[0] <= t + self.eps_t:
