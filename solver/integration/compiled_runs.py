@@ -14,6 +14,7 @@ from .free_steps import free_run, plan_steps
 from .newmark import NewmarkIntegrator
 from .closed_steps import ClosedRows
 from .open_steps import OpenGaps
+from .step_ends import output_target
 from .step_limits import StepLimits
 
 if TYPE_CHECKING:
@@ -61,7 +62,8 @@ def compiled_run(integ: NewmarkIntegrator, out: OutputBuilder, state: State, h: 
     # the steps of the first one's size (the onset steps that remain), then growing back to the impact step
     uniform, grown = (float(gaps.uniform), gaps.grown) if gaps is not None else (np.inf, np.inf)
     times, sizes = plan_steps(state.t, first, min(h0, cap), t_end, eps_t, limits.shortest,
-                              breakpoints[0] if breakpoints else np.inf, next_out, dt_out, budget, uniform, min(h0, grown))
+                              breakpoints[0] if breakpoints else np.inf, next_out, dt_out, budget, uniform, min(h0, grown),
+                              output_target(next_out, dt_out, h0))
     if not len(times):
         return state, h, 0, 0, None, None
     targets, accs = integ.asm.sys.constraints.motion_at(times)

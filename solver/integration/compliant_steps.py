@@ -51,7 +51,7 @@ from ..system.state_energies import strain_total
 from .circle_events import begin_attempt, contact_start, separation
 from .newmark import CONVERGED, DIVERGED, FOLLOWER, converge_compliant_step, newmark_predict
 from .live_pairs import any_live
-from .step_ends import near, step_towards
+from .step_ends import near, output_target, step_to_output, step_towards
 
 #: the columns of a pair's values at a state (:func:`pair_values`; ∂F/∂δ, ∂F/∂δ̇ of the normal force)
 DEPTH, V_N, V_T, F_N, F_T, VALID, GAP, DF_DDELTA, DF_DRATE = range(9)
@@ -474,7 +474,9 @@ def compliant_steps(run, fs, state, work, pairs, motion, contact, mechanical, sy
             return taken, GOING  # every pair open and none live: a run of open steps (:mod:`.open_circles`)
         if kelvin_voigt(codes, batch[7], pairs[4], pv0, False):
             return taken, GOING  # a loading Kelvin-Voigt pair: its maximum compression the loop's
-        h_full = step_towards(t, max(min(run[H], run[H_ERROR]) if closed else run[H], run[SHORTEST]), run[T_END])
+        h_full = step_to_output(t, step_towards(t, max(min(run[H], run[H_ERROR]) if closed else run[H], run[SHORTEST]),
+                                                run[T_END]),
+                                output_target(run[NEXT_OUT], run[DT_OUT], run[H0]), run[EPS_T], run[T_END])
         if near(t, h_full, run[BREAKPOINT]):
             return taken, HANDED
         keep(snapshot, fs, system, run)

@@ -28,7 +28,7 @@ from ..jit import borrowed, njit
 from ..fem.modal import DOFS, modal_damping_power
 from ..system.assembly import newton_factorize
 from ..system.state import State
-from .step_ends import near, step_towards
+from .step_ends import near, step_to_output, step_towards
 from ..system.bordered import border_prepare
 from .newmark import COLLAPSED, CONVERGED, DIVERGED, SINGULAR, NewmarkIntegrator, NewtonFailure, converge_bordered, \
     divergence, newmark_predict, project_accelerations
@@ -169,9 +169,10 @@ def free_step(k, targets, accs, h, nu, af, c_a, c_v, pseudo_ratio, lam_factor, m
 
 
 @njit(cache=True)
-def plan_steps(t, h, h0, t_end, eps_t, shortest, breakpoint, next_out, dt_out, budget, uniform, h1):
+def plan_steps(t, h, h0, t_end, eps_t, shortest, breakpoint, next_out, dt_out, budget, uniform, h1, target):
     """The ends of the steps from ``t`` that the time loop takes one by one (its first try
-    ``max(h, shortest)`` towards the end, :func:`.step_ends.step_towards`, then ``min(h0, 2 x the
+    ``max(h, shortest)`` towards the end, :func:`.step_ends.step_towards`, and the output time ``target``,
+    :func:`.step_ends.step_to_output`, then ``min(h0, 2 x the
     last step)``; after the first ``uniform`` steps ``min(h1, 2 x the last step)``), at most ``budget``,
     stopping before a step that comes near ``breakpoint`` (:func:`.step_ends.near`: the loop lands on
     it) or, among the first ``uniform``, changes size, and after the first that ends at an output time
@@ -182,7 +183,7 @@ def plan_steps(t, h, h0, t_end, eps_t, shortest, breakpoint, next_out, dt_out, b
     steps = np.empty(budget)
     count = 0
     while t < t_end - eps_t and count < budget:
-        h_try = step_towards(t, max(h, shortest), t_end)
+        h_try = step_to_output(t, step_towards(t, max(h, shortest), t_end), target, eps_t, t_end)
         if near(t, h_try, breakpoint) or (0 < count < uniform and h_try != steps[count - 1]):
             break
         t1 = t + h_try

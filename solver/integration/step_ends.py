@@ -15,8 +15,17 @@ take towards the end of the run and towards each breakpoint:
 
 So the last step before a target is between half a step and a step, never longer than the
 step the loop chose.
+
+Steps land on the output times ``k dt_out`` by the same rule (:func:`step_to_output`), so that every
+frame stands at its output time: a step that ends there to round-off is taken as it is (a run whose
+step divides the output interval takes the steps it always took), one that would pass it by more
+lands on it.  An output time less than half a step before the end gives way to the end; an output
+interval shorter than ``solver.step`` gives a frame at the end of every step instead
+(:func:`output_target`): landing on each output time would shorten the steps to it.
 """
 from __future__ import annotations
+
+import math
 
 from ..jit import njit
 
@@ -49,3 +58,35 @@ def step_towards(t: float, h: float, target: float) -> float:
     if near(t, h, target):
         return 0.5 * rest
     return h
+
+
+@njit(cache=True)
+def output_target(next_out: float, dt_out: float, h0: float) -> float:
+    """The output time (s) the steps land on: ``next_out``; none (infinite) when the output interval
+    ``dt_out`` (s) is shorter than the run's step ``h0`` (s) or is zero (a frame at every step's end).
+
+    >>> output_target(0.15, 0.005, 0.001), output_target(0.15, 0.0005, 0.001)
+    (0.15, inf)
+    """
+    return next_out if 0.0 < h0 <= dt_out else math.inf
+
+
+@njit(cache=True)
+def step_to_output(t: float, h: float, target: float, eps_t: float, t_end: float) -> float:
+    """The step (s) from ``t`` of ``h`` (s, a step towards the end ``t_end``, s, by :func:`step_towards`)
+    towards the output time ``target`` (s, :func:`output_target`): ``h`` when it ends within ``eps_t``
+    (s, the loop's round-off of times) of ``target``, its frame due there, or when ``target`` is less than
+    :data:`LAST_STEP_FRACTION` of ``h`` before the end or after it (the end's frame stands for it: no
+    sliver of a step between them); else :func:`step_towards` ``target``, which lands on it a step
+    that would pass it and leaves no sliver before it.
+
+    >>> step_to_output(0.004, 0.001, 0.005, 1e-12, 1.0), step_to_output(0.15263, 0.001, 0.155, 1e-12, 1.0)
+    (0.001, 0.001)
+    >>> round(step_to_output(0.15463, 0.001, 0.155, 1e-12, 1.0), 12), step_to_output(0.1, 0.001, math.inf, 1e-12, 1.0)
+    (0.00037, 0.001)
+    >>> step_to_output(0.9994, 0.0006, 0.9998, 1e-12, 1.0)  # 0.9998 s: the end's frame
+    0.0006
+    """
+    if target > t_end - LAST_STEP_FRACTION * h or abs(target - t - h) <= eps_t:
+        return h
+    return step_towards(t, h, target)

@@ -41,7 +41,7 @@ from .open_steps import OpenGaps
 from .open_circles import OpenCircles
 from .closed_steps import ClosedRows
 from .closed_circles import ClosedCircles
-from .step_ends import ROUND_OFF, step_towards
+from .step_ends import ROUND_OFF, output_target, step_to_output, step_towards
 from .step_limits import ADVICE, StepFailure, StepLimits
 from .attempts import advance
 from .compiled_runs import compiled_run
@@ -369,7 +369,8 @@ class _Loop:
         """The step from the state towards the contact forecast, the next breakpoint or the end,
         taken again to a contact event stepped over (eq. 3.4): ``(state, iterations, step, landing)``."""
         contacts, limits, t = self.contacts, self.limits, self.state.t
-        h_full = step_towards(t, max(contacts.step_size(self.h), limits.shortest), self.t_end)
+        h_full = step_to_output(t, step_towards(t, max(contacts.step_size(self.h), limits.shortest), self.t_end),
+                                output_target(self.next_out, self.dt_out, self.h0), self.eps_t, self.t_end)
         t_f = contacts.forecast(self.state, h_full) if self.tracker else None  # a cut expected before the step
         h_try = h_full if t_f is None else max(t_f - t, limits.shortest)
         while self.breakpoints and self.breakpoints[0] <= t + self.eps_t:

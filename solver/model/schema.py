@@ -391,7 +391,8 @@ SOLVER = Obj(
     {
         "end_time": Num("simulated time", "s", gt=0, default=1.0),
         "step": Num("time step", "s", gt=0, default=1e-3),
-        "output_interval": Num("time between stored frames (0: every step)", "s", default=0.0, ge=0),
+        "output_interval": Num("time between stored frames, k times it (the steps land there); 0 or less than "
+                               "the step: every step", "s", default=0.0, ge=0),
         "integrator": Str("time integrator", enum=("newmark", "generalized_alpha"), default="newmark"),
         "tau": Num("Newmark tau (gamma); > 0.5 adds numerical damping; unset in a model with contact pairs, a run "
                    "switches to 0.505 once it creates energy (docs/solver.md)", default=0.5, ge=0.5, le=1),

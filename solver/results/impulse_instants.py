@@ -1,8 +1,8 @@
 """The impulses of a contact pair at the instants they act, from the event log.
 
 A frame's ``I_n_N_s``, ``I_t_N_s`` are the impulses applied since the previous frame
-(``docs/results-format.md``): they stand at the frame's time, which is the first step end at
-or after an output time, up to an output interval after the impact.  The event log has each
+(``docs/results-format.md``): they stand at the frame's time, the output time after the impact,
+up to an output interval after it.  The event log has each
 impulse of a momentum-balance pair (thesis ch. 3, eqs. 3.8-3.30) and each onset jump of a
 Lagrange pair (thesis §4.7) with its own time, so a plot draws its stems there, and a reading
 at an event's time gives the impulses of that instant, not the zero of the frame before it.

@@ -62,8 +62,8 @@ What a refinement would change, found in the results alone (no second run):
   is aliased); the corotational element can then create energy there (docs/solver.md,
   *Numerical damping after impacts*), and that energy rides on the strain at the frames.
   Nothing of it converges: the struck slider-crank of thesis 5.4 as drawn (8 elements, tau
-  unset) created 1.05 J before its peak bending strain 0.0242 at t = 30.3 ms (0.059 of the
-  17.8 J strain energy then), 1.49 J at half the step before 0.0187 (0.11 of it); at
+  unset) created 1.26 J before its peak bending strain 0.0183 at t = 30.3 ms (0.084 of the
+  15.1 J strain energy then), 1.33 J at half the step before 0.0198 (0.075 of it); at
   tau = 0.51 it creates none and peaks at 0.0130 and 0.0132 (step, half).  Getting Started
   struck end-on peaks at its strike (0.00263), before its balance moves, and is quiet.
 
@@ -115,7 +115,7 @@ SLIVER_FRACTION = 1e-3
 #: a separation and the contact after it this many accepted steps apart or more were resolved by the step
 RESOLVED_STEPS = 3
 #: a peak strain reached after the integration created more than this fraction of the strain energy
-#: at its frame is the step's (the struck slider-crank: 0.059 at its step, 0.11 at half of it)
+#: at its frame is the step's (the struck slider-crank: 0.084 at its step, 0.075 at half of it)
 PEAK_CREATED = 0.01
 #: node accelerations alternating in sign on this many consecutive steps ring (:func:`nyquist_ringing_warning`)
 RINGING_STEPS = 20

@@ -248,7 +248,7 @@ def test_the_slip_stop_shows_beside_max_compression_where_they_coincide(view, qt
 
 def test_an_impulse_between_frames_is_drawn_and_read_at_its_instant(window, qtbot, pendulum, tmp_path):
     """The pendulum's impulses (5 ms frames) act between frames: at 152.626 ms, the frame after it
-    at 155.626 ms.  Its stems stand at the event's instant, selecting its row reads its time and its
+    at 155 ms.  Its stems stand at the event's instant, selecting its row reads its time and its
     impulse (not the frame before, 150 ms, with no impulse), and the plotted series' CSV has both."""
     from app.results.export import write_series_csv
 

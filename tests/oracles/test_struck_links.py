@@ -44,15 +44,19 @@ def test_the_struck_slider_crank_runs_to_its_end_without_creating_energy():
     the impact (87 J created 7 ms after it, at the model's step and at half of it) until Newton
     failed at t = 0.0567 s; the run now switches to tau = 0.505 as the balance starts to rise.
     The block's exit velocity is set by the chain of e = 1 impulses before any of it, and moves
-    with the step as such chains do: 30.68 m/s (tau = 0.5) and 30.15 m/s at half the step,
-    29.94 and 30.22 m/s at tau = 0.51, 29.93 and 30.15 m/s at tau = 0.505."""
+    with the step sequence as such chains do (7 to 17 impulses): 31.21 m/s at the model's step, 29.63,
+    34.01, 33.07 m/s at 1/2, 1/4, 1/8 of it, 29.90 and 29.73 m/s with 16 elements (step, half); the
+    same step with frames every 1/1.5, 1/2.5 of the output interval or 0.1 ms (the steps landing on
+    other times) 31.45, 31.71, 30.03 m/s; with the frames between steps (before they landed on the
+    output times) 30.68, 30.15, 31.12, 33.42 m/s (step, 1/2, 1/4, 1/8) and 29.48, 30.48 m/s (16
+    elements).  The band is that spread, not a tolerance on a converged value."""
     results = simulate(struck_slider_crank())
     assert results.meta["status"] == "completed", results.meta["message"]
     damping = results.meta["numerical_damping"]
     assert damping["tau"] == IMPACT_TAU and 0.0269 < damping["from_s"] < 0.03  # s: after the impact at 26.9 ms
     assert balance_rise(results) < 0.02  # of the energy in play: what was created before the switch
     block = results.layout.nodes.index("body1")
-    assert results.frames[-1].node_v[block][0] == pytest.approx(30.2, rel=0.02)  # m/s
+    assert 29.0 < results.frames[-1].node_v[block][0] < 34.5  # m/s
 
 
 def test_a_tau_the_model_sets_is_kept():
