@@ -324,11 +324,13 @@ class ContactPair:
 
     def held_geometry(self, q: np.ndarray, prefer: int) -> ContactGeometry | None:
         """:meth:`geometry` of a closed Lagrange pair's rows at a Newton iterate ``q`` (not remembered:
-        Newton's ``q`` changes in place); None once the point has passed the end of its target within
-        the step: the rows then hold it on the line they were written for, and the step's end releases
-        it (:meth:`~solver.contact.lagrange.LagrangeModel.switch`, 'passed the end of the target')."""
+        Newton's ``q`` changes in place); None once the point has passed the end of its target, or of
+        the segment ``prefer`` the rows were written for, within the step: the rows then hold it on
+        their line, and the step's end releases it (:meth:`~solver.contact.lagrange.LagrangeModel.switch`,
+        'passed the end of the target') or the next step's rows are written for the next segment, the
+        gap carried over (:meth:`~solver.contact.lagrange.LagrangeModel.fill_rows`)."""
         g = self.geometry(q, prefer)
-        return g if g.reachable else None
+        return g if g.reachable and g.segment == prefer else None
 
     @property
     def curved(self) -> bool:
