@@ -86,7 +86,7 @@ def test_a_lagrange_pair_sliding_past_a_kink_of_its_link_target_keeps_its_gap():
     within a step and the next step's carry the gap over: the run completes without creating
     energy (balance within 3.9e-4 of the energy in play), friction only dissipates, and what it
     dissipates and what is left in the beam and disc are within 5 % of the run at half the step
-    (0.06566 against 0.06705 J, 0.3976 against 0.3863 J; eight starts 1e-9 m apart: within 1 %).
+    (0.06566 against 0.06705 J, 0.3976 against 0.3863 J; five starts 1e-9 m apart: within 1 %).
     Before, Newton's iterates handed the rows to segment 6 mid-step with the old gap held: the
     position row closed 0.95 um within the step whatever its length, and the run stopped at
     24.4 ms, 'the energy jumped in one step' at every cut down to 1.3 ns."""
