@@ -32,6 +32,7 @@ from ..system.initial import initial_state, restart
 from ..system.impact_times import impact_time_step
 from ..system.integrator import IMPACT_TAU, damping_unset
 from ..model.io import dumps_model
+from ..contact.closed_hint import closed_hint
 from ..contact.coulomb_hint import coulomb_hint
 from ..contact.tracker import ContactTracker
 from ..system.state import State
@@ -430,7 +431,8 @@ class _Loop:
             if beyond:  # neither a smaller step nor a finer mesh helps
                 message = f"{message.split(f'; {ADVICE}')[0]}; {beyond}"
             else:
-                message = "; ".join(filter(None, (message, mesh_hint(self.out, self.watch.last_sound))))
+                message = "; ".join(filter(None, (message, mesh_hint(self.out, self.watch.last_sound),
+                                                  closed_hint(self.contacts) if self.contacts.active else None)))
         steps, integ = self.steps_taken, self.integ
         self.res.meta.update(
             status=self.status,

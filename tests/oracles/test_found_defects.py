@@ -104,6 +104,18 @@ def test_a_lagrange_pair_sliding_past_a_kink_of_its_link_target_keeps_its_gap():
     assert ends[0]["dissipated_friction"] == pytest.approx(ends[1]["dissipated_friction"], rel=0.05)
 
 
+def test_a_failure_with_a_lagrange_pair_closed_names_it_and_what_to_try():
+    """The run a user sees fail (``flexmech run`` and the window print ``meta["message"]``) names
+    the Lagrange pairs closed at its last state, their modes, and the advice to halve the step or
+    refine the link's mesh (the struck cantilever, its Newton held to 2 iterations and no cut: it
+    stops on the first step after the onset at 1 ms; before, the message named no pair)."""
+    doc = copy.deepcopy(FIXED_MODELS[5])
+    doc["solver"].update(max_iterations=2, max_step_cuts=0, end_time=0.0015)
+    message = run(doc).meta["message"]
+    assert message.startswith("stopped at t = 0.001 s")
+    assert "Lagrange contact 'disc-beam' (sliding) was closed" in message and "halve solver.step" in message
+
+
 @pytest.mark.parametrize("defect", OPEN_DEFECTS, ids=[f"open{i}" for i in range(len(OPEN_DEFECTS))])
 @pytest.mark.xfail(strict=True, reason="open (issue 26): a model the solver fails on (found_defects.json)")
 def test_an_open_defect_still_fails(defect):
