@@ -51,6 +51,7 @@ from ..system.state import State
 from .free_steps import FAILED, free_step, step_work
 from .newmark import NewmarkIntegrator
 from .energy_screen import screen_start, screened
+from .onset_steps import book_damped, only_onsets, step_parameters
 from .open_steps import HANDED, JUMPED, NODE, RAN, OpenGaps, gaps_closing, pair_gap
 
 #: the columns of :func:`modes_hold`'s ``props``: the gap held (m), the effective mass along the
@@ -64,6 +65,9 @@ DOUBT = 1e-12
 
 #: dofs of a pair's tangential velocity: the point's x, y and rotation, a node target's x, y
 TANGENT_DOFS = 6
+
+#: the place of ``states`` (each step's end state) among the arguments of :func:`~.free_steps.free_steps`
+STATES = 20
 
 
 @njit(cache=True)
@@ -142,8 +146,9 @@ def _closed_steps(pairs, modes, first, props, tangents, times, sizes, newmark, r
                   screen, targets, accs, h, nu, af, c_a, c_v, pseudo_ratio, lam_factor, modified, q, v, a, ap, lam,
                   F_ext, drv_rows, drv_dofs, iterations, powers, states, factor, scale, *system):
     """The steps of :func:`~.free_steps.free_steps` (same arguments from ``targets`` on, the contact
-    rows last), step k of size ``sizes[k]`` (s; ``h``, ``c_a``, ``c_v`` and ``lam_factor`` are the first
-    step's), each with the rows' right-hand side written at its start and followed by the looks
+    rows last), step k of size ``sizes[k, 0]`` (s) with the Newmark ``nu, tau = sizes[k, 1:]`` (``h``, ``c_a``,
+    ``c_v`` and ``lam_factor`` are the first step's; ``nu`` and ``newmark``'s ``tau`` the run's: a step with
+    others, a damped onset step, :mod:`.onset_steps`, has its own factors and leaves none), each with the rows' right-hand side written at its start and followed by the looks
     of :func:`modes_hold` and of :func:`~.open_steps.gaps_closing` at the open pairs (``gaps`` =
     their kinds, dofs, frames and limit); ``pairs`` = every pair's (kinds, dofs, frames),
     ``modes``, ``first`` rows, ``props`` and ``tangents`` = (dofs, coefficients) as
@@ -158,18 +163,22 @@ def _closed_steps(pairs, modes, first, props, tangents, times, sizes, newmark, r
     n, m = q.shape[0], lam.shape[0]
     work = step_work(q, lam, cr_dofs.shape[0])
     U = screen_start(screen, q, v, F_ext, system)
-    h = np.nan
+    h, nu_k, tau_k = np.nan, nu, newmark[1]
+    taken, ending = targets.shape[0], RAN
     for k in range(targets.shape[0]):
-        if sizes[k] != h:
-            h, c_a, c_v, lam_factor = step_sizing(sizes[k], nu, newmark, factor, scale)
+        if sizes[k, 0] != h or sizes[k, 1] != nu_k or sizes[k, 2] != tau_k:
+            if sizes[k, 1] != nu_k or sizes[k, 2] != tau_k:
+                factor[0] = 0  # as the loop's integrator, whose step_damping drops its factors
+            h, nu_k, tau_k = sizes[k, 0], sizes[k, 1], sizes[k, 2]
+            c_a, c_v, lam_factor = step_sizing(h, nu_k, tau_k, newmark, factor, scale)
         write_rhs(kinds, dofs, frames, modes, first, props, cr_dofs, cr_row, cr_rhs, q)
         before[0, :n] = q
         before[1, :n] = v
         before[2, :n] = a
         before[3, :n] = ap
         before[4, :m] = lam
-        if not free_step(k, targets, accs, h, nu, af, c_a, c_v, pseudo_ratio, lam_factor, modified, q, v, a, ap, lam,
-                         F_ext, drv_rows, drv_dofs, iterations, powers, states, factor, scale, work, *system):
+        if not free_step(k, targets, accs, h, nu_k, af, c_a, c_v, pseudo_ratio, lam_factor, modified, q, v, a, ap,
+                         lam, F_ext, drv_rows, drv_dofs, iterations, powers, states, factor, scale, work, *system):
             return FAILED - k, RAN
         lam_ends[k] = lam_c
         if aps.shape[0] > k:
@@ -177,22 +186,27 @@ def _closed_steps(pairs, modes, first, props, tangents, times, sizes, newmark, r
         if gaps_closing(gaps[0], gaps[1], gaps[2], q, gaps[3]) or not modes_hold(
                 kinds, dofs, frames, modes, first, props, tangents[0], tangents[1], q, v, before[1, :n], lam_c,
                 times[k + 1] - times[k], resolution[0], resolution[1]):
-            return k + 1, HANDED
+            taken, ending = k + 1, HANDED
+            break
         if screened(screen, U, q, v, F_ext, system):
-            return k + 1, JUMPED
-    return targets.shape[0], RAN
+            taken, ending = k + 1, JUMPED
+            break
+    if nu_k != nu or tau_k != newmark[1]:
+        factor[0] = 0  # the factors of a damped step, which the loop's integrator drops after it
+    return taken, ending
 
 
 @njit(cache=True)
-def step_sizing(h, nu, newmark, factor, scale):
-    """The Newmark coefficients of a step of ``h`` (s) as :meth:`~.newmark.NewmarkIntegrator.step` has
-    them: ``(h, c_a = (d qddot / d a~) / (nu h^2), c_v = tau / (nu h), nu h^2)`` (``newmark`` = (d qddot
-    / d a~, tau, step_reuse)); the factors (made for steps of ``scale[2]``) dropped, ``factor[0] = 0``,
-    unless they are within ``step_reuse`` of ``h`` (eqs. 2.55-2.57: the Newton matrix's ``M / (nu h^2)``)."""
-    ratio, tau, reuse = newmark[0], newmark[1], newmark[2]
+def step_sizing(h, nu, tau, newmark, factor, scale):
+    """The Newmark coefficients of a step of ``h`` (s) with ``nu`` and ``tau`` as
+    :meth:`~.newmark.NewmarkIntegrator.step` has them: ``(c_a = (d qddot / d a~) / (nu h^2), c_v = tau /
+    (nu h), nu h^2)`` (``newmark`` = (d qddot / d a~, the run's tau, step_reuse)); the factors (made for
+    steps of ``scale[2]``) dropped, ``factor[0] = 0``, unless they are within ``step_reuse`` of ``h``
+    (eqs. 2.55-2.57: the Newton matrix's ``M / (nu h^2)``)."""
+    ratio, reuse = newmark[0], newmark[2]
     if not abs(h - scale[2]) <= reuse * scale[2]:
         factor[0] = 0
-    return h, ratio / (nu * h * h), tau / (nu * h), nu * h * h
+    return ratio / (nu * h * h), tau / (nu * h), nu * h * h
 
 
 class ClosedRows(OpenGaps):
@@ -201,10 +215,11 @@ class ClosedRows(OpenGaps):
 
     resizes = True  # the onset steps and the steps growing back after them in one run
 
-    def __init__(self, contacts: ContactTracker, tol: float, integ: NewmarkIntegrator):
+    def __init__(self, contacts: ContactTracker, tol: float, integ: NewmarkIntegrator, watch=None):
         super().__init__(contacts.pairs, tol)
         self.contacts = contacts
         self.integ = integ
+        self.watch = watch  # the loop's DivergenceWatch: the balance a damped onset step is booked by
         self.model = contacts.models[0]
         pairs = contacts.pairs
         self.t_dofs = np.zeros((len(pairs), TANGENT_DOFS), dtype=np.int64)
@@ -221,6 +236,8 @@ class ClosedRows(OpenGaps):
         self.sizes = np.empty(0)
         self.lam_ends = np.empty((0, 0))
         self.lam_start = np.zeros(0)
+        self.start, self.damped = None, False  # a run's start state; whether its first step is damped
+        self.states = np.empty((4, 0, 0))  # the end states of the run's first steps (STATES)
 
     @property
     def cap(self) -> float:
@@ -233,13 +250,11 @@ class ClosedRows(OpenGaps):
         return bool(np.any(self._fixed[:, 1].astype(bool) & (self.model.state != OPEN)))
 
     def ready(self, s: State) -> bool:
-        """Whether the steps from ``s`` may be a run of closed steps: a pair is closed, no event
-        happened at ``s`` (an onset jump, a switch: the step after them is the loop's) and the next
-        step is not a damped onset step (:data:`~solver.contact.lagrange.ONSET_STEPS`, taken by the
-        loop; the undamped ones are a run's, :attr:`uniform`)."""
-        events = self.contacts.events
-        return (self.model.closed() and self.model.step_tau() is None
-                and (not events or events[-1]["time_s"] < s.t))
+        """Whether the steps from ``s`` may be a run of closed steps: a pair is closed and nothing but
+        onsets happened at ``s`` (:func:`~.onset_steps.only_onsets`: after a switch the step is the
+        loop's; after an onset the run begins with the damped step of
+        :data:`~solver.contact.lagrange.ONSET_STEPS`, :attr:`uniform`)."""
+        return self.model.closed() and only_onsets(self.contacts.events, s.t)
 
     def step_size(self, h: float) -> float:
         """The first step of a run where the loop would take a step of ``h`` (s): the impact step's
@@ -272,7 +287,8 @@ class ClosedRows(OpenGaps):
         else:
             self.rows.lam[:] = s.lam_c
         self.times = np.concatenate([[s.t], times])
-        self.sizes = steps
+        self.sizes = step_parameters(steps, m.onset_left, self.integ.nu, self.integ.tau)
+        self.start, self.damped = s, m.step_tau() is not None
         self.lam_start = s.lam_c
         self.lam_ends = np.empty((len(times), self.rows.count))
 
@@ -284,6 +300,9 @@ class ClosedRows(OpenGaps):
         self.aps = np.empty((recorded, n))
         model, shut, integ = self.model, self.modes == OPEN, self.integ
         args = (*args[:-8], *self.rows.kernel_args(), args[-1])
+        if self.damped and not args[STATES].shape[1]:  # the end state of a damped first step, for its booking
+            args = (*args[:STATES], np.empty((4, 1, args[STATES].shape[2])), *args[STATES + 1:])
+        self.states = args[STATES]
         newmark = np.array([(1.0 - integ.alpha_m) / (1.0 - integ.alpha_f), integ.tau, integ.step_reuse])
         try:
             return self.ended_by(closed_steps(
@@ -323,4 +342,9 @@ class ClosedRows(OpenGaps):
             self.model.step_ended(self.multipliers(k), self.multipliers(k + 1))
         if len(hs):
             self.model.last_step = float(hs[-1])
+        if self.damped and len(hs):
+            n, m = len(end.q), len(end.lam)
+            first = State(float(self.times[1]), *(x[0, :n].copy() for x in self.states[:3]),
+                          self.states[3, 0, :m].copy(), None, self.lam_ends[0])
+            return book_damped(out, self.watch, self.start, first, hs, powers, end, p_fric)
         return out.advance_ledger_drivers(hs.tolist(), powers, end, p_fric)

@@ -170,7 +170,7 @@ class _Loop:
         self.open_gaps = (OpenGaps(contacts.pairs, settings["contact_tol"]) if serves else OpenCircles(
             contacts, settings["contact_tol"]) if OpenCircles.serves(contacts) else None)  # or every circle pair is
         # and while the closed pairs keep their modes
-        self.closed_rows = ClosedRows(contacts, settings["contact_tol"], self.integ) if serves else None
+        self.closed_rows = ClosedRows(contacts, settings["contact_tol"], self.integ, self.watch) if serves else None
         # and while every dry circle pair of a compliant run is closed
         self.circles = (ClosedCircles(contacts, self.integ, out, self.limits, self.watch, MAX_CONTACT_RETRIES)
                         if contacts.active and ClosedCircles.serves(contacts, self.integ, out) else None)
@@ -265,13 +265,14 @@ class _Loop:
         """The arguments ``gaps, single, watch`` of :func:`.compiled_runs.compiled_run` for the next run: a run of
         open or closed steps of an undamped model stops at the first step the created-energy watch
         flags (the drivers' work as booked to each step, :meth:`.open_steps.OpenGaps.checked`; closed steps,
-        whose friction work the watch's balance holds after each step, one step a run)."""
+        whose friction work the watch's balance holds after each step, and a damped onset step, whose loss
+        it holds after it, :mod:`.onset_steps`, one step a run)."""
         if self.free:
             return None, False, None
         gaps = self.closed_rows if self.contacts.closed() else self.open_gaps
         if not self.undamped:
             return gaps, False, None
-        if gaps.records:
+        if gaps.records or self.contacts.step_tau() is not None:
             return gaps, True, None
         return gaps, False, self.watch
 
