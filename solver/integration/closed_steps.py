@@ -20,18 +20,18 @@ run: its start is the run's last state and the step itself is handed to the time
 first attempt of its next step, which applies the contact rules to it as to a step it had taken
 itself (:mod:`.open_steps` does the same).  A step that fails is given back as a failure.
 
-The steps of a run need not be of one size: after an onset's damped step (the loop's) the
-undamped steps of :data:`~solver.contact.lagrange.ONSET_STEPS` and the steps growing back from them
-to the impact step (eq. 3.5; each twice the last, :func:`~.free_steps.plan_steps`) are one run, each
-new size with its Newmark coefficients and, unless the factors are of a step within the
-integrator's ``step_reuse`` of it, a new factorisation of the Newton matrix (:func:`step_sizing`, the
-rule of :meth:`~.newmark.NewmarkIntegrator.step`).
+The steps of a run need not be of one size nor of one ``nu, tau``: after an onset the steps of
+:data:`~solver.contact.lagrange.ONSET_STEPS`, the first damped (:mod:`.onset_steps`), and the steps
+growing back from them to the impact step (eq. 3.5; each twice the last, :func:`~.free_steps.plan_steps`)
+are one run, each new size with its Newmark coefficients and, unless the factors are of a step within the
+integrator's ``step_reuse`` of it and of its ``nu, tau``, a new factorisation of the Newton matrix
+(:func:`step_sizing`, the rule of :meth:`~.newmark.NewmarkIntegrator.step` and ``step_damping``).
 
 The numbers are those of the steps the loop takes one by one, to the bit: the right-hand side
 sums ``J_n . q`` with the contact model's own kernel (:func:`~solver.system.bordered.row_dot`),
 and the forces of the frames (:meth:`~solver.contact.lagrange.LagrangeModel.step_ended`) and the friction power of the
 ledger are the contact model's own, from the multipliers of the run's steps.  A run begins only
-after a step at whose end no event happened (no onset jump, no switch), and it ends, as a run of
+after a step at whose end nothing but onsets happened (no switch), and it ends, as a run of
 open steps does, before a step whose energy jumped (a spurious root of the Newmark equations,
 screened in the run, :mod:`.energy_screen`, else looked for step by step,
 :meth:`~.open_steps.OpenGaps.checked`), which the loop cuts.
@@ -52,6 +52,8 @@ from .free_steps import FAILED, free_step, step_work
 from .newmark import NewmarkIntegrator
 from .energy_screen import screen_start, screened
 from .onset_steps import book_damped, only_onsets, step_parameters
+from .release_landing import RELEASE_TIME, RETAKE_ITERATIONS, RETAKE_STEP, RETAKEN, SHORTEST, lands, release_time, \
+    retake
 from .open_steps import HANDED, JUMPED, NODE, RAN, OpenGaps, gaps_closing, pair_gap
 
 #: the columns of :func:`modes_hold`'s ``props``: the gap held (m), the effective mass along the
@@ -165,6 +167,7 @@ def _closed_steps(pairs, modes, first, props, tangents, times, sizes, newmark, r
     U = screen_start(screen, q, v, F_ext, system)
     h, nu_k, tau_k = np.nan, nu, newmark[1]
     taken, ending = targets.shape[0], RAN
+    lam_c0 = lam_c.copy()
     for k in range(targets.shape[0]):
         if sizes[k, 0] != h or sizes[k, 1] != nu_k or sizes[k, 2] != tau_k:
             if sizes[k, 1] != nu_k or sizes[k, 2] != tau_k:
@@ -187,6 +190,17 @@ def _closed_steps(pairs, modes, first, props, tangents, times, sizes, newmark, r
                 kinds, dofs, frames, modes, first, props, tangents[0], tangents[1], q, v, before[1, :n], lam_c,
                 times[k + 1] - times[k], resolution[0], resolution[1]):
             taken, ending = k + 1, HANDED
+            if lands(modes, screen, U, q, v, F_ext, system, times[k + 1] - times[k], resolution[SHORTEST]):
+                lam_start = lam_c0 if k == 0 else lam_ends[k - 1]
+                t_sw = release_time(modes, first, props, lam_start, lam_c, times[k], times[k + 1], resolution[0],
+                                    resolution[1], MASS)
+                if t_sw == t_sw:  # a release located: the step taken again to end there (:mod:`.release_landing`)
+                    h_l = max(t_sw - times[k], resolution[SHORTEST])
+                    resolution[RELEASE_TIME] = t_sw
+                    c_a, c_v, lam_factor = step_sizing(h_l, nu_k, tau_k, newmark, factor, scale)
+                    retake(k, n, m, h_l, nu_k, c_a, c_v, lam_factor, lam_start, before, resolution, targets, accs, af,
+                           pseudo_ratio, modified, F_ext, drv_rows, drv_dofs, iterations, powers, states, factor, scale,
+                           work, system)
             break
         if screened(screen, U, q, v, F_ext, system):
             taken, ending = k + 1, JUMPED
@@ -215,11 +229,16 @@ class ClosedRows(OpenGaps):
 
     resizes = True  # the onset steps and the steps growing back after them in one run
 
-    def __init__(self, contacts: ContactTracker, tol: float, integ: NewmarkIntegrator, watch=None):
+    def __init__(self, contacts: ContactTracker, tol: float, integ: NewmarkIntegrator, watch=None,
+                 shortest: float = np.nan):
         super().__init__(contacts.pairs, tol)
         self.contacts = contacts
         self.integ = integ
         self.watch = watch  # the loop's DivergenceWatch: the balance a damped onset step is booked by
+        # the loop's shortest step, s, where a run may take a release's retake (nan: no; not with moving drivers)
+        self.shortest = shortest if all(f is None for f in contacts.asm.sys.constraints.functions) else np.nan
+        self.landing = np.full(6, np.nan)  # release_landing's columns of the last run
+        self.retaken: tuple | None = None  # (run's last state, step s, state, corrections) of a release's retake
         self.model = contacts.models[0]
         pairs = contacts.pairs
         self.t_dofs = np.zeros((len(pairs), TANGENT_DOFS), dtype=np.int64)
@@ -295,10 +314,11 @@ class ClosedRows(OpenGaps):
     def steps(self, args: tuple, n: int, m: int, recorded: int) -> tuple[int, bool]:
         """:func:`closed_steps` with the arguments ``args`` of :func:`~.free_steps.free_steps`
         (their contact rows: those of :meth:`begin`)."""
-        if self.before.shape[1] < max(n, m):
-            self.before = np.empty((5, max(n, m)))
+        if self.before.shape[0] < RETAKEN + 6 or self.before.shape[1] < max(n, m):  # each step's start, a retake's end
+            self.before = np.empty((RETAKEN + 6, max(n, m)))
         self.aps = np.empty((recorded, n))
         model, shut, integ = self.model, self.modes == OPEN, self.integ
+        self.landing = np.array([model.tol_g, model.nu, self.shortest, np.nan, np.nan, np.nan])
         args = (*args[:-8], *self.rows.kernel_args(), args[-1])
         if self.damped and not args[STATES].shape[1]:  # the end state of a damped first step, for its booking
             args = (*args[:STATES], np.empty((4, 1, args[STATES].shape[2])), *args[STATES + 1:])
@@ -307,7 +327,7 @@ class ClosedRows(OpenGaps):
         try:
             return self.ended_by(closed_steps(
                 (self.kinds, self.dofs, self.frames), self.modes, self.first, self.props, (self.t_dofs, self.t_coef),
-                self.times, self.sizes, newmark, np.array([model.tol_g, model.nu]), self.lam_ends,
+                self.times, self.sizes, newmark, self.landing, self.lam_ends,
                 (self.kinds[shut], self.dofs[shut], self.frames[shut], self.limit), self.before, self.aps, self.screen,
                 *args))
         except np.linalg.LinAlgError:  # the rows' Schur complement is singular, as bordered_solve says it
@@ -322,7 +342,23 @@ class ClosedRows(OpenGaps):
         new = dataclasses.replace(new, lam_c=self.multipliers(taken))
         if isinstance(failure, tuple):
             failure = (dataclasses.replace(failure[0], lam_c=self.multipliers(taken + 1)), failure[1])
+        h, before = self.landing[RETAKE_STEP], self.before
+        self.retaken = None
+        if isinstance(failure, tuple) and h == h:  # the handed step taken again to a release (:mod:`.release_landing`)
+            n, m = len(new.q), len(new.lam)
+            state = State(float(self.times[taken]) + float(h), *(before[RETAKEN + i, :n].copy() for i in range(3)),
+                          before[RETAKEN + 4, :m].copy(), before[RETAKEN + 3, :n].copy(),
+                          before[RETAKEN + 5, :self.rows.count].copy())
+            self.retaken = (new, float(h), state, int(self.landing[RETAKE_ITERATIONS]))
         return new, failure
+
+    def take_retake(self, s: State, step: float) -> tuple[State, int] | None:
+        """The step of ``step`` (s) from ``s`` as the last run took it again to a release (``(state, Newton
+        corrections)``, :mod:`.release_landing`) if it did, else None; forgotten once asked for."""
+        retaken, self.retaken = self.retaken, None
+        if retaken is None or retaken[0] is not s or retaken[1] != step:
+            return None
+        return retaken[2], retaken[3]
 
     def book(self, out, hs: np.ndarray, powers: np.ndarray, end: State, recorded: tuple | None) -> list[float]:
         """The ledger over the run's steps ``hs`` that end at ``end`` (the drivers' and the modal

@@ -170,7 +170,8 @@ class _Loop:
         self.open_gaps = (OpenGaps(contacts.pairs, settings["contact_tol"]) if serves else OpenCircles(
             contacts, settings["contact_tol"]) if OpenCircles.serves(contacts) else None)  # or every circle pair is
         # and while the closed pairs keep their modes
-        self.closed_rows = ClosedRows(contacts, settings["contact_tol"], self.integ, self.watch) if serves else None
+        self.closed_rows = (ClosedRows(contacts, settings["contact_tol"], self.integ, self.watch, self.limits.shortest)
+                            if serves else None)
         # and while every dry circle pair of a compliant run is closed
         self.circles = (ClosedCircles(contacts, self.integ, out, self.limits, self.watch, MAX_CONTACT_RETRIES)
                         if contacts.active and ClosedCircles.serves(contacts, self.integ, out) else None)
@@ -385,10 +386,15 @@ class _Loop:
             if t_ct is None or h_try <= limits.shortest:
                 break
             self.rejected += 1
-            land = None
-            new, iters, h_try = self._try(max(t_ct - t, limits.shortest), None)
+            land, step = None, max(t_ct - t, limits.shortest)
+            new, iters, h_try = self._try(step, None, self._retaken(step))
         limits.accepted(new.t, h_try)
         return new, iters, h_try, land
+
+    def _retaken(self, step: float) -> tuple[State, int] | None:
+        """The step of ``step`` (s) from the state as the closed run that handed the last step over took it
+        again (to a release, :mod:`.release_landing`), else None."""
+        return None if self.closed_rows is None else self.closed_rows.take_retake(self.state, step)
 
     def _accept(self, new: State, h_try: float, land: float | None, in_contact: bool, step_started: float) -> None:
         """``new`` the run's state: the ledger advanced, restarted at a breakpoint it landed on, the
