@@ -190,7 +190,7 @@ def _closed_steps(pairs, modes, first, props, tangents, times, sizes, newmark, r
                 kinds, dofs, frames, modes, first, props, tangents[0], tangents[1], q, v, before[1, :n], lam_c,
                 times[k + 1] - times[k], resolution[0], resolution[1]):
             taken, ending = k + 1, HANDED
-            if lands(modes, screen, U, q, v, F_ext, system, times[k + 1] - times[k], resolution[SHORTEST]):
+            if lands(modes, screen, U, before, q, v, F_ext, system, times[k + 1] - times[k], resolution[SHORTEST]):
                 lam_start = lam_c0 if k == 0 else lam_ends[k - 1]
                 t_sw = release_time(modes, first, props, lam_start, lam_c, times[k], times[k + 1], resolution[0],
                                     resolution[1], MASS)
@@ -235,8 +235,11 @@ class ClosedRows(OpenGaps):
         self.contacts = contacts
         self.integ = integ
         self.watch = watch  # the loop's DivergenceWatch: the balance a damped onset step is booked by
-        # the loop's shortest step, s, where a run may take a release's retake (nan: no; not with moving drivers)
-        self.shortest = shortest if all(f is None for f in contacts.asm.sys.constraints.functions) else np.nan
+        # the loop's shortest step, s, where a run may take a release's retake (nan: no; not with moving drivers,
+        # nor where anything but the contacts works or a modal link moves: the energy screen's test not the guard's)
+        fixed = all(f is None for f in contacts.asm.sys.constraints.functions)
+        plain = watch is not None and not watch.out.others_work() and not contacts.asm.sys.modal.links
+        self.shortest = shortest if fixed and plain else np.nan
         self.landing = np.full(6, np.nan)  # release_landing's columns of the last run
         self.retaken: tuple | None = None  # (run's last state, step s, state, corrections) of a release's retake
         self.model = contacts.models[0]

@@ -20,7 +20,7 @@ import numpy as np
 
 from ..contact.lagrange import OPEN
 from ..jit import njit
-from .energy_screen import ON, screened
+from .energy_screen import ON, energy_jumped, screened
 from .free_steps import free_step
 
 #: the columns of the closed run's ``resolution``: the rows' tolerance ``tol_g`` (m), the contact model's nu,
@@ -102,14 +102,23 @@ def _step(k, targets, accs, h, nu, af, c_a, c_v, pseudo_ratio, lam_factor, modif
 
 
 @njit(cache=True)
-def lands(modes, screen, U, q, v, F_ext, system, h, shortest):
-    """Whether the loop's look at a handed step of ``h`` (s) is known to ask for a release's retake that
-    the run may take (:func:`release_time` tells whether it does): every pair closed, the step longer
-    than the ``shortest`` (s; the loop's retakes stop there; nan where a prescribed motion moves: the
-    retake's end has other targets than the step's, :meth:`~.closed_steps.ClosedRows.steps`) and its energy
-    screened and not jumped (the loop's energy guard lets it pass)."""
+def lands(modes, screen, U, before, q, v, F_ext, system, h, shortest):
+    """Whether the loop's look at a handed step of ``h`` (s) from ``before``'s state to ``q, v`` is known to
+    ask for a release's retake that the run may take (:func:`release_time` tells whether it does): every
+    pair closed, the step longer than the ``shortest`` (s; the loop's retakes stop there; nan where a
+    prescribed motion moves, the retake's end having other targets than the step's, or something besides
+    the contacts works: :class:`~.closed_steps.ClosedRows`) and its energy not jumped by the screen's test
+    (:mod:`.energy_screen`, the run's own or, where the screen is off for the created-energy watch, on this
+    step alone: the loop's energy guard lets it pass)."""
     for j in range(modes.shape[0]):
         if modes[j] == OPEN:
             return False
-    return (shortest == shortest and h > shortest and screen[0][ON] != 0.0
-            and not screened(screen, U, q, v, F_ext, system))
+    if not (shortest == shortest and h > shortest):
+        return False
+    if screen[0][ON] != 0.0:
+        return not screened(screen, U, q, v, F_ext, system)
+    marks, q0 = screen[0].copy(), screen[1]
+    n = q.shape[0]
+    energy_jumped(marks, q0, U, before[0, :n], before[1, :n], F_ext, system[0], system[3], system[4], system[5],
+                  system[6])
+    return not energy_jumped(marks, q0, U, q, v, F_ext, system[0], system[3], system[4], system[5], system[6])

@@ -177,12 +177,15 @@ def test_a_runs_first_step_after_an_onset_has_the_damped_newmark_parameters():
     assert step_parameters(sizes, 2, 0.2525, 0.51)[:, 1:].tolist() == [[0.2525, 0.51]] * 4
 
 
-@pytest.mark.parametrize("solver", [{"output_interval": 0.01}, {"output_interval": 0.0, "end_time": 0.6}])
-def test_a_release_is_taken_again_in_the_closed_run_that_meets_it(solver, monkeypatch):
-    """The step at whose end the bar's pull on the mass turns tensile is taken again to end at the
-    release (its force interpolated linearly to zero, thesis §4.1) in the closed run that handed it to
-    the loop, not by the loop in Python (:mod:`~solver.integration.release_landing`): both releases of the
-    bar struck by a mass, with a frame every 10 ms and at every step; the loop takes that attempt, and
+@pytest.mark.parametrize("name, solver", [("bar_mass_impact_lagrange", {"output_interval": 0.01}),
+                                          ("bar_mass_impact_lagrange", {"output_interval": 0.0, "end_time": 0.6}),
+                                          ("two_bars_impact", {"output_interval": 1e-4})])
+def test_a_release_is_taken_again_in_the_closed_run_that_meets_it(name, solver, monkeypatch):
+    """The step at whose end a pair's normal force turns tensile is taken again to end at the release
+    (the force interpolated linearly to zero, thesis §4.1) in the closed run that handed it to the loop,
+    not by the loop in Python (:mod:`~solver.integration.release_landing`): both releases of the bar
+    struck by a mass (damped: the run's energy screen), with a frame every 10 ms and at every step, and of
+    the two bars (undamped: the screen's test on the handed step alone); the loop takes that attempt, and
     the run is the one-by-one run to the bit, its factorisations and rejected attempts too."""
     used = []
     take = ClosedRows.take_retake
@@ -193,7 +196,7 @@ def test_a_release_is_taken_again_in_the_closed_run_that_meets_it(solver, monkey
         return out
 
     monkeypatch.setattr(ClosedRows, "take_retake", counted)
-    doc = example("bar_mass_impact_lagrange", record={"steps": True}, **solver)
+    doc = example(name, record={"steps": True}, **solver)
     compiled, stepped, _taken = runs(doc, monkeypatch)
     assert sum(e["kind"] == "separation" for e in compiled.events) == sum(used) == 2
     for key in ("factorizations", "rejected_steps", "newton_iterations"):
