@@ -52,8 +52,7 @@ from .free_steps import FAILED, free_step, step_work
 from .newmark import NewmarkIntegrator
 from .energy_screen import screen_start, screened
 from .onset_steps import book_damped, only_onsets, step_parameters
-from .release_landing import RELEASE_TIME, RETAKE_ITERATIONS, RETAKE_STEP, RETAKEN, SHORTEST, lands, release_time, \
-    retake
+from .release_landing import RETAKE_ITERATIONS, RETAKE_STEP, RETAKEN, SHORTEST, lands, release_time, retake
 from .open_steps import HANDED, JUMPED, NODE, RAN, OpenGaps, gaps_closing, pair_gap
 
 #: the columns of :func:`modes_hold`'s ``props``: the gap held (m), the effective mass along the
@@ -196,7 +195,6 @@ def _closed_steps(pairs, modes, first, props, tangents, times, sizes, newmark, r
                                     resolution[1], MASS)
                 if t_sw == t_sw:  # a release located: the step taken again to end there (:mod:`.release_landing`)
                     h_l = max(t_sw - times[k], resolution[SHORTEST])
-                    resolution[RELEASE_TIME] = t_sw
                     c_a, c_v, lam_factor = step_sizing(h_l, nu_k, tau_k, newmark, factor, scale)
                     retake(k, n, m, h_l, nu_k, c_a, c_v, lam_factor, lam_start, before, resolution, targets, accs, af,
                            pseudo_ratio, modified, F_ext, drv_rows, drv_dofs, iterations, powers, states, factor, scale,
@@ -240,7 +238,7 @@ class ClosedRows(OpenGaps):
         fixed = all(f is None for f in contacts.asm.sys.constraints.functions)
         plain = watch is not None and not watch.out.others_work() and not contacts.asm.sys.modal.links
         self.shortest = shortest if fixed and plain else np.nan
-        self.landing = np.full(6, np.nan)  # release_landing's columns of the last run
+        self.landing = np.full(5, np.nan)  # release_landing's columns of the last run
         self.retaken: tuple | None = None  # (run's last state, step s, state, corrections) of a release's retake
         self.model = contacts.models[0]
         pairs = contacts.pairs
@@ -321,7 +319,7 @@ class ClosedRows(OpenGaps):
             self.before = np.empty((RETAKEN + 6, max(n, m)))
         self.aps = np.empty((recorded, n))
         model, shut, integ = self.model, self.modes == OPEN, self.integ
-        self.landing = np.array([model.tol_g, model.nu, self.shortest, np.nan, np.nan, np.nan])
+        self.landing = np.array([model.tol_g, model.nu, self.shortest, np.nan, np.nan])
         args = (*args[:-8], *self.rows.kernel_args(), args[-1])
         if self.damped and not args[STATES].shape[1]:  # the end state of a damped first step, for its booking
             args = (*args[:STATES], np.empty((4, 1, args[STATES].shape[2])), *args[STATES + 1:])

@@ -24,9 +24,9 @@ from .energy_screen import ON, energy_jumped, screened
 from .free_steps import free_step
 
 #: the columns of the closed run's ``resolution``: the rows' tolerance ``tol_g`` (m), the contact model's nu,
-#: the run's shortest step (s; nan: no retake), and out the retake's step (s; nan: none), the release
-#: instant (s) and the retake's Newton corrections
-TOL_G, NU, SHORTEST, RETAKE_STEP, RELEASE_TIME, RETAKE_ITERATIONS = range(6)
+#: the run's shortest step (s; nan: no retake), and out the retake's step (s; nan: none) and its Newton
+#: corrections
+TOL_G, NU, SHORTEST, RETAKE_STEP, RETAKE_ITERATIONS = range(5)
 
 #: the rows of the closed run's ``before`` that receive the retake's end ``q, v, a, a~, lambda`` and
 #: contact multipliers (the first five hold each step's start)
