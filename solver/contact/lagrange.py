@@ -2,40 +2,36 @@
 
 Strategy (§4.8, fig. 4.1), per pair:
 
-* **Onset** (§4.1, §4.7): the predictor of ch. 3 (eqs. 3.2-3.4) ends a step where the gap
-  closes; a pair within ``TOL_imp`` whose points approach then receives the momentum-balance
-  impulse that makes the normal relative velocity vanish (Routh's method ended at maximum
-  compression, e = 0, with the pair's friction; the joints and the other pairs in contact
-  held, from the velocities the joints allow: :func:`.jump.joint_velocities`), on ``M`` as §4.7
-  has it (the step's Newmark matrix was tried and dropped: its jump depends on the step and the
-  mesh through ``nu h^2 K_T``, docs/solver.md).  Momentum is conserved; the kinetic energy it
-  removes is booked (restitution and friction works).  The gap is held at its value then.  The
-  pair's ``e`` and ``law`` are not used (:data:`solver.model.contact_rules.UNUSED_BY_MODEL`).  On
-  flexible elements the first element transit after it is taken in the steps of :data:`ONSET_STEPS`,
-  the first damped (a departure).
+* **Onset** (§4.1, §4.7): the predictor of ch. 3 (eqs. 3.2-3.4) ends a step where the gap closes; a pair
+  within ``TOL_imp`` whose points approach then receives the momentum-balance impulse that makes the normal
+  relative velocity vanish (Routh's method ended at maximum compression, e = 0, with the pair's friction; the
+  joints and the other pairs in contact held, from the velocities the joints allow:
+  :func:`.jump.joint_velocities`), on ``M`` as §4.7 has it (the step's Newmark matrix was tried and dropped:
+  its jump depends on the step and the mesh through ``nu h^2 K_T``, docs/solver.md).  Momentum is conserved;
+  the kinetic energy it removes is booked (restitution and friction works).  The gap is held at its value
+  then.  The pair's ``e`` and ``law`` are not used (:data:`solver.model.contact_rules.UNUSED_BY_MODEL`).  On
+  flexible elements the first element transit after it is taken in the steps of :data:`ONSET_STEPS`, the first
+  damped (a departure).
 * **Forces** (4.2): the multipliers over each step, ``(1 - tau) lambda_N + tau lambda_N+1``
   (:meth:`LagrangeModel.step_ended`, a departure).
-* **Sliding** (§4.5): one row, the normal gap held (4.15, 4.18) by the multiplier
-  ``lambda_n = F_n``, whose force acts along ``eta = alpha - mu_D [beta] sigma`` (4.16-4.17):
-  the friction force ``F_t = -mu_D F_n sigma`` comes with the normal force, ``sigma`` the
-  sign of the slip velocity at the start of the step.  Sliding is assumed first (§4.3).
-* **Sticking** (§4.6): two rows, the normal gap held and the tangential relative velocity
-  held at zero, with ``lambda_n = F_n`` and ``lambda_t = F_t`` (4.27-4.29).
-* **Transitions**: slide -> stick when the slip velocity changes sign (4.8) or falls to
-  ``eps`` of its previous value (4.9, ``model.stick_tolerance``); stick -> slide when
-  ``|F_t| > mu_s F_n`` (4.6), sliding then in the direction opposite to the force that held
-  the stick (eq. 3.62 on the line of contact); release when ``F_n`` would become tensile
-  (§4.1).  Each is located within the step by taking the step again to end where the
-  switching quantity crosses zero (linear interpolation), and the accelerations and
-  multipliers are made consistent with the new rows.  A released pair meets again through
-  the predictor and a new onset.
+* **Sliding** (§4.5): one row, the normal gap held (4.15, 4.18) by the multiplier ``lambda_n = F_n``, whose
+  force acts along ``eta = alpha - mu_D [beta] sigma`` (4.16-4.17): the friction force ``F_t = -mu_D F_n
+  sigma`` comes with the normal force, ``sigma`` the sign of the slip velocity at the start of the step.
+  Sliding is assumed first (§4.3).
+* **Sticking** (§4.6): two rows, the normal gap held and the tangential relative velocity held at zero, with
+  ``lambda_n = F_n`` and ``lambda_t = F_t`` (4.27-4.29).
+* **Transitions**: slide -> stick when the slip velocity changes sign (4.8) or falls to ``eps`` of its
+  previous value (4.9, ``model.stick_tolerance``); stick -> slide when ``|F_t| > mu_s F_n`` (4.6), sliding
+  then in the direction opposite to the force that held the stick (eq. 3.62 on the line of contact); release
+  when ``F_n`` would become tensile (§4.1).  Each is located within the step by taking the step again to end
+  where the switching quantity crosses zero (linear interpolation), and the accelerations and multipliers are
+  made consistent with the new rows.  A released pair meets again through the predictor and a new onset.
 
-The rows are those of :mod:`solver.system.bordered` and are solved in the Newton system of
-the Newmark step with the banded factors, as App. B does (eqs. B.10-B.15, B.24-B.31).
-Departure from the thesis: the stick row holds the tangential *velocity* (``[beta]^T qdot
-= 0`` at the end of each step) rather than the tangential gap (4.32); with the
-trapezoidal rule a position row makes the slip velocity alternate in sign from step to
-step after stick begins, a velocity row keeps it at zero (see ``docs/solver.md``).
+The rows are those of :mod:`solver.system.bordered` and are solved in the Newton system of the Newmark step
+with the banded factors, as App. B does (eqs. B.10-B.15, B.24-B.31). Departure from the thesis: the stick row
+holds the tangential *velocity* (``[beta]^T qdot = 0`` at the end of each step) rather than the tangential gap
+(4.32); with the trapezoidal rule a position row makes the slip velocity alternate in sign from step to step
+after stick begins, a velocity row keeps it at zero (see ``docs/solver.md``).
 """
 from __future__ import annotations
 
@@ -57,16 +53,16 @@ from .slip_stop import slip_end, stop_slip
 
 OPEN, SLIDE, STICK = 0, 1, 2  # indices into CONTACT_STATES
 
-#: default of eq. (4.9)'s tolerance: the slip velocity has vanished below this fraction of
-#: its value one step before (the thesis's 1e-3)
+#: default of eq. (4.9)'s tolerance: the slip velocity has vanished below this fraction of its value one step
+#: before (the thesis's 1e-3)
 STICK_TOLERANCE = 1e-3
 
-#: the steps after an onset on flexible elements: (fraction of the pair's own impact step, the Courant
-#: number 1 / sqrt(2) on its struck elements, :func:`~solver.system.impact_times.lagrange_impact_step`;
-#: Newmark tau, or None for the run's).  The jump on ``M`` (§4.7) sets the mesh's highest modes going, and
-#: the step mean force rang 9.4 % over wave theory's plateau 2.1 element transits after onset (the two bars
-#: of thesis 5.1.2 at that impact step); three steps of 0.35 transits each, the first damped (tau = 0.9,
-#: eq. 5.1), and it is within 3.5 % from one transit on (docs/solver.md, departure 7)
+#: the steps after an onset on flexible elements: (fraction of the pair's own impact step, the Courant number
+#: 1 / sqrt(2) on its struck elements, :func:`~solver.system.impact_times.lagrange_impact_step`; Newmark tau,
+#: or None for the run's).  The jump on ``M`` (§4.7) sets the mesh's highest modes going, and the step mean
+#: force rang 9.4 % over wave theory's plateau 2.1 element transits after onset (the two bars of thesis 5.1.2
+#: at that impact step); three steps of 0.35 transits each, the first damped (tau = 0.9, eq. 5.1), and it is
+#: within 3.5 % from one transit on (docs/solver.md, departure 7)
 ONSET_STEPS = ((0.5, 0.9), (0.5, None), (0.5, None))
 
 
@@ -126,13 +122,9 @@ class LagrangeModel(ContactModel):
         return float(self._geometry(j, s.q).velocity(s.a)[1])
 
     def fill_rows(self, s: State, rows: ContactRows, start: int) -> None:
-        """The rows of the closed pairs from ``s``.  A point that passed the end of its rows' segment
-        of a link target within the last step (held on that segment's line, where its gap is the held
-        one) is handed to the next segment with the gap it has there: past a kink the two lines' gaps
-        differ by about ``r theta^2 / 2`` (a disc of radius ``r`` on segments meeting at ``theta``), a
-        jump the position row (4.15) would close within one step whatever its length, its velocity
-        growing as ``1 / h`` (a disc on an 8-element cantilever: 0.8 um, 'the energy jumped in one
-        step' at every cut down to 1.3 ns)."""
+        """The rows of the closed pairs from ``s``; a point past its rows' segment of a link target is handed
+        to the next segment with its gap there (past a kink the lines' gaps differ by about ``r theta^2 / 2``,
+        which the position row 4.15 would close in one step: docs/solver.md)."""
         self._start = start
         for j in range(len(self.pairs)):
             if self.state[j]:
@@ -406,10 +398,9 @@ class LagrangeModel(ContactModel):
         return self.pairs[j].mu_s * F_n + self.resolution(j, self.last_step)
 
     def _reversed(self, j: int, s: State, h: float) -> bool:
-        """A slip an impulse turned (at another pair, or at a pair touching at the same instant:
-        its points now slide against ``sigma`` faster than the rows resolve over a step of ``h``,
-        ``tol_g / h``) slides on opposed by friction (4.5): the direction turns at once, else the
-        friction of the next step would push the points along their slip and create energy."""
+        """A slip an impulse turned (at another pair, or at a pair touching at the same instant: its points now
+        slide against ``sigma`` faster than the rows resolve over a step of ``h``, ``tol_g / h``) slides on opposed
+        by friction (4.5): the direction turns at once, else the next step's friction would create energy."""
         v_t = self._v_t(j, s)
         if self.sigma[j] * v_t >= -self.tol_g / h:
             return False
@@ -482,8 +473,7 @@ class LagrangeModel(ContactModel):
 
     # ------------------------------------------------------------------ outputs
     def _forces(self, j: int, lam_c: np.ndarray) -> tuple[float, float]:
-        """``(F_n, F_t)`` of a closed pair, N: the multipliers (4.2); at an onset instant where
-        the consistent normal multiplier would pull, no force (the next step releases)."""
+        """``(F_n, F_t)`` of a closed pair, N: the multipliers (4.2); none pulling (the next step releases)."""
         r = self._first_row(j)
         F_n = max(float(lam_c[r]), 0.0)
         if self.state[j] == STICK:

@@ -105,9 +105,11 @@ class ContactTracker:
         return max(taus) if taus else None
 
     def begin_step(self, s: State, h: float) -> None:
-        """Prepare the models for an attempt at a step of size ``h`` from ``s``."""
+        """Prepare the models for an attempt at a step of size ``h`` from ``s``, the multipliers laid out
+        for their modes then (a handed attempt, :func:`~solver.integration.attempts.advance`, needs no rows)."""
         for m in self.models:
             m.begin_step(s, h)
+        self._layout = self._slices()
 
     # ------------------------------------------------------------------ rows
     def _slices(self) -> list[slice]:

@@ -25,13 +25,12 @@ def advance(integ: NewmarkIntegrator, s: State, h: float, land: float | None, li
             if isinstance(failure, NewtonFailure):
                 failed, failure = failure, None
                 raise failed
-            rows = None
             if contacts is not None:
                 contacts.begin_step(s, step)
-                rows = contacts.rows(s)
-            if failure is not None:  # the attempt taken in a run of open steps
+            if failure is not None:  # the attempt taken in a run of open steps, with the rows of its modes
                 (new, iters), failure = failure, None
             else:  # with the tau a contact model asks of the step (a Lagrange onset's damped step)
+                rows = contacts.rows(s) if contacts is not None else None
                 integ.step_damping(contacts.step_tau() if contacts is not None else None)
                 try:
                     new, iters = integ.step(s, step, breakpoint=land, rows=rows)

@@ -20,18 +20,18 @@ run: its start is the run's last state and the step itself is handed to the time
 first attempt of its next step, which applies the contact rules to it as to a step it had taken
 itself (:mod:`.open_steps` does the same).  A step that fails is given back as a failure.
 
-The steps of a run need not be of one size: after an onset's damped step (the loop's) the
-undamped steps of :data:`~solver.contact.lagrange.ONSET_STEPS` and the steps growing back from them
-to the impact step (eq. 3.5; each twice the last, :func:`~.free_steps.plan_steps`) are one run, each
-new size with its Newmark coefficients and, unless the factors are of a step within the
-integrator's ``step_reuse`` of it, a new factorisation of the Newton matrix (:func:`step_sizing`, the
-rule of :meth:`~.newmark.NewmarkIntegrator.step`).
+The steps of a run need not be of one size nor of one ``nu, tau``: after an onset the steps of
+:data:`~solver.contact.lagrange.ONSET_STEPS`, the first damped (:mod:`.onset_steps`), and the steps
+growing back from them to the impact step (eq. 3.5; each twice the last, :func:`~.free_steps.plan_steps`)
+are one run, each new size with its Newmark coefficients and, unless the factors are of a step within the
+integrator's ``step_reuse`` of it and of its ``nu, tau``, a new factorisation of the Newton matrix
+(:func:`step_sizing`, the rule of :meth:`~.newmark.NewmarkIntegrator.step` and ``step_damping``).
 
 The numbers are those of the steps the loop takes one by one, to the bit: the right-hand side
 sums ``J_n . q`` with the contact model's own kernel (:func:`~solver.system.bordered.row_dot`),
 and the forces of the frames (:meth:`~solver.contact.lagrange.LagrangeModel.step_ended`) and the friction power of the
 ledger are the contact model's own, from the multipliers of the run's steps.  A run begins only
-after a step at whose end no event happened (no onset jump, no switch), and it ends, as a run of
+after a step at whose end nothing but onsets happened (no switch), and it ends, as a run of
 open steps does, before a step whose energy jumped (a spurious root of the Newmark equations,
 screened in the run, :mod:`.energy_screen`, else looked for step by step,
 :meth:`~.open_steps.OpenGaps.checked`), which the loop cuts, and after a step at which the
@@ -52,6 +52,8 @@ from ..system.state import State
 from .free_steps import FAILED, free_step, step_work
 from .newmark import NewmarkIntegrator
 from .energy_screen import GOING, screen_start, screened
+from .onset_steps import book_damped, only_onsets, step_parameters
+from .release_landing import RETAKE_ITERATIONS, RETAKE_STEP, RETAKEN, SHORTEST, lands, release_time, retake
 from .open_steps import HANDED, NODE, RAN, OpenGaps, gaps_closing, pair_gap
 
 #: the columns of :func:`modes_hold`'s ``props``: the gap held (m), the effective mass along the
@@ -65,6 +67,9 @@ DOUBT = 1e-12
 
 #: dofs of a pair's tangential velocity: the point's x, y and rotation, a node target's x, y
 TANGENT_DOFS = 6
+
+#: the place of ``states`` (each step's end state) among the arguments of :func:`~.free_steps.free_steps`
+STATES = 20
 
 
 @njit(cache=True)
@@ -143,8 +148,9 @@ def _closed_steps(pairs, modes, first, props, tangents, times, sizes, newmark, r
                   screen, targets, accs, h, nu, af, c_a, c_v, pseudo_ratio, lam_factor, modified, q, v, a, ap, lam,
                   F_ext, drv_rows, drv_dofs, iterations, powers, states, factor, scale, *system):
     """The steps of :func:`~.free_steps.free_steps` (same arguments from ``targets`` on, the contact
-    rows last), step k of size ``sizes[k]`` (s; ``h``, ``c_a``, ``c_v`` and ``lam_factor`` are the first
-    step's), each with the rows' right-hand side written at its start and followed by the looks
+    rows last), step k of size ``sizes[k, 0]`` (s) with the Newmark ``nu, tau = sizes[k, 1:]`` (``h``, ``c_a``,
+    ``c_v`` and ``lam_factor`` are the first step's; ``nu`` and ``newmark``'s ``tau`` the run's: a step with
+    others, a damped onset step, :mod:`.onset_steps`, has its own factors and leaves none), each with the rows' right-hand side written at its start and followed by the looks
     of :func:`modes_hold` and of :func:`~.open_steps.gaps_closing` at the open pairs (``gaps`` =
     their kinds, dofs, frames and limit); ``pairs`` = every pair's (kinds, dofs, frames),
     ``modes``, ``first`` rows, ``props`` and ``tangents`` = (dofs, coefficients) as
@@ -159,18 +165,23 @@ def _closed_steps(pairs, modes, first, props, tangents, times, sizes, newmark, r
     n, m = q.shape[0], lam.shape[0]
     work = step_work(q, lam, cr_dofs.shape[0])
     U = screen_start(screen, q, v, F_ext, system)
-    h = np.nan
+    h, nu_k, tau_k = np.nan, nu, newmark[1]
+    taken, ending = targets.shape[0], RAN
+    lam_c0 = lam_c.copy()
     for k in range(targets.shape[0]):
-        if sizes[k] != h:
-            h, c_a, c_v, lam_factor = step_sizing(sizes[k], nu, newmark, factor, scale)
+        if sizes[k, 0] != h or sizes[k, 1] != nu_k or sizes[k, 2] != tau_k:
+            if sizes[k, 1] != nu_k or sizes[k, 2] != tau_k:
+                factor[0] = 0  # as the loop's integrator, whose step_damping drops its factors
+            h, nu_k, tau_k = sizes[k, 0], sizes[k, 1], sizes[k, 2]
+            c_a, c_v, lam_factor = step_sizing(h, nu_k, tau_k, newmark, factor, scale)
         write_rhs(kinds, dofs, frames, modes, first, props, cr_dofs, cr_row, cr_rhs, q)
         before[0, :n] = q
         before[1, :n] = v
         before[2, :n] = a
         before[3, :n] = ap
         before[4, :m] = lam
-        if not free_step(k, targets, accs, h, nu, af, c_a, c_v, pseudo_ratio, lam_factor, modified, q, v, a, ap, lam,
-                         F_ext, drv_rows, drv_dofs, iterations, powers, states, factor, scale, work, *system):
+        if not free_step(k, targets, accs, h, nu_k, af, c_a, c_v, pseudo_ratio, lam_factor, modified, q, v, a, ap,
+                         lam, F_ext, drv_rows, drv_dofs, iterations, powers, states, factor, scale, work, *system):
             return FAILED - k, RAN
         lam_ends[k] = lam_c
         if aps.shape[0] > k:
@@ -178,23 +189,38 @@ def _closed_steps(pairs, modes, first, props, tangents, times, sizes, newmark, r
         if gaps_closing(gaps[0], gaps[1], gaps[2], q, gaps[3]) or not modes_hold(
                 kinds, dofs, frames, modes, first, props, tangents[0], tangents[1], q, v, before[1, :n], lam_c,
                 times[k + 1] - times[k], resolution[0], resolution[1]):
-            return k + 1, HANDED
-        ending = screened(screen, k, U, q, v, F_ext, system)
-        if ending != GOING:
-            return k + 1, ending
-    return targets.shape[0], RAN
+            taken, ending = k + 1, HANDED
+            if lands(modes, screen, k, U, q, v, F_ext, system, times[k + 1] - times[k], resolution[SHORTEST]):
+                lam_start = lam_c0 if k == 0 else lam_ends[k - 1]
+                t_sw = release_time(modes, first, props, lam_start, lam_c, times[k], times[k + 1], resolution[0],
+                                    resolution[1], MASS)
+                if t_sw == t_sw:  # a release located: the step taken again to end there (:mod:`.release_landing`)
+                    h_l = max(t_sw - times[k], resolution[SHORTEST])
+                    c_a, c_v, lam_factor = step_sizing(h_l, nu_k, tau_k, newmark, factor, scale)
+                    retake(k, n, m, h_l, nu_k, c_a, c_v, lam_factor, lam_start, before, resolution, targets, accs, af,
+                           pseudo_ratio, modified, F_ext, drv_rows, drv_dofs, iterations, powers, states, factor, scale,
+                           work, system)
+            break
+        look = screened(screen, k, U, q, v, F_ext, system)
+        if look != GOING:
+            taken, ending = k + 1, look
+            break
+    if nu_k != nu or tau_k != newmark[1]:
+        factor[0] = 0  # the factors of a damped step, which the loop's integrator drops after it
+    return taken, ending
 
 
 @njit(cache=True)
-def step_sizing(h, nu, newmark, factor, scale):
-    """The Newmark coefficients of a step of ``h`` (s) as :meth:`~.newmark.NewmarkIntegrator.step` has
-    them: ``(h, c_a = (d qddot / d a~) / (nu h^2), c_v = tau / (nu h), nu h^2)`` (``newmark`` = (d qddot
-    / d a~, tau, step_reuse)); the factors (made for steps of ``scale[2]``) dropped, ``factor[0] = 0``,
-    unless they are within ``step_reuse`` of ``h`` (eqs. 2.55-2.57: the Newton matrix's ``M / (nu h^2)``)."""
-    ratio, tau, reuse = newmark[0], newmark[1], newmark[2]
+def step_sizing(h, nu, tau, newmark, factor, scale):
+    """The Newmark coefficients of a step of ``h`` (s) with ``nu`` and ``tau`` as
+    :meth:`~.newmark.NewmarkIntegrator.step` has them: ``(c_a = (d qddot / d a~) / (nu h^2), c_v = tau /
+    (nu h), nu h^2)`` (``newmark`` = (d qddot / d a~, the run's tau, step_reuse)); the factors (made for
+    steps of ``scale[2]``) dropped, ``factor[0] = 0``, unless they are within ``step_reuse`` of ``h``
+    (eqs. 2.55-2.57: the Newton matrix's ``M / (nu h^2)``)."""
+    ratio, reuse = newmark[0], newmark[2]
     if not abs(h - scale[2]) <= reuse * scale[2]:
         factor[0] = 0
-    return h, ratio / (nu * h * h), tau / (nu * h), nu * h * h
+    return ratio / (nu * h * h), tau / (nu * h), nu * h * h
 
 
 class ClosedRows(OpenGaps):
@@ -203,10 +229,19 @@ class ClosedRows(OpenGaps):
 
     resizes = True  # the onset steps and the steps growing back after them in one run
 
-    def __init__(self, contacts: ContactTracker, tol: float, integ: NewmarkIntegrator):
+    def __init__(self, contacts: ContactTracker, tol: float, integ: NewmarkIntegrator, watch=None,
+                 shortest: float = np.nan):
         super().__init__(contacts.pairs, tol)
         self.contacts = contacts
         self.integ = integ
+        self.watch = watch  # the loop's DivergenceWatch: the balance a damped onset step is booked by
+        # the loop's shortest step, s, where a run may take a release's retake (nan: no; not with moving drivers,
+        # nor where anything but the contacts works or a modal link moves: the energy screen's test not the guard's)
+        fixed = all(f is None for f in contacts.asm.sys.constraints.functions)
+        plain = watch is not None and not watch.out.others_work() and not contacts.asm.sys.modal.links
+        self.shortest = shortest if fixed and plain else np.nan
+        self.landing = np.full(5, np.nan)  # release_landing's columns of the last run
+        self.retaken: tuple | None = None  # (run's last state, step s, state, corrections) of a release's retake
         self.model = contacts.models[0]
         pairs = contacts.pairs
         self.t_dofs = np.zeros((len(pairs), TANGENT_DOFS), dtype=np.int64)
@@ -223,6 +258,8 @@ class ClosedRows(OpenGaps):
         self.sizes = np.empty(0)
         self.lam_ends = np.empty((0, 0))
         self.lam_start = np.zeros(0)
+        self.start, self.damped = None, False  # a run's start state; whether its first step is damped
+        self.states = np.empty((4, 0, 0))  # the end states of the run's first steps (STATES)
 
     @property
     def cap(self) -> float:
@@ -235,13 +272,11 @@ class ClosedRows(OpenGaps):
         return bool(np.any(self._fixed[:, 1].astype(bool) & (self.model.state != OPEN)))
 
     def ready(self, s: State) -> bool:
-        """Whether the steps from ``s`` may be a run of closed steps: a pair is closed, no event
-        happened at ``s`` (an onset jump, a switch: the step after them is the loop's) and the next
-        step is not a damped onset step (:data:`~solver.contact.lagrange.ONSET_STEPS`, taken by the
-        loop; the undamped ones are a run's, :attr:`uniform`)."""
-        events = self.contacts.events
-        return (self.model.closed() and self.model.step_tau() is None
-                and (not events or events[-1]["time_s"] < s.t))
+        """Whether the steps from ``s`` may be a run of closed steps: a pair is closed and nothing but
+        onsets happened at ``s`` (:func:`~.onset_steps.only_onsets`: after a switch the step is the
+        loop's; after an onset the run begins with the damped step of
+        :data:`~solver.contact.lagrange.ONSET_STEPS`, :attr:`uniform`)."""
+        return self.model.closed() and only_onsets(self.contacts.events, s.t)
 
     def step_size(self, h: float) -> float:
         """The first step of a run where the loop would take a step of ``h`` (s): the impact step's
@@ -274,23 +309,28 @@ class ClosedRows(OpenGaps):
         else:
             self.rows.lam[:] = s.lam_c
         self.times = np.concatenate([[s.t], times])
-        self.sizes = steps
+        self.sizes = step_parameters(steps, m.onset_left, self.integ.nu, self.integ.tau)
+        self.start, self.damped = s, m.step_tau() is not None
         self.lam_start = s.lam_c
         self.lam_ends = np.empty((len(times), self.rows.count))
 
     def steps(self, args: tuple, n: int, m: int, recorded: int) -> tuple[int, bool]:
         """:func:`closed_steps` with the arguments ``args`` of :func:`~.free_steps.free_steps`
         (their contact rows: those of :meth:`begin`)."""
-        if self.before.shape[1] < max(n, m):
-            self.before = np.empty((5, max(n, m)))
+        if self.before.shape[0] < RETAKEN + 6 or self.before.shape[1] < max(n, m):  # each step's start, a retake's end
+            self.before = np.empty((RETAKEN + 6, max(n, m)))
         self.aps = np.empty((recorded, n))
         model, shut, integ = self.model, self.modes == OPEN, self.integ
+        self.landing = np.array([model.tol_g, model.nu, self.shortest, np.nan, np.nan])
         args = (*args[:-8], *self.rows.kernel_args(), args[-1])
+        if self.damped and not args[STATES].shape[1]:  # the end state of a damped first step, for its booking
+            args = (*args[:STATES], np.empty((4, 1, args[STATES].shape[2])), *args[STATES + 1:])
+        self.states = args[STATES]
         newmark = np.array([(1.0 - integ.alpha_m) / (1.0 - integ.alpha_f), integ.tau, integ.step_reuse])
         try:
             return self.ended_by(closed_steps(
                 (self.kinds, self.dofs, self.frames), self.modes, self.first, self.props, (self.t_dofs, self.t_coef),
-                self.times, self.sizes, newmark, np.array([model.tol_g, model.nu]), self.lam_ends,
+                self.times, self.sizes, newmark, self.landing, self.lam_ends,
                 (self.kinds[shut], self.dofs[shut], self.frames[shut], self.limit), self.before, self.aps, self.screen,
                 *args))
         except np.linalg.LinAlgError:  # the rows' Schur complement is singular, as bordered_solve says it
@@ -305,7 +345,23 @@ class ClosedRows(OpenGaps):
         new = dataclasses.replace(new, lam_c=self.multipliers(taken))
         if isinstance(failure, tuple):
             failure = (dataclasses.replace(failure[0], lam_c=self.multipliers(taken + 1)), failure[1])
+        h, before = self.landing[RETAKE_STEP], self.before
+        self.retaken = None
+        if isinstance(failure, tuple) and h == h:  # the handed step taken again to a release (:mod:`.release_landing`)
+            n, m = len(new.q), len(new.lam)
+            state = State(float(self.times[taken]) + float(h), *(before[RETAKEN + i, :n].copy() for i in range(3)),
+                          before[RETAKEN + 4, :m].copy(), before[RETAKEN + 3, :n].copy(),
+                          before[RETAKEN + 5, :self.rows.count].copy())
+            self.retaken = (new, float(h), state, int(self.landing[RETAKE_ITERATIONS]))
         return new, failure
+
+    def take_retake(self, s: State, step: float) -> tuple[State, int] | None:
+        """The step of ``step`` (s) from ``s`` as the last run took it again to a release (``(state, Newton
+        corrections)``, :mod:`.release_landing`) if it did, else None; forgotten once asked for."""
+        retaken, self.retaken = self.retaken, None
+        if retaken is None or retaken[0] is not s or retaken[1] != step:
+            return None
+        return retaken[2], retaken[3]
 
     def book(self, out, hs: np.ndarray, powers: np.ndarray, end: State, recorded: tuple | None) -> list[float]:
         """The ledger over the run's steps ``hs`` that end at ``end`` (the drivers' and the modal
@@ -325,4 +381,9 @@ class ClosedRows(OpenGaps):
             self.model.step_ended(self.multipliers(k), self.multipliers(k + 1))
         if len(hs):
             self.model.last_step = float(hs[-1])
+        if self.damped and len(hs):
+            n, m = len(end.q), len(end.lam)
+            first = State(float(self.times[1]), *(x[0, :n].copy() for x in self.states[:3]),
+                          self.states[3, 0, :m].copy(), None, self.lam_ends[0])
+            return book_damped(out, self.watch, self.start, first, hs, powers, end, p_fric)
         return out.advance_ledger_drivers(hs.tolist(), powers, end, p_fric)

@@ -1,6 +1,6 @@
 """The compiled kernels of a run loaded from numba's cache on a thread while the run is set up.
 
-Loading the fourteen kernels a run calls first takes 0.04 s of CPU (0.11 s while numba
+Loading the fifteen kernels a run calls first takes 0.04 s of CPU (0.11 s while numba
 parsed their cached bitcode at every load, :mod:`solver.jit`): reading their cache files
 (which imports the numba modules their machine code refers to), in Python, and LLVM linking
 their machine code into the process, without the GIL.  The set-up before the first of them
@@ -22,9 +22,9 @@ def first_kernels() -> tuple:
     order of their first calls: the initial state, the first frame (its element outputs), the first Newton matrix of
     steps taken one at a time (``newton_scale``, ``matrix_values``, ``band_factorize``: a run of
     free steps alone does not call them, and loading them on the thread costs it nothing it
-    waits for), and the plan of a run of free steps (their modules are imported here).  The step
-    kernels that follow depend on the model (free_steps, or converge_step and newton_factorize)
-    and load at their first calls."""
+    waits for), and the output time a run lands on and the plan of a run of free steps (their
+    modules are imported here).  The step kernels that follow depend on the model (free_steps, or
+    converge_step and newton_factorize) and load at their first calls."""
     from ..fem.beam import assemble_beams, deformations, stacked_deformations
     from ..fem.beam_energy import kinetic_energy_beams
     from ..fem.modal import assemble_modal, move_diagonal
@@ -33,9 +33,11 @@ def first_kernels() -> tuple:
     from ..system.constraints import constraint_eval
     from ..system.state_energies import state_energies
     from .free_steps import plan_steps
+    from .step_ends import output_target
 
     return (constraint_eval, deformations, stacked_deformations, assemble_beams, assemble_modal, move_diagonal, mass_factorize,
-            newton_scale, matrix_values, band_factorize, band_solve, state_energies, kinetic_energy_beams, plan_steps)
+            newton_scale, matrix_values, band_factorize, band_solve, state_energies, kinetic_energy_beams, output_target,
+            plan_steps)
 
 
 #: how long (s) the interpreter waits at exit for a load still under way (a daemon thread inside

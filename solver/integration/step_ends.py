@@ -74,11 +74,14 @@ def output_target(next_out: float, dt_out: float, h0: float) -> float:
 @njit(cache=True)
 def step_to_output(t: float, h: float, target: float, eps_t: float, t_end: float) -> float:
     """The step (s) from ``t`` of ``h`` (s, a step towards the end ``t_end``, s, by :func:`step_towards`)
-    towards the output time ``target`` (s, :func:`output_target`): ``h`` when it ends within ``eps_t``
-    (s, the loop's round-off of times) of ``target``, its frame due there, or when ``target`` is less than
+    towards the output time ``target`` (s, :func:`output_target`): ``h`` when ``target`` is less than
     :data:`LAST_STEP_FRACTION` of ``h`` before the end or after it (the end's frame stands for it: no
-    sliver of a step between them); else :func:`step_towards` ``target``, which lands on it a step
-    that would pass it and leaves no sliver before it.
+    sliver of a step between them); ``target - t`` when the step ends within ``eps_t`` (s, the loop's
+    round-off of times) of ``target``, so that the times of a run whose step divides the output interval
+    do not drift off the frames' grid by their round-off (the flexible slider-crank over 16.8 s drifted
+    past ``eps_t`` every 6 000 steps, and each time took two half steps to land again); else
+    :func:`step_towards` ``target``, which lands on it a step that would pass it and leaves no sliver
+    before it.
 
     >>> step_to_output(0.004, 0.001, 0.005, 1e-12, 1.0), step_to_output(0.15263, 0.001, 0.155, 1e-12, 1.0)
     (0.001, 0.001)
@@ -87,6 +90,8 @@ def step_to_output(t: float, h: float, target: float, eps_t: float, t_end: float
     >>> step_to_output(0.9994, 0.0006, 0.9998, 1e-12, 1.0)  # 0.9998 s: the end's frame
     0.0006
     """
-    if target > t_end - LAST_STEP_FRACTION * h or abs(target - t - h) <= eps_t:
+    if target > t_end - LAST_STEP_FRACTION * h:
         return h
+    if abs(target - t - h) <= eps_t:  # to the output time itself: the steps' sum kept on the frames' grid
+        return target - t
     return step_towards(t, h, target)

@@ -172,7 +172,8 @@ class _Loop:
         self.open_gaps = (OpenGaps(contacts.pairs, settings["contact_tol"]) if serves else OpenCircles(
             contacts, settings["contact_tol"]) if OpenCircles.serves(contacts) else None)  # or every circle pair is
         # and while the closed pairs keep their modes
-        self.closed_rows = ClosedRows(contacts, settings["contact_tol"], self.integ) if serves else None
+        self.closed_rows = (ClosedRows(contacts, settings["contact_tol"], self.integ, self.watch, self.limits.shortest)
+                            if serves else None)
         # and while every dry circle pair of a compliant run is closed
         self.circles = (ClosedCircles(contacts, self.integ, out, self.limits, self.watch, MAX_CONTACT_RETRIES)
                         if contacts.active and ClosedCircles.serves(contacts, self.integ, out) else None)
@@ -267,13 +268,14 @@ class _Loop:
         """The arguments ``gaps, single, watch`` of :func:`.compiled_runs.compiled_run` for the next run: a run of
         open or closed steps of an undamped model stops at the first step the created-energy watch
         flags (the drivers' work as booked to each step, :meth:`.open_steps.OpenGaps.checked`; closed steps,
-        whose friction work the watch's balance holds after each step, one step a run)."""
+        whose friction work the watch's balance holds after each step, and a damped onset step, whose loss
+        it holds after it, :mod:`.onset_steps`, one step a run)."""
         if self.free:
             return None, False, None
         gaps = self.closed_rows if self.contacts.closed() else self.open_gaps
         if not self.undamped:
             return gaps, False, None
-        if gaps.records:
+        if gaps.records or self.contacts.step_tau() is not None:
             return gaps, True, None
         return gaps, False, self.watch
 
@@ -387,10 +389,15 @@ class _Loop:
             if t_ct is None or h_try <= limits.shortest:
                 break
             self.rejected += 1
-            land = None
-            new, iters, h_try = self._try(max(t_ct - t, limits.shortest), None)
+            land, step = None, max(t_ct - t, limits.shortest)
+            new, iters, h_try = self._try(step, None, self._retaken(step))
         limits.accepted(new.t, h_try)
         return new, iters, h_try, land
+
+    def _retaken(self, step: float) -> tuple[State, int] | None:
+        """The step of ``step`` (s) from the state as the closed run that handed the last step over took it
+        again (to a release, :mod:`.release_landing`), else None."""
+        return None if self.closed_rows is None else self.closed_rows.take_retake(self.state, step)
 
     def _accept(self, new: State, h_try: float, land: float | None, in_contact: bool, step_started: float) -> None:
         """``new`` the run's state: the ledger advanced, restarted at a breakpoint it landed on, the

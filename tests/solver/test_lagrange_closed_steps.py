@@ -9,6 +9,7 @@ from solver.contact.tracker import ContactTracker
 from solver.integration.closed_steps import ClosedRows, write_rhs
 from solver.integration.compiled_runs import CLOSED_RUN_WORK, CLOSED_STEP_DOFS, FREE_RUN_WORK
 from solver.integration.newmark import NewmarkIntegrator
+from solver.integration.onset_steps import step_parameters
 from solver.jit import _fused, fused, njit
 from solver.system.assembly import Assembly
 from solver.system.compile import compile_model
@@ -99,25 +100,27 @@ def test_a_fused_sum_is_numpys_dot_product_of_short_vectors():
     assert any(sum((a * b).tolist()) != float(a @ b) for a, b in zip(x, y))
 
 
-def test_the_undamped_onset_steps_are_compiled_runs_too(monkeypatch):
-    """After an onset's damped step (tau 0.9, taken by the loop) the two undamped steps of
-    :data:`~solver.contact.lagrange.ONSET_STEPS` (half the impact step) are a compiled run of
-    their own: of the bar struck by a mass's steps in contact (two contacts) only the damped onset
-    step and the release step of each are the loop's (four, eight before), and the run is the
-    one-by-one run to the bit."""
+def test_the_onset_steps_are_compiled_runs_too(monkeypatch):
+    """The steps of :data:`~solver.contact.lagrange.ONSET_STEPS` (half the impact step), the damped one
+    (tau 0.9, its own Newmark matrix, its loss booked as the onset's restitution:
+    :mod:`~solver.integration.onset_steps`) and the two undamped ones, are a compiled run: of the bar
+    struck by a mass's steps in contact (two contacts) only the release step of each is the loop's
+    (two; four when the loop took the damped step, eight before that), and the run is the one-by-one
+    run to the bit, its factorisations and restitution too."""
     doc = example("bar_mass_impact_lagrange", record={"steps": True}, output_interval=0.01)
     compiled, stepped, taken = runs(doc, monkeypatch)
     releases = sum(e["kind"] == "separation" for e in compiled.events)
     assert releases == 2
-    assert compiled.meta["impact_steps"] - taken == 2 * releases
+    assert compiled.meta["impact_steps"] - taken == releases
+    assert compiled.meta["factorizations"] == stepped.meta["factorizations"]
     assert_same_run(compiled, stepped)
 
 
 @pytest.mark.parametrize("end", [0.13366941738225, 0.1325])
 def test_a_run_goes_on_across_the_onset_steps_and_the_steps_growing_back(end, monkeypatch):
-    """After the onset's damped step (taken by the loop) the two undamped onset steps (half the
-    impact step), a step of twice their size and the impact steps are one compiled run, its Newmark
-    matrix factorised anew for each size inside it (three runs before, a size each), the one-by-one
+    """From the onset, its damped step and the two undamped onset steps (half the impact step), a step
+    of twice their size and the impact steps are one compiled run, its Newmark matrix factorised anew
+    for each size and each (nu, tau) inside it (four runs before, a size each, the damped step the loop's), the one-by-one
     run to the bit; to the end of the run in contact, at a time on the steps' grid (its last step
     within round-off of the others: their factors kept, ``NEAR_STEP``) or off it (the last two steps
     sharing what is left, :func:`~solver.integration.step_ends.step_towards`)."""
@@ -133,10 +136,10 @@ def test_a_run_goes_on_across_the_onset_steps_and_the_steps_growing_back(end, mo
     compiled, stepped, taken = runs(doc, monkeypatch)
     assert len(sizes) == 1  # one run from the onset steps to the end
     h, impact = sizes[0], 0.00225  # the run's steps (s) and the impact step
-    np.testing.assert_allclose(h[:4], [h[0], h[0], 2 * h[0], impact], rtol=1e-12)
+    np.testing.assert_allclose(h[:5], [h[0], h[0], h[0], 2 * h[0], impact], rtol=1e-12)
     assert h[0] < 0.5 * impact and h[-1] != impact
     assert abs(h[-1] - impact) < 1e-9 * impact if end != 0.1325 else abs(h[-1] - h[-2]) < 1e-9 * impact < impact - h[-1]
-    assert taken == compiled.meta["impact_steps"] - 1 == len(h)
+    assert taken == compiled.meta["impact_steps"] == len(h)
     assert compiled.meta["factorizations"] == stepped.meta["factorizations"]
     assert_same_run(compiled, stepped)
 
@@ -159,4 +162,43 @@ def test_closed_runs_of_a_big_model_are_as_long_as_their_cpu_allows(monkeypatch)
     compiled, stepped, taken = runs(doc, monkeypatch)
     assert FREE_RUN_WORK // 726 < max(planned) <= CLOSED_RUN_WORK // (726 + CLOSED_STEP_DOFS)
     assert taken >= 0.95 * compiled.meta["impact_steps"]
+    assert_same_run(compiled, stepped)
+
+
+def test_a_runs_first_step_after_an_onset_has_the_damped_newmark_parameters():
+    """The steps of a run from an onset: the first with tau = 0.9 and eq. (5.1)'s nu = (0.9 + 0.5)^2 / 4
+    = 0.49, the two undamped onset steps and those after them with the run's (0.2525, 0.51); a run after
+    the damped step, all with the run's."""
+    sizes = np.array([1e-4, 1e-4, 1e-4, 2e-4])
+    params = step_parameters(sizes, 3, 0.2525, 0.51)
+    np.testing.assert_array_equal(params[:, 0], sizes)
+    assert params[0, 1:].tolist() == pytest.approx([0.49, 0.9], rel=1e-15)
+    assert params[1:, 1:].tolist() == [[0.2525, 0.51]] * 3
+    assert step_parameters(sizes, 2, 0.2525, 0.51)[:, 1:].tolist() == [[0.2525, 0.51]] * 4
+
+
+@pytest.mark.parametrize("name, solver", [("bar_mass_impact_lagrange", {"output_interval": 0.01}),
+                                          ("bar_mass_impact_lagrange", {"output_interval": 0.0, "end_time": 0.6}),
+                                          ("two_bars_impact", {"output_interval": 1e-4})])
+def test_a_release_is_taken_again_in_the_closed_run_that_meets_it(name, solver, monkeypatch):
+    """The step at whose end a pair's normal force turns tensile is taken again to end at the release
+    (the force interpolated linearly to zero, thesis §4.1) in the closed run that handed it to the loop,
+    not by the loop in Python (:mod:`~solver.integration.release_landing`): both releases of the bar
+    struck by a mass (damped: the run's energy screen), with a frame every 10 ms and at every step, and of
+    the two bars (undamped: the screen's test on the handed step alone); the loop takes that attempt, and
+    the run is the one-by-one run to the bit, its factorisations and rejected attempts too."""
+    used = []
+    take = ClosedRows.take_retake
+
+    def counted(self, s, step):
+        out = take(self, s, step)
+        used.append(out is not None)
+        return out
+
+    monkeypatch.setattr(ClosedRows, "take_retake", counted)
+    doc = example(name, record={"steps": True}, **solver)
+    compiled, stepped, _taken = runs(doc, monkeypatch)
+    assert sum(e["kind"] == "separation" for e in compiled.events) == sum(used) == 2
+    for key in ("factorizations", "rejected_steps", "newton_iterations"):
+        assert compiled.meta[key] == stepped.meta[key], key
     assert_same_run(compiled, stepped)
