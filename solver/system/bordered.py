@@ -46,6 +46,10 @@ K = 9
 #: ``R . v / c_v + D lambda - b`` (its derivative with respect to q is R either way)
 POSITION, VELOCITY = 0, 1
 
+#: singular values of the rows' Schur matrix below this fraction of its largest are zero: the rows hold
+#: that combination of motions twice (:func:`border_schur`)
+SCHUR_RANK = 1e-10
+
 
 @dataclass
 class ContactRows:
@@ -110,8 +114,8 @@ def border_prepare(AB, kl, ku, ipiv, perm, size, dofs, col, row, diag):
 
 
 @njit(cache=True)
-def border_schur(W, dofs, row, diag):
-    """The inverse Schur matrix ``(R W + D)^-1`` (c, c) of the rows for ``W = A^-1 [C; 0]``."""
+def schur_matrix(W, dofs, row, diag):
+    """The rows' Schur matrix ``S = R W + D`` (c, c), m/N, for ``W = A^-1 [C; 0]`` (thesis eqs. 4.23, 4.36)."""
     c = dofs.shape[0]
     S = np.zeros((c, c))
     for k in range(c):
@@ -119,7 +123,33 @@ def border_schur(W, dofs, row, diag):
         for l in range(c):
             for j in range(dofs.shape[1]):
                 S[k, l] += row[k, j] * W[l, dofs[k, j]]
-    return np.linalg.inv(S) if c > 0 else S
+    return S
+
+
+@njit(cache=True)
+def border_schur(W, dofs, row, diag):
+    """The inverse Schur matrix ``(R W + D)^-1`` (c, c) of the rows for ``W = A^-1 [C; 0]``, N/m;
+    where the rows hold a motion twice (``S`` of rank below ``c``), its pseudo-inverse
+    (:func:`schur_pseudo_inverse`)."""
+    S = schur_matrix(W, dofs, row, diag)
+    if S.shape[0] == 0:
+        return S
+    sigma = np.linalg.svd(S)[1]
+    if sigma[-1] > SCHUR_RANK * sigma[0]:
+        return np.linalg.inv(S)
+    return schur_pseudo_inverse(S)
+
+
+@njit(cache=True)
+def schur_pseudo_inverse(S):
+    """The Moore-Penrose pseudo-inverse of ``S`` (c, c), N/m: ``V diag(1 / sigma_i) U^T`` over the singular
+    values ``sigma_i`` above :data:`SCHUR_RANK` of the largest, zero for the others."""
+    U, sigma, Vt = np.linalg.svd(S)
+    out = np.zeros_like(S)
+    for i in range(sigma.shape[0]):
+        if sigma[i] > SCHUR_RANK * sigma[0]:
+            out += np.outer(Vt[i], U[:, i]) / sigma[i]
+    return out
 
 
 @njit(cache=True)
