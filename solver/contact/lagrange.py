@@ -20,7 +20,11 @@ Strategy (§4.8, fig. 4.1), per pair:
   the friction force ``F_t = -mu_D F_n sigma`` comes with the normal force, ``sigma`` the
   sign of the slip velocity at the start of the step.  Sliding is assumed first (§4.3).
 * **Sticking** (§4.6): two rows, the normal gap held and the tangential relative velocity
-  held at zero, with ``lambda_n = F_n`` and ``lambda_t = F_t`` (4.27-4.29).
+  held at zero, with ``lambda_n = F_n`` and ``lambda_t = F_t`` (4.27-4.29).  Pairs sticking on
+  one rigid body may hold its motion twice (a rod lying on a line on both ends): the sum of
+  their tangential forces is determinate, the split is not (static indeterminacy) and is the
+  one of least norm (:func:`solver.system.bordered.schur_inverse`), which the stick test
+  (4.6) judges pair by pair.
 * **Transitions**: slide -> stick when the slip velocity changes sign (4.8) or falls to
   ``eps`` of its previous value (4.9, ``model.stick_tolerance``); stick -> slide when
   ``|F_t| > mu_s F_n`` (4.6), sliding then in the direction opposite to the force that held

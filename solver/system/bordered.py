@@ -71,6 +71,8 @@ SCHUR_RANK = 1e-10
 #: before the multipliers) ask different values of a motion they hold twice (:func:`bordered_solve`);
 #: rows that agree leave round-off (1e-16) and the motions :data:`SCHUR_RANK` drops (1e-10)
 CONTRADICTION = 1e-6
+#: why the rows' Schur matrix has no (pseudo-)inverse: numba's SVD refuses a matrix that is not finite
+NOT_FINITE = "the contact rows cannot be solved: their matrix is not finite (the model diverged)"
 
 
 @dataclass
@@ -245,8 +247,7 @@ def bordered_solve(lu: BandLU | MassCholesky, rows: ContactRows, b: np.ndarray,
         try:
             Sinv = schur_inverse(S)
         except np.linalg.LinAlgError:  # numba's SVD of a matrix that is not finite
-            raise SolverError("the contact rows cannot be solved: their matrix is not finite (the model "
-                              "diverged)") from None
+            raise SolverError(NOT_FINITE) from None
         terms = np.abs(r) + _magnitudes(rows, x)
         border_correct(x, W, Sinv, rows.dofs, rows.row, r, lam)
         terms += _magnitudes(rows, x) + np.abs(rows.diag * lam)
