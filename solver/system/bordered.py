@@ -225,9 +225,8 @@ def redundant_rows(holders: tuple[str, ...]) -> str:
     if holders and all(kind == "moving" for kind in holders):
         return f"the moving supports' and masses' constraints are redundant with the joints: {moving}"
     pairs = ("the contact constraints contradict each other: the pairs in contact hold one motion twice, with each "
-             "other or with the joints and drivers, and ask different values of it (a sticking pair whose point a "
-             "driver moves along the target); remove one of the pairs that touch together, or give a pair that "
-             "sticks no static friction (mu_s = 0)")
+             "other or with the joints and drivers, and ask different values of it; remove one of the pairs that "
+             "touch together, or give a pair that sticks no static friction (mu_s = 0)")
     return pairs + (f", or see whether {moving}" if "moving" in holders else "")
 
 
