@@ -123,14 +123,16 @@ STICK_RANK = 1e-3
 
 def sticks_redundantly(asm: Assembly, s: State, geom: ContactGeometry) -> bool:
     """Whether a stick of the pair in ``geom`` at ``s`` would hold its point twice: ``det D <``
-    :data:`STICK_RANK` ``D_nn D_tt`` with ``D`` of :func:`contact_inertia` (eq. 5, the joints held).
+    :data:`STICK_RANK` ``D_nn D_tt`` with ``D`` of :func:`contact_inertia` (eq. 5, the joints held),
+    or ``D_tt <=`` :data:`STICK_RANK` ``D_nn`` (the joints or a driver hold its motion along the
+    target: a stick would ask another value of it as the driver moves on, rows that cannot be met).
     A pinned, nearly rigid rod's tip moves across the rod only; the stick's tangential row then
     needs a force along the rod (taken by the pin) beyond any friction cone not containing it, and
     its multipliers grew to 1e9-1e16 N until Newton met a singular matrix (the 3-mode pendulum at a
     quarter of its step under the Lagrange model; the rigid one at once).  Such a pair slides on
     instead, its friction turning with the slip (as without static friction, thesis eq. 4.5)."""
     (a, c), (c_tn, b) = contact_inertia(asm, s.q, s.t, geom.J)[1]
-    return a * b - c * c_tn < STICK_RANK * a * b
+    return a * b - c * c_tn < STICK_RANK * a * b or b <= STICK_RANK * a
 
 
 def velocity_jump(asm: Assembly, s: State, geom: ContactGeometry, mu_s: float, mu_d: float, e: float, law: str,

@@ -19,7 +19,10 @@ Strategy (§4.8, fig. 4.1), per pair:
   sigma`` comes with the normal force, ``sigma`` the sign of the slip velocity at the start of the step.
   Sliding is assumed first (§4.3).
 * **Sticking** (§4.6): two rows, the normal gap held and the tangential relative velocity held at zero, with
-  ``lambda_n = F_n`` and ``lambda_t = F_t`` (4.27-4.29).
+  ``lambda_n = F_n`` and ``lambda_t = F_t`` (4.27-4.29).  Pairs sticking on one rigid body may hold its motion
+  twice (a rod lying on a line on both ends): the sum of their tangential forces is determinate, the split is
+  not (static indeterminacy) and is the one of least norm (:func:`solver.system.bordered.schur_inverse`),
+  which the stick test (4.6) judges pair by pair.
 * **Transitions**: slide -> stick when the slip velocity changes sign (4.8) or falls to ``eps`` of its
   previous value (4.9, ``model.stick_tolerance``); stick -> slide when ``|F_t| > mu_s F_n`` (4.6), sliding
   then in the direction opposite to the force that held the stick (eq. 3.62 on the line of contact); release
@@ -27,11 +30,9 @@ Strategy (§4.8, fig. 4.1), per pair:
   where the switching quantity crosses zero (linear interpolation), and the accelerations and multipliers are
   made consistent with the new rows.  A released pair meets again through the predictor and a new onset.
 
-The rows are those of :mod:`solver.system.bordered` and are solved in the Newton system of the Newmark step
-with the banded factors, as App. B does (eqs. B.10-B.15, B.24-B.31). Departure from the thesis: the stick row
-holds the tangential *velocity* (``[beta]^T qdot = 0`` at the end of each step) rather than the tangential gap
-(4.32); with the trapezoidal rule a position row makes the slip velocity alternate in sign from step to step
-after stick begins, a velocity row keeps it at zero (see ``docs/solver.md``).
+The rows are those of :mod:`solver.system.bordered`, solved in the Newton system of the Newmark step with the
+banded factors, as App. B does (eqs. B.10-B.15, B.24-B.31).  Departure: the stick row holds the tangential
+*velocity* (``[beta]^T qdot = 0``), not the gap (4.32), whose slip velocity alternates in sign (docs/solver.md).
 """
 from __future__ import annotations
 
@@ -53,8 +54,7 @@ from .slip_stop import slip_end, stop_slip
 
 OPEN, SLIDE, STICK = 0, 1, 2  # indices into CONTACT_STATES
 
-#: default of eq. (4.9)'s tolerance: the slip velocity has vanished below this fraction of its value one step
-#: before (the thesis's 1e-3)
+#: eq. (4.9)'s default tolerance: the slip velocity vanished below this fraction of a step before's (thesis: 1e-3)
 STICK_TOLERANCE = 1e-3
 
 #: the steps after an onset on flexible elements: (fraction of the pair's own impact step, the Courant number
@@ -416,7 +416,7 @@ class LagrangeModel(ContactModel):
 
     @property
     def onset_left(self) -> int:
-        """How many steps of :data:`ONSET_STEPS` remain (the loop takes the damped ones one at a time)."""
+        """How many steps of :data:`ONSET_STEPS` remain."""
         return len(self._onset_steps)
 
     def step_tau(self) -> float | None:

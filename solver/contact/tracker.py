@@ -137,7 +137,7 @@ class ContactTracker:
             return any([m.refresh(q, v, rows, start) for m, start in curved])
 
         rows.refresh = refresh
-        rows.holders = tuple(m.kind for m, sl in zip(self.models, self._layout) if sl.stop > sl.start)
+        rows.holders = tuple(m.kind for m, sl in zip(self.models, self._layout) for _ in range(sl.start, sl.stop))
         return rows
 
     def _lam(self, s: State, i: int) -> np.ndarray:

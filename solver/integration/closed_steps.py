@@ -47,7 +47,7 @@ from ..contact.lagrange import OPEN, SLIDE, STICK
 from ..contact.tracker import ContactTracker
 from ..errors import SolverError
 from ..jit import borrowed, njit
-from ..system.bordered import redundant_rows, row_dot
+from ..system.bordered import NOT_FINITE, row_dot
 from ..system.state import State
 from .free_steps import FAILED, free_step, step_work
 from .newmark import NewmarkIntegrator
@@ -333,8 +333,8 @@ class ClosedRows(OpenGaps):
                 self.times, self.sizes, newmark, self.landing, self.lam_ends,
                 (self.kinds[shut], self.dofs[shut], self.frames[shut], self.limit), self.before, self.aps, self.screen,
                 *args))
-        except np.linalg.LinAlgError:  # the rows' Schur complement is singular, as bordered_solve says it
-            raise SolverError(redundant_rows(self.rows.holders)) from None
+        except np.linalg.LinAlgError:  # the rows' Schur matrix is not finite, as bordered_solve says it
+            raise SolverError(NOT_FINITE) from None
 
     def multipliers(self, k: int) -> np.ndarray:
         """The contact multipliers after the run's first ``k`` steps, N."""

@@ -9,7 +9,7 @@ import pytest
 from solver.api import simulate
 from solver.results.frames import frame_energies
 
-from .found_defects import FIXED_MODELS, OPEN_DEFECTS
+from .found_defects import FIXED_MODELS, FOUND_DEFECTS, OPEN_DEFECTS
 from .runs import energy_in_play, run, term_history
 from .test_balance import check_balance
 
@@ -114,6 +114,17 @@ def test_a_failure_with_a_lagrange_pair_closed_names_it_and_what_to_try():
     message = run(doc).meta["message"]
     assert message.startswith("stopped at t = 0.001 s")
     assert "Lagrange contact 'disc-beam' (sliding) was closed" in message and "halve solver.step" in message
+
+
+def test_a_rigid_rod_lying_on_two_lagrange_pairs_slides_to_rest():
+    """The trust hunt's rod thrown along the floor, both ends Lagrange pairs: as the ends stick
+    their rows hold its one sliding motion twice, solved now for the multipliers of least norm
+    (before: SolverError 'the contact constraints are redundant'); it balances, and friction takes
+    all of its kinetic energy (the physics: ``tests/solver/test_lagrange_redundant_rows.py``)."""
+    doc = next(d["model"] for d in FOUND_DEFECTS if "rigid rod lying flat" in d["reason"])
+    results = run(doc)
+    check_balance(results, doc)
+    assert term_history(results, "dissipated_friction")[-1] == pytest.approx(0.5 * 1.0 * 0.8 ** 2, rel=1e-6)
 
 
 @pytest.mark.parametrize("defect", OPEN_DEFECTS, ids=[f"open{i}" for i in range(len(OPEN_DEFECTS))])
