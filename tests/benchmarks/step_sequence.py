@@ -7,8 +7,8 @@ printed with the difference and whether the run warns of a chain of strikes fed 
 
     python tests/benchmarks/step_sequence.py [NAMES...]
 
-Headlines: the free bodies' final speed (m/s) where the model has free bodies, else the total
-normal impulse of the strikes (N s), else the peak normal force (N).
+Headlines: a free body's final speed (m/s) where the model has free bodies, else the total
+normal impulse of the strikes (N s), else a pair's largest normal force (N).
 """
 from __future__ import annotations
 
@@ -16,12 +16,10 @@ import argparse
 import copy
 import json
 
-import numpy as np
-
 from solver.api import simulate
 from solver.model.io import examples_dir
 from solver.results.impulse_chains import driven_chain_warning
-from solver.results.tables import contact_values
+from solver.results.step_check import headlines
 
 #: examples with impacts, and the end time (s) where a run is cut short (its strikes over by then)
 EXAMPLES = {"struck_slider_crank": 0.032, "slider_crank_block": 0.032, "bar_mass_impact": None,
@@ -58,16 +56,13 @@ def sequence(doc: dict, which: str) -> dict:
 
 
 def headline(results) -> tuple[str, float]:
-    """What a user reads of the run: see the module's text."""
-    bodies = [b["id"] for b in results.model.get("bodies", []) if b["id"] in results.layout.nodes]
-    if bodies:
-        speeds = [np.hypot(*results.frames[-1].node_v[results.layout.nodes.index(b)]) for b in bodies]
-        return "body speed, m/s", float(max(speeds))
-    strikes = [e["I_n_N_s"] for e in results.events if e.get("kind") == "impulse" and e.get("I_n_N_s")]
-    if strikes:
-        return "total impulse, N s", float(sum(strikes))
-    forces = contact_values(results.frames, ["F_n_N"])["F_n_N"] if results.layout.contacts else np.zeros(1)
-    return "peak normal force, N", float(np.nanmax(np.abs(forces), initial=0.0))
+    """What a user reads of the run (see the module's text), of :func:`~solver.results.step_check.headlines`."""
+    found = headlines(results)
+    for kind in ("final speed", "total normal impulse", "largest normal force"):
+        named = [(name, value) for name, value in found.items() if kind in name]
+        if named:
+            return named[0][0], sum(value for _, value in named) if kind == "total normal impulse" else named[0][1]
+    return "final energy, J", found["final energy, J"]
 
 
 def main() -> None:
