@@ -169,6 +169,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", required=True, metavar="DIR", help="results folder (created if needed)")
     p.add_argument("--quiet", action="store_true", help="no progress bar, only errors")
     p.add_argument("--record", action="append", default=[], metavar="KEY=VALUE", help=RECORD_HELP)
+    p.add_argument("--check-step", action="store_true",
+                   help="run again at half the step and print how the headline numbers moved")
     p.set_defaults(command=_cmd_run)
 
     p = sub.add_parser("static", help="static equilibrium under the model's loads and gravity")
@@ -313,7 +315,31 @@ def _cmd_run(args: argparse.Namespace) -> int:
             print(balance)
     for warning in stream.warnings:  # what summary.json holds
         _error(f"warning: {warning}")
+    if args.check_step:
+        _check_step(model, results)
     return EXIT_OK
+
+
+def _check_step(model: dict, results) -> None:
+    """Run ``model`` again at half its step and print each headline beside ``results``' (``--check-step``)."""
+    import copy
+
+    from solver import api
+    from solver.results.step_check import differences
+
+    half = copy.deepcopy(model)
+    half.setdefault("solver", {})["step"] = float(model_with_defaults(model)["solver"]["step"]) / 2.0
+    print(f"check-step: the run again at half the step ({half['solver']['step']:.6g} s)")
+    try:
+        other = api.simulate(half)
+    except api.SolverError as exc:
+        _error(f"check-step: the run at half the step failed: {exc}")
+        return
+    if not other.completed:
+        _error(f"check-step: the run at half the step {other.meta.get('status')}: {other.meta.get('message', '')}")
+        return
+    for line in differences(results, other):
+        print(f"check-step: {line}")
 
 
 def _log_unexpected(exc: BaseException) -> str | None:

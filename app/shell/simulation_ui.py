@@ -29,6 +29,7 @@ from solver.errors import SolverError
 from solver.model.io import model_with_defaults
 from solver.model.limits import results_bytes
 from solver.model.validate import ModelError
+from solver.results.frames import Results
 from solver.results.tables import stack_field
 
 from ..canvas import geometry as geo
@@ -102,11 +103,17 @@ class SimulationUi(QObject):
         self.cancel_action = make_action(window, "&Cancel Run", self.runs.cancel, Qt.Key.Key_Escape,
                                             "Stop the run, keeping the frames computed so far")
         self.cancel_action.setEnabled(False)
+        self.check_action = make_action(window, "Check the &Step", self.check_step, None,
+                                        "Run the model again at half the step and show how its headline numbers moved")
+        self.check_action.setEnabled(False)
+        self.checked: Results | None = None  # the run a check at half the step compares with
+        self.completed: Results | None = None  # the last run that completed
         self.menu = QMenu("&Simulation", window)
         menu_bar = window.menuBar()
         menu_bar.insertMenu(menu_bar.actions()[-1], self.menu)  # before Help
         self.menu.addAction(self.run_action)
         self.menu.addAction(self.cancel_action)
+        self.menu.addAction(self.check_action)
         self.toolbar = window.addToolBar("Simulation")
         self.toolbar.setObjectName("simulation_toolbar")
         self.toolbar.addAction(self.run_action)
@@ -163,6 +170,33 @@ class SimulationUi(QObject):
         if self.runs.running:
             return False
         return self._start(copy.deepcopy(model))
+
+    def check_step(self) -> bool:
+        """Run the last completed run's model again at half its step; when that run ends, a box
+        shows each headline at both steps (:func:`solver.results.step_check.differences`)."""
+        if self.runs.running or self.completed is None:
+            return False
+        model = copy.deepcopy(self.completed.model)
+        model.setdefault("solver", {})["step"] = float(model_with_defaults(model)["solver"]["step"]) / 2.0
+        self.checked = self.completed
+        if not self._start(model):
+            self.checked = None
+            return False
+        return True
+
+    def _show_check(self, results) -> None:
+        """The box of a check at half the step that ended (``results``: its run, None if it failed)."""
+        base, self.checked = self.checked, None
+        if results is None or not results.completed:
+            QMessageBox.warning(self.window, "Check of the step", "The run at half the step did not complete.")
+            return
+        from solver.results.step_check import differences  # deferred: the window paints first
+
+        step = model_with_defaults(results.model)["solver"]["step"]
+        QMessageBox.information(self.window, "Check of the step",
+                                f"The model run again at half the step ({format_quantity(step, 's')}):\n\n"
+                                + "\n".join(f"• {line}" for line in differences(base, results))
+                                + "\n\nWhat moves much depends on the step: read it as a spread, not one number.")
 
     def _start(self, model: dict) -> bool:
         try:
@@ -221,6 +255,7 @@ class SimulationUi(QObject):
         running = self.runs.running
         self.run_action.setEnabled(not running)
         self.cancel_action.setEnabled(state == "running")
+        self.check_action.setEnabled(not running and self.completed is not None)
         # Esc cancels the run; the canvas tools' Esc would make the key ambiguous meanwhile
         self.window.tool_bar.escape_action.setEnabled(not running)
 
@@ -230,6 +265,10 @@ class SimulationUi(QObject):
         self.playback.finish(frames, results.events if results is not None else [])
         state, message = self.runs.state, self.runs.message
         reached = f", t = {format_quantity(frames[-1].time, 's')}" if frames else ""
+        self.completed = results if state == COMPLETED else self.completed
+        self.check_action.setEnabled(self.completed is not None)
+        if self.checked is not None:
+            self._show_check(results if state == COMPLETED else None)
         if state == COMPLETED:
             from solver.results.trust import step_warnings  # deferred: the window paints first
             from solver.results.validity import energy_warning, penetration_warning, sinking_warning, strain_warning
@@ -274,6 +313,8 @@ class SimulationUi(QObject):
 
     def _on_document_replaced(self) -> None:
         self.stop()
+        self.completed = self.checked = None
+        self.check_action.setEnabled(False)
         self.status.clear()
         self.playback.set_frames([])
         self.layer.clear()

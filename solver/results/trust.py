@@ -85,6 +85,10 @@ What a refinement would change, found in the results alone (no second run):
   chatter's, steady as well (``bar_mass_impact``'s struck end at 0.20-0.25 s: +-12 m/s^2, an
   impulse every other step), is 0.09-0.33 of it: the velocities jump, and it is no such ringing.
 
+- **A chain of strikes fed from outside** (:mod:`.impulse_chains`): a pair striking again and again
+  within a few steps while a driver does work, whose total impulse hangs on how many strikes
+  the step sequence catches (the struck slider-crank of thesis 5.4).
+
 Each detector returns its warning in words, or None; :func:`step_warnings` gathers them.
 
 >>> SPIKE_RATIO, SPIKE_STEPS, SLIVER_FRACTION, RESOLVED_STEPS, STRUCK_ELEMENTS, PEAK_CREATED
@@ -97,6 +101,7 @@ from __future__ import annotations
 import numpy as np
 
 from .frames import CONTACT_STATES, Results, energy_total, frame_energies
+from .impulse_chains import driven_chain_warning
 from .summary import energy_in_play, energy_summary
 from .tables import contact_keys, contact_values, stack_field
 
@@ -455,5 +460,5 @@ def step_warnings(results: Results) -> list[str]:
     """Every symptom of a step- or mesh-sensitive run, in words (none for a sound run)."""
     found = (force_spike_warning(results), contact_flicker_warning(results), sliver_step_warning(results),
              coarse_mesh_warning(results), numerical_damping_warning(results), created_peak_strain_warning(results),
-             nyquist_ringing_warning(results))
+             nyquist_ringing_warning(results), driven_chain_warning(results))
     return [w for w in found if w]

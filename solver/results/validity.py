@@ -9,7 +9,7 @@
   an axial or outer-fibre bending strain beyond :data:`ELASTIC_STRAIN` is far outside what the
   model describes (steel yields near 0.002), however fine the mesh and step.
 - **Step-sensitive numbers** (:mod:`.trust`): a force spike one frame wide, a contact open for
-  one frame, a sliver of a last step.
+  one frame, a sliver of a last step, a chain of strikes a driver feeds (:mod:`.impulse_chains`).
 - **Points that rest**: a momentum-balance (impulse) pair stops a point's approach with an
   impulse at the end of each step, but holds no position: a point pressed against its target (a
   block resting on the floor) goes in by up to TOL a step, and sinks (a resting 1 kg block, 3.4

@@ -61,3 +61,37 @@ def test_accelerations_ringing_from_step_to_step_say_so_in_the_status_bar(qtbot,
     assert "The acceleration of node 'B' (x) alternates in sign from step to step" in label.toolTip()
     assert 'solver.initial_shape = "static"' in label.toolTip()
     assert message_boxes == []
+
+
+def test_a_chain_of_strikes_fed_by_a_driver_says_so_in_the_status_bar(qtbot, window, tmp_path, message_boxes):
+    """The user-drawn struck slider-crank to 32 ms, run with F5: its block leaves at a velocity the
+    step sequence moves by +-7 % (a chain of 8 strikes the crank's driver feeds); the status bar
+    says the results depend on the step and its tool tip names the pair, the times and the
+    spread (it named the damping and the peak strain only).  No box."""
+    from tests.oracles.test_step_sequence import struck_to_its_exit
+
+    label = _run_label(qtbot, window, tmp_path, struck_to_its_exit())
+    assert "warning: results depend on the step or the mesh" in label.text()
+    tip = label.toolTip()
+    assert "Contact 'contact1' struck 8 times in 0.294 ms (t = 0.0266664 to 0.0269603 s" in tip
+    assert "+-0.33 N s (+-4.3%, half its last strike)" in tip
+    assert message_boxes == []
+
+
+def test_check_the_step_reruns_at_half_the_step_and_shows_what_moved(qtbot, window, tmp_path, message_boxes):
+    """Simulation > Check the Step after the struck slider-crank's run: the model runs again at
+    half the step, and a box gives each headline at both steps (the block 31.21 against 29.63
+    m/s, 5.06 %).  Disabled before a run; the action did not exist."""
+    from tests.oracles.test_step_sequence import struck_to_its_exit
+
+    sim = window.simulation
+    assert not sim.check_action.isEnabled()
+    _run_label(qtbot, window, tmp_path, struck_to_its_exit())
+    assert sim.check_action.isEnabled() and sim.check_action in sim.menu.actions()
+    sim.check_action.trigger()
+    qtbot.waitUntil(lambda: not sim.runs.running, timeout=120_000)
+    sim.runs.wait()
+    (kind, title, text), = [box for box in message_boxes if box[1] == "Check of the step"]
+    assert kind == "information" and "half the step (20.9" in text
+    assert "body 'body1' final speed, m/s: 31.2088 at the step, 29.6294 at half of it (5.06%)" in text
+    assert sim.run_model["solver"]["step"] == struck_to_its_exit()["solver"]["step"] / 2.0

@@ -17,6 +17,7 @@ from solver.integration.newmark import divergence
 from solver.integration.step_limits import StepLimits
 from solver.integration.time_loop import _next_output
 from solver.results.frames import Results
+from solver.results.impulse_chains import driven_chain_warning
 from solver.results.summary import summarize
 from solver.results.validity import run_warnings
 
@@ -299,6 +300,10 @@ def test_a_diverging_integration_stops_as_soon_as_it_creates_energy():
 @pytest.mark.parametrize("name", ["rotating_beam_stop", "slider_crank_block"])
 def test_the_examples_with_numerical_damping_or_the_largest_strains_do_not_warn(name):
     """Thesis 5.2 loses 0.53 of its energy to the numerical damping of tau = 0.6 (not booked, by
-    design) and thesis 5.4 strains its rod to 0.025: neither is a warning."""
+    design) and thesis 5.4 strains its rod to 0.025: neither is a warning.  Thesis 5.4's one
+    warning is its chain of strikes fed by the crank's driver (its block leaves at 37.4-39.2 m/s
+    over step halvings and output intervals: tests/oracles/test_step_sequence.py)."""
     res = simulate(example(name))
-    assert res.meta["status"] == "completed" and run_warnings(res) == []
+    chain = driven_chain_warning(res)
+    assert res.meta["status"] == "completed" and run_warnings(res) == ([chain] if name == "slider_crank_block" else [])
+    assert (chain is None) == (name == "rotating_beam_stop")
