@@ -96,3 +96,30 @@ def test_a_releases_handed_step_and_retake_keep_the_energies_the_run_found(name,
     assert len(found) == 4
     for terms, energies in found:
         assert terms == (*energies, 0.0)
+
+
+def test_the_loops_looks_at_a_release_compute_no_energy(monkeypatch):
+    """The steps the loop takes while a pair is closed (the bar struck by a mass with one frame, at its end: each
+    release, handed over by the closed run with its retake) look at energies the run found (the guard at both
+    attempts, with their powers, from the outputs' memory): :meth:`Assembly.energies` is not called in them
+    (on main, 6 times)."""
+    from solver.integration.time_loop import _Loop
+
+    step, energies, inside, computed = _Loop._contact_step, Assembly.energies, [False], []
+
+    def contact_step(self, *args):
+        inside[0] = self.contacts.closed()
+        try:
+            return (yield from step(self, *args))
+        finally:
+            inside[0] = False
+
+    def counted(self, *args):
+        computed.append(inside[0])
+        return energies(self, *args)
+
+    monkeypatch.setattr(_Loop, "_contact_step", contact_step)
+    monkeypatch.setattr(Assembly, "energies", counted)
+    result = simulate(example("bar_mass_impact_lagrange", output_interval=0.6))
+    assert sum(e["kind"] == "separation" for e in result.events) == 2
+    assert computed and not any(computed)
