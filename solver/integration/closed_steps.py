@@ -53,7 +53,8 @@ from .free_steps import FAILED, free_step, step_work
 from .newmark import NewmarkIntegrator
 from .energy_screen import GOING, screen_start, screened
 from .onset_steps import book_damped, only_onsets, step_parameters
-from .release_landing import RETAKE_ITERATIONS, RETAKE_STEP, RETAKEN, SHORTEST, lands, release_time, retake
+from .release_landing import (RETAKE_ITERATIONS, RETAKE_KINETIC, RETAKE_POTENTIAL, RETAKE_STEP, RETAKEN, SHORTEST,
+                              lands, release_time, retake, retake_energies)
 from .open_steps import HANDED, NODE, RAN, OpenGaps, gaps_closing, pair_gap
 
 #: the columns of :func:`modes_hold`'s ``props``: the gap held (m), the effective mass along the
@@ -197,9 +198,10 @@ def _closed_steps(pairs, modes, first, props, tangents, times, sizes, newmark, r
                 if t_sw == t_sw:  # a release located: the step taken again to end there (:mod:`.release_landing`)
                     h_l = max(t_sw - times[k], resolution[SHORTEST])
                     c_a, c_v, lam_factor = step_sizing(h_l, nu_k, tau_k, newmark, factor, scale)
-                    retake(k, n, m, h_l, nu_k, c_a, c_v, lam_factor, lam_start, before, resolution, targets, accs, af,
-                           pseudo_ratio, modified, F_ext, drv_rows, drv_dofs, iterations, powers, states, factor, scale,
-                           work, system)
+                    if retake(k, n, m, h_l, nu_k, c_a, c_v, lam_factor, lam_start, before, resolution, targets, accs,
+                              af, pseudo_ratio, modified, F_ext, drv_rows, drv_dofs, iterations, powers, states, factor,
+                              scale, work, system):
+                        retake_energies(screen, U, before, n, F_ext, system, resolution)
             break
         look = screened(screen, k, U, q, v, F_ext, system)
         if look != GOING:
@@ -240,7 +242,7 @@ class ClosedRows(OpenGaps):
         fixed = all(f is None for f in contacts.asm.sys.constraints.functions)
         plain = watch is not None and not watch.out.others_work() and not contacts.asm.sys.modal.links
         self.shortest = shortest if fixed and plain else np.nan
-        self.landing = np.full(5, np.nan)  # release_landing's columns of the last run
+        self.landing = np.full(RETAKE_POTENTIAL + 1, np.nan)  # release_landing's columns of the last run
         self.retaken: tuple | None = None  # (run's last state, step s, state, corrections) of a release's retake
         self.model = contacts.models[0]
         pairs = contacts.pairs
@@ -321,7 +323,7 @@ class ClosedRows(OpenGaps):
             self.before = np.empty((RETAKEN + 6, max(n, m)))
         self.aps = np.empty((recorded, n))
         model, shut, integ = self.model, self.modes == OPEN, self.integ
-        self.landing = np.array([model.tol_g, model.nu, self.shortest, np.nan, np.nan])
+        self.landing = np.array([model.tol_g, model.nu, self.shortest, *[np.nan] * (RETAKE_POTENTIAL - 2)])
         args = (*args[:-8], *self.rows.kernel_args(), args[-1])
         if self.damped and not args[STATES].shape[1]:  # the end state of a damped first step, for its booking
             args = (*args[:STATES], np.empty((4, 1, args[STATES].shape[2])), *args[STATES + 1:])
@@ -343,8 +345,9 @@ class ClosedRows(OpenGaps):
     def ended(self, new: State, failure, taken: int) -> tuple:
         """The run's last state and a step handed over, with their contact multipliers."""
         new = dataclasses.replace(new, lam_c=self.multipliers(taken))
-        if isinstance(failure, tuple):
+        if isinstance(failure, tuple):  # its energies found in the run where it looked at a release (release_landing.lands)
             failure = (dataclasses.replace(failure[0], lam_c=self.multipliers(taken + 1)), failure[1])
+            self._remember(failure[0], self.screen[2][taken, :3] if len(self.screen[2]) > taken else ())
         h, before = self.landing[RETAKE_STEP], self.before
         self.retaken = None
         if isinstance(failure, tuple) and h == h:  # the handed step taken again to a release (:mod:`.release_landing`)
@@ -353,7 +356,15 @@ class ClosedRows(OpenGaps):
                           before[RETAKEN + 4, :m].copy(), before[RETAKEN + 3, :n].copy(),
                           before[RETAKEN + 5, :self.rows.count].copy())
             self.retaken = (new, float(h), state, int(self.landing[RETAKE_ITERATIONS]))
+            self._remember(state, self.landing[RETAKE_KINETIC:RETAKE_POTENTIAL + 1])
         return new, failure
+
+    def _remember(self, st: State, terms: np.ndarray) -> None:
+        """The kinetic, strain and potential energy ``terms`` (J) of ``st`` as the run found them (each nan where it
+        did not) taken as its energies (:meth:`~solver.results.outputs.OutputBuilder.remember_energy`): the
+        loop's energy guard and the watch read them instead of computing them again, the same numbers."""
+        if self.watch is not None and len(terms) and np.isfinite(terms).all():
+            self.watch.out.remember_energy(st, tuple(terms.tolist()))
 
     def take_retake(self, s: State, step: float) -> tuple[State, int] | None:
         """The step of ``step`` (s) from ``s`` as the last run took it again to a release (``(state, Newton
@@ -385,5 +396,6 @@ class ClosedRows(OpenGaps):
             n, m = len(end.q), len(end.lam)
             first = State(float(self.times[1]), *(x[0, :n].copy() for x in self.states[:3]),
                           self.states[3, 0, :m].copy(), None, self.lam_ends[0])
+            self._remember(first, self.screen[2][0, :3] if len(self.screen[2]) else ())  # for its balance
             return book_damped(out, self.watch, self.start, first, hs, powers, end, p_fric)
         return out.advance_ledger_drivers(hs.tolist(), powers, end, p_fric)

@@ -20,13 +20,14 @@ import numpy as np
 
 from ..contact.lagrange import OPEN
 from ..jit import njit
+from ..system.state_energies import state_energies
 from .energy_screen import JUMPED, ON, screened
 from .free_steps import free_step
 
 #: the columns of the closed run's ``resolution``: the rows' tolerance ``tol_g`` (m), the contact model's nu,
-#: the run's shortest step (s; nan: no retake), and out the retake's step (s; nan: none) and its Newton
-#: corrections
-TOL_G, NU, SHORTEST, RETAKE_STEP, RETAKE_ITERATIONS = range(5)
+#: the run's shortest step (s; nan: no retake), and out the retake's step (s; nan: none), its Newton
+#: corrections and the kinetic, strain and potential energy of its end (J, :func:`retake_energies`)
+TOL_G, NU, SHORTEST, RETAKE_STEP, RETAKE_ITERATIONS, RETAKE_KINETIC, RETAKE_STRAIN, RETAKE_POTENTIAL = range(8)
 
 #: the rows of the closed run's ``before`` that receive the retake's end ``q, v, a, a~, lambda`` and
 #: contact multipliers (the first five hold each step's start)
@@ -91,6 +92,17 @@ def retake(k, n, m, h, nu, c_a, c_v, lam_factor, lam_start, before, resolution, 
     iterations[k], powers[k] = kept[2], kept[3]
     lam_c[:] = kept[4]
     return done
+
+
+@njit(cache=True)
+def retake_energies(screen, U, before, n, gravity, system, resolution):
+    """The kinetic, strain and potential energy (J) of the retake's end ``before[RETAKEN:]`` (``n`` dofs) into
+    ``resolution``, as :func:`~.energy_screen.run_energies` finds a step's (the same compiled
+    :func:`~solver.system.state_energies.state_energies`, ``U`` its scratch): the loop's energy guard reads
+    them for the retake instead of computing them again (:meth:`~.closed_steps.ClosedRows.ended`)."""
+    T, strain, V = state_energies(before[RETAKEN, :n], before[RETAKEN + 1, :n], screen[1], gravity, system[0],
+                                  system[4], system[5], system[6], system[3], U)
+    resolution[RETAKE_KINETIC], resolution[RETAKE_STRAIN], resolution[RETAKE_POTENTIAL] = T, strain, V
 
 
 @njit(cache=True)

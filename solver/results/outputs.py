@@ -32,8 +32,10 @@ from .modal_outputs import ModalOutputs
 from .selection import select
 
 
-#: states whose energies and powers are remembered
-MEMO = 4
+#: states whose energies and powers are remembered: 8 keeps the energies a closed Lagrange run found of its last
+#: state, the step it handed over and that step's retake to a release while the loop's guard looks at both
+#: steps with their powers (with 4 the powers pushed them out and each was computed again)
+MEMO = 8
 
 #: the energies in play of the spurious-root guard are at least this fraction of the largest it saw
 #: at a step's start (:meth:`OutputBuilder.spurious_growth`): a root that creates less is harmless

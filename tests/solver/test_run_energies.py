@@ -7,6 +7,7 @@ import pytest
 from solver.api import simulate
 from solver.integration import compiled_runs, divergence, open_steps
 from solver.integration.energy_screen import WATCHED
+from solver.integration.closed_steps import ClosedRows
 from solver.integration.open_steps import OpenGaps
 from solver.system.assembly import Assembly
 from solver.system.compile import compile_model
@@ -70,3 +71,55 @@ def test_the_watch_in_the_run_flags_the_step_the_loop_flags(monkeypatch):
     assert compiled.meta["numerical_damping"] == stepped.meta["numerical_damping"]
     assert 0.39 < compiled.meta["numerical_damping"]["from_s"] < 0.391
     assert_same_run(compiled, stepped)
+
+
+@pytest.mark.parametrize("name, solver", [("bar_mass_impact_lagrange", {"output_interval": 0.01}),
+                                          ("two_bars_impact", {"output_interval": 1e-4})])
+def test_a_releases_handed_step_and_retake_keep_the_energies_the_run_found(name, solver, monkeypatch):
+    """A closed run that hands over the step at whose end a pair releases and takes it again to the release
+    (:mod:`solver.integration.release_landing`: both releases of the bar struck by a mass and of the two bars)
+    leaves the energies it found of both ends (the screen's of the handed step, the retake's its own) to the
+    loop's energy guard, which looks at both next (:meth:`~solver.results.outputs.OutputBuilder.spurious_growth`):
+    :meth:`Assembly.energies` at those states, to the bit, not computed again."""
+    ended, found = ClosedRows.ended, []
+
+    def remembered(self, new, failure, taken):
+        new, failure = ended(self, new, failure, taken)
+        if self.retaken is not None:
+            memo = {id(st): terms for st, key, terms in self.watch.out._memo if key == "energy"}
+            for st in (failure[0], self.retaken[2]):
+                found.append((memo.get(id(st)), self.contacts.asm.energies(st.q, st.v, st.t)))
+        return new, failure
+
+    monkeypatch.setattr(ClosedRows, "ended", remembered)
+    assert simulate(example(name, **solver)).meta["status"] == "completed"
+    assert len(found) == 4
+    for terms, energies in found:
+        assert terms == (*energies, 0.0)
+
+
+def test_the_loops_looks_at_a_release_compute_no_energy(monkeypatch):
+    """The steps the loop takes while a pair is closed (the bar struck by a mass with one frame, at its end: each
+    release, handed over by the closed run with its retake) look at energies the run found (the guard at both
+    attempts, with their powers, from the outputs' memory): :meth:`Assembly.energies` is not called in them
+    (on main, 6 times)."""
+    from solver.integration.time_loop import _Loop
+
+    step, energies, inside, computed = _Loop._contact_step, Assembly.energies, [False], []
+
+    def contact_step(self, *args):
+        inside[0] = self.contacts.closed()
+        try:
+            return (yield from step(self, *args))
+        finally:
+            inside[0] = False
+
+    def counted(self, *args):
+        computed.append(inside[0])
+        return energies(self, *args)
+
+    monkeypatch.setattr(_Loop, "_contact_step", contact_step)
+    monkeypatch.setattr(Assembly, "energies", counted)
+    result = simulate(example("bar_mass_impact_lagrange", output_interval=0.6))
+    assert sum(e["kind"] == "separation" for e in result.events) == 2
+    assert computed and not any(computed)
