@@ -126,6 +126,8 @@ class _Loop:
         res.frames = frames(res) if frames is not None else FrameColumns()
         res.meta.update(model_sha256=hashlib.sha256(dumps_model(model).encode()).hexdigest(), solver=settings,
                         dofs=system.n, constraints=system.constraints.count, elements=system.beams.count)
+        if system.constraints.redundant:  # joints' rows dropped as held twice (solver.system.redundant_joints)
+            res.meta["redundant_joints"] = [str(row) for row in system.constraints.redundant]
         self.contacts = contacts = ContactTracker(asm, settings)
         self.integ = NewmarkIntegrator(asm, settings, contacts.forces)
         if contacts.jumps:  # impact steps cut to nearly the same length again and again, a mass matrix per impulse

@@ -149,9 +149,16 @@ def sinking_warning(results: Results) -> str | None:
             "which holds the gap while they touch")
 
 
+def redundant_joint_warnings(results: Results) -> list[str]:
+    """The joints whose rows held a motion the others hold and were dropped
+    (``meta.redundant_joints``, :mod:`solver.system.redundant_joints`): their reactions are one
+    statically admissible split, the total is right."""
+    return list(results.meta.get("redundant_joints") or [])
+
+
 def run_warnings(results: Results, links: dict | None = None) -> list[str]:
     """Every warning on a completed run's numbers, in words (none for a sound run); ``links``: the
     links' peaks (``summary.json``'s ``links``) if already read."""
     return [w for w in (energy_warning(results), strain_warning(results, links), penetration_warning(results),
                         sinking_warning(results)) if w] \
-        + step_warnings(results)
+        + step_warnings(results) + redundant_joint_warnings(results)
