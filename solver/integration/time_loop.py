@@ -28,6 +28,7 @@ import numpy as np
 
 from ..system.assembly import Assembly
 from ..system.compile import compile_model
+from ..system.redundant_joints import joint_reactions
 from ..system.initial import initial_state, restart
 from ..system.impact_times import impact_time_step
 from ..system.integrator import IMPACT_TAU, damping_unset
@@ -457,4 +458,8 @@ class _Loop:
         )
         if self.contacts.active:
             self.res.meta.update(self.contacts.summary())
+        cons = self.system.constraints
+        if cons.redundant:  # the joints' reactions at the last state, split by least norm
+            st = self.state
+            self.res.meta["joint_reactions"] = joint_reactions(cons, cons.held_twice, st.q, st.lam, self.system.n)
         return self.res

@@ -41,9 +41,11 @@ def redundant_rows(c: Compilation) -> None:
                       for row, coef in sorted(found.items()))
     for d in c.drivers:
         d.row = dm_keep.index(d.row)
+    held_twice = ConstraintSet(c.dm.subset([i for i in range(k0) if i in found]), BodyPoint(),
+                               c.sl.subset([i for i in range(k2) if cs.count - k2 + i in found]))
     c.dm, c.sl = c.dm.subset(dm_keep), c.sl.subset(sl_keep)
     c.constraints = ConstraintSet(c.dm, c.bp, c.sl)
-    c.constraints.redundant = redundant
+    c.constraints.redundant, c.constraints.held_twice = redundant, held_twice
 
 
 def _motions(c: Compilation) -> dict[int, str]:

@@ -223,6 +223,8 @@ class ConstraintSet:
         self.owners = [*dm.owners, *[""] * (2 * k1), *sl.owners]
         #: the joints' rows dropped as holding a motion the others hold (:mod:`.redundant_joints`)
         self.redundant: tuple = ()
+        #: those rows, a constraint set of their own (their Jacobian splits the reactions)
+        self.held_twice: ConstraintSet | None = None
         self._cache_t: float | None = None  # the time of the prescribed motion cached in _cache
         self._cache = np.zeros((3, len(self.dm_dofs)))
         self._empty = np.empty(0)

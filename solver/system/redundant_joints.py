@@ -107,3 +107,33 @@ def least_norm_multipliers(G: np.ndarray, f: np.ndarray) -> np.ndarray:
     generalised reaction ``f`` (n,) among rows ``G`` (rows, n) that hold some motions twice,
     ``(G G^T)^+ G f`` (:func:`~solver.system.bordered.schur_inverse`)."""
     return schur_inverse(np.ascontiguousarray(G @ G.T)) @ (G @ f)
+
+
+def joint_reactions(constraints, held_twice, q: np.ndarray, lam: np.ndarray, n: int) -> dict[str, list[float]]:
+    """The reaction on the model of each joint (``joints[...]`` paths: a ground pin's or clamp's
+    ``(F_x, F_y[, M])`` in N and N m, a slider's ``(F_x, F_y)``, N) at ``(q, lam)``: the multipliers
+    ``lam`` of the rows ``constraints`` kept, split among them and the rows ``held_twice`` dropped
+    (:class:`~solver.system.constraints.ConstraintSet` each) with the least norm of the joints' rows.
+
+    The generalised reaction ``f = G^T lam`` is what every split gives; the links' own rows and the
+    drivers' (``G_I``, independent: :func:`refuse_dependence`) take what they take in any split, so
+    the joints' rows ``G_J`` split ``f`` projected off their range, ``P = I - G_I^T (G_I G_I^T)^-1 G_I``:
+    ``lam_J`` of least norm with ``(G_J P)^T lam_J = P f`` (:func:`least_norm_multipliers`)."""
+    G = np.vstack([constraints.jacobian_dense(q, n), held_twice.jacobian_dense(q, n)])
+    f = G[: constraints.count].T @ lam
+    owners = [*constraints.owners, *held_twice.owners]
+    joint = np.array([o.startswith("joints[") for o in owners])
+    Gi, Gj = G[~joint], G[joint]
+    if Gi.shape[0]:
+        X = np.linalg.solve(Gi @ Gi.T, Gi)
+        f, Gj = f - Gi.T @ (X @ f), Gj - (Gj @ Gi.T) @ X
+    split = dict(zip(np.flatnonzero(joint).tolist(), least_norm_multipliers(Gj, f)))
+    rows: dict[str, list[tuple[int, list[float]]]] = {}
+    for offset, cs in ((0, constraints), (constraints.count, held_twice)):
+        k0, first_slider = len(cs.dm_dofs), cs.count - len(cs.sl_n)
+        for row in range(cs.count):
+            if (k := offset + row) in split:
+                force = [-split[k]] if row < k0 else list(-split[k] * cs.sl_nrm[row - first_slider][:2])
+                rows.setdefault(owners[k], []).append((int(cs.dm_dofs[row]) if row < k0 else 0, force))
+    return {owner: [float(f) for _dof, force in sorted(parts, key=lambda p: p[0]) for f in force]
+            for owner, parts in rows.items()}
