@@ -167,7 +167,11 @@ def free_strain_problems(doc: dict) -> list[Problem]:
 
 
 def mobility_problems(doc: dict) -> list[Problem]:
-    """The degrees of freedom as information, a warning when the count finds redundant constraints."""
+    """The degrees of freedom as information; where the count finds no freedom left, the joints that hold
+    a motion twice (:func:`solver.api.joint_problems`: warnings naming them, or the error of a joint
+    holding what a driver moves), else a warning when the count finds redundant constraints."""
+    from solver.api import joint_problems  # deferred: the solver's modules load with the first such model
+
     mobility, drivers = gruebler_count(doc)
     free = mobility - drivers
     flexible = any(link.get("kind") in ("flexible", "modal") for link in doc.get("links", []))
@@ -177,7 +181,10 @@ def mobility_problems(doc: dict) -> list[Problem]:
     if flexible:
         text += "; flexible and modal links add elastic freedoms"
     out = [Problem("", text, "info")]
-    if free < 0:
+    named = joint_problems(doc) if free <= 0 else []  # what the joints hold twice, found as a run finds it
+    if named:
+        out += named
+    elif free < 0:
         out.append(Problem("", f"the count finds {-free} more constraint{'s' if free < -1 else ''} than freedoms: "
                                "redundant constraints or conflicting drivers", "warning"))
     return out
