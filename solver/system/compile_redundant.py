@@ -20,7 +20,7 @@ def redundant_rows(c: Compilation) -> None:
     cs = c.constraints
     if not cs.count:
         return
-    G = cs.jacobian(c.b.q0, c.n).toarray()[:, np.unique(cs.cols)]
+    G = cs.jacobian(c.b.q0, c.n)[:, np.unique(cs.cols)].toarray()
     k0, k2 = len(c.dm.dofs), len(c.sl.node_dofs)
     slider_rows = [cs.count - k2 + i for i in range(k2)]
     internal = set(range(k0, cs.count - k2)) | {r for r in slider_rows if not cs.owners[r]}
