@@ -12,7 +12,7 @@ from typing import Any, Callable, Iterator
 from .errors import SolverError, UnsupportedFeature
 from .analysis.modal import Modes, natural_modes, rayleigh_coefficients
 from .model.io import load_model, save_model
-from .model.validate import ModelError, validate
+from .model.validate import ModelError, Problem, validate
 from .results.files import ResultsFormatError, load_results, write_results
 from .results.frame_block import FrameBlock
 from .results.frames import Frame, Layout, Results
@@ -30,6 +30,7 @@ __all__ = [
     "Equilibrium",
     "Modes",
     "ModelError",
+    "joint_problems",
     "SolverError",
     "UnsupportedFeature",
     "Results",
@@ -74,6 +75,20 @@ def refuse_invalid(model: dict) -> None:
     problems = validate(model)
     if problems:
         raise ModelError(problems)
+
+
+def joint_problems(model: dict) -> list[Problem]:
+    """What the joints of a valid ``model`` hold twice, found as a run finds it (its compilation,
+    :mod:`solver.system.redundant_joints`): a warning at each joint whose rows are dropped (its
+    reactions one admissible split), or the error of rows that contradict each other (a joint holding
+    what a driver moves), naming them.  ``flexmech validate`` and the problems panel list them."""
+    from .system.compile import compile_model
+
+    try:
+        rows = compile_model(model).constraints.redundant
+    except SolverError as exc:
+        return [Problem("joints", str(exc))]
+    return [Problem(row.owner, str(row), "warning") for row in rows]
 
 
 def output_layout(model: dict) -> Layout:

@@ -20,8 +20,10 @@ Plain Python, no Qt.  :func:`model_problems` lists
 """
 from __future__ import annotations
 
+import json
 import re
 from collections import defaultdict
+from functools import lru_cache
 
 from solver.model.validate import Problem, model_warnings, validate
 
@@ -167,7 +169,9 @@ def free_strain_problems(doc: dict) -> list[Problem]:
 
 
 def mobility_problems(doc: dict) -> list[Problem]:
-    """The degrees of freedom as information, a warning when the count finds redundant constraints."""
+    """The degrees of freedom as information; where the count finds no freedom left, the joints that hold
+    a motion twice (:func:`solver.api.joint_problems`: warnings naming them, or the error of a joint
+    holding what a driver moves), else a warning when the count finds redundant constraints."""
     mobility, drivers = gruebler_count(doc)
     free = mobility - drivers
     flexible = any(link.get("kind") in ("flexible", "modal") for link in doc.get("links", []))
@@ -177,10 +181,35 @@ def mobility_problems(doc: dict) -> list[Problem]:
     if flexible:
         text += "; flexible and modal links add elastic freedoms"
     out = [Problem("", text, "info")]
-    if free < 0:
+    named = _joints_held_twice(doc) if free <= 0 else []  # what the joints hold twice, found as a run finds it
+    if named:
+        out += named
+    elif free < 0:
         out.append(Problem("", f"the count finds {-free} more constraint{'s' if free < -1 else ''} than freedoms: "
                                "redundant constraints or conflicting drivers", "warning"))
     return out
+
+
+#: the parts of a model that decide which joints hold a motion twice (its compiled constraint rows)
+_JOINT_PARTS = ("format", "version", "nodes", "links", "joints", "drivers", "bodies", "materials", "masses")
+
+
+def _joints_held_twice(doc: dict) -> list[Problem]:
+    """:func:`solver.api.joint_problems` of a model with a rigid or modal link or a slider (nothing
+    else holds a motion twice), remembered for its joints' parts: an edit of a load, a contact or a
+    setting does not compile the model again (0.1 s on the shipped examples)."""
+    kinds = {link.get("kind", "rigid") for link in doc.get("links", [])} | {j.get("kind") for j in doc.get("joints", [])}
+    if not kinds & {"rigid", "modal", "slider"}:
+        return []
+    key = json.dumps({part: doc[part] for part in _JOINT_PARTS if part in doc}, sort_keys=True, default=str)
+    return list(_joint_problems(key))
+
+
+@lru_cache(maxsize=8)
+def _joint_problems(key: str) -> tuple[Problem, ...]:
+    from solver.api import joint_problems  # deferred: the solver's modules load with the first such model
+
+    return tuple(joint_problems(json.loads(key)))
 
 
 #: what the problems panel says of a model with nothing drawn yet (File > New)

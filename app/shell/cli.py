@@ -224,7 +224,15 @@ def _cmd_validate(args: argparse.Namespace) -> int:
         for problem in exc.problems:
             print(problem)
         return EXIT_INVALID
-    for warning in model_warnings(model):
+    from solver.api import joint_problems
+
+    joints = joint_problems(model)
+    errors = [p for p in joints if p.severity == "error"]
+    for problem in errors:
+        print(problem)
+    if errors:
+        return EXIT_INVALID
+    for warning in model_warnings(model) + joints:
         print(f"warning: {warning}")
     print(f"{path}: valid")
     return EXIT_OK

@@ -271,19 +271,23 @@ class SimulationUi(QObject):
             self._show_check(results if state == COMPLETED else None)
         if state == COMPLETED:
             from solver.results.trust import step_warnings  # deferred: the window paints first
-            from solver.results.validity import energy_warning, penetration_warning, sinking_warning, strain_warning
+            from solver.results.validity import (energy_warning, penetration_warning, redundant_joint_warnings,
+                                                 sinking_warning, strain_warning)
 
             energy = energy_warning(results) if results is not None else None
             strain = strain_warning(results) if results is not None else None
             through = penetration_warning(results) if results is not None else None
             sunk = sinking_warning(results) if results is not None else None
             step = step_warnings(results) if results is not None else []
-            warnings = [w for w in (energy, strain, through, sunk) if w] + step
+            redundant = redundant_joint_warnings(results) if results is not None else []
+            warnings = [w for w in (energy, strain, through, sunk) if w] + step + redundant
             note = (" — the numbers do not hold: energy balance off" if energy
                     else " — the numbers do not hold: contacts penetrated through" if through
                     else " — warning: strains beyond a linear elastic beam" if strain
                     else " — warning: points sank into their targets" if sunk
-                    else " — warning: results depend on the step or the mesh" + _damping_note(results) if step else "")
+                    else " — warning: results depend on the step or the mesh" + _damping_note(results) if step
+                    else " — note: joints hold a motion twice, their reactions are one admissible split" if redundant
+                    else "")
             self.status.ended(f"Run completed: {frame_count(len(frames))}{reached}{note}",
                               "\n\n".join(f"{w[0].upper()}{w[1:]}." for w in warnings))
             if energy or through:  # results a user must not take at face value: said where it cannot be missed

@@ -28,6 +28,7 @@ import numpy as np
 
 from ..system.assembly import Assembly
 from ..system.compile import compile_model
+from ..system.redundant_joints import joint_reactions
 from ..system.initial import initial_state, restart
 from ..system.impact_times import impact_time_step
 from ..system.integrator import IMPACT_TAU, damping_unset
@@ -126,6 +127,8 @@ class _Loop:
         res.frames = frames(res) if frames is not None else FrameColumns()
         res.meta.update(model_sha256=hashlib.sha256(dumps_model(model).encode()).hexdigest(), solver=settings,
                         dofs=system.n, constraints=system.constraints.count, elements=system.beams.count)
+        if system.constraints.redundant:  # joints' rows dropped as held twice (solver.system.redundant_joints)
+            res.meta["redundant_joints"] = [str(row) for row in system.constraints.redundant]
         self.contacts = contacts = ContactTracker(asm, settings)
         self.integ = NewmarkIntegrator(asm, settings, contacts.forces)
         if contacts.jumps:  # impact steps cut to nearly the same length again and again, a mass matrix per impulse
@@ -455,4 +458,8 @@ class _Loop:
         )
         if self.contacts.active:
             self.res.meta.update(self.contacts.summary())
+        cons = self.system.constraints
+        if cons.redundant:  # the joints' reactions at the last state, split by least norm
+            st = self.state
+            self.res.meta["joint_reactions"] = joint_reactions(cons, cons.held_twice, st.q, st.lam, self.system.n)
         return self.res

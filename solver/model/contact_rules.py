@@ -50,13 +50,25 @@ def unused_fields(pair: dict) -> dict[str, str]:
     return UNUSED_BY_MODEL.get(pair.get("model", {}).get("kind", "impulse"), {})
 
 
+#: compliant normal laws without a restitution c_e: elastic by definition (Flores et al. 2006 eqs. 2,
+#: 10-11; the laws of ``solver.contact.normal_laws`` without the parameter ``c_e``, a test keeps them equal)
+ELASTIC_LAWS = ("hooke", "hertz", "dubowsky_freudenstein", "goldsmith", "esdu78035")
+
+
 def unused_field_warnings(doc: dict, warn: Bad) -> None:
-    """``warn`` of every field a pair sets to other than its default that the pair's model does not use."""
+    """``warn`` of every field a pair sets to other than its default that the pair's model does not use,
+    and of a restitution ``e < 1`` on a compliant pair whose law is elastic (:data:`ELASTIC_LAWS`)."""
     fields = S.CONTACT.fields
     for i, pair in enumerate(doc.get("contacts", [])):
         for key, instead in unused_fields(pair).items():
             if key in pair and pair[key] != fields[key].default:
                 warn(["contacts", i, key], f"is not used: {instead}")
+        model = pair.get("model", {})
+        law = model.get("law", S.COMPLIANT_LAW["law"].default)
+        if model.get("kind") == "compliant" and law in ELASTIC_LAWS and pair.get("e", 1.0) < 1.0:
+            warn(["contacts", i, "e"], f"is not used: the {law} law is elastic (Flores et al. 2006), it dissipates "
+                                       f"nothing at impact; for a restitution e = {pair['e']:g} choose a dissipative "
+                                       "law: lankarani_nikravesh, hunt_crossley, flores or kelvin_voigt")
 
 
 #: the smallest radial clearance Rb - Rj of a pin in a bore, a fraction of the bore's radius Rb:

@@ -8,6 +8,8 @@
 - **Strains within the model**: the beams are linear elastic with small strains (thesis eq. A.3);
   an axial or outer-fibre bending strain beyond :data:`ELASTIC_STRAIN` is far outside what the
   model describes (steel yields near 0.002), however fine the mesh and step.
+- **Joints that hold one motion twice** (``meta.redundant_joints``, :mod:`solver.system.redundant_joints`):
+  their rows were dropped, and their reactions (``meta.joint_reactions``) are one admissible split.
 - **Step-sensitive numbers** (:mod:`.trust`): a force spike one frame wide, a contact open for
   one frame, a sliver of a last step, a chain of strikes a driver feeds (:mod:`.impulse_chains`).
 - **Points that rest**: a momentum-balance (impulse) pair stops a point's approach with an
@@ -149,9 +151,23 @@ def sinking_warning(results: Results) -> str | None:
             "which holds the gap while they touch")
 
 
+def redundant_joint_warnings(results: Results) -> list[str]:
+    """The joints whose rows held a motion the others hold and were dropped
+    (``meta.redundant_joints``, :mod:`solver.system.redundant_joints`): their reactions are one
+    statically admissible split, the total is right (``meta.joint_reactions``: each joint's at the
+    run's end, the split of least norm)."""
+    notices = list(results.meta.get("redundant_joints") or [])
+    reactions = results.meta.get("joint_reactions")
+    if notices and reactions:
+        split = ", ".join(f"'{path[7:-1]}' ({', '.join(f'{f:.6g}' for f in force)})" for path, force in reactions.items())
+        notices.append(f"the joints' reactions at the end of the run, one admissible split (least norm): {split} "
+                       f"N (N m for a clamp's moment)")
+    return notices
+
+
 def run_warnings(results: Results, links: dict | None = None) -> list[str]:
     """Every warning on a completed run's numbers, in words (none for a sound run); ``links``: the
     links' peaks (``summary.json``'s ``links``) if already read."""
     return [w for w in (energy_warning(results), strain_warning(results, links), penetration_warning(results),
                         sinking_warning(results)) if w] \
-        + step_warnings(results)
+        + step_warnings(results) + redundant_joint_warnings(results)

@@ -28,5 +28,5 @@ def drivers(c: Compilation) -> None:
         else:
             dof = b.slot_dof[(d["pivot"], d["link"])]
             base = 0.0
-        row = c.dm.add(dof, base, fn, integrate=d["kind"] == "speed")
+        row = c.dm.add(dof, base, fn, integrate=d["kind"] == "speed", owner=f"drivers[{d['id']}]")
         c.drivers.append(Driver(d["id"], d["kind"], row, dof))

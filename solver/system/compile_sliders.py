@@ -14,4 +14,4 @@ def sliders(c: Compilation) -> None:
     for j in c.doc["joints"]:
         if j["kind"] == "slider":
             a = j["angle"]
-            c.sl.add(c.b.node_dof[j["node"]], (-math.sin(a), math.cos(a)), c.b.xy[j["node"]])
+            c.sl.add(c.b.node_dof[j["node"]], (-math.sin(a), math.cos(a)), c.b.xy[j["node"]], f"joints[{j['id']}]")

@@ -14,9 +14,10 @@ def supports(c: Compilation) -> None:
         if j["kind"] not in ("ground", "fixed"):
             continue
         node = j["node"]
+        owner = f"joints[{j['id']}]"
         for d in b.node_dof[node]:
-            dm.add(d, b.q0[d])
+            dm.add(d, b.q0[d], owner=owner)
         if j["kind"] == "fixed":
             links = j.get("links") or b.links_at(node)
             for d in sorted({b.slot_dof[(node, l)] for l in links}):
-                dm.add(d, b.q0[d])
+                dm.add(d, b.q0[d], owner=owner)

@@ -99,13 +99,22 @@ class DofMotion:
     base: list[float] = field(default_factory=list)
     functions: list[TimeFunction | None] = field(default_factory=list)
     integrate: list[bool] = field(default_factory=list)
+    #: the model path of the joint or driver of each row (``joints[pin]``), "" for a loose point
+    owners: list[str] = field(default_factory=list)
 
-    def add(self, dof: int, base: float, fn: TimeFunction | None = None, integrate: bool = False) -> int:
+    def add(self, dof: int, base: float, fn: TimeFunction | None = None, integrate: bool = False,
+            owner: str = "") -> int:
         self.dofs.append(dof)
         self.base.append(base)
         self.functions.append(fn)
         self.integrate.append(integrate)
+        self.owners.append(owner)
         return len(self.dofs) - 1
+
+    def subset(self, rows: list[int]) -> "DofMotion":
+        """The rows ``rows`` of this builder, in that order."""
+        return DofMotion(*([column[i] for i in rows] for column in
+                           (self.dofs, self.base, self.functions, self.integrate, self.owners)))
 
 
 @dataclass
@@ -152,17 +161,24 @@ class SliderLine:
     node_dofs: list[tuple[int, ...]] = field(default_factory=list)
     normals: list[tuple[float, ...]] = field(default_factory=list)
     points: list[tuple[float, ...]] = field(default_factory=list)
+    #: the model path of the slider of each row (``joints[guide]``), "" for a modal link's row
+    owners: list[str] = field(default_factory=list)
 
-    def add(self, node_dofs: tuple[int, int], normal: tuple[float, float], point: tuple[float, float]) -> None:
+    def add(self, node_dofs: tuple[int, int], normal: tuple[float, float], point: tuple[float, float],
+            owner: str = "") -> None:
         self.node_dofs.append(node_dofs)
         self.normals.append(normal)
         self.points.append(point)
+        self.owners.append(owner)
 
     def add_row(self, dofs: tuple[int, ...], coefficients: tuple[float, ...]) -> None:
         """The row ``sum_j c_j q_j = 0``."""
-        self.node_dofs.append(tuple(dofs))
-        self.normals.append(tuple(coefficients))
-        self.points.append((0.0,) * len(dofs))
+        self.add(tuple(dofs), tuple(coefficients), (0.0,) * len(dofs))
+
+    def subset(self, rows: list[int]) -> "SliderLine":
+        """The rows ``rows`` of this builder, in that order."""
+        return SliderLine(*([column[i] for i in rows] for column in (self.node_dofs, self.normals, self.points,
+                                                                       self.owners)))
 
     def padded(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """``(dofs, coefficients, offsets)`` padded to the widest row (coefficient 0)."""
@@ -203,6 +219,12 @@ class ConstraintSet:
         cols += [bp_cols.ravel(), self.sl_n.ravel()]
         self.rows = np.concatenate(rows).astype(np.int64)
         self.cols = np.concatenate(cols).astype(np.int64)
+        #: the model path of the joint or driver of each row ("" for the links' own rows)
+        self.owners = [*dm.owners, *[""] * (2 * k1), *sl.owners]
+        #: the joints' rows dropped as holding a motion the others hold (:mod:`.redundant_joints`)
+        self.redundant: tuple = ()
+        #: those rows, a constraint set of their own (their Jacobian splits the reactions)
+        self.held_twice: ConstraintSet | None = None
         self._cache_t: float | None = None  # the time of the prescribed motion cached in _cache
         self._cache = np.zeros((3, len(self.dm_dofs)))
         self._empty = np.empty(0)

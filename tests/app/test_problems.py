@@ -88,9 +88,24 @@ def test_a_node_target_beside_the_points_side_of_its_link_is_a_warning():
 
 
 def test_over_constrained_count_is_a_warning():
+    """A flexible link pinned at both ends: more constraints than the rigid count's freedoms, none held
+    twice (the link stretches)."""
+    doc = {"format": "flexmech", "version": 1, "nodes": [{"id": "A", "x": 0, "y": 0}, {"id": "B", "x": 1, "y": 0}],
+           "materials": [{"id": "steel", "E": 2e11, "density": 7850}],
+           "links": [{"id": "beam", "kind": "flexible", "nodes": ["A", "B"],
+                      "section": {"kind": "area", "material": "steel", "A": 2e-4, "I": 1.7e-9, "c": 0.005}}],
+           "joints": [{"id": "pinA", "kind": "ground", "node": "A"}, {"id": "pinB", "kind": "ground", "node": "B"}]}
+    assert messages(doc) == ["the count finds 1 more constraint than freedoms: redundant constraints or conflicting drivers"]
+
+
+def test_a_pin_holding_what_the_motor_moves_is_an_error_naming_both():
+    """The slider-crank's rigid crank pinned at its tip too: the run would stop at its start; the panel
+    says why, naming the pin and the motor (before: a count of constraints)."""
     doc = load_model(EXAMPLES["slider_crank_flexible"])
     doc["joints"].append({"id": "A-ground", "kind": "ground", "node": "A"})
-    assert messages(doc) == ["the count finds 2 more constraints than freedoms: redundant constraints or conflicting drivers"]
+    assert messages(doc) == []
+    assert [m.split(" twice")[0] for m in messages(doc, "error")] == [
+        "joints: 'A-ground', 'motor' contradict each other: they hold the y of node 'A'"]
 
 
 def test_validation_errors_come_first_and_alone():

@@ -243,3 +243,24 @@ def test_fields_a_contact_model_does_not_use_are_warned_of_by_name(tmp_path):
     assert model_warnings(doc) == []
     doc["contacts"][0]["model"] = {"kind": "rolling"}
     assert [p.path for p in model_warnings(doc)] == [f"contacts[striker-end].{k}" for k in ("mu_s", "mu_d", "e")]
+
+
+def test_a_restitution_on_an_elastic_compliant_law_is_warned_of(tmp_path):
+    """The hertz law is elastic (Flores et al. 2006 eq. 2): a pair giving it e = 0.7 is warned of by
+    name, with lankarani_nikravesh offered (before: silently ignored); e = 1, or a dissipative law,
+    says nothing.  The laws warned of are those of solver.contact.normal_laws without a c_e."""
+    from solver.contact.normal_laws import NORMAL_LAWS
+    from solver.model.contact_rules import ELASTIC_LAWS
+    from solver.model.validate import model_warnings
+    assert set(ELASTIC_LAWS) == {name for name, spec in NORMAL_LAWS.items()
+                                 if "c_e" not in [p.name for p in spec.parameters]}
+    doc = load_model(examples_dir() / "spheres_hertz.json")
+    assert model_warnings(doc) == []
+    doc["contacts"][0]["e"] = 0.7
+    found = model_warnings(doc)
+    assert [(p.path, p.severity) for p in found] == [("contacts[bore].e", "warning")]
+    assert "the hertz law is elastic" in found[0].message and "lankarani_nikravesh" in found[0].message
+    proc = _run_validate(_write(tmp_path, "model", json.dumps(doc).encode("utf-8")))
+    assert proc.returncode == 0 and proc.stdout.startswith(f"warning: {found[0]}")
+    doc["contacts"][0]["model"]["law"] = "lankarani_nikravesh"
+    assert model_warnings(doc) == []
