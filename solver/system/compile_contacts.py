@@ -13,22 +13,32 @@ from .contact_pairs import ContactPair
 from .registry import Phase, compiler
 
 
+#: the contact models whose pairs touch a flexible or modal link on its deformed elements, whose tangent is
+#: continuous across the nodes, not on the straight segments between its nodes: the deformed link kinks at
+#: every node, where the segments' lines differ by about ``r theta^2 / 2`` for a point of radius ``r``
+#: (segments meeting at ``theta``).  A rolling pair's rows handed over there mid-step jumped by that gap (a
+#: disc slipped and gained energy at each node of a modal bridge); a compliant point sliding over a
+#: concave kink struck the next segment (a disc on a sagging 8-element bridge: 141 N against the curve's
+#: 15 N; 43 N with 16 elements) (docs/solver.md)
+ON_DEFORMED_ELEMENTS = ("rolling", "compliant")
+
+
 @compiler(Phase.CONTACTS, 0)
 def contact_pairs(c: Compilation) -> None:
     c.contacts += [_contact_pair(pair, c) for pair in c.doc["contacts"]]
 
 
 def _contact_pair(pair: dict, c: Compilation) -> ContactPair:
-    """A contact pair's dofs and parameters; a rolling pair on a flexible link rolls on its
-    deformed elements (``link_curve``)."""
+    """A contact pair's dofs and parameters; a rolling or compliant pair on a flexible or modal link
+    touches its deformed elements (``link_curve``)."""
     b, doc = c.b, c.doc
     point = pair["point"].get("node", pair["point"].get("body"))
     radius = point_radius(doc, pair["point"])
     tgt = pair["target"]
     model = pair.get("model", {"kind": "impulse"})
     kind, beam = tgt["kind"], None
-    if model["kind"] == "rolling" and kind == "link":
-        beam = _rolled_elements(c, tgt["link"])
+    if model["kind"] in ON_DEFORMED_ELEMENTS and kind == "link":
+        beam = _deformed_elements(c, tgt["link"])
         kind = "link_curve" if beam is not None else kind
     segments = _link_segments(c, tgt["link"]) if tgt["kind"] == "link" else np.zeros((0, 4), dtype=int)
     target = None
@@ -40,13 +50,11 @@ def _contact_pair(pair: dict, c: Compilation) -> ContactPair:
                        beam=beam)
 
 
-def _rolled_elements(c: Compilation, link: str) -> tuple[np.ndarray, np.ndarray] | None:
-    """The elements a rolling pair rolls on (``link_curve``): a flexible link's beam elements, or a
-    modal link's mesh between its nodes, each node's position and section rotation (the modes' own
-    Hermite cubics, :mod:`solver.fem.beam_point`), as (dofs (E, 6), sketched chord angles (E,) rad);
-    None for a rigid link.  On the straight segments between a modal link's nodes the deformed
-    link kinks at every node: the rows' gap jumped there by about ``r theta^2 / 2`` (a disc of
-    radius ``r``, segments meeting at ``theta``) and the disc slipped (docs/solver.md)."""
+def _deformed_elements(c: Compilation, link: str) -> tuple[np.ndarray, np.ndarray] | None:
+    """The elements a pair of :data:`ON_DEFORMED_ELEMENTS` touches (``link_curve``): a flexible link's
+    beam elements, or a modal link's mesh between its nodes, each node's position and section rotation
+    (the modes' own Hermite cubics, :mod:`solver.fem.beam_point`), as (dofs (E, 6), sketched chord angles
+    (E,) rad); None for a rigid link."""
     b = c.b
     elements = [e for e, (l, _k, _a, _z) in enumerate(b.elem_nodes) if l == link]
     if elements:
