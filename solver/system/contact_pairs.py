@@ -6,8 +6,8 @@ and a target: a fixed line, segment or circle, a circle whose centre moves with 
 normal direction: the thesis's candidate contact node pairs, eq. 3.1; a flat face through
 the node across the normal, reachable while the point's centre is within ``reach`` of the
 node across the normal and less than ``reach`` behind the face), or anywhere
-along a link's elements: straight segments between its nodes, or for a rolling pair on a
-flexible link (``link_curve``) the deformed elements themselves, placed by their shape
+along a link's elements: straight segments between its nodes, or for a rolling or compliant pair on a
+flexible or modal link (``link_curve``) the deformed elements themselves, placed by their shape
 functions (:mod:`solver.fem.beam_point`), whose tangent is continuous across the nodes.  The normal ``n`` points out of the target; the tangent is
 ``t = (n_y, -n_x)``; the gap is positive when open (``delta = -gap`` is the
 penetration); ``v_n = n . (v_point - v_target)`` is positive when separating.  The
@@ -229,7 +229,7 @@ class ContactPair:
         beyond ``tol``: it came round the link's end, and the segment's line, which puts it
         that deep in the link, is no face it passed through (a pendulum swung past a block 3 mm
         beyond its tip found it 56 mm deep and struck it from behind)."""
-        if self.kind != "link":
+        if self.kind not in ("link", "link_curve"):
             return False
         was, self.behind = self.behind and not fresh, False
         g = self.geometry(q)
@@ -282,6 +282,8 @@ class ContactPair:
         within :data:`SEGMENT_OVERLAP`), the foot of the perpendicular (:func:`_foot`), passed on
         to the neighbour when it lies beyond the element's end by more than that; element -1
         beside the link's ends."""
+        if self.behind:
+            return math.inf, 0.0, 1.0, -1, None
         dofs, beta0 = self.beam
         best, last = None, len(dofs) - 1
         for e, ed in enumerate(dofs):
