@@ -28,7 +28,8 @@ from solver.results.references import ReferenceError
 
 from ..document.units import format_quantity
 from ..canvas.axes import axis_label
-from .legend_room import drawn_polylines, item_polylines, place_legend
+from .legend_fit import fit_legend
+from .legend_room import LEGEND_OFFSET, drawn_polylines, item_polylines, place_legend
 from .overlays import Overlay, OverlayLayer, csv_overlays
 from .right_axis import RightAxis
 from .series import Series, catalogue, series_xy, x_axes
@@ -350,9 +351,12 @@ class PlotPanel(QWidget):
         """While the view follows the curves: the legend in the corner where it hides the fewest
         points of the curves (those of the right axis too), the view widened on its side just enough to clear them
         (at the default dock size no corner is free: it hid the impulses at mid-run, Getting Started)."""
+        plot = self.plot.getPlotItem()
         if self._follow:
             right = (self.right_axis.view, item_polylines(self.right_axis.items)) if self.right_axis.items else None
-            place_legend(self.plot.getPlotItem(), drawn_polylines(self.plot.getPlotItem()), right)
+            place_legend(plot, drawn_polylines(plot), right)
+        elif plot.legend is not None:  # where the user left the view: the legend still fits the plot
+            fit_legend(plot.legend, plot.getViewBox().boundingRect().width() - 2 * LEGEND_OFFSET)
 
     def _add_curve(self, key: str) -> None:
         series = self._series[key]
