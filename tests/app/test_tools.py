@@ -477,3 +477,16 @@ def test_a_links_id_sits_beside_its_link_at_every_orientation(qtbot, window, vel
         grown = QRectF(box).adjusted(-3.5, -3.5, 3.5, 3.5)   # half the rigid link's pen
         line = [QPointF(ends[0]) + (QPointF(ends[1]) - QPointF(ends[0])) * (t / 200) for t in range(201)]
         assert not any(grown.contains(p) for p in line), f"A at {a}: the id on the rod"
+
+
+def test_the_tool_bars_material_button_says_what_it_does(qtbot, window):
+    """Under Snap to grid the tool bar ended in a frameless 'Material', read at 1280 x 800 as a
+    heading whose content was cut off; it is a button adding a material: it says so."""
+    from PySide6.QtWidgets import QToolButton
+
+    window.open_example("rod_impact_rigid")                         # a rigid rod: no material yet
+    (button,) = [b for b in window.tool_bar.findChildren(QToolButton) if b.text() == "Add material"]
+    before = len(window.document.model.get("materials", []))
+    qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+    assert len(window.document.model["materials"]) == before + 1
+    assert window.properties.table.rowCount() > 0                  # the new material, ready to edit
