@@ -13,8 +13,11 @@ from PySide6.QtGui import QFont, QFontMetricsF
 NAME_PT, SMALLEST_PT = 9.0, 7.0
 #: px: a legend this much narrower than the width it is given (its frame's anti-aliasing)
 SLACK = 2.0
-#: px: the narrowest a name is cut to (a few letters, the ellipsis and the unit)
+#: px: the narrowest a name is cut to (a few letters and the ellipsis)
 NAME_MINIMUM = 30.0
+#: the least of a name shown beside its unit: with less room the unit goes (at 1024 x 768 the two
+#: forces read '(N)' and '(N)')
+BODY_LEAST = "nor…"
 
 
 def fit_legend(legend: pg.LegendItem, width: float) -> None:
@@ -43,19 +46,24 @@ def fit_legend(legend: pg.LegendItem, width: float) -> None:
 
 
 def cut_name(name: str, width: float, metrics: QFontMetricsF, others: list[str] = ()) -> str:
-    """``name`` cut at its end to ``width`` px of ``metrics``, a trailing unit in parentheses kept,
-    and the words it begins with as one of ``others`` does (the legend's other names) left out
-    first, so that names cut can still be told apart.
+    """``name`` cut at its end to ``width`` px of ``metrics``, a trailing unit in parentheses kept
+    while it leaves room for :data:`BODY_LEAST` of the name (the axis gives the unit too), and the
+    words it begins with as one of ``others`` does (the legend's other names) left out first, so that
+    names cut can still be told apart.
 
     >>> metrics = QFontMetricsF(QFont())
-    >>> cut_name("end vx (m/s)", metrics.horizontalAdvance("end… (m/s)") + 1, metrics)
-    'end… (m/s)'
+    >>> cut_name("striker vx (m/s)", metrics.horizontalAdvance("striker… (m/s)") + 1, metrics)
+    'striker… (m/s)'
     >>> cut_name("striker-end normal force (N)", 1e3, metrics, ["striker-end tangential force (N)"])
     '…normal force (N)'
+    >>> cut_name("striker vx (m/s)", metrics.horizontalAdvance("striker") + 1, metrics)  # no room for both: the name
+    'strik…'
     """
     body, unit = (name[:name.rindex(" (")], name[name.rindex(" ("):]) if name.endswith(")") and " (" in name else (name, "")
     head = max((_shared_words(body, other) for other in others), default=0)
     body = "…" + body[head:] if head else body
+    if width - metrics.horizontalAdvance(unit) < metrics.horizontalAdvance(BODY_LEAST):  # the axis gives the unit
+        unit = ""
     return metrics.elidedText(body, Qt.TextElideMode.ElideRight, max(width - metrics.horizontalAdvance(unit), 0.0)) + unit
 
 
