@@ -18,7 +18,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
-    QComboBox, QFileDialog, QGraphicsItem, QHBoxLayout, QLabel, QLineEdit, QMenu, QMessageBox, QSizePolicy, QSplitter,
+    QFileDialog, QGraphicsItem, QHBoxLayout, QLabel, QLineEdit, QMenu, QMessageBox, QSizePolicy, QSplitter,
     QToolButton, QTreeWidgetItem, QVBoxLayout, QWidget,
 )
 
@@ -28,6 +28,7 @@ from solver.results.references import ReferenceError
 
 from ..document.units import format_quantity
 from ..canvas.axes import axis_label
+from .combos import narrow_combo
 from .legend_fit import fit_legend
 from .legend_room import LEGEND_OFFSET, drawn_polylines, item_polylines, place_legend
 from .overlays import Overlay, OverlayLayer, csv_overlays
@@ -106,7 +107,7 @@ class PlotPanel(QWidget):
         self._loaded: list[Overlay] = []     # CSV files loaded into this panel
         self._follow = True  # the view follows the curves (until the user pans or zooms)
 
-        self.x_combo = QComboBox()
+        self.x_combo = narrow_combo()
         self.x_combo.setToolTip("Abscissa")
         self.x_combo.currentIndexChanged.connect(lambda _: self.set_x_axis(self.x_combo.currentData()))
         self.filter_edit = QLineEdit()

@@ -137,3 +137,30 @@ def test_after_a_run_at_1280_by_800_the_events_type_column_reads_without_scrolli
     right = events.table.columnViewportPosition(column) + events.table.columnWidth(column)
     assert right <= events.table.viewport().width()
     assert events.table.fontMetrics().horizontalAdvance("SRD") < events.table.columnWidth(column)
+
+
+def test_at_1024_by_768_getting_started_opens_beside_the_model_inside_the_screen(qtbot, settings, monkeypatch):
+    """F1 on a 1024 x 768 screen: the help beside the model tree made the window 1059 px wide
+    (its docks' least widths: the comparison's and the plots' empty choosers asked 79 px each),
+    its tool bar and playback bar past the screen's edge. Now it fits (with a run's plots too:
+    1002 px, the plot's abscissa chooser narrowed as well)."""
+    from PySide6.QtCore import QRect
+
+    from app.shell import layout
+
+    available = QRect(0, 0, 1024, 768)
+    monkeypatch.setattr(layout, "available_geometry", lambda window: available)
+    window = MainWindow(settings)
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitExposed(window)
+    qtbot.waitUntil(lambda: available.contains(window.frameGeometry()))
+    window.activateWindow()
+    qtbot.keyClick(window, Qt.Key.Key_F1)
+    if not window.help.dock.isVisible():  # the offscreen platform may not route shortcuts
+        window.help.getting_started_action.trigger()
+    qtbot.waitUntil(lambda: window.help.dock.isVisible() and window.help.dock.width() > 100)
+    assert window.minimumSizeHint().width() <= available.width() - layout.FRAME_ALLOWANCE[0]
+    qtbot.wait(50)
+    assert available.contains(window.frameGeometry())
+    assert window.help.dock.width() >= 200 and window.window_layout.docks.tree.width() >= 100
