@@ -28,6 +28,10 @@ def fit_legend(legend: pg.LegendItem, width: float) -> None:
         if not hasattr(label, "full_name"):
             label.full_name = label.text
             label.setToolTip(label.full_name)
+    fitted_for = (round(width), tuple(id(label) for label in labels))
+    if getattr(legend, "fitted_for", None) == fitted_for:  # a run's new frames: the names fit as they are
+        return
+    legend.fitted_for = fitted_for
     for pt in (NAME_PT, 8.0, SMALLEST_PT):
         for label in labels:
             label.setText(label.full_name, size=f"{pt:g}pt")
