@@ -105,14 +105,17 @@ def _link_items(doc: dict, link: dict) -> list[QGraphicsItem]:
 def _link_label(doc: dict, link: dict, mid: geo.Point, color: str) -> QGraphicsItem:
     """The link's id beside its first segment, 9 px on its right (below a link to the right), at
     ``mid``; slid along the link past the reach of the link's initial-velocity arrow, away from it,
-    when it has one (the arrow leaves ``mid`` too: on ``rod_impact_rigid`` it crossed the id)."""
+    when it has one (the arrow leaves ``mid`` too: on ``rod_impact_rigid`` it crossed the id), and
+    still 9 px on its right there (placed from ``mid`` in the slid direction, an upright link's id
+    was centred on the link)."""
     angle = geo.link_angle(doc, link)
     velocity = next((v for v in doc.get("initial_velocities", []) if v.get("link") == link["id"]), {})
     vx, vy = velocity.get("vx", 0.0), velocity.get("vy", 0.0)
     reach = sym.ARROW_GAP + sym.ARROW_LENGTH if vx or vy else 0.0  # px
     along = -math.copysign(reach, vx * math.cos(angle) + vy * math.sin(angle))
-    dx, dy = along * math.cos(angle) + 9 * math.sin(angle), along * math.sin(angle) - 9 * math.cos(angle)
-    return _label(link["id"], mid, color, math.atan2(dy, dx), math.hypot(dx, dy), italic=True)
+    label = _label(link["id"], mid, color, angle - math.pi / 2, 9, italic=True)
+    label.place(angle - math.pi / 2, 9, (along * math.cos(angle), along * math.sin(angle)))
+    return label
 
 
 def _joint_items(doc: dict, joint: dict) -> list[QGraphicsItem]:

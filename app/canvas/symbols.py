@@ -182,12 +182,13 @@ class Label(QGraphicsSimpleTextItem):
         self.setPos(x, y)
         self.place(direction, distance)
 
-    def place(self, direction: float, distance: float) -> None:
-        """Put the text ``distance`` px from its point in ``direction`` (rad, from +x)."""
+    def place(self, direction: float, distance: float, shift: tuple[float, float] = (0.0, 0.0)) -> None:
+        """Put the text ``distance`` px in ``direction`` (rad, from +x) from its point moved by
+        ``shift`` (px, x right, y up: beside a line at a point along it)."""
         rect = self.boundingRect()
         c, s = math.cos(direction), math.sin(direction)
-        dx = distance * c - rect.width() * (1 - c) / 2
-        dy = -distance * s - rect.height() * (1 + s) / 2
+        dx = shift[0] + distance * c - rect.width() * (1 - c) / 2
+        dy = -shift[1] - distance * s - rect.height() * (1 + s) / 2
         self.setTransform(QTransform.fromTranslate(dx, dy))
 
     def box(self) -> QRectF:

@@ -12,6 +12,7 @@ from solver.results.impulse_instants import event_time_axis, impulse_instants
 from .series import catalogue, presets, series_xy, x_axes
 from ..canvas.axes import axis_label
 from .stems import Stems
+from .combos import narrow_combo
 from .plots import COLOURS, PlottedSeries
 
 
@@ -78,8 +79,8 @@ class CompareView(QWidget):
         super().__init__(parent)
         self.runs: list[tuple[str, Results]] = []
         self._curves: list[PlottedSeries] = []
-        self.series_combo = QComboBox()
-        self.x_combo = QComboBox()
+        self.series_combo = narrow_combo()
+        self.x_combo = narrow_combo()
         self.series_combo.activated.connect(lambda _: self._redraw())
         self.x_combo.activated.connect(lambda _: self._redraw())
         self.plot = pg.PlotWidget(background="w")

@@ -7,6 +7,8 @@ from __future__ import annotations
 import numpy as np
 import pyqtgraph as pg
 
+from .legend_fit import fit_legend
+
 #: distance (px) of the legend from the plot's edge, and of the curves from the legend
 LEGEND_OFFSET = 10
 #: about how many points :func:`sampled` takes along a curve of many segments
@@ -103,13 +105,15 @@ def place_legend(plot: pg.PlotItem, curves: list[np.ndarray],
     points of ``curves`` ((k, 2) polylines in the view's units) and of the curves ``right[1]`` of a
     second view box ``right[0]`` over the same area (a right-hand axis, :mod:`.right_axis`), and set
     the views to the curves' boxes (padded as pyqtgraph pads them) widened on that side as little as
-    clears the legend (:func:`legend_room`), the second view by the same fractions; nothing when
+    clears the legend (:func:`legend_room`), the second view by the same fractions, the legend's
+    names elided to fit the view (:func:`~app.results.legend_fit.fit_legend`); nothing when
     there is no legend or no curve on the plot's own view."""
     view = plot.getViewBox()
     legend, box = plot.legend, view.boundingRect()
     curves = _finite(curves)
     if legend is None or not curves or box.width() <= 0 or box.height() <= 0:
         return
+    fit_legend(legend, box.width() - 2 * LEGEND_OFFSET)
     lo, hi = padded_box(view, curves)
     second = _finite(right[1]) if right is not None else []
     if second:  # drawn where they stand, on the plot's own scale

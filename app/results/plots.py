@@ -18,7 +18,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
-    QComboBox, QFileDialog, QGraphicsItem, QHBoxLayout, QLabel, QLineEdit, QMenu, QMessageBox, QSizePolicy, QSplitter,
+    QFileDialog, QGraphicsItem, QHBoxLayout, QLabel, QLineEdit, QMenu, QMessageBox, QSizePolicy, QSplitter,
     QToolButton, QTreeWidgetItem, QVBoxLayout, QWidget,
 )
 
@@ -28,7 +28,9 @@ from solver.results.references import ReferenceError
 
 from ..document.units import format_quantity
 from ..canvas.axes import axis_label
-from .legend_room import drawn_polylines, item_polylines, place_legend
+from .combos import narrow_combo
+from .legend_fit import fit_legend
+from .legend_room import LEGEND_OFFSET, drawn_polylines, item_polylines, place_legend
 from .overlays import Overlay, OverlayLayer, csv_overlays
 from .right_axis import RightAxis
 from .series import Series, catalogue, series_xy, x_axes
@@ -105,7 +107,7 @@ class PlotPanel(QWidget):
         self._loaded: list[Overlay] = []     # CSV files loaded into this panel
         self._follow = True  # the view follows the curves (until the user pans or zooms)
 
-        self.x_combo = QComboBox()
+        self.x_combo = narrow_combo()
         self.x_combo.setToolTip("Abscissa")
         self.x_combo.currentIndexChanged.connect(lambda _: self.set_x_axis(self.x_combo.currentData()))
         self.filter_edit = QLineEdit()
@@ -146,8 +148,11 @@ class PlotPanel(QWidget):
         self.plot.setDownsampling(auto=True, mode="peak")   # long runs: keep the impact peaks
         view = self.plot.getPlotItem().getViewBox()
         view.sigResized.connect(self._place_legend)
-        view.sigRangeChangedManually.connect(lambda *_: setattr(self, "_follow", False))
-        self.right_axis = RightAxis(self.plot.getPlotItem())
+        view.sigRangeChangedManually.connect(lambda *_: self._stop_following())
+        # View All (the plot's menu) and its [A] button fit both axes as Autoscale does
+        view.menu.viewAll.triggered.connect(lambda _checked=False: self.autoscale())
+        self.plot.getPlotItem().autoBtn.clicked.connect(lambda *_: self.autoscale())
+        self.right_axis = RightAxis(self.plot.getPlotItem(), self._stop_following)
         self.overlay_layer = OverlayLayer(self.plot.getPlotItem(), self.right_axis)
         self.unit_note = QLabel()  # why a series of a third unit was not drawn
         self.unit_note.setWordWrap(True)
@@ -340,19 +345,27 @@ class PlotPanel(QWidget):
         self.overlay_layer.show(self._overlays + self._loaded, x_column, *sides)
 
     def autoscale(self) -> None:
-        """Fit both axes to the curves (and keep following them as they grow)."""
+        """Fit both axes to the curves (and keep following them as they grow): Autoscale, View All."""
         self.plot.getPlotItem().enableAutoRange()
         self.right_axis.autoscale()
         self._follow = True
         self._place_legend()
 
+    def _stop_following(self) -> None:
+        """The user panned or zoomed (the plot or one axis): both axes stay where they are left, as the
+        data grows, until Autoscale or View All."""
+        self._follow = False
+
     def _place_legend(self) -> None:
         """While the view follows the curves: the legend in the corner where it hides the fewest
         points of the curves (those of the right axis too), the view widened on its side just enough to clear them
         (at the default dock size no corner is free: it hid the impulses at mid-run, Getting Started)."""
+        plot = self.plot.getPlotItem()
         if self._follow:
             right = (self.right_axis.view, item_polylines(self.right_axis.items)) if self.right_axis.items else None
-            place_legend(self.plot.getPlotItem(), drawn_polylines(self.plot.getPlotItem()), right)
+            place_legend(plot, drawn_polylines(plot), right)
+        elif plot.legend is not None:  # where the user left the view: the legend still fits the plot
+            fit_legend(plot.legend, plot.getViewBox().boundingRect().width() - 2 * LEGEND_OFFSET)
 
     def _add_curve(self, key: str) -> None:
         series = self._series[key]

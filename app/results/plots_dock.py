@@ -12,12 +12,13 @@ from __future__ import annotations
 import math
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import (QComboBox, QDockWidget, QHBoxLayout, QLabel, QMainWindow, QPushButton, QSplitter,
+from PySide6.QtWidgets import (QDockWidget, QHBoxLayout, QLabel, QMainWindow, QPushButton, QSplitter,
                                QToolButton, QVBoxLayout, QWidget)
 
 from solver.results.frames import Frame, Results
 from solver.results.references import Reference, ReferenceError, bundled_references, references_for
 
+from .combos import narrow_combo
 from .overlays import Overlay, reference_overlays
 from .plots import PlotPanel, PlottedSeries
 from .series import Panel, default_preset, presets
@@ -80,7 +81,7 @@ class PlotsDock(QDockWidget):
         self.reference_note.setWordWrap(True)
         self.reference_note.setStyleSheet("color: #666")
         self.reference_note.hide()
-        self.preset_combo = QComboBox()
+        self.preset_combo = narrow_combo()
         self.preset_combo.setToolTip("Thesis-style plot presets for this run")
         self.preset_combo.activated.connect(lambda _: self.apply_preset(self.preset_combo.currentText()))
         add = QPushButton("Add plot")

@@ -1,19 +1,29 @@
 """A plot's second ordinate: the curves of a second unit, on a view box of their own whose
 scale the right-hand axis shows (pyqtgraph's multiple-axes pattern: a :class:`ViewBox`
-linked to the right :class:`AxisItem`, its abscissa linked to the plot's)."""
+linked to the right :class:`AxisItem`, its abscissa linked to the plot's).
+
+Its ordinate moves with the plot's: a pan or a zoom in the plot moves the curves of both axes
+together (the right view's range kept the same affine image of the left's), as the abscissa
+does; a drag or a wheel on the right axis itself rescales that axis alone, and sets the image anew."""
 from __future__ import annotations
+
+from collections.abc import Callable
 
 import pyqtgraph as pg
 from PySide6.QtWidgets import QGraphicsItem
 
 
 class RightAxis:
-    """The right-hand ordinate of ``plot``: made on first use, hidden while it holds nothing."""
+    """The right-hand ordinate of ``plot``: made on first use, hidden while it holds nothing;
+    ``on_manual()`` is called when the user pans or zooms its axis."""
 
-    def __init__(self, plot: pg.PlotItem):
+    def __init__(self, plot: pg.PlotItem, on_manual: Callable[[], None] = lambda: None):
         self.plot = plot
         self.view: pg.ViewBox | None = None
         self.items: list[pg.GraphicsObject] = []
+        self._on_manual = on_manual
+        self._image: tuple[float, float] | None = None  # (a, b): right y = a * left y + b
+        self._following = False  # the right range is being set from the left's
 
     def add(self, item: pg.GraphicsObject, name: str) -> None:
         """Draw ``item`` against the right axis, named ``name`` in the plot's legend."""
@@ -33,7 +43,9 @@ class RightAxis:
             self.plot.hideAxis("right")
 
     def autoscale(self) -> None:
+        """Fit the right view to its curves again (its ordinate then set apart from the left's)."""
         if self.view is not None:
+            self._image = None
             self.view.enableAutoRange()
 
     def _view(self) -> pg.ViewBox:
@@ -45,6 +57,9 @@ class RightAxis:
             axis.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
             self.view.setXLink(self.plot.vb)
             self.plot.vb.sigResized.connect(self._follow)
+            self.plot.vb.sigYRangeChanged.connect(self._follow_left)
+            self.view.sigYRangeChanged.connect(self._take_image)
+            self.view.sigRangeChangedManually.connect(lambda *_: self._on_manual())
             self._follow()
         return self.view
 
@@ -52,3 +67,24 @@ class RightAxis:
         """Keep the right view box over the plot's."""
         self.view.setGeometry(self.plot.vb.sceneBoundingRect())
         self.view.linkedViewChanged(self.plot.vb, self.view.XAxis)
+
+    def _follow_left(self, _view, y_range) -> None:
+        """The left ordinate moved (a pan, a zoom, a fit): the right one to the same image of it."""
+        if self._image is None:
+            return
+        a, b = self._image
+        self._following = True
+        try:
+            self.view.setYRange(a * y_range[0] + b, a * y_range[1] + b, padding=0)
+        finally:
+            self._following = False
+
+    def _take_image(self, _view, y_range) -> None:
+        """The right ordinate was set on its own (a fit, the legend's room, a drag on its axis): the
+        image of the left's range it now is."""
+        if self._following:
+            return
+        left = self.plot.vb.viewRange()[1]
+        if left[1] > left[0] and y_range[1] > y_range[0]:
+            a = (y_range[1] - y_range[0]) / (left[1] - left[0])
+            self._image = (a, y_range[0] - a * left[0])

@@ -168,7 +168,7 @@ class HelpBrowser(QWidget):
         self.browser.anchorClicked.connect(self._follow)
         self.search_box = QLineEdit()
         self.search_box.setPlaceholderText("Search all pages")
-        self.search_box.setMinimumWidth(80)
+        self.search_box.setMinimumWidth(60)  # the help beside the model at 1024 x 768 (tests/app/test_layout.py)
         self.search_box.setClearButtonEnabled(True)
         self.search_box.returnPressed.connect(lambda: self.search(self.search_box.text()))
         self._find: str | None = None

@@ -294,7 +294,9 @@ class SimulationUi(QObject):
                 QMessageBox.warning(self.window, "Run completed with warnings",
                                     "The run completed, but:\n\n" + "\n\n".join(f"• {w}." for w in warnings))
         elif state == CANCELLED:
-            self.status.ended(f"Run {message or 'cancelled'}: {frame_count(len(frames))} kept{reached}")
+            # the time reached in the window's units (the solver's message repeated it in raw seconds:
+            # 'Run cancelled at t = 0.0200034 s: 1002 frames kept, t = 20 ms')
+            self.status.ended(f"Run cancelled: {frame_count(len(frames))} kept{reached}")
         elif state == FAILED:
             self.status.ended(f"Run failed: {message}")
             kept = f"{frame_count(len(frames)).capitalize()} computed {'is' if len(frames) == 1 else 'are'} kept " \

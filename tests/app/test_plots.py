@@ -385,3 +385,40 @@ def test_the_legend_hides_no_curve_of_the_right_axis(shown, qtbot, bar_mass):
         qtbot.waitUntil(lambda: panel.plot.width() < width - 150 and in_view(velocity, right))
         assert _points_under_the_legend(panel, [velocity], right) == 0
         assert _points_under_the_legend(panel, [force], left) == 0
+
+
+def test_a_pan_moves_and_freezes_both_axes_until_autoscale(shown, qtbot, bar_mass):
+    """A force on the left axis, a velocity on the right, a run growing: a drag in the plot moved
+    the left curves alone (the right's ordinate stayed, so the velocity slid against the force it
+    goes with). Now both ordinates move by the same fraction, neither follows the run while it
+    grows, and Autoscale (or View All) fits and follows with both again."""
+    panel = shown(PlotPanel(), 900, 400)
+    panel.set_results(Results(model=bar_mass.model, layout=bar_mass.layout, frames=bar_mass.frames[:300]))
+    panel.set_series(["contact/striker-end/F_n", "node/end/vx"])
+    left, right = panel.plot.getPlotItem().vb, panel.right_axis.view
+    assert panel.axis_units() == ("N", "m/s")
+
+    def spans() -> list[float]:
+        return [*left.viewRange()[0], *left.viewRange()[1], *right.viewRange()[1]]
+
+    def fraction(before, after) -> float:
+        """How far the range ``before`` moved to ``after``, in its width."""
+        return (after[0] - before[0]) / (before[1] - before[0])
+
+    before = spans()
+    centre = panel.plot.viewport().rect().center()
+    drag(panel.plot.viewport(), centre, centre + QPoint(60, 40))      # down and right
+    panned = spans()
+    assert fraction(before[2:4], panned[2:4]) > 0.05                   # the left ordinate moved
+    assert fraction(before[4:], panned[4:]) == pytest.approx(fraction(before[2:4], panned[2:4]), rel=1e-6)
+    panel.append_frames(bar_mass.frames[300:])                          # the run goes on: both stay
+    assert spans() == panned
+    (autoscale,) = [b for b in panel.findChildren(QToolButton) if b.text() == "Autoscale"]
+    qtbot.mouseClick(autoscale, Qt.MouseButton.LeftButton)
+    fitted = spans()
+    vx = bar_mass.stack("node_v")[:, bar_mass.node_index("end"), 0]
+    assert right.viewRange()[1][0] <= vx.min() and right.viewRange()[1][1] >= vx.max()   # the whole run
+    assert fitted[2:] != panned[2:]
+    drag(panel.plot.viewport(), centre, centre + QPoint(-30, 20))
+    left.menu.viewAll.trigger()                                          # the plot's menu: View All
+    assert spans() == pytest.approx(fitted)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from PySide6.QtCore import QSettings, Qt
+from PySide6.QtCore import QPoint, QPointF, QSettings, Qt
 from PySide6.QtWidgets import QStyleOptionViewItem
 
 from app.results.plots import PlotPanel
@@ -210,3 +210,51 @@ def test_the_series_names_docstring_examples(qapp):
     from app.results import series_tree
 
     assert doctest.testmod(series_tree).failed == 0
+
+
+def covered(panel, rect) -> int:
+    """How many drawn points of the panel's curves (both axes) lie in scene ``rect``."""
+    plot = panel.plot.getPlotItem()
+    items = [(plot.vb, c) for c in plot.listDataItems()] + [(panel.right_axis.view, c) for c in panel.right_axis.items]
+    count = 0
+    for view, curve in items:
+        x, y = curve.getData()
+        for xi, yi in zip(x, y):
+            count += rect.contains(view.mapViewToScene(QPointF(float(xi), float(yi))))
+    return count
+
+
+def test_a_legend_wider_than_a_narrow_plot_fits_and_hides_no_curve(shown, bar_mass, qtbot):
+    """Three long names (``striker-end tangential force averaged over Δt = 5 ms (N)``) over a plot
+    of 145 px: the legend was 391 px wide, cut at the plot's edge over the curves. Now smaller and
+    cut with the unit kept, the pair's shared words left out so the two forces read apart, whole
+    in their tooltips, and whole again when the panel widens."""
+    panel = shown(PlotPanel(), 420, 300)
+    panel.set_results(bar_mass)
+    keys = ["contact/striker-end/F_n", "contact/striker-end/F_t", "node/end/vx"]
+    for key in keys:                                      # checked in the list, as a user picks them
+        item = panel.series_item(key)
+        panel.tree.scrollToItem(item)
+        rect = panel.tree.visualItemRect(item)
+        qtbot.mouseClick(panel.tree.viewport(), Qt.MouseButton.LeftButton,
+                         pos=QPoint(rect.left() + panel.tree.indentation() // 2 + 4, rect.center().y()))
+        qtbot.waitUntil(lambda key=key: key in panel.selected_series())
+    plot = panel.plot.getPlotItem()
+    legend, view = plot.legend, plot.vb.sceneBoundingRect()
+    qtbot.waitUntil(lambda: legend.sceneBoundingRect().width() < view.width())
+    assert view.contains(legend.sceneBoundingRect())
+    assert covered(panel, legend.sceneBoundingRect()) == 0
+    names = [label.text for _, label in legend.items]
+    assert len(set(names)) == 3 and all(n.endswith(("(N)", "(m/s)")) for n in names)
+    assert names[0].startswith("…normal") and names[1].startswith("…tang")
+    assert [label.toolTip() for _, label in legend.items] == [panel.series_item(k).toolTip(0) for k in keys]
+    panel.resize(1400, 400)
+    qtbot.waitUntil(lambda: [label.text for _, label in legend.items] == [panel.series_item(k).toolTip(0) for k in keys])
+    assert plot.vb.sceneBoundingRect().contains(legend.sceneBoundingRect())
+
+
+def test_the_legend_fit_docstring_examples(qapp):
+    import doctest
+
+    from app.results import legend_fit
+    assert doctest.testmod(legend_fit).failed == 0

@@ -190,3 +190,42 @@ def test_a_run_straining_its_rod_past_a_linear_elastic_beam_says_so_in_the_statu
     assert label.text().endswith("warning: strains beyond a linear elastic beam")
     assert "linear elastic beam" in label.toolTip() and "energy balance" not in label.toolTip()
     assert message_boxes == []
+
+
+def test_a_run_that_sends_no_frame_says_so_and_a_cancel_says_it_waits(qtbot, window, monkeypatch):
+    """The first Lagrange run of a fresh install compiled its kernels for minutes after its first
+    frames: the status bar kept 'Running: t = 19.64 ms / 40 ms · 0 steps/s · 3 s left', and after
+    Cancel still the same. Now it counts the quiet seconds and says why; a cancel asked says the run
+    stops after the step it is in, and then that it was cancelled, the time reached once, in the
+    window's units (it read 'Run cancelled at t = 0.0200034 s: 1002 frames kept, t = 20 ms')."""
+    import time
+
+    from app.running import status, worker
+
+    real = worker.iter_simulation
+
+    def compiling(model, cancel=None, frames=None):  # a few frames, then a long compile
+        run = real(model, cancel=cancel, frames=frames)
+        for _ in range(5):
+            yield next(run)
+        while not cancel():
+            time.sleep(0.02)
+        yield from run
+
+    monkeypatch.setattr(worker, "iter_simulation", compiling)
+    monkeypatch.setattr(status, "QUIET_S", 0.5, raising=False)
+    assert window.open_example("slider_crank_flexible")
+    window.activateWindow()
+    window.sketch.setFocus()
+    qtbot.keyClick(window.sketch, Qt.Key.Key_F5)
+    if not window.simulation.runs.running:  # the offscreen platform may not route shortcuts
+        window.simulation.run_action.trigger()
+    label = window.simulation.status.label
+    qtbot.waitUntil(lambda: "no new frame for" in label.text() or "no frame yet for" in label.text())
+    assert "compiles" in label.text()
+    qtbot.mouseClick(window.simulation.status.cancel_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: label.text().startswith(("Cancelling", "Run cancelled")))
+    qtbot.waitUntil(lambda: not window.simulation.runs.running)
+    window.simulation.runs.wait()
+    assert window.simulation.runs.state == CANCELLED
+    assert re.fullmatch(r"Run cancelled: 5 frames kept, t = [\d.]+ µs", label.text()), label.text()   # once, in µs

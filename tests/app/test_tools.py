@@ -5,7 +5,7 @@ import doctest
 import math
 
 import pytest
-from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
+from PySide6.QtCore import QEvent, QPoint, QPointF, QRectF, Qt
 from PySide6.QtGui import QMouseEvent, QWheelEvent
 from PySide6.QtWidgets import QApplication
 
@@ -448,3 +448,45 @@ def test_the_symbols_docstring_examples(qapp):
     from app.canvas import symbols
 
     assert doctest.testmod(symbols).failed == 0
+
+
+@pytest.mark.parametrize("velocity", [False, True])
+def test_a_links_id_sits_beside_its_link_at_every_orientation(qtbot, window, velocity):
+    """The rigid rod turned round its end B in steps of 45 degrees (node A typed in the panel), with
+    and without its initial velocity: its id never touches the rod's 7 px line. Upright with the
+    velocity, the id slid along the rod was centred on it (placed from the middle in the slid
+    direction, nearly along the rod)."""
+    from app.canvas.symbols import Label
+
+    from .canvas_user import CanvasUser
+
+    window.open_example("rod_impact_rigid")
+    user = CanvasUser(qtbot, window)
+    if not velocity:
+        user.click_tree(EntityRef("initial_velocities", "rod"))
+        window.delete_action.trigger()
+    view = window.sketch
+    for k in range(8):
+        a = (round(math.cos(k * math.pi / 4), 6), round(math.sin(k * math.pi / 4), 6))
+        user.click_tree(EntityRef("nodes", "A"))
+        user.type_field("x", f"{a[0]} m")
+        user.type_field("y", f"{a[1]} m")
+        (label,) = [i for i in view.getPlotItem().items if isinstance(i, Label) and i.text() == "rod"]
+        box = label.deviceTransform(view.viewportTransform()).mapRect(label.boundingRect())
+        ends = [view.mapFromScene(view.getPlotItem().vb.mapViewToScene(QPointF(*p))) for p in ((0.0, 0.0), a)]
+        grown = QRectF(box).adjusted(-3.5, -3.5, 3.5, 3.5)   # half the rigid link's pen
+        line = [QPointF(ends[0]) + (QPointF(ends[1]) - QPointF(ends[0])) * (t / 200) for t in range(201)]
+        assert not any(grown.contains(p) for p in line), f"A at {a}: the id on the rod"
+
+
+def test_the_tool_bars_material_button_says_what_it_does(qtbot, window):
+    """Under Snap to grid the tool bar ended in a frameless 'Material', read at 1280 x 800 as a
+    heading whose content was cut off; it is a button adding a material: it says so."""
+    from PySide6.QtWidgets import QToolButton
+
+    window.open_example("rod_impact_rigid")                         # a rigid rod: no material yet
+    (button,) = [b for b in window.tool_bar.findChildren(QToolButton) if b.text() == "Add material"]
+    before = len(window.document.model.get("materials", []))
+    qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+    assert len(window.document.model["materials"]) == before + 1
+    assert window.properties.table.rowCount() > 0                  # the new material, ready to edit

@@ -74,7 +74,8 @@ class ToolBar(QToolBar):
         self.snap_action.setToolTip("New points snap to the grid (they always snap to nodes nearby)")
         self.snap_action.toggled.connect(lambda on: setattr(controller, "snap_to_grid", on))
         self.addAction(self.snap_action)
-        self.material_action = QAction("Material", self)
+        # a verb: under Snap to grid, 'Material' read as the heading of something cut off below it
+        self.material_action = QAction("Add material", self)
         self.material_action.setToolTip("Add a material (steel) to edit in the property panel")
         self.material_action.triggered.connect(lambda _checked=False: self.add_material())
         self.addAction(self.material_action)
