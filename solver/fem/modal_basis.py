@@ -252,14 +252,27 @@ def _scaled(Phi: np.ndarray, spacing: float) -> np.ndarray:
     out = Phi.copy()
     for j in range(Phi.shape[1]):
         u, v, phi = Phi[0::3, j], Phi[1::3, j], Phi[2::3, j]
-        k = int(np.argmax(np.hypot(u, v)))
+        k = _first_largest(np.hypot(u, v))
         size = float(np.hypot(u[k], v[k]))
-        big = u[k] if abs(u[k]) > abs(v[k]) else v[k]
+        big = u[k] if abs(u[k]) > (1.0 + TIE) * abs(v[k]) else v[k]
         if size <= 1e-6 * spacing * np.abs(phi).max():
-            k = int(np.argmax(np.abs(phi)))
+            k = _first_largest(np.abs(phi))
             size, big = abs(phi[k]) * spacing, phi[k]
         out[:, j] = Phi[:, j] * (np.sign(big) / size)
     return out
+
+
+#: relative margin within which two nodal amplitudes of a mode count as equal when its sign is chosen
+TIE = 1e-9
+
+
+def _first_largest(amplitudes: np.ndarray) -> int:
+    """The first node whose amplitude is the largest to within :data:`TIE`: a mode whose largest
+    amplitudes are equal (an antisymmetric mode of a pinned-pinned rod: two peaks of opposite sign)
+    takes its sign from the same node whatever the round-off, which a turned or mirrored model's
+    matrices carry differently (plain ``argmax`` flipped the modal_q of the modal slider-crank's
+    rod between the model as shipped and turned)."""
+    return int(np.flatnonzero(amplitudes >= (1.0 - TIE) * amplitudes.max())[0])
 
 
 @dataclass(frozen=True)
