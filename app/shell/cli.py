@@ -21,6 +21,7 @@ from solver.model.io import ModelError, examples_dir, list_examples, load_model,
 from solver.model.validate import model_warnings
 
 from .cli_analysis import add_analysis_commands
+from .cli_check_step import check_step
 from .cli_optimize import add_optimize_command
 from .cli_results import RECORD_HELP, add_export_command, record_edit
 from .cli_sweep import add_sweep_commands
@@ -324,30 +325,8 @@ def _cmd_run(args: argparse.Namespace) -> int:
     for warning in stream.warnings:  # what summary.json holds
         _error(f"warning: {warning}")
     if args.check_step:
-        _check_step(model, results)
+        check_step(model, results, _error)
     return EXIT_OK
-
-
-def _check_step(model: dict, results) -> None:
-    """Run ``model`` again at half its step and print each headline beside ``results``' (``--check-step``)."""
-    import copy
-
-    from solver import api
-    from solver.results.step_check import differences
-
-    half = copy.deepcopy(model)
-    half.setdefault("solver", {})["step"] = float(model_with_defaults(model)["solver"]["step"]) / 2.0
-    print(f"check-step: the run again at half the step ({half['solver']['step']:.6g} s)")
-    try:
-        other = api.simulate(half)
-    except api.SolverError as exc:
-        _error(f"check-step: the run at half the step failed: {exc}")
-        return
-    if not other.completed:
-        _error(f"check-step: the run at half the step {other.meta.get('status')}: {other.meta.get('message', '')}")
-        return
-    for line in differences(results, other):
-        print(f"check-step: {line}")
 
 
 def _log_unexpected(exc: BaseException) -> str | None:
