@@ -19,6 +19,7 @@ another model or closing the window cancels the run.
 from __future__ import annotations
 
 import copy
+import weakref
 
 import numpy as np
 
@@ -107,7 +108,8 @@ class SimulationUi(QObject):
                                         "Run the model again at half the step and show how its headline numbers moved")
         self.check_action.setEnabled(False)
         self.checked: Results | None = None  # the run a check at half the step compares with
-        self.completed: Results | None = None  # the last run that completed
+        # the last run that completed, held weakly: its folder goes once no view shows it
+        self.completed: weakref.ref[Results] | None = None
         self.menu = QMenu("&Simulation", window)
         menu_bar = window.menuBar()
         menu_bar.insertMenu(menu_bar.actions()[-1], self.menu)  # before Help
@@ -174,11 +176,12 @@ class SimulationUi(QObject):
     def check_step(self) -> bool:
         """Run the last completed run's model again at half its step; when that run ends, a box
         shows each headline at both steps (:func:`solver.results.step_check.differences`)."""
-        if self.runs.running or self.completed is None:
+        base = self.completed() if self.completed is not None else None
+        if self.runs.running or base is None:
             return False
-        model = copy.deepcopy(self.completed.model)
+        model = copy.deepcopy(base.model)
         model.setdefault("solver", {})["step"] = float(model_with_defaults(model)["solver"]["step"]) / 2.0
-        self.checked = self.completed
+        self.checked = base
         if not self._start(model):
             self.checked = None
             return False
@@ -265,7 +268,7 @@ class SimulationUi(QObject):
         self.playback.finish(frames, results.events if results is not None else [])
         state, message = self.runs.state, self.runs.message
         reached = f", t = {format_quantity(frames[-1].time, 's')}" if frames else ""
-        self.completed = results if state == COMPLETED else self.completed
+        self.completed = weakref.ref(results) if state == COMPLETED else self.completed
         self.check_action.setEnabled(self.completed is not None)
         if self.checked is not None:
             self._show_check(results if state == COMPLETED else None)
