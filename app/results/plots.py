@@ -148,10 +148,10 @@ class PlotPanel(QWidget):
         self.plot.setDownsampling(auto=True, mode="peak")   # long runs: keep the impact peaks
         view = self.plot.getPlotItem().getViewBox()
         view.sigResized.connect(self._place_legend)
-        view.sigRangeChangedManually.connect(lambda *_: self._stop_following())
+        view.sigRangeChangedManually.connect(self._stop_following)
         # View All (the plot's menu) and its [A] button fit both axes as Autoscale does
-        view.menu.viewAll.triggered.connect(lambda _checked=False: self.autoscale())
-        self.plot.getPlotItem().autoBtn.clicked.connect(lambda *_: self.autoscale())
+        view.menu.viewAll.triggered.connect(self.autoscale)
+        self.plot.getPlotItem().autoBtn.clicked.connect(self.autoscale)
         self.right_axis = RightAxis(self.plot.getPlotItem(), self._stop_following)
         self.overlay_layer = OverlayLayer(self.plot.getPlotItem(), self.right_axis)
         self.unit_note = QLabel()  # why a series of a third unit was not drawn
@@ -344,14 +344,14 @@ class PlotPanel(QWidget):
             sides[series.unit != self._units[0]][series.reference_column] = series.label
         self.overlay_layer.show(self._overlays + self._loaded, x_column, *sides)
 
-    def autoscale(self) -> None:
+    def autoscale(self, *_signal_args) -> None:
         """Fit both axes to the curves (and keep following them as they grow): Autoscale, View All."""
         self.plot.getPlotItem().enableAutoRange()
         self.right_axis.autoscale()
         self._follow = True
         self._place_legend()
 
-    def _stop_following(self) -> None:
+    def _stop_following(self, *_signal_args) -> None:
         """The user panned or zoomed (the plot or one axis): both axes stay where they are left, as the
         data grows, until Autoscale or View All."""
         self._follow = False

@@ -7,6 +7,7 @@ together (the right view's range kept the same affine image of the left's), as t
 does; a drag or a wheel on the right axis itself rescales that axis alone, and sets the image anew."""
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable
 
 import pyqtgraph as pg
@@ -21,7 +22,8 @@ class RightAxis:
         self.plot = plot
         self.view: pg.ViewBox | None = None
         self.items: list[pg.GraphicsObject] = []
-        self._on_manual = on_manual
+        # held weakly: the view's signals outlive a closed plot panel, which must not keep its run
+        self._on_manual = weakref.WeakMethod(on_manual) if hasattr(on_manual, "__self__") else lambda: on_manual
         self._image: tuple[float, float] | None = None  # (a, b): right y = a * left y + b
         self._following = False  # the right range is being set from the left's
 
@@ -59,7 +61,7 @@ class RightAxis:
             self.plot.vb.sigResized.connect(self._follow)
             self.plot.vb.sigYRangeChanged.connect(self._follow_left)
             self.view.sigYRangeChanged.connect(self._take_image)
-            self.view.sigRangeChangedManually.connect(lambda *_: self._on_manual())
+            self.view.sigRangeChangedManually.connect(self._manual)
             self._follow()
         return self.view
 
@@ -67,6 +69,12 @@ class RightAxis:
         """Keep the right view box over the plot's."""
         self.view.setGeometry(self.plot.vb.sceneBoundingRect())
         self.view.linkedViewChanged(self.plot.vb, self.view.XAxis)
+
+    def _manual(self, *_signal_args) -> None:
+        """The user panned or zoomed the right axis: tell the panel, if it is still there."""
+        callback = self._on_manual()
+        if callback is not None:
+            callback()
 
     def _follow_left(self, _view, y_range) -> None:
         """The left ordinate moved (a pan, a zoom, a fit): the right one to the same image of it."""
