@@ -343,7 +343,7 @@ def assemble_beams(q, v, a, dofs, secs, Mbars, formulation, alpha, beta, want, c
             ae[k] = a[d]
         _element_terms(qe, ve, ae, secs[e], Mbars[e], formulation, alpha, beta, want, c_a, c_v, c_k, fi, fm, fd,
                        blocks[e], r, zl, M, K)
-        scatter_forces(dofs[e], 6, fi, fm, fd, internal, inertial, damping)
+        scatter_forces(dofs[e], dofs.shape[1], fi, fm, fd, internal, inertial, damping)
 
 
 @njit(cache=True)
@@ -432,7 +432,7 @@ def add_element_masses(q, dofs, secs, Mbars, formulation, pos, out):
     M = np.empty((6, 6))
     co = np.empty((22, 6))
     acc = 0.0
-    count = 0
+    count = np.int64(0)  # not the literal 0: log_magnitude compiles once (numba types a call eagerly)
     k = 0
     for e in range(dofs.shape[0]):
         for i in range(6):

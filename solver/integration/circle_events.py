@@ -50,7 +50,7 @@ def begin_attempt(step, q, v, a, tol, batch, codes, delta_dot_0, trial_rate, liv
         pair = dofs[k, :widths[k]]
         gap, _nx, _ny, J, v_n, _v_t, _depth, _normal, _F_t, _dF = circle_pair_state(
             q, v, pair, ends[k], slots[k], geometry[k], law[k], p[k], kelvin[k], damping[k], friction[k], fp[k], 1.0,
-            False)
+            np.bool_(False))  # a bool to numba, not a literal: circle_pair_state compiles once
         w = np.empty(pair.shape[0])
         for i in range(pair.shape[0]):
             w[i] = a[pair[i]]

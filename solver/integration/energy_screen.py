@@ -65,7 +65,7 @@ def screen_start(screen, q, v, gravity, system):
     marks, energies = screen[0], screen[2]
     U = np.empty(system[4].shape[0])
     if marks[ON] != 0.0 and energies.shape[0] > 0:
-        marks[SIZE] = run_energies(screen, 0, U, q, v, gravity, system)
+        marks[SIZE] = run_energies(screen, np.int64(0), U, q, v, gravity, system)
         marks[ENERGY] = energies[0, 0] + energies[0, 1] + energies[0, 2]
     return U
 

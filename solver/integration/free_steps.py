@@ -41,14 +41,16 @@ FAILED = -1
 def free_steps(*args):
     """:func:`_free_steps` with the arrays of ``args`` borrowed, not reference-counted
     (:mod:`solver.borrowing`): the caller holds them for the whole call."""
-    return _free_steps(*borrowed(args))
+    return _free_steps(np.int64(0), args[0].shape[0], *borrowed(args))
 
 
 @njit(cache=True, nogil=True)
-def _free_steps(targets, accs, h, nu, af, c_a, c_v, pseudo_ratio, lam_factor, modified,
+def _free_steps(first, end, targets, accs, h, nu, af, c_a, c_v, pseudo_ratio, lam_factor, modified,
                q, v, a, ap, lam, F_ext, drv_rows, drv_dofs, iterations, powers, states, factor, scale, *system):
-    """Steps of size ``h`` from the state ``q, v, a, ap, lam``, one per row of ``targets`` (the
-    dof-motion rows' values at the step's end) and ``accs`` (their prescribed accelerations).
+    """Steps ``first`` to ``end - 1`` of size ``h`` from the state ``q, v, a, ap, lam``, one per row of
+    ``targets`` (the dof-motion rows' values at the step's end) and ``accs`` (their prescribed
+    accelerations); ``first`` an int64, not a literal, as :func:`~.open_steps.open_step`'s ``k`` (the
+    function compiles once).
 
     The state arrays hold the last converged state at every moment (also when an element
     collapses and a ``ZeroDivisionError`` ends the call).  ``factor`` = (valid, factorizations,
@@ -66,11 +68,11 @@ def _free_steps(targets, accs, h, nu, af, c_a, c_v, pseudo_ratio, lam_factor, mo
     work = step_work(q, lam, system[-8].shape[0])
     if scale[2] != h:
         factor[0] = 0
-    for k in range(targets.shape[0]):
+    for k in range(first, end):
         if not free_step(k, targets, accs, h, nu, af, c_a, c_v, pseudo_ratio, lam_factor, modified, q, v, a, ap, lam,
                          F_ext, drv_rows, drv_dofs, iterations, powers, states, factor, scale, work, *system):
-            return FAILED - k
-    return targets.shape[0]
+            return FAILED - (k - first)
+    return end - first
 
 
 @njit(cache=True)

@@ -26,7 +26,8 @@ def pair_state(q, v, dofs, widths, ends, slots, geometry, law, p, kelvin, dampin
     (:func:`~solver.contact.circle_pairs.circle_pair_state`; the law is not read)."""
     pair = dofs[j, : widths[j]]
     gap, _nx, _ny, J, v_n, _v_t, _depth, _normal, _F_t, _dF_t = circle_pair_state(
-        q, v, pair, ends[j], slots[j], geometry[j], law[j], p[j], kelvin[j], damping[j], friction[j], fp[j], 1.0, False)
+        q, v, pair, ends[j], slots[j], geometry[j], law[j], p[j], kelvin[j], damping[j], friction[j], fp[j], 1.0,
+        np.bool_(False))  # a bool to numba, not a literal: circle_pair_state compiles once
     return gap, v_n, J, pair
 
 

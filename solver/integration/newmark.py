@@ -129,9 +129,9 @@ def newton_iterations(q, v, a, lam, F_ext, mass_diag, alpha, beta, form, dofs, s
         if fresh[0] != 0.0:
             ref, r_norm, g_norm = fresh[1], fresh[2], fresh[3]
             fresh[0] = 0.0
-        else:
+        else:  # np.bool_: a bool to numba, not a literal, so newton_terms compiles once for both values
             ref, r_norm, g_norm = newton_terms(q, v, a, lam, F_ext, mass_diag, alpha, beta, form, dofs, secs, Mbars,
-                                               modal, False, 0.0, 0.0, 0.0, no_blocks, dm_dofs, target, bp_n, bp_b,
+                                               modal, np.bool_(False), 0.0, 0.0, 0.0, no_blocks, dm_dofs, target, bp_n, bp_b,
                                                bp_r, sl_n, sl_nrm, sl_p, rows, cols, psi, g, vals)
         if c > 0:
             ref, r_norm, c_norm = contact_terms(q, v, c_v, psi, ref, cr_dofs, cr_col, cr_row, cr_level, cr_diag,

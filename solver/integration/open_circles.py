@@ -149,7 +149,9 @@ class OpenCircles(OpenGaps):
             scalars[[cs.IN_PLAY, cs.BALANCE0, cs.ONSET]] = watch._in_play, watch._balance0, DAMPING_ONSET
             works = np.array(out.drivers_work(np.diff(times[:count], prepend=start.t).tolist(), powers[:, 0]))
         ledger, slot = np.array(list(out.ledger.values())), list(out.ledger).index("work_drivers")
-        k, verdict = open_looks(start.t, times[:count], q[:count], v[:count], lam[:count], start.q, start.v, start.lam,
+        # contiguous whether or not the run's rows are views of wider ones: open_looks compiles once
+        rows = [np.ascontiguousarray(x[:count]) for x in (q, v, lam)]
+        k, verdict = open_looks(start.t, times[:count], *rows, start.q, start.v, start.lam,
                                 scalars, works, ledger, slot, guard is not None, watch is not None, self.mechanical,
                                 self._pairs())
         out._largest_start = float(scalars[cs.LARGEST])

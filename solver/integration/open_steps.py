@@ -125,9 +125,8 @@ def open_step(k, before, aps, targets, accs, h, nu, af, c_a, c_v, pseudo_ratio, 
     before[2, :n] = a
     before[3, :n] = ap
     before[4, :m] = lam
-    taken = _free_steps(targets[k:k + 1], accs[k:k + 1], h, nu, af, c_a, c_v, pseudo_ratio, lam_factor, modified,
-                        q, v, a, ap, lam, F_ext, drv_rows, drv_dofs, iterations[k:k + 1], powers[k:k + 1],
-                        states[:, k:k + 1], factor, scale, *system)
+    taken = _free_steps(k, k + 1, targets, accs, h, nu, af, c_a, c_v, pseudo_ratio, lam_factor, modified,
+                        q, v, a, ap, lam, F_ext, drv_rows, drv_dofs, iterations, powers, states, factor, scale, *system)
     factor[3] = k + 1 if taken == 1 else k
     if taken == 1 and aps.shape[0] > k:
         aps[k] = ap

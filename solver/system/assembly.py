@@ -103,7 +103,7 @@ def newton_scale(blocks, diag):
     """Typical size of a diagonal entry (geometric mean of the nonzero ones): scales the
     constraint rows of the Newton matrix."""
     acc = 0.0
-    count = 0
+    count = np.int64(0)  # not the literal 0: log_magnitude compiles once (numba types a call eagerly)
     for e in range(blocks.shape[0]):
         for i in range(blocks.shape[1]):
             acc, count = log_magnitude(blocks[e, i, i], acc, count)
@@ -137,9 +137,9 @@ def newton_factorize(q, v, a, lam, F_ext, mass_diag, alpha, beta, form, dofs, se
     ``scale <= 0`` asks for a new :func:`newton_scale`.  Returns ``(scale, singular)``; ``psi, g,
     vals`` and ``fresh`` = (1, reference force, ``|psi|``, ``max |g|``) are the residual at
     ``(q, v, a)``, for the first Newton iteration with the new matrix."""
-    fresh[0] = 0.0
+    fresh[0] = 0.0  # np.bool_ below: a bool to numba, not a literal (newton_terms compiles once)
     fresh[1], fresh[2], fresh[3] = newton_terms(q, v, a, lam, F_ext, mass_diag, alpha, beta, form, dofs, secs, Mbars,
-                                                modal, True, c_a, c_v, 1.0, blocks, dm_dofs, dm_target, bp_n, bp_b,
+                                                modal, np.bool_(True), c_a, c_v, 1.0, blocks, dm_dofs, dm_target, bp_n, bp_b,
                                                 bp_r, sl_n, sl_nrm, sl_p, rows, cols, psi, g, vals)
     fresh[0] = 1.0
     diag = (c_a + c_v * alpha) * mass_diag

@@ -168,7 +168,7 @@ def schur_inverse(S):
         return S
     U, sigma, Vt = np.linalg.svd(S)
     if sigma[-1] > SCHUR_RANK * sigma[0]:
-        return np.linalg.inv(S)
+        return np.ascontiguousarray(np.linalg.inv(S))
     out = np.zeros_like(S)
     for i in range(sigma.shape[0]):
         if sigma[i] > SCHUR_RANK * sigma[0]:
