@@ -123,6 +123,8 @@ class RunController(QObject):
     @Slot(object)
     def _on_frame(self, _frame: Frame) -> None:
         self.frames_changed.emit(len(self._frames))
+        if self._worker is not None:  # drawn: the worker may send the next
+            self._worker.frame_taken()
 
     @Slot(float, float, float, float)
     def _on_progress(self, t: float, t_end: float, steps_per_s: float, eta: float) -> None:

@@ -8,7 +8,11 @@ memory does not grow with its frames: the window reads them from :attr:`RunWorke
 it runs, and from the folder once it has ended (its results' frames are then
 :class:`~solver.results.lazy.LazyFrames`).  A cancelled or failed run's frames so far are
 written too.  The worker sends the GUI at most :data:`MAX_FRAME_RATE` frames (and progress
-reports) a second; the last frame always goes out.  :meth:`RunWorker.cancel` sets a flag
+reports) a second, and the next only once the window has taken the last
+(:meth:`RunWorker.frame_taken`): a window slower to draw a frame than the solver is to make the
+next gets fewer, and its event queue never fills with frames it cannot draw (it did: the
+queued frames kept the event loop from its timers, the window froze and no key reached the
+run); the last frame always goes out.  :meth:`RunWorker.cancel` sets a flag
 the solver polls between steps.
 :func:`start_run` moves a worker onto a fresh :class:`~PySide6.QtCore.QThread` that
 quits after the run; the caller owns both.
@@ -105,12 +109,18 @@ class RunWorker(QObject):
         #: the frames computed so far as the window reads them while the run goes on (the worker's thread appends)
         self.frames = RunFrames()
         self._cancel = threading.Event()
+        self._taken = threading.Event()  # the window has taken the last frame sent (set: none is on its way)
+        self._taken.set()
         #: steps taken so far (the solver polls the cancel flag once before each step)
         self.steps = 0
 
     def cancel(self) -> None:
         """Ask the run to stop at the next step (safe from any thread)."""
         self._cancel.set()
+
+    def frame_taken(self) -> None:
+        """The window has drawn the last frame sent: the next may go (safe from any thread)."""
+        self._taken.set()
 
     @property
     def cancel_requested(self) -> bool:
@@ -177,7 +187,8 @@ class RunWorker(QObject):
                 return item
             self.frames.append(item)
             now = time.perf_counter()
-            if now - last_sent >= interval:
+            if now - last_sent >= interval and self._taken.is_set():
+                self._taken.clear()
                 self._send(item, started)
                 last_sent = now
                 pending = None

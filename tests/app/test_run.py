@@ -2,10 +2,12 @@
 from __future__ import annotations
 
 import threading
+import time
 
 import pytest
 
 from app.running.controller import CANCELLED, COMPLETED, FAILED, RunController, RunThreadStuck
+from app.running.worker import RunWorker
 from solver.model.io import list_examples, load_model
 
 EXAMPLES = {name: path for name, path, _desc in list_examples()}
@@ -65,6 +67,33 @@ def test_cancel_keeps_the_frames_and_the_ui_responsive(qtbot, ticker):
     assert results.meta["status"] == "cancelled" and "cancelled at t =" in controller.message
     assert len(results.frames) > 30 and controller.frames is results.frames
     assert results.frames[-1].time < long_slider_crank()["solver"]["end_time"]
+
+
+def test_a_window_slower_to_draw_than_the_solver_gets_fewer_frames_not_a_full_queue(qtbot, monkeypatch, ticker):
+    """Drawing a frame takes 0.1 s here, the solver makes one every few ms: the worker sends the next
+    frame only once the window has taken the last, so at most one is on its way (the final frame
+    aside).  Before, it sent 30 a second whatever the window did: the queue grew by two frames in
+    three, the event loop stopped reaching its timers (the window froze, a key never reached the
+    run; the Esc test hung in the full suite, where drawing had grown slow)."""
+    sent, on_way = [0], []
+    send = RunWorker._send
+    monkeypatch.setattr(RunWorker, "_send", lambda self, *a: (sent.__setitem__(0, sent[0] + 1), send(self, *a)))
+    controller = RunController()
+
+    def slow_window(_count: int) -> None:  # in the window's thread, as the plots and playback
+        if controller.running:
+            on_way.append(sent[0] - len(on_way))  # frames sent and not yet drawn, this one among them
+            time.sleep(0.1)
+            if len(on_way) == 10:
+                controller.cancel()
+
+    controller.frames_changed.connect(slow_window)
+    controller.start(long_slider_crank())
+    qtbot.waitUntil(lambda: not controller.running, timeout=RUN_TIMEOUT_MS)
+    controller.wait()
+    assert controller.state == CANCELLED and len(on_way) >= 10
+    assert max(on_way) <= 2 and max(on_way[:10]) == 1  # the last frame goes out whatever the window did
+    assert ticker.ticks > 10
 
 
 def test_failed_run_reports_time_and_cause_and_keeps_partial_results(qtbot, newton_fails_at):
