@@ -14,6 +14,7 @@ from __future__ import annotations
 import faulthandler
 import os
 import signal
+import subprocess
 import sys
 from pathlib import Path
 
@@ -35,6 +36,8 @@ KERNEL_EXAMPLES = ("bar_mass_impact", "bar_mass_impact_lagrange", "pendulum_flex
                    "slider_crank_flexible", "rod_floor_flexible", "moving_mass_beam", "timoshenko_cantilever_stubby")
 #: the bound (s) on compiling them; past it the run stops with every thread's stack
 KERNEL_COMPILE_LIMIT_S = 1800
+#: the bound (s) on the kernel warm-up process's exit once terminated
+WARMUP_EXIT_S = 30
 
 
 #: the stderr of the run, as it was before output capture (where the watchdog writes)
@@ -51,6 +54,10 @@ def pytest_configure(config: pytest.Config) -> None:
 
 def pytest_unconfigure(config: pytest.Config) -> None:
     os.close(config.stash[_WATCHDOG_FD])
+    warmup = config.stash.get(_WARMUP, None)
+    if warmup is not None and warmup.poll() is None:  # the suite ended first: the warm-up is no use now
+        warmup.terminate()
+        warmup.wait(WARMUP_EXIT_S)
 
 
 def _timeout_of(item: pytest.Item) -> float:
@@ -79,12 +86,20 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem):
             faulthandler.cancel_dump_traceback_later()
 
 
+_WARMUP = pytest.StashKey[subprocess.Popen]()
+
+
 def pytest_sessionstart(session: pytest.Session) -> None:
     """Compile the solver's kernels (or load them from numba's cache: seconds) by running
-    the first steps of :data:`KERNEL_EXAMPLES`."""
+    the first steps of :data:`KERNEL_EXAMPLES`; for the whole suite (no paths given), compile
+    the kernels of every example's impacts meanwhile in a second process (:mod:`tests.kernel_warmup`)."""
     from solver.api import load_model, simulate
     from solver.model.io import examples_dir
 
+    if session.config.args_source != pytest.Config.ArgsSource.ARGS:  # the whole suite: no paths given
+        session.config.stash[_WARMUP] = subprocess.Popen([sys.executable, "-m", "tests.kernel_warmup"],
+                                                         cwd=session.config.rootpath, stdout=subprocess.DEVNULL,
+                                                         stderr=subprocess.DEVNULL)
     faulthandler.dump_traceback_later(KERNEL_COMPILE_LIMIT_S, exit=True, file=sys.stderr)
     try:
         for name in KERNEL_EXAMPLES:

@@ -1,0 +1,49 @@
+"""Compile the solver's kernels into numba's cache in a second process while the suite runs.
+
+In a fresh checkout nothing is cached: every kernel a test reaches first compiles in that test
+(the clearance joint's compliant steps 2 min, closed Lagrange steps with friction 3 min), on one
+core, while the machine's second core idles.  ``python -m tests.kernel_warmup`` runs every
+bundled example through its impacts (each up to :data:`EXAMPLE_WALL_S` of wall time), those the
+first tests reach first (:data:`FIRST`), writing each kernel to the cache as it compiles; a test
+that reaches a kernel after that loads it (milliseconds).  :func:`tests.conftest.pytest_sessionstart`
+starts it; it ends by itself, or with the session.
+"""
+from __future__ import annotations
+
+import sys
+import time
+
+#: the examples whose kernels the suite's first tests reach, in the order they reach them (the
+#: analysis dock's clearance joint, the impulse and Lagrange pairs of the contact-model tests, ...)
+FIRST = ("slider_crank_clearance_lankarani_nikravesh", "rod_impact_rigid", "bar_mass_impact_lagrange",
+         "rotating_beam_stop", "moving_support_beam", "two_bars_impact_lagrange", "slider_crank_clearance_lubricated",
+         "disc_rolling_beam", "moving_mass_beam", "slider_crank_translational_clearance")
+#: wall time (s) one example may run: its first impacts, not its whole span
+EXAMPLE_WALL_S = 20.0
+
+
+def warm(names: list[str]) -> None:
+    """Run each example of ``names`` until it ends or :data:`EXAMPLE_WALL_S` pass; an example that
+    fails is passed over (its test says why)."""
+    from solver.api import iter_simulation, load_model
+    from solver.model.io import examples_dir
+
+    for name in names:
+        deadline = time.perf_counter() + EXAMPLE_WALL_S
+        try:
+            for _item in iter_simulation(load_model(examples_dir() / f"{name}.json"),
+                                         cancel=lambda: time.perf_counter() > deadline):
+                pass
+        except Exception as exc:  # noqa: BLE001 -- a warm-up only: the example's own test reports it
+            print(f"kernel warm-up: {name}: {exc}", file=sys.stderr)
+
+
+def main() -> None:
+    from solver.model.io import list_examples
+
+    every = [name for name, _path, _desc in list_examples()]
+    warm([n for n in FIRST if n in every] + [n for n in every if n not in FIRST])
+
+
+if __name__ == "__main__":
+    main()
