@@ -29,7 +29,11 @@ class BandPattern:
         self.inv[self.perm] = np.arange(size)
         r, c = self.inv[rows], self.inv[cols]
         self.kl = int(max(0, (r - c).max(initial=0)))
-        self.ku = int(max(0, (c - r).max(initial=0)))
+        # a diagonal pattern (rigid links' masses) gets one zero superdiagonal: band storage of one row
+        # is C- as well as Fortran-contiguous, which numba types as C, and every kernel taking the
+        # factors compiled again for it (167 s for a rigid block under Lagrange contact); the zeros
+        # change no factor and no solution
+        self.ku = int(max(0, (c - r).max(initial=0), 1 - self.kl))
         kv = self.kl + self.ku
         self.ldab = 2 * self.kl + self.ku + 1
         self.band_row = np.ascontiguousarray(kv + r - c, dtype=np.int64)
