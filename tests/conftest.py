@@ -57,7 +57,11 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     warmup = config.stash.get(_WARMUP, None)
     if warmup is not None and warmup.poll() is None:  # the suite ended first: the warm-up is no use now
         warmup.terminate()
-        warmup.wait(WARMUP_EXIT_S)
+        try:
+            warmup.wait(WARMUP_EXIT_S)
+        except subprocess.TimeoutExpired:  # stuck inside the compiler: it goes all the same
+            warmup.kill()
+            warmup.wait(WARMUP_EXIT_S)
 
 
 def _timeout_of(item: pytest.Item) -> float:
