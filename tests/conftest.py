@@ -44,7 +44,20 @@ WARMUP_EXIT_S = 30
 _WATCHDOG_FD = pytest.StashKey[int]()
 
 
+def _whole_suite(config: pytest.Config) -> bool:
+    """The suite as the README runs it: no paths given (``testpaths``), not an xdist worker."""
+    return config.args_source != pytest.Config.ArgsSource.ARGS and not hasattr(config, "workerinput")
+
+
+@pytest.hookimpl(tryfirst=True)
 def pytest_configure(config: pytest.Config) -> None:
+    """The whole suite runs on every core the process may use, one pytest-xdist worker each, a
+    test file's tests on one worker (its module fixtures and cached runs made once) -- unless
+    ``-n``/``--dist`` says otherwise; a subset of tests runs in this process."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    if (_whole_suite(config) and config.pluginmanager.hasplugin("xdist") and cores > 1
+            and config.option.numprocesses is None and config.option.dist == "no"):
+        config.option.numprocesses, config.option.dist, config.option.tx = cores, "loadfile", ["popen"] * cores
     try:
         fd = sys.stderr.fileno()
     except (AttributeError, ValueError):
@@ -96,11 +109,14 @@ _WARMUP = pytest.StashKey[subprocess.Popen]()
 def pytest_sessionstart(session: pytest.Session) -> None:
     """Compile the solver's kernels (or load them from numba's cache: seconds) by running
     the first steps of :data:`KERNEL_EXAMPLES`; for the whole suite (no paths given), compile
-    the kernels of every example's impacts meanwhile in a second process (:mod:`tests.kernel_warmup`)."""
+    the kernels of every example's impacts meanwhile in a second process (:mod:`tests.kernel_warmup`).
+    The whole suite's xdist controller runs this before it starts its workers (xdist's own
+    ``pytest_sessionstart`` comes last): the workers, which run it too, load the kernels the
+    controller compiled instead of each compiling them at once."""
     from solver.api import load_model, simulate
     from solver.model.io import examples_dir
 
-    if session.config.args_source != pytest.Config.ArgsSource.ARGS:  # the whole suite: no paths given
+    if _whole_suite(session.config):  # in the controller of the workers, before it starts them
         session.config.stash[_WARMUP] = subprocess.Popen([sys.executable, "-m", "tests.kernel_warmup"],
                                                          cwd=session.config.rootpath, stdout=subprocess.DEVNULL,
                                                          stderr=subprocess.DEVNULL)

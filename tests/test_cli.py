@@ -59,10 +59,10 @@ def test_help_lists_commands_and_exit_codes():
 
 # ----------------------------------------------------------------------------- validate
 
-def test_validate_a_valid_model(example):
-    proc = _cli("validate", str(example))
-    assert proc.returncode == 0
-    assert proc.stdout == f"{example}: valid\n"
+def test_validate_a_valid_model(example, capsys):
+    """In process (the command as a process: the tests of ``examples``, ``--help`` and the runs below)."""
+    assert cli.main(["validate", str(example)]) == cli.EXIT_OK
+    assert capsys.readouterr().out == f"{example}: valid\n"
 
 
 def test_validate_accepts_an_example_name():
@@ -439,17 +439,27 @@ def _shortened(example: Path, tmp_path: Path, steps: int = 10) -> Path:
     return path
 
 
-def test_run_every_example(example, tmp_path):
-    """A few steps of every bundled example: results, or a clear 'not yet available' (exit 3)."""
+def test_run_every_example(example, tmp_path, capsys):
+    """A few steps of every bundled example, in process (as a process: :func:`test_ctrl_c_stops_a_real_run`
+    and the default example's run below): results, or a clear 'not yet available' (exit 3)."""
     out = tmp_path / "out"
-    proc = _cli("run", str(_shortened(example, tmp_path)), "--out", str(out))
-    _no_traceback(proc)
-    assert proc.returncode in (cli.EXIT_OK, cli.EXIT_UNSUPPORTED), proc.stderr[-2000:]
-    if proc.returncode == cli.EXIT_OK:
+    code = cli.main(["run", str(_shortened(example, tmp_path)), "--out", str(out)])
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    assert code in (cli.EXIT_OK, cli.EXIT_UNSUPPORTED), err[-2000:]
+    if code == cli.EXIT_OK:
         summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
         assert summary["run"]["status"] == "completed"
     else:
-        assert "not available" in proc.stderr and not out.exists()
+        assert "not available" in err and not out.exists()
+
+
+def test_run_the_default_example_as_a_process(tmp_path):
+    out = tmp_path / "out"
+    proc = _cli("run", str(_shortened(DEFAULT_EXAMPLE, tmp_path)), "--out", str(out))
+    _no_traceback(proc)
+    assert proc.returncode == cli.EXIT_OK, proc.stderr[-2000:]
+    assert json.loads((out / "summary.json").read_text(encoding="utf-8"))["run"]["status"] == "completed"
 
 
 def test_ctrl_c_stops_a_real_run(tmp_path, interactive_sigint):

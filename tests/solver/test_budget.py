@@ -1,0 +1,50 @@
+"""The fuzz and oracle cases' budget (:func:`tests.solver.test_fuzz.budget`): a hang fails its case,
+numba compiling a kernel for the first time in this process does not."""
+from __future__ import annotations
+
+import time
+
+import numba
+import numpy as np
+import pytest
+
+from .test_fuzz import budget
+
+
+def _spin(seconds: float) -> None:
+    """Compute (processor time) for ``seconds``."""
+    end = time.process_time() + seconds
+    while time.process_time() < end:
+        pass
+
+
+def test_a_block_computing_past_its_budget_fails_naming_its_case():
+    with pytest.raises(AssertionError, match=r"spinning: over its budget of 0\.05 s of processor time"):
+        with budget(0.05, "spinning"):
+            _spin(0.5)
+
+
+def test_a_block_waiting_past_its_wall_budget_fails():
+    with pytest.raises(AssertionError, match=r"waiting: over its budget of 0\.2 s of wall time"):
+        with budget(10.0, "waiting", wall=0.2):
+            time.sleep(2.0)
+
+
+def test_compiling_a_kernel_is_not_counted():
+    """A fresh kernel (no cache) compiles for far longer than the budget; the case passes, and
+    what it computes besides still counts."""
+    @numba.njit(cache=False)
+    def kernel(values):
+        total = 0.0
+        for value in values:
+            total += value * value
+        return total
+
+    started = time.process_time()
+    with budget(0.05, "compiling"):
+        assert kernel(np.array([1.0, 2.0])) == 5.0
+    assert time.process_time() - started > 0.05  # it did compile past the budget
+    with pytest.raises(AssertionError, match="over its budget"):
+        with budget(0.05, "compiling, then spinning"):
+            kernel.py_func([3.0])
+            _spin(0.5)
