@@ -58,6 +58,7 @@ def pytest_configure(config: pytest.Config) -> None:
     if (_whole_suite(config) and config.pluginmanager.hasplugin("xdist") and cores > 1
             and config.option.numprocesses is None and config.option.dist == "no"):
         config.option.numprocesses, config.option.dist, config.option.tx = cores, "loadfile", ["popen"] * cores
+        config.option.loadscopereorder = False  # the files in the order of pytest_collection_modifyitems
     try:
         fd = sys.stderr.fileno()
     except (AttributeError, ValueError):
@@ -104,6 +105,20 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem):
 
 
 _WARMUP = pytest.StashKey[subprocess.Popen]()
+
+#: the test files of a minute or more (processor time, one process): the first the workers take,
+#: longest first, so that none is left running alone after the others have finished (xdist's own
+#: order puts the files with the most tests first: the fuzz harness, 2 tests and 3 minutes, last)
+LONG_FILES = ("tests/solver/test_fuzz.py", "tests/app/test_analysis_dock.py", "tests/solver/test_optimum.py",
+              "tests/app/test_moving.py", "tests/oracles/test_balance.py", "tests/app/test_main_window.py")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """On a worker of the whole suite, the tests of :data:`LONG_FILES` first (every worker
+    collects the same order: the sort is stable)."""
+    if hasattr(config, "workerinput") and config.option.loadscopereorder is False:
+        rank = {name: index for index, name in enumerate(LONG_FILES)}
+        items.sort(key=lambda item: rank.get(item.nodeid.partition("::")[0], len(rank)))
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
