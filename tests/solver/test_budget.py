@@ -8,6 +8,7 @@ import numba
 import numpy as np
 import pytest
 
+from ..compile_clock import COMPILING
 from .test_fuzz import budget
 
 
@@ -48,3 +49,17 @@ def test_compiling_a_kernel_is_not_counted():
         with budget(0.05, "compiling, then spinning"):
             kernel.py_func([3.0])
             _spin(0.5)
+
+
+def test_the_clock_keeps_a_finished_compilation():
+    """After a kernel has compiled, the time it took stays counted."""
+    @numba.njit(cache=False)
+    def kernel(x):
+        return x + 1.0
+
+    before = COMPILING.spent()
+    started = time.perf_counter()
+    kernel(1.0)
+    took = time.perf_counter() - started
+    cpu, wall = (after - earlier for after, earlier in zip(COMPILING.spent(), before))
+    assert 0.5 * took < wall <= took and cpu > 0.0

@@ -11,18 +11,17 @@ from __future__ import annotations
 
 import copy
 import signal
-import time
 from contextlib import contextmanager
 from typing import Iterator
 
 import pytest
 from hypothesis import HealthCheck, Phase, event, given, settings
-from numba.core import event as numba_event
 
 from solver.api import Results, SolverError, iter_simulation, output_layout
 from solver.model.io import load_model
 from solver.model.validate import ModelError, Problem, validate
 
+from ..compile_clock import COMPILING
 from .mutations import EXAMPLES, mutated_models, mutated_texts
 
 #: processor time one case may take (validation, 100 steps; numba's compiling not counted): about
@@ -45,37 +44,6 @@ class _OverBudget(BaseException):
     """Raised into a case that ran past its budget (no ``except Exception`` of the solver stops it)."""
 
 
-class _CompileClock(numba_event.Listener):
-    """Processor and wall time (s) numba has spent compiling in this process, counted around the
-    outermost compilation (a kernel's callees compile inside it)."""
-
-    def __init__(self) -> None:
-        self._depth = 0
-        self._spent = (0.0, 0.0)
-        self._since = (0.0, 0.0)
-
-    def on_start(self, event) -> None:
-        if self._depth == 0:
-            self._since = (time.process_time(), time.perf_counter())
-        self._depth += 1
-
-    def on_end(self, event) -> None:
-        self._depth -= 1
-        if self._depth == 0:
-            self._spent = self.spent()
-
-    def spent(self) -> tuple[float, float]:
-        """(processor, wall) time compiling so far, a compilation under way included."""
-        if self._depth == 0:
-            return self._spent
-        return (self._spent[0] + time.process_time() - self._since[0],
-                self._spent[1] + time.perf_counter() - self._since[1])
-
-
-_COMPILING = _CompileClock()
-numba_event.register("numba:compile", _COMPILING)
-
-
 @contextmanager
 def budget(seconds: float, case: str, wall: float = CASE_WALL_S) -> Iterator[None]:
     """Fail the test when the block takes more than ``seconds`` of processor time (SIGPROF) or
@@ -83,12 +51,12 @@ def budget(seconds: float, case: str, wall: float = CASE_WALL_S) -> Iterator[Non
     the first to reach in this process (another test process has not cached it yet) compiles for
     minutes, which is not the hang a budget is there to catch (the test's timeout bounds it)."""
     clocks = {signal.SIGPROF: (signal.ITIMER_PROF, 0), signal.SIGALRM: (signal.ITIMER_REAL, 1)}
-    start = _COMPILING.spent()
+    start = COMPILING.spent()
     granted = {sig: 0.0 for sig in clocks}  # compiling time (s) the budget was lengthened by
 
     def expire(signum, _frame):
         timer, which = clocks[signum]
-        compiling = _COMPILING.spent()[which] - start[which]
+        compiling = COMPILING.spent()[which] - start[which]
         if compiling > granted[signum]:
             signal.setitimer(timer, compiling - granted[signum])
             granted[signum] = compiling
