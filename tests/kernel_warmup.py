@@ -26,27 +26,36 @@ LAST = ("slider_crank_clearance_lankarani_nikravesh",)
 EXAMPLE_WALL_S = 20.0
 
 
-def warm(names: list[str]) -> None:
-    """Run each example of ``names`` until it ends or :data:`EXAMPLE_WALL_S` pass; an example that
-    fails is passed over (its test says why)."""
+def warm(names: list[str], wall: float = EXAMPLE_WALL_S, report: bool = False) -> None:
+    """Run each example of ``names`` until it ends or ``wall`` seconds pass; an example that
+    fails is passed over (its test says why); ``report``: print each one's processor time."""
     from solver.api import iter_simulation, load_model
     from solver.model.io import examples_dir
 
     for name in names:
-        deadline = time.perf_counter() + EXAMPLE_WALL_S
+        deadline, cpu = time.perf_counter() + wall, time.process_time()
         try:
             for _item in iter_simulation(load_model(examples_dir() / f"{name}.json"),
                                          cancel=lambda: time.perf_counter() > deadline):
                 pass
         except Exception as exc:  # noqa: BLE001 -- a warm-up only: the example's own test reports it
             print(f"kernel warm-up: {name}: {exc}", file=sys.stderr)
+        if report:
+            print(f"{time.process_time() - cpu:7.1f} s CPU  {name}", flush=True)
 
 
 def main() -> None:
+    """``python -m tests.kernel_warmup [--report]``; ``--report`` runs every example to its end and
+    prints each one's processor time (from an empty cache: what compiling costs, docs/performance.md)."""
     from solver.model.io import list_examples
 
+    report = "--report" in sys.argv[1:]
     every = [name for name, _path, _desc in list_examples()]
-    warm([n for n in FIRST if n in every] + [n for n in every if n not in FIRST + LAST] + list(LAST))
+    started = time.process_time()
+    warm([n for n in FIRST if n in every] + [n for n in every if n not in FIRST + LAST] + list(LAST),
+         wall=float("inf") if report else EXAMPLE_WALL_S, report=report)
+    if report:
+        print(f"{time.process_time() - started:7.1f} s CPU  in all")
 
 
 if __name__ == "__main__":
