@@ -49,7 +49,7 @@ from ..errors import SolverError
 from ..jit import borrowed, njit
 from ..system.bordered import NOT_FINITE, row_dot
 from ..system.state import State
-from .free_steps import FAILED, free_step, step_work
+from .free_steps import FAILED, RUN_ARGS, free_step, step_work
 from .newmark import NewmarkIntegrator
 from .energy_screen import GOING, screen_start, screened
 from .onset_steps import book_damped, only_onsets, step_parameters
@@ -139,17 +139,8 @@ def reachable(dofs, frames, j, q, gap, reach):
 @njit(cache=True, nogil=True)
 def closed_steps(pairs, modes, first, props, tangents, times, sizes, newmark, resolution, lam_ends, gaps, before, aps,
                  screen, *args):
-    """:func:`_closed_steps` with the arrays of ``args`` borrowed (:mod:`solver.borrowing`)."""
-    return _closed_steps(pairs, modes, first, props, tangents, times, sizes, newmark, resolution, lam_ends, gaps, before,
-                         aps, screen, *borrowed(args))
-
-
-@njit(cache=True, nogil=True)
-def _closed_steps(pairs, modes, first, props, tangents, times, sizes, newmark, resolution, lam_ends, gaps, before, aps,
-                  screen, targets, accs, h, nu, af, c_a, c_v, pseudo_ratio, lam_factor, modified, q, v, a, ap, lam,
-                  F_ext, drv_rows, drv_dofs, iterations, powers, states, factor, scale, *system):
-    """The steps of :func:`~.free_steps.free_steps` (same arguments from ``targets`` on, the contact
-    rows last), step k of size ``sizes[k, 0]`` (s) with the Newmark ``nu, tau = sizes[k, 1:]`` (``h``, ``c_a``,
+    """The steps of :func:`~.free_steps.free_steps` (``args``: its arguments, borrowed as it borrows them, the
+    contact rows last), step k of size ``sizes[k, 0]`` (s) with the Newmark ``nu, tau = sizes[k, 1:]`` (``h``, ``c_a``,
     ``c_v`` and ``lam_factor`` are the first step's; ``nu`` and ``newmark``'s ``tau`` the run's: a step with
     others, a damped onset step, :mod:`.onset_steps`, has its own factors and leaves none), each with the rows' right-hand side written at its start and followed by the looks
     of :func:`modes_hold` and of :func:`~.open_steps.gaps_closing` at the open pairs (``gaps`` =
@@ -161,6 +152,9 @@ def _closed_steps(pairs, modes, first, props, tangents, times, sizes, newmark, r
     ``lam_ends[k]`` receives the contact multipliers at the end of step k.  Returns ``(steps, ending)``
     as :func:`~.open_steps.open_steps` does, ``ending`` :data:`~.open_steps.HANDED` also when a closed
     pair's rule acts at the last step's end."""
+    (targets, accs, h, nu, af, c_a, c_v, pseudo_ratio, lam_factor, modified, q, v, a, ap, lam, F_ext, drv_rows,
+     drv_dofs, iterations, powers, states, factor, scale) = borrowed(args[:RUN_ARGS])
+    system = borrowed(args[RUN_ARGS:])
     cr_dofs, cr_row, cr_rhs, lam_c = system[-8], system[-6], system[-3], system[-2]
     kinds, dofs, frames = pairs
     n, m = q.shape[0], lam.shape[0]

@@ -37,20 +37,19 @@ from .newmark import COLLAPSED, CONVERGED, DIVERGED, SINGULAR, NewmarkIntegrator
 FAILED = -1
 
 
+#: the arguments of :func:`free_steps` before the ``system`` ones: the state, its records and the factorisation state
+RUN_ARGS = 23
+
+
 @njit(cache=True, nogil=True)
 def free_steps(*args):
-    """:func:`_free_steps` with the arrays of ``args`` borrowed, not reference-counted
-    (:mod:`solver.borrowing`): the caller holds them for the whole call."""
-    return _free_steps(np.int64(0), args[0].shape[0], *borrowed(args))
-
-
-@njit(cache=True, nogil=True)
-def _free_steps(first, end, targets, accs, h, nu, af, c_a, c_v, pseudo_ratio, lam_factor, modified,
-               q, v, a, ap, lam, F_ext, drv_rows, drv_dofs, iterations, powers, states, factor, scale, *system):
-    """Steps ``first`` to ``end - 1`` of size ``h`` from the state ``q, v, a, ap, lam``, one per row of
-    ``targets`` (the dof-motion rows' values at the step's end) and ``accs`` (their prescribed
-    accelerations); ``first`` an int64, not a literal, as :func:`~.open_steps.open_step`'s ``k`` (the
-    function compiles once).
+    """Steps ``0`` to ``len(targets) - 1`` of size ``h``, ``args`` = ``(targets, accs, h, nu, af, c_a, c_v,
+    pseudo_ratio, lam_factor, modified, q, v, a, ap, lam, F_ext, drv_rows, drv_dofs, iterations, powers,
+    states, factor, scale, *system)``: from the state ``q, v, a, ap, lam``, one per row of ``targets`` (the
+    dof-motion rows' values at the step's end) and ``accs`` (their prescribed accelerations).  Its arrays
+    are borrowed, not reference-counted (:mod:`solver.borrowing`): the caller holds them for the whole call.
+    One function, not a wrapper over the loop: numba compiles every function of a chain with all it calls
+    linked in and optimised again (a level over the Newton machinery cost 10-13 s of compiling).
 
     The state arrays hold the last converged state at every moment (also when an element
     collapses and a ``ZeroDivisionError`` ends the call).  ``factor`` = (valid, factorizations,
@@ -65,14 +64,17 @@ def _free_steps(first, end, targets, accs, h, nu, af, c_a, c_v, pseudo_ratio, la
     ``mass_diag`` on.  Returns the number of steps taken, or :data:`FAILED` minus that number
     when the next one failed.
     """
+    (targets, accs, h, nu, af, c_a, c_v, pseudo_ratio, lam_factor, modified, q, v, a, ap, lam, F_ext, drv_rows,
+     drv_dofs, iterations, powers, states, factor, scale) = borrowed(args[:RUN_ARGS])
+    system = borrowed(args[RUN_ARGS:])
     work = step_work(q, lam, system[-8].shape[0])
     if scale[2] != h:
         factor[0] = 0
-    for k in range(first, end):
+    for k in range(targets.shape[0]):
         if not free_step(k, targets, accs, h, nu, af, c_a, c_v, pseudo_ratio, lam_factor, modified, q, v, a, ap, lam,
                          F_ext, drv_rows, drv_dofs, iterations, powers, states, factor, scale, work, *system):
-            return FAILED - (k - first)
-    return end - first
+            return FAILED - k
+    return targets.shape[0]
 
 
 @njit(cache=True)
@@ -94,7 +96,7 @@ def free_step(k, targets, accs, h, nu, af, c_a, c_v, pseudo_ratio, lam_factor, m
               blocks, extra, band_row, band_col, AB, kl, ku, ipiv, perm, pivot_ratio,
               tol_rel, tol_abs, tol_g, max_iter, contraction, max_reuse, cr_dofs, cr_col, cr_row, cr_level, cr_diag,
               cr_rhs, lam_c, fresh):
-    """Step ``k`` of :func:`_free_steps` (its arguments, with the scratch ``work`` of
+    """Step ``k`` of :func:`free_steps` (its arguments, with the scratch ``work`` of
     :func:`step_work`): the predictor, the modified-Newton iterations with the contact rows
     ``cr_*`` bordering the Newton matrix (none in a run of free steps; straight rows in a run of
     closed Lagrange steps, :mod:`.closed_steps`, whose ``W`` and Schur matrix serve every step

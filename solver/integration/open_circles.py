@@ -29,7 +29,7 @@ from ..system.state import State
 from . import compliant_steps as cs
 from .closed_circles import FRAME_KEYS
 from .divergence import DAMPING_ONSET, DivergenceWatch
-from .free_steps import FAILED
+from .free_steps import FAILED, RUN_ARGS
 from .live_pairs import any_live, pair_state
 from .newmark import NewtonFailure
 from .open_looks import FLAGGED, JUMPED, open_contact_rows, open_looks
@@ -58,21 +58,16 @@ def may_touch(q, v, h, tol, starts, dofs, widths, ends, slots, geometry, law, p,
 
 @njit(cache=True, nogil=True)
 def open_circle_steps(tol, margin, starts, batch, before, aps, *args):
-    """:func:`_open_circle_steps` with the arrays of ``args`` borrowed (:mod:`solver.borrowing`)."""
-    return _open_circle_steps(tol, margin, starts, batch, before, aps, *borrowed(args))
-
-
-@njit(cache=True, nogil=True)
-def _open_circle_steps(tol, margin, starts, batch, before, aps, targets, accs, h, nu, af, c_a, c_v, pseudo_ratio,
-                       lam_factor, modified, q, v, a, ap, lam, F_ext, drv_rows, drv_dofs, iterations, powers, states,
-                       factor, scale, *system):
-    """The steps of :func:`~.free_steps.free_steps` (same arguments from ``targets`` on) while no
-    pair of ``batch`` (:func:`~solver.contact.circle_pairs.pack_circle_batch`'s arrays up to the
+    """The steps of :func:`~.free_steps.free_steps` (``args``: its arguments, borrowed as it borrows them)
+    while no pair of ``batch`` (:func:`~solver.contact.circle_pairs.pack_circle_batch`'s arrays up to the
     friction parameters) is live at a step's start (:func:`any_live`, contact tolerance ``tol``, m),
     each followed by :func:`may_touch` within ``margin`` (m); ``before`` and ``aps`` as in
     :func:`.open_steps.open_steps`.  Returns ``(steps, closing)``: ``steps`` as
     :func:`~.free_steps.free_steps` returns it (a run that met a live pair ends before that step),
     ``closing`` whether the last step taken may touch."""
+    (targets, accs, h, nu, af, c_a, c_v, pseudo_ratio, lam_factor, modified, q, v, a, ap, lam, F_ext, drv_rows,
+     drv_dofs, iterations, powers, states, factor, scale) = borrowed(args[:RUN_ARGS])
+    system = borrowed(args[RUN_ARGS:])
     for k in range(targets.shape[0]):
         if any_live(q, v, a, h, tol, starts, *batch):
             return k, False

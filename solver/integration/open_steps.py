@@ -30,7 +30,7 @@ from ..system.state import State
 from . import compliant_steps as cs
 from .divergence import DAMPING_ONSET
 from .energy_screen import GOING, JUMPED, ON, RATIO, WATCH, screen_start, screened
-from .free_steps import FAILED, _free_steps
+from .free_steps import FAILED, RUN_ARGS, free_step, step_work
 from .newmark import NewtonFailure
 
 if TYPE_CHECKING:
@@ -83,22 +83,17 @@ def pair_gap(kinds, dofs, frames, j, q):
 
 @njit(cache=True, nogil=True)
 def open_steps(kinds, dofs, frames, limit, before, aps, screen, *args):
-    """:func:`_open_steps` with the arrays of ``args`` borrowed (:mod:`solver.borrowing`)."""
-    return _open_steps(kinds, dofs, frames, limit, before, aps, screen, *borrowed(args))
-
-
-@njit(cache=True, nogil=True)
-def _open_steps(kinds, dofs, frames, limit, before, aps, screen, targets, accs, h, nu, af, c_a, c_v, pseudo_ratio,
-                lam_factor, modified, q, v, a, ap, lam, F_ext, drv_rows, drv_dofs, iterations, powers, states, factor,
-                scale, *system):
-    """The steps of :func:`~.free_steps.free_steps` (same arguments from ``targets`` on), each
-    followed by :func:`gaps_closing` at its end, then by the energies and looks of ``screen``
+    """The steps of :func:`~.free_steps.free_steps` (``args``: its arguments, borrowed as it borrows them),
+    each followed by :func:`gaps_closing` at its end, then by the energies and looks of ``screen``
     (:func:`~.energy_screen.screened`); ``before`` (5, max(dofs, multipliers)) receives
     ``q, v, a, a~, lam`` at the start of the last step taken, ``aps[k]``, if it has rows, the
     pseudo-acceleration ``a~`` at the end of step k.  Returns ``(steps, ending)``:
     ``steps`` as :func:`~.free_steps.free_steps` returns it, ``ending`` :data:`HANDED` if the last step
     taken ended with a gap at or below ``limit`` (it is not counted), the screen's ending
     (:data:`~.energy_screen.JUMPED`, ``WATCHED``) if it ended the run, else :data:`RAN`."""
+    (targets, accs, h, nu, af, c_a, c_v, pseudo_ratio, lam_factor, modified, q, v, a, ap, lam, F_ext, drv_rows,
+     drv_dofs, iterations, powers, states, factor, scale) = borrowed(args[:RUN_ARGS])
+    system = borrowed(args[RUN_ARGS:])
     U = screen_start(screen, q, v, F_ext, system)
     for k in range(targets.shape[0]):
         if not open_step(k, before, aps, targets, accs, h, nu, af, c_a, c_v, pseudo_ratio, lam_factor, modified, q, v,
@@ -115,8 +110,8 @@ def _open_steps(kinds, dofs, frames, limit, before, aps, screen, targets, accs, 
 @njit(cache=True, nogil=True)
 def open_step(k, before, aps, targets, accs, h, nu, af, c_a, c_v, pseudo_ratio, lam_factor, modified, q, v, a, ap,
               lam, F_ext, drv_rows, drv_dofs, iterations, powers, states, factor, scale, *system):
-    """Step ``k`` of a run of open steps (:func:`_open_steps`' arguments from ``targets`` on): the
-    state at its start into ``before``, the step by :func:`~.free_steps.free_steps`, its end's
+    """Step ``k`` of a run of open steps (:func:`open_steps`' arguments from ``targets`` on): the
+    state at its start into ``before``, the step by :func:`~.free_steps.free_step`, its end's
     pseudo-acceleration into ``aps[k]`` if it has rows; whether it was taken (``factor[3]``: the
     steps taken)."""
     n, m = q.shape[0], lam.shape[0]
@@ -125,12 +120,15 @@ def open_step(k, before, aps, targets, accs, h, nu, af, c_a, c_v, pseudo_ratio, 
     before[2, :n] = a
     before[3, :n] = ap
     before[4, :m] = lam
-    taken = _free_steps(k, k + 1, targets, accs, h, nu, af, c_a, c_v, pseudo_ratio, lam_factor, modified,
-                        q, v, a, ap, lam, F_ext, drv_rows, drv_dofs, iterations, powers, states, factor, scale, *system)
-    factor[3] = k + 1 if taken == 1 else k
-    if taken == 1 and aps.shape[0] > k:
+    if scale[2] != h:
+        factor[0] = 0
+    taken = free_step(k, targets, accs, h, nu, af, c_a, c_v, pseudo_ratio, lam_factor, modified, q, v, a, ap, lam,
+                      F_ext, drv_rows, drv_dofs, iterations, powers, states, factor, scale,
+                      step_work(q, lam, system[-8].shape[0]), *system)
+    factor[3] = k + 1 if taken else k
+    if taken and aps.shape[0] > k:
         aps[k] = ap
-    return taken == 1
+    return taken
 
 
 class OpenGaps:
