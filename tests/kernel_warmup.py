@@ -13,12 +13,14 @@ from __future__ import annotations
 import sys
 import time
 
-#: the examples whose kernels the suite's first tests reach, in the order they reach them (the
-#: impulse and Lagrange pairs of the window's contact-model tests, ...); not the clearance joint of
-#: the very first test, which the suite reaches before this process could have compiled it (it
+#: the examples whose kernels the suite's first tests reach (the impulse and Lagrange pairs of the
+#: window's contact-model tests, ...), those whose kinds of kernel the suite's start compiles after
+#: starting this process (Lagrange pairs, the clearance joint: :data:`tests.conftest.KERNEL_EXAMPLES`)
+#: last, so that the two processes do not compile the same kernels at once; not the clearance joint
+#: of the very first test, which the suite reaches before this process could have compiled it (it
 #: compiled it twice: the test 119 s, this process as long, at once)
-FIRST = ("rod_impact_rigid", "bar_mass_impact_lagrange", "rotating_beam_stop", "moving_support_beam",
-         "two_bars_impact_lagrange", "slider_crank_clearance_lubricated", "disc_rolling_beam", "moving_mass_beam",
+FIRST = ("rod_impact_rigid", "rotating_beam_stop", "moving_support_beam", "disc_rolling_beam", "moving_mass_beam",
+         "bar_mass_impact_lagrange", "two_bars_impact_lagrange", "slider_crank_clearance_lubricated",
          "slider_crank_translational_clearance")
 #: those the suite compiles itself first
 LAST = ("slider_crank_clearance_lankarani_nikravesh",)
