@@ -3,7 +3,8 @@
 In a fresh checkout nothing is cached: every kernel a test reaches first compiles in that test
 (the clearance joint's compliant steps 2 min, closed Lagrange steps with friction 3 min), on one
 core, while the machine's second core idles.  ``python -m tests.kernel_warmup`` runs every
-bundled example through its impacts (each up to :data:`EXAMPLE_WALL_S` of wall time), those the
+bundled example through its impacts (each up to :data:`EXAMPLE_WALL_S` of wall time, or until it has
+compiled nothing for :data:`QUIET_S`), those the
 first tests reach first (:data:`FIRST`), writing each kernel to the cache as it compiles; a test
 that reaches a kernel after that loads it (milliseconds).  :func:`tests.conftest.pytest_sessionstart`
 starts it; it ends by itself, or with the session.
@@ -26,19 +27,32 @@ FIRST = ("rod_impact_rigid", "rotating_beam_stop", "moving_support_beam", "disc_
 LAST = ("slider_crank_clearance_lankarani_nikravesh",)
 #: wall time (s) one example may run: its first impacts, not its whole span
 EXAMPLE_WALL_S = 20.0
+#: an example's run ends once numba compiled nothing for this long (s): stepping on with every kernel it
+#: reached compiled is work for no one (the examples' runs to their 20 s were half of this process's time)
+QUIET_S = 3.0
 
 
 def warm(names: list[str], wall: float = EXAMPLE_WALL_S, report: bool = False) -> None:
-    """Run each example of ``names`` until it ends or ``wall`` seconds pass; an example that
-    fails is passed over (its test says why); ``report``: print each one's processor time."""
+    """Run each example of ``names`` until it ends, ``wall`` seconds pass or numba compiled nothing for
+    :data:`QUIET_S` (unless ``report``); an example that fails is passed over (its test says why);
+    ``report``: print each one's processor time."""
     from solver.api import iter_simulation, load_model
     from solver.model.io import examples_dir
 
+    from .compile_clock import COMPILING
+
     for name in names:
         deadline, cpu = time.perf_counter() + wall, time.process_time()
+        compiled = [COMPILING.spent()[1], time.perf_counter()]  # compiling so far (s), when it last grew
+
+        def cancel() -> bool:
+            now, spent = time.perf_counter(), COMPILING.spent()[1]
+            if spent != compiled[0]:
+                compiled[:] = spent, now
+            return now > deadline or (not report and now - compiled[1] > QUIET_S)
+
         try:
-            for _item in iter_simulation(load_model(examples_dir() / f"{name}.json"),
-                                         cancel=lambda: time.perf_counter() > deadline):
+            for _item in iter_simulation(load_model(examples_dir() / f"{name}.json"), cancel=cancel):
                 pass
         except Exception as exc:  # noqa: BLE001 -- a warm-up only: the example's own test reports it
             print(f"kernel warm-up: {name}: {exc}", file=sys.stderr)
