@@ -28,7 +28,7 @@ LAST = ("slider_crank_clearance_lankarani_nikravesh",)
 #: wall time (s) one example may run: its first impacts, not its whole span
 EXAMPLE_WALL_S = 20.0
 #: an example's run ends once numba compiled nothing for this long (s): stepping on with every kernel it
-#: reached compiled is work for no one (the examples' runs to their 20 s were half of this process's time)
+#: reached compiled is work for no one (this process's CPU in a fresh clone 256 -> 237 s)
 QUIET_S = 3.0
 
 
