@@ -499,6 +499,13 @@ class LagrangeModel(ContactModel):
             if self.state[j]:
                 self._step_F[j] = self._forces(j, lam)
 
+    def steps_ended(self, count: int, lam_old: np.ndarray, lam_new: np.ndarray) -> None:
+        """:meth:`step_ended` after ``count`` steps in the same modes (a compiled run's), the last from the
+        multipliers ``lam_old`` to ``lam_new``: the onset steps among the others passed, the forces those of the
+        last (the others' are overwritten by it)."""
+        self._onset_steps = self._onset_steps[count - 1:]
+        self.step_ended(lam_old, lam_new)
+
     def friction_power(self, s: State, lam_c: np.ndarray) -> float:
         """``-F_t v_t`` summed over the pairs in contact, W."""
         P = 0.0

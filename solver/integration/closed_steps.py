@@ -248,8 +248,10 @@ class ClosedRows(OpenGaps):
             self.t_coef[j, :len(g.local_dofs)] = g.J_local[1]
         self._fixed = np.array([[p.mu_s, float(p.mu_s > 0.0 or p.mu_d > 0.0), p.params.get("reach", np.inf)]
                                 for p in pairs]).reshape(len(pairs), 3)
-        self.rows = None
-        self.modes, self.props = np.empty(0, dtype=np.int64), np.empty((0, 7))
+        self.rows, self._rows_key = None, None  # the last run's rows and the modes and slip directions they are of
+        self.modes = np.empty(0, dtype=np.int64)
+        self.props = np.empty((len(pairs), 7))  # :func:`modes_hold`'s, the columns of the pairs set here
+        self.props[:, MU_S], self.props[:, FRICTIONAL], self.props[:, REACH] = self._fixed.T
         self.times = np.empty(0)
         self.sizes = np.empty(0)
         self.lam_ends = np.empty((0, 0))
@@ -292,18 +294,18 @@ class ClosedRows(OpenGaps):
 
     def begin(self, s: State, times: np.ndarray, steps: np.ndarray) -> None:
         """The rows of a run from ``s`` to the step ends ``times`` by ``steps`` (s; the loop's rows of a step from ``s``;
-        those of the last run while the pairs' modes, slip directions and held gaps are the same:
-        only their right-hand side changes, which the run writes)."""
+        those of the last run while the pairs' modes and slip directions are the same: the gaps held enter
+        only their right-hand side, which the run writes at each step's start, :func:`write_rhs`)."""
         m = self.model
-        modes = m.state.astype(np.int64)
-        fixed = self._fixed
-        props = np.column_stack([m.hold, m.mass, m.sigma, fixed[:, 0], m.eps, fixed[:, 1], fixed[:, 2]])
-        if (self.rows is None or s.lam_c.shape != self.rows.lam.shape or not np.array_equal(modes, self.modes)
-                or not np.array_equal(props, self.props)):
-            self.rows, self.modes, self.props = self.contacts.rows(s), modes, props
-            self.first = np.cumsum(modes) - modes  # a pair in mode k has k rows (lagrange.OPEN, SLIDE, STICK)
+        key = (m.state.tobytes(), m.sigma.tobytes())  # what the rows' coefficients depend on (eqs. 4.15, 4.17, 4.29)
+        if self.rows is None or s.lam_c.shape != self.rows.lam.shape or key != self._rows_key:
+            self.rows, self._rows_key = self.contacts.rows(s), key
+            self.modes = m.state.astype(np.int64)
+            self.first = np.cumsum(self.modes) - self.modes  # a pair in mode k has k rows (lagrange.OPEN, SLIDE, STICK)
         else:
             self.rows.lam[:] = s.lam_c
+        props = self.props
+        props[:, HOLD], props[:, MASS], props[:, SIGMA], props[:, EPS] = m.hold, m.mass, m.sigma, m.eps
         self.times = np.concatenate([[s.t], times])
         self.sizes = step_parameters(steps, m.onset_left, self.integ.nu, self.integ.tau)
         self.start, self.damped = s, m.step_tau() is not None
@@ -381,10 +383,8 @@ class ClosedRows(OpenGaps):
             for k in range(len(hs)):
                 st = State(float(self.times[k + 1]), q[k], v[k], a[k], lam[k], None, self.lam_ends[k])
                 p_fric[k] = self.contacts.contact_power(st)[0]
-        onset = min(self.model.onset_left, len(hs))
-        for k in [*range(onset), *range(max(onset, len(hs) - 1), len(hs))]:  # each onset step counted, the last
-            self.model.step_ended(self.multipliers(k), self.multipliers(k + 1))
         if len(hs):
+            self.model.steps_ended(len(hs), self.multipliers(len(hs) - 1), self.multipliers(len(hs)))
             self.model.last_step = float(hs[-1])
         if self.damped and len(hs):
             n, m = len(end.q), len(end.lam)
