@@ -212,9 +212,10 @@ class OutputBuilder:
         from the start).  The energies in play are at least :data:`SPURIOUS_FLOOR` of the largest
         at a step's start so far: a model come to rest (a body stopped on a line without gravity,
         its energy 1e-23 J of round-off) does not make round-off a spurious root."""
-        h = new.t - old.t
-        p0, p1 = self.powers(old), self.powers(new)
-        work = 0.5 * h * sum(p0[i] + p1[i] for i in (0, 1, 5, 6))
+        work = 0.0  # of the loads, the drivers, the free strains and the moving rows: none where none works
+        if self.others_work():  # (not the friction power, which powers() finds too: a geometry per pair in Python)
+            p0, p1 = self.powers(old), self.powers(new)
+            work = 0.5 * (new.t - old.t) * sum(p0[i] + p1[i] for i in (0, 1, 5, 6))
         e0, e1 = self.energy_terms(old), self.energy_terms(new)
         self._largest_start = max(self._largest_start, sum(abs(x) for x in e0))
         scale = max(sum(abs(x) for x in e0 + e1) + abs(work), SPURIOUS_FLOOR * self._largest_start)

@@ -7,9 +7,11 @@ Run on demand (not part of the test suite)::
 For the bar struck by a mass and the two bars with their pairs switched to the Lagrange model
 (:mod:`bench_lagrange`), the CPU of the steps taken while a pair is closed, per contact step:
 the compiled closed runs' kernel (:func:`~solver.integration.closed_steps.closed_steps`), the
-Python around those runs (planning, rows, the guard's and the watch's looks, the ledger), and
-the steps taken one by one (the damped onset step, releases, stick-slip switches, with their
-retakes); and, for comparison, the kernel of the same model without pairs per step
+Python around those runs (planning, rows, the guard's and the watch's looks, the ledger:
+:func:`~solver.integration.compiled_runs.compiled_run` less its kernel), and the steps taken one
+by one (the damped onset step, releases, stick-slip switches, with their retakes: the loop's
+attempt and acceptance of each); the frames the loop writes after them are not counted, as the
+time loop's ``impact_steps_wall_s`` does not count them (:mod:`bench_lagrange`); and, for comparison, the kernel of the same model without pairs per step
 (:func:`~solver.integration.free_steps.free_steps`).  Each part from the run fastest at it; last
 the longest call of the closed runs' kernel (the least over the runs, ms: how long the time loop
 may go without looking at a cancel, beside the Python of that run).
@@ -35,11 +37,14 @@ calls: Counter = Counter()
 longest: defaultdict[str, float] = defaultdict(float)  # each part's longest call, s
 
 
-def timed(owner, name: str, part: str, generator: bool = False) -> None:
-    """``owner.name`` timed into ``spent[part]`` (a generator method: its whole iteration, closed steps only)."""
+def timed(owner, name: str, part: str, closed=None) -> None:
+    """``owner.name`` timed into ``spent[part]``; with ``closed(args)``, only the calls it says are of closed
+    steps."""
     original = getattr(owner, name)
 
     def plain(*args):
+        if closed is not None and not closed(args):
+            return original(*args)
         started = clock()
         try:
             return original(*args)
@@ -48,15 +53,17 @@ def timed(owner, name: str, part: str, generator: bool = False) -> None:
             calls[part] += 1
             longest[part] = max(longest[part], clock() - started)
 
-    def stepping(self, *args):
-        closed, started = self.contacts.active and self.contacts.closed(), clock()
-        result = yield from original(self, *args)
-        if closed:
-            spent[part] += clock() - started
-            calls[part] += 1
-        return result
+    setattr(owner, name, plain)
 
-    setattr(owner, name, stepping if generator else plain)
+
+#: the place of ``gaps`` among the arguments the time loop gives :func:`~solver.integration.compiled_runs.compiled_run`
+GAPS = 13
+
+
+def in_contact(args: tuple) -> bool:
+    """Whether the call of a :class:`~solver.integration.time_loop._Loop` method (``args[0]`` the loop) is
+    made while a pair is closed."""
+    return args[0].contacts.active and args[0].contacts.closed()
 
 
 def best_parts(doc: dict, repeat: int) -> tuple[dict, dict]:
@@ -81,8 +88,9 @@ def main(argv: list[str] | None = None) -> int:
     time_loop.wallclock = types.SimpleNamespace(perf_counter=clock)
     timed(closed_steps, "closed_steps", "kernel")
     timed(free_steps, "free_steps", "free kernel")
-    timed(time_loop._Loop, "_free_steps", "closed runs", generator=True)
-    timed(time_loop._Loop, "_contact_step", "one by one", generator=True)
+    timed(time_loop, "compiled_run", "closed runs", lambda args: isinstance(args[GAPS], closed_steps.ClosedRows))
+    timed(time_loop._Loop, "_attempt", "one by one", in_contact)
+    timed(time_loop._Loop, "_accept", "one by one", lambda args: args[4])  # its in_contact
     simulate(lagrange(args.names[0]))  # warm-up: load the kernels
     for name in args.names:
         calls.clear()
@@ -93,7 +101,7 @@ def main(argv: list[str] | None = None) -> int:
         per = {"kernel of the closed runs": parts["kernel"], "Python around them": parts["closed runs"] - parts["kernel"],
                "steps one by one": parts["one by one"]}
         print(f"{name}: {contact} contact steps, {meta['impact_steps_wall_s'] / contact * 1e6:.1f} us each "
-              f"({calls['kernel'] // args.repeat} closed runs, {calls['one by one'] // args.repeat} steps one by one)")
+              f"({calls['kernel'] // args.repeat} closed runs, {calls['one by one'] // (2 * args.repeat)} steps one by one)")
         for part, seconds in per.items():
             print(f"  {part:<28}{seconds / contact * 1e6:8.1f} us per contact step")
         print(f"  {'free step kernel, no pairs':<28}{free['free kernel'] / contact * 1e6:8.1f} us per step")
