@@ -514,6 +514,19 @@ class LagrangeModel(ContactModel):
                 P -= self._forces(j, lam_c)[1] * self._v_t(j, s)
         return P
 
+    def run_friction_powers(self, q: np.ndarray, V: np.ndarray, lams: np.ndarray) -> np.ndarray:
+        """:meth:`friction_power` at each state of a run of steps in the present modes, from its velocities
+        ``V`` (K, n) and contact multipliers ``lams`` (K, rows), W: the pairs' Jacobians those at ``q``, as
+        on straight targets (a node's, a ground line's) they are at every configuration, bit for bit
+        (:meth:`~solver.system.contact_pairs.ContactPair.geometry`); each state's sum in pair order."""
+        P = np.zeros(len(V))
+        for j in range(len(self.pairs)):
+            if self.state[j] and self._frictional[j] and lams.shape[1]:
+                g = self._geometry(j, q)
+                for k in range(len(V)):
+                    P[k] -= self._forces(j, lams[k])[1] * float(g.velocity(V[k])[1])
+        return P
+
     def frame_data(self, s: State, lam_c: np.ndarray, out: dict[str, np.ndarray]) -> None:
         """The multipliers as forces (4.2-4.3) over the last step (:meth:`step_ended`; where the
         mode changed at its end, at an onset or after a release, the multipliers now), states,

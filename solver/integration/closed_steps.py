@@ -378,11 +378,8 @@ class ClosedRows(OpenGaps):
         only while a frictional pair is closed (:attr:`records`; a run recorded for the created-energy
         watch of an undamped model need not)."""
         p_fric = np.zeros(len(hs))  # 0.0 as the model has it while no frictional pair is closed
-        if recorded is not None and self.records:
-            q, v, a, lam = recorded
-            for k in range(len(hs)):
-                st = State(float(self.times[k + 1]), q[k], v[k], a[k], lam[k], None, self.lam_ends[k])
-                p_fric[k] = self.contacts.contact_power(st)[0]
+        if recorded is not None and self.records:  # the contacts' contact_power()[0]: a sum over its one model
+            p_fric = self.model.run_friction_powers(self.start.q, recorded[1], self.lam_ends[:len(hs)]) + 0.0
         if len(hs):
             self.model.steps_ended(len(hs), self.multipliers(len(hs) - 1), self.multipliers(len(hs)))
             self.model.last_step = float(hs[-1])
