@@ -204,3 +204,25 @@ def test_a_release_is_taken_again_in_the_closed_run_that_meets_it(name, solver, 
     for key in ("factorizations", "rejected_steps", "newton_iterations"):
         assert compiled.meta[key] == stepped.meta[key], key
     assert_same_run(compiled, stepped)
+
+
+@pytest.mark.parametrize("mode, sigma", [(1, 1.0), (1, -1.0), (2, 0.0)])
+def test_run_friction_powers_are_the_models_friction_power_at_each_state_to_the_bit(mode, sigma):
+    """The friction power of a closed run's steps (:meth:`~solver.contact.lagrange.LagrangeModel.run_friction_powers`,
+    the Jacobians of the run's start) equals the model's own at each step's state, sliding either way and
+    sticking, for the rod on the floor (a ground line, mu = 0.8) at states moved and turned from its start."""
+    system = compile_model(example("rod_floor_flexible"))
+    contacts = ContactTracker(Assembly(system), system.settings)
+    model, s = contacts.models[0], initial_state(contacts.asm)
+    model.state[:], model.sigma[:] = 0, 0.0
+    model.state[0], model.sigma[0] = mode, sigma
+    contacts.rows(s)  # the multipliers laid out for these modes
+    rng = np.random.default_rng(3)
+    Q = s.q + 1e-3 * rng.standard_normal((20, len(s.q)))
+    V = rng.standard_normal((20, len(s.q)))
+    lams = 10.0 * rng.standard_normal((20, mode))
+    lams[:, 0] = np.abs(lams[:, 0])  # pressing: a pulling pair transmits nothing (the next step releases it)
+    got = model.run_friction_powers(s.q, V, lams) + 0.0
+    expected = [contacts.contact_power(State(s.t, q, v, s.a, s.lam, None, lam))[0] for q, v, lam in zip(Q, V, lams)]
+    assert got.tolist() == expected
+    assert np.count_nonzero(got) == 20
