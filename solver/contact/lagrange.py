@@ -50,7 +50,7 @@ from ..system.state import State
 from .base import ContactModel
 from .jump import sticks_redundantly, velocity_jump
 from .routh import ImpactResult
-from .slip_stop import slip_end, stop_slip
+from .slip_stop import overrun_secant, slip_end, stop_slip
 
 OPEN, SLIDE, STICK = 0, 1, 2  # indices into CONTACT_STATES
 
@@ -241,7 +241,7 @@ class LagrangeModel(ContactModel):
 
     def _slip_end(self, j: int, old: State, new: State, phi_old: float, phi_new: float) -> float | None:
         """The time within ``old -> new`` at which the slip of pair ``j``, ``phi = sigma v_t``,
-        first returns to zero (4.8; :func:`slip_end`, or :meth:`_secant` once a step taken again
+        first returns to zero (4.8; :func:`slip_end`, or :func:`overrun_secant` once a step taken again
         overran it too), or None when the step landed there: the slip reversed by no more than
         the rows' velocity resolution ``tol_g / h`` (friction pushes a reversed slip along, so the
         landing is held to the rows' resolution rather than to ``eps`` of the slip, 4.9).  A slip
@@ -256,22 +256,9 @@ class LagrangeModel(ContactModel):
         overshot = -phi_new > self.tol_g / h
         if self._landed(new.t, j) and not overshot:
             return None
-        t_sw = self._secant(j, old.t, new.t, phi_new, old.t + h * fraction)
+        last, self._overshoots[j] = self._overshoots.get(j), (old.t, new.t, phi_new)
+        t_sw = overrun_secant(last, old.t, new.t, phi_new, old.t + h * fraction)
         return min(t_sw, new.t - 0.05 * h) if t_sw >= new.t - 0.02 * h else t_sw
-
-    def _secant(self, j: int, t0: float, t1: float, phi1: float, t_sw: float) -> float:
-        """The slip end of pair ``j`` from a step begun at ``t0`` (s) that overran it to ``phi1 < 0``
-        at ``t1``: the nearer of the cubic's root ``t_sw`` and the secant through the last two
-        overrun ends from ``t0`` where the slip falls with time.  The steps taken again end each
-        at the cubic's root, which a stiff chain's slip (its end acceleration changing with the
-        step) leaves on the far side: alone it closes in by a few per cent a retake and the
-        retakes run out with the slip reversed (by 2.8 % of its largest on a found model), friction
-        then pushing the points along their motion."""
-        last = self._overshoots.get(j)
-        self._overshoots[j] = (t0, t1, phi1)
-        if last is None or last[0] != t0 or last[1] == t1 or (phi1 - last[2]) / (t1 - last[1]) >= 0.0:
-            return t_sw
-        return min(t_sw, t1 - phi1 * (t1 - last[1]) / (phi1 - last[2]))
 
     def _switching_value(self, j: int, what: str, s: State, lam: np.ndarray, F_tol: float) -> float:
         r = self._first_row(j)
@@ -481,13 +468,15 @@ class LagrangeModel(ContactModel):
             return F_n, min(max(float(lam_c[r + 1]), -mu_F), mu_F)
         return F_n, -self.pairs[j].mu_d * F_n * self.sigma[j]  # eq. (4.5)
 
-    def step_ended(self, lam_old: np.ndarray, lam_new: np.ndarray) -> None:
+    def step_ended(self, lam_old: np.ndarray, lam_new: np.ndarray, count: int = 1) -> None:
         """The force each closed pair transmitted over the step: its impulse over the step,
         ``h ((1 - tau) lambda_N + tau lambda_N+1)`` (the Newmark velocity update, eq. 2.50),
         over ``h``.  Departure from the thesis, which reports ``lambda_N+1``: with the
         trapezoidal rule the step-end multipliers carry an alternation ``(-1)^N`` that the
         motion does not see (any start value ``lambda_0`` gives the same positions and
-        velocities), and it is largest where the force changes within a step."""
+        velocities), and it is largest where the force changes within a step.  After ``count`` steps
+        in the same modes (a compiled run's) the onset steps among the others passed."""
+        self._onset_steps = self._onset_steps[count - 1:]
         tau = self.step_tau() or self.tau
         self._onset_steps = self._onset_steps[1:]
         self._step_F[:] = np.nan
@@ -499,26 +488,14 @@ class LagrangeModel(ContactModel):
             if self.state[j]:
                 self._step_F[j] = self._forces(j, lam)
 
-    def steps_ended(self, count: int, lam_old: np.ndarray, lam_new: np.ndarray) -> None:
-        """:meth:`step_ended` after ``count`` steps in the same modes (a compiled run's), the last from the
-        multipliers ``lam_old`` to ``lam_new``: the onset steps among the others passed, the forces those of the
-        last (the others' are overwritten by it)."""
-        self._onset_steps = self._onset_steps[count - 1:]
-        self.step_ended(lam_old, lam_new)
-
     def friction_power(self, s: State, lam_c: np.ndarray) -> float:
         """``-F_t v_t`` summed over the pairs in contact, W."""
-        P = 0.0
-        for j in range(len(self.pairs)):
-            if self.state[j] and self._frictional[j] and lam_c.size:
-                P -= self._forces(j, lam_c)[1] * self._v_t(j, s)
-        return P
+        return float(self.run_friction_powers(s.q, s.v[None], lam_c[None])[0])
 
     def run_friction_powers(self, q: np.ndarray, V: np.ndarray, lams: np.ndarray) -> np.ndarray:
-        """:meth:`friction_power` at each state of a run of steps in the present modes, from its velocities
-        ``V`` (K, n) and contact multipliers ``lams`` (K, rows), W: the pairs' Jacobians those at ``q``, as
-        on straight targets (a node's, a ground line's) they are at every configuration, bit for bit
-        (:meth:`~solver.system.contact_pairs.ContactPair.geometry`); each state's sum in pair order."""
+        """:meth:`friction_power` at states in the present modes with the velocities ``V`` (K, n) and contact
+        multipliers ``lams`` (K, rows), W, the pairs' Jacobians those at ``q``: a run's on straight targets (a
+        node's, a ground line's: the same bits at every configuration); each state's sum in pair order."""
         P = np.zeros(len(V))
         for j in range(len(self.pairs)):
             if self.state[j] and self._frictional[j] and lams.shape[1]:

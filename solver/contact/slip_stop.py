@@ -52,3 +52,16 @@ def slip_end(v0: float, m0: float, v1: float, m1: float) -> float:
     cubic = [2 * v0 + m0 - 2 * v1 + m1, -3 * v0 - 2 * m0 + 3 * v1 - m1, m0, v0]
     found = [r.real for r in np.roots(cubic) if abs(r.imag) <= 1e-12 and 1e-9 < r.real <= 1.0]
     return float(min(found)) if found else (v0 / (v0 - v1) if v0 > 0.0 else 0.5)
+
+
+def overrun_secant(last: tuple[float, float, float] | None, t0: float, t1: float, phi1: float, t_sw: float) -> float:
+    """The slip end (s) of a step begun at ``t0`` (s) that overran it to ``phi1 < 0`` (m/s) at ``t1``: the
+    nearer of the cubic's root ``t_sw`` and the secant through this overrun end and the ``last`` one
+    ``(t0, t1, phi1)`` of the same pair, where that was of a step from the same ``t0`` and the slip falls with
+    time.  The steps taken again end each at the cubic's root, which a stiff chain's slip (its end
+    acceleration changing with the step) leaves on the far side: alone it closes in by a few per cent a
+    retake and the retakes run out with the slip reversed (by 2.8 % of its largest on a found model),
+    friction then pushing the points along their motion."""
+    if last is None or last[0] != t0 or last[1] == t1 or (phi1 - last[2]) / (t1 - last[1]) >= 0.0:
+        return t_sw
+    return min(t_sw, t1 - phi1 * (t1 - last[1]) / (phi1 - last[2]))

@@ -381,7 +381,7 @@ class ClosedRows(OpenGaps):
         if recorded is not None and self.records:  # the contacts' contact_power()[0]: a sum over its one model
             p_fric = self.model.run_friction_powers(self.start.q, recorded[1], self.lam_ends[:len(hs)]) + 0.0
         if len(hs):
-            self.model.steps_ended(len(hs), self.multipliers(len(hs) - 1), self.multipliers(len(hs)))
+            self.model.step_ended(self.multipliers(len(hs) - 1), self.multipliers(len(hs)), len(hs))
             self.model.last_step = float(hs[-1])
         if self.damped and len(hs):
             n, m = len(end.q), len(end.lam)
