@@ -10,8 +10,9 @@ the compiled closed runs' kernel (:func:`~solver.integration.closed_steps.closed
 Python around those runs (planning, rows, the guard's and the watch's looks, the ledger:
 :func:`~solver.integration.compiled_runs.compiled_run` less its kernel), and the steps taken one
 by one (the damped onset step, releases, stick-slip switches, with their retakes: the loop's
-attempt and acceptance of each); the frames the loop writes after them are not counted, as the
-time loop's ``impact_steps_wall_s`` does not count them (:mod:`bench_lagrange`); and, for comparison, the kernel of the same model without pairs per step
+attempt and acceptance of each; the frames the loop writes after them are not counted, as the
+time loop's ``impact_steps_wall_s``, :mod:`bench_lagrange`'s figure, does not count them); and,
+for comparison, the kernel of the same model without pairs per step
 (:func:`~solver.integration.free_steps.free_steps`).  Each part from the run fastest at it; last
 the longest call of the closed runs' kernel (the least over the runs, ms: how long the time loop
 may go without looking at a cancel, beside the Python of that run).

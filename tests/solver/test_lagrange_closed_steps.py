@@ -209,8 +209,9 @@ def test_a_release_is_taken_again_in_the_closed_run_that_meets_it(name, solver, 
 @pytest.mark.parametrize("mode, sigma", [(1, 1.0), (1, -1.0), (2, 0.0)])
 def test_run_friction_powers_are_the_models_friction_power_at_each_state_to_the_bit(mode, sigma):
     """The friction power of a closed run's steps (:meth:`~solver.contact.lagrange.LagrangeModel.run_friction_powers`,
-    the Jacobians of the run's start) equals the model's own at each step's state, sliding either way and
-    sticking, for the rod on the floor (a ground line, mu = 0.8) at states moved and turned from its start."""
+    the Jacobians of the run's start) equals the contacts' at each step's own state (its Jacobians those of
+    its configuration), sliding either way and sticking, for the rod on the floor (a ground line, mu = 0.8) at
+    states moved and turned from the run's start."""
     system = compile_model(example("rod_floor_flexible"))
     contacts = ContactTracker(Assembly(system), system.settings)
     model, s = contacts.models[0], initial_state(contacts.asm)
