@@ -16,7 +16,9 @@ guard).  A *free step* is a step of the model with its pairs removed at the impa
 difference between runs of :data:`FREE_STEPS` more and as many steps as the run took in contact,
 so that the setup cancels: a difference of as many steps again, 2-15 ms, scattered 12-37 us a step
 of the bar struck by a mass from one command to the next, against the setup's milliseconds).  The
-columns give the time per step of each kind (of the run fastest at that kind) and their ratios;
+columns give the time per step of each kind (of the run fastest at that kind) and their ratios; the
+runs of each case are taken in turn, a run with its pairs and the two without, so that a slower spell
+of the machine (this one's speed wanders by 1.5-2x over minutes) slows both sides of a ratio;
 issue 28's goal is a contact step at most 1.5 free steps.  Steps in contact are taken in compiled
 runs while the pairs keep their modes (:mod:`solver.integration.closed_steps`), the steps at
 which a pair switches, releases or touches by the contact rules one by one.  A warm-up run first
@@ -24,6 +26,7 @@ loads the compiled kernels.
 """
 from __future__ import annotations
 
+import math
 import sys
 from pathlib import Path
 
@@ -75,13 +78,15 @@ def main(argv: list[str] | None = None) -> int:
           f"{'us/free step':>14}{'contact/free':>14}{'open/free':>11}{'contact/open':>14}")
     for label, name in CASES.items():
         doc = lagrange(name)
-        metas = [measure(doc, 1)[1] for _ in range(repeat)]  # each kind of step: its fastest run
-        meta = metas[-1]
+        metas, once, more = [], math.inf, math.inf
+        for _ in range(repeat):  # the kinds taken in turn: a slower spell of the machine slows each alike
+            metas.append(measure(doc, 1)[1])
+            steps = max(metas[0]["impact_steps"], 1)  # setup (initial velocities, compiling the model) cancels out:
+            once = min(once, measure(contact_free(doc, impact_step(doc), steps), 1)[0])
+            more = min(more, measure(contact_free(doc, impact_step(doc), steps + FREE_STEPS), 1)[0])
+        meta = metas[-1]  # each kind of step: its fastest run
         per_contact = min(m["impact_steps_wall_s"] for m in metas) / max(meta["impact_steps"], 1) * 1e6
         per_open = min(m["free_steps_wall_s"] for m in metas) / max(meta["free_steps"], 1) * 1e6
-        steps = max(meta["impact_steps"], 1)  # setup (initial velocities, compiling the model) cancels out:
-        once, _meta = measure(contact_free(doc, impact_step(doc), steps), repeat)
-        more, _meta = measure(contact_free(doc, impact_step(doc), steps + FREE_STEPS), repeat)
         per_free = (more - once) / FREE_STEPS * 1e6
         print(f"{label:<44}{meta['impact_steps']:>14}{meta['free_steps']:>11}{per_contact:>17.1f}{per_open:>14.1f}"
               f"{per_free:>14.1f}{per_contact / per_free:>14.2f}{per_open / per_free:>11.2f}"
