@@ -380,7 +380,9 @@ def modal_energies(q, v, q0, modal):
             for j in range(D):
                 T += 0.5 * pd[i] * M[i, j] * pd[j]
         f = np.empty(n)
-        U += elastic_terms(p, n, ints[l, 1], ints[l, 2] != 0, mat[l], elphi[l], elprop[l], f, np.empty((n, n)), False)
+        # want np.bool_(False), not the literal False: elastic_terms compiles once for this call and link_terms'
+        U += elastic_terms(p, n, ints[l, 1], ints[l, 2] != 0, mat[l], elphi[l], elprop[l], f, np.empty((n, n)),
+                           np.bool_(False))
         _c, _s, As0, As1, _x, _y = _frame(p, n, scal[l], vec[l])
         dx, dy = p[0] - q0[dofs[l, 0]], p[1] - q0[dofs[l, 1]]
         V -= scal[l, 0] * (grav[0] * dx + grav[1] * dy) + grav[0] * (As0 - scal[l, 1]) + grav[1] * (As1 - scal[l, 2])

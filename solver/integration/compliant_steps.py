@@ -151,12 +151,14 @@ def newmark_compliant(h, t0, run, q0, v0, a0, ap0, lam0, q, v, a, ap, lam, motio
             if singular:
                 fs[VALID_F] = 0.0
                 return -1
+        # follower np.bool_(True), not the literal True: converge_compliant_step compiles once for this call and the
+        # loop's step one by one (:meth:`~.newmark.NewmarkIntegrator.step`), not twice (21 s of CPU)
         status = converge_compliant_step(
             previous, gravity, run[CONTRACTION], contact, q0, v0, ap0, h, nu, ap, dm_acc, (1.0 - af) / (1.0 - am),
             nu * h * h, q, v, a, lam, F_ext, target, c_a, c_v, counters, norms, mass_diag, alpha, beta, form,
             elem_dofs, secs, Mbars, modal, no_blocks, dm_dofs, bp_n, bp_b, bp_r, sl_n, sl_nrm, sl_p, rows, cols, psi,
             g, G_vals, AB, kl, ku, ipiv, perm, fs[SCALE], tol_rel, tol_abs, tol_g, max_iter, contraction, max_reuse,
-            True, cr_dofs, cr_col, cr_row, cr_level, cr_diag, cr_rhs, lam_c, fresh)
+            np.bool_(True), cr_dofs, cr_col, cr_row, cr_level, cr_diag, cr_rhs, lam_c, fresh)
         fs[EVALUATIONS] += counters[0] - done
         done = counters[0]
         if status == CONVERGED:

@@ -131,13 +131,15 @@ def free_step(k, targets, accs, h, nu, af, c_a, c_v, pseudo_ratio, lam_factor, m
             W[:, :] = W_new
             Sinv[:, :] = S_new
             border[0] = 1
+        # follower np.bool_(False), not the literal False: converge_bordered and newton_iterations compile once for
+        # this call and the loop's step one by one (:meth:`~.newmark.NewmarkIntegrator.step`), not twice (15 s of CPU)
         status = converge_bordered(q, v, ap, h, nu, apn, accs[k], pseudo_ratio, lam_factor,
                                    qn, vn, an, lamn, F_ext, target, c_a, c_v, counters, norms,
                                    mass_diag, alpha, beta, form, dofs, secs, Mbars, modal, no_blocks, dm_dofs,
                                    bp_n, bp_b, bp_r, sl_n, sl_nrm, sl_p, rows, cols, psi, g, vals,
                                    AB, kl, ku, ipiv, perm, scale[0], tol_rel, tol_abs, tol_g, max_iter, contraction,
-                                   max_reuse, False, cr_dofs, cr_col, cr_row, cr_level, cr_diag, cr_rhs, lam_c,
-                                   fresh, W, Sinv)
+                                   max_reuse, np.bool_(False), cr_dofs, cr_col, cr_row, cr_level, cr_diag, cr_rhs,
+                                   lam_c, fresh, W, Sinv)
         factor[2] += counters[0] - done
         done = counters[0]
         if status == CONVERGED or status == DIVERGED:
