@@ -49,8 +49,9 @@ def point_on_element(qe: np.ndarray, beta0: float, xi: float) -> tuple[np.ndarra
     the Jacobian (2, 6) of the position on the dofs, and ``dp/dxi`` (2,) in m (along the
     deformed element: its tangent times the stretched length).  Compiled: a moving support or mass
     asks for its point about ten times a step (its rows, their refreshes and the central
-    difference of their rates), 36 us each in numpy's small-array calls; the same operations in
-    the same order, so the same bits."""
+    difference of their rates), 36 us each in numpy's small-array calls.  The same operations in
+    the same order: the point and its tangent are numpy's to the bit, the Jacobian's entries differ
+    from numpy's by an ulp at 0.6 % of points (numba may fuse a product into a sum)."""
     dx, dy = qe[3] - qe[0], qe[4] - qe[1]
     l = math.hypot(dx, dy)
     e = np.array([dx, dy]) / l
