@@ -8,6 +8,7 @@ from PySide6.QtCore import QPointF, Qt, QTimer
 from PySide6.QtWidgets import QApplication, QComboBox, QFileDialog, QLineEdit
 
 from app.sweeps.dialog import SweepDialog
+from app.sweeps.worker import SweepWorker
 from solver.contact.routh import routh_impulse
 from solver.model.io import examples_dir, load_model
 from solver.sweeps import read_rows
@@ -142,7 +143,21 @@ def test_kept_results_open_without_solving_and_a_reopened_folder_shows_the_sweep
     assert window.simulation.playback.frames
 
 
-def test_cancel_in_the_progress_dock_stops_the_sweep_and_keeps_the_finished_runs(qtbot, window, tmp_path):
+def test_cancel_in_the_progress_dock_stops_the_sweep_and_keeps_the_finished_runs(qtbot, window, tmp_path,
+                                                                                 monkeypatch):
+    """Cancel pressed at the first run's report: the sweep stops with the finished runs in its table.  The sweep's
+    thread waits for the press after that report (at most 30 s) as a user's sweep of longer runs would go on: the
+    rigid rod's 40 runs of 0.1 s could all finish before the click reached the sweep on a busy machine (they
+    did once in a fresh clone's suite)."""
+    work = SweepWorker.work
+
+    def waiting_for_the_click(self, progress, cancel):
+        def reported(p):
+            progress(p)
+            self._cancel.wait(30)
+        return work(self, reported, cancel)
+
+    monkeypatch.setattr(SweepWorker, "work", waiting_for_the_click)
     window.open_example("rod_impact_rigid")
     ui = window.sweeps_ui
     ui.controller.progressed.connect(lambda _p: qtbot.mouseClick(ui.progress.cancel_button, Qt.MouseButton.LeftButton)
