@@ -33,7 +33,9 @@ def test_a_block_waiting_past_its_wall_budget_fails():
 
 def test_compiling_a_kernel_is_not_counted():
     """A fresh kernel (no cache) compiles for far longer than the budget; the case passes, and
-    what it computes besides still counts."""
+    what it computes besides still counts.  The budget of the compiling block is 10 ms: this small
+    kernel compiled in 47-51 ms of processor time in a process that had loaded the solver's
+    kernels, on the fastest machine the suite has run on (a budget of 50 ms failed there)."""
     @numba.njit(cache=False)
     def kernel(values):
         total = 0.0
@@ -42,9 +44,9 @@ def test_compiling_a_kernel_is_not_counted():
         return total
 
     started = time.process_time()
-    with budget(0.05, "compiling"):
+    with budget(0.01, "compiling"):
         assert kernel(np.array([1.0, 2.0])) == 5.0
-    assert time.process_time() - started > 0.05  # it did compile past the budget
+    assert time.process_time() - started > 0.01  # it did compile past the budget
     with pytest.raises(AssertionError, match="over its budget"):
         with budget(0.05, "compiling, then spinning"):
             kernel.py_func([3.0])
