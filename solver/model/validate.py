@@ -20,7 +20,7 @@ from jsonschema.exceptions import ValidationError
 from . import schema as S
 from .body_rules import body_problems
 from .contact_rules import clearance_problems, compliant_contact_problems, node_target_problems, unused_field_warnings
-from .fields import Obj, Variant, field_at
+from .fields import Num, Obj, Variant, field_at
 from .geometry_rules import geometry_problems
 from .limits import is_number, magnitude_rule, resource_problems, usable
 from .record_rules import record_problems
@@ -105,6 +105,20 @@ def _validator() -> Draft202012Validator:
         type_checker=_FINITE_NUMBERS,
     )
     return cls(model_json_schema())
+
+
+@lru_cache(maxsize=256)
+def _number_validator(spec: Num) -> Draft202012Validator:
+    """The schema's validator of one numeric field described by ``spec``."""
+    return _validator().evolve(schema=spec.json_schema())
+
+
+def number_accepted(spec: Num, value: Any) -> bool:
+    """Whether the schema accepts ``value`` at a numeric field described by ``spec``: a finite, usable
+    number (an integer where ``spec`` says so) in its range.  This is all a whole document's validation
+    checks at such a field, and it depends on no other field: the schema's only conditions are on the
+    ``kind`` of objects (strings), never on numbers (:class:`~.fields.Variant`)."""
+    return _number_validator(spec).is_valid(value)
 
 
 def collect_ids(doc: Any) -> dict[str, set[str]]:

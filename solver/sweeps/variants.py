@@ -15,8 +15,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..model.io import dumps_model
-from ..model.paths import PathError, get_path, numeric_field, set_path
-from ..model.validate import validate
+from ..model.paths import PathError, get_path, numeric_field, path_keys, set_path
+from ..model.validate import number_accepted, schema_problems, semantic_problems, validate
 from .spec import SweepError, SweepSpec
 
 #: problems listed for a sweep whose variants are invalid; the rest are counted
@@ -108,12 +108,13 @@ def build_variants(model: dict, spec: SweepSpec, workers: int | None = None) -> 
     variants: dict[str, Variant] = {}
     invalid = 0
     points = design_points(spec)
+    by_numbers = _checked_by_numbers(base, spec.paths)
     for k, point in enumerate(points):
         doc = copy.deepcopy(base)
         values = {path: _typed(fields[path], nominal.get(path, 0.0) + value) for path, value in point.items()}
         for path, value in values.items():
             set_path(doc, path, value)
-        bad = validate(doc)
+        bad = _problems(doc, values, fields, by_numbers)
         if bad:
             invalid += 1
             if len(problems) < MAX_LISTED:
@@ -126,6 +127,31 @@ def build_variants(model: dict, spec: SweepSpec, workers: int | None = None) -> 
         raise SweepError([f"{invalid} of {len(points)} runs are not valid models; nothing was run:"]
                          + problems[:MAX_LISTED])
     return list(variants.values())
+
+
+def _checked_by_numbers(base: dict, paths: tuple[str, ...]) -> bool:
+    """Whether the variants of ``base`` may be validated by their varied numbers alone
+    (:func:`_problems`): ``base`` passes the schema and every varied field's object is in it, so that
+    a variant differs from it in those numbers only (no object made on the way by ``set_path``)."""
+    for path in paths:
+        node = base
+        for key in path_keys(base, path)[:-1]:
+            node = node.get(key) if isinstance(node, dict) else node[key] if isinstance(node, list) else None
+        if not isinstance(node, dict):
+            return False
+    return not schema_problems(base)
+
+
+def _problems(doc: dict, values: dict, fields: dict, by_numbers: bool) -> list:
+    """The problems of the variant ``doc`` of the sweep's base, whose numbers at ``values``' paths
+    (described by ``fields``) are its only difference from the base: with ``by_numbers``
+    (:func:`_checked_by_numbers`) none when the schema accepts each of those numbers
+    (:func:`~solver.model.validate.number_accepted`, all the schema looks at there) and the rules
+    across fields find nothing, 0.1 ms instead of a whole validation's 1-3 ms; else, and whenever
+    something is wrong, those of :func:`~solver.model.validate.validate` (its messages)."""
+    if by_numbers and all(number_accepted(fields[p], v) for p, v in values.items()) and not semantic_problems(doc):
+        return []
+    return validate(doc)
 
 
 def foreign_rows(model: dict, rows: list[dict]) -> list[str]:

@@ -143,3 +143,52 @@ def test_the_spread_of_an_ensemble_is_over_its_completed_runs():
     assert row["std"] == pytest.approx(np.std(np.arange(1, 21), ddof=1), rel=1e-12)
     assert row["p05"] == pytest.approx(1.95) and row["p95"] == pytest.approx(19.05)
     assert row["std_rel"] == pytest.approx(row["std"] / 10.5)
+
+
+def _trial_values(spec, value) -> list:
+    """Numbers to put at a field: its own, scaled, signs flipped, zero, each bound and just past it,
+    beyond the usable magnitude, infinite, and a fraction at an integer field."""
+    out = [value, 0.5 * value, -abs(value) - 1.0, 0.0, 1e300, float("inf"), 2.5]
+    for bound in (spec.gt, spec.ge, spec.lt, spec.le):
+        if bound is not None:
+            out += [bound, bound - 1e-9 * (1.0 + abs(bound)), bound + 1e-9 * (1.0 + abs(bound))]
+    return [int(round(x)) if spec.integer and np.isfinite(x) and x == round(x) else x for x in out]
+
+
+def test_a_number_the_schema_accepts_alone_is_what_validating_the_whole_document_finds():
+    """The sweeps' quick check of a variant (build_variants: the base validated once, then each varied
+    number by number_accepted and the rules across fields) is sound: at fields of every example, set and
+    absent with a default, a number makes the whole document pass the schema exactly when number_accepted
+    takes it, and the quick check never passes a document validate refuses."""
+    from solver.model.fields import Num, field_at
+    from solver.model.paths import numeric_paths, path_keys
+    from solver.model.schema import MODEL
+    from solver.model.validate import _allowed_fields, number_accepted, schema_problems, semantic_problems, validate
+    from solver.sweeps.variants import _checked_by_numbers
+    import copy
+    from solver.model.paths import get_path, set_path
+
+    rng = np.random.default_rng(28)
+    checked = 0
+    for path_file in sorted(examples_dir().glob("*.json")):
+        doc = load_model(path_file)
+        paths = [p for p in numeric_paths(doc) if isinstance(path_keys(doc, p)[-1], str)]  # a field of an object
+        paths = [paths[i] for i in rng.choice(len(paths), size=min(4, len(paths)), replace=False)]
+        for coll in ("contacts", "links", "joints"):  # fields absent from an item, with their defaults
+            for item in doc.get(coll, [])[:1]:
+                keys = [coll, doc[coll].index(item)]
+                absent = sorted(name for name in _allowed_fields(doc, keys) - set(item)
+                                if isinstance(field_at(MODEL, [*keys, name], doc), Num))
+                paths += [f"{coll}[{item['id']}].{name}" for name in absent[:2]]
+        for path in paths:
+            spec = field_at(MODEL, path_keys(doc, path), doc)
+            assert _checked_by_numbers(doc, (path,))
+            for value in _trial_values(spec, get_path(doc, path, spec.default or 1.0)):
+                variant = copy.deepcopy(doc)
+                set_path(variant, path, value)
+                accepted = number_accepted(spec, value)
+                assert accepted == (not schema_problems(variant)), (path_file.stem, path, value)
+                if accepted and not semantic_problems(variant):
+                    assert validate(variant) == [], (path_file.stem, path, value)
+                checked += 1
+    assert checked > 1500
