@@ -1,11 +1,17 @@
 """Sweep specs, designs and validated variants (no cluster needed)."""
+import copy
+
 import numpy as np
 import pytest
 
+from solver.model.fields import Num, field_at
 from solver.model.io import examples_dir, load_model
+from solver.model.paths import get_path, numeric_paths, path_keys, set_path
+from solver.model.schema import MODEL
+from solver.model.validate import _allowed_fields, number_accepted, schema_problems, semantic_problems, validate
 from solver.sweeps import (Parameter, SweepError, SweepSpec, build_variants, design_points, parse_set, parse_vary,
                            spec_from_json, spec_to_json, spread)
-from solver.sweeps.variants import run_id
+from solver.sweeps.variants import _checked_by_numbers, run_id
 
 
 @pytest.fixture(scope="module")
@@ -160,14 +166,6 @@ def test_a_number_the_schema_accepts_alone_is_what_validating_the_whole_document
     number by number_accepted and the rules across fields) is sound: at fields of every example, set and
     absent with a default, a number makes the whole document pass the schema exactly when number_accepted
     takes it, and the quick check never passes a document validate refuses."""
-    from solver.model.fields import Num, field_at
-    from solver.model.paths import numeric_paths, path_keys
-    from solver.model.schema import MODEL
-    from solver.model.validate import _allowed_fields, number_accepted, schema_problems, semantic_problems, validate
-    from solver.sweeps.variants import _checked_by_numbers
-    import copy
-    from solver.model.paths import get_path, set_path
-
     rng = np.random.default_rng(28)
     checked = 0
     for path_file in sorted(examples_dir().glob("*.json")):
