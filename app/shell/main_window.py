@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from solver.model.io import list_examples, load_model, save_model
+from solver.model.io import examples_dir, list_examples, load_model, save_model
 from solver.model.validate import ModelError, Problem
 
 from ..document.commands import RemoveEntities, make_compliant, rename_entity, set_field, toggle_link_kind
@@ -240,12 +240,18 @@ class MainWindow(QMainWindow):
         return self.maybe_save() and self._open_file(path)
 
     def _open_file(self, path: str | Path) -> bool:
+        """Open the model file ``path``; a bundled example's file (``flexmech`` opens the default one, ``flexmech
+        open NAME`` one by its name) opens as the example, without a file: Save asks where, and the example shipped
+        with Flexmech is never overwritten."""
         path = Path(path)
         try:
             model = load_model(path)
         except ModelError as exc:
             self.show_problems(f"Cannot open {path.name}", f"{path} is not a usable Flexmech model:", exc.problems)
             return False
+        if path.resolve().parent == examples_dir().resolve():
+            self._show_example(path.stem, model)
+            return True
         self.document.replace(model, path.resolve())
         self.recovery.remove()
         self.recent.add(path)
@@ -263,10 +269,14 @@ class MainWindow(QMainWindow):
         except ModelError as exc:
             self.show_problems(f"Cannot open example {name}", f"The example {name} has problems:", exc.problems)
             return False
+        self._show_example(name, model)
+        return True
+
+    def _show_example(self, name: str, model: dict) -> None:
+        """The bundled example ``name`` as a model without a file (Save As gives it one)."""
         self.document.replace(model, None)
         self.recovery.remove()
-        self.statusBar().showMessage(f"Opened example {name}", 5000)
-        return True
+        self.statusBar().showMessage(f"Opened example {name}: Save As keeps your changes in a file of your own", 5000)
 
     def open_recent(self, path: Path) -> bool:
         """Open a recent file; forget it if it no longer exists."""

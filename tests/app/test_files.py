@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from app.document.commands import set_field
 from app.document.entities import EntityRef
+from app.shell.cli import _resolve as resolve_file
 from app.shell.main_window import MainWindow
 from app.shell.recovery import RecoveryFile
 from solver.model.io import list_examples, load_model
@@ -73,6 +74,28 @@ def test_save_without_a_file_asks_for_one(tmp_path, monkeypatch, window):
     assert window.save()
     assert window.document.path == (tmp_path / "arm.json").resolve()
     assert load_model(tmp_path / "arm.json") == window.document.model
+
+
+@pytest.mark.parametrize("opened", ["path", "name"])
+def test_a_bundled_examples_file_opens_as_the_example_and_save_never_overwrites_it(tmp_path, monkeypatch, window,
+                                                                                    opened):
+    """``flexmech`` opens the default example's file and ``flexmech open NAME`` a bundled example's by its name:
+    the window shows the example without a file, so an edit saved with Ctrl+S goes where the user says and the
+    example shipped with Flexmech stays as it was."""
+    shipped = EXAMPLES["slider_crank_flexible"]
+    before = shipped.read_bytes()
+    assert window.open_path(shipped if opened == "path" else resolve_file("slider_crank_flexible"))
+    assert window.document.path is None and window.document.model == load_model(shipped)
+    assert window.statusBar().currentMessage().startswith("Opened example slider_crank_flexible")
+    assert shipped.parent not in window.sweeps_ui.default_folder().parents  # a sweep's table goes elsewhere too
+    edit(window)
+    asked = []
+    monkeypatch.setattr(QFileDialog, "getSaveFileName",
+                        lambda *a, **k: (asked.append(a[2]), (str(tmp_path / "mine.json"), ""))[1])
+    window.save_action.trigger()
+    assert asked and load_model(tmp_path / "mine.json")["links"][1]["section"]["d"] == 0.008
+    assert window.document.path == (tmp_path / "mine.json").resolve()
+    assert shipped.read_bytes() == before
 
 
 def test_save_as_onto_a_symbolic_link_is_refused_in_a_dialog(tmp_path, monkeypatch, window, message_boxes):
