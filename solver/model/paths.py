@@ -101,15 +101,16 @@ def get_path(doc: Any, path: str, default: Any = None) -> Any:
 
 
 def set_path(doc: Any, path: str, value: Any) -> None:
-    """Set the field at ``path`` in ``doc`` (in place), creating absent objects on the way."""
+    """Set the field or list item at ``path`` in ``doc`` (in place; ``moving[f].position.v[1]``, an item of
+    a table), creating absent objects on the way."""
     keys = path_keys(doc, path)
     node = doc
     for key in keys[:-1]:
         if isinstance(node, dict) and not isinstance(node.get(key), (dict, list)):
             node[key] = {}
         node = node[key]
-    if not isinstance(node, dict):
-        raise PathError(path, "does not end in a field of an object")
+    if not (isinstance(node, dict) or isinstance(node, list) and isinstance(keys[-1], int)):
+        raise PathError(path, "does not end in a field of an object or an item of a list")
     node[keys[-1]] = value
 
 

@@ -24,6 +24,17 @@ def test_paths_read_and_write_the_fields_the_validator_names(rod):
     assert [str(p) for p in validate(rod)] == ["contacts[B-ground].mu_d: must be <= mu_s"]
 
 
+def test_a_path_may_end_in_an_item_of_a_list_of_numbers():
+    """What numeric_paths offers, set_path sets: an item of a moving load's position table."""
+    gear = load_model(examples_dir() / "gear_tooth.json")
+    path = "moving[mesh-force].position.v[1]"
+    assert path in numeric_paths(gear) and not numeric_field(gear, path).integer
+    set_path(gear, path, 0.003)
+    assert gear["moving"][0]["position"]["v"] == [0.0085, 0.003, -0.001] and get_path(gear, path) == 0.003
+    with pytest.raises(PathError, match="does not end in a field of an object or an item of a list"):
+        set_path(gear, "moving[mesh-force].position.v[1].x", 1.0)
+
+
 def test_numeric_fields_carry_their_description(rod):
     assert numeric_field(rod, "solver.max_iterations").integer
     assert numeric_field(rod, "contacts[B-ground].e").le == 1

@@ -101,6 +101,19 @@ def test_variants_apply_fixed_fields_round_integers_and_share_ids_when_equal(rod
     assert rod["contacts"][0]["mu_d"] == 0.7                                   # the model itself is untouched
 
 
+def test_a_sweep_may_vary_an_item_of_a_table_and_its_rules_still_hold():
+    """A path the sweep dialog offers may end in a list item (a moving load's position table): its variants
+    are made and validated whole (a table's times must still increase), never an unexpected error."""
+    gear = load_model(examples_dir() / "gear_tooth.json")
+    variants = build_variants(gear, SweepSpec((Parameter("moving[mesh-force].position.v[1]", (0.002, 0.003)),)))
+    assert [v.model["moving"][0]["position"]["v"][1] for v in variants] == [0.002, 0.003]
+    with pytest.raises(SweepError) as err:
+        build_variants(gear, SweepSpec((Parameter("moving[mesh-force].position.t[1]", (0.0004, 0.0006)),)))
+    assert err.value.problems == ["1 of 2 runs are not valid models; nothing was run:",
+                                  "run 2 (moving[mesh-force].position.t[1] = 0.0006): "
+                                  "moving[mesh-force].position.t: must increase strictly"]
+
+
 def ensemble(**kw) -> SweepSpec:
     return SweepSpec(kw.pop("parameters", ()), design="ensemble", samples=kw.pop("samples", 50), seed=kw.pop("seed", 3),
                      perturb=kw.pop("perturb", (("initial_velocities[0].vx", 1e-3), ("initial_velocities[0].vy", 2e-3))),
