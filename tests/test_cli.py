@@ -491,6 +491,15 @@ def test_modes_prints_frequencies_and_rayleigh_coefficients(capsys):
     assert re.search(r"alpha = [0-9.e+-]+ 1/s, beta = [0-9.e+-]+ s", out)
 
 
+@pytest.mark.parametrize("zeta", ["-1", "nan", "inf", "lots"])
+def test_modes_refuses_a_damping_ratio_that_is_not_one(capsys, zeta):
+    with pytest.raises(SystemExit) as stop:
+        cli.main(["modes", "four_bar_flexible", "--damping", zeta])
+    assert stop.value.code == cli.EXIT_USAGE
+    err = capsys.readouterr().err
+    assert "argument --damping: " in err and ("not a number" in err if zeta == "lots" else ">= 0" in err)
+
+
 def _cantilever(tmp_path: Path) -> Path:
     """The robot arm's link clamped at its root, under 1 N down at its tip."""
     doc = json.loads((cli.examples_dir() / "robot_arm.json").read_text())

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import math
 import os
 import signal
 import sys
@@ -183,7 +184,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("modes", help="natural frequencies about the sketched configuration")
     p.add_argument("file", metavar="FILE", help="model file (.json)")
     p.add_argument("--count", type=int, default=6, help="number of modes (default 6)")
-    p.add_argument("--damping", type=float, metavar="ZETA",
+    p.add_argument("--damping", type=_damping_ratio, metavar="ZETA",
                    help="also give Rayleigh alpha, beta with this damping ratio at the first two elastic modes")
     p.set_defaults(command=_cmd_modes)
 
@@ -402,6 +403,18 @@ def _cmd_modes(args: argparse.Namespace) -> int:
 
 
 # ----------------------------------------------------------------------------- helpers
+
+def _damping_ratio(text: str) -> float:
+    """``--damping``'s ZETA: a finite damping ratio >= 0 (a negative one gives Rayleigh coefficients the
+    model refuses)."""
+    try:
+        zeta = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a number") from None
+    if not math.isfinite(zeta) or zeta < 0.0:
+        raise argparse.ArgumentTypeError(f"a damping ratio is a finite number >= 0, got {text}")
+    return zeta
+
 
 def _solver_error(exc: Exception) -> int:
     """Print a solver error; its exit code (3 for a feature not available yet, else 4)."""
