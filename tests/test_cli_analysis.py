@@ -101,6 +101,8 @@ def test_the_shipped_bifurcation_sweep_varies_the_crank_speed_over_thirty_turns(
     (["poincare", "{ideal}", "--x", "node/B/ux", "--y", "node/B/vx", "--driver", "pump"],
      "--driver pump: no driver of that id (the model has: motor)"),
     (["spectrum", "{ideal}", "--series", "node/B/vx", "--window", "gauss"], "--window gauss: one of hann"),
+    (["spectrum", "{ideal}", "--series", "node/B/vx", "--fmax", "-5"], "--fmax -5: must be a positive frequency, Hz"),
+    (["spectrum", "{ideal}", "--series", "node/B/vx", "--fmax", "nan"], "--fmax nan: must be a positive frequency"),
     (["lyapunov", "{ideal}"], "--perturb: the model has no clearance joint to perturb by default"),
     (["lyapunov", "{ideal}", "--perturb", "nodes[B].x=tiny"], "--perturb nodes[B].x=tiny: write PATH=SIZE"),
     (["orbit", "{missing}"], "{missing}: no such results folder"),

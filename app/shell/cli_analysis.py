@@ -7,6 +7,7 @@ and :mod:`solver.sweeps.bifurcation`'s; see docs/analysis-plots.md.  Does not lo
 from __future__ import annotations
 
 import argparse
+import math
 from pathlib import Path
 from typing import Callable
 
@@ -130,10 +131,13 @@ def _poincare(args, png: Path, csv: Path) -> list[str]:
 
 
 def _spectrum(args, png: Path, csv: Path) -> list[str]:
+    from solver.analysis.run_series import AnalysisError
     from solver.analysis.spectrum import series_spectrum, write_spectrum_csv
 
     from ..results.analysis_images import write_spectrum_png
 
+    if args.fmax is not None and not (math.isfinite(args.fmax) and args.fmax > 0.0):
+        raise AnalysisError(f"--fmax {args.fmax:g}: must be a positive frequency, Hz")
     s = series_spectrum(_results(args.source), args.series, args.window, args.dt, args.driver, args.start)
     write_spectrum_csv(s, csv)
     write_spectrum_png(s, png, args.fmax)
