@@ -58,16 +58,24 @@ MAX_SCAN = 1000
 
 
 def optimum_problems(model: dict, path: str, bounds: tuple[float, float], objective: str,
-                     scan: int = 5, maxiter: int = 20) -> list[str]:
-    """What is wrong with the request, before anything runs."""
+                     scan: int = 5, maxiter: int = 20, xatol: float | None = None) -> list[str]:
+    """What is wrong with the request, before anything runs: among it a bound at which the model is not
+    valid (the field's range, a rule across fields), which the search would otherwise find after the
+    runs before it."""
     out = [f"{name}: must be an integer from 1 to {MAX_SCAN}, got {value}" for name, value in
            (("scan", scan), ("maxiter", maxiter)) if not (isinstance(value, int) and 1 <= value <= MAX_SCAN)]
+    if xatol is not None and not (np.isfinite(xatol) and xatol > 0.0):
+        out.append(f"xatol: must be a positive tolerance on the field, got {xatol:g}")
     try:
-        numeric_field(model, path)
+        spec = numeric_field(model, path)
     except PathError as exc:
         out.append(str(exc))
-    if not bounds[0] < bounds[1]:
-        out.append(f"bounds: the lower bound {bounds[0]:g} must be below the upper {bounds[1]:g}")
+        spec = None
+    if not (np.isfinite(bounds[0]) and np.isfinite(bounds[1]) and bounds[0] < bounds[1]):
+        out.append(f"bounds: the lower bound {bounds[0]:g} must be below the upper {bounds[1]:g}, both finite")
+    elif spec is not None:
+        for x in bounds:
+            out += [f"bounds: {path} = {x:g}: {p}" for p in validate(_variant(model, path, float(x), spec))]
     name, _sep, rest = objective.partition("(")
     if not rest.endswith(")") or name.strip() not in REDUCTIONS:
         out.append(f"objective {objective}: write REDUCTION(SERIES), REDUCTION one of {', '.join(REDUCTIONS)}")
@@ -83,7 +91,7 @@ def find_optimum(model: dict, path: str, bounds: tuple[float, float], objective:
     1e-3 of the bounds' width) in at most ``maxiter`` further runs.  ``progress`` sees the
     :class:`Optimum` after every run; ``cancel()`` True stops the search (the runs made so
     far are kept).  Raises :class:`OptimumError` for a bad request or an invalid variant."""
-    problems = optimum_problems(model, path, bounds, objective, scan, maxiter)
+    problems = optimum_problems(model, path, bounds, objective, scan, maxiter, xatol)
     if problems:
         raise OptimumError(problems)
     lo, hi = float(bounds[0]), float(bounds[1])
@@ -120,8 +128,7 @@ def find_optimum(model: dict, path: str, bounds: tuple[float, float], objective:
 
 def _objective(model: dict, path: str, x: float, objective: str, cancel: Callable[[], bool] | None) -> float:
     """The objective of one run with ``path`` set to ``x`` (nan when the run fails)."""
-    doc = copy.deepcopy(model)
-    set_path(doc, path, int(round(x)) if numeric_field(model, path).integer else x)
+    doc = _variant(model, path, x, numeric_field(model, path))
     bad = validate(doc)
     if bad:
         raise OptimumError([f"{path} = {x:g}: {p}" for p in bad])
@@ -133,3 +140,10 @@ def _objective(model: dict, path: str, x: float, objective: str, cancel: Callabl
         return float("nan")
     value = collected_value(results, summarize(results), objective)
     return float("nan") if value is None else float(value)
+
+
+def _variant(model: dict, path: str, x: float, spec) -> dict:
+    """A copy of ``model`` with ``path`` (described by ``spec``) set to ``x``, rounded at an integer field."""
+    doc = copy.deepcopy(model)
+    set_path(doc, path, int(round(x)) if spec.integer else x)
+    return doc

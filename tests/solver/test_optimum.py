@@ -76,3 +76,20 @@ def test_bad_requests_name_the_option():
     bad = copy.deepcopy(model)
     with pytest.raises(OptimumError, match="moving"):
         find_optimum(bad, "moving[prop].link", (0.0, 1.0), OBJECTIVE)
+
+
+def test_a_bound_the_model_refuses_or_a_bad_tolerance_is_named_before_any_run(monkeypatch):
+    """A bound outside the field's range (e <= 1) or against a rule across fields (mu_d <= mu_s) and a tolerance
+    that is not positive are refused before the first run, not after the scan's runs up to them."""
+    rod = load_model(examples_dir() / "rod_impact_rigid.json")
+    monkeypatch.setattr("solver.sweeps.optimum.run", lambda *a, **k: pytest.fail("a run was started"))
+    objective = "max(contact/B-ground/F_n)"
+    with pytest.raises(OptimumError) as err:
+        find_optimum(rod, "contacts[B-ground].e", (0.0, 2.0), objective)
+    assert err.value.problems == ["bounds: contacts[B-ground].e = 2: contacts[B-ground].e: must be <= 1"]
+    with pytest.raises(OptimumError) as err:
+        find_optimum(rod, "contacts[B-ground].mu_s", (0.1, 1.0), objective)
+    assert err.value.problems == ["bounds: contacts[B-ground].mu_s = 0.1: contacts[B-ground].mu_d: must be <= mu_s"]
+    for xatol in (-1.0, 0.0, float("nan")):
+        with pytest.raises(OptimumError, match="xatol: must be a positive tolerance on the field"):
+            find_optimum(rod, "contacts[B-ground].e", (0.0, 1.0), objective, xatol=xatol)
