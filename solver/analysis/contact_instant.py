@@ -81,12 +81,15 @@ def instant_at_start(model: dict, contact: str) -> ContactInstant:
 
 
 def instant_in_run(results: Results, contact: str, time: float) -> ContactInstant:
-    """The instant of the last stored frame of ``results`` at or before ``time`` (s).
+    """The instant of the last stored frame of ``results`` at or before ``time`` (s), a time within the
+    run's frames (:class:`InstantError` otherwise: not the first or the last frame in its stead).
     A frame at the time of an impulse holds the state after it: take an earlier frame,
     or the impulse itself (:func:`instant_from_event`)."""
     if not results.frames:
         raise InstantError("the run has no frames")
     times = results.time
+    if not times[0] <= time <= times[-1]:  # nan too
+        raise InstantError(f"--time {time:g}: the run's frames are from {times[0]:g} to {times[-1]:g} s")
     i = max(int(np.searchsorted(times, time, side="right")) - 1, 0)
     asm = Assembly(compile_model(results.model))
     q, v = state_from_frame(asm, results.frames[i])

@@ -59,6 +59,12 @@ def test_bad_instants_are_refused_with_the_reason(rod_model):
         instant_at_start(rod_model, "nope")
     with pytest.raises(InstantError, match="not an impulse"):
         instant_from_event({"kind": "separation", "time_s": 0.1})
+    res = simulate(rod_model)
+    end = res.time[-1]
+    for t in (-1.0, end + 1.0, float("nan")):  # not the first or the last frame in its stead
+        with pytest.raises(InstantError, match=f"the run's frames are from 0 to {end:g} s"):
+            instant_in_run(res, "B-ground", t)
+    assert instant_in_run(res, "B-ground", end).time == end
 
 
 # ----------------------------------------------------------------- closed form on arrays
