@@ -491,13 +491,17 @@ def test_modes_prints_frequencies_and_rayleigh_coefficients(capsys):
     assert re.search(r"alpha = [0-9.e+-]+ 1/s, beta = [0-9.e+-]+ s", out)
 
 
-@pytest.mark.parametrize("zeta", ["-1", "nan", "inf", "lots"])
-def test_modes_refuses_a_damping_ratio_that_is_not_one(capsys, zeta):
+@pytest.mark.parametrize(("option", "value", "reason"), [
+    ("--damping", "-1", ">= 0"), ("--damping", "nan", ">= 0"), ("--damping", "inf", ">= 0"),
+    ("--damping", "lots", "not a number"), ("--count", "0", "at least 1 mode"), ("--count", "-3", "at least 1 mode"),
+    ("--count", "2.5", "not an integer")])
+def test_modes_refuses_a_damping_ratio_or_a_count_that_is_not_one(capsys, option, value, reason):
+    """A negative ratio printed negative Rayleigh coefficients; a count of 0 or -3 printed no mode at all."""
     with pytest.raises(SystemExit) as stop:
-        cli.main(["modes", "four_bar_flexible", "--damping", zeta])
+        cli.main(["modes", "four_bar_flexible", option, value])
     assert stop.value.code == cli.EXIT_USAGE
     err = capsys.readouterr().err
-    assert "argument --damping: " in err and ("not a number" in err if zeta == "lots" else ">= 0" in err)
+    assert f"argument {option}: " in err and reason in err
 
 
 def _cantilever(tmp_path: Path) -> Path:

@@ -183,7 +183,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("modes", help="natural frequencies about the sketched configuration")
     p.add_argument("file", metavar="FILE", help="model file (.json)")
-    p.add_argument("--count", type=int, default=6, help="number of modes (default 6)")
+    p.add_argument("--count", type=_mode_count, default=6, help="number of modes (default 6)")
     p.add_argument("--damping", type=_damping_ratio, metavar="ZETA",
                    help="also give Rayleigh alpha, beta with this damping ratio at the first two elastic modes")
     p.set_defaults(command=_cmd_modes)
@@ -403,6 +403,17 @@ def _cmd_modes(args: argparse.Namespace) -> int:
 
 
 # ----------------------------------------------------------------------------- helpers
+
+def _mode_count(text: str) -> int:
+    """``--count``: how many modes, an integer >= 1."""
+    try:
+        count = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not an integer") from None
+    if count < 1:
+        raise argparse.ArgumentTypeError(f"give at least 1 mode, got {text}")
+    return count
+
 
 def _damping_ratio(text: str) -> float:
     """``--damping``'s ZETA: a finite damping ratio >= 0 (a negative one gives Rayleigh coefficients the
