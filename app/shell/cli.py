@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import gc
-import math
 import os
 import signal
 import sys
@@ -22,6 +21,7 @@ from solver.model.io import ModelError, examples_dir, list_examples, load_model,
 from solver.model.validate import model_warnings
 
 from .cli_analysis import add_analysis_commands
+from .cli_numbers import damping_ratio, mode_count
 from .cli_check_step import check_step
 from .cli_optimize import add_optimize_command
 from .cli_results import RECORD_HELP, add_export_command, record_edit
@@ -183,8 +183,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("modes", help="natural frequencies about the sketched configuration")
     p.add_argument("file", metavar="FILE", help="model file (.json)")
-    p.add_argument("--count", type=_mode_count, default=6, help="number of modes (default 6)")
-    p.add_argument("--damping", type=_damping_ratio, metavar="ZETA",
+    p.add_argument("--count", type=mode_count, default=6, help="number of modes (default 6)")
+    p.add_argument("--damping", type=damping_ratio, metavar="ZETA",
                    help="also give Rayleigh alpha, beta with this damping ratio at the first two elastic modes")
     p.set_defaults(command=_cmd_modes)
 
@@ -403,29 +403,6 @@ def _cmd_modes(args: argparse.Namespace) -> int:
 
 
 # ----------------------------------------------------------------------------- helpers
-
-def _mode_count(text: str) -> int:
-    """``--count``: how many modes, an integer >= 1."""
-    try:
-        count = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"'{text}' is not an integer") from None
-    if count < 1:
-        raise argparse.ArgumentTypeError(f"give at least 1 mode, got {text}")
-    return count
-
-
-def _damping_ratio(text: str) -> float:
-    """``--damping``'s ZETA: a finite damping ratio >= 0 (a negative one gives Rayleigh coefficients the
-    model refuses)."""
-    try:
-        zeta = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"'{text}' is not a number") from None
-    if not math.isfinite(zeta) or zeta < 0.0:
-        raise argparse.ArgumentTypeError(f"a damping ratio is a finite number >= 0, got {text}")
-    return zeta
-
 
 def _solver_error(exc: Exception) -> int:
     """Print a solver error; its exit code (3 for a feature not available yet, else 4)."""
