@@ -21,8 +21,8 @@ from solver.model.io import ModelError, examples_dir, list_examples, load_model,
 from solver.model.validate import model_warnings
 
 from .cli_analysis import add_analysis_commands
-from .cli_numbers import damping_ratio, mode_count
 from .cli_check_step import check_step
+from .cli_numbers import damping_ratio, mode_count
 from .cli_optimize import add_optimize_command
 from .cli_results import RECORD_HELP, add_export_command, record_edit
 from .cli_sweep import add_sweep_commands
