@@ -192,3 +192,18 @@ def test_an_optimum_scan_of_a_billion_runs_is_refused(capsys):
                  "--objective", "mean(energy/strain)", "--scan", "1000000000", "--quiet"])
     assert code == EXIT_INVALID
     assert "scan: must be an integer from 1 to 1000" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("option", ["--csv", "--png"])
+def test_an_optimum_output_that_is_a_folder_or_a_link_is_refused_before_any_run(tmp_path, capsys, monkeypatch, option):
+    """The CSV or PNG an optimum writes at its end, named where a folder or a link is, was refused after the
+    search's runs; it is refused before the first."""
+    monkeypatch.setattr("solver.sweeps.optimum.run", lambda *a, **k: pytest.fail("a run was started"))
+    (tmp_path / "elsewhere").write_text("mine")
+    (tmp_path / "link").symlink_to(tmp_path / "elsewhere")
+    for target, said in ((tmp_path, "is a folder, not a file Flexmech may replace"),
+                         (tmp_path / "link", "is a symbolic link")):
+        code = main(["optimize", "rod_impact_rigid", "--field", "contacts[B-ground].e", "--bounds", "0", "1",
+                     "--objective", "max(contact/B-ground/F_n)", option, str(target), "--quiet"])
+        assert code == EXIT_INVALID and said in capsys.readouterr().err
+    assert (tmp_path / "elsewhere").read_text() == "mine"

@@ -10,7 +10,7 @@ import csv
 import sys
 from typing import Callable
 
-from solver.safe_write import replacing
+from solver.safe_write import check_target, replacing
 
 from .cli_sweep import EXIT_CANCELLED, EXIT_INVALID, EXIT_OK
 
@@ -49,6 +49,9 @@ def _cmd_optimize(args: argparse.Namespace, load, error, cancel_on_interrupt) ->
             print(f"run {len(opt.runs)}: {opt.path} = {x:.6g}, {opt.objective} = {value:.6g}", file=sys.stderr)
 
     try:
+        for target in (args.csv, args.png):  # a folder or a link there refused before the runs, not after them
+            if target:
+                check_target(target)
         with cancel_on_interrupt() as cancel:
             opt = find_optimum(model, args.field, tuple(args.bounds), args.objective, scan=args.scan,
                                xatol=args.xatol, maxiter=args.maxiter, progress=progress, cancel=cancel.requested)
