@@ -64,6 +64,18 @@ def test_map_writes_png_and_csv_and_reports_the_types(tmp_path, capsys):
         assert sum(1 for _ in f) == 892
 
 
+def test_a_map_output_that_is_a_folder_is_refused_before_the_run_and_the_map(tmp_path, capsys, monkeypatch):
+    """A map at an impulse of a model runs the model first; a --png or --csv named where a folder is was refused
+    only after the run and the map (and a PNG written before a refused CSV was left); now before anything."""
+    monkeypatch.setattr("solver.api.simulate", lambda *a, **k: pytest.fail("the model was run"))
+    png = tmp_path / "map.png"
+    code = main(["map", "pendulum_impact", "--impulse", "1", "--x", "mu_s=0:2:5", "--y", "e=0:1:5",
+                 "--png", str(png), "--csv", str(tmp_path)])
+    assert code == EXIT_INVALID
+    assert "is a folder, not a file Flexmech may replace" in capsys.readouterr().err
+    assert not png.exists()
+
+
 def test_map_at_an_impulse_of_a_results_folder(tmp_path, capsys):
     assert main(["run", "pendulum_impact", "--out", str(tmp_path / "run"), "--quiet"]) == EXIT_OK
     code = main(["map", str(tmp_path / "run"), "--impulse", "1", "--x", "mu_s=0:2:5", "--y", "angle=-60:60:5"])

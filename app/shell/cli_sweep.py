@@ -176,10 +176,15 @@ def _cmd_map(args: argparse.Namespace, load, error) -> int:
     from solver.analysis.impact_map import MapError, impact_map, write_map_csv
     from solver.errors import SolverError
 
+    from solver.safe_write import check_target
+
     from ..results.map_image import write_map_png
 
     try:
         x, y = _axis(args.x, "--x"), _axis(args.y, "--y")
+        for target in (args.png, args.csv):  # refused before a run and the map, not after them
+            if target:
+                check_target(target)
         instant = _instant(args, load)
         if instant is None:
             return EXIT_INVALID
