@@ -21,7 +21,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..model.paths import PathError, get_path, numeric_field, set_path
+from ..model.paths import PathError, get_path, numeric_field, set_path, split_path
+from ..model.validate import validate
 from ..results.frames import Results, frame_times
 from .run_series import AnalysisError, values_at, write_table_csv
 
@@ -51,11 +52,17 @@ class LyapunovFit:
 
 
 def perturbed_model(model: dict, path: str, size: float) -> dict:
-    """A copy of ``model`` with the number at ``path`` moved by ``size`` (in the field's unit)."""
+    """A copy of ``model`` with the number at ``path`` moved by ``size`` (in the field's unit), a valid model;
+    a field of the mechanism, not a solver setting (whose twin would part from the run by its numerics, not
+    by the motion's sensitivity)."""
     try:
         spec = numeric_field(model, path)
     except (PathError, ValueError) as exc:
         raise AnalysisError(f"--perturb {path}: {exc}") from None
+    if split_path(path)[0] == "solver":
+        raise AnalysisError(f"--perturb {path}: a solver setting; the twin's separation would measure the numerics, "
+                            "not the motion: perturb a field of the mechanism (a node, a joint's offset, an initial "
+                            "velocity, a parameter)")
     value = get_path(model, path, spec.default)
     if value is None:
         raise AnalysisError(f"--perturb {path}: the model gives this field no value to perturb")
@@ -63,6 +70,10 @@ def perturbed_model(model: dict, path: str, size: float) -> dict:
         raise AnalysisError(f"--perturb {path}={size:g}: the size must be a finite number other than 0")
     out = copy.deepcopy(model)
     set_path(out, path, float(value) + float(size))
+    problems = validate(out)
+    if problems:
+        raise AnalysisError(f"--perturb {path}={size:g}: the twin is not a valid model: "
+                            + "; ".join(str(p) for p in problems[:3]))
     return out
 
 
