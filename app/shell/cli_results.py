@@ -38,9 +38,10 @@ def _value(key: str, text: str):
     ValueError saying what is expected."""
     text = text.strip()
     if key == "interval":
-        return float(text)
+        return _number(text, "a time, s (0: every step)")
     if key == "stations":
-        return [] if text.lower() in ("none", "") else [float(x) for x in text.split(",")]
+        return [] if text.lower() in ("none", "") else [_number(x, "comma-separated fractions of a link's length, "
+                                                                   "0 to 1, or none") for x in text.split(",")]
     if key in ENTITY_KEYS:
         low = text.lower()
         return None if low == "all" else [] if low in ("none", "") else [x.strip() for x in text.split(",")]
@@ -49,6 +50,14 @@ def _value(key: str, text: str):
             raise ValueError("expected yes or no")
         return text.lower() in _YES
     return text
+
+
+def _number(text: str, expected: str) -> float:
+    """``text`` as a number; ValueError saying what is expected."""
+    try:
+        return float(text)
+    except ValueError:
+        raise ValueError(f"'{text.strip()}' is not a number: expected {expected}") from None
 
 
 def record_edit(specs: list[str]) -> Callable[[dict], None]:
