@@ -89,6 +89,18 @@ def test_export_writes_the_chosen_tables_as_csv(tmp_path, capsys):
     assert str(tmp_path / "csv" / "nodes.csv") in capsys.readouterr().out
 
 
+def test_export_says_which_table_the_run_has_nothing_in(tmp_path, capsys):
+    """A table the run has no rows in (contacts of a model without pairs) is written with its header, and said."""
+    assert cli.main(["run", "robot_arm", "--out", str(tmp_path / "run"), "--quiet"]) == cli.EXIT_OK
+    capsys.readouterr()
+    assert cli.main(["export", str(tmp_path / "run"), "--csv", "--out", str(tmp_path / "csv"), "--table", "contacts",
+                     "--table", "nodes"]) == cli.EXIT_OK
+    out = capsys.readouterr().out.splitlines()
+    assert out == [f"{tmp_path / 'csv' / 'contacts.csv'} (its header only: the run has nothing in this table)",
+                   str(tmp_path / "csv" / "nodes.csv")]
+    assert (tmp_path / "csv" / "contacts.csv").read_text().count("\n") == 1
+
+
 def test_export_of_every_table_into_the_results_folder(tmp_path):
     write_results(make_results(), tmp_path)
     assert cli.main(["export", str(tmp_path), "--csv"]) == cli.EXIT_OK

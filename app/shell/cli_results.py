@@ -116,5 +116,12 @@ def _cmd_export(args: argparse.Namespace, error: Callable[[str], None]) -> int:
         error(f"cannot write the CSV files to {args.out or args.results}: {exc.strerror or exc}")
         return 1
     for path in written:
-        print(path)
+        print(path if _has_rows(path) else f"{path} (its header only: the run has nothing in this table)")
     return 0
+
+
+def _has_rows(path) -> bool:
+    """Whether the CSV file ``path`` holds a row beside its header."""
+    with open(path, encoding="utf-8") as f:
+        f.readline()
+        return bool(f.readline())
