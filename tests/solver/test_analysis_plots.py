@@ -63,6 +63,10 @@ def test_the_poincare_section_refuses_what_it_cannot_do(ideal):
         poincare_section(ideal, "node/B/ux", "node/B/vx", transient=9)
     with pytest.raises(AnalysisError, match="--period -1"):
         poincare_section(ideal, "node/B/ux", "node/B/vx", period=-1.0)
+    # one sample's spread is 0, as a periodic motion's: a section of one is refused, never drawn
+    for kw in ({"transient": 4}, {"period": 1.0}):
+        with pytest.raises(AnalysisError, match="holds one section every .* a section needs at least two"):
+            poincare_section(ideal, "node/B/ux", "node/B/vx", **kw)
 
 
 def test_sections_are_interpolated_at_their_exact_times():
