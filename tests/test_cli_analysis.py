@@ -72,6 +72,10 @@ def test_bifurcation_of_a_small_sweep_writes_its_samples(tmp_path, capsys):
     assert main(["bifurcation", str(sweep), "--series", "node/B/vx", "--field", "solver.step",
                  "--out", str(tmp_path / "c")]) == 1
     assert "--field solver.step: the sweep does not vary it" in capsys.readouterr().err
+    # two turns after a transient of two: one section a run, which looks periodic whatever the motion: refused
+    assert main(["bifurcation", str(sweep), "--series", "node/B/vx", "--transient", "2",
+                 "--out", str(tmp_path / "d")]) == 1
+    assert "holds one section every 0.0" in capsys.readouterr().err
 
 
 def test_the_shipped_bifurcation_sweep_varies_the_crank_speed_over_thirty_turns():

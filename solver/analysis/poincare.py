@@ -54,13 +54,18 @@ def section_period(results: Results, period: float | None = None, driver: str | 
 
 
 def section_times(t: np.ndarray, period: float, transient: int = 0) -> np.ndarray:
-    """The instants ``t[0] + k period`` within the frames' times ``t``, from ``k = transient`` on."""
+    """The instants ``t[0] + k period`` within the frames' times ``t``, from ``k = transient`` on: at least two
+    (one sample's spread is 0, the mark of a motion of period ``period``, whatever the motion)."""
     if transient < 0:
         raise AnalysisError(f"--transient {transient}: must be 0 or more periods")
     count = int(np.floor((t[-1] - t[0]) / period * (1.0 + 1e-12) + 1e-9))
     if count < transient:
         raise AnalysisError(f"--transient {transient}: the run ({t[-1] - t[0]:.6g} s) holds {count} periods of "
                             f"{period:.6g} s")
+    if count == transient:
+        raise AnalysisError(f"the run ({t[-1] - t[0]:.6g} s) holds one section every {period:.6g} s after "
+                            f"{transient} periods of transient: a section needs at least two (a shorter --period or "
+                            "--transient, or a longer run)")
     return t[0] + period * np.arange(transient, count + 1)
 
 
@@ -72,10 +77,6 @@ def poincare_section(results: Results, x: str, y: str, period: float | None = No
     _t, y_values, y_series = run_series(results, y, "--y")
     T, name = section_period(results, period, driver)
     times = section_times(t, T, transient)
-    if len(times) < 2:  # one sample's spread is 0, the mark of a motion of period T: never shown for one
-        raise AnalysisError(f"the run ({t[-1] - t[0]:.6g} s) holds one section every {T:.6g} s after {transient} "
-                            "periods of transient: a section needs at least two (a shorter --period or --transient, "
-                            "or a longer run)")
     after = t >= times[0] - 1e-12 * max(abs(times[0]), T)
     return PoincareSection(x_series, y_series, T, name, transient, times, values_at(t, x_values, times),
                            values_at(t, y_values, times), t[after], x_values[after], y_values[after])
