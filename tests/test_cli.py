@@ -537,6 +537,18 @@ def test_output_into_a_closed_pipe_ends_quietly_with_141(tmp_path, command):
     assert proc.stderr == ""
 
 
+@pytest.mark.parametrize(("value", "reason"), [("nan", "NaN is not one"), ("1e300", "must be at most 1e+15"),
+                                               ("inf", "must be finite"), ("soon", "is not a number")])
+def test_static_refuses_a_time_that_is_not_one(capsys, value, reason):
+    """nan gave 'not restrained against rigid motion', the wrong cause; 1e300 overflowed a driver's angle with
+    a RuntimeWarning on the terminal."""
+    with pytest.raises(SystemExit) as stop:
+        cli.main(["static", "gear_tooth", "--time", value])
+    assert stop.value.code == cli.EXIT_USAGE
+    err = capsys.readouterr().err
+    assert "argument --time: " in err and reason in err and "Warning" not in err
+
+
 def test_static_of_a_free_structure_fails_cleanly(capsys):
     assert cli.main(["static", "flying_beam"]) == cli.EXIT_FAILED
     assert "not restrained" in capsys.readouterr().err

@@ -22,7 +22,7 @@ from solver.model.validate import model_warnings
 
 from .cli_analysis import add_analysis_commands
 from .cli_check_step import check_step
-from .cli_numbers import damping_ratio, mode_count
+from .cli_numbers import damping_ratio, mode_count, model_time
 from .cli_optimize import add_optimize_command
 from .cli_results import RECORD_HELP, add_export_command, record_edit
 from .cli_sweep import add_sweep_commands
@@ -178,7 +178,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("static", help="static equilibrium under the model's loads and gravity")
     p.add_argument("file", metavar="FILE", help="model file (.json)")
     p.add_argument("--steps", type=int, default=10, help="load steps (default 10)")
-    p.add_argument("--time", type=float, default=0.0, help="time at which loads and drivers are taken (s)")
+    p.add_argument("--time", type=model_time, default=0.0, help="time at which loads and drivers are taken (s)")
     p.set_defaults(command=_cmd_static)
 
     p = sub.add_parser("modes", help="natural frequencies about the sketched configuration")
