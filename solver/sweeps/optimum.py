@@ -30,6 +30,7 @@ from ..results.frames import Results
 from ..results.summary import summarize
 from .scalars import REDUCTIONS, collected_value
 from .spec import SweepError
+from .variants import typed_value
 
 
 @dataclass
@@ -143,7 +144,7 @@ def _objective(model: dict, path: str, x: float, objective: str, cancel: Callabl
 
 
 def _variant(model: dict, path: str, x: float, spec) -> dict:
-    """A copy of ``model`` with ``path`` (described by ``spec``) set to ``x``, rounded at an integer field."""
+    """A copy of ``model`` with ``path`` (described by ``spec``) set to ``x`` as the field wants it (:func:`.variants.typed_value`)."""
     doc = copy.deepcopy(model)
-    set_path(doc, path, int(round(x)) if spec.integer else x)
+    set_path(doc, path, typed_value(spec, x))
     return doc

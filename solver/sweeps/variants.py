@@ -97,7 +97,7 @@ def build_variants(model: dict, spec: SweepSpec, workers: int | None = None) -> 
     if problems:
         raise SweepError(problems)
     base = copy.deepcopy(model)
-    fixed = {path: _typed(fields[path], value) for path, value in spec.fixed}
+    fixed = {path: typed_value(fields[path], value) for path, value in spec.fixed}
     for path, value in fixed.items():
         set_path(base, path, value)
     nominal = {path: get_path(base, path, fields[path].default) for path, _size in spec.perturb}
@@ -111,7 +111,7 @@ def build_variants(model: dict, spec: SweepSpec, workers: int | None = None) -> 
     by_numbers = _checked_by_numbers(base, spec.paths)
     for k, point in enumerate(points):
         doc = copy.deepcopy(base)
-        values = {path: _typed(fields[path], nominal.get(path, 0.0) + value) for path, value in point.items()}
+        values = {path: typed_value(fields[path], nominal.get(path, 0.0) + value) for path, value in point.items()}
         for path, value in values.items():
             set_path(doc, path, value)
         bad = _problems(doc, values, fields, by_numbers)
@@ -182,6 +182,6 @@ def _names_number(model: dict, key: str) -> bool:
     return True
 
 
-def _typed(spec, value: float) -> float | int:
+def typed_value(spec, value: float) -> float | int:
     """``value`` as the field wants it: integers rounded (a Latin hypercube samples reals)."""
     return int(round(value)) if spec.integer else float(value)
