@@ -49,6 +49,7 @@ from ..system.integrator import integrator_parameters
 from ..system.state import State
 from .base import ContactModel
 from .jump import sticks_redundantly, velocity_jump
+from .lagrange_outputs import LagrangeOutputs
 from .routh import ImpactResult
 from .slip_stop import overrun_secant, slip_end, stop_slip
 
@@ -66,7 +67,7 @@ STICK_TOLERANCE = 1e-3
 ONSET_STEPS = ((0.5, 0.9), (0.5, None), (0.5, None))
 
 
-class LagrangeModel(ContactModel):
+class LagrangeModel(LagrangeOutputs, ContactModel):
     """Contact held by Lagrange multipliers with sliding and sticking modes (thesis ch. 4)."""
 
     kind = "lagrange"
@@ -422,6 +423,10 @@ class LagrangeModel(ContactModel):
             if not g.reachable or g.gap > self.tol or float(g.velocity(s.v)[0]) >= 0.0:
                 continue
             v_new, res = velocity_jump(self.asm, s, g, pair.mu_s, pair.mu_d, 0.0, "energetic", held(s), pair.id, True)
+            if self._stick_turned(s, v_new):  # the pairs whose slips it turned stick first, then it acts
+                s = self._stop_slips(s, held)
+                v_new, res = velocity_jump(self.asm, s, g, pair.mu_s, pair.mu_d, 0.0, "energetic", held(s), pair.id,
+                                           True)
             s = State(s.t, s.q, v_new, s.a, s.lam, s.a_pseudo, s.lam_c)
             self.hold[j], self.segment[j] = g.gap, g.segment  # the rows are written for the segment struck
             self.mass[j] = 1.0 / res.a
@@ -438,6 +443,21 @@ class LagrangeModel(ContactModel):
             if math.isfinite(self._onset_unit[j]):
                 self._onset_steps = tuple((min(f * self._onset_unit[j], self._run_step), tau) for f, tau in ONSET_STEPS)
         return s, results
+
+    def _stick_turned(self, s: State, v: np.ndarray) -> bool:
+        """Whether an onset impulse from ``s`` to the velocities ``v`` (m/s) turned the slip of a pair sliding
+        under its multiplier beyond the rows' resolution ``tol_g / h`` (:meth:`_reversed`); each such pair that can
+        stick does, its slip left to :meth:`_stop_slips`.  Its friction, held along ``-sigma`` for the whole impulse
+        (eq. 4.17), pushed its points on past rest and created energy (``tests/oracles/found_defects.json``); stopped
+        first (friction's work) and held sticking, it takes the impulse at rest, its rows doing no work."""
+        for j in np.flatnonzero(self.state == SLIDE):
+            g = self._geometry(j, s.q)
+            if (self.sigma[j] * float(g.velocity(v)[1]) < -self.tol_g / self.last_step and self.pairs[j].mu_s > 0.0
+                    and not sticks_redundantly(self.asm, s, g)):
+                self.state[j], self.sigma[j] = STICK, 0.0
+                self.log(s.t, "stick", j, v_t_m_s=self._v_t(j, s), cause="its slip turned by an onset impulse")
+                self._left[j] = self.events[-1]
+        return bool(self._left)
 
     def _stop_slips(self, s: State, held: Callable[[State], ContactRows | None]) -> State:
         """The slips that sticks began with reversed beyond the rows' resolution ``tol_g / h`` (the
@@ -458,16 +478,7 @@ class LagrangeModel(ContactModel):
         taken, self._stopped = self._stopped, 0.0
         return taken
 
-    # ------------------------------------------------------------------ outputs
-    def _forces(self, j: int, lam_c: np.ndarray) -> tuple[float, float]:
-        """``(F_n, F_t)`` of a closed pair, N: the multipliers (4.2); none pulling (the next step releases)."""
-        r = self._first_row(j)
-        F_n = max(float(lam_c[r]), 0.0)
-        if self.state[j] == STICK:
-            mu_F = self.pairs[j].mu_s * F_n
-            return F_n, min(max(float(lam_c[r + 1]), -mu_F), mu_F)
-        return F_n, -self.pairs[j].mu_d * F_n * self.sigma[j]  # eq. (4.5)
-
+    # ------------------------------------------------------------------ outputs (the others: .lagrange_outputs)
     def step_ended(self, lam_old: np.ndarray, lam_new: np.ndarray, count: int = 1) -> None:
         """The force each closed pair transmitted over the step: its impulse over the step,
         ``h ((1 - tau) lambda_N + tau lambda_N+1)`` (the Newmark velocity update, eq. 2.50),
@@ -487,31 +498,3 @@ class LagrangeModel(ContactModel):
         for j in range(len(self.pairs)):
             if self.state[j]:
                 self._step_F[j] = self._forces(j, lam)
-
-    def friction_power(self, s: State, lam_c: np.ndarray) -> float:
-        """``-F_t v_t`` summed over the pairs in contact, W."""
-        return float(self.run_friction_powers(s.q, s.v[None], lam_c[None])[0])
-
-    def run_friction_powers(self, q: np.ndarray, V: np.ndarray, lams: np.ndarray) -> np.ndarray:
-        """:meth:`friction_power` at states in the present modes with the velocities ``V`` (K, n) and contact
-        multipliers ``lams`` (K, rows), W, the pairs' Jacobians those at ``q``: a run's on straight targets (a
-        node's, a ground line's: the same bits at every configuration); each state's sum in pair order."""
-        P = np.zeros(len(V))
-        for j in range(len(self.pairs)):
-            if self.state[j] and self._frictional[j] and lams.shape[1]:
-                g = self._geometry(j, q)
-                for k in range(len(V)):
-                    P[k] -= self._forces(j, lams[k])[1] * float(g.velocity(V[k])[1])
-        return P
-
-    def frame_data(self, s: State, lam_c: np.ndarray, out: dict[str, np.ndarray]) -> None:
-        """The multipliers as forces (4.2-4.3) over the last step (:meth:`step_ended`; where the
-        mode changed at its end, at an onset or after a release, the multipliers now), states,
-        onset impulses and their rates."""
-        for j, k in enumerate(self.index):
-            if self.state[j] == self._step_mode[j] and not np.isnan(self._step_F[j, 0]):
-                out["F_n_N"][k], out["F_t_N"][k] = self._step_F[j]
-            elif self.state[j] and lam_c.size:
-                out["F_n_N"][k], out["F_t_N"][k] = self._forces(j, lam_c)
-        self.frame_impulses(s, out, self.rate_window)
-
