@@ -49,8 +49,10 @@ which the time loop holds):
    compression; a compliant step whose error is too large); the loop takes the step again.
 4. *At the end of an accepted step*: ``step_ended(lam_old, lam_new)`` (a Lagrange pair's force
    over the step), ``switch(old, new, lam)`` (mode changes), ``jumps(state,
-   held)`` (velocity jumps with every row in force held, ``held(state)`` building those rows
-   only when a jump is made, None when there are none; Routh solutions returned for the ledger), then the tracker makes accelerations and multipliers consistent with the new rows
+   held)`` (velocity jumps with every row in force held, ``held.rows(state)`` building those rows
+   only when a jump is made, None when there are none; an impulse that would pull a pair held by a
+   row, or turn the slip of one sliding under it, taken again with that pair released or sticking,
+   ``held.settle``; Routh solutions returned for the ledger), then the tracker makes accelerations and multipliers consistent with the new rows
    and asks ``check(state, lam)`` whether those multipliers contradict a mode;
    ``take_dissipation()`` books energy lost at once by a switch.
 5. *Outputs*: ``closed()`` (the impact step, eq. 3.5, while a pair of a model with

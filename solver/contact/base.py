@@ -14,7 +14,10 @@ model, in this order:
 3. ``step_ended(lam_old, lam_new)``, then ``switch(old, new, lam_c)``: after the accepted
    step, its multipliers at both ends, and the changes of mode that take effect at its end (release, stick, slip) without a velocity jump; True when a mode changed.
 4. ``jumps(s, held)``: the velocity jumps at its end (impulses, the onset jump of §4.7),
-   with the rows ``held(s)`` of all models kept (None when no model has any); the new state
+   with the rows ``held.rows(s)`` of all models kept (None when no model has any; an impulse
+   that would pull a held pair is taken again with that pair released, and one that would turn
+   a held pair's slip with that pair sticking, its slip stopped first: ``release_pulled``,
+   ``stick_turned``, ``stop_slips``, :func:`.jump.held_jump`); the new state
    and the Routh solutions, whose works the tracker books in the energy ledger; then
    ``take_friction()``, the friction of a jump that is no pair's impulse (a slip left at a
    stick stopped at once, :mod:`.slip_stop`), booked too.
@@ -48,6 +51,7 @@ from ..system.bordered import ContactRows
 from ..system.contact_pairs import ContactGeometry, ContactPair
 from ..system.integrator import damped, integrator_parameters
 from ..system.state import State
+from .jump import Held
 from .routh import ImpactResult
 
 #: configurations whose geometry each pair remembers (:meth:`ContactModel.pair_geometry`): a
@@ -126,9 +130,23 @@ class ContactModel:
     def switch(self, old: State | None, new: State, lam_c: np.ndarray) -> bool:
         return False
 
-    def jumps(self, s: State, held: Callable[[State], ContactRows | None]) -> tuple[State, list[ImpactResult]]:
-        """Velocity jumps at ``s`` with the rows ``held(s)`` kept; the new state and the impulses."""
+    def jumps(self, s: State, held: Held) -> tuple[State, list[ImpactResult]]:
+        """Velocity jumps at ``s`` with the rows ``held.rows(s)`` kept; the new state and the impulses."""
         return s, []
+
+    def release_pulled(self, s: State, lam: np.ndarray) -> bool:
+        """Whether an impulse at ``s`` with the impulses ``lam`` (N s) of this model's rows pulls a pair it holds,
+        which is then released; no such pair here."""
+        return False
+
+    def stick_turned(self, s: State, v: np.ndarray) -> bool:
+        """Whether an impulse from ``s`` to the velocities ``v`` (m/s) turns the slip of a pair of this model
+        sliding under a row (a Lagrange pair's), which then sticks; no such pair here."""
+        return False
+
+    def stop_slips(self, s: State, held: Callable[[State], ContactRows | None]) -> State:
+        """``s`` with the slips stopped of this model's pairs that began to stick with one left (none here)."""
+        return s
 
     def check(self, s: State, lam_c: np.ndarray) -> bool:
         return False

@@ -21,18 +21,15 @@
 """
 from __future__ import annotations
 
-from typing import Callable
-
 import numpy as np
 
 from ..results.frames import CONTACT_STATES
 from ..system.assembly import Assembly
-from ..system.bordered import ContactRows
 from ..system.contact_pairs import ContactPair
 from ..system.impact_times import impulse_force_window
 from ..system.state import State
 from .base import ContactModel
-from .jump import velocity_jump
+from .jump import Held, held_jump
 from .routh import ImpactResult
 
 #: Routh solutions that end with the points sticking
@@ -82,7 +79,7 @@ class ImpulseModel(ContactModel):
                     self.log(new.t, "separation", j)
         return False
 
-    def jumps(self, s: State, held: Callable[[State], ContactRows | None]) -> tuple[State, list[ImpactResult]]:
+    def jumps(self, s: State, held: Held) -> tuple[State, list[ImpactResult]]:
         """An impulse at every pair that is within TOL and approaching (3.3, 3.7)."""
         results = []
         for j, pair in enumerate(self.pairs):
@@ -94,7 +91,7 @@ class ImpulseModel(ContactModel):
                 self.log(s.t, "contact_start", j, gap_m=g.gap)
             if float(g.velocity(s.v)[0]) >= 0.0:
                 continue
-            v_new, res = velocity_jump(self.asm, s, g, pair.mu_s, pair.mu_d, pair.e, pair.law, held(s), pair.id)
+            s, v_new, res = held_jump(self.asm, s, g, pair, pair.e, pair.law, held)
             s = State(s.t, s.q, v_new, s.a, s.lam, s.a_pseudo, s.lam_c)
             sticks = pair.mu_s > 0.0 and res.kind in STICK_KINDS  # a frictionless point slides
             self.state[j] = CONTACT_STATES.index("stick" if sticks else "slide")

@@ -13,7 +13,8 @@ model for the jump at contact onset (§4.7).
 from __future__ import annotations
 
 import math
-from dataclasses import replace
+from dataclasses import dataclass, replace
+from typing import Callable
 
 import numpy as np
 
@@ -115,6 +116,9 @@ def joint_velocities(asm: Assembly, s: State, held: ContactRows | None = None) -
     return State(s.t, s.q, v, s.a, s.lam, s.a_pseudo, s.lam_c), work
 
 
+#: the most times :func:`held_jump` takes an impulse again (each time a held pair releases or sticks, for good)
+MAX_SETTLING = 8
+
 #: a pair whose contact-space inverse inertia ``D`` (the joints held) has ``det D`` below this fraction of
 #: ``D_nn D_tt`` cannot stick: its point moves (nearly) one way only, and a stick's two rows would hold that
 #: motion twice (:func:`sticks_redundantly`)
@@ -159,3 +163,35 @@ def velocity_jump(asm: Assembly, s: State, geom: ContactGeometry, mu_s: float, m
     W_held, W_held_rows = held_works(asm, s, geom.J, held, res.path)
     res = replace(res, W_held=W_held, W_held_rows=W_held_rows, W_joints=W_joints)
     return s.v + X @ np.array([res.I_n, res.I_t]), res
+
+
+@dataclass(frozen=True)
+class Held:
+    """What a velocity jump holds: ``rows(s)``, the contact rows in force at ``s`` (None when there are
+    none), and ``settle(s, v, lam)``, which the pairs those rows hold answer for an impulse from ``s`` to the
+    velocities ``v`` (m/s) with the rows' impulses ``lam`` (N s): ``s`` again with a pair released that the
+    impulse would pull, or with the slips stopped of the pairs sliding under a row whose slip it would turn,
+    now sticking; None when it does neither (:meth:`~.tracker.ContactTracker.settle`)."""
+
+    rows: Callable[[State], ContactRows | None]
+    settle: Callable[[State, np.ndarray, np.ndarray], State | None]
+
+
+def held_jump(asm: Assembly, s: State, geom: ContactGeometry, pair, e: float, law: str, held: Held,
+              joints: bool = False) -> tuple[State, np.ndarray, ImpactResult]:
+    """:func:`velocity_jump` at ``pair`` (its ``mu_s, mu_d, id``) with the rows ``held.rows(s)`` kept, taken
+    again while the pairs they hold settle (``held.settle``): a pair the impulse would pull is released (a
+    unilateral contact parts, 4.1), and a pair whose slip it would turn sticks, its slip stopped first.  Held
+    on, the first pulls and the second's friction, kept along its slip for the whole impulse (eq. 4.17), pushes
+    its points on past rest: either creates energy (``tests/oracles/found_defects.json``).  Returns the state
+    the impulse starts from, the velocities after it and the impulse."""
+    for _ in range(MAX_SETTLING):
+        rows = held.rows(s)
+        v, res = velocity_jump(asm, s, geom, pair.mu_s, pair.mu_d, e, law, rows, pair.id, joints)
+        lam = (impulse_reactions(asm, s.q, s.t, geom.J, rows)[1] @ np.array([res.I_n, res.I_t]) if rows is not None
+               and rows.count else np.zeros(0))
+        settled = held.settle(s, v, lam)
+        if settled is None:
+            break
+        s = settled
+    return s, v, res

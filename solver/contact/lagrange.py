@@ -48,7 +48,7 @@ from ..system.impact_times import LAGRANGE_COURANT, struck_transit
 from ..system.integrator import integrator_parameters
 from ..system.state import State
 from .base import ContactModel
-from .jump import sticks_redundantly, velocity_jump
+from .jump import Held, held_jump, sticks_redundantly
 from .lagrange_outputs import LagrangeOutputs
 from .routh import ImpactResult
 from .slip_stop import overrun_secant, slip_end, stop_slip
@@ -325,7 +325,7 @@ class LagrangeModel(LagrangeOutputs, ContactModel):
             self.state[j] = STICK
             self.log(s.t, "stick", j, v_t_m_s=v_t)
             if old is not None and self.sigma[j] * v_t < -self.tol_g / (s.t - old.t):
-                self._left[j] = self.events[-1]  # the retakes ran out past the slip's end (_stop_slips)
+                self._left[j] = self.events[-1]  # the retakes ran out past the slip's end (stop_slips)
             return True
         if np.sign(v_t) not in (0.0, self.sigma[j]):
             self.sigma[j] = np.sign(v_t)
@@ -411,10 +411,10 @@ class LagrangeModel(LagrangeOutputs, ContactModel):
         """The ``tau`` of :data:`ONSET_STEPS`'s next step, None when it is the run's."""
         return self._onset_steps[0][1] if self._onset_steps else None
 
-    def jumps(self, s: State, held: Callable[[State], ContactRows | None]) -> tuple[State, list[ImpactResult]]:
+    def jumps(self, s: State, held: Held) -> tuple[State, list[ImpactResult]]:
         """The onset jump (§4.7) at every open pair within TOL whose points approach (after the
-        slips left at a stick are stopped, :meth:`_stop_slips`)."""
-        s = self._stop_slips(s, held)
+        slips left at a stick are stopped, :meth:`stop_slips`)."""
+        s = self.stop_slips(s, held.rows)
         results = []
         for j, pair in self.open_pairs():
             if j in self._released:
@@ -422,11 +422,7 @@ class LagrangeModel(LagrangeOutputs, ContactModel):
             g = self.pair_geometry(j, s.q)
             if not g.reachable or g.gap > self.tol or float(g.velocity(s.v)[0]) >= 0.0:
                 continue
-            v_new, res = velocity_jump(self.asm, s, g, pair.mu_s, pair.mu_d, 0.0, "energetic", held(s), pair.id, True)
-            if self._stick_turned(s, v_new):  # the pairs whose slips it turned stick first, then it acts
-                s = self._stop_slips(s, held)
-                v_new, res = velocity_jump(self.asm, s, g, pair.mu_s, pair.mu_d, 0.0, "energetic", held(s), pair.id,
-                                           True)
+            s, v_new, res = held_jump(self.asm, s, g, pair, 0.0, "energetic", held, True)
             s = State(s.t, s.q, v_new, s.a, s.lam, s.a_pseudo, s.lam_c)
             self.hold[j], self.segment[j] = g.gap, g.segment  # the rows are written for the segment struck
             self.mass[j] = 1.0 / res.a
@@ -444,22 +440,30 @@ class LagrangeModel(LagrangeOutputs, ContactModel):
                 self._onset_steps = tuple((min(f * self._onset_unit[j], self._run_step), tau) for f, tau in ONSET_STEPS)
         return s, results
 
-    def _stick_turned(self, s: State, v: np.ndarray) -> bool:
-        """Whether an onset impulse from ``s`` to the velocities ``v`` (m/s) turned the slip of a pair sliding
-        under its multiplier beyond the rows' resolution ``tol_g / h`` (:meth:`_reversed`); each such pair that can
-        stick does, its slip left to :meth:`_stop_slips`.  Its friction, held along ``-sigma`` for the whole impulse
-        (eq. 4.17), pushed its points on past rest and created energy (``tests/oracles/found_defects.json``); stopped
-        first (friction's work) and held sticking, it takes the impulse at rest, its rows doing no work."""
+    def release_pulled(self, s: State, lam: np.ndarray) -> bool:
+        """Whether an impulse at ``s`` with the impulses ``lam`` (N s) of the model's rows pulls a closed pair: its
+        normal row's impulse tensile beyond the resolution over the last step (4.1); each such pair is released."""
+        h = self.last_step
+        pulled = [(j, lam[self._first_row(j)]) for j in np.flatnonzero(self.state != OPEN)]  # before a row moves
+        pulled = [(j, lam_n) for j, lam_n in pulled if lam_n < -self.resolution(j, h) * h]
+        for j, lam_n in pulled:  # its force: the impulse over the last step, N
+            self._open(j, s.t, lam_n / h, "pulled by an impulse")
+        return bool(pulled)
+
+    def stick_turned(self, s: State, v: np.ndarray) -> bool:
+        """Whether an impulse from ``s`` to the velocities ``v`` (m/s) turns the slip of a pair sliding under its
+        multiplier beyond the rows' resolution ``tol_g / h`` (:meth:`_reversed`); each such pair that can stick
+        does, its slip left to :meth:`stop_slips` (:func:`.jump.held_jump`: the impulse is taken again)."""
         for j in np.flatnonzero(self.state == SLIDE):
             g = self._geometry(j, s.q)
             if (self.sigma[j] * float(g.velocity(v)[1]) < -self.tol_g / self.last_step and self.pairs[j].mu_s > 0.0
                     and not sticks_redundantly(self.asm, s, g)):
                 self.state[j], self.sigma[j] = STICK, 0.0
-                self.log(s.t, "stick", j, v_t_m_s=self._v_t(j, s), cause="its slip turned by an onset impulse")
+                self.log(s.t, "stick", j, v_t_m_s=self._v_t(j, s), cause="its slip turned by an impulse")
                 self._left[j] = self.events[-1]
         return bool(self._left)
 
-    def _stop_slips(self, s: State, held: Callable[[State], ContactRows | None]) -> State:
+    def stop_slips(self, s: State, held: Callable[[State], ContactRows | None]) -> State:
         """The slips that sticks began with reversed beyond the rows' resolution ``tol_g / h`` (the
         retakes toward the slip's end ran out first) stopped by a tangential velocity jump, the
         other rows held (:func:`.slip_stop.stop_slip`); its work is friction's (:meth:`take_friction`,

@@ -32,6 +32,7 @@ from ..system.impact_times import run_impact_step
 from .base import ContactModel
 from .compliant import CompliantModel
 from .impulse import ImpulseModel
+from .jump import Held
 from .lagrange import LagrangeModel
 from .moving import MovingModel, mover_outputs
 from .rolling import RollingModel
@@ -172,11 +173,12 @@ class ContactTracker:
                 m.step_ended(self._lam(old, i), self._lam(new, i))
             changed |= m.switch(old, new, self._lam(new, i))
             out.ledger["dissipated_contact"] += m.take_dissipation()
-        s, impacts = new, []
+        s, impacts, held = new, [], Held(self.rows, self.settle)
         for m in self.models:
             m.last_step = new.t - old.t if old is not None else m.rate_window
-            s, res = m.jumps(s, self.rows)
+            s, res = m.jumps(s, held)
             impacts += res
+        for m in self.models:  # after all jumps: one model's impulse may stop another's slips
             out.ledger["dissipated_friction"] += m.take_friction()
         if not (changed or impacts):
             return s
@@ -187,6 +189,19 @@ class ContactTracker:
         else:  # the last switches take effect without a further check
             s = restart(self.asm, s, self.rows(s), jump=False)
         out.book_impulses(impacts, s)
+        return s
+
+    def settle(self, s: State, v: np.ndarray, lam: np.ndarray) -> State | None:
+        """For an impulse from ``s`` to the velocities ``v`` (m/s) with the impulses ``lam`` (N s) of the rows of
+        :meth:`rows` at ``s``: ``s`` with the pairs released that it would pull (:meth:`~.lagrange.LagrangeModel.
+        release_pulled`), else with the slips stopped of the pairs it would turn, each now sticking
+        (``stick_turned``, ``stop_slips``, friction's work taken by ``take_friction``); None when neither."""
+        if lam.size and any([m.release_pulled(s, lam[sl]) for m, sl in zip(self.models, self._layout)]):
+            return s
+        if not any([m.stick_turned(s, v) for m in self.models]):
+            return None
+        for m in self.models:
+            s = m.stop_slips(s, self.rows)
         return s
 
     # ------------------------------------------------------------------ outputs

@@ -107,11 +107,11 @@ def test_a_held_pairs_impulse_on_the_normal_velocity_it_holds_is_booked(monkeypa
     on that velocity, which the impulse leaves unchanged.  It was not booked (2.1e-3 J here); now the
     onset's kinetic energy jump is its works, W_n + W_t + the held friction + the held rows' impulses
     on what they hold (``W_held_rows``, booked with restitution) + the joints', to 1e-9."""
-    from solver.contact import lagrange
+    from solver.contact import jump as jumps
 
     calls = []
-    jump = lagrange.velocity_jump
-    monkeypatch.setattr(lagrange, "velocity_jump", lambda *args: calls.append(args) or jump(*args))
+    jump = jumps.velocity_jump
+    monkeypatch.setattr(jumps, "velocity_jump", lambda *args: calls.append(args) or jump(*args))
     simulate(bar_landing(0.3))
     asm, s, geom, mu_s, mu_d, e, law, held, pair, joints = next(c for c in calls if c[7] is not None)
     sys = asm.sys
