@@ -92,6 +92,8 @@ class ImpulseModel(ContactModel):
             if float(g.velocity(s.v)[0]) >= 0.0:
                 continue
             s, v_new, res = held_jump(self.asm, s, g, pair, pair.e, pair.law, held)
+            if res is None:  # the pairs it held settled, and its points no longer approach
+                continue
             s = State(s.t, s.q, v_new, s.a, s.lam, s.a_pseudo, s.lam_c)
             sticks = pair.mu_s > 0.0 and res.kind in STICK_KINDS  # a frictionless point slides
             self.state[j] = CONTACT_STATES.index("stick" if sticks else "slide")

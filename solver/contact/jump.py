@@ -141,14 +141,18 @@ def sticks_redundantly(asm: Assembly, s: State, geom: ContactGeometry) -> bool:
 
 def velocity_jump(asm: Assembly, s: State, geom: ContactGeometry, mu_s: float, mu_d: float, e: float, law: str,
                   held: ContactRows | None = None, pair: str = "",
-                  joints: bool = False) -> tuple[np.ndarray, ImpactResult]:
-    """The velocities after Routh's impulse at ``pair`` in ``geom`` and the impulse itself;
-    :class:`SolverError` when its contact-space inverse inertia is unusable.  With ``joints`` the
+                  joints: bool = False) -> tuple[np.ndarray, ImpactResult | None]:
+    """The velocities after Routh's impulse at ``pair`` in ``geom`` and the impulse itself (the velocities and
+    None where the points do not approach); :class:`SolverError` when its contact-space inverse inertia is
+    unusable.  With ``joints`` the
     impulse starts from the velocities the joints allow (:func:`joint_velocities`, its work the
     result's ``W_joints``), as the momentum balance with the joints held (eqs. 3.10-3.21) presumes."""
     W_joints = 0.0
     if joints:
         s, W_joints = joint_velocities(asm, s, held)
+    v_n0, v_t0 = geom.velocity(s.v).tolist()
+    if v_n0 >= 0.0:  # the points part (with ``joints``, at the velocities the joints allow): no impulse
+        return s.v, None
     X, D = contact_inertia(asm, s.q, s.t, geom.J, held)
     (a, c), (c_tn, b) = D.tolist()
     if not (math.isfinite(a) and math.isfinite(b) and math.isfinite(c) and math.isfinite(c_tn)):
@@ -158,7 +162,6 @@ def velocity_jump(asm: Assembly, s: State, geom: ContactGeometry, mu_s: float, m
         raise SolverError(f"stopped at t = {s.t:.6g} s: the impulse of contact '{pair}' cannot be computed: "
                           "its point cannot move along the contact (held by a joint or driver, or far heavier "
                           "than what it strikes)")
-    v_n0, v_t0 = geom.velocity(s.v).tolist()
     res = routh_impulse(D, v_n0, v_t0, mu_s, mu_d, e, law, symmetric=not holds_slip(held))
     W_held, W_held_rows = held_works(asm, s, geom.J, held, res.path)
     res = replace(res, W_held=W_held, W_held_rows=W_held_rows, W_joints=W_joints)
@@ -178,16 +181,19 @@ class Held:
 
 
 def held_jump(asm: Assembly, s: State, geom: ContactGeometry, pair, e: float, law: str, held: Held,
-              joints: bool = False) -> tuple[State, np.ndarray, ImpactResult]:
+              joints: bool = False) -> tuple[State, np.ndarray, ImpactResult | None]:
     """:func:`velocity_jump` at ``pair`` (its ``mu_s, mu_d, id``) with the rows ``held.rows(s)`` kept, taken
     again while the pairs they hold settle (``held.settle``): a pair the impulse would pull is released (a
     unilateral contact parts, 4.1), and a pair whose slip it would turn sticks, its slip stopped first.  Held
     on, the first pulls and the second's friction, kept along its slip for the whole impulse (eq. 4.17), pushes
     its points on past rest: either creates energy (``tests/oracles/found_defects.json``).  Returns the state
-    the impulse starts from, the velocities after it and the impulse."""
+    the impulse starts from, the velocities after it and the impulse (None, and the state's velocities, where
+    the points no longer approach: the pairs settled, or the velocities the joints allow, part them)."""
     for _ in range(MAX_SETTLING):
         rows = held.rows(s)
         v, res = velocity_jump(asm, s, geom, pair.mu_s, pair.mu_d, e, law, rows, pair.id, joints)
+        if res is None:
+            return s, s.v, None
         lam = (impulse_reactions(asm, s.q, s.t, geom.J, rows)[1] @ np.array([res.I_n, res.I_t]) if rows is not None
                and rows.count else np.zeros(0))
         settled = held.settle(s, v, lam)

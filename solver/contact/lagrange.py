@@ -423,6 +423,8 @@ class LagrangeModel(LagrangeOutputs, ContactModel):
             if not g.reachable or g.gap > self.tol or float(g.velocity(s.v)[0]) >= 0.0:
                 continue
             s, v_new, res = held_jump(self.asm, s, g, pair, 0.0, "energetic", held, True)
+            if res is None:  # the pairs it held settled, and its points no longer approach
+                continue
             s = State(s.t, s.q, v_new, s.a, s.lam, s.a_pseudo, s.lam_c)
             self.hold[j], self.segment[j] = g.gap, g.segment  # the rows are written for the segment struck
             self.mass[j] = 1.0 / res.a
