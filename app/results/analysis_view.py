@@ -79,6 +79,11 @@ class _Tab(QWidget):
         return widget
 
     def set_results(self, results: Results | None) -> None:
+        """Analyse ``results``; what was drawn of other results goes."""
+        if results is not self.results:
+            self.result = None
+            self.plot.clear()
+            self.message.clear()
         self.results = results
         self._enable()
 
@@ -384,7 +389,8 @@ class LyapunovTab(_Tab):
         joints = clearance_joint_ids(results.model) if results is not None else []
         if joints and not self.path.text():
             self.path.setText(f"joints[{joints[0]}].offset.x")
-        self.twin = None
+        if results is not self.results:
+            self.twin = None
         super().set_results(results)
 
     def draw(self):

@@ -23,7 +23,7 @@ import re
 from datetime import datetime
 from pathlib import Path
 
-from PySide6.QtCore import QObject, Qt
+from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QFileDialog, QInputDialog, QMenu, QMessageBox
 
@@ -57,6 +57,9 @@ def file_stem(title: str) -> str:
 
 class ResultsUi(QObject):
     """Plots, events, comparison and export for ``window``, following ``simulation``'s runs and playback."""
+
+    #: the results shown were replaced (by a run started or ended, results opened, another model): the new ones, or None
+    results_changed = Signal(object)
 
     def __init__(self, window: WindowParts, simulation: SimulationUi):
         super().__init__(window)
@@ -126,6 +129,7 @@ class ResultsUi(QObject):
         self.plots.set_results(self.results)
         self.plots.come_forward()
         self._enable_exports()
+        self.results_changed.emit(self.results)
 
     def _on_frames_changed(self, count: int) -> None:
         frames = self.simulation.runs.frames
@@ -151,6 +155,7 @@ class ResultsUi(QObject):
         self.plots.clear()
         self.events.set_results(None)
         self._enable_exports()
+        self.results_changed.emit(None)
 
     def show_results(self, results: Results) -> None:
         """Show a run's results in the plots and the events table."""
@@ -158,6 +163,7 @@ class ResultsUi(QObject):
         self.plots.set_results(results)
         self.events.set_results(results)
         self._enable_exports()
+        self.results_changed.emit(results)
 
     def _enable_exports(self) -> None:
         has_frames = self.results is not None and bool(self.results.frames)

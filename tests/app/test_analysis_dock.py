@@ -75,3 +75,33 @@ def test_the_bifurcation_tab_reads_a_sweep_folder(window, dry, tmp_path):
     tab.draw_button.click()
     assert tab.result is not None and len(tab.result.values) == 2
     assert "2 samples from 1 runs" in tab.message.text()
+
+
+def test_the_tabs_follow_the_run_the_window_shows(window, dry, ideal, tmp_path, monkeypatch):
+    """Another run opened while the dock shows a spectrum: the dock analyses the new run, never the
+    spectrum of the run gone (it stayed drawn, its Draw and CSV on the old run's frames)."""
+    assert window.results_ui.open_results(dry)
+    _menu_action(window, "Spectrum…").trigger()
+    spectrum = window.analysis_ui.view.spectrum
+    assert spectrum.result is not None
+    before = tuple(spectrum.result.peak)
+    assert window.results_ui.open_results(ideal)
+    assert spectrum.results is window.results_ui.results
+    assert spectrum.result is not None and tuple(spectrum.result.peak) != before  # drawn again on the new run
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(tmp_path / "s.csv"), ""))
+    spectrum.csv_button.click()
+    assert (tmp_path / "s.csv").read_text() == _spectrum_csv(ideal, spectrum, tmp_path)
+    window.new_document()
+    assert spectrum.results is None and spectrum.result is None
+    assert not spectrum.draw_button.isEnabled() and not spectrum.csv_button.isEnabled()
+    assert not spectrum.plot.getPlotItem().listDataItems()
+
+
+def _spectrum_csv(folder, tab, tmp_path) -> str:
+    """The CSV of the spectrum the tab's settings give for the results in ``folder``."""
+    from solver.analysis.spectrum import series_spectrum, write_spectrum_csv
+    from solver.results.files import load_results
+
+    path = tmp_path / "expected.csv"
+    write_spectrum_csv(series_spectrum(load_results(folder), tab.series.currentText(), tab.window.currentText()), path)
+    return path.read_text()
