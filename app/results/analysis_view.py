@@ -380,10 +380,15 @@ class LyapunovTab(_Tab):
                                            QDoubleSpinBox(decimals=3, minimum=1e-3, maximum=1.0, value=0.1))
         self.twin: Results | None = None
         self._thread: _TwinRun | None = None
+        self._twin_of: Results | None = None  # the results whose twin runs
         self.draw_button.setText("Run the twin and fit")
         self.plot.setLogMode(y=True)
         self.plot.setLabel("bottom", "time", "s")
         self.plot.setLabel("left", "separation", "m")
+
+    def ready(self) -> bool:
+        """A run to perturb and no twin running (a second one replaced the thread of the first)."""
+        return getattr(self, "_thread", None) is None and super().ready()
 
     def set_results(self, results: Results | None) -> None:
         joints = clearance_joint_ids(results.model) if results is not None else []
@@ -400,9 +405,10 @@ class LyapunovTab(_Tab):
         except PROBLEMS as exc:
             self.say_problem(str(exc))
             return None
-        self.draw_button.setEnabled(False)
         self.message.setText("Running the twin…")
+        self._twin_of = self.results
         self._thread = _TwinRun(model)
+        self._enable()
         self._thread.ended.connect(self._on_twin)
         self._thread.start()
         return None
@@ -415,7 +421,9 @@ class LyapunovTab(_Tab):
     def _on_twin(self, twin: Results | None, failure: str) -> None:
         self._thread.wait()
         self._thread = None
-        if twin is None:
+        if self._twin_of is not self.results:
+            self.say_problem("the run changed while its twin ran: run the twin again")
+        elif twin is None:
             self.say_problem(f"the twin run failed: {failure}")
         else:
             self.twin = twin

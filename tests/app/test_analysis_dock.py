@@ -105,3 +105,21 @@ def _spectrum_csv(folder, tab, tmp_path) -> str:
     path = tmp_path / "expected.csv"
     write_spectrum_csv(series_spectrum(load_results(folder), tab.series.currentText(), tab.window.currentText()), path)
     return path.read_text()
+
+
+def test_a_twin_under_way_is_not_started_again_nor_fitted_to_another_run(window, dry, ideal, qtbot):
+    """Draw stays off while the twin runs, also once the menu shows the tab again or another run is
+    opened (a second click replaced the running thread, whose QThread was then destroyed running);
+    a twin of the run before is not fitted to the new one."""
+    assert window.results_ui.open_results(dry)
+    _menu_action(window, "Lyapunov Exponent…").trigger()
+    tab = window.analysis_ui.view.lyapunov
+    with qtbot.waitSignal(tab.finished, timeout=120_000):
+        tab.draw_button.click()
+        _menu_action(window, "Lyapunov Exponent…").trigger()
+        assert not tab.draw_button.isEnabled()
+        assert window.results_ui.open_results(ideal)
+        assert not tab.draw_button.isEnabled()
+    assert tab.result is None and tab.twin is None
+    assert "the run changed while its twin ran" in tab.message.text()
+    assert tab.draw_button.isEnabled()
