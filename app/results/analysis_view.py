@@ -81,10 +81,15 @@ class _Tab(QWidget):
     def set_results(self, results: Results | None) -> None:
         """Analyse ``results``; what was drawn of other results goes."""
         if results is not self.results:
-            self.result = None
-            self.plot.clear()
+            self._drop_result()
             self.message.clear()
         self.results = results
+        self._enable()
+
+    def _drop_result(self) -> None:
+        """No analysis shown nor exported (the results or the settings it was of are gone)."""
+        self.result = None
+        self.plot.clear()
         self._enable()
 
     def _enable(self) -> None:
@@ -100,13 +105,18 @@ class _Tab(QWidget):
         try:
             result = self.compute()
         except PROBLEMS as exc:
-            self.say_problem(str(exc))
+            self.refuse(str(exc))
             return None
         self.result = result
         self.plot.clear()
         self.message.setText(html.escape(self.show_result(result)))
         self._enable()
         return result
+
+    def refuse(self, text: str) -> None:
+        """Say why the analysis cannot be drawn, showing none (not the one of the settings before)."""
+        self._drop_result()
+        self.say_problem(text)
 
     def say_problem(self, text: str) -> None:
         text = html.escape(text).replace("\n", "<br>")
@@ -403,7 +413,7 @@ class LyapunovTab(_Tab):
         try:
             model = perturbed_model(self.results.model, self.path.text().strip(), self.size.value())
         except PROBLEMS as exc:
-            self.say_problem(str(exc))
+            self.refuse(str(exc))
             return None
         self.message.setText("Running the twin…")
         self._twin_of = self.results
@@ -422,9 +432,9 @@ class LyapunovTab(_Tab):
         self._thread.wait()
         self._thread = None
         if self._twin_of is not self.results:
-            self.say_problem("the run changed while its twin ran: run the twin again")
+            self.refuse("the run changed while its twin ran: run the twin again")
         elif twin is None:
-            self.say_problem(f"the twin run failed: {failure}")
+            self.refuse(f"the twin run failed: {failure}")
         else:
             self.twin = twin
             super().draw()

@@ -123,3 +123,17 @@ def test_a_twin_under_way_is_not_started_again_nor_fitted_to_another_run(window,
     assert tab.result is None and tab.twin is None
     assert "the run changed while its twin ran" in tab.message.text()
     assert tab.draw_button.isEnabled()
+
+
+def test_a_draw_refused_leaves_no_plot_of_the_settings_before(window, dry, tmp_path, monkeypatch):
+    """The spectrum drawn, then a start past the run's end: the tab says why and shows nothing (it kept
+    the spectrum from 0 s drawn under the red line, and CSV… wrote it as if it were the new one)."""
+    assert window.results_ui.open_results(dry)
+    _menu_action(window, "Spectrum…").trigger()
+    tab = window.analysis_ui.view.spectrum
+    assert tab.result is not None and tab.csv_button.isEnabled()
+    tab.start.setValue(100.0)
+    tab.draw_button.click()
+    assert "cannot be drawn" in tab.message.text()
+    assert tab.result is None and not tab.csv_button.isEnabled() and not tab.png_button.isEnabled()
+    assert not tab.plot.getPlotItem().listDataItems()
