@@ -105,7 +105,7 @@ class SweepsUi(QObject):
         self.controller.ended.connect(self._on_ended)
         self.progress.cancel_requested.connect(self.controller.cancel)
         self.table.run_chosen.connect(self.open_run)
-        simulation.runs.run_ended.connect(self.map.set_results)
+        results.results_changed.connect(self.map.set_results)  # the impulses of the run the window shows
         window.document.replaced.connect(self._on_document_changed)
         window.document.changed.connect(self._on_document_changed)
         window.installEventFilter(self)
@@ -263,7 +263,7 @@ class SweepsUi(QObject):
     def show_map(self) -> None:
         """Show the impact-type map of the document's model (drawn at once the first time)."""
         self.map.set_model(self.window.document.model)
-        self.map.set_results(self.simulation.runs.results)
+        self.map.set_results(self.results.results)
         first = self.map_dock in self._unplaced
         self.reveal(self.map_dock)
         if first:  # its controls and plot need more than a third of the bottom area: a window of its own

@@ -284,3 +284,21 @@ def test_the_second_sweep_runs_on_the_cluster_the_first_started_and_closing_the_
     assert window.sweeps_ui.controller.outcome.timing.workers == 1
     window.close()
     assert not kept.running
+
+
+def test_the_map_offers_no_impulse_of_a_model_no_longer_open(qtbot, window):
+    """The rod run, its map shown, then another example opened: the map's instants are the new
+    model's start only (it kept offering the rod's impulse, drawing B-ground's map under the new
+    model's contact)."""
+    window.open_example("rod_impact_rigid")
+    window.simulation.run()
+    qtbot.waitUntil(lambda: not window.simulation.runs.running and window.simulation.runs.results is not None,
+                    timeout=60_000)
+    window.sweeps_ui.map_action.trigger()
+    view = window.sweeps_ui.map
+    assert view.instant.count() == 2
+    window.open_example("slider_crank_block")
+    assert [view.instant.itemText(i) for i in range(view.instant.count())] == ["start of the model"]
+    window.sweeps_ui.map_action.trigger()
+    assert view.instant.count() == 1
+    assert view.contact.currentText() == "block-slider"
