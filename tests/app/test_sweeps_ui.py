@@ -230,6 +230,9 @@ def test_a_map_of_a_model_with_problems_says_why(qtbot, window):
     view.x_axis.high.setValue(0.1)
     qtbot.mouseClick(view.draw_button, Qt.MouseButton.LeftButton)
     assert "x axis mu_s: need finite low &lt; high" in view.message.text()
+    # the map drawn at first (it stayed under the red line, PNG… and CSV… writing it) is gone
+    assert view.map is None and not view.csv_button.isEnabled() and not view.png_button.isEnabled()
+    assert view.image.image is None and not view.plot.getPlotItem().listDataItems()
 
 
 def test_a_sweep_that_does_not_stop_gives_an_error_not_a_hang(qtbot, monkeypatch, tmp_path):
