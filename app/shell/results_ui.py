@@ -103,6 +103,7 @@ class ResultsUi(QObject):
         simulation.runs.run_started.connect(self._on_run_started)
         simulation.runs.frames_changed.connect(self._on_frames_changed)
         simulation.runs.run_ended.connect(self._on_run_ended)
+        simulation.runs.run_discarded.connect(self._compare)
         window.document.replaced.connect(self._on_document_replaced)
         self.playback.time_changed.connect(self.plots.set_time)
         self.plots.time_scrubbed.connect(self.playback.set_time)
@@ -141,7 +142,12 @@ class ResultsUi(QObject):
         if results is None:
             return
         self.show_results(results)
-        if self.simulation.runs.state == FAILED:  # its frames are shown, but it is no run to compare
+        self._compare(results)
+
+    def _compare(self, results: Results | None) -> None:
+        """A run that ended joins Compare runs (also one cancelled as another model was opened),
+        unless it failed: its frames are shown, but it is no run to compare."""
+        if results is None or self.simulation.runs.state == FAILED:
             return
         when = datetime.now().strftime("%H:%M:%S")
         self.runs.append((run_label(len(self.runs) + 1, self._run_label, results, when), results))

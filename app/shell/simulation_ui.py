@@ -331,9 +331,10 @@ class SimulationUi(QObject):
         self.window.sketch.set_motion_bounds(None)
 
     def stop(self) -> None:
-        """Cancel a run going on and wait for its thread."""
-        self.runs.cancel()
-        self.runs.wait()
+        """Cancel a run going on and wait for its thread; its end is not shown (the window shows
+        another model or other results: its frames, status and plots were shown over them)."""
+        self.runs.discard()
+        self.checked = None  # a check at half the step discarded: no box compares it
 
     def close_runs(self) -> None:
         """The window closes: stop a run going on and remove the runs' scratch folders."""
