@@ -222,6 +222,10 @@ class SweepsUi(QObject):
         row = next((r for r in self.table.rows if r.get("run") == rid), None)
         if row is None or self.folder is None:
             return False
+        if self.simulation.runs.running:  # neither simulated beside it nor shown over it (which cancelled it)
+            self.window.statusBar().showMessage(f"Run {rid} of the sweep not opened: a run is going on "
+                                                "(cancel it first, Esc)", 8000)
+            return False
         kept = self.folder / row["results"] if row.get("results") else None
         if kept is not None and kept.is_dir():
             try:

@@ -305,3 +305,34 @@ def test_the_map_offers_no_impulse_of_a_model_no_longer_open(qtbot, window):
     window.sweeps_ui.map_action.trigger()
     assert view.instant.count() == 1
     assert view.contact.currentText() == "block-slider"
+
+
+def test_a_sweep_run_chosen_while_a_run_goes_on_is_refused_saying_why(qtbot, window, tmp_path):
+    """A click on a sweep's point during a run: the status bar said 'Simulating run … of the sweep'
+    and nothing was simulated (a kept run's results cancelled the run going on instead)."""
+    from solver.model.io import save_model
+    from solver.sweeps import SweepSpec, parse_vary
+    from solver.sweeps.table import write_rows, write_sweep
+
+    from solver.model.paths import set_path
+    from solver.sweeps.variants import run_id
+
+    folder, rod = tmp_path / "sweep", load_model(examples_dir() / "rod_impact_rigid.json")
+    write_sweep(folder, rod, SweepSpec((parse_vary("contacts[B-ground].e=0.5"),)))
+    set_path(rod, "contacts[B-ground].e", 0.5)
+    rid = run_id(rod)
+    write_rows(folder, [{"run": rid, "contacts[B-ground].e": 0.5, "status": "completed"}], ["run"])
+    model = load_model(examples_dir() / "slider_crank_flexible.json")
+    model["solver"]["end_time"] *= 200  # minutes of solving
+    save_model(model, tmp_path / "long.json")
+    window.open_path(tmp_path / "long.json")
+    ui = window.sweeps_ui
+    assert ui.open_folder(folder)
+    window.simulation.run_action.trigger()
+    runs = window.simulation.runs
+    qtbot.waitUntil(lambda: len(runs.frames) > 3 and runs.running, timeout=60_000)
+    ui.table.run_chosen.emit(rid)
+    assert runs.running and window.simulation.run_model["name"] == model["name"]
+    assert "a run is going on" in window.statusBar().currentMessage().lower()
+    runs.cancel()
+    qtbot.waitUntil(lambda: not runs.running, timeout=60_000)
