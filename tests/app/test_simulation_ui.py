@@ -257,3 +257,20 @@ def test_another_model_opened_during_a_run_is_not_shown_the_runs_end(qtbot, wind
     assert "Flexible slider-crank" in window.results_ui.runs[-1][0]
     run_with_f5(qtbot, window)  # the new model runs and is shown
     assert runs.state == COMPLETED and window.results_ui.results.model["name"] == window.document.model["name"]
+
+
+def test_results_of_a_failed_run_opened_again_say_it_failed_with_time_and_cause(qtbot, window, newton_fails_at,
+                                                                                 message_boxes, tmp_path):
+    """A failed run's bundle opened with File > Open Results: the status line said 'Opened results:
+    N frames', as for a completed run; it says how the run ended, as when it ran."""
+    newton_fails_at(0.25)
+    window.example_actions["bar_mass_impact"].trigger()
+    run_with_f5(qtbot, window)
+    assert window.simulation.runs.state == FAILED
+    ran = window.simulation.status.label.text()
+    window.results_ui.export_results(tmp_path / "bundle")
+    window.new_document()
+    assert window.results_ui.open_results(tmp_path / "bundle")
+    said = window.simulation.status.label.text()
+    assert said.startswith("Opened results of a failed run: stopped at t = 0.25") and "Newton did not converge" in said
+    assert said.endswith(ran.removeprefix("Run failed: ")), (said, ran)
