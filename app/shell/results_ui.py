@@ -128,6 +128,7 @@ class ResultsUi(QObject):
         self.results = Results(self.simulation.run_model, layout, self.simulation.runs.frames)  # it grows
         self._fed = 0
         self.plots.set_results(self.results)
+        self.events.set_results(self.results)  # none yet: the event log comes at the end, not the run before's
         self.plots.come_forward()
         self._enable_exports()
         self.results_changed.emit(self.results)
