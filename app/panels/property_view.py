@@ -111,9 +111,7 @@ class _ValueDelegate(QStyledItemDelegate):
         text = editor.currentText() if isinstance(editor, QComboBox) else editor.text()
         if text == index.data(Qt.ItemDataRole.EditRole):
             return  # left as shown (which may be rounded): nothing to change
-        row = index.row()
-        # commit after the editor has closed: a successful edit rebuilds the table
-        QTimer.singleShot(0, lambda: self.view.commit(row, text))
+        self.view.commit_later(index.row(), text)
 
 
 class PropertyView(QWidget):
@@ -251,6 +249,24 @@ class PropertyView(QWidget):
         self.edit_planned.emit(self._ref, keys, value)
         return True
 
+    def commit_later(self, row: int, entry: Any) -> None:
+        """:meth:`commit` ``entry`` once its editor has closed (a successful edit rebuilds the table), to
+        the entity and field of ``row`` now: a click on another entity closes the editor after showing
+        that one, whose field in ``row`` the entry went to (node B's y set by what was typed for A's)."""
+        ref, keys, field = self._ref, list(self._rows[row].keys), self._rows[row].field
+        QTimer.singleShot(0, lambda: self._commit_to(ref, keys, field, entry))
+
+    def _commit_to(self, ref: EntityRef, keys: list, field: str, entry: Any) -> None:
+        if ref == self._ref:
+            self.commit(self.row_of(field), entry)
+            return
+        try:  # the panel shows another entity now: the edit is announced, or refused naming its field
+            keys, value = plan(self._model, ref, keys, entry)
+        except EditError as exc:
+            self.edit_refused.emit(f"{ref}.{field}: {exc}")
+            return
+        self.edit_planned.emit(ref, keys, value)
+
     def commit_field(self, field: str, entry: Any) -> bool:
         """:meth:`commit` by field name (``"section.d"``)."""
         return self.commit(self.row_of(field), entry)
@@ -278,7 +294,5 @@ class PropertyView(QWidget):
     def _on_item_changed(self, item: QTableWidgetItem) -> None:
         if self._filling or item.column() != VALUE_COLUMN or self._editors[item.row()].kind != "check":
             return
-        row = item.row()
-        checked = item.checkState() == Qt.CheckState.Checked
-        QTimer.singleShot(0, lambda: self.commit(row, checked))
+        self.commit_later(item.row(), item.checkState() == Qt.CheckState.Checked)
 
