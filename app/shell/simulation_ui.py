@@ -190,7 +190,7 @@ class SimulationUi(QObject):
         A model with errors does not start: the problems panel comes forward with the
         first problem (and its entity) selected.
         """
-        if self.runs.running:
+        if self.runs.running or not self.window.finish_editing():  # the value typed, not the one before
             return False
         if nothing_drawn(self.window.document.model):
             QMessageBox.information(self.window, "Nothing to run",

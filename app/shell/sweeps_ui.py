@@ -145,6 +145,8 @@ class SweepsUi(QObject):
         if self.controller.running:
             self.window.statusBar().showMessage("A sweep is going on: cancel it first", 8000)
             return False
+        if not self.window.finish_editing():
+            return False
         errors = [p for p in model_problems(document.model) if p.severity == "error"]
         if document.is_empty or errors:
             self.window.show_problems("Cannot sweep", "The model cannot run:" if errors else "There is no model.",
@@ -253,6 +255,8 @@ class SweepsUi(QObject):
     def find_optimum(self) -> OptimumDialog | None:
         """Show the optimum dialog on the document's model (None when the model cannot run)."""
         document = self.window.document
+        if not self.window.finish_editing():
+            return None
         errors = [p for p in model_problems(document.model) if p.severity == "error"]
         if document.is_empty or errors:
             self.window.show_problems("Cannot search", "The model cannot run:" if errors else "There is no model.",

@@ -440,3 +440,39 @@ def test_an_entry_left_open_goes_to_its_entity_when_another_is_clicked(qtbot, wi
     qtbot.waitUntil(lambda: window.statusBar().currentMessage() == "nodes[A].y: 'kg' is not a unit of m")
     assert window.document.undo_stack.count() == 1 and [n["y"] for n in model["nodes"]] == [0.0, 0.03, 0.0]
     assert view.ref == EntityRef("links", "crank") and not any(view.error_at(r) for r in range(view.table.rowCount()))
+
+
+def test_run_save_and_close_take_the_entry_still_in_its_editor(qtbot, window, tmp_path, message_boxes):
+    """end_time typed as 10 ms, then F5 before Enter: the run ran the 0.6 s shown before, the entry
+    left in its open editor (Ctrl+S saved the file without it; closing dropped it). The entry is
+    committed first; one refused stops the run and says why."""
+    from solver.model.io import examples_dir, load_model, save_model
+
+    model = load_model(examples_dir() / "bar_mass_impact.json")
+    save_model(model, tmp_path / "bar.json")
+    window.open_path(tmp_path / "bar.json")
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)
+    solver = EntityRef("settings", "solver")
+
+    def type_end_time(text: str) -> QLineEdit:
+        window.selection.replace((solver,))
+        editor = press_f2(qtbot, window.properties, "end_time")
+        editor.selectAll()
+        qtbot.keyClicks(editor, text)
+        return editor
+
+    type_end_time("10 ms")
+    qtbot.keyClick(window, Qt.Key.Key_F5)
+    runs = window.simulation.runs
+    assert runs.state != "idle" and window.simulation.run_model["solver"]["end_time"] == pytest.approx(0.01)
+    qtbot.waitUntil(lambda: not runs.running, timeout=120_000)
+    runs.wait()
+    assert float(runs.results.frames[-1].time) == pytest.approx(0.01)
+    type_end_time("20 ms")
+    window.save_action.trigger()
+    assert load_model(tmp_path / "bar.json")["solver"]["end_time"] == pytest.approx(0.02)
+    type_end_time("20 kg")
+    assert not window.simulation.run() and not runs.running
+    assert window.statusBar().currentMessage() == "end_time: 'kg' is not a unit of s"
+    assert window.document.model["solver"]["end_time"] == pytest.approx(0.02)
