@@ -205,8 +205,9 @@ class SweepsUi(QObject):
             if found is None:
                 raise SweepError([f"{folder}: no sweep.json here"])
             rows = read_rows(folder)
-        except SweepError as exc:
-            QMessageBox.critical(self.window, "Cannot open the sweep", "\n".join(exc.problems))
+        except (SweepError, OSError) as exc:  # OSError: a file of it that is a folder or a link, unreadable
+            problems = exc.problems if isinstance(exc, SweepError) else [str(exc)]
+            QMessageBox.critical(self.window, "Cannot open the sweep", "\n".join(problems))
             return False
         self.folder, (self.sweep_model, spec) = Path(folder), found
         self.parameters = [*spec.paths, *(p for p, _v in spec.fixed)]

@@ -11,7 +11,8 @@ from app.sweeps.dialog import SweepDialog
 from app.sweeps.worker import SweepWorker
 from solver.contact.routh import routh_impulse
 from solver.model.io import examples_dir, load_model
-from solver.sweeps import read_rows
+from solver.sweeps import SweepSpec, parse_vary, read_rows
+from solver.sweeps.table import write_sweep
 
 SWEEP_TIMEOUT_MS = 120_000
 
@@ -311,10 +312,8 @@ def test_a_sweep_run_chosen_while_a_run_goes_on_is_refused_saying_why(qtbot, win
     """A click on a sweep's point during a run: the status bar said 'Simulating run … of the sweep'
     and nothing was simulated (a kept run's results cancelled the run going on instead)."""
     from solver.model.io import save_model
-    from solver.sweeps import SweepSpec, parse_vary
-    from solver.sweeps.table import write_rows, write_sweep
-
     from solver.model.paths import set_path
+    from solver.sweeps.table import write_rows
     from solver.sweeps.variants import run_id
 
     folder, rod = tmp_path / "sweep", load_model(examples_dir() / "rod_impact_rigid.json")
@@ -336,3 +335,17 @@ def test_a_sweep_run_chosen_while_a_run_goes_on_is_refused_saying_why(qtbot, win
     assert "a run is going on" in window.statusBar().currentMessage().lower()
     runs.cancel()
     qtbot.waitUntil(lambda: not runs.running, timeout=60_000)
+
+
+def test_a_sweep_folder_whose_files_are_not_files_is_refused_in_a_dialog(qtbot, window, tmp_path, message_boxes):
+    """Open Sweep Folder… on a folder whose sweep.json (or sweep.parquet) is a folder or a symbolic link: the
+    refusal went past the dialog as an unexpected error, its traceback shown."""
+    for name in ("sweep.json", "sweep.parquet"):
+        folder = tmp_path / name.replace(".", "-")
+        (folder / name).mkdir(parents=True)
+        if name == "sweep.parquet":
+            write_sweep(folder, load_model(examples_dir() / "rod_impact_rigid.json"),
+                        SweepSpec((parse_vary("contacts[B-ground].e=0.5"),)))
+        assert not window.sweeps_ui.open_folder(folder)
+        kind, title, text = message_boxes[-1]
+        assert (kind, title) == ("critical", "Cannot open the sweep") and name in text and "folder" in text, text
