@@ -114,7 +114,11 @@ class SweepResultsView(QWidget):
         y = np.array([r[y_name] for r in shown], dtype=float)
         brushes = [pg.mkBrush(PLAIN)] * len(shown)
         self.colour_note.setText("")
-        if c_name != NONE and all(_is_number(r.get(c_name)) for r in shown):
+        lacking = [r["run"] for r in shown if not _is_number(r.get(c_name))] if c_name != NONE else []
+        if lacking:  # said, not drawn plain as if no colour had been chosen
+            self.colour_note.setText(f"not coloured: {c_name} is missing in {len(lacking)} of the {len(shown)} runs "
+                                     f"drawn ({', '.join(lacking[:5])}{', …' if len(lacking) > 5 else ''})")
+        elif c_name != NONE:
             c = np.array([r[c_name] for r in shown], dtype=float)
             lo, hi = float(c.min()), float(c.max())
             cmap = pg.colormap.get(COLOUR_MAP)
