@@ -44,10 +44,14 @@ class VideoCodecMissing(RuntimeError):
 
 
 # ------------------------------------------------------------------ table CSV
-def write_table_csv(results: Results, table: str, path: str | os.PathLike) -> None:
+def write_table_csv(results: Results, table: str, path: str | os.PathLike) -> bool:
     """Write the results table ``table`` (``nodes``, ``elements``, ``energy``... see
-    :data:`solver.results.tables.TABLES`) to ``path`` as CSV, units in the header."""
-    atomic_write_text(path, csv_tables(results, (table,))[table + ".csv"])
+    :data:`solver.results.tables.TABLES`) to ``path`` as CSV, units in the header; whether it
+    has a row beside its header (the run may have nothing in it: the modes of a run without
+    modal links)."""
+    text = csv_tables(results, (table,))[table + ".csv"]
+    atomic_write_text(path, text)
+    return text.count("\n") > 1
 
 
 # ------------------------------------------------------------------ series CSV

@@ -29,6 +29,7 @@ from PySide6.QtWidgets import QFileDialog, QInputDialog, QMenu, QMessageBox
 
 from solver.results.frames import Results
 from solver.results.files import ResultsFormatError, copy_results, load_results, write_results
+from solver.results.table_names import HEADER_ONLY
 from solver.results.tables import TABLES
 
 from ..results.compare import CompareView, run_label
@@ -207,9 +208,9 @@ class ResultsUi(QObject):
         else:
             write_results(self.results, folder)
 
-    def export_table(self, table: str, path: str | Path) -> None:
-        """One table of the results (:data:`~solver.results.tables.TABLES`) as a CSV file."""
-        write_table_csv(self.results, table, path)
+    def export_table(self, table: str, path: str | Path) -> bool:
+        """One table of the results (:data:`~solver.results.tables.TABLES`) as a CSV file; whether it has rows."""
+        return write_table_csv(self.results, table, path)
 
     def export_series(self, path: str | Path) -> None:
         write_series_csv(self.plots.plotted(), path)
@@ -254,16 +255,17 @@ class ResultsUi(QObject):
             self.window.settings.setValue("export/folder", str(Path(path).parent))
         return path
 
-    def _export(self, title: str, filters: str, export, what: str) -> None:
+    def _export(self, title: str, filters: str, export, what: str, note=lambda _written: "") -> None:
+        """Ask where, ``export(path)`` there, and say so (what ``note`` makes of what it returned after the path)."""
         path = self._save_dialog(title, filters, what)
         if not path:
             return
         try:
-            export(path)
+            written = export(path)
         except (OSError, ValueError, VideoCodecMissing) as exc:
             QMessageBox.critical(self.window, title, f"{path}:\n\n{exc}")
             return
-        self.window.statusBar().showMessage(f"Exported {path}", 8000)
+        self.window.statusBar().showMessage(f"Exported {path}{note(written)}", 8000)
 
     def export_results_dialog(self) -> None:
         folder = QFileDialog.getExistingDirectory(self.window, "Export results bundle into folder",
@@ -283,7 +285,7 @@ class ResultsUi(QObject):
                                              "The table of the results to write as CSV:", list(TABLES), 0, False)
         if chosen:
             self._export("Export results table", "CSV files (*.csv)", lambda path: self.export_table(table, path),
-                         f"{table}.csv")
+                         f"{table}.csv", lambda has_rows: "" if has_rows else f" ({HEADER_ONLY})")
 
     def export_series_dialog(self) -> None:
         self._export("Export plotted series", "CSV files (*.csv)", self.export_series, "series.csv")

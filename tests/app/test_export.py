@@ -175,3 +175,18 @@ def test_the_table_export_dialog_is_wide_enough_for_its_title(qtbot, window):
     window.results_ui.export_table_dialog()
     title, width, needed = seen[0]
     assert title == "Export results table" and width >= needed + 120
+
+
+def test_a_table_the_run_has_nothing_in_is_said_to_be_header_only(qtbot, window, tmp_path, monkeypatch, bar_mass):
+    """File > Export > Results Table as CSV… of the modes of a run without modal links wrote the header
+    and said 'Exported …' as of any table; it says what `flexmech export` says (the nodes table: as before)."""
+    from PySide6.QtWidgets import QFileDialog, QInputDialog
+
+    window.results_ui.show_results(bar_mass)
+    for table, said in (("modes", " (its header only: the run has nothing in this table)"), ("nodes", "")):
+        path = tmp_path / f"{table}.csv"
+        monkeypatch.setattr(QInputDialog, "getItem", lambda *a, t=table, **k: (t, True))
+        monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, p=path, **k: (str(p), ""))
+        window.results_ui.export_table_action.trigger()
+        assert window.statusBar().currentMessage() == f"Exported {path}{said}"
+        assert (path.read_text().count("\n") == 1) == bool(said)
