@@ -274,3 +274,20 @@ def test_results_of_a_failed_run_opened_again_say_it_failed_with_time_and_cause(
     said = window.simulation.status.label.text()
     assert said.startswith("Opened results of a failed run: stopped at t = 0.25") and "Newton did not converge" in said
     assert said.endswith(ran.removeprefix("Run failed: ")), (said, ran)
+
+
+def test_a_long_status_line_ends_in_an_ellipsis_and_is_whole_in_its_tool_tip(qtbot, window, newton_fails_at,
+                                                                             message_boxes):
+    """A failed run's line (212 characters) at 1280 px: the status bar asked 1304 px, the line was cut at
+    '…supports a' with the cursor's coordinates pushed out, and its tool tip was empty. It takes the room
+    there is, ends in '…', and its tool tip holds it whole."""
+    window.resize(1280, 800)
+    newton_fails_at(0.25)
+    window.example_actions["bar_mass_impact"].trigger()
+    run_with_f5(qtbot, window)
+    label = window.simulation.status.label
+    assert label.text().startswith("Run failed: stopped at t = 0.25") and len(label.text()) > 200
+    assert window.statusBar().minimumSizeHint().width() <= 1280
+    qtbot.waitUntil(lambda: label.width() < label.fontMetrics().horizontalAdvance(label.text()))
+    assert label.shown().endswith("…") and label.text().startswith(label.shown()[:-1])
+    assert label.toolTip() == label.text()
