@@ -323,6 +323,10 @@ class MainWindow(QMainWindow):
         return self._write(path)
 
     def _write(self, path: Path) -> bool:
+        if path.resolve().parent == examples_dir().resolve():  # opened as the example it is: never written over
+            QMessageBox.critical(self, "Cannot save", f"Cannot save {path}:\nit is an example shipped with "
+                                                      "Flexmech; save your model in a folder of your own.")
+            return False
         try:
             save_model(self.document.model, path)
         except OSError as exc:
