@@ -62,8 +62,11 @@ def write_series_csv(series: list[PlottedSeries], path: str | os.PathLike) -> No
     ``contact.striker-end.F_n_N``, ...); a curve with another abscissa brings its own
     column.  Curves of a compared run carry its label (``μ = 0.7: node.B.vy_m_s``), and
     so does an abscissa column only that run uses.  Columns of different lengths are
-    padded with empty cells.
+    padded with empty cells.  Raises ValueError when there is no curve (it wrote a file of one
+    empty line).
     """
+    if not series:
+        raise ValueError("no curve is plotted: tick a series in a plot's list first")
     groups: list[list[PlottedSeries]] = []
     for s in series:
         if not groups or groups[-1][0].x_series.key != s.x_series.key or not np.array_equal(groups[-1][0].x, s.x):

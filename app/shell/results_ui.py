@@ -219,6 +219,8 @@ class ResultsUi(QObject):
         """Each plot as an image: ``path`` itself for one plot, ``stem_1.png``, ... for several."""
         path = Path(path)
         panels = self.plots.panels
+        if not panels:  # it said 'Exported' of no file
+            raise ValueError("there is no plot: add one with Add plot")
         targets = [path] if len(panels) == 1 else [path.with_name(f"{path.stem}_{i}{path.suffix}")
                                                    for i in range(1, len(panels) + 1)]
         for panel, target in zip(panels, targets):
