@@ -349,3 +349,26 @@ def test_a_sweep_folder_whose_files_are_not_files_is_refused_in_a_dialog(qtbot, 
         assert not window.sweeps_ui.open_folder(folder)
         kind, title, text = message_boxes[-1]
         assert (kind, title) == ("critical", "Cannot open the sweep") and name in text and "folder" in text, text
+
+
+def test_the_dialog_refuses_what_the_sweep_would_refuse_before_closing(qtbot, rod, tmp_path):
+    """A quantity to collect the runs have not, or a sweep folder that is a file: the dialog closed, a box
+    then said 'The sweep could not run', and the rows typed were gone. The dialog stays, saying why."""
+    (tmp_path / "a-file").write_text("mine", encoding="utf-8")
+    dialog = SweepDialog(rod, str(tmp_path / "a-file"))
+    qtbot.addWidget(dialog)
+    dialog.show()
+    choose_path(dialog, 0, "contacts[B-ground].e")
+    type_into_cell(qtbot, dialog.table, 0, 1, "0.5, 0.9")
+    qtbot.keyClicks(dialog.collect, "max(contact/nowhere/F_n)")
+    qtbot.mouseClick(dialog.run_button, Qt.MouseButton.LeftButton)
+    assert dialog.isVisible() and dialog.request() is None
+    said = dialog.summary.text()
+    assert "a-file: is a file; give a folder for the sweep" in said
+    dialog.folder.setText(str(tmp_path / "s"))
+    qtbot.mouseClick(dialog.run_button, Qt.MouseButton.LeftButton)
+    assert dialog.isVisible() and dialog.request() is None
+    assert "collect max(contact/nowhere/F_n): the runs have no series" in dialog.summary.text()
+    dialog.collect.setText("max(contact/B-ground/F_n)")
+    qtbot.mouseClick(dialog.run_button, Qt.MouseButton.LeftButton)
+    assert dialog.request() is not None and (tmp_path / "a-file").read_text(encoding="utf-8") == "mine"
