@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import html
 import math
+import threading
 
 import numpy as np
 import pyqtgraph as pg
@@ -359,19 +360,23 @@ class BifurcationTab(_Tab):
 
 
 class _TwinRun(QThread):
-    """The perturbed twin of a run, simulated off the GUI thread."""
+    """The perturbed twin of a run, simulated off the GUI thread; :meth:`stop` ends it after its step."""
 
     ended = Signal(object, str)  # results (None on failure), the failure
 
     def __init__(self, model: dict):
         super().__init__()
         self.model = model
+        self._stop = threading.Event()
+
+    def stop(self) -> None:
+        self._stop.set()
 
     def run(self) -> None:
         from solver.api import simulate
 
         try:
-            self.ended.emit(simulate(self.model), "")
+            self.ended.emit(simulate(self.model, cancel=self._stop.is_set), "")
         except Exception as exc:  # noqa: BLE001 -- shown in the tab: a twin that fails is a run that fails
             self.ended.emit(None, str(exc))
 
@@ -424,8 +429,10 @@ class LyapunovTab(_Tab):
         return None
 
     def wait_for_twin(self) -> None:
-        """Wait for a twin's run under way to end (the window closes: its thread must not outlive it)."""
+        """Stop a twin's run under way and wait for it (the window closes: its thread must not outlive it;
+        waiting for the whole twin froze the window for as long as the run it perturbs)."""
         if self._thread is not None:
+            self._thread.stop()
             self._thread.wait()
 
     def _on_twin(self, twin: Results | None, failure: str) -> None:
@@ -435,6 +442,8 @@ class LyapunovTab(_Tab):
             self.refuse("the run changed while its twin ran: run the twin again")
         elif twin is None:
             self.refuse(f"the twin run failed: {failure}")
+        elif not twin.completed:  # its frames end early: no fit over the run
+            self.refuse(f"the twin run did not complete ({twin.meta.get('status')}): {twin.meta.get('message', '')}")
         else:
             self.twin = twin
             super().draw()

@@ -137,3 +137,26 @@ def test_a_draw_refused_leaves_no_plot_of_the_settings_before(window, dry, tmp_p
     assert "cannot be drawn" in tab.message.text()
     assert tab.result is None and not tab.csv_button.isEnabled() and not tab.png_button.isEnabled()
     assert not tab.plot.getPlotItem().listDataItems()
+
+
+def test_closing_the_window_stops_a_twin_under_way_and_a_twin_that_did_not_complete_is_not_fitted(window, dry,
+                                                                                                  qtbot):
+    """The twin of a long run under way, the window closed: the close waited for the whole twin (minutes,
+    the window frozen); the twin is stopped. A twin that did not complete (failed or stopped) was fitted as
+    if it had: the tab says so instead."""
+    import time
+
+    from solver.results.files import load_results
+
+    results = load_results(dry)
+    results.model["solver"]["end_time"] *= 300  # 300 turns: a twin of a minute or more
+    tab = window.analysis_ui.view.lyapunov
+    tab.set_results(results)
+    tab.path.setText("joints[B-clearance].offset.x")
+    with qtbot.waitSignal(tab.finished, timeout=120_000):
+        tab.draw_button.click()
+        qtbot.wait(500)
+        start = time.monotonic()
+        tab.wait_for_twin()  # what closing the window does
+        assert time.monotonic() - start < 10.0
+    assert tab.result is None and "the twin run did not complete" in tab.message.text()
