@@ -16,6 +16,7 @@ from typing import Any
 from PySide6.QtCore import QModelIndex, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFont, QPainter
 from PySide6.QtWidgets import (
+    QAbstractItemDelegate,
     QAbstractItemView,
     QComboBox,
     QHeaderView,
@@ -111,9 +112,7 @@ class _ValueDelegate(QStyledItemDelegate):
         text = editor.currentText() if isinstance(editor, QComboBox) else editor.text()
         if text == index.data(Qt.ItemDataRole.EditRole):
             return  # left as shown (which may be rounded): nothing to change
-        row = index.row()
-        # commit after the editor has closed: a successful edit rebuilds the table
-        QTimer.singleShot(0, lambda: self.view.commit(row, text))
+        self.view.commit_later(index.row(), text)
 
 
 class PropertyView(QWidget):
@@ -156,6 +155,7 @@ class PropertyView(QWidget):
         self._rows: list[PropertyRow] = []
         self._editors: list[Editor] = []
         self._filling = False
+        self._pending: tuple[EntityRef | None, list, str, Any] | None = None  # an entry to commit (commit_later)
         self.table.itemChanged.connect(self._on_item_changed)
         self.table.doubleClicked.connect(lambda _index: QTimer.singleShot(0, self._open_choice_list))
         self.show_entity({}, None)
@@ -251,6 +251,38 @@ class PropertyView(QWidget):
         self.edit_planned.emit(self._ref, keys, value)
         return True
 
+    def commit_later(self, row: int, entry: Any) -> None:
+        """:meth:`commit` ``entry`` once its editor has closed (a successful edit rebuilds the table), to
+        the entity and field of ``row`` now: a click on another entity closes the editor after showing
+        that one, whose field in ``row`` the entry went to (node B's y set by what was typed for A's)."""
+        self._pending = (self._ref, list(self._rows[row].keys), self._rows[row].field, entry)
+        QTimer.singleShot(0, self._commit_pending)
+
+    def finish_edit(self) -> bool:
+        """Commit the entry of an editor still open, now (Run, Save or closing the window pressed
+        before Enter ran or saved the value shown before, the entry left in its editor); False
+        when it is refused."""
+        editor = self.table.indexWidget(self.table.currentIndex())
+        if editor is not None and self.table.state() == QAbstractItemView.State.EditingState:
+            self.table.commitData(editor)
+            self.table.closeEditor(editor, QAbstractItemDelegate.EndEditHint.NoHint)
+        return self._commit_pending()
+
+    def _commit_pending(self) -> bool:
+        """The entry :meth:`commit_later` holds, if any, committed; False when it is refused."""
+        if self._pending is None:
+            return True
+        (ref, keys, field, entry), self._pending = self._pending, None
+        if ref == self._ref:
+            return self.commit(self.row_of(field), entry)
+        try:  # the panel shows another entity now: the edit is announced, or refused naming its field
+            keys, value = plan(self._model, ref, keys, entry)
+        except EditError as exc:
+            self.edit_refused.emit(f"{ref}.{field}: {exc}")
+            return False
+        self.edit_planned.emit(ref, keys, value)
+        return True
+
     def commit_field(self, field: str, entry: Any) -> bool:
         """:meth:`commit` by field name (``"section.d"``)."""
         return self.commit(self.row_of(field), entry)
@@ -278,7 +310,5 @@ class PropertyView(QWidget):
     def _on_item_changed(self, item: QTableWidgetItem) -> None:
         if self._filling or item.column() != VALUE_COLUMN or self._editors[item.row()].kind != "check":
             return
-        row = item.row()
-        checked = item.checkState() == Qt.CheckState.Checked
-        QTimer.singleShot(0, lambda: self.commit(row, checked))
+        self.commit_later(item.row(), item.checkState() == Qt.CheckState.Checked)
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import html
 import math
+import threading
 
 import numpy as np
 import pyqtgraph as pg
@@ -79,7 +80,17 @@ class _Tab(QWidget):
         return widget
 
     def set_results(self, results: Results | None) -> None:
+        """Analyse ``results``; what was drawn of other results goes."""
+        if results is not self.results:
+            self._drop_result()
+            self.message.clear()
         self.results = results
+        self._enable()
+
+    def _drop_result(self) -> None:
+        """No analysis shown nor exported (the results or the settings it was of are gone)."""
+        self.result = None
+        self.plot.clear()
         self._enable()
 
     def _enable(self) -> None:
@@ -95,13 +106,18 @@ class _Tab(QWidget):
         try:
             result = self.compute()
         except PROBLEMS as exc:
-            self.say_problem(str(exc))
+            self.refuse(str(exc))
             return None
         self.result = result
         self.plot.clear()
         self.message.setText(html.escape(self.show_result(result)))
         self._enable()
         return result
+
+    def refuse(self, text: str) -> None:
+        """Say why the analysis cannot be drawn, showing none (not the one of the settings before)."""
+        self._drop_result()
+        self.say_problem(text)
 
     def say_problem(self, text: str) -> None:
         text = html.escape(text).replace("\n", "<br>")
@@ -344,19 +360,23 @@ class BifurcationTab(_Tab):
 
 
 class _TwinRun(QThread):
-    """The perturbed twin of a run, simulated off the GUI thread."""
+    """The perturbed twin of a run, simulated off the GUI thread; :meth:`stop` ends it after its step."""
 
     ended = Signal(object, str)  # results (None on failure), the failure
 
     def __init__(self, model: dict):
         super().__init__()
         self.model = model
+        self._stop = threading.Event()
+
+    def stop(self) -> None:
+        self._stop.set()
 
     def run(self) -> None:
         from solver.api import simulate
 
         try:
-            self.ended.emit(simulate(self.model), "")
+            self.ended.emit(simulate(self.model, cancel=self._stop.is_set), "")
         except Exception as exc:  # noqa: BLE001 -- shown in the tab: a twin that fails is a run that fails
             self.ended.emit(None, str(exc))
 
@@ -375,16 +395,22 @@ class LyapunovTab(_Tab):
                                            QDoubleSpinBox(decimals=3, minimum=1e-3, maximum=1.0, value=0.1))
         self.twin: Results | None = None
         self._thread: _TwinRun | None = None
+        self._twin_of: Results | None = None  # the results whose twin runs
         self.draw_button.setText("Run the twin and fit")
         self.plot.setLogMode(y=True)
         self.plot.setLabel("bottom", "time", "s")
         self.plot.setLabel("left", "separation", "m")
 
+    def ready(self) -> bool:
+        """A run to perturb and no twin running (a second one replaced the thread of the first)."""
+        return getattr(self, "_thread", None) is None and super().ready()
+
     def set_results(self, results: Results | None) -> None:
         joints = clearance_joint_ids(results.model) if results is not None else []
         if joints and not self.path.text():
             self.path.setText(f"joints[{joints[0]}].offset.x")
-        self.twin = None
+        if results is not self.results:
+            self.twin = None
         super().set_results(results)
 
     def draw(self):
@@ -392,25 +418,32 @@ class LyapunovTab(_Tab):
         try:
             model = perturbed_model(self.results.model, self.path.text().strip(), self.size.value())
         except PROBLEMS as exc:
-            self.say_problem(str(exc))
+            self.refuse(str(exc))
             return None
-        self.draw_button.setEnabled(False)
         self.message.setText("Running the twin…")
+        self._twin_of = self.results
         self._thread = _TwinRun(model)
+        self._enable()
         self._thread.ended.connect(self._on_twin)
         self._thread.start()
         return None
 
     def wait_for_twin(self) -> None:
-        """Wait for a twin's run under way to end (the window closes: its thread must not outlive it)."""
+        """Stop a twin's run under way and wait for it (the window closes: its thread must not outlive it;
+        waiting for the whole twin froze the window for as long as the run it perturbs)."""
         if self._thread is not None:
+            self._thread.stop()
             self._thread.wait()
 
     def _on_twin(self, twin: Results | None, failure: str) -> None:
         self._thread.wait()
         self._thread = None
-        if twin is None:
-            self.say_problem(f"the twin run failed: {failure}")
+        if self._twin_of is not self.results:
+            self.refuse("the run changed while its twin ran: run the twin again")
+        elif twin is None:
+            self.refuse(f"the twin run failed: {failure}")
+        elif not twin.completed:  # its frames end early: no fit over the run
+            self.refuse(f"the twin run did not complete ({twin.meta.get('status')}): {twin.meta.get('message', '')}")
         else:
             self.twin = twin
             super().draw()

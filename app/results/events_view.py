@@ -148,7 +148,9 @@ class EventsView(QWidget):
                 self.table.setItem(row, col, item)
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.table.blockSignals(False)
-        self.diagram.clear_diagram()
+        for diagram in (self.diagram, self.diagram_window):  # no impulse of other results stays drawn
+            if diagram is not None:
+                diagram.clear_diagram()
 
     def select_event(self, row: int) -> None:
         self.table.selectRow(row)

@@ -44,10 +44,14 @@ class VideoCodecMissing(RuntimeError):
 
 
 # ------------------------------------------------------------------ table CSV
-def write_table_csv(results: Results, table: str, path: str | os.PathLike) -> None:
+def write_table_csv(results: Results, table: str, path: str | os.PathLike) -> bool:
     """Write the results table ``table`` (``nodes``, ``elements``, ``energy``... see
-    :data:`solver.results.tables.TABLES`) to ``path`` as CSV, units in the header."""
-    atomic_write_text(path, csv_tables(results, (table,))[table + ".csv"])
+    :data:`solver.results.tables.TABLES`) to ``path`` as CSV, units in the header; whether it
+    has a row beside its header (the run may have nothing in it: the modes of a run without
+    modal links)."""
+    text = csv_tables(results, (table,))[table + ".csv"]
+    atomic_write_text(path, text)
+    return text.count("\n") > 1
 
 
 # ------------------------------------------------------------------ series CSV
@@ -58,8 +62,11 @@ def write_series_csv(series: list[PlottedSeries], path: str | os.PathLike) -> No
     ``contact.striker-end.F_n_N``, ...); a curve with another abscissa brings its own
     column.  Curves of a compared run carry its label (``μ = 0.7: node.B.vy_m_s``), and
     so does an abscissa column only that run uses.  Columns of different lengths are
-    padded with empty cells.
+    padded with empty cells.  Raises ValueError when there is no curve (it wrote a file of one
+    empty line).
     """
+    if not series:
+        raise ValueError("no curve is plotted: tick a series in a plot's list first")
     groups: list[list[PlottedSeries]] = []
     for s in series:
         if not groups or groups[-1][0].x_series.key != s.x_series.key or not np.array_equal(groups[-1][0].x, s.x):

@@ -168,6 +168,7 @@ class ImpactMapView(QWidget):
         except (MapError, InstantError, SolverError, ModelError) as exc:
             text = html.escape(str(exc)).replace("\n", "<br>")
             self.message.setText(f"<span style='color:#b00'>The map cannot be drawn: {text}</span>")
+            self._clear()  # not the map of the settings before under the red line, nor exported as this one
             return None
         self.map = m
         self.message.setText("<br>".join(html.escape(line) for line in map_title(m)))
@@ -176,10 +177,20 @@ class ImpactMapView(QWidget):
         self.drawn.emit(m)
         return m
 
-    def _show(self, m: ImpactMap) -> None:
+    def _clear(self) -> None:
+        """No map drawn nor to export."""
+        self.map = None
+        self.image.clear()
+        self._remove_extra()
+        self._enable()
+
+    def _remove_extra(self) -> None:
         for item in self._extra:
             self.plot.removeItem(item)
         self._extra = []
+
+    def _show(self, m: ImpactMap) -> None:
+        self._remove_extra()
         x, y = m.x.values, m.y.values
         dx, dy = x[1] - x[0], y[1] - y[0]
         self.image.setImage(map_rgb(m), autoLevels=False, levels=(0, 255))

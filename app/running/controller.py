@@ -60,6 +60,8 @@ class RunController(QObject):
     frames_changed = Signal(int)
     #: the run ended: its :class:`~solver.results.frames.Results` (also when cancelled or failed)
     run_ended = Signal(object)
+    #: a run :meth:`discard` ed ended: its Results (None when it wrote none), which the window does not show
+    run_discarded = Signal(object)
 
     def __init__(self, parent: QObject | None = None):
         super().__init__(parent)
@@ -74,6 +76,7 @@ class RunController(QObject):
         self._thread: QThread | None = None
         self._worker: RunWorker | None = None
         self._folders: list[RunFolder] = []  # the runs' folders not removed yet
+        self._discarded = False  # the run going on is cancelled and its end not shown (:meth:`discard`)
         #: the scratch folder of the current (or last) run
         self.folder: RunFolder | None = None
 
@@ -105,6 +108,7 @@ class RunController(QObject):
         thread.finished.connect(self._on_thread_finished)
         self._thread, self._worker = thread, worker
         self.layout, self.results, self.message, self.unexpected = layout, None, "", False
+        self._discarded = False
         self._frames = worker.frames
         self._set_state(RUNNING)
         self.run_started.emit(layout)
@@ -116,19 +120,30 @@ class RunController(QObject):
             self._worker.cancel()
             self._set_state(CANCELLING)
 
+    def discard(self) -> None:
+        """Cancel the run going on and wait for its thread; what it still sends is not shown
+        (no frames, progress nor :attr:`run_ended`: the window shows another model or other results
+        now), its end comes as :attr:`run_discarded`."""
+        if self.running:
+            self._discarded = True
+            self.cancel()
+        self.wait()
+
     def _set_state(self, state: str) -> None:
         self.state = state
         self.state_changed.emit(state)
 
     @Slot(object)
     def _on_frame(self, _frame: Frame) -> None:
-        self.frames_changed.emit(len(self._frames))
+        if not self._discarded:
+            self.frames_changed.emit(len(self._frames))
         if self._worker is not None:  # drawn: the worker may send the next
             self._worker.frame_taken()
 
     @Slot(float, float, float, float)
     def _on_progress(self, t: float, t_end: float, steps_per_s: float, eta: float) -> None:
-        self.progress.emit(t, t_end, steps_per_s, eta)
+        if not self._discarded:
+            self.progress.emit(t, t_end, steps_per_s, eta)
 
     @Slot(object)
     def _on_finished(self, results: Results) -> None:
@@ -146,6 +161,10 @@ class RunController(QObject):
             self.folder.remove_with(results.frames)
         else:  # nothing was written: the frames computed before the error stay in memory
             self.folder.remove()
+        if self._discarded:
+            self._set_state(state)
+            self.run_discarded.emit(results)
+            return
         self.frames_changed.emit(len(self._frames))
         self._set_state(state)
         self.run_ended.emit(results)

@@ -10,8 +10,8 @@ from __future__ import annotations
 import math
 import time
 
-from PySide6.QtCore import QTimer
-from PySide6.QtGui import QAction
+from PySide6.QtCore import QSize, Qt, QTimer
+from PySide6.QtGui import QAction, QPainter, QPaintEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QToolButton, QWidget
 
 from ..document.units import format_quantity
@@ -51,6 +51,27 @@ def quiet_text(t: float, t_end: float, quiet: float, cancelling: bool) -> str:
     return f"{where} for {quiet:.0f} s (a first run with a contact model compiles it: a minute or more, once)"
 
 
+#: px the status line keeps however long its text (the status bar's other parts share the rest)
+LINE_MIN_WIDTH = 120
+
+
+class _Line(QLabel):
+    """A one-line label that asks no more room than :data:`LINE_MIN_WIDTH` and ends in … where its
+    text is longer than the room it has; :meth:`text` stays whole. (A failed run's line made the status
+    bar ask 1304 px: at 1280 it was cut mid-word, the cursor's coordinates pushed out.)"""
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 (Qt override)
+        return QSize(min(LINE_MIN_WIDTH, super().minimumSizeHint().width()), super().minimumSizeHint().height())
+
+    def shown(self) -> str:
+        """The text as drawn: elided to the label's width."""
+        return self.fontMetrics().elidedText(self.text(), Qt.TextElideMode.ElideRight, self.contentsRect().width())
+
+    def paintEvent(self, _event: QPaintEvent) -> None:  # noqa: N802 (Qt override)
+        painter = QPainter(self)
+        painter.drawText(self.contentsRect(), int(self.alignment() | Qt.AlignmentFlag.AlignVCenter), self.shown())
+
+
 class RunStatus(QWidget):
     """What the current run is doing, or how it ended; ``cancel_action`` is the button's action.
 
@@ -64,7 +85,7 @@ class RunStatus(QWidget):
         self.bar.setRange(0, RESOLUTION)
         self.bar.setTextVisible(False)
         self.bar.setMaximumWidth(160)
-        self.label = QLabel()
+        self.label = _Line()
         self.cancel_button = QToolButton()
         self.cancel_button.setDefaultAction(cancel_action)
         layout = QHBoxLayout(self)
@@ -108,12 +129,12 @@ class RunStatus(QWidget):
 
     def ended(self, text: str, details: str = "") -> None:
         """The run ended: ``text`` says how (``Run completed: 501 frames, t = 83.78 ms``);
-        ``details``, shown as the label's tool tip, what it warns of in full."""
+        ``details`` what it warns of in full: both in the label's tool tip (the line may be elided)."""
         self._quiet.stop()
         self.bar.setVisible(False)
         self.cancel_button.setVisible(False)
         self.label.setText(text)
-        self.label.setToolTip(details)
+        self.label.setToolTip("\n\n".join(t for t in (text, details) if t))
         self.setVisible(True)
 
     def clear(self) -> None:

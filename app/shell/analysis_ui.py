@@ -45,6 +45,7 @@ class AnalysisUi(QObject):
         view_menu = next(a.menu() for a in menu_bar.actions() if a.text() == "&View")
         view_menu.addAction(self.dock.toggleViewAction())
         window.installEventFilter(self)
+        results.results_changed.connect(self._on_results_changed)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt override)
         if watched is self.window and event.type() == QEvent.Type.Close:
@@ -62,9 +63,20 @@ class AnalysisUi(QObject):
             self.window.tabifyDockWidget(self.results.plots, self.dock)
         self.dock.show()
         self.dock.raise_()
-        if name in ("orbit", "poincare", "spectrum") and tab.draw_button.isEnabled():
-            tab.draw()
+        self._draw_at_once(tab)
         return tab
+
+    def _draw_at_once(self, tab) -> None:
+        """Draw ``tab`` when it is one drawn at once (orbit, section, spectrum) and the run allows it."""
+        if tab in (self.view.orbit, self.view.poincare, self.view.spectrum) and tab.draw_button.isEnabled():
+            tab.draw()
+
+    def _on_results_changed(self, results) -> None:
+        """Another run in the window: the tabs analyse it (what they drew of the run before goes),
+        the tab shown drawn again at once when it is drawn so."""
+        self.view.set_results(results)
+        if self.dock.isVisible():
+            self._draw_at_once(self.view.currentWidget())
 
     def hide_dock(self) -> None:
         """Hide the dock (View > Reset Layout)."""

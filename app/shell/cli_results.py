@@ -106,6 +106,7 @@ def add_export_command(sub, error: Callable[[str], None]) -> None:
 
 def _cmd_export(args: argparse.Namespace, error: Callable[[str], None]) -> int:
     from solver.results.files import ResultsFormatError, export_csv
+    from solver.results.table_names import HEADER_ONLY
 
     try:
         written = export_csv(args.results, args.out, args.table)
@@ -116,7 +117,7 @@ def _cmd_export(args: argparse.Namespace, error: Callable[[str], None]) -> int:
         error(f"cannot write the CSV files to {args.out or args.results}: {exc.strerror or exc}")
         return 1
     for path in written:
-        print(path if _has_rows(path) else f"{path} (its header only: the run has nothing in this table)")
+        print(path if _has_rows(path) else f"{path} ({HEADER_ONLY})")
     return 0
 
 

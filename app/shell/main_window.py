@@ -214,8 +214,16 @@ class MainWindow(QMainWindow):
         self.recent_menu.setEnabled(bool(paths))
 
     # ------------------------------------------------------------------ files
+    def finish_editing(self) -> bool:
+        """Commit a property entry still in its editor (typed, no Enter yet); False when it is refused
+        (the panel and the status bar say why)."""
+        return self.properties.finish_edit()
+
     def maybe_save(self) -> bool:
-        """Offer to save unsaved changes; False when the user cancels (or the save fails)."""
+        """Offer to save unsaved changes; False when the user cancels (or the save fails, or a
+        property entry still in its editor is refused)."""
+        if not self.finish_editing():
+            return False
         if self.document.is_empty or not self.document.is_modified:
             return True
         buttons = QMessageBox.StandardButton
@@ -297,6 +305,8 @@ class MainWindow(QMainWindow):
 
     def save(self) -> bool:
         """Save the model to its file (atomically); Save As when it has none."""
+        if not self.finish_editing():
+            return False
         if self.document.path is None:
             return self.save_as()
         return self._write(self.document.path)
@@ -313,6 +323,10 @@ class MainWindow(QMainWindow):
         return self._write(path)
 
     def _write(self, path: Path) -> bool:
+        if path.resolve().parent == examples_dir().resolve():  # opened as the example it is: never written over
+            QMessageBox.critical(self, "Cannot save", f"Cannot save {path}:\nit is an example shipped with "
+                                                      "Flexmech; save your model in a folder of your own.")
+            return False
         try:
             save_model(self.document.model, path)
         except OSError as exc:

@@ -23,12 +23,13 @@ import re
 from datetime import datetime
 from pathlib import Path
 
-from PySide6.QtCore import QObject, Qt
+from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QFileDialog, QInputDialog, QMenu, QMessageBox
 
 from solver.results.frames import Results
 from solver.results.files import ResultsFormatError, copy_results, load_results, write_results
+from solver.results.table_names import HEADER_ONLY
 from solver.results.tables import TABLES
 
 from ..results.compare import CompareView, run_label
@@ -57,6 +58,9 @@ def file_stem(title: str) -> str:
 
 class ResultsUi(QObject):
     """Plots, events, comparison and export for ``window``, following ``simulation``'s runs and playback."""
+
+    #: the results shown were replaced (by a run started or ended, results opened, another model): the new ones, or None
+    results_changed = Signal(object)
 
     def __init__(self, window: WindowParts, simulation: SimulationUi):
         super().__init__(window)
@@ -100,6 +104,7 @@ class ResultsUi(QObject):
         simulation.runs.run_started.connect(self._on_run_started)
         simulation.runs.frames_changed.connect(self._on_frames_changed)
         simulation.runs.run_ended.connect(self._on_run_ended)
+        simulation.runs.run_discarded.connect(self._compare)
         window.document.replaced.connect(self._on_document_replaced)
         self.playback.time_changed.connect(self.plots.set_time)
         self.plots.time_scrubbed.connect(self.playback.set_time)
@@ -124,8 +129,10 @@ class ResultsUi(QObject):
         self.results = Results(self.simulation.run_model, layout, self.simulation.runs.frames)  # it grows
         self._fed = 0
         self.plots.set_results(self.results)
+        self.events.set_results(self.results)  # none yet: the event log comes at the end, not the run before's
         self.plots.come_forward()
         self._enable_exports()
+        self.results_changed.emit(self.results)
 
     def _on_frames_changed(self, count: int) -> None:
         frames = self.simulation.runs.frames
@@ -137,7 +144,12 @@ class ResultsUi(QObject):
         if results is None:
             return
         self.show_results(results)
-        if self.simulation.runs.state == FAILED:  # its frames are shown, but it is no run to compare
+        self._compare(results)
+
+    def _compare(self, results: Results | None) -> None:
+        """A run that ended joins Compare runs (also one cancelled as another model was opened),
+        unless it failed: its frames are shown, but it is no run to compare."""
+        if results is None or self.simulation.runs.state == FAILED:
             return
         when = datetime.now().strftime("%H:%M:%S")
         self.runs.append((run_label(len(self.runs) + 1, self._run_label, results, when), results))
@@ -151,6 +163,7 @@ class ResultsUi(QObject):
         self.plots.clear()
         self.events.set_results(None)
         self._enable_exports()
+        self.results_changed.emit(None)
 
     def show_results(self, results: Results) -> None:
         """Show a run's results in the plots and the events table."""
@@ -158,6 +171,7 @@ class ResultsUi(QObject):
         self.plots.set_results(results)
         self.events.set_results(results)
         self._enable_exports()
+        self.results_changed.emit(results)
 
     def _enable_exports(self) -> None:
         has_frames = self.results is not None and bool(self.results.frames)
@@ -194,9 +208,9 @@ class ResultsUi(QObject):
         else:
             write_results(self.results, folder)
 
-    def export_table(self, table: str, path: str | Path) -> None:
-        """One table of the results (:data:`~solver.results.tables.TABLES`) as a CSV file."""
-        write_table_csv(self.results, table, path)
+    def export_table(self, table: str, path: str | Path) -> bool:
+        """One table of the results (:data:`~solver.results.tables.TABLES`) as a CSV file; whether it has rows."""
+        return write_table_csv(self.results, table, path)
 
     def export_series(self, path: str | Path) -> None:
         write_series_csv(self.plots.plotted(), path)
@@ -205,6 +219,8 @@ class ResultsUi(QObject):
         """Each plot as an image: ``path`` itself for one plot, ``stem_1.png``, ... for several."""
         path = Path(path)
         panels = self.plots.panels
+        if not panels:  # it said 'Exported' of no file
+            raise ValueError("there is no plot: add one with Add plot")
         targets = [path] if len(panels) == 1 else [path.with_name(f"{path.stem}_{i}{path.suffix}")
                                                    for i in range(1, len(panels) + 1)]
         for panel, target in zip(panels, targets):
@@ -241,16 +257,17 @@ class ResultsUi(QObject):
             self.window.settings.setValue("export/folder", str(Path(path).parent))
         return path
 
-    def _export(self, title: str, filters: str, export, what: str) -> None:
+    def _export(self, title: str, filters: str, export, what: str, note=lambda _written: "") -> None:
+        """Ask where, ``export(path)`` there, and say so (what ``note`` makes of what it returned after the path)."""
         path = self._save_dialog(title, filters, what)
         if not path:
             return
         try:
-            export(path)
+            written = export(path)
         except (OSError, ValueError, VideoCodecMissing) as exc:
             QMessageBox.critical(self.window, title, f"{path}:\n\n{exc}")
             return
-        self.window.statusBar().showMessage(f"Exported {path}", 8000)
+        self.window.statusBar().showMessage(f"Exported {path}{note(written)}", 8000)
 
     def export_results_dialog(self) -> None:
         folder = QFileDialog.getExistingDirectory(self.window, "Export results bundle into folder",
@@ -270,7 +287,7 @@ class ResultsUi(QObject):
                                              "The table of the results to write as CSV:", list(TABLES), 0, False)
         if chosen:
             self._export("Export results table", "CSV files (*.csv)", lambda path: self.export_table(table, path),
-                         f"{table}.csv")
+                         f"{table}.csv", lambda has_rows: "" if has_rows else f" ({HEADER_ONLY})")
 
     def export_series_dialog(self) -> None:
         self._export("Export plotted series", "CSV files (*.csv)", self.export_series, "series.csv")

@@ -88,6 +88,48 @@ def _damping_note(results) -> str:
     return f" (numerical damping from t = {format_quantity(damping['from_s'], 's')}{took})"
 
 
+#: how the status line starts for a run that ended in a state, and for results opened of such a run
+RAN = {COMPLETED: "Run completed", CANCELLED: "Run cancelled", FAILED: "Run failed"}
+OPENED = {COMPLETED: "Opened results", CANCELLED: "Opened results of a cancelled run",
+          FAILED: "Opened results of a failed run"}
+
+
+def outcome(results, state: str | None, message: str, frames) -> tuple[str, list[str], bool]:
+    """What the status line says after :data:`RAN` or :data:`OPENED` of a run that ended in ``state``
+    with ``frames`` (``results``: None when it wrote none), its warnings (those of a completed run),
+    and whether they are ones a user must not take at face value (energy off, contacts through)."""
+    reached = f", t = {format_quantity(frames[-1].time, 's')}" if frames else ""
+    if state == FAILED:
+        return message, [], False
+    if state == CANCELLED:
+        # the time reached in the window's units (the solver's message repeated it in raw seconds:
+        # 'Run cancelled at t = 0.0200034 s: 1002 frames kept, t = 20 ms')
+        return f"{frame_count(len(frames))} kept{reached}", [], False
+    if results is None or state != COMPLETED:  # results of a folder that does not say how its run ended
+        return f"{frame_count(len(frames))}{reached}", [], False
+    from solver.results.trust import step_warnings  # deferred: the window paints first
+    from solver.results.validity import (energy_warning, penetration_warning, redundant_joint_warnings,
+                                         sinking_warning, strain_warning)
+
+    energy, strain = energy_warning(results), strain_warning(results)
+    through, sunk = penetration_warning(results), sinking_warning(results)
+    step, redundant = step_warnings(results), redundant_joint_warnings(results)
+    warnings = [w for w in (energy, strain, through, sunk) if w] + step + redundant
+    note = (" — the numbers do not hold: energy balance off" if energy
+            else " — the numbers do not hold: contacts penetrated through" if through
+            else " — warning: strains beyond a linear elastic beam" if strain
+            else " — warning: points sank into their targets" if sunk
+            else " — warning: results depend on the step or the mesh" + _damping_note(results) if step
+            else " — note: joints hold a motion twice, their reactions are one admissible split" if redundant
+            else "")
+    return f"{frame_count(len(frames))}{reached}{note}", warnings, bool(energy or through)
+
+
+def tooltip(warnings: list[str]) -> str:
+    """The status line's tool tip of a run's warnings: one sentence each."""
+    return "\n\n".join(f"{w[0].upper()}{w[1:]}." for w in warnings)
+
+
 class SimulationUi(QObject):
     """Run, cancel and playback for ``window``."""
 
@@ -148,7 +190,7 @@ class SimulationUi(QObject):
         A model with errors does not start: the problems panel comes forward with the
         first problem (and its entity) selected.
         """
-        if self.runs.running:
+        if self.runs.running or not self.window.finish_editing():  # the value typed, not the one before
             return False
         if nothing_drawn(self.window.document.model):
             QMessageBox.information(self.window, "Nothing to run",
@@ -238,7 +280,10 @@ class SimulationUi(QObject):
         self._show(results.model, results.layout)
         self.playback.set_frames(results.frames, results.events)
         self._set_motion_bounds(results.frames, bounds)
-        self.status.ended(f"Opened results: {len(results.frames)} frames")
+        state = results.meta.get("status")
+        line, warnings, _grave = outcome(results, state, str(results.meta.get("message", "")), results.frames)
+        self.status.ended(f"{OPENED.get(state, OPENED[COMPLETED])}: {line}",
+                          tooltip(warnings))
 
     def _set_motion_bounds(self, frames, bounds: tuple[float, float, float, float] | None = None) -> None:
         bounds = bounds if bounds is not None else motion_bounds(frames)
@@ -267,41 +312,16 @@ class SimulationUi(QObject):
         self._set_motion_bounds(frames)
         self.playback.finish(frames, results.events if results is not None else [])
         state, message = self.runs.state, self.runs.message
-        reached = f", t = {format_quantity(frames[-1].time, 's')}" if frames else ""
         self.completed = weakref.ref(results) if state == COMPLETED else self.completed
         self.check_action.setEnabled(self.completed is not None)
         if self.checked is not None:
             self._show_check(results if state == COMPLETED else None)
-        if state == COMPLETED:
-            from solver.results.trust import step_warnings  # deferred: the window paints first
-            from solver.results.validity import (energy_warning, penetration_warning, redundant_joint_warnings,
-                                                 sinking_warning, strain_warning)
-
-            energy = energy_warning(results) if results is not None else None
-            strain = strain_warning(results) if results is not None else None
-            through = penetration_warning(results) if results is not None else None
-            sunk = sinking_warning(results) if results is not None else None
-            step = step_warnings(results) if results is not None else []
-            redundant = redundant_joint_warnings(results) if results is not None else []
-            warnings = [w for w in (energy, strain, through, sunk) if w] + step + redundant
-            note = (" — the numbers do not hold: energy balance off" if energy
-                    else " — the numbers do not hold: contacts penetrated through" if through
-                    else " — warning: strains beyond a linear elastic beam" if strain
-                    else " — warning: points sank into their targets" if sunk
-                    else " — warning: results depend on the step or the mesh" + _damping_note(results) if step
-                    else " — note: joints hold a motion twice, their reactions are one admissible split" if redundant
-                    else "")
-            self.status.ended(f"Run completed: {frame_count(len(frames))}{reached}{note}",
-                              "\n\n".join(f"{w[0].upper()}{w[1:]}." for w in warnings))
-            if energy or through:  # results a user must not take at face value: said where it cannot be missed
-                QMessageBox.warning(self.window, "Run completed with warnings",
-                                    "The run completed, but:\n\n" + "\n\n".join(f"• {w}." for w in warnings))
-        elif state == CANCELLED:
-            # the time reached in the window's units (the solver's message repeated it in raw seconds:
-            # 'Run cancelled at t = 0.0200034 s: 1002 frames kept, t = 20 ms')
-            self.status.ended(f"Run cancelled: {frame_count(len(frames))} kept{reached}")
-        elif state == FAILED:
-            self.status.ended(f"Run failed: {message}")
+        line, warnings, grave = outcome(results, state, message, frames)
+        self.status.ended(f"{RAN[state]}: {line}", tooltip(warnings))
+        if grave:  # results a user must not take at face value: said where it cannot be missed
+            QMessageBox.warning(self.window, "Run completed with warnings",
+                                "The run completed, but:\n\n" + "\n\n".join(f"• {w}." for w in warnings))
+        if state == FAILED:
             kept = f"{frame_count(len(frames)).capitalize()} computed {'is' if len(frames) == 1 else 'are'} kept " \
                    "for playback." if frames else ""
             if not self.runs.unexpected:  # else the error dialog says it, with the details
@@ -331,9 +351,10 @@ class SimulationUi(QObject):
         self.window.sketch.set_motion_bounds(None)
 
     def stop(self) -> None:
-        """Cancel a run going on and wait for its thread."""
-        self.runs.cancel()
-        self.runs.wait()
+        """Cancel a run going on and wait for its thread; its end is not shown (the window shows
+        another model or other results: its frames, status and plots were shown over them)."""
+        self.runs.discard()
+        self.checked = None  # a check at half the step discarded: no box compares it
 
     def close_runs(self) -> None:
         """The window closes: stop a run going on and remove the runs' scratch folders."""

@@ -105,7 +105,7 @@ class SweepsUi(QObject):
         self.controller.ended.connect(self._on_ended)
         self.progress.cancel_requested.connect(self.controller.cancel)
         self.table.run_chosen.connect(self.open_run)
-        simulation.runs.run_ended.connect(self.map.set_results)
+        results.results_changed.connect(self.map.set_results)  # the impulses of the run the window shows
         window.document.replaced.connect(self._on_document_changed)
         window.document.changed.connect(self._on_document_changed)
         window.installEventFilter(self)
@@ -144,6 +144,8 @@ class SweepsUi(QObject):
         document = self.window.document
         if self.controller.running:
             self.window.statusBar().showMessage("A sweep is going on: cancel it first", 8000)
+            return False
+        if not self.window.finish_editing():
             return False
         errors = [p for p in model_problems(document.model) if p.severity == "error"]
         if document.is_empty or errors:
@@ -203,8 +205,9 @@ class SweepsUi(QObject):
             if found is None:
                 raise SweepError([f"{folder}: no sweep.json here"])
             rows = read_rows(folder)
-        except SweepError as exc:
-            QMessageBox.critical(self.window, "Cannot open the sweep", "\n".join(exc.problems))
+        except (SweepError, OSError) as exc:  # OSError: a file of it that is a folder or a link, unreadable
+            problems = exc.problems if isinstance(exc, SweepError) else [str(exc)]
+            QMessageBox.critical(self.window, "Cannot open the sweep", "\n".join(problems))
             return False
         self.folder, (self.sweep_model, spec) = Path(folder), found
         self.parameters = [*spec.paths, *(p for p, _v in spec.fixed)]
@@ -221,6 +224,10 @@ class SweepsUi(QObject):
         run simulated again from the sweep's model and its row's values."""
         row = next((r for r in self.table.rows if r.get("run") == rid), None)
         if row is None or self.folder is None:
+            return False
+        if self.simulation.runs.running:  # neither simulated beside it nor shown over it (which cancelled it)
+            self.window.statusBar().showMessage(f"Run {rid} of the sweep not opened: a run is going on "
+                                                "(cancel it first, Esc)", 8000)
             return False
         kept = self.folder / row["results"] if row.get("results") else None
         if kept is not None and kept.is_dir():
@@ -249,6 +256,8 @@ class SweepsUi(QObject):
     def find_optimum(self) -> OptimumDialog | None:
         """Show the optimum dialog on the document's model (None when the model cannot run)."""
         document = self.window.document
+        if not self.window.finish_editing():
+            return None
         errors = [p for p in model_problems(document.model) if p.severity == "error"]
         if document.is_empty or errors:
             self.window.show_problems("Cannot search", "The model cannot run:" if errors else "There is no model.",
@@ -263,7 +272,7 @@ class SweepsUi(QObject):
     def show_map(self) -> None:
         """Show the impact-type map of the document's model (drawn at once the first time)."""
         self.map.set_model(self.window.document.model)
-        self.map.set_results(self.simulation.runs.results)
+        self.map.set_results(self.results.results)
         first = self.map_dock in self._unplaced
         self.reveal(self.map_dock)
         if first:  # its controls and plot need more than a third of the bottom area: a window of its own

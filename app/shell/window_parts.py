@@ -36,6 +36,9 @@ class WindowParts(Protocol):
     def check_model(self, select_first: bool = False) -> None:
         """Bring the problems panel forward, its first problem selected when ``select_first``."""
 
+    def finish_editing(self) -> bool:
+        """Commit a property entry still in its editor; False when it is refused."""
+
 
 def make_action(parent: QWidget, text: str, slot: Callable[[], object], shortcut=None, tip: str = "") -> QAction:
     """An action calling ``slot()``, with an optional shortcut, its tip in the status bar

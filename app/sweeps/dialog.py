@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from solver.model.paths import numeric_paths
-from solver.sweeps import SweepError, SweepSpec, build_variants, parse_vary
+from solver.sweeps import SweepError, SweepSpec, build_variants, parse_vary, plan_sweep
 from solver.sweeps.scheduler_probe import scheduler_endpoint
 from solver.sweeps.cluster import default_workers
 
@@ -186,16 +186,22 @@ class SweepDialog(QDialog):
         self.summary.setText(_error_html([spec.over_cap()]) if spec.over_cap() else f"{spec.run_count} runs")
 
     def accept(self) -> None:
-        """Close only on a sweep that can run: every variant valid, a folder, a scheduler."""
+        """Close only on a sweep that can run: every variant valid, the quantities to collect known, a folder
+        it may go on in (not a file, nor one of another model's sweep), a scheduler."""
         problems = []
+        folder = self.folder.text().strip()
         try:
             spec = self.spec()
             if spec.over_cap():  # build_variants would measure a run to say what it costs: not here
                 raise SweepError([spec.over_cap()])
-            build_variants(self.model, spec)
+            # as the sweep checks before it runs (the collected quantities, the folder), so that the dialog,
+            # not a box after it, says what is wrong: the rows typed stay
+            plan_sweep(self.model, spec, folder) if folder else build_variants(self.model, spec)
         except SweepError as exc:
             problems += exc.problems
-        if not self.folder.text().strip():
+        except OSError as exc:  # a file of the folder that is a folder or a link
+            problems.append(f"Sweep folder: {exc}")
+        if not folder:
             problems.append("Sweep folder: choose where the table goes")
         if self.remote.isChecked() and not self.scheduler.text().strip():
             problems.append("Scheduler: give the address of the cluster's scheduler (tcp://host:port)")
@@ -207,7 +213,7 @@ class SweepDialog(QDialog):
         if problems:
             self.summary.setText(_error_html(problems[:12]))
             return
-        self._request = SweepRequest(spec, Path(self.folder.text().strip()),
+        self._request = SweepRequest(spec, Path(folder),
                                      self.scheduler.text().strip() if self.remote.isChecked() else None,
                                      None if self.remote.isChecked() else self.workers.value())
         super().accept()

@@ -151,6 +151,8 @@ class OptimumDialog(QDialog):
         axis_label(self.plot.getPlotItem(), "bottom", path, "-")  # a field's value, in its unit
         axis_label(self.plot.getPlotItem(), "left", objective, column_unit(objective))
         self._show_runs([])
+        self.optimum = None  # the search before's optimum, not shown under this one's axes
+        self.best.setData([], [])
         self._worker = OptimumWorker(self.model, path, (self.low.value(), self.high.value()), objective,
                                      self.scan.value())
         self._thread = start_task(self._worker, self)

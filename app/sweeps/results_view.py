@@ -113,14 +113,24 @@ class SweepResultsView(QWidget):
         x = np.array([r[x_name] for r in shown], dtype=float)
         y = np.array([r[y_name] for r in shown], dtype=float)
         brushes = [pg.mkBrush(PLAIN)] * len(shown)
-        self.colour_note.setText("")
-        if c_name != NONE and all(_is_number(r.get(c_name)) for r in shown):
+        left_out = len(self.rows) - len(shown)  # failed runs, or runs with no such value: said, not hidden
+        self.colour_note.setText(f"{left_out} of {len(self.rows)} runs not drawn (no number for both columns)"
+                                 if left_out else "")
+        lacking = [r["run"] for r in shown if not _is_number(r.get(c_name))] if c_name != NONE else []
+        if lacking:  # said, not drawn plain as if no colour had been chosen
+            self._add_note(f"not coloured: {c_name} is missing in {len(lacking)} of the {len(shown)} runs drawn "
+                           f"({', '.join(lacking[:5])}{', …' if len(lacking) > 5 else ''})")
+        elif c_name != NONE:
             c = np.array([r[c_name] for r in shown], dtype=float)
             lo, hi = float(c.min()), float(c.max())
             cmap = pg.colormap.get(COLOUR_MAP)
             brushes = [pg.mkBrush(q) for q in cmap.mapToQColor((c - lo) / (hi - lo) if hi > lo else 0.5 * np.ones_like(c))]
-            self.colour_note.setText(f"colour: {c_name} from {lo:.4g} (purple) to {hi:.4g} (yellow)")
+            self._add_note(f"colour: {c_name} from {lo:.4g} (purple) to {hi:.4g} (yellow)")
         self.scatter.setData(x=x, y=y, brush=brushes, data=[r["run"] for r in shown], pen=pg.mkPen("k", width=0.5))
+
+    def _add_note(self, text: str) -> None:
+        """``text`` under the plot, after what the note says already."""
+        self.colour_note.setText("; ".join(t for t in (self.colour_note.text(), text) if t))
 
     def points(self) -> list[tuple[float, float, str]]:
         """The drawn points: ``(x, y, run id)`` each."""

@@ -4,6 +4,10 @@ one thread before numpy loads it).  Their CSV text and values: :mod:`.tables`.
 """
 from __future__ import annotations
 
+#: what is said of a table written with its header alone (the run has nothing in it: the contacts of a
+#: model without pairs, the modes of one without modal links)
+HEADER_ONLY = "its header only: the run has nothing in this table"
+
 #: frame tables: name -> (label columns, ((Frame field, its value columns), ...)); rows
 #: are frame-major, then in layout order (elements.csv: element-major, then station)
 FRAME_TABLES = {

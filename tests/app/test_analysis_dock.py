@@ -75,3 +75,88 @@ def test_the_bifurcation_tab_reads_a_sweep_folder(window, dry, tmp_path):
     tab.draw_button.click()
     assert tab.result is not None and len(tab.result.values) == 2
     assert "2 samples from 1 runs" in tab.message.text()
+
+
+def test_the_tabs_follow_the_run_the_window_shows(window, dry, ideal, tmp_path, monkeypatch):
+    """Another run opened while the dock shows a spectrum: the dock analyses the new run, never the
+    spectrum of the run gone (it stayed drawn, its Draw and CSV on the old run's frames)."""
+    assert window.results_ui.open_results(dry)
+    _menu_action(window, "Spectrum…").trigger()
+    spectrum = window.analysis_ui.view.spectrum
+    assert spectrum.result is not None
+    before = tuple(spectrum.result.peak)
+    assert window.results_ui.open_results(ideal)
+    assert spectrum.results is window.results_ui.results
+    assert spectrum.result is not None and tuple(spectrum.result.peak) != before  # drawn again on the new run
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(tmp_path / "s.csv"), ""))
+    spectrum.csv_button.click()
+    assert (tmp_path / "s.csv").read_text() == _spectrum_csv(ideal, spectrum, tmp_path)
+    window.new_document()
+    assert spectrum.results is None and spectrum.result is None
+    assert not spectrum.draw_button.isEnabled() and not spectrum.csv_button.isEnabled()
+    assert not spectrum.plot.getPlotItem().listDataItems()
+
+
+def _spectrum_csv(folder, tab, tmp_path) -> str:
+    """The CSV of the spectrum the tab's settings give for the results in ``folder``."""
+    from solver.analysis.spectrum import series_spectrum, write_spectrum_csv
+    from solver.results.files import load_results
+
+    path = tmp_path / "expected.csv"
+    write_spectrum_csv(series_spectrum(load_results(folder), tab.series.currentText(), tab.window.currentText()), path)
+    return path.read_text()
+
+
+def test_a_twin_under_way_is_not_started_again_nor_fitted_to_another_run(window, dry, ideal, qtbot):
+    """Draw stays off while the twin runs, also once the menu shows the tab again or another run is
+    opened (a second click replaced the running thread, whose QThread was then destroyed running);
+    a twin of the run before is not fitted to the new one."""
+    assert window.results_ui.open_results(dry)
+    _menu_action(window, "Lyapunov Exponent…").trigger()
+    tab = window.analysis_ui.view.lyapunov
+    with qtbot.waitSignal(tab.finished, timeout=120_000):
+        tab.draw_button.click()
+        _menu_action(window, "Lyapunov Exponent…").trigger()
+        assert not tab.draw_button.isEnabled()
+        assert window.results_ui.open_results(ideal)
+        assert not tab.draw_button.isEnabled()
+    assert tab.result is None and tab.twin is None
+    assert "the run changed while its twin ran" in tab.message.text()
+    assert tab.draw_button.isEnabled()
+
+
+def test_a_draw_refused_leaves_no_plot_of_the_settings_before(window, dry, tmp_path, monkeypatch):
+    """The spectrum drawn, then a start past the run's end: the tab says why and shows nothing (it kept
+    the spectrum from 0 s drawn under the red line, and CSV… wrote it as if it were the new one)."""
+    assert window.results_ui.open_results(dry)
+    _menu_action(window, "Spectrum…").trigger()
+    tab = window.analysis_ui.view.spectrum
+    assert tab.result is not None and tab.csv_button.isEnabled()
+    tab.start.setValue(100.0)
+    tab.draw_button.click()
+    assert "cannot be drawn" in tab.message.text()
+    assert tab.result is None and not tab.csv_button.isEnabled() and not tab.png_button.isEnabled()
+    assert not tab.plot.getPlotItem().listDataItems()
+
+
+def test_closing_the_window_stops_a_twin_under_way_and_a_twin_that_did_not_complete_is_not_fitted(window, dry,
+                                                                                                  qtbot):
+    """The twin of a long run under way, the window closed: the close waited for the whole twin (minutes,
+    the window frozen); the twin is stopped. A twin that did not complete (failed or stopped) was fitted as
+    if it had: the tab says so instead."""
+    import time
+
+    from solver.results.files import load_results
+
+    results = load_results(dry)
+    results.model["solver"]["end_time"] *= 300  # 300 turns: a twin of a minute or more
+    tab = window.analysis_ui.view.lyapunov
+    tab.set_results(results)
+    tab.path.setText("joints[B-clearance].offset.x")
+    with qtbot.waitSignal(tab.finished, timeout=120_000):
+        tab.draw_button.click()
+        qtbot.wait(500)
+        start = time.monotonic()
+        tab.wait_for_twin()  # what closing the window does
+        assert time.monotonic() - start < 10.0
+    assert tab.result is None and "the twin run did not complete" in tab.message.text()

@@ -277,3 +277,27 @@ def test_an_impulse_between_frames_is_drawn_and_read_at_its_instant(window, qtbo
     write_series_csv(panel.plotted(), tmp_path / "impulses.csv")
     rows = (tmp_path / "impulses.csv").read_text(encoding="utf-8").splitlines()
     assert rows[1].split(",")[:2] == [repr(event["time_s"]), repr(event["I_n_N_s"])]
+
+
+def test_a_new_run_clears_the_events_and_the_routh_window_of_the_run_before(window, qtbot):
+    """The bar-mass run's impulses listed and one's Routh diagram open in its window; F5 again: while
+    the new run goes on, its table listed the run before's events (a click jumped to their times on
+    the new run) and the window kept the old impulse's diagram. Both are of the run shown."""
+    from .test_simulation_ui import run_with_f5
+
+    window.example_actions["bar_mass_impact"].trigger()
+    run_with_f5(qtbot, window)
+    view = window.results_ui.events
+    row = next(r for r, e in enumerate(view.events) if e["kind"] == "impulse")
+    view.table.scrollToItem(view.table.item(row, 0))
+    rect = view.table.visualItemRect(view.table.item(row, 0))
+    qtbot.mouseClick(view.table.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())  # a double-click's
+    qtbot.mouseDClick(view.table.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())  # two presses
+    assert view.diagram_window is not None and view.diagram_window.routh is not None
+    window.simulation.run_action.trigger()  # the run's end is not waited for
+    assert window.simulation.runs.running
+    assert view.table.rowCount() == 0 and view.events == []
+    assert view.diagram_window.routh is None
+    qtbot.waitUntil(lambda: not window.simulation.runs.running, timeout=120_000)
+    window.simulation.runs.wait()
+    assert view.table.rowCount() == len(window.results_ui.results.events) > 0

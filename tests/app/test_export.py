@@ -175,3 +175,45 @@ def test_the_table_export_dialog_is_wide_enough_for_its_title(qtbot, window):
     window.results_ui.export_table_dialog()
     title, width, needed = seen[0]
     assert title == "Export results table" and width >= needed + 120
+
+
+def test_a_table_the_run_has_nothing_in_is_said_to_be_header_only(qtbot, window, tmp_path, monkeypatch, bar_mass):
+    """File > Export > Results Table as CSV… of the modes of a run without modal links wrote the header
+    and said 'Exported …' as of any table; it says what `flexmech export` says (the nodes table: as before)."""
+    from PySide6.QtWidgets import QFileDialog, QInputDialog
+
+    window.results_ui.show_results(bar_mass)
+    for table, said in (("modes", " (its header only: the run has nothing in this table)"), ("nodes", "")):
+        path = tmp_path / f"{table}.csv"
+        monkeypatch.setattr(QInputDialog, "getItem", lambda *a, t=table, **k: (t, True))
+        monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, p=path, **k: (str(p), ""))
+        window.results_ui.export_table_action.trigger()
+        assert window.statusBar().currentMessage() == f"Exported {path}{said}"
+        assert (path.read_text().count("\n") == 1) == bool(said)
+
+
+def test_plotted_series_with_no_curve_drawn_is_refused_saying_why(qtbot, window, tmp_path, monkeypatch, bar_mass,
+                                                                 message_boxes):
+    """Every series unticked, File > Export > Plotted Series as CSV… wrote a file of one empty line and said
+    'Exported …'; it says there is nothing plotted and writes nothing. So does Plots as PNG… with every plot closed."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QFileDialog, QToolButton
+
+    window.results_ui.show_results(bar_mass)
+    for panel in window.results_ui.plots.panels:
+        panel.set_series([])
+    path = tmp_path / "series.csv"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(path), ""))
+    window.results_ui.export_series_action.trigger()
+    assert not path.exists()
+    kind, title, text = message_boxes[-1]
+    assert (kind, title) == ("critical", "Export plotted series") and "no curve is plotted" in text
+    for panel in list(window.results_ui.plots.panels):  # every plot closed: Plots as PNG said 'Exported', wrote none
+        close = next(b for b in panel.findChildren(QToolButton) if b.text() == "✕")
+        qtbot.mouseClick(close, Qt.MouseButton.LeftButton)
+    assert not window.results_ui.plots.panels
+    image = tmp_path / "plots.png"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(image), ""))
+    window.results_ui.export_plots_action.trigger()
+    kind, title, text = message_boxes[-1]
+    assert (kind, title) == ("critical", "Export plots") and "there is no plot" in text and not image.exists()

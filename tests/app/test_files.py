@@ -301,3 +301,17 @@ def test_a_recovery_file_written_by_hand_is_offered(qtbot, monkeypatch, isolated
     assert w.recovered and w.document.model == model and w.document.path is None
     assert w.windowTitle() == "Flexmech — Pendulum, edited*"
     w.document.mark_saved()
+
+
+def test_save_as_onto_a_shipped_example_is_refused_in_a_dialog(monkeypatch, window, message_boxes):
+    """Save As… pointed at the examples' folder wrote over the example shipped with Flexmech (the one the
+    Examples menu and the validation open); refused, the file as shipped."""
+    shipped = EXAMPLES["slider_crank_flexible"]
+    before = shipped.read_bytes()
+    window.open_example("slider_crank_flexible")
+    edit(window)
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(shipped), ""))
+    assert not window.save()
+    [(box, title, text)] = message_boxes
+    assert (box, title) == ("critical", "Cannot save") and "shipped with Flexmech" in text
+    assert shipped.read_bytes() == before and window.document.path is None and window.document.is_modified

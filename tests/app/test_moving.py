@@ -54,3 +54,27 @@ def test_the_optimum_dialog_plots_the_objective_against_the_support_position(qtb
     assert list(xs) == sorted(x for x, _v in opt.runs) and min(ys) == pytest.approx(opt.value)
     assert dialog.status.text().startswith("Optimum: moving[prop].position.v1 = ")
     dialog.close()
+
+
+def test_a_search_that_cannot_start_leaves_no_optimum_of_the_search_before(qtbot, window, monkeypatch):
+    """A search found its optimum (its star drawn), then one with an objective the run lacks: 'Cannot
+    search', and the star and the optimum of the first search stayed, under the new objective's axis."""
+    from app.sweeps import optimum_dialog
+    from solver.sweeps import Optimum
+
+    window.open_example("moving_support_beam")
+    dialog = window.sweeps_ui.find_optimum()
+    qtbot.addWidget(dialog)
+    real = optimum_dialog.find_optimum
+    monkeypatch.setattr(optimum_dialog, "find_optimum", lambda model, path, bounds, objective, **_k: Optimum(
+        path, objective, bounds, x=3.0, value=1.0, runs=[(2.0, 2.0), (3.0, 1.0), (4.0, 2.0)]))  # a search done
+    qtbot.mouseClick(dialog.run_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: dialog.optimum is not None and dialog.run_button.isEnabled())
+    assert list(dialog.best.getData()[0]) == [3.0]
+    monkeypatch.setattr(optimum_dialog, "find_optimum", real)
+    dialog.objective.setCurrentText("max(contact/nowhere/F_n)")
+    qtbot.mouseClick(dialog.run_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: dialog.status.text().startswith("Cannot search"), timeout=60_000)
+    assert dialog.optimum is None
+    assert dialog.best.getData()[0] is None or not len(dialog.best.getData()[0])
+    dialog.close()

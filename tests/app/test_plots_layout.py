@@ -258,3 +258,20 @@ def test_the_legend_fit_docstring_examples(qapp):
 
     from app.results import legend_fit
     assert doctest.testmod(legend_fit).failed == 0
+
+
+def test_a_sweep_plot_coloured_by_a_column_some_runs_lack_says_so(shown):
+    """Colour by a scalar two runs of five have not (no second impact): the points were drawn plain,
+    the note under the plot empty, as if no colour had been chosen. They still are, and the note says why;
+    so it does of a run not drawn (failed: it was left out unsaid)."""
+    view = shown(SweepResultsView(), 800, 400)
+    rows = [{"run": f"r{k}", "status": "completed", "contacts.tip.e": e, "contact.tip.peak_F_n_N": 1500.0 * (1 + e),
+             "contact.tip.second_I_n_N_s": 0.1 * e if k < 3 else None} for k, e in enumerate((0.5, 0.6, 0.7, 0.8, 0.9))]
+    view.set_rows(rows, ["contacts.tip.e"])
+    view.colour_combo.setCurrentText("contact.tip.second_I_n_N_s")
+    assert view.colour_note.text() == ("not coloured: contact.tip.second_I_n_N_s is missing in 2 of the 5 runs "
+                                       "drawn (r3, r4)")
+    view.colour_combo.setCurrentText("contacts.tip.e")
+    assert view.colour_note.text().startswith("colour: contacts.tip.e from 0.5 (purple)")
+    view.set_rows([*rows, {"run": "r5", "status": "failed", "contacts.tip.e": 1.0}], ["contacts.tip.e"])
+    assert view.colour_note.text().startswith("1 of 6 runs not drawn (no number for both columns); colour: ")

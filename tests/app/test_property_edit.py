@@ -413,3 +413,66 @@ def test_a_choice_picked_in_the_open_list_applies_at_once(qtbot, window):
     qtbot.mouseClick(list_view.viewport(), Qt.MouseButton.LeftButton, pos=target)
     qtbot.waitUntil(lambda: window.document.model["links"][1]["kind"] == "rigid")  # no Enter needed
     assert window.undo_action.text() == "&Undo Make link rod rigid"
+
+
+def test_an_entry_left_open_goes_to_its_entity_when_another_is_clicked(qtbot, window):
+    """y of node A typed, then a click on node B in the model tree (no Enter): the entry closed with
+    the click, after the panel had turned to B, and set B's y (a link clicked: refused on its row's
+    field, 'nodes: needs at least 2 items'). It goes to A's y; one refused says A's field."""
+    window.open_example("slider_crank_flexible")
+    model = window.document.model
+    tree, view = window.tree, window.properties
+
+    def type_then_click(node: str, text: str, other: EntityRef) -> None:
+        window.selection.replace((EntityRef("nodes", node),))
+        editor = press_f2(qtbot, view, "y")
+        editor.selectAll()
+        qtbot.keyClicks(editor, text)
+        rect = tree.visualItemRect(tree.item_for(other))
+        qtbot.mouseClick(tree.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+        assert window.selection.refs == (other,)
+
+    type_then_click("A", "30 mm", EntityRef("nodes", "B"))
+    qtbot.waitUntil(lambda: window.document.undo_stack.count() == 1)
+    assert [n["y"] for n in model["nodes"]] == [0.0, 0.03, 0.0]
+    assert window.undo_action.text() == "&Undo Set nodes[A].y"
+    type_then_click("A", "3 kg", EntityRef("links", "crank"))
+    qtbot.waitUntil(lambda: window.statusBar().currentMessage() == "nodes[A].y: 'kg' is not a unit of m")
+    assert window.document.undo_stack.count() == 1 and [n["y"] for n in model["nodes"]] == [0.0, 0.03, 0.0]
+    assert view.ref == EntityRef("links", "crank") and not any(view.error_at(r) for r in range(view.table.rowCount()))
+
+
+def test_run_save_and_close_take_the_entry_still_in_its_editor(qtbot, window, tmp_path, message_boxes):
+    """end_time typed as 10 ms, then F5 before Enter: the run ran the 0.6 s shown before, the entry
+    left in its open editor (Ctrl+S saved the file without it; closing dropped it). The entry is
+    committed first; one refused stops the run and says why."""
+    from solver.model.io import examples_dir, load_model, save_model
+
+    model = load_model(examples_dir() / "bar_mass_impact.json")
+    save_model(model, tmp_path / "bar.json")
+    window.open_path(tmp_path / "bar.json")
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)
+    solver = EntityRef("settings", "solver")
+
+    def type_end_time(text: str) -> QLineEdit:
+        window.selection.replace((solver,))
+        editor = press_f2(qtbot, window.properties, "end_time")
+        editor.selectAll()
+        qtbot.keyClicks(editor, text)
+        return editor
+
+    type_end_time("10 ms")
+    qtbot.keyClick(window, Qt.Key.Key_F5)
+    runs = window.simulation.runs
+    assert runs.state != "idle" and window.simulation.run_model["solver"]["end_time"] == pytest.approx(0.01)
+    qtbot.waitUntil(lambda: not runs.running, timeout=120_000)
+    runs.wait()
+    assert float(runs.results.frames[-1].time) == pytest.approx(0.01)
+    type_end_time("20 ms")
+    window.save_action.trigger()
+    assert load_model(tmp_path / "bar.json")["solver"]["end_time"] == pytest.approx(0.02)
+    type_end_time("20 kg")
+    assert not window.simulation.run() and not runs.running
+    assert window.statusBar().currentMessage() == "end_time: 'kg' is not a unit of s"
+    assert window.document.model["solver"]["end_time"] == pytest.approx(0.02)

@@ -229,3 +229,65 @@ def test_a_run_that_sends_no_frame_says_so_and_a_cancel_says_it_waits(qtbot, win
     window.simulation.runs.wait()
     assert window.simulation.runs.state == CANCELLED
     assert re.fullmatch(r"Run cancelled: 5 frames kept, t = [\d.]+ µs", label.text()), label.text()   # once, in µs
+
+
+def test_another_model_opened_during_a_run_is_not_shown_the_runs_end(qtbot, window, tmp_path):
+    """A long run going on, the user opens an example: the run is cancelled and the window shows the
+    new model only. Its end used to arrive afterwards: 'Run cancelled: 115 frames kept' in the status
+    bar, the old model's frames in playback and its results in the plots and File > Export, under the
+    new model. The cancelled run is kept in Compare runs, labelled by its own model."""
+    model = load_model(examples_dir() / "slider_crank_flexible.json")
+    model["solver"]["end_time"] *= 200  # minutes of solving: cancelled long before
+    path = tmp_path / "long.json"
+    save_model(model, path)
+    window.open_path(path)
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)
+    qtbot.keyClick(window, Qt.Key.Key_F5)
+    runs = window.simulation.runs
+    qtbot.waitUntil(lambda: len(runs.frames) > 30 and runs.running, timeout=RUN_TIMEOUT_MS)
+    window.example_actions["rod_impact_rigid"].trigger()
+    qtbot.waitUntil(lambda: not runs.running, timeout=RUN_TIMEOUT_MS)
+    qtbot.wait(200)  # whatever the run still had queued
+    assert window.document.model["name"] == load_model(examples_dir() / "rod_impact_rigid.json")["name"]
+    assert window.simulation.status.label.text() == ""
+    assert window.simulation.playback.count == 0
+    assert window.results_ui.results is None
+    assert not any(a.isEnabled() for a in window.results_ui.export_actions)
+    assert "Flexible slider-crank" in window.results_ui.runs[-1][0]
+    run_with_f5(qtbot, window)  # the new model runs and is shown
+    assert runs.state == COMPLETED and window.results_ui.results.model["name"] == window.document.model["name"]
+
+
+def test_results_of_a_failed_run_opened_again_say_it_failed_with_time_and_cause(qtbot, window, newton_fails_at,
+                                                                                 message_boxes, tmp_path):
+    """A failed run's bundle opened with File > Open Results: the status line said 'Opened results:
+    N frames', as for a completed run; it says how the run ended, as when it ran."""
+    newton_fails_at(0.25)
+    window.example_actions["bar_mass_impact"].trigger()
+    run_with_f5(qtbot, window)
+    assert window.simulation.runs.state == FAILED
+    ran = window.simulation.status.label.text()
+    window.results_ui.export_results(tmp_path / "bundle")
+    window.new_document()
+    assert window.results_ui.open_results(tmp_path / "bundle")
+    said = window.simulation.status.label.text()
+    assert said.startswith("Opened results of a failed run: stopped at t = 0.25") and "Newton did not converge" in said
+    assert said.endswith(ran.removeprefix("Run failed: ")), (said, ran)
+
+
+def test_a_long_status_line_ends_in_an_ellipsis_and_is_whole_in_its_tool_tip(qtbot, window, newton_fails_at,
+                                                                             message_boxes):
+    """A failed run's line (212 characters) at 1280 px: the status bar asked 1304 px, the line was cut at
+    '…supports a' with the cursor's coordinates pushed out, and its tool tip was empty. It takes the room
+    there is, ends in '…', and its tool tip holds it whole."""
+    window.resize(1280, 800)
+    newton_fails_at(0.25)
+    window.example_actions["bar_mass_impact"].trigger()
+    run_with_f5(qtbot, window)
+    label = window.simulation.status.label
+    assert label.text().startswith("Run failed: stopped at t = 0.25") and len(label.text()) > 200
+    assert window.statusBar().minimumSizeHint().width() <= 1280
+    qtbot.waitUntil(lambda: label.width() < label.fontMetrics().horizontalAdvance(label.text()))
+    assert label.shown().endswith("…") and label.text().startswith(label.shown()[:-1])
+    assert label.toolTip() == label.text()

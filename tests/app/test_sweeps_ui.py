@@ -11,7 +11,8 @@ from app.sweeps.dialog import SweepDialog
 from app.sweeps.worker import SweepWorker
 from solver.contact.routh import routh_impulse
 from solver.model.io import examples_dir, load_model
-from solver.sweeps import read_rows
+from solver.sweeps import SweepSpec, parse_vary, read_rows
+from solver.sweeps.table import write_sweep
 
 SWEEP_TIMEOUT_MS = 120_000
 
@@ -230,6 +231,9 @@ def test_a_map_of_a_model_with_problems_says_why(qtbot, window):
     view.x_axis.high.setValue(0.1)
     qtbot.mouseClick(view.draw_button, Qt.MouseButton.LeftButton)
     assert "x axis mu_s: need finite low &lt; high" in view.message.text()
+    # the map drawn at first (it stayed under the red line, PNG… and CSV… writing it) is gone
+    assert view.map is None and not view.csv_button.isEnabled() and not view.png_button.isEnabled()
+    assert view.image.image is None and not view.plot.getPlotItem().listDataItems()
 
 
 def test_a_sweep_that_does_not_stop_gives_an_error_not_a_hang(qtbot, monkeypatch, tmp_path):
@@ -284,3 +288,87 @@ def test_the_second_sweep_runs_on_the_cluster_the_first_started_and_closing_the_
     assert window.sweeps_ui.controller.outcome.timing.workers == 1
     window.close()
     assert not kept.running
+
+
+def test_the_map_offers_no_impulse_of_a_model_no_longer_open(qtbot, window):
+    """The rod run, its map shown, then another example opened: the map's instants are the new
+    model's start only (it kept offering the rod's impulse, drawing B-ground's map under the new
+    model's contact)."""
+    window.open_example("rod_impact_rigid")
+    window.simulation.run()
+    qtbot.waitUntil(lambda: not window.simulation.runs.running and window.simulation.runs.results is not None,
+                    timeout=60_000)
+    window.sweeps_ui.map_action.trigger()
+    view = window.sweeps_ui.map
+    assert view.instant.count() == 2
+    window.open_example("slider_crank_block")
+    assert [view.instant.itemText(i) for i in range(view.instant.count())] == ["start of the model"]
+    window.sweeps_ui.map_action.trigger()
+    assert view.instant.count() == 1
+    assert view.contact.currentText() == "block-slider"
+
+
+def test_a_sweep_run_chosen_while_a_run_goes_on_is_refused_saying_why(qtbot, window, tmp_path):
+    """A click on a sweep's point during a run: the status bar said 'Simulating run … of the sweep'
+    and nothing was simulated (a kept run's results cancelled the run going on instead)."""
+    from solver.model.io import save_model
+    from solver.model.paths import set_path
+    from solver.sweeps.table import write_rows
+    from solver.sweeps.variants import run_id
+
+    folder, rod = tmp_path / "sweep", load_model(examples_dir() / "rod_impact_rigid.json")
+    write_sweep(folder, rod, SweepSpec((parse_vary("contacts[B-ground].e=0.5"),)))
+    set_path(rod, "contacts[B-ground].e", 0.5)
+    rid = run_id(rod)
+    write_rows(folder, [{"run": rid, "contacts[B-ground].e": 0.5, "status": "completed"}], ["run"])
+    model = load_model(examples_dir() / "slider_crank_flexible.json")
+    model["solver"]["end_time"] *= 200  # minutes of solving
+    save_model(model, tmp_path / "long.json")
+    window.open_path(tmp_path / "long.json")
+    ui = window.sweeps_ui
+    assert ui.open_folder(folder)
+    window.simulation.run_action.trigger()
+    runs = window.simulation.runs
+    qtbot.waitUntil(lambda: len(runs.frames) > 3 and runs.running, timeout=60_000)
+    ui.table.run_chosen.emit(rid)
+    assert runs.running and window.simulation.run_model["name"] == model["name"]
+    assert "a run is going on" in window.statusBar().currentMessage().lower()
+    runs.cancel()
+    qtbot.waitUntil(lambda: not runs.running, timeout=60_000)
+
+
+def test_a_sweep_folder_whose_files_are_not_files_is_refused_in_a_dialog(qtbot, window, tmp_path, message_boxes):
+    """Open Sweep Folder… on a folder whose sweep.json (or sweep.parquet) is a folder or a symbolic link: the
+    refusal went past the dialog as an unexpected error, its traceback shown."""
+    for name in ("sweep.json", "sweep.parquet"):
+        folder = tmp_path / name.replace(".", "-")
+        (folder / name).mkdir(parents=True)
+        if name == "sweep.parquet":
+            write_sweep(folder, load_model(examples_dir() / "rod_impact_rigid.json"),
+                        SweepSpec((parse_vary("contacts[B-ground].e=0.5"),)))
+        assert not window.sweeps_ui.open_folder(folder)
+        kind, title, text = message_boxes[-1]
+        assert (kind, title) == ("critical", "Cannot open the sweep") and name in text and "folder" in text, text
+
+
+def test_the_dialog_refuses_what_the_sweep_would_refuse_before_closing(qtbot, rod, tmp_path):
+    """A quantity to collect the runs have not, or a sweep folder that is a file: the dialog closed, a box
+    then said 'The sweep could not run', and the rows typed were gone. The dialog stays, saying why."""
+    (tmp_path / "a-file").write_text("mine", encoding="utf-8")
+    dialog = SweepDialog(rod, str(tmp_path / "a-file"))
+    qtbot.addWidget(dialog)
+    dialog.show()
+    choose_path(dialog, 0, "contacts[B-ground].e")
+    type_into_cell(qtbot, dialog.table, 0, 1, "0.5, 0.9")
+    qtbot.keyClicks(dialog.collect, "max(contact/nowhere/F_n)")
+    qtbot.mouseClick(dialog.run_button, Qt.MouseButton.LeftButton)
+    assert dialog.isVisible() and dialog.request() is None
+    said = dialog.summary.text()
+    assert "a-file: is a file; give a folder for the sweep" in said
+    dialog.folder.setText(str(tmp_path / "s"))
+    qtbot.mouseClick(dialog.run_button, Qt.MouseButton.LeftButton)
+    assert dialog.isVisible() and dialog.request() is None
+    assert "collect max(contact/nowhere/F_n): the runs have no series" in dialog.summary.text()
+    dialog.collect.setText("max(contact/B-ground/F_n)")
+    qtbot.mouseClick(dialog.run_button, Qt.MouseButton.LeftButton)
+    assert dialog.request() is not None and (tmp_path / "a-file").read_text(encoding="utf-8") == "mine"
