@@ -106,7 +106,8 @@ def test_selecting_an_impulse_in_the_events_table_moves_playback_there(bar_mass_
     assert window.simulation.playback.time == pytest.approx(window.results_ui.results.events[row]["time_s"])
 
 
-def test_esc_cancels_a_long_run_and_keeps_its_frames_while_the_ui_kept_working(qtbot, window, tmp_path, ticker):
+def _start_long_run(window, qtbot, tmp_path):
+    """The flexible slider-crank, its end time 200 times as far (minutes of solving), run with F5; its runs."""
     model = load_model(examples_dir() / "slider_crank_flexible.json")
     model["solver"]["end_time"] *= 200  # minutes of solving: cancelled long before
     path = tmp_path / "long.json"
@@ -116,6 +117,11 @@ def test_esc_cancels_a_long_run_and_keeps_its_frames_while_the_ui_kept_working(q
     qtbot.waitUntil(window.isActiveWindow)
     qtbot.keyClick(window, Qt.Key.Key_F5)
     runs = window.simulation.runs
+    return runs
+
+
+def test_esc_cancels_a_long_run_and_keeps_its_frames_while_the_ui_kept_working(qtbot, window, tmp_path, ticker):
+    runs = _start_long_run(window, qtbot, tmp_path)
     # a starved event loop would not tick while the solver runs
     qtbot.waitUntil(lambda: len(runs.frames) > 30 and ticker.ticks > 10 and runs.running, timeout=RUN_TIMEOUT_MS)
     window.sketch.setFocus()  # Esc on the canvas too: it must reach the run, not the tools
@@ -236,15 +242,7 @@ def test_another_model_opened_during_a_run_is_not_shown_the_runs_end(qtbot, wind
     new model only. Its end used to arrive afterwards: 'Run cancelled: 115 frames kept' in the status
     bar, the old model's frames in playback and its results in the plots and File > Export, under the
     new model. The cancelled run is kept in Compare runs, labelled by its own model."""
-    model = load_model(examples_dir() / "slider_crank_flexible.json")
-    model["solver"]["end_time"] *= 200  # minutes of solving: cancelled long before
-    path = tmp_path / "long.json"
-    save_model(model, path)
-    window.open_path(path)
-    window.activateWindow()
-    qtbot.waitUntil(window.isActiveWindow)
-    qtbot.keyClick(window, Qt.Key.Key_F5)
-    runs = window.simulation.runs
+    runs = _start_long_run(window, qtbot, tmp_path)
     qtbot.waitUntil(lambda: len(runs.frames) > 30 and runs.running, timeout=RUN_TIMEOUT_MS)
     window.example_actions["rod_impact_rigid"].trigger()
     qtbot.waitUntil(lambda: not runs.running, timeout=RUN_TIMEOUT_MS)
