@@ -14,6 +14,14 @@ with the advice to try a smaller step; at half the step it stalls the same.  Und
 :func:`coulomb_hint` says so when a run fails with such a pair closed and nearly sticking at
 the last sound state.
 
+The other laws are continuous, but steep about rest: their force turns by ``c_f F_n`` over a slip of
+``friction_velocity`` (Ambrosio's v0 to v1, with kinks at both; Rooney-Deravi's band; Threlfall's
+``v_r``), a tangential damping of ``c_f F_n / friction_velocity`` that a point pressed hard enough
+cannot be stepped across by Newton at the run's step: a disc (0.5 kg, r = 10 mm) pressed 2.4 mm
+into a turning link (1200 N, Hertz) under Ambrosio's law (c_f = 0.5, 6.7e5 N s/m between v0 and v1)
+stalled at 3.29 ms with its slip at the law's v0; at a quarter of the step it completes.
+:func:`band_hint` names such pairs in a failed run's message, with that advice.
+
 >>> STICKING_SPEEDS
 10.0
 """
@@ -44,3 +52,24 @@ def coulomb_hint(tracker, st) -> str | None:
             "from -c_f F_n to +c_f F_n as the slip turns: it has no sticking state, so the slip chatters about "
             "zero and no step, however small, crosses the jump; give the pair the rooney_deravi law (Coulomb with "
             "a stick band of friction_velocity), threlfall or ambrosio")
+
+
+def band_hint(tracker, st) -> str | None:
+    """The closed compliant pairs under the continuous friction laws (not ``coulomb``) that slipped within
+    :data:`STICKING_SPEEDS` ``friction_velocity`` at ``st`` (the last accepted state of a failed run),
+    where the law's force is steepest, and what to try, in words; otherwise None (``tracker`` as
+    :func:`coulomb_hint` has it)."""
+    banded = [k for k, p in enumerate(tracker.pairs) if p.model_kind == "compliant" and p.mu_d > 0.0
+              and p.model.get("friction_law") != "coulomb"]
+    if not banded:
+        return None
+    data = tracker.frame_data(st)
+    near = [(k, float(data["v_t_m_s"][k]), float(data["F_n_N"][k])) for k in banded if data["F_n_N"][k] > 0.0
+            and abs(data["v_t_m_s"][k]) < STICKING_SPEEDS * tracker.pairs[k].model["friction_velocity"]]
+    if not near:
+        return None
+    named = ", ".join(f"'{tracker.pairs[k].id}' ({tracker.pairs[k].model['friction_law']} friction, slip velocity "
+                      f"{v:.2g} m/s, normal force {F:.3g} N)" for k, v, F in near)
+    return (f"compliant contact {named} was closed and slipping near rest, where its friction law turns by c_f F_n "
+            "over a slip of friction_velocity: pressed hard, that is a stiff tangential damper for Newton, so halve "
+            "solver.step and the run may pass here")

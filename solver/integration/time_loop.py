@@ -34,7 +34,7 @@ from ..system.impact_times import impact_time_step
 from ..system.integrator import IMPACT_TAU, damping_unset
 from ..model.io import dumps_model
 from ..contact.closed_hint import closed_hint
-from ..contact.coulomb_hint import coulomb_hint
+from ..contact.coulomb_hint import band_hint, coulomb_hint
 from ..contact.tracker import ContactTracker
 from ..system.state import State
 from .divergence import DivergenceWatch, mesh_hint, strain_hint
@@ -442,7 +442,8 @@ class _Loop:
                 message = f"{message.split(f'; {ADVICE}')[0]}; {beyond}"
             else:
                 message = "; ".join(filter(None, (message, mesh_hint(self.out, self.watch.last_sound),
-                                                  closed_hint(self.contacts) if self.contacts.active else None)))
+                                                  *((closed_hint(self.contacts), band_hint(self.contacts, self.state))
+                                                    if self.contacts.active else ()))))
         steps, integ = self.steps_taken, self.integ
         self.res.meta.update(
             status=self.status,
