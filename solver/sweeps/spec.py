@@ -151,6 +151,11 @@ class SweepSpec:
         if self.design in SAMPLED and not _is_count(self.samples):
             out.append(f"samples: {'an ensemble' if self.design == 'ensemble' else 'a Latin hypercube'} "
                        "needs samples >= 1")
+        for p in self.parameters:
+            if self.design not in SAMPLED and p.values is None and p.count == 1 and not p.problems("") \
+                    and p.high > p.low:
+                out.append(f"parameters[{p.path}].count: 1 runs low = {p.low:g} only, not high = {p.high:g}: "
+                           "give a count of 2 or more, or the one value as a list")
         if self.design == "zip" and len({p.size for p in self.parameters if not p.problems("")}) > 1:
             out.append("design zip: every parameter needs as many values ("
                        + ", ".join(f"{p.path}: {p.size}" for p in self.parameters) + ")")

@@ -75,6 +75,17 @@ def test_spec_json_round_trips_and_names_bad_fields():
     ]
 
 
+def test_a_range_of_one_count_from_low_to_high_is_refused_naming_the_value_it_would_drop():
+    """``mu_s=0.2:0.8:1`` ran 0.2 only, dropping 0.8 without a word; a range of one value (low = high), a
+    list, and a Latin hypercube (which ignores the count) stay accepted."""
+    dropping = SweepSpec((Parameter("contacts[tip].mu_s", low=0.2, high=0.8, count=1),))
+    assert dropping.problems() == ["parameters[contacts[tip].mu_s].count: 1 runs low = 0.2 only, not high = 0.8: "
+                                   "give a count of 2 or more, or the one value as a list"]
+    assert SweepSpec((Parameter("a", low=0.5, high=0.5, count=1),)).problems() == []
+    assert SweepSpec((Parameter("a", (0.2,)),)).problems() == []
+    assert SweepSpec((Parameter("a", low=0.2, high=0.8, count=1),), design="lhs", samples=4).problems() == []
+
+
 def test_every_variant_is_validated_before_anything_runs(rod):
     spec = SweepSpec((Parameter("contacts[B-ground].mu_s", (0.5, 0.9)), Parameter("contacts[B-ground].e", (0.5, 1.2))))
     with pytest.raises(SweepError) as err:
