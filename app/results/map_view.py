@@ -30,6 +30,10 @@ DEFAULT_RANGES = {"mu_s": (0.0, 1.2), "mu_d": (0.0, 1.2), "e": (0.0, 1.0), "angl
 START = "start of the model"
 
 
+#: the impulses of a run offered as instants: a chattering run has tens of thousands
+LISTED_IMPULSES = 500
+
+
 class _AxisEditor(QWidget):
     """Quantity, low, high and cell count of one axis."""
 
@@ -141,8 +145,12 @@ class ImpactMapView(QWidget):
     def _fill_instants(self) -> None:
         self.instant.clear()
         self.instant.addItem(START, None)
-        for k, e in enumerate(self.events[:500]):
+        for k, e in enumerate(self.events[:LISTED_IMPULSES]):
             self.instant.addItem(f"impulse {k + 1} of {e['contact']} at t = {e['time_s']:.6g} s ({e['type']})", k)
+        if len(self.events) > LISTED_IMPULSES:  # said, not silently cut: a line that cannot be chosen
+            self.instant.addItem(f"… {len(self.events) - LISTED_IMPULSES} later impulses not listed (the first "
+                                 f"{LISTED_IMPULSES} of the run's {len(self.events)} are)", None)
+            self.instant.model().item(self.instant.count() - 1).setEnabled(False)
         self._enable()
 
     def _enable(self) -> None:

@@ -223,6 +223,24 @@ def test_the_impact_type_map_of_the_rod_puts_mu_c_at_0_6_and_exports(qtbot, wind
     assert np.isclose(view.map.instant.mu_c, 0.6)
 
 
+def test_a_run_with_more_impulses_than_the_map_lists_says_how_many_it_left_out(qtbot, window):
+    """A chattering run has thousands of impulses; the map offers the first 500 as instants and says so in a
+    line that cannot be chosen (before: the list stopped at 500 without a word)."""
+    from types import SimpleNamespace
+
+    from app.results.map_view import LISTED_IMPULSES
+
+    window.open_example("rod_impact_rigid")
+    window.sweeps_ui.map_action.trigger()
+    view = window.sweeps_ui.map
+    impulses = [{"kind": "impulse", "contact": "B-ground", "time_s": 1e-4 * k, "type": "S"} for k in range(620)]
+    view.set_results(SimpleNamespace(events=impulses))  # a run's results: the map reads their events
+    assert view.instant.count() == 1 + LISTED_IMPULSES + 1
+    last = view.instant.count() - 1
+    assert view.instant.itemText(last) == "… 120 later impulses not listed (the first 500 of the run's 620 are)"
+    assert not view.instant.model().item(last).isEnabled() and view.instant.itemData(last) is None
+
+
 def test_a_map_of_a_model_with_problems_says_why(qtbot, window):
     window.open_example("rod_impact_rigid")
     window.sweeps_ui.map_action.trigger()
