@@ -33,6 +33,7 @@ from ..system.initial import initial_state, restart
 from ..system.impact_times import impact_time_step
 from ..system.integrator import IMPACT_TAU, damping_unset
 from ..model.io import dumps_model
+from ..contact.chatter_hint import chatter_hint
 from ..contact.closed_hint import closed_hint
 from ..contact.coulomb_hint import band_hint, coulomb_hint
 from ..contact.tracker import ContactTracker
@@ -437,7 +438,8 @@ class _Loop:
         """The results, with the run's status, message and counts."""
         message = self.message
         if self.status == "failed":  # what went wrong before the failure (the last state whose energy held)
-            beyond = strain_hint(self.out, self.watch.last_sound) or self._coulomb_hint()
+            beyond = strain_hint(self.out, self.watch.last_sound) or self._coulomb_hint() or (
+                chatter_hint(self.contacts) if self.contacts.active else None)
             if beyond:  # neither a smaller step nor a finer mesh helps
                 message = f"{message.split(f'; {ADVICE}')[0]}; {beyond}"
             else:
