@@ -46,23 +46,17 @@ def impulse_reactions(asm: Assembly, q: np.ndarray, t: float, J: np.ndarray,
     return X, L
 
 
-def impulse_response(asm: Assembly, q: np.ndarray, t: float, J: np.ndarray,
-                     held: ContactRows | None = None) -> np.ndarray:
-    """``X`` (n, 2): the velocity jump per unit contact impulse, with the joints and the
-    contact rows ``held`` kept (:func:`impulse_reactions`)."""
-    return impulse_reactions(asm, q, t, J, held)[0]
-
-
 def holds_slip(held: ContactRows | None) -> bool:
     """Whether a row of ``held`` slides: its impulse goes along ``eta = n - mu_D sigma t``, not
     along the row it holds (thesis eqs. 4.16-4.18), and ``D`` is not symmetric."""
     return held is not None and bool(held.count) and bool((held.col != held.row).any())
 
 
-def held_works(asm: Assembly, s: State, J: np.ndarray, held: ContactRows | None,
+def held_works(s: State, X: np.ndarray, L: np.ndarray, held: ContactRows | None,
                path: tuple[tuple[float, float, float, float], ...]) -> tuple[float, float]:
     """``(friction, rows)``: the works (J) of the impulses ``Lambda`` of the Lagrange pairs' rows ``held``
-    while a contact impulse follows ``path`` (Routh's breakpoints ``(I_n, I_t, ...)`` from ``s``),
+    while a contact impulse follows ``path`` (Routh's breakpoints ``(I_n, I_t, ...)`` from ``s``; ``X, L`` the
+    velocity jump and the rows' impulses per unit contact impulse, :func:`impulse_reactions`),
     ``integral col^T v dLambda``.  Their friction part: a pair sliding under a Lagrange multiplier
     takes its share of the impulse along ``eta = n - mu_D sigma t`` (thesis eq. 4.17), the friction
     part ``-mu_D sigma Lambda`` along ``t``; along each segment of the path the held impulses grow
@@ -75,7 +69,6 @@ def held_works(asm: Assembly, s: State, J: np.ndarray, held: ContactRows | None,
     lagrange = held is not None and bool(held.count) and set(held.holders) <= {"lagrange"}
     if not (holds_slip(held) or lagrange):
         return 0.0, 0.0
-    X, L = impulse_reactions(asm, s.q, s.t, J, held)
     P = np.array([p[:2] for p in path])  # (m, 2) the impulse at the breakpoints, N s
     v = s.v + P @ X.T  # (m, n) the velocities there
     slip = np.einsum("ck,mck->mc", held.col - held.row, v[:, held.dofs])  # (m, c) along the friction, m/s
@@ -86,19 +79,26 @@ def held_works(asm: Assembly, s: State, J: np.ndarray, held: ContactRows | None,
 
 def contact_inertia(asm: Assembly, q: np.ndarray, t: float, J: np.ndarray,
                     held: ContactRows | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """``(X, D)``: the velocity jump per unit contact impulse (:func:`impulse_response`)
+    """``(X, D)``: the velocity jump per unit contact impulse (:func:`impulse_reactions`)
     and the contact-space inverse inertia ``D = J X`` (LAJSS eq. 5), symmetrised (its
     round-off) unless a held row slides (:func:`holds_slip`): that ``D`` is taken as it is.
 
     A mechanism with fewer free dofs than contact directions has a singular ``D`` (a
     pinned pendulum: rank 1); a relative 1e-12 on the diagonal keeps Routh's method defined.
     """
-    X = impulse_response(asm, q, t, J, held)
+    return contact_reactions(asm, q, t, J, held)[:2]
+
+
+def contact_reactions(asm: Assembly, q: np.ndarray, t: float, J: np.ndarray,
+                      held: ContactRows | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(X, D, L)``: :func:`contact_inertia` and the impulses of the rows ``held`` per unit contact impulse
+    (:func:`impulse_reactions`, from the same solves)."""
+    X, L = impulse_reactions(asm, q, t, J, held)
     (a, c_1), (c_2, b) = (J @ X).tolist()
     if not holds_slip(held):
         c_1 = c_2 = 0.5 * (c_1 + c_2)
     eps = 1e-12 * (a + b)
-    return X, np.array([[a + eps, c_1], [c_2, b + eps]])
+    return X, np.array([[a + eps, c_1], [c_2, b + eps]]), L
 
 
 def joint_velocities(asm: Assembly, s: State, held: ContactRows | None = None) -> tuple[State, float]:
@@ -141,19 +141,19 @@ def sticks_redundantly(asm: Assembly, s: State, geom: ContactGeometry) -> bool:
 
 def velocity_jump(asm: Assembly, s: State, geom: ContactGeometry, mu_s: float, mu_d: float, e: float, law: str,
                   held: ContactRows | None = None, pair: str = "",
-                  joints: bool = False) -> tuple[np.ndarray, ImpactResult | None]:
-    """The velocities after Routh's impulse at ``pair`` in ``geom`` and the impulse itself (the velocities and
-    None where the points do not approach); :class:`SolverError` when its contact-space inverse inertia is
-    unusable.  With ``joints`` the
-    impulse starts from the velocities the joints allow (:func:`joint_velocities`, its work the
-    result's ``W_joints``), as the momentum balance with the joints held (eqs. 3.10-3.21) presumes."""
+                  joints: bool = False) -> tuple[np.ndarray, ImpactResult | None, np.ndarray]:
+    """The velocities after Routh's impulse at ``pair`` in ``geom``, the impulse itself and the impulses of the
+    rows ``held`` it took (N s; the velocities, None and no impulses where the points do not approach);
+    :class:`SolverError` when its contact-space inverse inertia is unusable.  With ``joints`` the impulse
+    starts from the velocities the joints allow (:func:`joint_velocities`, its work the result's
+    ``W_joints``), as the momentum balance with the joints held (eqs. 3.10-3.21) presumes."""
     W_joints = 0.0
     if joints:
         s, W_joints = joint_velocities(asm, s, held)
     v_n0, v_t0 = geom.velocity(s.v).tolist()
     if v_n0 >= 0.0:  # the points part (with ``joints``, at the velocities the joints allow): no impulse
-        return s.v, None
-    X, D = contact_inertia(asm, s.q, s.t, geom.J, held)
+        return s.v, None, np.zeros(0)
+    X, D, L = contact_reactions(asm, s.q, s.t, geom.J, held)
     (a, c), (c_tn, b) = D.tolist()
     if not (math.isfinite(a) and math.isfinite(b) and math.isfinite(c) and math.isfinite(c_tn)):
         raise SolverError(f"stopped at t = {s.t:.6g} s: the impulse of contact '{pair}' cannot be computed: its "
@@ -163,9 +163,10 @@ def velocity_jump(asm: Assembly, s: State, geom: ContactGeometry, mu_s: float, m
                           "its point cannot move along the contact (held by a joint or driver, or far heavier "
                           "than what it strikes)")
     res = routh_impulse(D, v_n0, v_t0, mu_s, mu_d, e, law, symmetric=not holds_slip(held))
-    W_held, W_held_rows = held_works(asm, s, geom.J, held, res.path)
+    W_held, W_held_rows = held_works(s, X, L, held, res.path)
     res = replace(res, W_held=W_held, W_held_rows=W_held_rows, W_joints=W_joints)
-    return s.v + X @ np.array([res.I_n, res.I_t]), res
+    P = np.array([res.I_n, res.I_t])
+    return s.v + X @ P, res, L @ P
 
 
 @dataclass(frozen=True)
@@ -191,11 +192,9 @@ def held_jump(asm: Assembly, s: State, geom: ContactGeometry, pair, e: float, la
     the points no longer approach: the pairs settled, or the velocities the joints allow, part them)."""
     for _ in range(MAX_SETTLING):
         rows = held.rows(s)
-        v, res = velocity_jump(asm, s, geom, pair.mu_s, pair.mu_d, e, law, rows, pair.id, joints)
+        v, res, lam = velocity_jump(asm, s, geom, pair.mu_s, pair.mu_d, e, law, rows, pair.id, joints)
         if res is None:
             return s, s.v, None
-        lam = (impulse_reactions(asm, s.q, s.t, geom.J, rows)[1] @ np.array([res.I_n, res.I_t]) if rows is not None
-               and rows.count else np.zeros(0))
         settled = held.settle(s, v, lam)
         if settled is None:
             break

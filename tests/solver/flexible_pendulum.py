@@ -13,7 +13,7 @@ import math
 
 import numpy as np
 
-from solver.contact.jump import impulse_response
+from solver.contact.jump import impulse_reactions
 from solver.model.io import examples_dir, load_model
 from solver.system.assembly import Assembly
 from solver.system.compile import compile_model
@@ -116,4 +116,4 @@ def contact_inverse_inertia(doc: dict) -> np.ndarray:
     for _n, fr in s.modal.frames:
         q[fr[2]] = angle
     J = s.contacts[0].geometry(q).J
-    return J @ impulse_response(asm, q, 0.0, J)
+    return J @ impulse_reactions(asm, q, 0.0, J)[0]
