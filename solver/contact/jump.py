@@ -116,7 +116,8 @@ def joint_velocities(asm: Assembly, s: State, held: ContactRows | None = None) -
     return State(s.t, s.q, v, s.a, s.lam, s.a_pseudo, s.lam_c), work
 
 
-#: the most times :func:`held_jump` takes an impulse again (each time a held pair releases or sticks, for good)
+#: the most times :func:`held_jump` lets the held pairs settle (each time one releases or sticks, for good: two a
+#: pair at most), after which the impulse is taken once more with the pairs as they are
 MAX_SETTLING = 8
 
 #: a pair whose contact-space inverse inertia ``D`` (the joints held) has ``det D`` below this fraction of
@@ -190,13 +191,14 @@ def held_jump(asm: Assembly, s: State, geom: ContactGeometry, pair, e: float, la
     its points on past rest: either creates energy (``tests/oracles/found_defects.json``).  Returns the state
     the impulse starts from, the velocities after it and the impulse (None, and the state's velocities, where
     the points no longer approach: the pairs settled, or the velocities the joints allow, part them)."""
+    def jump(st: State) -> tuple[np.ndarray, ImpactResult | None, np.ndarray]:
+        return velocity_jump(asm, st, geom, pair.mu_s, pair.mu_d, e, law, held.rows(st), pair.id, joints)
+
     for _ in range(MAX_SETTLING):
-        rows = held.rows(s)
-        v, res, lam = velocity_jump(asm, s, geom, pair.mu_s, pair.mu_d, e, law, rows, pair.id, joints)
-        if res is None:
-            return s, s.v, None
-        settled = held.settle(s, v, lam)
+        v, res, lam = jump(s)
+        settled = held.settle(s, v, lam) if res is not None else None
         if settled is None:
-            break
+            return (s, v, res) if res is not None else (s, s.v, None)
         s = settled
-    return s, v, res
+    v, res, _lam = jump(s)  # the pairs as they are left
+    return (s, v, res) if res is not None else (s, s.v, None)

@@ -2,7 +2,7 @@
 import numpy as np
 import pytest
 
-from solver.contact.jump import velocity_jump
+from solver.contact.jump import MAX_SETTLING, Held, held_jump, velocity_jump
 from solver.model.io import examples_dir, load_model
 from solver.system.assembly import Assembly, dense_matrices, newton_scale
 from solver.system.compile import compile_model
@@ -114,3 +114,28 @@ def test_mass_cholesky_declines_a_mass_matrix_that_is_not_positive_definite():
     cons = asm.sys.constraints
     assert MassCholesky.of(MassPattern(asm.sys.elem_dofs, asm.n, cons.rows, cons.cols, cons.count), asm,
                            asm.sys.q0) is None
+
+
+def test_held_pairs_that_keep_settling_leave_the_impulse_taken_from_the_last_state():
+    """Each settling of the held pairs changes a mode for good, so it ends; past :data:`MAX_SETTLING` of them the
+    impulse is taken once more from the state they left, never returned from the state before the last one
+    (whose velocities the last settling changed)."""
+    asm = assembly("rod_floor_flexible")
+    s = initial_state(asm)
+    pair = asm.sys.contacts[0]
+    v = s.v.copy()
+    v[pair.point[1]] = -1.0
+    struck = State(s.t, s.q, v, s.a, s.lam)
+    states = []
+
+    def settle(st, _v, _lam):  # each settling: a slower state (as a slip stopped would leave it)
+        states.append(State(st.t, st.q, 0.9 * st.v, st.a, st.lam))
+        return states[-1]
+
+    held = Held(lambda st: None, settle)
+    start, v_new, res = held_jump(asm, struck, pair.geometry(s.q), pair, pair.e, pair.law, held)
+    assert len(states) == MAX_SETTLING and start is states[-1]
+    expected, expected_res, _held = velocity_jump(asm, start, pair.geometry(s.q), pair.mu_s, pair.mu_d, pair.e,
+                                                  pair.law)
+    np.testing.assert_array_equal(v_new, expected)
+    assert res.I_n == expected_res.I_n
