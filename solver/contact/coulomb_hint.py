@@ -39,15 +39,10 @@ def coulomb_hint(tracker, st) -> str | None:
     ``tracker``: the run's :class:`~solver.contact.tracker.ContactTracker` (its pairs, with the
     compliant ``model`` of each and ``mu_d`` its c_f, and their frame columns at ``st``:
     ``F_n_N``, N, ``v_t_m_s``, m/s); nothing is evaluated for a run without such a pair."""
-    coulomb = [k for k, p in enumerate(tracker.pairs) if p.model.get("friction_law") == "coulomb" and p.mu_d > 0.0]
-    if not coulomb:
-        return None
-    data = tracker.frame_data(st)
-    stuck = [(tracker.pairs[k].id, float(data["v_t_m_s"][k])) for k in coulomb if data["F_n_N"][k] > 0.0
-             and abs(data["v_t_m_s"][k]) < STICKING_SPEEDS * tracker.pairs[k].model["friction_velocity"]]
+    stuck = near_rest(tracker, st, lambda p: p.model.get("friction_law") == "coulomb")
     if not stuck:
         return None
-    named = ", ".join(f"'{pid}' (slip velocity {v:.2g} m/s)" for pid, v in stuck)
+    named = ", ".join(f"'{tracker.pairs[k].id}' (slip velocity {v:.2g} m/s)" for k, v, _F in stuck)
     return (f"contact {named} was closed and nearly sticking under the coulomb friction law, whose force jumps "
             "from -c_f F_n to +c_f F_n as the slip turns: it has no sticking state, so the slip chatters about "
             "zero and no step, however small, crosses the jump; give the pair the rooney_deravi law (Coulomb with "
@@ -59,13 +54,7 @@ def band_hint(tracker, st) -> str | None:
     :data:`STICKING_SPEEDS` ``friction_velocity`` at ``st`` (the last accepted state of a failed run),
     where the law's force is steepest, and what to try, in words; otherwise None (``tracker`` as
     :func:`coulomb_hint` has it)."""
-    banded = [k for k, p in enumerate(tracker.pairs) if p.model_kind == "compliant" and p.mu_d > 0.0
-              and p.model.get("friction_law") != "coulomb"]
-    if not banded:
-        return None
-    data = tracker.frame_data(st)
-    near = [(k, float(data["v_t_m_s"][k]), float(data["F_n_N"][k])) for k in banded if data["F_n_N"][k] > 0.0
-            and abs(data["v_t_m_s"][k]) < STICKING_SPEEDS * tracker.pairs[k].model["friction_velocity"]]
+    near = near_rest(tracker, st, lambda p: p.model_kind == "compliant" and p.model.get("friction_law") != "coulomb")
     if not near:
         return None
     named = ", ".join(f"'{tracker.pairs[k].id}' ({tracker.pairs[k].model['friction_law']} friction, slip velocity "
@@ -73,3 +62,15 @@ def band_hint(tracker, st) -> str | None:
     return (f"compliant contact {named} was closed and slipping near rest, where its friction law turns by c_f F_n "
             "over a slip of friction_velocity: pressed hard, that is a stiff tangential damper for Newton, so halve "
             "solver.step and the run may pass here")
+
+
+def near_rest(tracker, st, chosen) -> list[tuple[int, float, float]]:
+    """``(k, v_t m/s, F_n N)`` of each frictional pair ``k`` of ``tracker`` that ``chosen(pair)`` takes, closed
+    (``F_n > 0``) and slipping slower than :data:`STICKING_SPEEDS` ``friction_velocity`` at ``st``; the frame
+    columns are evaluated only where a pair is chosen."""
+    ks = [k for k, p in enumerate(tracker.pairs) if p.mu_d > 0.0 and chosen(p)]
+    if not ks:
+        return []
+    data = tracker.frame_data(st)
+    return [(k, float(data["v_t_m_s"][k]), float(data["F_n_N"][k])) for k in ks if data["F_n_N"][k] > 0.0
+            and abs(data["v_t_m_s"][k]) < STICKING_SPEEDS * tracker.pairs[k].model["friction_velocity"]]
