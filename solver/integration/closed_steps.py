@@ -140,7 +140,8 @@ def reachable(dofs, frames, j, q, gap, reach):
 def closed_steps(pairs, modes, first, props, tangents, times, sizes, newmark, resolution, lam_ends, gaps, before, aps,
                  screen, *args):
     """The steps of :func:`~.free_steps.free_steps` (``args``: its arguments, borrowed as it borrows them, the
-    contact rows last), step k of size ``sizes[k, 0]`` (s) with the Newmark ``nu, tau = sizes[k, 1:]`` (``h``, ``c_a``,
+    contact rows last), step k of size ``sizes[k, 0]`` (s) with the Newmark ``nu, tau = sizes[k, 1:3]``, from an
+    acceleration of zero where ``sizes[k, 3]`` (a damped onset step, :mod:`.onset_steps`; ``h``, ``c_a``,
     ``c_v`` and ``lam_factor`` are the first step's; ``nu`` and ``newmark``'s ``tau`` the run's: a step with
     others, a damped onset step, :mod:`.onset_steps`, has its own factors and leaves none), each with the rows' right-hand side written at its start and followed by the looks
     of :func:`modes_hold` and of :func:`~.open_steps.gaps_closing` at the open pairs (``gaps`` =
@@ -169,6 +170,9 @@ def closed_steps(pairs, modes, first, props, tangents, times, sizes, newmark, re
                 factor[0] = 0  # as the loop's integrator, whose step_damping drops its factors
             h, nu_k, tau_k = sizes[k, 0], sizes[k, 1], sizes[k, 2]
             c_a, c_v, lam_factor = step_sizing(h, nu_k, tau_k, newmark, factor, scale)
+        if sizes[k, 3]:  # as the loop's integrator takes a damped onset step
+            a[:] = 0.0
+            ap[:] = 0.0
         write_rhs(kinds, dofs, frames, modes, first, props, cr_dofs, cr_row, cr_rhs, q)
         before[0, :n] = q
         before[1, :n] = v

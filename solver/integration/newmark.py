@@ -289,6 +289,7 @@ class NewmarkIntegrator:
         self._extra = self._no_extra
         self.nu, self.tau, self.alpha_m, self.alpha_f = integrator_parameters(settings)
         self._run_parameters = (self.nu, self.tau)  # (nu, tau) outside a damped onset step
+        self._from_rest = False  # whether the next step starts from an acceleration of zero (:meth:`step_damping`)
         self.tol_rel = settings["tol_rel"]
         self.tol_abs = settings["tol_abs"]
         self.max_iter = settings["max_iterations"]
@@ -330,8 +331,9 @@ class NewmarkIntegrator:
         self._factor = None
 
     def step_damping(self, tau: float | None) -> None:
-        """The next step's ``tau`` with eq. (5.1)'s ``nu`` (a Lagrange onset's damped step,
-        :data:`solver.contact.lagrange.ONSET_STEPS`), or with None the run's parameters again."""
+        """The next step's ``tau`` with eq. (5.1)'s ``nu`` from an acceleration of zero (a Lagrange onset's damped
+        step, :data:`solver.contact.lagrange.ONSET_STEPS`: its ``T + U`` cannot rise); None: the run's again."""
+        self._from_rest = tau is not None
         nu, tau = self._run_parameters if tau is None else damped(tau)
         if (nu, tau) != (self.nu, self.tau):
             self.nu, self.tau = nu, tau
@@ -351,6 +353,8 @@ class NewmarkIntegrator:
         multipliers are the new state's ``lam_c``.
         """
         rows = self._no_rows if rows is None else rows
+        if self._from_rest:
+            s = State(s.t, s.q, s.v, np.zeros_like(s.a), s.lam, np.zeros_like(s.a), s.lam_c)
         try:
             return self._step(s, h, breakpoint, rows)
         except ZeroDivisionError:

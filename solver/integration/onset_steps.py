@@ -1,7 +1,7 @@
 """The damped step after a Lagrange onset taken in a compiled run of closed steps (:mod:`.closed_steps`).
 
 After an onset jump on flexible elements the first step of :data:`~solver.contact.lagrange.ONSET_STEPS`
-is damped (``tau = 0.9`` with eq. (5.1)'s ``nu``).  The time loop took it one by one (about 300 us of
+is damped (``tau = 0.9`` with eq. (5.1)'s ``nu``) and taken from an acceleration of zero.  The time loop took it one by one (about 300 us of
 Python on the bar struck by a mass: the rows, the energy guard, the predictor, the ledger, the contact
 rules after the step); a run of closed steps now begins with it, each of its steps with its own Newmark
 parameters (:func:`step_parameters`), and books after it what the loop books (:func:`book_damped`):
@@ -31,16 +31,16 @@ def only_onsets(events: list[dict], t: float) -> bool:
 
 
 def step_parameters(sizes: np.ndarray, left: int, nu: float, tau: float) -> np.ndarray:
-    """``(h s, nu, tau)`` of each step of a run of ``sizes`` (s): the first with the ``tau`` of the ``left``
-    steps of :data:`~solver.contact.lagrange.ONSET_STEPS` that remain (the last ``left``; their ``nu`` by
-    eq. 5.1, :func:`~solver.system.integrator.damped`; None: the run's), the others with the run's ``nu``
-    and ``tau``."""
-    params = np.empty((len(sizes), 3))
+    """``(h s, nu, tau, from_rest)`` of each step of a run of ``sizes`` (s): the first with the ``tau`` of the
+    ``left`` steps of :data:`~solver.contact.lagrange.ONSET_STEPS` that remain (the last ``left``; their ``nu``
+    by eq. 5.1, :func:`~solver.system.integrator.damped`, and ``from_rest`` 1: from an acceleration of zero;
+    None: the run's), the others with the run's ``nu`` and ``tau`` (``from_rest`` 0)."""
+    params = np.zeros((len(sizes), 4))
     params[:, 0], params[:, 1], params[:, 2] = sizes, nu, tau
     taus = [step_tau for _fraction, step_tau in ONSET_STEPS[len(ONSET_STEPS) - left:]] if left else []
     for k, step_tau in enumerate(taus[:len(sizes)]):
         if step_tau is not None:
-            params[k, 1:] = damped(step_tau)
+            params[k, 1:] = (*damped(step_tau), 1.0)
     return params
 
 

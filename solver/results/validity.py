@@ -61,29 +61,9 @@ def energy_warning(results: Results) -> str | None:
     created = float(np.max(balance - balance[0])) / scale
     if not created > DRIFT_WARNING:
         return None
-    onsets = lagrange_onsets_on_flexible_links(results)
-    caveat = (f"; where it rose in the damped steps after the Lagrange onsets of {', '.join(map(repr, onsets))} on "
-              "flexible links, neither a smaller step nor a finer mesh removes it (a known limit of the Lagrange onset "
-              "steps, whose first is damped): "
-              "compare with the pair's compliant model" if onsets else "")
     return (f"the energy balance rose by {created:.2g} times the largest kinetic and strain energy ({scale:.3g} J), "
             "energy that no law of the model creates: the step or the mesh cannot follow this motion, so the results "
-            f"are not reliable; halve the step (and refine the mesh) and compare{caveat}")
-
-
-def lagrange_onsets_on_flexible_links(results: Results) -> list[str]:
-    """The Lagrange pairs whose onsets struck a flexible link (their point one of its nodes, or their target the
-    link), in the order of their first onset: after each, the first of the onset steps is damped
-    (:data:`~solver.contact.lagrange.ONSET_STEPS`), and that step can raise the kinetic and strain energy by
-    more than the step or the mesh sets (a block striking a four-bar's link: 0.106 of the energy in play, 0.106
-    at a quarter of the step, 0.087 with four times the elements; ``tests/oracles/found_defects.json``)."""
-    model = results.model or {}
-    flexible = {link["id"] for link in model.get("links", []) if link.get("kind") == "flexible"}
-    nodes = {n for link in model.get("links", []) if link.get("id") in flexible for n in link.get("nodes", [])}
-    struck = {c["id"] for c in model.get("contacts", []) if (c.get("model") or {}).get("kind") == "lagrange"
-              and ((c.get("target") or {}).get("link") in flexible or (c.get("point") or {}).get("node") in nodes)}
-    return list(dict.fromkeys(e["contact"] for e in results.events
-                              if e.get("kind") == "impulse" and e.get("onset") and e.get("contact") in struck))
+            "are not reliable; halve the step (and refine the mesh) and compare")
 
 
 def strain_warning(results: Results, links: dict | None = None) -> str | None:

@@ -169,14 +169,14 @@ def test_closed_runs_of_a_big_model_are_as_long_as_their_cpu_allows(monkeypatch)
 
 def test_a_runs_first_step_after_an_onset_has_the_damped_newmark_parameters():
     """The steps of a run from an onset: the first with tau = 0.9 and eq. (5.1)'s nu = (0.9 + 0.5)^2 / 4
-    = 0.49, the two undamped onset steps and those after them with the run's (0.2525, 0.51); a run after
-    the damped step, all with the run's."""
+    = 0.49, from an acceleration of zero (the last column 1), the two undamped onset steps and those after
+    them with the run's (0.2525, 0.51) from their start's; a run after the damped step, all with the run's."""
     sizes = np.array([1e-4, 1e-4, 1e-4, 2e-4])
     params = step_parameters(sizes, 3, 0.2525, 0.51)
     np.testing.assert_array_equal(params[:, 0], sizes)
-    assert params[0, 1:].tolist() == pytest.approx([0.49, 0.9], rel=1e-15)
-    assert params[1:, 1:].tolist() == [[0.2525, 0.51]] * 3
-    assert step_parameters(sizes, 2, 0.2525, 0.51)[:, 1:].tolist() == [[0.2525, 0.51]] * 4
+    assert params[0, 1:].tolist() == pytest.approx([0.49, 0.9, 1.0], rel=1e-15)
+    assert params[1:, 1:].tolist() == [[0.2525, 0.51, 0.0]] * 3
+    assert step_parameters(sizes, 2, 0.2525, 0.51)[:, 1:].tolist() == [[0.2525, 0.51, 0.0]] * 4
 
 
 @pytest.mark.parametrize("name, solver", [("bar_mass_impact_lagrange", {"output_interval": 0.01}),
