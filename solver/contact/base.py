@@ -348,7 +348,8 @@ def quadratic_root_pair(a, b, c):
 
 def impulse_event(r: ImpactResult) -> dict:
     """The event-log data of one impulse (with what redraws its Routh diagram)."""
-    works = {"W_held_friction_J": r.W_held, "W_held_rows_J": r.W_held_rows, "W_joints_J": r.W_joints}
+    works = {"W_held_friction_J": r.W_held, "W_held_rows_J": r.W_held_rows, "W_joints_J": r.W_joints,
+             "W_drivers_J": r.W_drivers}
     return {
         "type": r.kind, "I_n_N_s": r.I_n, "I_t_N_s": r.I_t,
         "v_n_pre_m_s": r.v_n0, "v_t_pre_m_s": r.v_t0, "v_n_post_m_s": r.v_n, "v_t_post_m_s": r.v_t,

@@ -28,22 +28,25 @@ from .routh import ImpactResult, routh_impulse
 
 
 def impulse_reactions(asm: Assembly, q: np.ndarray, t: float, J: np.ndarray,
-                      held: ContactRows | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """``(X, L)``: the velocity jump ``X`` (n, 2) and the impulses of the rows ``held`` ``L``
-    (c, 2, N s) per unit contact impulse (N s), with the joints and those rows kept."""
+                      held: ContactRows | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(X, L, Y)``: the velocity jump ``X`` (n, 2), the impulses of the rows ``held`` ``L``
+    (c, 2, N s) and the impulses ``Y`` (d, 2) the prescribed motions of the drivers (the
+    constraints' first d rows, ``q_i = f(t)``) take on their dofs, per unit contact impulse (N s),
+    with the joints and those rows kept (``[M s G^T; s G 0]``: ``s y`` is the impulse ``-Y`` acts by)."""
     n = asm.n
-    lu, _scale = asm.mass_factors(q, t)
+    lu, scale = asm.mass_factors(q, t)
     rhs = np.zeros(n + asm.m)
     count = held.count if held is not None else 0
-    X, L = np.empty((n, 2)), np.zeros((count, 2))
+    drivers = len(asm.sys.constraints.dm_dofs)
+    X, L, Y = np.empty((n, 2)), np.zeros((count, 2)), np.empty((drivers, 2))
     for k in range(2):
         rhs[:n] = J[k]
         if not count:
-            X[:, k] = lu.solve(rhs)[:n]
+            x = lu.solve(rhs)
         else:
             x, L[:, k] = bordered_solve(lu, held, rhs, np.zeros(count))
-            X[:, k] = x[:n]
-    return X, L
+        X[:, k], Y[:, k] = x[:n], -scale * x[n:n + drivers]
+    return X, L, Y
 
 
 def holds_slip(held: ContactRows | None) -> bool:
@@ -91,14 +94,22 @@ def contact_inertia(asm: Assembly, q: np.ndarray, t: float, J: np.ndarray,
 
 def contact_reactions(asm: Assembly, q: np.ndarray, t: float, J: np.ndarray,
                       held: ContactRows | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``(X, D, L)``: :func:`contact_inertia` and the impulses of the rows ``held`` per unit contact impulse
-    (:func:`impulse_reactions`, from the same solves)."""
-    X, L = impulse_reactions(asm, q, t, J, held)
+    """``(X, D, L, Y)``: :func:`contact_inertia` and the impulses of the rows ``held`` and of the drivers per
+    unit contact impulse (:func:`impulse_reactions`, from the same solves)."""
+    X, L, Y = impulse_reactions(asm, q, t, J, held)
     (a, c_1), (c_2, b) = (J @ X).tolist()
     if not holds_slip(held):
         c_1 = c_2 = 0.5 * (c_1 + c_2)
     eps = 1e-12 * (a + b)
-    return X, np.array([[a + eps, c_1], [c_2, b + eps]]), L
+    return X, np.array([[a + eps, c_1], [c_2, b + eps]]), L, Y
+
+
+def driver_work(asm: Assembly, v: np.ndarray, Y: np.ndarray) -> float:
+    """The work (J) of the impulses ``Y`` (d,) of the drivers' prescribed motions (:func:`impulse_reactions`)
+    through an impulse: each holds its dof's velocity ``v_i = f'(t)`` (m/s or rad/s) as it acts, so its work
+    is ``Y_i f'(t)``; that of a fixed dof, or of any joint, is zero.  A contact impulse on a driven link is
+    met by the driver's, and the kinetic energy's jump is the contact's work (Routh's ``W_n + W_t``) and this."""
+    return float(Y @ v[asm.sys.constraints.dm_dofs])
 
 
 def joint_velocities(asm: Assembly, s: State, held: ContactRows | None = None) -> tuple[State, float]:
@@ -154,7 +165,7 @@ def velocity_jump(asm: Assembly, s: State, geom: ContactGeometry, mu_s: float, m
     v_n0, v_t0 = geom.velocity(s.v).tolist()
     if v_n0 >= 0.0:  # the points part (with ``joints``, at the velocities the joints allow): no impulse
         return s.v, None, np.zeros(0)
-    X, D, L = contact_reactions(asm, s.q, s.t, geom.J, held)
+    X, D, L, Y = contact_reactions(asm, s.q, s.t, geom.J, held)
     (a, c), (c_tn, b) = D.tolist()
     if not (math.isfinite(a) and math.isfinite(b) and math.isfinite(c) and math.isfinite(c_tn)):
         raise SolverError(f"stopped at t = {s.t:.6g} s: the impulse of contact '{pair}' cannot be computed: its "
@@ -165,8 +176,8 @@ def velocity_jump(asm: Assembly, s: State, geom: ContactGeometry, mu_s: float, m
                           "than what it strikes)")
     res = routh_impulse(D, v_n0, v_t0, mu_s, mu_d, e, law, symmetric=not holds_slip(held))
     W_held, W_held_rows = held_works(s, X, L, held, res.path)
-    res = replace(res, W_held=W_held, W_held_rows=W_held_rows, W_joints=W_joints)
     P = np.array([res.I_n, res.I_t])
+    res = replace(res, W_held=W_held, W_held_rows=W_held_rows, W_joints=W_joints, W_drivers=driver_work(asm, s.v, Y @ P))
     return s.v + X @ P, res, L @ P
 
 

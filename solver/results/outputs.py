@@ -305,11 +305,13 @@ class OutputBuilder:
         """Impulses at contacts: friction and the normal impulse do the work of the kinetic
         energy jump (Routh's W_t and W_n), and the friction of the sliding pairs held during it
         (W_held); the joints' impulse before a Lagrange onset (W_joints) and the held rows' impulses on
-        the velocities they hold (W_held_rows) go with the restitution; the next step starts from the powers after it
-        (also after a change of contact mode without impulses)."""
+        the velocities they hold (W_held_rows) go with the restitution, the drivers' impulses (W_drivers) with
+        the drivers' work; the next step starts from the powers after it (also after a change of contact mode
+        without impulses)."""
         for r in impacts:
             self.ledger["dissipated_friction"] -= r.W_t + r.W_held
             self.ledger["dissipated_restitution"] -= r.W_n + r.W_joints + r.W_held_rows
+            self.ledger["work_drivers"] += r.W_drivers
         self._last_powers, self._last_motion = self.powers(after), (after.q, after.v)
 
     def restart_ledger(self, before: State, after: State) -> None:
