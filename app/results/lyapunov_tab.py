@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QDoubleSpinBox, QLineEdit
 from solver.analysis.lyapunov import lyapunov_fit, perturbed_model, write_lyapunov_csv
 from solver.analysis.orbit import clearance_joint_ids
 from solver.analysis.run_series import AnalysisError, driver_period
+from solver.model.paths import item_label
 from solver.results.frames import Results
 
 from .analysis_images import CURVE, POINTS, write_lyapunov_png
@@ -69,7 +70,7 @@ class LyapunovTab(AnalysisTab):
     def set_results(self, results: Results | None) -> None:
         joints = clearance_joint_ids(results.model) if results is not None else []
         if joints and not self.path.text():
-            self.path.setText(f"joints[{joints[0]}].offset.x")
+            self.path.setText(f"joints{item_label(joints[0])}.offset.x")
         if results is not self.results:
             self.twin = None
         super().set_results(results)
