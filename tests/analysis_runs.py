@@ -39,6 +39,17 @@ def dry(tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="module")
+def bracketed(tmp_path_factory) -> Path:
+    """A results folder of one turn of the dry clearance joint, the joint's id 'B[clearance]' (brackets
+    a path names it by only quoted)."""
+    model = example(CLEARANCE, 1)
+    model["joints"] = [dict(j, id="B[clearance]") if j["id"] == "B-clearance" else j for j in model["joints"]]
+    folder = tmp_path_factory.mktemp("bracketed") / "run"
+    write_results(simulate(model), folder)
+    return folder
+
+
+@pytest.fixture(scope="module")
 def ideal(tmp_path_factory) -> Path:
     """A results folder of two turns of the ideal joint."""
     return run_folder(IDEAL, 2, tmp_path_factory.mktemp("ideal") / "run")

@@ -8,7 +8,7 @@ import pytest
 from PIL import Image
 
 from app.shell.cli import main
-from tests.analysis_runs import CLEARANCE, dry, ideal, small_sweep  # noqa: F401 (fixtures)
+from tests.analysis_runs import CLEARANCE, bracketed, dry, ideal, small_sweep  # noqa: F401 (fixtures)
 
 
 def _table(path) -> tuple[list[str], list[list[str]]]:
@@ -56,6 +56,13 @@ def test_lyapunov_runs_the_twin_and_reports_the_fit(dry, tmp_path, capsys):
     out = capsys.readouterr().out
     assert "twin: joints[B-clearance].offset.x moved by 1e-07" in out
     assert "largest Lyapunov exponent: " in out and "r^2 = " in out
+
+
+def test_lyapunov_perturbs_by_default_a_joint_whose_id_holds_brackets(bracketed, tmp_path, capsys):
+    """Joint 'B[clearance]': the default perturbation joints[B[clearance]].offset.x was a path nothing
+    could read (exit 1); the id is quoted, and the twin runs."""
+    assert main(["lyapunov", str(bracketed), "--out", str(tmp_path / "l")]) == 0
+    assert 'twin: joints["B[clearance]"].offset.x moved by 1e-07' in capsys.readouterr().out
 
 
 @pytest.mark.slow
@@ -112,6 +119,8 @@ def test_the_shipped_bifurcation_sweep_varies_the_crank_speed_over_thirty_turns(
     (["lyapunov", "{dry}", "--perturb", "solver.rho_inf=0.05"], "--perturb solver.rho_inf: a solver setting"),
     (["lyapunov", "{dry}", "--perturb", "joints[B-clearance].restitution=0.5"],
      "the twin is not a valid model: joints[B-clearance].restitution: must be <= 1"),
+    # the size follows the last '=' (an id may hold one): the path is read, not cut at its first '='
+    (["lyapunov", "{dry}", "--perturb", "joints[B=x].offset.x=1e-7"], "no item 'B=x' in joints"),
     (["orbit", "{missing}"], "{missing}: no such results folder"),
     (["lyapunov", "{dry}", "--twin", "{dry}"], "the two runs do not separate: they are one run (--twin)"),
     (["lyapunov", "{dry}", "--twin", "{dry}", "--saturation", "0"], "--saturation 0: a fraction of the largest"),

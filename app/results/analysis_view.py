@@ -5,166 +5,30 @@ bifurcation diagram of a sweep folder, largest Lyapunov exponent — each comput
 exported as the command line's PNG (:mod:`.analysis_images`) and CSV.
 
 The run analysed is the window's (its last run, or results opened); a problem (a run
-without a clearance joint, a series it lacks) is shown in the tab, never raised.
+without a clearance joint, a series it lacks) is shown in the tab, never raised.  Each tab
+is an :class:`~.analysis_tab.AnalysisTab`; the Lyapunov tab, which runs a twin of the run in a
+thread of its own, is in :mod:`.lyapunov_tab`.
 """
 from __future__ import annotations
 
-import html
 import math
-import threading
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QThread, Signal
-from PySide6.QtWidgets import (QComboBox, QDoubleSpinBox, QFileDialog, QHBoxLayout, QLabel, QLineEdit, QPushButton,
-                               QSpinBox, QTabWidget, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import QComboBox, QDoubleSpinBox, QFileDialog, QLineEdit, QPushButton, QTabWidget, QWidget
 
-from solver.analysis.lyapunov import lyapunov_fit, perturbed_model, write_lyapunov_csv
 from solver.analysis.orbit import clearance_joint_ids, journal_orbit, write_orbit_csv
 from solver.analysis.poincare import poincare_section, write_poincare_csv
-from solver.analysis.run_series import AnalysisError, driver_period
+from solver.analysis.run_series import AnalysisError
 from solver.analysis.spectrum import WINDOWS, series_spectrum, write_spectrum_csv
-from solver.errors import ResultsFormatError, SolverError
 from solver.results.frames import Results
-from solver.results.series import catalogue, x_axes
 from solver.sweeps import read_sweep
 from solver.sweeps.bifurcation import sweep_bifurcation, write_bifurcation_csv
 
 from .analysis_images import (CIRCLE, CURVE, MARK, POINTS, SHOWN_HARMONICS, scale_rgb, write_bifurcation_png,
-                              write_lyapunov_png, write_orbit_png, write_poincare_png, write_spectrum_png)
-
-#: the problems a tab shows instead of a plot
-PROBLEMS = (AnalysisError, ResultsFormatError, SolverError, OSError)
-
-
-class _Tab(QWidget):
-    """Controls, Draw and the exports, a message line and a plot; a subclass computes
-    (:meth:`compute`) and shows (:meth:`show_result`) its analysis."""
-
-    name = ""
-
-    def __init__(self):
-        super().__init__()
-        self.results: Results | None = None
-        self.result = None
-        self.controls, self.more_controls = QHBoxLayout(), QHBoxLayout()  # two rows: a narrow dock
-        self.draw_button = QPushButton("Draw")
-        self.draw_button.clicked.connect(self.draw)
-        self.png_button, self.csv_button = QPushButton("PNG…"), QPushButton("CSV…")
-        self.png_button.clicked.connect(lambda: self._export("PNG images (*.png)", self.write_png))
-        self.csv_button.clicked.connect(lambda: self._export("CSV files (*.csv)", self.write_csv))
-        self.message = QLabel()
-        self.message.setWordWrap(True)
-        self.plot = pg.PlotWidget(background="w")
-        self.plot.addLegend(offset=(-10, 10), labelTextColor="k")
-        buttons = QHBoxLayout()
-        for w in (self.draw_button, QLabel("Export:"), self.png_button, self.csv_button):
-            buttons.addWidget(w)
-        buttons.addStretch(1)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(2, 2, 2, 2)
-        layout.addLayout(self.controls)
-        layout.addLayout(self.more_controls)
-        layout.addLayout(buttons)
-        layout.addWidget(self.message)
-        layout.addWidget(self.plot, 1)
-        self._enable()
-
-    def add_control(self, label: str, widget: QWidget, row: int = 0) -> QWidget:
-        if isinstance(widget, QComboBox):  # as wide as a usual key, not the longest one
-            widget.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-            widget.setMinimumContentsLength(18)
-        layout = self.more_controls if row else self.controls
-        layout.addWidget(QLabel(label))
-        layout.addWidget(widget)
-        return widget
-
-    def set_results(self, results: Results | None) -> None:
-        """Analyse ``results``; what was drawn of other results goes."""
-        if results is not self.results:
-            self._drop_result()
-            self.message.clear()
-        self.results = results
-        self._enable()
-
-    def _drop_result(self) -> None:
-        """No analysis shown nor exported (the results or the settings it was of are gone)."""
-        self.result = None
-        self.plot.clear()
-        self._enable()
-
-    def _enable(self) -> None:
-        self.draw_button.setEnabled(self.ready())
-        for button in (self.png_button, self.csv_button):
-            button.setEnabled(self.result is not None)
-
-    def ready(self) -> bool:
-        return self.results is not None and len(self.results.frames) > 0
-
-    def draw(self):
-        """Compute and show the analysis; a problem is shown, not raised (None)."""
-        try:
-            result = self.compute()
-        except PROBLEMS as exc:
-            self.refuse(str(exc))
-            return None
-        self.result = result
-        self.plot.clear()
-        self.message.setText(html.escape(self.show_result(result)))
-        self._enable()
-        return result
-
-    def refuse(self, text: str) -> None:
-        """Say why the analysis cannot be drawn, showing none (not the one of the settings before)."""
-        self._drop_result()
-        self.say_problem(text)
-
-    def say_problem(self, text: str) -> None:
-        text = html.escape(text).replace("\n", "<br>")
-        self.message.setText(f"<span style='color:#b00'>The {self.name} cannot be drawn: {text}</span>")
-
-    def compute(self):
-        raise NotImplementedError
-
-    def show_result(self, result) -> str:
-        raise NotImplementedError
-
-    def write_png(self, path: str) -> None:
-        raise NotImplementedError
-
-    def write_csv(self, path: str) -> None:
-        raise NotImplementedError
-
-    def _export(self, filters: str, write) -> None:
-        path, _f = QFileDialog.getSaveFileName(self, f"Export the {self.name}", "", filters)
-        if path:
-            self.export(path, write)
-
-    def export(self, path: str, write) -> None:
-        try:
-            write(path)
-        except OSError as exc:
-            self.say_problem(f"{path}: {exc.strerror or exc}")
-            return
-        self.message.setText(f"Exported {html.escape(path)}")
-
-
-def _series_combo(results: Results | None, default: str, axes: bool = False) -> QComboBox:
-    combo = QComboBox()
-    fill_series(combo, results, default, axes)
-    return combo
-
-
-def fill_series(combo: QComboBox, results: Results | None, default: str, axes: bool = False) -> None:
-    """The keys of ``results``' series (abscissae too when ``axes``) in ``combo``, ``default``
-    (or the current one) chosen."""
-    current = combo.currentText() or default
-    combo.clear()
-    if results is None or not len(results.frames):
-        return
-    keys = [*(x_axes(results) if axes else {}), *catalogue(results)]
-    combo.addItems(keys)
-    combo.setCurrentText(current if current in keys else keys[0])
+                              write_orbit_png, write_poincare_png, write_spectrum_png)
+from .analysis_tab import PROBLEMS, AnalysisTab, fill_series, period_controls
+from .lyapunov_tab import LyapunovTab
 
 
 def _last_model_node(results: Results) -> str:
@@ -173,7 +37,7 @@ def _last_model_node(results: Results) -> str:
     return nodes[-1] if nodes else (results.layout.nodes[0] if results.layout.nodes else "")
 
 
-class OrbitTab(_Tab):
+class OrbitTab(AnalysisTab):
     """The journal orbit of a clearance joint, coloured by time or contact force."""
 
     name = "journal orbit"
@@ -215,14 +79,7 @@ class OrbitTab(_Tab):
         write_orbit_csv(self.result, path)
 
 
-def _period_controls(tab: _Tab) -> tuple[QDoubleSpinBox, QSpinBox]:
-    period = tab.add_control("Period (s, 0: a turn of the driver):", QDoubleSpinBox(decimals=6, maximum=1e6), 1)
-    transient = tab.add_control("Transient (periods):", QSpinBox(maximum=100000), 1)
-    tab.more_controls.addStretch(1)
-    return period, transient
-
-
-class PoincareTab(_Tab):
+class PoincareTab(AnalysisTab):
     """Two series once per period over their phase portrait."""
 
     name = "Poincaré section"
@@ -231,7 +88,7 @@ class PoincareTab(_Tab):
         super().__init__()
         self.x = self.add_control("x:", QComboBox())
         self.y = self.add_control("y:", QComboBox())
-        self.period, self.transient = _period_controls(self)
+        self.period, self.transient = period_controls(self)
 
     def set_results(self, results: Results | None) -> None:
         node = _last_model_node(results) if results is not None else ""
@@ -258,7 +115,7 @@ class PoincareTab(_Tab):
         write_poincare_csv(self.result, path)
 
 
-class SpectrumTab(_Tab):
+class SpectrumTab(AnalysisTab):
     """The amplitude spectrum of a series with the driver's harmonics."""
 
     name = "spectrum"
@@ -298,7 +155,7 @@ class SpectrumTab(_Tab):
         write_spectrum_csv(self.result, path)
 
 
-class BifurcationTab(_Tab):
+class BifurcationTab(AnalysisTab):
     """Poincaré samples of a series of each run of a sweep folder against its swept field."""
 
     name = "bifurcation diagram"
@@ -313,7 +170,7 @@ class BifurcationTab(_Tab):
         self.series = self.add_control("Series:", QLineEdit())
         self.series.setPlaceholderText("node/B/vx")
         self.field = self.add_control("Field:", QComboBox(), 1)
-        self.period, self.transient = _period_controls(self)
+        self.period, self.transient = period_controls(self)
         self.folder.textChanged.connect(lambda _t: self.set_folder(self.folder.text()))
 
     def ready(self) -> bool:
@@ -357,128 +214,6 @@ class BifurcationTab(_Tab):
 
     def write_csv(self, path: str) -> None:
         write_bifurcation_csv(self.result, path)
-
-
-class _TwinRun(QThread):
-    """The perturbed twin of a run, simulated off the GUI thread; :meth:`stop` ends it after its step."""
-
-    ended = Signal(object, str)  # results (None on failure), the failure
-
-    def __init__(self, model: dict):
-        super().__init__()
-        self.model = model
-        self._stop = threading.Event()
-
-    def stop(self) -> None:
-        self._stop.set()
-
-    def run(self) -> None:
-        from solver.api import simulate
-
-        try:
-            self.ended.emit(simulate(self.model, cancel=self._stop.is_set), "")
-        except Exception as exc:  # noqa: BLE001 -- shown in the tab: a twin that fails is a run that fails
-            self.ended.emit(None, str(exc))
-
-
-class LyapunovTab(_Tab):
-    """The run and its twin a small perturbation apart: the separation's log growth and its fit."""
-
-    name = "Lyapunov exponent"
-    finished = Signal()
-
-    def __init__(self):
-        super().__init__()
-        self.path = self.add_control("Perturb:", QLineEdit())
-        self.size = self.add_control("by:", QDoubleSpinBox(decimals=12, minimum=-1e6, maximum=1e6, value=1e-7))
-        self.saturation = self.add_control("Saturation (of the largest separation):",
-                                           QDoubleSpinBox(decimals=3, minimum=1e-3, maximum=1.0, value=0.1))
-        self.twin: Results | None = None
-        self._thread: _TwinRun | None = None
-        self._twin_of: Results | None = None  # the results whose twin runs
-        self.draw_button.setText("Run the twin and fit")
-        self.plot.setLogMode(y=True)
-        self.plot.setLabel("bottom", "time", "s")
-        self.plot.setLabel("left", "separation", "m")
-
-    def ready(self) -> bool:
-        """A run to perturb and no twin running (a second one replaced the thread of the first)."""
-        return getattr(self, "_thread", None) is None and super().ready()
-
-    def set_results(self, results: Results | None) -> None:
-        joints = clearance_joint_ids(results.model) if results is not None else []
-        if joints and not self.path.text():
-            self.path.setText(f"joints[{joints[0]}].offset.x")
-        if results is not self.results:
-            self.twin = None
-        super().set_results(results)
-
-    def draw(self):
-        """Start the twin's run; the fit is drawn when it ends (:attr:`finished`)."""
-        try:
-            model = perturbed_model(self.results.model, self.path.text().strip(), self.size.value())
-        except PROBLEMS as exc:
-            self.refuse(str(exc))
-            return None
-        self.message.setText("Running the twin…")
-        self._twin_of = self.results
-        self._thread = _TwinRun(model)
-        self._enable()
-        self._thread.ended.connect(self._on_twin)
-        self._thread.start()
-        return None
-
-    def wait_for_twin(self) -> None:
-        """Stop a twin's run under way and wait for it (the window closes: its thread must not outlive it;
-        waiting for the whole twin froze the window for as long as the run it perturbs)."""
-        if self._thread is not None:
-            self._thread.stop()
-            self._thread.wait()
-
-    def _on_twin(self, twin: Results | None, failure: str) -> None:
-        self._thread.wait()
-        self._thread = None
-        if self._twin_of is not self.results:
-            self.refuse("the run changed while its twin ran: run the twin again")
-        elif twin is None:
-            self.refuse(f"the twin run failed: {failure}")
-        elif not twin.completed:  # its frames end early: no fit over the run
-            self.refuse(f"the twin run did not complete ({twin.meta.get('status')}): {twin.meta.get('message', '')}")
-        else:
-            self.twin = twin
-            super().draw()
-        self._enable()
-        self.finished.emit()
-
-    def compute(self):
-        return lyapunov_fit(self.results, self.twin, saturation=self.saturation.value())
-
-    def show_result(self, fit) -> str:
-        inside = np.linspace(*fit.window, 50)
-        positive = fit.separation > 0.0
-        self.plot.addItem(pg.PlotDataItem(fit.time[positive], fit.separation[positive], pen=pg.mkPen(CURVE),
-                                          name="separation"))
-        self.plot.addItem(pg.PlotDataItem(inside, fit.fitted(inside), pen=pg.mkPen(POINTS, width=3), name="fit"))
-        return (f"largest Lyapunov exponent {fit.slope:.4g} 1/s{self._per_period(fit)}: ln d = {fit.intercept:.4g} + "
-                f"{fit.slope:.4g} t over {fit.window[0]:.4g} to {fit.window[1]:.4g} s, {fit.points} frames, "
-                f"r² = {fit.r2:.3f}")
-
-    def _per_period(self, fit) -> str:
-        try:
-            period = driver_period(self.results.model)[1]
-        except AnalysisError:
-            return ""
-        return f" ({fit.slope * period:.4g} per period)"
-
-    def write_png(self, path: str) -> None:
-        try:
-            period = driver_period(self.results.model)[1]
-        except AnalysisError:
-            period = None
-        write_lyapunov_png(self.result, path, period)
-
-    def write_csv(self, path: str) -> None:
-        write_lyapunov_csv(self.result, path)
 
 
 class AnalysisView(QTabWidget):

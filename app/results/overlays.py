@@ -5,13 +5,14 @@ An :class:`Overlay` is one curve or set of points named by its abscissa and ordi
 columns (the series' CSV column names, ``time_s`` and ``contact.striker-end.F_n_N``).
 The bundled references of :mod:`solver.results.references` become overlays of the
 series they name (:func:`reference_overlays`); a CSV file loaded by the user becomes
-overlays of whatever the plot shows (:func:`csv_overlays`).  :class:`OverlayLayer`
-draws them on a pyqtgraph plot.
+overlays of whatever the plot shows (:func:`csv_overlays`), drawn where the abscissa its
+header names is the plot's (:func:`aligned_csv`, :mod:`.overlay_abscissa`).
+:class:`OverlayLayer` draws them on a pyqtgraph plot.
 """
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -19,6 +20,9 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt
 
 from solver.results.references import Reference, read_curve_csv
+from solver.results.series import Series
+
+from .overlay_abscissa import abscissa_groups, alignment
 
 #: pen of reference curves and of loaded CSV curves
 REFERENCE_PEN = {"color": "k", "width": 2, "style": Qt.PenStyle.DashLine}
@@ -30,7 +34,7 @@ class Overlay:
     """A curve (``points`` False) or markers of ``y`` against ``x``; ``x_column`` and
     ``column`` say which abscissa and series they belong to; ``origin`` is
     ``'reference'`` (drawn on the series it names) or ``'csv'`` (drawn on the plot it was
-    loaded into, whatever it shows)."""
+    loaded into, whatever it shows, from the file named ``source``)."""
 
     label: str
     x_column: str
@@ -39,6 +43,7 @@ class Overlay:
     y: np.ndarray
     points: bool = False
     origin: str = "reference"
+    source: str = ""
 
 
 def reference_overlays(references: list[Reference]) -> list[Overlay]:
@@ -54,12 +59,27 @@ def reference_overlays(references: list[Reference]) -> list[Overlay]:
 
 
 def csv_overlays(path: str | os.PathLike) -> list[Overlay]:
-    """Every column of a CSV file against its first one, labelled ``file: column``;
+    """Every column of a CSV file against its abscissa (the first column, or a later one naming
+    an abscissa: :func:`~.overlay_abscissa.abscissa_groups`), labelled ``file: column``;
     raises :class:`solver.results.references.ReferenceError` naming what is wrong."""
     table = read_curve_csv(path)
-    x = table.columns[table.x]
     stem = Path(path).stem
-    return [Overlay(f"{stem}: {name}", table.x, name, x, table.columns[name], origin="csv") for name in table.y_names]
+    return [Overlay(f"{stem}: {name}", x_name, name, table.columns[x_name], table.columns[name], origin="csv",
+                    source=Path(path).name)
+            for x_name, names in abscissa_groups(list(table.columns)) for name in names]
+
+
+def aligned_csv(overlays: list[Overlay], axis: Series) -> tuple[list[Overlay], list[str]]:
+    """The CSV ``overlays`` a plot against ``axis`` draws, their abscissae in its unit, and a
+    note for each file's abscissa that is not the plot's (not drawn) or gives no unit."""
+    drawn, notes = [], {}
+    for overlay in overlays:
+        factor, note = alignment(overlay.x_column, axis)
+        if note:
+            notes[f"{overlay.source}: {'' if factor is not None else 'not drawn, '}{note}"] = None
+        if factor is not None:
+            drawn.append(replace(overlay, x=overlay.x * factor) if factor != 1.0 else overlay)
+    return drawn, list(notes)
 
 
 class OverlayLayer:

@@ -6,7 +6,7 @@ value), the curves (impulses as stems, :mod:`.stems`; a second unit on a right-h
 :mod:`.right_axis`, a third refused with a note), a movable vertical time
 cursor, a readout of every curve's value at the cursor, and overlays
 (:mod:`.overlays`): the references its dock offers, drawn over the series they name,
-and any CSV file the user loads.  It takes a :class:`~solver.results.frames.Results`
+and any CSV file the user loads (:mod:`.csv_menu`), against the abscissa its header names.  It takes a :class:`~solver.results.frames.Results`
 (possibly partial) and grows with :meth:`append_frames` while a run is going.
 :class:`~app.results.plots_dock.PlotsDock` stacks panels.
 """
@@ -18,20 +18,20 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
-    QFileDialog, QGraphicsItem, QHBoxLayout, QLabel, QLineEdit, QMenu, QMessageBox, QSizePolicy, QSplitter,
-    QToolButton, QTreeWidgetItem, QVBoxLayout, QWidget,
+    QGraphicsItem, QHBoxLayout, QLabel, QLineEdit, QSizePolicy, QSplitter, QToolButton, QTreeWidgetItem, QVBoxLayout,
+    QWidget,
 )
 
 from solver.results.frames import Frame, Results, frame_times
 from solver.results.impulse_instants import acting_at, event_time_axis, impulse_at, snapped_time
-from solver.results.references import ReferenceError
 
 from ..document.units import format_quantity
 from ..canvas.axes import axis_label
 from .combos import narrow_combo
+from .csv_menu import CsvOverlays
 from .legend_fit import fit_legend
 from .legend_room import LEGEND_OFFSET, drawn_polylines, item_polylines, place_legend
-from .overlays import Overlay, OverlayLayer, csv_overlays
+from .overlays import Overlay, OverlayLayer
 from .right_axis import RightAxis
 from .series import Series, catalogue, series_xy, x_axes
 from .series_tree import KEY_ROLE, SeriesTree
@@ -104,7 +104,6 @@ class PlotPanel(QWidget):
         self._units: tuple[str, ...] = ()  # the left axis's unit, then the right's
         self._time = 0.0
         self._overlays: list[Overlay] = []   # the dock's references
-        self._loaded: list[Overlay] = []     # CSV files loaded into this panel
         self._follow = True  # the view follows the curves (until the user pans or zooms)
 
         self.x_combo = narrow_combo()
@@ -119,16 +118,7 @@ class PlotPanel(QWidget):
         close = QToolButton(text="✕")
         close.setToolTip("Remove this plot")
         close.clicked.connect(self.remove_requested)
-        self.overlay_button = QToolButton(text="CSV")
-        self.overlay_button.setToolTip("Overlay a CSV file on this plot, or remove the overlays loaded")
-        self.overlay_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
-        menu = QMenu(self.overlay_button)
-        self.load_csv_action = menu.addAction("Overlay a CSV File…")
-        self.load_csv_action.setToolTip("Every column of a CSV file against its first column, dashed")
-        self.load_csv_action.triggered.connect(lambda _checked=False: self.load_overlay_dialog())
-        self.clear_csv_action = menu.addAction("Remove the CSV Overlays")
-        self.clear_csv_action.triggered.connect(lambda _checked=False: self.clear_loaded_overlays())
-        self.overlay_button.setMenu(menu)
+        self.csv = CsvOverlays(self, self._draw_overlays)  # CSV files loaded into this panel
 
         self.tree = SeriesTree()
         self.tree.itemChanged.connect(self._item_changed)
@@ -173,6 +163,7 @@ class PlotPanel(QWidget):
         main_layout.setContentsMargins(0, 0, 0, 0)
         main_layout.addWidget(self.plot, 1)
         main_layout.addWidget(self.unit_note)
+        main_layout.addWidget(self.csv.note)
         main_layout.addWidget(self.readout)
         self.splitter = QSplitter()  # the user drags the list wider
         self.splitter.addWidget(side)
@@ -186,7 +177,7 @@ class PlotPanel(QWidget):
         top = QHBoxLayout()
         top.addWidget(QLabel("x:"))
         top.addWidget(self.x_combo, 1)
-        top.addWidget(self.overlay_button)
+        top.addWidget(self.csv.button)
         top.addWidget(autoscale)
         top.addWidget(close)
         layout = QVBoxLayout(self)
@@ -311,38 +302,17 @@ class PlotPanel(QWidget):
         self._overlays = list(overlays)
         self._draw_overlays()
 
-    def load_overlay_csv(self, path) -> int:
-        """Overlay every column of the CSV file ``path``; the number of curves added.
-        Raises :class:`~solver.results.references.ReferenceError` naming the problem."""
-        added = csv_overlays(path)
-        self._loaded += added
-        self._draw_overlays()
-        return len(added)
-
-    def load_overlay_dialog(self) -> None:
-        path, _filter = QFileDialog.getOpenFileName(self, "Overlay a CSV file", "", "CSV files (*.csv);;All files (*)")
-        if not path:
-            return
-        try:
-            self.load_overlay_csv(path)
-        except ReferenceError as exc:
-            QMessageBox.warning(self, "Cannot overlay the file", str(exc))
-
-    def clear_loaded_overlays(self) -> None:
-        self._loaded = []
-        self._draw_overlays()
-
     def overlaid(self) -> list[Overlay]:
         """The overlays drawn on this plot now."""
         return self.overlay_layer.drawn()
 
     def _draw_overlays(self) -> None:
-        x_column = self._axes[self._x_key].column if self._x_key in self._axes else "time_s"
+        axis = self._axes.get(self._x_key)
         sides: tuple[dict[str, str], dict[str, str]] = ({}, {})
         for k in self._curves:
             series = self._series[k]
             sides[series.unit != self._units[0]][series.reference_column] = series.label
-        self.overlay_layer.show(self._overlays + self._loaded, x_column, *sides)
+        self.overlay_layer.show(self._overlays + self.csv.aligned(axis), axis.column if axis else "time_s", *sides)
 
     def autoscale(self, *_signal_args) -> None:
         """Fit both axes to the curves (and keep following them as they grow): Autoscale, View All."""

@@ -191,14 +191,15 @@ def _twin(run, perturb: str | None):
     from solver.analysis.orbit import clearance_joint_ids
     from solver.analysis.run_series import AnalysisError
     from solver.api import simulate
+    from solver.model.paths import item_label
 
     if perturb is None:
         joints = clearance_joint_ids(run.model)
         if not joints:
             raise AnalysisError("--perturb: the model has no clearance joint to perturb by default; "
                                 "give --perturb PATH=SIZE or --twin RESULTS")
-        perturb = f"joints[{joints[0]}].offset.x=1e-7"
-    path, _sep, size = perturb.partition("=")
+        perturb = f"joints{item_label(joints[0])}.offset.x=1e-7"
+    path, _sep, size = perturb.rpartition("=")  # an id in the path may hold a '='
     try:
         size_value = float(size)
     except ValueError:

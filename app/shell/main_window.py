@@ -487,5 +487,6 @@ class MainWindow(QMainWindow):
         self.autosave_timer.stop()
         self.recovery.close()
         self.simulation.close_runs()
+        self.sweeps_ui.close_searches()
         self.window_layout.save()
         super().closeEvent(event)

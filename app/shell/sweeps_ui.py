@@ -13,7 +13,7 @@ opens that run for playback: its kept results folder, or the run simulated again
 ``sweep.json``; the document is not changed), and the
 :class:`~app.results.map_view.ImpactMapView` of the document's contacts and of the
 last run's impulses.  The sweep runs on dask in a worker thread; closing the window
-cancels it.
+cancels it, and the search of every optimum dialog (:meth:`SweepsUi.close_searches`).
 """
 from __future__ import annotations
 
@@ -267,6 +267,13 @@ class SweepsUi(QObject):
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.show()
         return dialog
+
+    def close_searches(self) -> None:
+        """The window closes: stop the search of every optimum dialog (a bounded wait,
+        :meth:`~app.sweeps.optimum_dialog.OptimumDialog.stop`) and close the dialogs."""
+        for dialog in self.window.findChildren(OptimumDialog):
+            dialog.stop()
+            dialog.close()
 
     # ------------------------------------------------------------------ map
     def show_map(self) -> None:

@@ -4,8 +4,10 @@ against the field's value as the runs come in.
 
 The field is one of the model's numeric fields by path (``moving[prop].position.v1``: where
 a sliding support stops), the objective a reduction of a series as the sweeps collect it
-(``mean(energy/strain)``).  The runs go on in a worker thread; Cancel stops after the
-current run and keeps the best so far.
+(``mean(energy/strain)``).  The runs go on in a worker thread; Cancel stops the current
+run at its next step and keeps the best so far.  Closing the dialog, or the window
+(:meth:`OptimumDialog.stop`), cancels a search going on and waits for its thread at most
+:data:`STOP_LIMIT_S`, then raises :class:`OptimumThreadStuck`, as a run's and a sweep's waits do.
 """
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ import math
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QThread
+from PySide6.QtCore import QDeadlineTimer, QThread
 from PySide6.QtWidgets import (
     QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox, QFormLayout, QHBoxLayout, QLabel, QSpinBox, QVBoxLayout,
     QWidget,
@@ -29,6 +31,12 @@ from .worker import SweepTask, start_task
 
 #: objectives offered (any REDUCTION(SERIES) may be typed)
 OBJECTIVES = ("mean(energy/strain)", "max(energy/strain)", "mean(energy/kinetic)")
+#: how long (s) closing waits for a search's thread once cancelled (the run under way stops at its next step)
+STOP_LIMIT_S = 300.0
+
+
+class OptimumThreadStuck(RuntimeError):
+    """The search's thread did not end within :data:`STOP_LIMIT_S` of being cancelled."""
 
 
 def starter_bounds(model: dict, path: str) -> tuple[float, float] | None:
@@ -191,9 +199,16 @@ class OptimumDialog(QDialog):
         self.run_button.setEnabled(True)
         self.cancel_button.setEnabled(False)
 
+    def stop(self, limit_s: float = STOP_LIMIT_S) -> None:
+        """Cancel a search going on and wait for its thread to end, at most ``limit_s`` seconds; past it
+        raise :class:`OptimumThreadStuck` (the thread is kept: the search ends in its own time)."""
+        if not self.running:
+            return
+        self.cancel()
+        if not self._thread.wait(QDeadlineTimer(int(limit_s * 1000))):
+            raise OptimumThreadStuck(f"the optimum search did not end within {limit_s:g} s of being cancelled")
+
     def done(self, result: int) -> None:  # noqa: D401 (Qt override)
-        """Closing the dialog stops the search and waits for its thread."""
-        if self.running:
-            self.cancel()
-            self._thread.wait()
+        """Closing the dialog stops the search and waits for its thread (:meth:`stop`)."""
+        self.stop()
         super().done(result)

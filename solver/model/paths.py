@@ -6,6 +6,10 @@ names joined by dots, list items in brackets by their ``id`` or, for items witho
 one, by their index.  Sweeps vary fields by such paths and reference curves state the
 conditions they hold under with them.
 
+Any id the model accepts can be named: one that bare text in brackets would not read back
+(a bracket or a double quote in it, spaces at its ends) is written as a JSON string,
+``links["a[b]"].section.A`` -- :func:`item_label` writes it, :func:`split_path` reads it.
+
 >>> doc = {"contacts": [{"id": "tip", "mu_s": 0.3}], "solver": {}}
 >>> get_path(doc, "contacts[tip].mu_s")
 0.3
@@ -14,13 +18,16 @@ conditions they hold under with them.
 """
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
 from .fields import Num, field_at
 from .schema import MODEL
 
-_TOKEN = re.compile(r"\.?([A-Za-z_][A-Za-z0-9_]*)|\[([^\]]+)\]")
+_TOKEN = re.compile(r'\.?([A-Za-z_][A-Za-z0-9_]*)|\[\s*("(?:[^"\\]|\\.)*")\s*\]|\[([^\]]+)\]')
+#: what makes an id unreadable as bare text in brackets (it is quoted then)
+_NEEDS_QUOTES = re.compile(r'[\[\]"]|^\s|\s$|^$')
 
 
 class PathError(ValueError):
@@ -32,25 +39,43 @@ class PathError(ValueError):
 
 
 def split_path(path: str) -> list[str | tuple[str]]:
-    """The steps of ``path``: field names as ``str``, bracketed labels as 1-tuples.
+    """The steps of ``path``: field names as ``str``, bracketed labels as 1-tuples
+    (a quoted label read as the JSON string it is).
 
     >>> split_path("links[rod].mesh.elements")
     ['links', ('rod',), 'mesh', 'elements']
+    >>> split_path('links["a[b]"].mass')
+    ['links', ('a[b]',), 'mass']
     """
     steps: list[str | tuple[str]] = []
     pos = 0
     text = path.strip()
     while pos < len(text):
         match = _TOKEN.match(text, pos)
-        name, label = match.groups() if match else (None, None)
+        name, quoted, label = match.groups() if match else (None, None, None)
         dotted = match is not None and match.group(0).startswith(".")
         if match is None or (name is not None and dotted != (pos > 0)):
             raise PathError(path, f"cannot read the path at '{text[pos:]}'")
-        steps.append(name if name is not None else (label.strip(),))
+        if quoted is not None:
+            try:
+                label = json.loads(quoted)
+            except ValueError:
+                raise PathError(path, f"{quoted} is not a JSON string") from None
+        steps.append(name if name is not None else (label if quoted is not None else label.strip(),))
         pos = match.end()
     if not steps or isinstance(steps[0], tuple):
         raise PathError(path, "a path starts with a field name")
     return steps
+
+
+def item_label(item_id: str) -> str:
+    """The step naming the list item ``item_id`` in a path: the id in brackets, quoted as a JSON
+    string where bare text would not read back as the id.
+
+    >>> item_label("rod"), item_label("link.1"), item_label("a[b]")
+    ('[rod]', '[link.1]', '["a[b]"]')
+    """
+    return f"[{json.dumps(item_id, ensure_ascii=False)}]" if _NEEDS_QUOTES.search(item_id) else f"[{item_id}]"
 
 
 def path_keys(doc: Any, path: str) -> list[str | int]:
@@ -136,8 +161,8 @@ def numeric_paths(doc: dict) -> list[str]:
                 walk(value, f"{path}.{key}" if path else key)
         elif isinstance(node, list):
             for i, item in enumerate(node):
-                label = item.get("id") if isinstance(item, dict) and isinstance(item.get("id"), str) else i
-                walk(item, f"{path}[{label}]")
+                item_id = item.get("id") if isinstance(item, dict) else None
+                walk(item, path + (item_label(item_id) if isinstance(item_id, str) else f"[{i}]"))
         elif isinstance(node, (int, float)) and not isinstance(node, bool) and path != "version":
             out.append(path)
 

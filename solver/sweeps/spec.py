@@ -195,14 +195,15 @@ def _is_number(x: Any) -> bool:
 
 # ------------------------------------------------------------------ text forms
 def parse_vary(text: str) -> Parameter:
-    """``path=low:high:count`` (a range), ``path=a,b,c`` (a list) or ``path=a``.
+    """``path=low:high:count`` (a range), ``path=a,b,c`` (a list) or ``path=a``; the values
+    follow the last ``=`` (an id in the path may hold one).
 
     >>> parse_vary("contacts[tip].mu_s=0.1:0.9:9")
     Parameter(path='contacts[tip].mu_s', values=None, low=0.1, high=0.9, count=9)
     >>> parse_vary("links[rod].mesh.elements=4,8,16").values
     (4.0, 8.0, 16.0)
     """
-    path, sep, spec = text.partition("=")
+    path, sep, spec = text.rpartition("=")
     path, spec = path.strip(), spec.strip()
     if not sep or not path or not spec:
         raise SweepError([f"--vary {text}: write PATH=LOW:HIGH:COUNT or PATH=A,B,C"])
@@ -219,12 +220,13 @@ def parse_vary(text: str) -> Parameter:
 
 
 def parse_set(text: str, option: str = "--set") -> tuple[str, float]:
-    """``path=value`` of ``--set`` (or ``path=size`` of ``--perturb``, named by ``option``).
+    """``path=value`` of ``--set`` (or ``path=size`` of ``--perturb``, named by ``option``), the
+    value after the last ``=``.
 
     >>> parse_set("joints[B-clearance].offset.x=1e-7", "--perturb")
     ('joints[B-clearance].offset.x', 1e-07)
     """
-    path, sep, value = text.partition("=")
+    path, sep, value = text.rpartition("=")
     try:
         if not sep or not path.strip():
             raise ValueError

@@ -2,11 +2,14 @@
 mass is listed in the model tree, drawn on its link, and edited in the property panel."""
 from __future__ import annotations
 
+import time
+
 import pytest
 from PySide6.QtCore import Qt
 
 from app.canvas import geometry as geo
 from app.document.entities import EntityRef
+from app.sweeps.optimum_dialog import OptimumDialog
 from solver.model.validate import validate
 
 from .test_modal_link import type_into
@@ -77,4 +80,48 @@ def test_a_search_that_cannot_start_leaves_no_optimum_of_the_search_before(qtbot
     qtbot.waitUntil(lambda: dialog.status.text().startswith("Cannot search"), timeout=60_000)
     assert dialog.optimum is None
     assert dialog.best.getData()[0] is None or not len(dialog.best.getData()[0])
+    dialog.close()
+
+
+def test_closing_the_window_during_a_search_stops_it_and_waits(qtbot, window):
+    """An optimum search going on when the window closed was not stopped: its dialog stayed open and its
+    thread ran the whole search on. Closing the window cancels the search, the run under way stopping at
+    its next step, waits for its thread (a bounded wait) and closes the dialog."""
+    window.open_example("moving_support_beam")
+    window.sweeps_ui.optimum_action.trigger()        # Sweeps > Optimum of a Field…
+    dialog = window.findChild(OptimumDialog)
+    dialog.low.setValue(2.0)                         # within the beam, away from its held ends
+    dialog.high.setValue(4.0)
+    dialog.scan.setValue(50)                         # 50 runs scanned first: a minute or more of searching
+    qtbot.mouseClick(dialog.run_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: dialog.status.text().startswith("1 runs"), timeout=120_000)
+    assert dialog.running
+    start = time.monotonic()
+    window.close()
+    assert time.monotonic() - start < 30.0
+    assert not dialog.running and not dialog.isVisible()
+
+
+def test_a_search_that_does_not_stop_gives_an_error_not_a_hang(qtbot, window, monkeypatch):
+    """Waiting for a search's thread is bounded, as a run's and a sweep's are (it waited forever)."""
+    import threading
+
+    from app.sweeps import optimum_dialog
+
+    release = threading.Event()
+
+    def stuck_search(model, path, bounds, objective, **_options):
+        release.wait(60)  # bounded too: the test cannot hang if it breaks
+        raise RuntimeError("released")
+
+    monkeypatch.setattr(optimum_dialog, "find_optimum", stuck_search)
+    window.open_example("moving_support_beam")
+    window.sweeps_ui.optimum_action.trigger()
+    dialog = window.findChild(OptimumDialog)
+    qtbot.mouseClick(dialog.run_button, Qt.MouseButton.LeftButton)
+    with pytest.raises(optimum_dialog.OptimumThreadStuck, match="did not end within 0.2 s of being cancelled"):
+        dialog.stop(limit_s=0.2)
+    release.set()
+    qtbot.waitUntil(lambda: dialog.status.text() == "Cannot search:\nRuntimeError: released", timeout=60_000)
+    assert not dialog.running
     dialog.close()

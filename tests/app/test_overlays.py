@@ -1,11 +1,15 @@
 """Reference overlays in the plots dock, and any CSV drawn over a plot."""
 from __future__ import annotations
 
+import doctest
+
 import numpy as np
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFileDialog
 
+from app.results import overlay_abscissa
+from app.results.export import write_series_csv
 from app.results.plots_dock import PlotsDock
 from solver.api import load_model, simulate
 from solver.model.io import examples_dir
@@ -80,7 +84,7 @@ def test_the_user_loads_a_csv_over_a_plot_and_clears_it(dock, bar_mass, qtbot, t
     measured = tmp_path / "measured.csv"
     measured.write_text("t_s,force_N,other\n0.1,0.05,1\n0.2,0.15,\n0.3,0.2,2\n")
     monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(measured), "CSV files (*.csv)"))
-    panel.load_csv_action.trigger()          # CSV ▸ Overlay a CSV File…
+    panel.csv.load_action.trigger()          # CSV ▸ Overlay a CSV File…
     loaded = [o for o in panel.overlaid() if o.origin == "csv"]
     assert [o.label for o in loaded] == ["measured: force_N", "measured: other"]
     np.testing.assert_array_equal(loaded[0].x, [0.1, 0.2, 0.3])
@@ -88,10 +92,87 @@ def test_the_user_loads_a_csv_over_a_plot_and_clears_it(dock, bar_mass, qtbot, t
     # the loaded curves stay when the plot changes
     panel.set_series(["contact/striker-end/F_n"])
     assert len([o for o in panel.overlaid() if o.origin == "csv"]) == 2
-    panel.clear_csv_action.trigger()
+    panel.csv.clear_action.trigger()
     assert [o for o in panel.overlaid() if o.origin == "csv"] == []
     # a file that is not a table is refused with the reason, the plot unchanged
     measured.write_text("t_s,force_N\n0.1,zero\n")
-    panel.load_csv_action.trigger()          # CSV ▸ Overlay a CSV File…
+    panel.csv.load_action.trigger()          # CSV ▸ Overlay a CSV File…
     assert message_boxes[-1][:2] == ("warning", "Cannot overlay the file")
     assert "line 2, column force_N: 'zero' is not a number" in message_boxes[-1][2]
+
+
+def load_csv(panel, monkeypatch, path) -> list:
+    """CSV ▸ Overlay a CSV File…, choosing ``path``; the CSV overlays drawn then."""
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(path), "CSV files (*.csv)"))
+    panel.csv.load_action.trigger()
+    return [o for o in panel.overlaid() if o.origin == "csv"]
+
+
+def test_a_csv_in_milliseconds_is_drawn_in_seconds_and_one_of_another_abscissa_is_refused_saying_why(
+        dock, bar_mass, tmp_path, monkeypatch):
+    """The first column was taken as the plot's x whatever it was: time in ms landed 1000 times too late,
+    a position in mm on the time axis, and nothing said so."""
+    dock.set_results(bar_mass)
+    panel = dock.panels[0]
+    measured = tmp_path / "measured.csv"
+    measured.write_text("time_ms,force_N\n0.1,0.05\n0.2,0.15\n")
+    loaded = load_csv(panel, monkeypatch, measured)
+    np.testing.assert_allclose(loaded[0].x, [1e-4, 2e-4], rtol=1e-15)
+    assert panel.csv.note.isHidden()
+    bracketed = tmp_path / "bracketed.csv"
+    bracketed.write_text("t (us),force_N\n100,0.05\n")
+    assert load_csv(panel, monkeypatch, bracketed)[-1].x[0] == pytest.approx(1e-4, rel=1e-15)
+    panel.csv.clear_action.trigger()
+    stroke = tmp_path / "stroke.csv"
+    stroke.write_text("x_mm,force_N\n1,0.05\n2,0.15\n")
+    assert load_csv(panel, monkeypatch, stroke) == []
+    assert panel.csv.note.isVisibleTo(dock)
+    assert ("stroke.csv: not drawn, its abscissa 'x_mm' is not the plot's time (s): name the column time_s"
+            in panel.csv.note.text())
+    untimed = tmp_path / "untimed.csv"
+    untimed.write_text("time,force_N\n0.1,0.05\n")
+    assert [o.source for o in load_csv(panel, monkeypatch, untimed)] == ["untimed.csv"]
+    assert "untimed.csv: its abscissa 'time' gives no unit: read in s" in panel.csv.note.text()
+    panel.csv.clear_action.trigger()
+    assert panel.csv.note.isHidden()
+
+
+def test_the_plots_own_csv_export_overlaid_lines_up_with_its_curves(dock, bar_mass, tmp_path, monkeypatch):
+    """The export writes impulses against event_time_s and forces against time_s in one file: every
+    column was drawn against the first, the forces at the impulses' instants."""
+    dock.set_results(bar_mass)
+    panel = dock.panels[0]
+    panel.set_series(["contact/striker-end/I_n", "contact/striker-end/F_n"])
+    exported = tmp_path / "exported.csv"
+    write_series_csv(panel.plotted(), exported)
+    assert sorted(set(exported.read_text().splitlines()[0].split(",")) & {"event_time_s", "time_s"}) == \
+        ["event_time_s", "time_s"]
+    loaded = {o.column: o for o in load_csv(panel, monkeypatch, exported)}
+    for curve in panel.plotted():
+        overlay = loaded[curve.y_series.column]
+        assert overlay.x_column == curve.x_series.column
+        finite = np.isfinite(overlay.x)
+        np.testing.assert_allclose(overlay.x[finite], curve.x, rtol=1e-12)
+        np.testing.assert_allclose(overlay.y[finite], curve.y, rtol=1e-12)
+    assert panel.csv.note.isHidden()
+
+
+def test_an_export_against_the_crank_angle_follows_the_plots_abscissa(dock, example_results, tmp_path, monkeypatch):
+    """Exported against the crank angle in degrees: drawn on the angle in rad converted, and not on time."""
+    dock.set_results(example_results("slider_crank_flexible"))
+    panel = dock.panels[0]
+    assert panel.x_combo.currentData() == "driver/motor/angle"
+    exported = tmp_path / "angle.csv"
+    write_series_csv(panel.plotted(), exported)
+    degrees = load_csv(panel, monkeypatch, exported)[0].x
+    panel.x_combo.setCurrentIndex(panel.x_combo.findData("driver/motor/value"))
+    drawn = [o for o in panel.overlaid() if o.origin == "csv"]
+    np.testing.assert_allclose(drawn[0].x, np.radians(degrees), rtol=1e-12)
+    panel.x_combo.setCurrentIndex(panel.x_combo.findData("time"))
+    assert [o for o in panel.overlaid() if o.origin == "csv"] == []
+    assert "angle.csv: not drawn, its abscissa 'driver.motor.angle_deg' is not the plot's time (s)" \
+        in panel.csv.note.text()
+
+
+def test_the_abscissa_names_read_as_their_examples_say():
+    assert doctest.testmod(overlay_abscissa).failed == 0

@@ -2,6 +2,8 @@
 the results table and plot (a click opens the run), and the impact-type map."""
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 from PySide6.QtCore import QPointF, Qt, QTimer
@@ -11,7 +13,7 @@ from app.sweeps.dialog import SweepDialog
 from app.sweeps.worker import SweepWorker
 from solver.contact.routh import routh_impulse
 from solver.model.io import examples_dir, load_model
-from solver.sweeps import SweepSpec, parse_vary, read_rows
+from solver.sweeps import SweepSpec, build_variants, parse_vary, read_rows
 from solver.sweeps.table import write_sweep
 
 SWEEP_TIMEOUT_MS = 120_000
@@ -390,3 +392,26 @@ def test_the_dialog_refuses_what_the_sweep_would_refuse_before_closing(qtbot, ro
     dialog.collect.setText("max(contact/B-ground/F_n)")
     qtbot.mouseClick(dialog.run_button, Qt.MouseButton.LeftButton)
     assert dialog.request() is not None and (tmp_path / "a-file").read_text(encoding="utf-8") == "mine"
+
+
+def test_fields_of_items_whose_ids_hold_brackets_or_dots_can_be_swept(qtbot, rod, tmp_path):
+    """A contact 'B[ground]' and a link 'rod.1' (ids the model accepts): the dialog failed to open on
+    the model, its paths unreadable. It lists them, quoting the id a bracket would cut short, and
+    reads back what the user picks from the list and what they type in that form."""
+    model = json.loads(json.dumps(rod).replace('"B-ground"', '"B[ground]"').replace('"rod"', '"rod.1"'))
+    dialog = SweepDialog(model, str(tmp_path / "s"))
+    qtbot.addWidget(dialog)
+    dialog.show()
+    assert 'contacts["B[ground]"].e' in dialog.paths and "links[rod.1].mass" in dialog.paths
+    choose_path(dialog, 0, 'contacts["B[ground]"].e')
+    type_into_cell(qtbot, dialog.table, 0, 1, "0.3, 0.6")
+    qtbot.mouseClick(dialog.add_button, Qt.MouseButton.LeftButton)
+    typed = dialog.table.cellWidget(1, 0).lineEdit()
+    typed.clear()
+    qtbot.keyClicks(typed, "links[rod.1].mass")
+    type_into_cell(qtbot, dialog.table, 1, 1, "1, 2")
+    assert dialog.summary.text() == "4 runs"
+    qtbot.mouseClick(dialog.run_button, Qt.MouseButton.LeftButton)
+    spec = dialog.request().spec
+    runs = {(v.model["contacts"][0]["e"], v.model["links"][0]["mass"]) for v in build_variants(model, spec)}
+    assert runs == {(0.3, 1.0), (0.3, 2.0), (0.6, 1.0), (0.6, 2.0)}

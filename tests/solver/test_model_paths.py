@@ -1,6 +1,9 @@
 """Model fields named by the validator's paths (``contacts[tip].mu_s``)."""
+import doctest
+
 import pytest
 
+from solver.model import paths
 from solver.model.io import examples_dir, load_model
 from solver.model.paths import PathError, get_path, numeric_field, numeric_paths, set_path, split_path
 from solver.model.validate import validate
@@ -57,3 +60,25 @@ def test_bad_paths_say_what_is_wrong(rod, path, message):
 
 def test_split_path_keeps_ids_and_indices_apart():
     assert split_path("a.b[1].c[x-y]") == ["a", "b", ("1",), "c", ("x-y",)]
+
+
+@pytest.mark.parametrize("item_id", ["a[b]", "link.1", "a]b", "[x]", ' pad', "pad ", 'a"b', '"q"', "a=b", "a\\b",
+                                     "x y", "3"])
+def test_every_id_the_validator_accepts_can_be_named_in_a_path(rod, item_id):
+    """An id with brackets, quotes, dots or edge spaces: the path numeric_paths writes for its fields
+    reads back to that item (quoted as a JSON string where bare text would not)."""
+    rod["links"][0]["id"] = rod["initial_velocities"][0]["link"] = item_id
+    assert validate(rod) == []
+    path = next(p for p in numeric_paths(rod) if p.startswith("links") and p.endswith(".mass"))
+    assert split_path(path) == ["links", (item_id,), "mass"]
+    set_path(rod, path, 2.5)
+    assert rod["links"][0]["mass"] == 2.5 and get_path(rod, path) == 2.5
+
+
+def test_a_quoted_label_that_is_not_a_json_string_is_named(rod):
+    with pytest.raises(PathError, match=r'"a\\q" is not a JSON string'):
+        split_path('links["a\\q"].mass')
+
+
+def test_the_path_examples_hold():
+    assert doctest.testmod(paths).failed == 0

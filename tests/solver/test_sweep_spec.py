@@ -23,6 +23,9 @@ def test_vary_and_set_texts():
     assert parse_vary("contacts[tip].mu_s=0.1:0.9:9") == Parameter("contacts[tip].mu_s", low=0.1, high=0.9, count=9)
     assert parse_vary("links[rod].mesh.elements=4,8").values == (4.0, 8.0)
     assert parse_set("solver.end_time=0.2") == ("solver.end_time", 0.2)
+    # an id may hold '=': the values follow the last one
+    assert parse_vary("links[a=b].mass=1,2") == Parameter("links[a=b].mass", values=(1.0, 2.0))
+    assert parse_set("links[a=b].mass=3", "--perturb") == ("links[a=b].mass", 3.0)
     for bad in ("mu_s", "a=1:2", "a=x,y", "a=1:2:x"):
         with pytest.raises(SweepError, match=f"--vary {bad}"):
             parse_vary(bad)
