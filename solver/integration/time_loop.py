@@ -39,6 +39,7 @@ from ..contact.coulomb_hint import band_hint, coulomb_hint
 from ..contact.tracker import ContactTracker
 from ..system.state import State
 from .divergence import DivergenceWatch, mesh_hint, strain_hint
+from .lock_hint import lock_hint
 from .newmark import NewmarkIntegrator, NewtonFailure
 from .open_steps import OpenGaps
 from .open_circles import OpenCircles
@@ -438,8 +439,8 @@ class _Loop:
         """The results, with the run's status, message and counts."""
         message = self.message
         if self.status == "failed":  # what went wrong before the failure (the last state whose energy held)
-            beyond = strain_hint(self.out, self.watch.last_sound) or self._coulomb_hint() or (
-                chatter_hint(self.contacts) if self.contacts.active else None)
+            beyond = strain_hint(self.out, self.watch.last_sound) or lock_hint(self.system, self.state, self.contacts) or (
+                self._coulomb_hint()) or (chatter_hint(self.contacts) if self.contacts.active else None)
             if beyond:  # neither a smaller step nor a finer mesh helps
                 message = f"{message.split(f'; {ADVICE}')[0]}; {beyond}"
             else:
