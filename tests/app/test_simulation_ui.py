@@ -289,3 +289,37 @@ def test_a_long_status_line_ends_in_an_ellipsis_and_is_whole_in_its_tool_tip(qtb
     qtbot.waitUntil(lambda: label.width() < label.fontMetrics().horizontalAdvance(label.text()))
     assert label.shown().endswith("…") and label.text().startswith(label.shown()[:-1])
     assert label.toolTip() == label.text()
+
+
+def test_closing_asks_first_so_cancel_leaves_the_run_going_and_discard_stops_it(qtbot, window, tmp_path,
+                                                                                 monkeypatch):
+    """A long run going on and a change unsaved, File > Quit: the run was cancelled before 'Save the
+    changes?' was asked, so Cancel kept the window open with its run already stopped. The question
+    comes first: Cancel leaves the run going (Esc cancels it as ever); Discard stops it and closes."""
+    import time
+
+    from PySide6.QtWidgets import QMessageBox
+
+    button = QMessageBox.StandardButton
+    answer, asked = {"button": button.Cancel}, []
+    monkeypatch.setattr(QMessageBox, "warning", lambda _w, _title, text, *_a: asked.append(text) or answer["button"])
+    runs = _start_long_run(window, qtbot, tmp_path)
+    qtbot.waitUntil(lambda: len(runs.frames) > 30 and runs.running, timeout=RUN_TIMEOUT_MS)
+    window.apply_edit(EntityRef("links", "rod"), ["section", "d"], 0.008)  # what the property panel does
+    window.quit_action.trigger()
+    assert asked == ["Save the changes to Flexible slider-crank?"] and window.isVisible()
+    assert runs.state == "running"
+    frames = len(runs.frames)
+    qtbot.waitUntil(lambda: len(runs.frames) > frames + 10, timeout=RUN_TIMEOUT_MS)  # it goes on
+    qtbot.keyClick(window, Qt.Key.Key_Escape)  # and is cancelled as ever
+    qtbot.waitUntil(lambda: not runs.running, timeout=RUN_TIMEOUT_MS)
+    assert runs.state == CANCELLED and window.simulation.playback.count == len(runs.results.frames) > frames
+    qtbot.keyClick(window, Qt.Key.Key_F5)  # run again, then quit without saving
+    qtbot.waitUntil(lambda: len(runs.frames) > 30 and runs.running, timeout=RUN_TIMEOUT_MS)
+    answer["button"] = button.Discard
+    start = time.monotonic()
+    window.quit_action.trigger()
+    assert len(asked) == 2 and not window.isVisible()
+    assert time.monotonic() - start < 60.0
+    qtbot.waitUntil(lambda: not runs.running, timeout=5_000)  # its thread has ended: its last signal comes
+    assert runs.state == CANCELLED
