@@ -48,8 +48,8 @@ class AnalysisUi(QObject):
 
     def close_twin(self) -> None:
         """The window closes (the user has answered its question on unsaved changes): stop the
-        Lyapunov twin's run under way and wait for it."""
-        self.view.lyapunov.wait_for_twin()
+        Lyapunov twin's run under way and wait for it (a bounded wait)."""
+        self.view.lyapunov.stop_twin()
 
     def show_tab(self, name: str):
         """Show the dock at tab ``name`` on the window's run; the tab."""
