@@ -74,6 +74,33 @@ def test_the_plotted_series_export_as_csv_and_read_back(bar_mass_run, monkeypatc
     np.testing.assert_allclose(data[:, 1], curves[0].y)
 
 
+def test_the_plotted_impulses_and_force_export_with_distinct_columns_and_overlay_back_in_line(
+        bar_mass_run, monkeypatch, tmp_path, message_boxes):
+    """I_n, F_n and I_t plotted: the export wrote event_time_s twice (I_n's and I_t's instants, around the
+    forces' time_s), and CSV > Overlay a CSV File… refused the file ('column names must be present and
+    distinct'). The columns are distinct, and the file overlaid on the same plot lines up with its curves."""
+    window = bar_mass_run
+    panel = window.results_ui.plots.panels[0]
+    panel.set_series(["contact/striker-end/I_n", "contact/striker-end/F_n", "contact/striker-end/I_t"])
+    save_dialog_returns(monkeypatch, tmp_path / "plotted.csv")
+    window.results_ui.export_series_action.trigger()
+    with open(tmp_path / "plotted.csv", newline="", encoding="utf-8") as f:
+        header = next(csv.reader(f))
+    assert len(set(header)) == len(header) and {"event_time_s", "time_s"} <= set(header)
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(tmp_path / "plotted.csv"), ""))
+    panel.csv.load_action.trigger()  # CSV ▸ Overlay a CSV File…
+    assert message_boxes == [] and panel.csv.note.isHidden()
+    loaded = {o.column: o for o in panel.overlaid() if o.origin == "csv"}
+    curves = panel.plotted()
+    assert sorted(loaded) == sorted(c.y_series.column for c in curves)
+    for curve in curves:
+        overlay = loaded[curve.y_series.column]
+        assert overlay.x_column.rpartition(": ")[2] == curve.x_series.column
+        finite = np.isfinite(overlay.x)
+        np.testing.assert_allclose(overlay.x[finite], curve.x, rtol=1e-12)
+        np.testing.assert_allclose(overlay.y[finite], curve.y, rtol=1e-12)
+
+
 def test_a_short_gif_is_exported(bar_mass_run, monkeypatch, tmp_path):
     window = bar_mass_run
     window.simulation.bar.speed.setCurrentIndex(window.simulation.bar.speed.findData(1.0))
