@@ -186,9 +186,14 @@ class OptimumDialog(QDialog):
     def _on_finished(self, opt: Optimum) -> None:
         self.optimum = opt
         self._show_runs(opt.runs)
-        self.best.setData([opt.x], [opt.value])
-        self.status.setText(f"{'Cancelled; best so far' if opt.cancelled else 'Optimum'}: {opt.path} = {opt.x:.6g}, "
-                            f"{opt.objective} = {opt.value:.6g} ({len(opt.runs)} runs)")
+        if not math.isfinite(opt.value):  # every run failed (or none ran): no star, whose nan the plot cannot place
+            said = f"no run gave a value of {opt.objective} ({len(opt.runs)} runs, each failed)" if opt.runs \
+                else "no run finished"
+            self.status.setText(("Cancelled; " if opt.cancelled else "") + said)
+        else:
+            self.best.setData([opt.x], [opt.value])
+            self.status.setText(f"{'Cancelled; best so far' if opt.cancelled else 'Optimum'}: {opt.path} = "
+                                f"{opt.x:.6g}, {opt.objective} = {opt.value:.6g} ({len(opt.runs)} runs)")
         self._done()
 
     def _on_failed(self, message: str) -> None:

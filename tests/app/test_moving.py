@@ -83,6 +83,27 @@ def test_a_search_that_cannot_start_leaves_no_optimum_of_the_search_before(qtbot
     dialog.close()
 
 
+def test_a_search_whose_every_run_failed_says_so_and_draws_no_star(qtbot, window, monkeypatch):
+    """Every run of a search failed (its objective nan): the dialog drew its optimum's star at nan, which the plot
+    could not place (an unexpected-error report, 'All-NaN slice encountered', at each paint), and said
+    'Optimum: … = nan'. It draws no star and says that no run gave a value."""
+    from app.sweeps import optimum_dialog
+    from solver.sweeps import Optimum
+
+    window.open_example("moving_support_beam")
+    dialog = window.sweeps_ui.find_optimum()
+    qtbot.addWidget(dialog)
+    nan = float("nan")
+    monkeypatch.setattr(optimum_dialog, "find_optimum", lambda model, path, bounds, objective, **_k: Optimum(
+        path, objective, bounds, runs=[(2.0, nan), (3.0, nan), (4.0, nan)]))  # a search of failed runs
+    qtbot.mouseClick(dialog.run_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: dialog.optimum is not None and dialog.run_button.isEnabled())
+    assert dialog.status.text() == "no run gave a value of mean(energy/strain) (3 runs, each failed)"
+    assert dialog.best.getData()[0] is None or not len(dialog.best.getData()[0])
+    dialog.plot.grab()  # painted: nothing reaches the exception hook
+    dialog.close()
+
+
 def test_closing_the_window_during_a_search_stops_it_and_waits(qtbot, window):
     """An optimum search going on when the window closed was not stopped: its dialog stayed open and its
     thread ran the whole search on. Closing the window cancels the search, the run under way stopping at
