@@ -21,10 +21,10 @@ Plain Python, no Qt.  :func:`model_problems` lists
 from __future__ import annotations
 
 import json
-import re
 from collections import defaultdict
 from functools import lru_cache
 
+from solver.model.paths import PathError, split_path
 from solver.model.validate import Problem, model_warnings, validate
 
 from .entities import EntityRef, find_entity
@@ -33,7 +33,6 @@ from .new_entities import struck_target
 #: target kinds fixed in space
 FIXED_TARGETS = ("ground_line", "ground_segment", "circle")
 _SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
-_ENTITY_PATH = re.compile(r"^([a-z_]+)\[([^\]]+)\]")
 
 
 def _links_at(doc: dict) -> dict[str, list[str]]:
@@ -97,7 +96,7 @@ def driver_problems(doc: dict) -> list[Problem]:
     clamped, grounded = _clamped_links(doc), _grounded_nodes(doc)
     driven: dict[str, str] = {}
     for d in doc.get("drivers", []):
-        where = f"drivers[{d['id']}]"
+        where = str(EntityRef("drivers", d["id"]))
         if "link" in d:
             if d["link"] in clamped:
                 out.append(Problem(where, f"link '{d['link']}' is clamped by joint '{clamped[d['link']]}' "
@@ -117,7 +116,7 @@ def contact_problems(doc: dict) -> list[Problem]:
     grounded = _grounded_nodes(doc)
     link_nodes = {link["id"]: link["nodes"] for link in doc.get("links", [])}
     for c in doc.get("contacts", []):
-        where = f"contacts[{c['id']}]"
+        where = str(EntityRef("contacts", c["id"]))
         node, target = c["point"].get("node"), c["target"]
         kind = target["kind"]
         if node is not None and kind == "node" and target["node"] == node:
@@ -163,7 +162,7 @@ def free_strain_problems(doc: dict) -> list[Problem]:
         strains, material = link.get("free_strains", {}), link.get("section", {}).get("material")
         heated = strains.get("temperature_change", 0.0) or strains.get("temperature_gradient", 0.0)
         if heated and expansion.get(material, 1.0) == 0.0:
-            out.append(Problem(f"materials[{material}].expansion", f"is 0: the temperature of link '{link['id']}' "
+            out.append(Problem(f"{EntityRef('materials', material)}.expansion", f"is 0: the temperature of link '{link['id']}' "
                                "strains nothing (steel: 1.2e-5 1/K)", "warning"))
     return out
 
@@ -248,9 +247,14 @@ def entity_of(doc: dict, path: str) -> EntityRef | None:
     EntityRef(collection='links', id='rod')
     >>> entity_of({"links": [{"id": "rod"}]}, "initial_velocities[0]") is None
     True
+    >>> entity_of({"links": [{"id": "a[b]"}]}, 'links["a[b]"].mass')  # an id quoted where bare text would not read
+    EntityRef(collection='links', id='a[b]')
     """
-    match = _ENTITY_PATH.match(path)
-    if match is None:
+    try:
+        steps = split_path(path)
+    except PathError:  # no path: the model as a whole
         return None
-    ref = EntityRef(match.group(1), match.group(2))
+    if len(steps) < 2 or not isinstance(steps[1], tuple) or not isinstance(doc.get(steps[0]), list):
+        return None
+    ref = EntityRef(steps[0], steps[1][0])
     return ref if find_entity(doc, ref) is not None else None

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from solver.model.paths import item_label
+
 #: the groups of the model tree: (title, collection), in display order
 GROUPS: tuple[tuple[str, str], ...] = (
     ("Materials", "materials"),
@@ -46,7 +48,9 @@ class EntityRef:
     id: str
 
     def __str__(self) -> str:
-        return f"{self.collection}[{self.id}]"
+        """The entity's path as the validator writes it: ``links[rod]``, ``links["a[b]"]`` (an id bare
+        text would not read back, quoted: :func:`~solver.model.paths.item_label`)."""
+        return f"{self.collection}{item_label(self.id)}"
 
 
 MODEL_SETTINGS = EntityRef(SETTINGS, "model")

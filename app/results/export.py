@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import csv
 import importlib.util
+import itertools
 import math
 import os
 from pathlib import Path
@@ -56,34 +57,58 @@ def write_table_csv(results: Results, table: str, path: str | os.PathLike) -> bo
 
 # ------------------------------------------------------------------ series CSV
 def write_series_csv(series: list[PlottedSeries], path: str | os.PathLike) -> None:
-    """Write plotted curves to one CSV file, units in the column names.
-
-    Consecutive curves with the same abscissa share its column (``time_s``, then
-    ``contact.striker-end.F_n_N``, ...); a curve with another abscissa brings its own
-    column.  Curves of a compared run carry its label (``μ = 0.7: node.B.vy_m_s``), and
-    so does an abscissa column only that run uses.  Columns of different lengths are
-    padded with empty cells.  Raises ValueError when there is no curve (it wrote a file of one
-    empty line).
+    """Write plotted curves to one CSV file, units in the column names (:func:`series_columns`).
+    Columns of different lengths are padded with empty cells.  Raises ValueError when there is no
+    curve (it wrote a file of one empty line).
     """
     if not series:
         raise ValueError("no curve is plotted: tick a series in a plot's list first")
-    groups: list[list[PlottedSeries]] = []
-    for s in series:
-        if not groups or groups[-1][0].x_series.key != s.x_series.key or not np.array_equal(groups[-1][0].x, s.x):
-            groups.append([])
-        groups[-1].append(s)
-    columns: list[tuple[str, np.ndarray]] = []
-    for group in groups:
-        runs = {s.run for s in group}
-        x_name = group[0].x_series.column
-        columns.append((f"{group[0].run}: {x_name}" if len(runs) == 1 and group[0].run else x_name, group[0].x))
-        columns += [(s.column, s.y) for s in group]
+    columns = series_columns(series)
     rows = max((len(values) for _, values in columns), default=0)
     with replacing(path) as tmp, open(tmp, "w", newline="", encoding="utf-8") as f:
         writer = csv.writer(f, lineterminator="\n")
         writer.writerow([name for name, _ in columns])
         for i in range(rows):
             writer.writerow([FLOAT % values[i] if i < len(values) else "" for _, values in columns])
+
+
+def series_columns(series: list[PlottedSeries]) -> list[tuple[str, np.ndarray]]:
+    """The CSV columns of plotted curves, ``(name, values)``, every name distinct.
+
+    Curves with the same abscissa (the same series, the same values) share its column, each
+    abscissa followed by its curves (``time_s``, then ``contact.striker-end.F_n_N``, ...); a curve
+    drawn twice is written once.  Curves of a compared run carry its label (``μ = 0.7:
+    node.B.vy_m_s``), and so does an abscissa column only that run uses.  A name already taken
+    is qualified by what it belongs to, before ``: `` -- an abscissa by its first curve
+    (``contact.c.I_t_N_s: event_time_s``: impulses at other instants), a curve by its abscissa
+    (``driver.crank.angle_deg: contact.c.F_n_N``) -- so that the name after the last ``: `` stays
+    the quantity and unit the overlays read (:mod:`~app.results.overlay_abscissa`).
+    """
+    groups: list[list[PlottedSeries]] = []
+    for s in series:
+        group = next((g for g in groups if g[0].x_series.key == s.x_series.key and np.array_equal(g[0].x, s.x)), None)
+        if group is None:
+            groups.append([s])
+        elif not any(c.column == s.column and np.array_equal(c.y, s.y, equal_nan=True) for c in group):
+            group.append(s)
+    columns: list[tuple[str, np.ndarray]] = []
+    taken: set[str] = set()
+    for group in groups:
+        runs = {s.run for s in group}
+        x_name = group[0].x_series.column
+        x_name = _distinct(f"{group[0].run}: {x_name}" if len(runs) == 1 and group[0].run else x_name,
+                           group[0].column, taken)
+        columns.append((x_name, group[0].x))
+        columns += [(_distinct(s.column, x_name, taken), s.y) for s in group]
+    return columns
+
+
+def _distinct(name: str, owner: str, taken: set[str]) -> str:
+    """``name`` when no column has it yet, else ``owner: name`` (numbered if need be); marked taken."""
+    candidates = itertools.chain((name, f"{owner}: {name}"), (f"{owner} ({k}): {name}" for k in itertools.count(2)))
+    chosen = next(c for c in candidates if c not in taken)
+    taken.add(chosen)
+    return chosen
 
 
 # ---------------------------------------------------------------- plot images

@@ -1,6 +1,9 @@
 """The analysis dock's Lyapunov tab: the run and a perturbed twin of it, simulated off the GUI
 thread (:class:`TwinRun`), the separation's log growth and its fit
 (:func:`solver.analysis.lyapunov.lyapunov_fit`).
+
+Stopping the twin (the window closes, :meth:`LyapunovTab.stop_twin`) waits for its thread at most
+:data:`STOP_LIMIT_S`, then raises :class:`TwinThreadStuck`, as a run's, a sweep's and a search's waits do.
 """
 from __future__ import annotations
 
@@ -8,7 +11,7 @@ import threading
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QThread, Signal
+from PySide6.QtCore import QDeadlineTimer, QThread, Signal
 from PySide6.QtWidgets import QDoubleSpinBox, QLineEdit
 
 from solver.analysis.lyapunov import lyapunov_fit, perturbed_model, write_lyapunov_csv
@@ -19,6 +22,13 @@ from solver.results.frames import Results
 
 from .analysis_images import CURVE, POINTS, write_lyapunov_png
 from .analysis_tab import PROBLEMS, AnalysisTab
+
+#: how long (s) stopping waits for the twin's thread (its run stops at its next step)
+STOP_LIMIT_S = 300.0
+
+
+class TwinThreadStuck(RuntimeError):
+    """The twin's thread did not end within :data:`STOP_LIMIT_S` of being stopped."""
 
 
 class TwinRun(QThread):
@@ -90,12 +100,15 @@ class LyapunovTab(AnalysisTab):
         self._thread.start()
         return None
 
-    def wait_for_twin(self) -> None:
+    def stop_twin(self, limit_s: float = STOP_LIMIT_S) -> None:
         """Stop a twin's run under way and wait for it (the window closes: its thread must not outlive it;
-        waiting for the whole twin froze the window for as long as the run it perturbs)."""
-        if self._thread is not None:
-            self._thread.stop()
-            self._thread.wait()
+        waiting for the whole twin froze the window for as long as the run it perturbs), at most ``limit_s``
+        seconds; past it raise :class:`TwinThreadStuck` (the thread is kept: the twin ends in its own time)."""
+        if self._thread is None:
+            return
+        self._thread.stop()
+        if not self._thread.wait(QDeadlineTimer(int(limit_s * 1000))):
+            raise TwinThreadStuck(f"the Lyapunov twin did not end within {limit_s:g} s of being stopped")
 
     def _on_twin(self, twin: Results | None, failure: str) -> None:
         self._thread.wait()

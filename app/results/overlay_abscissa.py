@@ -3,7 +3,8 @@
 No Qt here.  A column's name carries its quantity and, where it gives one, its unit: after
 the last ``_`` as the results files and the plots' CSV export write them (``time_s``,
 ``event_time_s``, ``driver.crank.angle_deg``), or in brackets (``time (ms)``, ``t [s]``);
-a compared run's label before ``: `` is left aside (``μ = 0.7: time_s``).  The first column
+a label before the last ``: `` is left aside (a compared run's, ``μ = 0.7: time_s``, or the
+curve the export qualifies a repeated abscissa by, ``contact.c.I_t_N_s: event_time_s``).  The first column
 is the abscissa of the columns after it, and so is any later column naming an abscissa
 with its unit (the export's stems, against ``event_time_s``, beside curves against
 ``time_s``): :func:`abscissa_groups`.  :func:`alignment` says whether such an abscissa is

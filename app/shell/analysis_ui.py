@@ -9,7 +9,7 @@ the run allows them.
 """
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtCore import QObject, Qt
 from PySide6.QtWidgets import QMenu
 
 from ..results.analysis_view import AnalysisView
@@ -44,13 +44,12 @@ class AnalysisUi(QObject):
             self.menu.addAction(self.actions[tab])
         view_menu = next(a.menu() for a in menu_bar.actions() if a.text() == "&View")
         view_menu.addAction(self.dock.toggleViewAction())
-        window.installEventFilter(self)
         results.results_changed.connect(self._on_results_changed)
 
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt override)
-        if watched is self.window and event.type() == QEvent.Type.Close:
-            self.view.lyapunov.wait_for_twin()
-        return False
+    def close_twin(self) -> None:
+        """The window closes (the user has answered its question on unsaved changes): stop the
+        Lyapunov twin's run under way and wait for it (a bounded wait)."""
+        self.view.lyapunov.stop_twin()
 
     def show_tab(self, name: str):
         """Show the dock at tab ``name`` on the window's run; the tab."""

@@ -486,7 +486,8 @@ class MainWindow(QMainWindow):
             return
         self.autosave_timer.stop()
         self.recovery.close()
-        self.simulation.close_runs()
-        self.sweeps_ui.close_searches()
+        self.simulation.close_runs()  # the workers stop once the close goes ahead: Cancel above leaves them
+        self.sweeps_ui.close_sweeps()
+        self.analysis_ui.close_twin()
         self.window_layout.save()
         super().closeEvent(event)

@@ -23,7 +23,7 @@ import weakref
 
 import numpy as np
 
-from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtCore import QObject, Qt
 from PySide6.QtWidgets import QMenu, QMessageBox
 
 from solver.errors import SolverError
@@ -181,7 +181,6 @@ class SimulationUi(QObject):
         self.bar.trace_action.toggled.connect(self._update_traces)
         window.selection.changed.connect(self._update_traces)
         window.document.replaced.connect(self._on_document_replaced)
-        window.installEventFilter(self)
 
     # ------------------------------------------------------------------ run
     def run(self) -> bool:
@@ -357,10 +356,7 @@ class SimulationUi(QObject):
         self.checked = None  # a check at half the step discarded: no box compares it
 
     def close_runs(self) -> None:
-        """The window closes: stop a run going on and remove the runs' scratch folders."""
+        """The window closes (the user has answered its question on unsaved changes): stop a run
+        going on, its end not shown (:meth:`stop`), and remove the runs' scratch folders."""
+        self.stop()
         self.runs.remove_folders()
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt override)
-        if watched is self.window and event.type() == QEvent.Type.Close and self.runs.running:
-            self.stop()
-        return False

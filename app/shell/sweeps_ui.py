@@ -13,7 +13,8 @@ opens that run for playback: its kept results folder, or the run simulated again
 ``sweep.json``; the document is not changed), and the
 :class:`~app.results.map_view.ImpactMapView` of the document's contacts and of the
 last run's impulses.  The sweep runs on dask in a worker thread; closing the window
-cancels it, and the search of every optimum dialog (:meth:`SweepsUi.close_searches`).
+(once the user has answered its question on unsaved changes) cancels it, closes the
+cluster and stops the search of every optimum dialog (:meth:`SweepsUi.close_sweeps`).
 """
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ import re
 import time
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtCore import QObject, Qt
 from PySide6.QtWidgets import QDialog, QFileDialog, QMenu, QMessageBox
 
 from solver.model.paths import set_path
@@ -108,7 +109,6 @@ class SweepsUi(QObject):
         results.results_changed.connect(self.map.set_results)  # the impulses of the run the window shows
         window.document.replaced.connect(self._on_document_changed)
         window.document.changed.connect(self._on_document_changed)
-        window.installEventFilter(self)
 
     def reveal(self, dock) -> None:
         """Show ``dock`` in front (tabbed in its place when it was hidden, the first time)."""
@@ -129,14 +129,6 @@ class SweepsUi(QObject):
 
     def _on_document_changed(self) -> None:
         self.map.set_model(self.window.document.model)
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt override)
-        if watched is self.window and event.type() == QEvent.Type.Close:
-            if self.controller.running:
-                self.controller.cancel()
-                self.controller.wait()
-            self.controller.close_cluster()
-        return False
 
     # ------------------------------------------------------------------ sweep
     def new_sweep(self) -> bool:
@@ -268,9 +260,15 @@ class SweepsUi(QObject):
         dialog.show()
         return dialog
 
-    def close_searches(self) -> None:
-        """The window closes: stop the search of every optimum dialog (a bounded wait,
+    def close_sweeps(self) -> None:
+        """The window closes (the user has answered its question on unsaved changes): cancel a sweep
+        going on, wait for it (a bounded wait, :meth:`~app.sweeps.controller.SweepController.wait`) and
+        close the kept cluster; stop the search of every optimum dialog (a bounded wait too,
         :meth:`~app.sweeps.optimum_dialog.OptimumDialog.stop`) and close the dialogs."""
+        if self.controller.running:
+            self.controller.cancel()
+            self.controller.wait()
+        self.controller.close_cluster()
         for dialog in self.window.findChildren(OptimumDialog):
             dialog.stop()
             dialog.close()

@@ -22,15 +22,19 @@ from PySide6.QtWidgets import (
 )
 
 from solver.model.paths import PathError, get_path, numeric_paths, path_keys
+from solver.model.schema import GROUND_JOINTS
 from solver.sweeps import Optimum, find_optimum
 from solver.sweeps.scalars import column_unit
 
 from ..canvas import geometry as geo
 from ..canvas.axes import axis_label
+from ..document.entities import EntityRef, find_entity
 from .worker import SweepTask, start_task
 
 #: objectives offered (any REDUCTION(SERIES) may be typed)
 OBJECTIVES = ("mean(energy/strain)", "max(energy/strain)", "mean(energy/kinetic)")
+#: a moving position's starter bounds stay 1/HELD_PARTS of its link from an end a joint holds
+HELD_PARTS = 20
 #: how long (s) closing waits for a search's thread once cancelled (the run under way stops at its next step)
 STOP_LIMIT_S = 300.0
 
@@ -40,9 +44,10 @@ class OptimumThreadStuck(RuntimeError):
 
 
 def starter_bounds(model: dict, path: str) -> tuple[float, float] | None:
-    """Bounds to start from for the field at ``path``: the length of the link a moving support,
-    mass or force travels for its position, else half to one and a half times the field's value
-    (0 to 1 for a zero); None for a path that names no number.
+    """Bounds to start from for the field at ``path``: for a moving support's, mass's or force's
+    position, the link it travels, less 1/:data:`HELD_PARTS` of it at an end a joint holds to the
+    ground (a support there holds the link twice, and the run cannot go on); else half to one and a
+    half times the field's value (0 to 1 for a zero); None for a path that names no number.
 
     >>> doc = {"nodes": [{"id": "A", "x": 0.0, "y": 0.0}, {"id": "B", "x": 6.0, "y": 0.0}],
     ...        "links": [{"id": "beam", "kind": "flexible", "nodes": ["A", "B"]}],
@@ -50,6 +55,9 @@ def starter_bounds(model: dict, path: str) -> tuple[float, float] | None:
     ...                    "position": {"kind": "ramp", "t1": 1.0, "v0": 1.0, "v1": 3.0}}]}
     >>> starter_bounds(doc, "moving[prop].position.v1"), starter_bounds(doc, "nodes[B].x")
     ((0.0, 6.0), (3.0, 9.0))
+    >>> doc["joints"] = [{"id": "clamp", "kind": "fixed", "node": "A"}]
+    >>> starter_bounds(doc, "moving[prop].position.v1")
+    (0.3, 6.0)
     """
     try:
         keys = path_keys(model, path)
@@ -57,9 +65,14 @@ def starter_bounds(model: dict, path: str) -> tuple[float, float] | None:
     except (PathError, KeyError, IndexError, TypeError, ValueError):
         return None
     if len(keys) > 3 and keys[0] == "moving" and keys[2] == "position" and isinstance(keys[1], int):
-        ends = geo.link_ends(model, model["moving"][keys[1]].get("link", ""))
+        link_id = model["moving"][keys[1]].get("link", "")
+        ends = geo.link_ends(model, link_id)
         if ends is not None:
-            return 0.0, math.dist(*ends)
+            length = math.dist(*ends)
+            first, second = find_entity(model, EntityRef("links", link_id))[1]["nodes"][:2]
+            held = {j["node"] for j in model.get("joints", []) if j.get("kind") in GROUND_JOINTS}
+            margin = length / HELD_PARTS
+            return (margin if first in held else 0.0), (length - margin if second in held else length)
     if not isinstance(value, (int, float)) or isinstance(value, bool):
         return None
     return (0.0, 1.0) if value == 0 else tuple(sorted((0.5 * value, 1.5 * value)))
@@ -186,9 +199,14 @@ class OptimumDialog(QDialog):
     def _on_finished(self, opt: Optimum) -> None:
         self.optimum = opt
         self._show_runs(opt.runs)
-        self.best.setData([opt.x], [opt.value])
-        self.status.setText(f"{'Cancelled; best so far' if opt.cancelled else 'Optimum'}: {opt.path} = {opt.x:.6g}, "
-                            f"{opt.objective} = {opt.value:.6g} ({len(opt.runs)} runs)")
+        if not math.isfinite(opt.value):  # every run failed (or none ran): no star, whose nan the plot cannot place
+            said = f"no run gave a value of {opt.objective} ({len(opt.runs)} runs, each failed)" if opt.runs \
+                else "no run finished"
+            self.status.setText(("Cancelled; " if opt.cancelled else "") + said)
+        else:
+            self.best.setData([opt.x], [opt.value])
+            self.status.setText(f"{'Cancelled; best so far' if opt.cancelled else 'Optimum'}: {opt.path} = "
+                                f"{opt.x:.6g}, {opt.objective} = {opt.value:.6g} ({len(opt.runs)} runs)")
         self._done()
 
     def _on_failed(self, message: str) -> None:

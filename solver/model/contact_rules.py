@@ -17,7 +17,7 @@ import math
 from typing import Callable
 
 from . import schema as S
-from .schema import CYLINDER_LAWS, LINEAR_LAWS
+from .schema import CYLINDER_LAWS, GROUND_JOINTS, LINEAR_LAWS
 
 Bad = Callable[[list, str], None]
 
@@ -241,7 +241,7 @@ def _bearing_carrier(doc: dict, node: str, journal_link: str) -> bool:
         return True
     if any(m["node"] == node for m in doc.get("masses", [])):
         return True
-    return any(j["node"] == node and j.get("kind") in ("ground", "fixed", "slider") for j in doc.get("joints", []))
+    return any(j["node"] == node and j.get("kind") in GROUND_JOINTS for j in doc.get("joints", []))
 
 
 def compliant_contact_problems(doc: dict, bad: Bad) -> None:

@@ -86,6 +86,9 @@ COMPLIANT_LAW = {
                                "m/s", default=1e-3, gt=0),
 }
 
+#: the joint kinds that hold their node to the ground: its position fixed, or on a fixed guide
+GROUND_JOINTS = ("ground", "fixed", "slider")
+
 JOINT = Variant(
     help="a joint; links that share a node are pinned there unless a weld says otherwise",
     common={"id": _id("joint"), "node": Str("node where the joint sits", ref="nodes")},

@@ -18,7 +18,7 @@ import math
 from typing import Callable
 
 from .contact_rules import MIN_CLEARANCE_REL
-from .schema import CYLINDER_LAWS
+from .schema import CYLINDER_LAWS, GROUND_JOINTS
 
 Bad = Callable[[list, str], None]
 
@@ -81,7 +81,7 @@ def translational_problems(doc: dict, bad: Bad) -> None:
     xy = {n["id"]: (n["x"], n["y"]) for n in doc.get("nodes", [])}
     taken = {c["id"] for c in doc.get("contacts", [])} | {j["id"] for j in doc.get("joints", [])}
     guided: set[str] = set()
-    held = {j["node"] for j in doc.get("joints", []) if j.get("kind") in ("ground", "fixed", "slider")}
+    held = {j["node"] for j in doc.get("joints", []) if j.get("kind") in GROUND_JOINTS}
     for i, j in ((i, j) for i, j in enumerate(doc.get("joints", [])) if j.get("kind") == "translational_clearance"):
         where = ["joints", i]
         if j.get("law", "lankarani_nikravesh") in CYLINDER_LAWS:

@@ -2,7 +2,9 @@
 
 Every problem is a :class:`Problem` naming the exact path and the rule, e.g.
 ``links[rod].section.d: must be > 0`` -- never a traceback.  List items that carry an
-``id`` are named by it (``links[rod]``), others by their index (``initial_velocities[0]``).
+``id`` are named by it (``links[rod]``; ``links["a[b]"]``, quoted as a JSON string where bare
+text would not read back: the paths of :mod:`solver.model.paths`, which ``--vary`` takes), others
+by their index (``initial_velocities[0]``).
 """
 from __future__ import annotations
 
@@ -23,6 +25,7 @@ from .contact_rules import clearance_problems, compliant_contact_problems, node_
 from .fields import Num, Obj, Variant, field_at
 from .geometry_rules import geometry_problems
 from .limits import is_number, magnitude_rule, resource_problems, usable
+from .paths import item_label
 from .record_rules import record_problems
 from .start_rules import static_start_problems
 from .translational_rules import translational_problems
@@ -134,17 +137,19 @@ def collect_ids(doc: Any) -> dict[str, set[str]]:
 
 
 def format_path(doc: Any, keys: Iterable) -> str:
-    """``['links', 2, 'section', 'd']`` -> ``links[rod].section.d`` (ids where items have one)."""
+    """``['links', 2, 'section', 'd']`` -> ``links[rod].section.d`` (ids where items have one, quoted
+    where bare text would not read back, :func:`~solver.model.paths.item_label`: the path of
+    :mod:`solver.model.paths`, which ``--vary`` takes)."""
     out = ""
     node = doc
     for key in keys:
         if isinstance(key, int):
-            label = str(key)
+            label = f"[{key}]"
             if isinstance(node, list) and key < len(node) and isinstance(node[key], dict):
                 item_id = node[key].get("id")
                 if isinstance(item_id, str) and item_id:
-                    label = item_id
-            out += f"[{label}]"
+                    label = item_label(item_id)
+            out += label
             node = node[key] if isinstance(node, list) and key < len(node) else None
         else:
             out += f".{key}" if out else str(key)

@@ -35,6 +35,7 @@ import numpy as np
 
 from ..model.contact_rules import clearance_radii, point_radius
 from ..model.translational_rules import corner_pair_ids, translational_joints
+from ..system.redundant_joints import path_id
 from .frames import Results
 from .summary import energy_summary, link_summary
 from .tables import contact_keys, contact_values
@@ -159,7 +160,7 @@ def redundant_joint_warnings(results: Results) -> list[str]:
     notices = list(results.meta.get("redundant_joints") or [])
     reactions = results.meta.get("joint_reactions")
     if notices and reactions:
-        split = ", ".join(f"'{path[7:-1]}' ({', '.join(f'{f:.6g}' for f in force)})" for path, force in reactions.items())
+        split = ", ".join(f"'{path_id(path)}' ({', '.join(f'{f:.6g}' for f in force)})" for path, force in reactions.items())
         notices.append(f"the joints' reactions at the end of the run, one admissible split (least norm): {split} "
                        f"N (N m for a clamp's moment)")
     return notices

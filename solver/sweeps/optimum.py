@@ -27,8 +27,9 @@ from ..integration.time_loop import run
 from ..model.paths import PathError, numeric_field, set_path
 from ..model.validate import validate
 from ..results.frames import Results
+from ..results.outputs import model_layout
 from ..results.summary import summarize
-from .scalars import REDUCTIONS, collected_value
+from .scalars import REDUCTIONS, collect_problems, collected_value
 from .spec import SweepError
 from .variants import typed_value
 
@@ -80,6 +81,9 @@ def optimum_problems(model: dict, path: str, bounds: tuple[float, float], object
     name, _sep, rest = objective.partition("(")
     if not rest.endswith(")") or name.strip() not in REDUCTIONS:
         out.append(f"objective {objective}: write REDUCTION(SERIES), REDUCTION one of {', '.join(REDUCTIONS)}")
+    elif not out:  # a series the runs lack would make every run's objective nan
+        out += [f"objective {p.removeprefix('collect ')}" for p in
+                collect_problems([objective.strip()], model, model_layout(model))]
     return out
 
 

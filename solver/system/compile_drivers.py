@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from .builder import Compilation
 from .registry import Phase, compiler
+from ..model.paths import item_label
 from ..model.timefn import TimeFunction
 
 
@@ -28,5 +29,5 @@ def drivers(c: Compilation) -> None:
         else:
             dof = b.slot_dof[(d["pivot"], d["link"])]
             base = 0.0
-        row = c.dm.add(dof, base, fn, integrate=d["kind"] == "speed", owner=f"drivers[{d['id']}]")
+        row = c.dm.add(dof, base, fn, integrate=d["kind"] == "speed", owner=f"drivers{item_label(d['id'])}")
         c.drivers.append(Driver(d["id"], d["kind"], row, dof))

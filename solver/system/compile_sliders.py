@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 
+from ..model.paths import item_label
 from .builder import Compilation
 from .registry import Phase, compiler
 
@@ -14,4 +15,5 @@ def sliders(c: Compilation) -> None:
     for j in c.doc["joints"]:
         if j["kind"] == "slider":
             a = j["angle"]
-            c.sl.add(c.b.node_dof[j["node"]], (-math.sin(a), math.cos(a)), c.b.xy[j["node"]], f"joints[{j['id']}]")
+            c.sl.add(c.b.node_dof[j["node"]], (-math.sin(a), math.cos(a)), c.b.xy[j["node"]],
+                     f"joints{item_label(j['id'])}")

@@ -3,6 +3,7 @@ sketched; a clamp (``fixed``) holds its rotations too, of the given links or of 
 at the node (dof motions with ``f = 0``, :mod:`.constraints`)."""
 from __future__ import annotations
 
+from ..model.paths import item_label
 from .builder import Compilation
 from .registry import Phase, compiler
 
@@ -14,7 +15,7 @@ def supports(c: Compilation) -> None:
         if j["kind"] not in ("ground", "fixed"):
             continue
         node = j["node"]
-        owner = f"joints[{j['id']}]"
+        owner = f"joints{item_label(j['id'])}"
         for d in b.node_dof[node]:
             dm.add(d, b.q0[d], owner=owner)
         if j["kind"] == "fixed":

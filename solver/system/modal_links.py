@@ -29,6 +29,7 @@ import scipy.sparse as sp
 from ..fem.modal_basis import LinkMesh, ModalBasis, ModalInertia, inertia_integrals, link_mesh, modal_basis
 from ..fem.modal import DOFS, MAT
 from ..errors import SolverError
+from ..model.paths import item_label
 
 
 @dataclass
@@ -111,7 +112,7 @@ def build_modal_link(link: dict, properties: tuple, xy: dict, doc: dict) -> Moda
     try:
         basis = modal_basis(mesh, link["reference"], link["modes"], corrections)
     except np.linalg.LinAlgError as exc:  # scipy.linalg's too
-        raise SolverError(f"links[{link['id']}]: its vibration modes cannot be computed ({exc}): the link's "
+        raise SolverError(f"links{item_label(link['id'])}: its vibration modes cannot be computed ({exc}): the link's "
                           f"mass and stiffness matrices are too ill-conditioned (a link of {length:.3g} m)") from None
     ratios = list(link["damping_ratios"])
     damping = np.array([ratios[min(i, len(ratios) - 1)] if ratios else 0.0 for i in range(basis.count)])

@@ -33,6 +33,7 @@ import numpy as np
 
 from .bordered import schur_inverse
 from ..errors import SolverError
+from ..model.paths import split_path
 
 #: a row whose part outside the span of the rows before it is at most this fraction of its norm holds
 #: nothing new: rows holding one motion twice leave round-off (1e-16); a mechanism sketched this close
@@ -58,8 +59,9 @@ class RedundantRow:
 
 
 def path_id(path: str) -> str:
-    """The id in a model path: ``joints[pinB]`` -> ``pinB``."""
-    return path[path.index("[") + 1 : -1] if "[" in path else path
+    """The id in a model path: ``joints[pinB]`` -> ``pinB``, ``joints["pin[B]"]`` -> ``pin[B]``
+    (:func:`~solver.model.paths.split_path`)."""
+    return split_path(path)[1][0] if "[" in path else path
 
 
 def dependent_rows(G: np.ndarray, order: list[int]) -> dict[int, np.ndarray]:

@@ -161,6 +161,40 @@ def test_closing_the_window_stops_a_twin_under_way_and_a_twin_that_did_not_compl
         tab.draw_button.click()
         qtbot.wait(500)
         start = time.monotonic()
-        tab.wait_for_twin()  # what closing the window does
+        tab.stop_twin()  # what closing the window does
         assert time.monotonic() - start < 10.0
     assert tab.result is None and "the twin run did not complete" in tab.message.text()
+
+
+def test_a_twin_that_does_not_stop_gives_an_error_not_a_hang_and_a_close_taken_back_leaves_it(
+        window, dry, qtbot, monkeypatch):
+    """Waiting for the twin's thread at close had no limit (a twin stuck in a step froze the window for good);
+    it is bounded, as a run's, a sweep's and a search's are. A close answered Cancel leaves the twin going."""
+    import threading
+
+    from PySide6.QtWidgets import QMessageBox
+
+    from app.document.entities import EntityRef
+    from app.results import lyapunov_tab
+
+    release = threading.Event()
+
+    def stuck_twin(model, cancel=None, **_options):  # ignores its cancel
+        release.wait(60)  # bounded too: the test cannot hang if it breaks
+        raise RuntimeError("released")
+
+    monkeypatch.setattr("solver.api.simulate", stuck_twin)
+    monkeypatch.setattr(QMessageBox, "warning", lambda *_a: QMessageBox.StandardButton.Cancel)
+    assert window.results_ui.open_results(dry)
+    window.apply_edit(EntityRef("links", "rod"), ["mass"], 0.5)  # a change unsaved
+    _menu_action(window, "Lyapunov Exponent…").trigger()
+    tab = window.analysis_ui.view.lyapunov
+    tab.draw_button.click()
+    assert tab.message.text() == "Running the twin…"
+    window.quit_action.trigger()  # answered Cancel: the twin goes on
+    assert window.isVisible() and tab.message.text() == "Running the twin…" and not tab.draw_button.isEnabled()
+    with pytest.raises(lyapunov_tab.TwinThreadStuck, match="did not end within 0.2 s of being stopped"):
+        tab.stop_twin(limit_s=0.2)
+    with qtbot.waitSignal(tab.finished, timeout=60_000):
+        release.set()
+    assert "the twin run failed: released" in tab.message.text() and tab.draw_button.isEnabled()

@@ -174,5 +174,27 @@ def test_an_export_against_the_crank_angle_follows_the_plots_abscissa(dock, exam
         in panel.csv.note.text()
 
 
+def test_one_series_in_two_plots_exports_under_two_names_each_drawn_against_its_own_abscissa(
+        dock, example_results, tmp_path, monkeypatch):
+    """The mid-span deflection against the crank angle and, in a second plot, against time: the export named
+    both columns alike and its overlay was refused ('column names must be present and distinct'). The second
+    is named after its abscissa, and each plot draws the column of its own abscissa."""
+    dock.set_results(example_results("slider_crank_flexible"))
+    by_angle = dock.panels[0]
+    [curve] = by_angle.plotted()
+    by_time = dock.add_panel("time", [curve.y_series.key])
+    exported = tmp_path / "both.csv"
+    write_series_csv(dock.plotted(), exported)
+    header = exported.read_text().splitlines()[0].split(",")
+    column = curve.y_series.column
+    assert header == ["driver.motor.angle_deg", column, "time_s", f"time_s: {column}"]
+    for panel, name in ((by_angle, column), (by_time, f"time_s: {column}")):
+        [drawn] = load_csv(panel, monkeypatch, exported)
+        [plotted] = panel.plotted()
+        assert drawn.column == name
+        np.testing.assert_allclose(drawn.x, plotted.x, rtol=1e-12)
+        np.testing.assert_allclose(drawn.y, plotted.y, rtol=1e-12)
+
+
 def test_the_abscissa_names_read_as_their_examples_say():
     assert doctest.testmod(overlay_abscissa).failed == 0

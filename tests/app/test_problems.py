@@ -140,3 +140,33 @@ def test_the_panel_follows_edits(window):
     assert window.problems.rows()[0][:2] == ("warning", "model")
     window.undo_action.trigger()
     assert [r[0] for r in window.problems.rows()] == ["info"]
+
+
+def _click_row(qtbot, view, row: int) -> None:
+    rect = view.visualItemRect(view.topLevelItem(row))
+    qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+
+
+def test_problems_of_awkward_ids_name_them_as_vary_does_and_clicking_selects_them(qtbot, window, all_kinds_model):
+    """A contact 'self[B]' and a link 'crank[1]': the panel wrote contacts[self[B]] and links[crank[1]].mass,
+    paths --vary cannot read, and clicking them selected nothing (the entity's id was cut at its first ']').
+    They are quoted as the sweeps' paths are, and a click selects the entity; an edit of its fields is
+    refused naming the field only, as for any id."""
+    doc = copy.deepcopy(all_kinds_model)
+    doc["contacts"].append({"id": "self[B]", "point": {"node": "B"}, "target": {"kind": "node", "node": "B"},
+                            "mu_s": 0.2})
+    window.document.replace(doc, None)
+    assert window.problems.rows()[0] == ("warning", 'contacts["self[B]"]', "the point and the target are the same node")
+    window.check_action.trigger()
+    _click_row(qtbot, window.problems, 0)
+    assert window.selection.refs == (EntityRef("contacts", "self[B]"),)
+    view = window.properties
+    assert not view.commit_field("mu_d", "0.3")
+    assert view.error_at(view.row_of("mu_d")) == "must be <= mu_s"
+    doc = copy.deepcopy(all_kinds_model)
+    doc["links"][0].update(id="crank[1]", mass=-1.0)
+    doc["drivers"][0]["link"] = "crank[1]"
+    window.document.replace(doc, None)
+    assert window.problems.rows() == [("error", 'links["crank[1]"].mass', "must be > 0")]
+    _click_row(qtbot, window.problems, 0)
+    assert window.selection.refs == (EntityRef("links", "crank[1]"),)

@@ -74,6 +74,33 @@ def test_the_plotted_series_export_as_csv_and_read_back(bar_mass_run, monkeypatc
     np.testing.assert_allclose(data[:, 1], curves[0].y)
 
 
+def test_the_plotted_impulses_and_force_export_with_distinct_columns_and_overlay_back_in_line(
+        bar_mass_run, monkeypatch, tmp_path, message_boxes):
+    """I_n, F_n and I_t plotted: the export wrote event_time_s twice (I_n's and I_t's instants, around the
+    forces' time_s), and CSV > Overlay a CSV File… refused the file ('column names must be present and
+    distinct'). The columns are distinct, and the file overlaid on the same plot lines up with its curves."""
+    window = bar_mass_run
+    panel = window.results_ui.plots.panels[0]
+    panel.set_series(["contact/striker-end/I_n", "contact/striker-end/F_n", "contact/striker-end/I_t"])
+    save_dialog_returns(monkeypatch, tmp_path / "plotted.csv")
+    window.results_ui.export_series_action.trigger()
+    with open(tmp_path / "plotted.csv", newline="", encoding="utf-8") as f:
+        header = next(csv.reader(f))
+    assert len(set(header)) == len(header) and {"event_time_s", "time_s"} <= set(header)
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(tmp_path / "plotted.csv"), ""))
+    panel.csv.load_action.trigger()  # CSV ▸ Overlay a CSV File…
+    assert message_boxes == [] and panel.csv.note.isHidden()
+    loaded = {o.column: o for o in panel.overlaid() if o.origin == "csv"}
+    curves = panel.plotted()
+    assert sorted(loaded) == sorted(c.y_series.column for c in curves)
+    for curve in curves:
+        overlay = loaded[curve.y_series.column]
+        assert overlay.x_column.rpartition(": ")[2] == curve.x_series.column
+        finite = np.isfinite(overlay.x)
+        np.testing.assert_allclose(overlay.x[finite], curve.x, rtol=1e-12)
+        np.testing.assert_allclose(overlay.y[finite], curve.y, rtol=1e-12)
+
+
 def test_a_short_gif_is_exported(bar_mass_run, monkeypatch, tmp_path):
     window = bar_mass_run
     window.simulation.bar.speed.setCurrentIndex(window.simulation.bar.speed.findData(1.0))
@@ -289,3 +316,37 @@ def test_a_long_status_line_ends_in_an_ellipsis_and_is_whole_in_its_tool_tip(qtb
     qtbot.waitUntil(lambda: label.width() < label.fontMetrics().horizontalAdvance(label.text()))
     assert label.shown().endswith("…") and label.text().startswith(label.shown()[:-1])
     assert label.toolTip() == label.text()
+
+
+def test_closing_asks_first_so_cancel_leaves_the_run_going_and_discard_stops_it(qtbot, window, tmp_path,
+                                                                                 monkeypatch):
+    """A long run going on and a change unsaved, File > Quit: the run was cancelled before 'Save the
+    changes?' was asked, so Cancel kept the window open with its run already stopped. The question
+    comes first: Cancel leaves the run going (Esc cancels it as ever); Discard stops it and closes."""
+    import time
+
+    from PySide6.QtWidgets import QMessageBox
+
+    button = QMessageBox.StandardButton
+    answer, asked = {"button": button.Cancel}, []
+    monkeypatch.setattr(QMessageBox, "warning", lambda _w, _title, text, *_a: asked.append(text) or answer["button"])
+    runs = _start_long_run(window, qtbot, tmp_path)
+    qtbot.waitUntil(lambda: len(runs.frames) > 30 and runs.running, timeout=RUN_TIMEOUT_MS)
+    window.apply_edit(EntityRef("links", "rod"), ["section", "d"], 0.008)  # what the property panel does
+    window.quit_action.trigger()
+    assert asked == ["Save the changes to Flexible slider-crank?"] and window.isVisible()
+    assert runs.state == "running"
+    frames = len(runs.frames)
+    qtbot.waitUntil(lambda: len(runs.frames) > frames + 10, timeout=RUN_TIMEOUT_MS)  # it goes on
+    qtbot.keyClick(window, Qt.Key.Key_Escape)  # and is cancelled as ever
+    qtbot.waitUntil(lambda: not runs.running, timeout=RUN_TIMEOUT_MS)
+    assert runs.state == CANCELLED and window.simulation.playback.count == len(runs.results.frames) > frames
+    qtbot.keyClick(window, Qt.Key.Key_F5)  # run again, then quit without saving
+    qtbot.waitUntil(lambda: len(runs.frames) > 30 and runs.running, timeout=RUN_TIMEOUT_MS)
+    answer["button"] = button.Discard
+    start = time.monotonic()
+    window.quit_action.trigger()
+    assert len(asked) == 2 and not window.isVisible()
+    assert time.monotonic() - start < 60.0
+    qtbot.waitUntil(lambda: not runs.running, timeout=5_000)  # its thread has ended: its last signal comes
+    assert runs.state == CANCELLED

@@ -9,6 +9,7 @@ import pytest
 from PySide6.QtCore import QPointF, Qt, QTimer
 from PySide6.QtWidgets import QApplication, QComboBox, QFileDialog, QLineEdit
 
+from app.document.entities import EntityRef
 from app.sweeps.dialog import SweepDialog
 from app.sweeps.worker import SweepWorker
 from solver.contact.routh import routh_impulse
@@ -76,6 +77,12 @@ def test_the_dialog_counts_the_runs_and_refuses_invalid_variants(qtbot, rod, tmp
 
 def run_sweep_from_the_menu(qtbot, window, folder, rows, keep=False, workers=1):
     """Sweeps ▸ New Sweep…, fill in the dialog and press Run; wait for the sweep's end."""
+    start_sweep_from_the_menu(qtbot, window, folder, rows, keep, workers)
+    qtbot.waitUntil(lambda: not window.sweeps_ui.controller.running, timeout=SWEEP_TIMEOUT_MS)
+
+
+def start_sweep_from_the_menu(qtbot, window, folder, rows, keep=False, workers=1):
+    """Sweeps ▸ New Sweep…, fill in the dialog and press Run."""
     def fill():
         dialog = QApplication.activeModalWidget()
         for k, (path, values) in enumerate(rows):
@@ -90,7 +97,6 @@ def run_sweep_from_the_menu(qtbot, window, folder, rows, keep=False, workers=1):
 
     QTimer.singleShot(0, fill)
     window.sweeps_ui.new_action.trigger()
-    qtbot.waitUntil(lambda: not window.sweeps_ui.controller.running, timeout=SWEEP_TIMEOUT_MS)
 
 
 def click_point(qtbot, plot, x: float, y: float) -> None:
@@ -146,21 +152,27 @@ def test_kept_results_open_without_solving_and_a_reopened_folder_shows_the_sweep
     assert window.simulation.playback.frames
 
 
+def hold_after_each_report(monkeypatch) -> None:
+    """Make a sweep's thread wait after each run's report until the sweep is cancelled (at most 30 s), as a
+    sweep of longer runs would still be going on."""
+    work = SweepWorker.work
+
+    def waiting_for_the_cancel(self, progress, cancel):
+        def reported(p):
+            progress(p)
+            self._cancel.wait(30)
+        return work(self, reported, cancel)
+
+    monkeypatch.setattr(SweepWorker, "work", waiting_for_the_cancel)
+
+
 def test_cancel_in_the_progress_dock_stops_the_sweep_and_keeps_the_finished_runs(qtbot, window, tmp_path,
                                                                                  monkeypatch):
     """Cancel pressed at the first run's report: the sweep stops with the finished runs in its table.  The sweep's
     thread waits for the press after that report (at most 30 s) as a user's sweep of longer runs would go on: the
     rigid rod's 40 runs of 0.1 s could all finish before the click reached the sweep on a busy machine (they
     did once in a fresh clone's suite)."""
-    work = SweepWorker.work
-
-    def waiting_for_the_click(self, progress, cancel):
-        def reported(p):
-            progress(p)
-            self._cancel.wait(30)
-        return work(self, reported, cancel)
-
-    monkeypatch.setattr(SweepWorker, "work", waiting_for_the_click)
+    hold_after_each_report(monkeypatch)
     window.open_example("rod_impact_rigid")
     ui = window.sweeps_ui
     ui.controller.progressed.connect(lambda _p: qtbot.mouseClick(ui.progress.cancel_button, Qt.MouseButton.LeftButton)
@@ -170,6 +182,35 @@ def test_cancel_in_the_progress_dock_stops_the_sweep_and_keeps_the_finished_runs
     assert 1 <= len(kept) < 40
     assert ui.progress.title.text().startswith("Sweep cancelled")
     assert ui.table.table.rowCount() == len(kept)
+
+
+def test_closing_asks_first_so_cancel_leaves_the_sweep_going_and_discard_stops_it(qtbot, window, tmp_path,
+                                                                                   monkeypatch):
+    """A sweep going on and a change unsaved, File > Quit: the sweep was cancelled and its cluster shut down
+    before 'Save the changes?' was asked, so Cancel kept the window open with its sweep already stopped.
+    The question comes first: Cancel leaves the sweep and its cluster going; Discard stops them and closes."""
+    from PySide6.QtWidgets import QMessageBox
+
+    hold_after_each_report(monkeypatch)
+    button = QMessageBox.StandardButton
+    answer, asked = {"button": button.Cancel}, []
+    monkeypatch.setattr(QMessageBox, "warning", lambda _w, _title, text, *_a: asked.append(text) or answer["button"])
+    window.open_example("rod_impact_rigid")
+    window.apply_edit(EntityRef("contacts", "B-ground"), ["e"], 0.8)  # what the property panel does
+    ui = window.sweeps_ui
+    reports = []
+    ui.controller.progressed.connect(reports.append)
+    start_sweep_from_the_menu(qtbot, window, tmp_path / "s", [("contacts[B-ground].e", "0:1:40")])
+    qtbot.waitUntil(lambda: len(reports) > 0, timeout=SWEEP_TIMEOUT_MS)
+    window.quit_action.trigger()
+    assert asked == ["Save the changes to Rigid rod striking the ground with friction?"] and window.isVisible()
+    assert ui.controller.running and ui.controller.kept.running
+    answer["button"] = button.Discard
+    window.quit_action.trigger()
+    assert len(asked) == 2 and not window.isVisible()
+    assert not ui.controller.kept.running
+    qtbot.waitUntil(lambda: not ui.controller.running, timeout=5_000)  # its thread has ended: its last signal comes
+    assert 1 <= len(read_rows(tmp_path / "s")) < 40
 
 
 def test_a_sweep_that_cannot_reach_its_scheduler_says_so(qtbot, window, tmp_path, message_boxes, monkeypatch):

@@ -75,6 +75,33 @@ def test_every_id_the_validator_accepts_can_be_named_in_a_path(rod, item_id):
     assert rod["links"][0]["mass"] == 2.5 and get_path(rod, path) == 2.5
 
 
+@pytest.mark.parametrize("item_id", ["a[b]", "a]b", "[x]", ' pad', 'a"b', "x y"])
+def test_the_validators_path_of_any_id_can_be_pasted_into_vary(rod, item_id):
+    """The validator printed links[a[b]].mass (the id unquoted): a path split_path misreads and --vary
+    refused. It quotes an awkward id as the sweeps' paths do (item_label), and --vary takes it as printed."""
+    from solver.sweeps import SweepSpec, build_variants, parse_vary
+
+    rod["links"][0]["id"] = rod["initial_velocities"][0]["link"] = item_id
+    rod["links"][0]["mass"] = -1.0
+    [problem] = validate(rod)
+    assert problem.path == f"links{paths.item_label(item_id)}.mass"
+    [variant] = build_variants(rod, SweepSpec((parse_vary(f"{problem.path}=2.5"),)))
+    assert variant.model["links"][0]["mass"] == 2.5
+
+
+def test_a_joint_held_twice_is_named_by_a_path_that_reads_back():
+    """What a joint holds twice is listed (flexmech validate, the problems panel) at the joint's path: a
+    joint 'pin[B]' was named joints[pin[B]], which no path reader finds."""
+    from solver.api import joint_problems
+
+    doc = load_model(examples_dir() / "slider_crank_flexible.json")
+    doc["joints"].append({"id": "pin[B]", "kind": "slider", "node": "B", "angle": 0.0})  # beside B-slider
+    [problem] = joint_problems(doc)
+    assert problem.severity == "warning" and problem.path == 'joints["pin[B]"]'
+    assert split_path(problem.path) == ["joints", ("pin[B]",)]
+    assert "joint 'pin[B]' holds" in problem.message
+
+
 def test_a_quoted_label_that_is_not_a_json_string_is_named(rod):
     with pytest.raises(PathError, match=r'"a\\q" is not a JSON string'):
         split_path('links["a\\q"].mass')

@@ -79,8 +79,9 @@ def test_bad_requests_name_the_option():
 
 
 def test_a_bound_the_model_refuses_or_a_bad_tolerance_is_named_before_any_run(monkeypatch):
-    """A bound outside the field's range (e <= 1) or against a rule across fields (mu_d <= mu_s) and a tolerance
-    that is not positive are refused before the first run, not after the scan's runs up to them."""
+    """A bound outside the field's range (e <= 1) or against a rule across fields (mu_d <= mu_s), an objective of
+    a series the runs lack and a tolerance that is not positive are refused before the first run, not after the
+    scan's runs up to them."""
     rod = load_model(examples_dir() / "rod_impact_rigid.json")
     monkeypatch.setattr("solver.sweeps.optimum.run", lambda *a, **k: pytest.fail("a run was started"))
     objective = "max(contact/B-ground/F_n)"
@@ -90,6 +91,9 @@ def test_a_bound_the_model_refuses_or_a_bad_tolerance_is_named_before_any_run(mo
     with pytest.raises(OptimumError) as err:
         find_optimum(rod, "contacts[B-ground].mu_s", (0.1, 1.0), objective)
     assert err.value.problems == ["bounds: contacts[B-ground].mu_s = 0.1: contacts[B-ground].mu_d: must be <= mu_s"]
+    with pytest.raises(OptimumError) as err:  # every run's objective was nan, the search ran on to its end
+        find_optimum(rod, "contacts[B-ground].e", (0.0, 1.0), "max(contact/nowhere/F_n)")
+    assert err.value.problems == ["objective max(contact/nowhere/F_n): the runs have no series 'contact/nowhere/F_n'"]
     for xatol in (-1.0, 0.0, float("nan")):
         with pytest.raises(OptimumError, match="xatol: must be a positive tolerance on the field"):
             find_optimum(rod, "contacts[B-ground].e", (0.0, 1.0), objective, xatol=xatol)
