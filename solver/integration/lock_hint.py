@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..model.paths import split_path
 from ..system.compile import System
 from ..system.state import State
 
@@ -53,7 +54,7 @@ def lock_hint(system: System, st: State, tracker=None) -> str | None:
     ratio = _rank_ratio(G)
     if not ratio < LOCK_RATIO * _rank_ratio(np.delete(G, moving, axis=0)):
         return None
-    drivers = ", ".join(f"'{cons.owners[i].removeprefix('drivers[')[:-1]}'" for i in dict.fromkeys(moving))
+    drivers = ", ".join(f"'{split_path(cons.owners[i])[1][0]}'" for i in moving)
     holders = (f"joints, drivers and closed contact {', '.join(map(repr, held))}" if held else "joints and drivers")
     return (f"at t = {st.t:.6g} s the {holders} held the mechanism at a position they cannot take it past (the end "
             f"of its travel: they are no longer independent there, the smallest singular value of their Jacobian "
