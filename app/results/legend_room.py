@@ -13,6 +13,11 @@ from .legend_fit import fit_legend
 LEGEND_OFFSET = 10
 #: about how many points :func:`sampled` takes along a curve of many segments
 SAMPLES_PER_CURVE = 10_000
+#: the most of the view widened to clear for the legend (the view at most 1 / (1 - it) times the curves' box
+#: along the axis widened; a plot of the dock's default size needs up to 0.5 of its height): a legend that
+#: needs more (a small plot: four plots of the translational-clearance slider-crank at 1280 x 800 widened to
+#: -1.87 to 0.21 s for a 0.2 s run, the curves a tenth of the plot) lies over the curves, the view at their box
+LEGEND_ROOM = 0.6
 
 #: the legend's corners in the order tried: top left, top right, bottom left, bottom right
 #: (as (x, y) fractions of the plot, y down)
@@ -105,7 +110,8 @@ def place_legend(plot: pg.PlotItem, curves: list[np.ndarray],
     points of ``curves`` ((k, 2) polylines in the view's units) and of the curves ``right[1]`` of a
     second view box ``right[0]`` over the same area (a right-hand axis, :mod:`.right_axis`), and set
     the views to the curves' boxes (padded as pyqtgraph pads them) widened on that side as little as
-    clears the legend (:func:`legend_room`), the second view by the same fractions, the legend's
+    clears the legend (:func:`legend_room`; not at all where that is beyond :data:`LEGEND_ROOM`), the
+    second view by the same fractions, the legend's
     names elided to fit the view (:func:`~app.results.legend_fit.fit_legend`); nothing when
     there is no legend or no curve on the plot's own view."""
     view = plot.getViewBox()
@@ -128,6 +134,8 @@ def place_legend(plot: pg.PlotItem, curves: list[np.ndarray],
     room = (min((legend.boundingRect().width() + 2 * LEGEND_OFFSET) / box.width(), 0.9),
             min((legend.boundingRect().height() + 2 * LEGEND_OFFSET) / box.height(), 0.9))
     x_range, y_range = legend_room(sampled(curves, 200), lo, hi, corner, room)
+    if max(np.ptp(x_range) / (hi[0] - lo[0]), np.ptp(y_range) / (hi[1] - lo[1])) > 1.0 / (1.0 - LEGEND_ROOM):
+        x_range, y_range = (float(lo[0]), float(hi[0])), (float(lo[1]), float(hi[1]))  # the legend over the curves
     view.setRange(xRange=x_range, yRange=y_range, padding=0)
     if second:  # the same fractions of the second view's box
         f = (np.array(y_range) - lo[1]) / (hi[1] - lo[1])

@@ -422,3 +422,21 @@ def test_a_pan_moves_and_freezes_both_axes_until_autoscale(shown, qtbot, bar_mas
     drag(panel.plot.viewport(), centre, centre + QPoint(-30, 20))
     left.menu.viewAll.trigger()                                          # the plot's menu: View All
     assert spans() == pytest.approx(fitted)
+
+
+def test_a_small_plot_keeps_its_curves_over_most_of_its_view(shown, qtbot, bar_mass):
+    """Four plots of the translational-clearance slider-crank at 1280 x 800 are some 350 x 70 px: the view was
+    widened as far as cleared the legend, up to ten times the run (-1.87 to 0.21 s for a 0.2 s run, the curves a
+    tenth of the plot; here 8 times).  A legend that needs the view widened beyond 1 / (1 - LEGEND_ROOM) times the
+    curves' box now lies over the curves: the run spans the view's width and the force its height (as
+    pyqtgraph pads an automatic range)."""
+    panel = shown(PlotPanel(), 380, 150)
+    panel.set_results(bar_mass)
+    panel.set_series(["contact/striker-end/F_n", "contact/striker-end/F_t"])
+    box = panel.plot.getPlotItem().getViewBox()
+    span = float(bar_mass.time[-1] - bar_mass.time[0])
+    qtbot.waitUntil(lambda: box.viewRange()[0][1] >= bar_mass.time[-1])  # the run's span in view
+    (x0, x1), (y0, y1) = box.viewRange()
+    force = panel.curve_item("contact/striker-end/F_n").getData()[1]
+    assert span / (x1 - x0) >= 0.85
+    assert np.ptp(force[np.isfinite(force)]) / (y1 - y0) >= 0.8
