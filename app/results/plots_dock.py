@@ -12,8 +12,8 @@ from __future__ import annotations
 import math
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import (QDockWidget, QHBoxLayout, QLabel, QMainWindow, QPushButton, QSplitter,
-                               QToolButton, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QDockWidget, QFrame, QHBoxLayout, QLabel, QMainWindow, QPushButton, QScrollArea,
+                               QSplitter, QToolButton, QVBoxLayout, QWidget)
 
 from solver.results.frames import Frame, Results
 from solver.results.references import Reference, ReferenceError, bundled_references, references_for
@@ -97,7 +97,13 @@ class PlotsDock(QDockWidget):
         layout.setContentsMargins(2, 2, 2, 2)
         layout.addLayout(bar)
         layout.addWidget(self.reference_note)   # shown only when a reference is left out
-        layout.addWidget(self.splitter, 1)
+        # the panels scroll where the dock is shorter than their least heights: four plots of a run at
+        # 1280 x 800 asked for 590 px and left the canvas above them 95 px
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setWidget(self.splitter)
+        layout.addWidget(scroll, 1)
         self.hint = QLabel("Run the model (F5) to plot its results here.")
         self.hint.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.hint.setEnabled(False)

@@ -165,3 +165,23 @@ def test_at_1024_by_768_getting_started_opens_beside_the_model_inside_the_screen
     qtbot.wait(50)
     assert available.contains(window.frameGeometry())
     assert window.help.dock.width() >= 200 and window.window_layout.docks.tree.width() >= 100
+
+
+def test_at_1280_by_800_a_run_with_four_plots_scrolls_them_rather_than_crush_the_canvas(qtbot, window):
+    """The translational-clearance slider-crank's run shows four plots (a contact force for each corner of the
+    slider): the plots dock took the four panels' least heights, 590 px of the 800, and left the canvas above
+    it 95 px (50 px at 1270 x 760 under Xvfb).  The panels now scroll in the dock: the canvas keeps 300 px and
+    each plot its height (78 px)."""
+    from PySide6.QtWidgets import QScrollArea
+
+    from .test_simulation_ui import run_with_f5
+
+    window = big(qtbot, window)
+    window.reset_layout_action.trigger()
+    window.example_actions["slider_crank_translational_clearance"].trigger()
+    window.document.model["solver"]["end_time"] = 0.02  # the plots, without the whole run
+    run_with_f5(qtbot, window)
+    dock = window.results_ui.plots
+    qtbot.waitUntil(lambda: len(dock.panels) == 4 and window.sketch.height() >= 300)
+    assert min(p.plot.height() for p in dock.panels) >= 60
+    assert dock.findChild(QScrollArea).verticalScrollBar().maximum() > 0  # the last plot a scroll away
