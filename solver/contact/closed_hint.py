@@ -14,12 +14,18 @@ from __future__ import annotations
 MODE_WORDS = {1: "sliding", 2: "sticking"}
 
 
+def closed_pairs(tracker) -> list[tuple[str, int]]:
+    """``(id, mode)`` of the Lagrange pairs closed in ``tracker`` (a
+    :class:`~solver.contact.tracker.ContactTracker`) at its last state, in its models' order."""
+    return [(m.pairs[j].id, int(m.state[j])) for m in tracker.models if m.kind == "lagrange"
+            for j in range(len(m.pairs)) if m.state[j]]
+
+
 def closed_hint(tracker) -> str | None:
     """The Lagrange pairs closed at a failed run's last state, with their modes, and what to try,
     in words; None when none is closed.  ``tracker``: the run's
     :class:`~solver.contact.tracker.ContactTracker`."""
-    closed = [f"'{m.pairs[j].id}' ({MODE_WORDS[int(m.state[j])]})" for m in tracker.models if m.kind == "lagrange"
-              for j in range(len(m.pairs)) if m.state[j]]
+    closed = [f"'{pair}' ({MODE_WORDS[mode]})" for pair, mode in closed_pairs(tracker)]
     if not closed:
         return None
     return (f"Lagrange contact {', '.join(closed)} was closed: its switches are taken at the ends of steps, so "

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..contact.closed_hint import closed_pairs
 from ..model.paths import split_path
 from ..system.compile import System
 from ..system.state import State
@@ -49,8 +50,7 @@ def lock_hint(system: System, st: State, tracker=None) -> str | None:
         for k in range(rows.count):
             np.add.at(R[k], rows.dofs[k], rows.row[k])
         G = np.vstack([G, R])
-        held = [m.pairs[j].id for m in tracker.models if m.kind == "lagrange"
-                for j in range(len(m.pairs)) if m.state[j]]
+        held = [pair for pair, _mode in closed_pairs(tracker)]
     ratio = _rank_ratio(G)
     if not ratio < LOCK_RATIO * _rank_ratio(np.delete(G, moving, axis=0)):
         return None
