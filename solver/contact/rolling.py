@@ -72,12 +72,15 @@ class RollingModel(LagrangeModel):
     def refresh(self, q: np.ndarray, v: np.ndarray, rows, start: int) -> bool:
         """The Lagrange model's refresh, and the rows of a pair re-linearised as well when the
         no-slip row, evaluated with the contact point and frame at ``q``, is not met to
-        :data:`SLIP_TOL`: the contact point moves along the target within the step."""
+        :data:`SLIP_TOL`: the contact point moves along the target within the step.  Past the target's
+        end (a disc rolled off a link's end) the rows hold the body on their line until the step ends,
+        which releases the pair ('passed the end of the target', as :meth:`LagrangeModel.refresh` holds it):
+        rows written there had an infinite gap, and the run failed with a not-a-number force."""
         changed = super().refresh(q, v, rows, start)
         for j, pair in enumerate(self.pairs):
             if self.state[j]:
                 g = pair.geometry(q, int(self.segment[j]))
-                if abs(float(g.velocity(v)[1])) > SLIP_TOL:
+                if g.reachable and abs(float(g.velocity(v)[1])) > SLIP_TOL:
                     self._write(j, g, q, v, rows, start + self._first_row(j))
                     changed = True
         return changed
