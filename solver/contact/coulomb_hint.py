@@ -19,8 +19,12 @@ The other laws are continuous, but steep about rest: their force turns by ``c_f 
 ``v_r``), a tangential damping of ``c_f F_n / friction_velocity`` that a point pressed hard enough
 cannot be stepped across by Newton at the run's step: a disc (0.5 kg, r = 10 mm) pressed 2.4 mm
 into a turning link (1200 N, Hertz) under Ambrosio's law (c_f = 0.5, 6.7e5 N s/m between v0 and v1)
-stalled at 3.29 ms with its slip at the law's v0; at a quarter of the step it completes.
-:func:`band_hint` names such pairs in a failed run's message, with that advice.
+stalled at 3.29 ms with its slip at the law's v0; at half or a quarter of the step it completes, and with
+v0, v1 ten times larger at its step.  No step may do: the flexible slider-crank's clearance joint (journal 0.1 mm
+smaller than its bearing, Dubowsky-Freudenstein, c_f = 0.2 under Threlfall's law, 4 kN: 8e6 N s/m) stalled at
+5.40, 5.34 and 5.61 ms at its step, half and a quarter of it, and completes with ``v_r`` ten times larger.
+:func:`band_hint` names such pairs in a failed run's message, their damper ``c_f F_n / friction_velocity``,
+and the two remedies, the wider band first.
 
 >>> STICKING_SPEEDS
 10.0
@@ -57,11 +61,16 @@ def band_hint(tracker, st) -> str | None:
     near = near_rest(tracker, st, lambda p: p.model_kind == "compliant" and p.model.get("friction_law") != "coulomb")
     if not near:
         return None
-    named = ", ".join(f"'{tracker.pairs[k].id}' ({tracker.pairs[k].model['friction_law']} friction, slip velocity "
-                      f"{v:.2g} m/s, normal force {F:.3g} N)" for k, v, F in near)
+    pairs = tracker.pairs
+    named = ", ".join(f"'{pairs[k].id}' ({pairs[k].model['friction_law']} friction, slip velocity {v:.2g} m/s, "
+                      f"normal force {F:.3g} N: a tangential damper of "
+                      f"{pairs[k].mu_d * F / pairs[k].model['friction_velocity']:.2g} N s/m)" for k, v, F in near)
+    band = ("friction_velocity and friction_velocity_1" if any(pairs[k].model["friction_law"] == "ambrosio"
+                                                            for k, _v, _F in near) else "friction_velocity")
     return (f"compliant contact {named} was closed and slipping near rest, where its friction law turns by c_f F_n "
-            "over a slip of friction_velocity: pressed hard, that is a stiff tangential damper for Newton, so halve "
-            "solver.step and the run may pass here")
+            f"over a slip of friction_velocity: pressed hard, that damper is too stiff for Newton, at this step and "
+            f"perhaps at any; widen the law's band ({band} times 10: a damper ten times softer), or "
+            f"halve solver.step, which may pass here")
 
 
 def near_rest(tracker, st, chosen) -> list[tuple[int, float, float]]:

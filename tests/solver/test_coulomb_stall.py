@@ -5,8 +5,10 @@ pair under a continuous law slips near rest names it, with the advice that helps
 from __future__ import annotations
 
 import copy
+import json
 
 from solver.api import simulate
+from solver.model.io import examples_dir
 
 
 def rolling_disc(friction_law: str, max_step_cuts: int = 8) -> dict:
@@ -99,3 +101,24 @@ def test_a_run_failing_where_a_pair_slips_near_rest_under_ambrosio_names_it_and_
     finer = copy.deepcopy(PRESSED_DISC)
     finer["solver"]["step"] /= 4
     assert simulate(finer).meta["status"] == "completed"
+
+
+def test_a_clearance_joint_stalled_near_rest_is_told_to_widen_the_band_which_passes_where_halving_does_not():
+    """The flexible slider-crank (a 4-element rod) run up to 5000 rpm in 5 ms, its clearance joint's journal 0.1 mm smaller than the
+    bearing (Dubowsky-Freudenstein, c_f = 0.2 under Threlfall's law, v_r = 1e-4 m/s): at 4 kN and a slip of
+    0.1 mm/s the law is a tangential damper of c_f F_n / v_r = 8e6 N s/m, and the run stalls at 5.40 ms (5.34 and
+    5.61 ms at half and a quarter of the step: no step passes).  The message names the pair with its damper and
+    advises the wider band first; with v_r ten times larger the run completes at its step."""
+    doc = json.loads((examples_dir() / "slider_crank_clearance_flexible.json").read_text(encoding="utf-8"))
+    joint = next(j for j in doc["joints"] if j["kind"] == "clearance")
+    joint.update(law="dubowsky_freudenstein", journal_radius=joint["bearing_radius"] - 1e-4, friction=0.2,
+                 friction_law="threlfall")
+    doc["drivers"][0]["function"] = {"kind": "ramp", "t0": 0.0, "t1": 0.005, "v0": 0.0, "v1": 523.5987755982989}
+    doc["solver"].update(end_time=0.008, step=1e-5)
+    results = simulate(copy.deepcopy(doc))
+    message = results.meta["message"]
+    assert results.meta["status"] == "failed" and 0.0053 < results.time[-1] < 0.0055, message
+    assert ("compliant contact 'B-clearance' (threlfall friction" in message and "a tangential damper of 8e+06 N s/m"
+            in message and "widen the law's band (friction_velocity times 10" in message), message
+    joint["friction_velocity"] = 1e-3
+    assert simulate(doc).meta["status"] == "completed"
