@@ -260,11 +260,13 @@ class OptimumDialog(QDialog):
         self.run_button.setEnabled(True)
         self.cancel_button.setEnabled(False)
 
-    def stop(self, limit_s: float = STOP_LIMIT_S) -> None:
-        """Cancel a search going on and wait for its thread to end, at most ``limit_s`` seconds; past it
-        raise :class:`OptimumThreadStuck` (the thread is kept: the search ends in its own time)."""
+    def stop(self, limit_s: float | None = None) -> None:
+        """Cancel a search going on and wait for its thread to end, at most ``limit_s`` seconds (default
+        :data:`STOP_LIMIT_S`); past it raise :class:`OptimumThreadStuck` (the thread is kept: the search
+        ends in its own time)."""
         if not self.running:
             return
+        limit_s = STOP_LIMIT_S if limit_s is None else limit_s
         self.cancel()
         if not self._thread.wait(QDeadlineTimer(int(limit_s * 1000))):
             raise OptimumThreadStuck(f"the optimum search did not end within {limit_s:g} s of being cancelled")
