@@ -198,3 +198,27 @@ def test_one_series_in_two_plots_exports_under_two_names_each_drawn_against_its_
 
 def test_the_abscissa_names_read_as_their_examples_say():
     assert doctest.testmod(overlay_abscissa).failed == 0
+
+
+def test_a_first_column_named_as_tables_head_it_is_read_in_its_unit_or_refused_saying_which_unit(
+        dock, bar_mass, tmp_path, monkeypatch):
+    """Abscissae named otherwise than time_s: with the unit in brackets (t [s], Time (ms)) they were read;
+    after a '/' as ISO 80000-1 heads a column (Time / ms) they were refused as 'not the plot's time', and
+    so was a unit that does not read (Time (sec), which might as well be msec), naming the wrong reason.
+    The first are read in their unit; the others are refused, the note naming the unit."""
+    dock.set_results(bar_mass)
+    panel = dock.panels[0]
+    for header, factor in (("t [s]", 1.0), ("Time (ms)", 1e-3), ("Time / ms", 1e-3), ("t/us", 1e-6)):
+        table = tmp_path / "measured.csv"
+        table.write_text(f"{header},F / N\n100,0.05\n200,0.15\n")
+        (drawn,) = load_csv(panel, monkeypatch, table)
+        assert drawn.label == "measured: F / N" and drawn.x_column == header
+        np.testing.assert_allclose(drawn.x, [100 * factor, 200 * factor], rtol=1e-15)
+        assert panel.csv.note.isHidden()
+        panel.csv.clear_action.trigger()
+    unread = tmp_path / "unread.csv"
+    unread.write_text("Time (sec),F / N\n100,0.05\n")
+    assert load_csv(panel, monkeypatch, unread) == []
+    assert panel.csv.note.isVisibleTo(dock)
+    assert ("unread.csv: not drawn, its abscissa 'Time (sec)' gives its unit as 'sec', which does not read: "
+            "name the column time_s" in panel.csv.note.text())
