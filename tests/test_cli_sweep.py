@@ -83,7 +83,7 @@ def test_map_at_an_impulse_of_a_results_folder(tmp_path, capsys):
     assert "impulse of tip-surface at t = 0.1526" in capsys.readouterr().out
     assert main(["map", str(tmp_path / "run"), "--impulse", "9", "--x", "mu_s=0:2:5", "--y", "e=0:1:5"]) \
         == EXIT_INVALID
-    assert "--impulse 9: the run has 3 impulses at tip-surface" in capsys.readouterr().err
+    assert "--impulse 9: the run has 3 impulses at contacts[tip-surface]" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("argv, message", [

@@ -24,10 +24,10 @@ import json
 from collections import defaultdict
 from functools import lru_cache
 
-from solver.model.paths import PathError, split_path
+from solver.model.paths import PathError, item_label, path_keys, split_path
 from solver.model.validate import Problem, model_warnings, validate
 
-from .entities import EntityRef, find_entity
+from .entities import EntityRef, entity_id, entity_path
 from .new_entities import struck_target
 
 #: target kinds fixed in space
@@ -249,12 +249,18 @@ def entity_of(doc: dict, path: str) -> EntityRef | None:
     True
     >>> entity_of({"links": [{"id": "a[b]"}]}, 'links["a[b]"].mass')  # an id quoted where bare text would not read
     EntityRef(collection='links', id='a[b]')
+    >>> entity_of({"initial_velocities": [{"body": "block", "vx": 1e300}]}, "initial_velocities[0].vx")
+    EntityRef(collection='initial_velocities', id='block')
     """
     try:
         steps = split_path(path)
-    except PathError:  # no path: the model as a whole
+        if len(steps) < 2 or not isinstance(steps[1], tuple):
+            return None
+        collection, index = path_keys(doc, f"{steps[0]}{item_label(steps[1][0])}")
+    except PathError:  # no path (the model as a whole), or no such item
         return None
-    if len(steps) < 2 or not isinstance(steps[1], tuple) or not isinstance(doc.get(steps[0]), list):
+    item = doc[collection][index]
+    if not isinstance(item, dict) or collection != "initial_velocities" and not isinstance(item.get("id"), str):
         return None
-    ref = EntityRef(steps[0], steps[1][0])
-    return ref if find_entity(doc, ref) is not None else None
+    ref = EntityRef(collection, entity_id(collection, item))
+    return ref if entity_path(doc, ref) == [collection, index] else None  # that item, not another going by its id

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtGui import QUndoCommand
 
 from . import edits
-from .entities import EntityRef, entity_path, find_entity
+from .entities import EntityRef, entity_path, entity_text, find_entity
 from .new_entities import compliant_contact, toggled_link
 
 if TYPE_CHECKING:
@@ -91,7 +91,7 @@ def set_field(document: ModelDocument, ref: EntityRef, keys: list, value: Any, t
         verb = "Add"
     elif keys and value is edits.MISSING and isinstance(old, dict):
         verb = "Remove"
-    return SetFields(document, [([*path, *keys], value)], text or f"{verb} {ref}{dotted}")
+    return SetFields(document, [([*path, *keys], value)], text or f"{verb} {entity_text(document.model, ref)}{dotted}")
 
 
 class MoveNodes(SetFields):

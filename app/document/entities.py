@@ -4,7 +4,8 @@ Plain Python, no Qt: the tree, the canvas and the property view all address an
 entity by an :class:`EntityRef` -- the collection it lives in and its id -- never by
 a list index, so a reference stays valid while other entities are added or removed.
 An initial velocity, which has no id, goes by the id of the node, link or body it
-starts; the model's own fields (name, gravity...) and the solver settings are the
+starts (its path, what the validator writes and ``--vary`` reads, names it by its index:
+:func:`entity_text`); the model's own fields (name, gravity...) and the solver settings are the
 two entities of the pseudo-collection :data:`SETTINGS`.
 
 >>> doc = {"nodes": [{"id": "O", "x": 0.0, "y": 0.0}]}
@@ -18,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from solver.model.paths import item_label
+from solver.model.validate import format_path
 
 #: the groups of the model tree: (title, collection), in display order
 GROUPS: tuple[tuple[str, str], ...] = (
@@ -49,7 +51,8 @@ class EntityRef:
 
     def __str__(self) -> str:
         """The entity's path as the validator writes it: ``links[rod]``, ``links["a[b]"]`` (an id bare
-        text would not read back, quoted: :func:`~solver.model.paths.item_label`)."""
+        text would not read back, quoted: :func:`~solver.model.paths.item_label`); an initial velocity's
+        is by its index, which only the document knows (:func:`entity_text`)."""
         return f"{self.collection}{item_label(self.id)}"
 
 
@@ -92,6 +95,18 @@ def entity_path(doc: dict, ref: EntityRef) -> list | None:
         return {"model": [], "solver": ["solver"]}.get(ref.id)
     found = find_entity(doc, ref)
     return None if found is None else [ref.collection, found[0]]
+
+
+def entity_text(doc: dict, ref: EntityRef) -> str:
+    """The entity's path as the validator writes it and ``--vary`` reads it: ``str(ref)``, save for
+    an initial velocity, named by its index rather than by the id it goes by here.
+
+    >>> doc = {"initial_velocities": [{"node": "A"}, {"body": "block", "vx": -15.0}]}
+    >>> entity_text(doc, EntityRef("initial_velocities", "block")), entity_text(doc, EntityRef("nodes", "A"))
+    ('initial_velocities[1]', 'nodes[A]')
+    """
+    path = entity_path(doc, ref) if ref.collection != SETTINGS else None
+    return format_path(doc, path) if path else str(ref)
 
 
 #: an initial velocity's fields and their units, as the model tree lists them

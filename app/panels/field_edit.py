@@ -18,7 +18,7 @@ from solver.model.schema import MODEL, SECTION
 from solver.model.validate import collect_ids, validate
 
 from ..document import edits
-from ..document.entities import EntityRef, entity_path, find_entity
+from ..document.entities import EntityRef, entity_path, entity_text, find_entity
 from ..document.new_entities import compliant_contact, toggled_link, translational_clearance
 from ..document.section_presets import convert_section
 from ..document.units import UnitError, parse_quantity
@@ -232,9 +232,10 @@ def check_edit(doc: dict, ref: EntityRef, keys: list, value: Any) -> None:
     before = set(validate(doc))
     new = [p for p in validate(trial) if p not in before]
     if new:
-        own = [p for p in new if p.path.startswith(f"{ref}")]
+        where = entity_text(doc, ref)
+        own = [p for p in new if p.path.startswith(where)]
         first = (own or new)[0]
-        field = first.path[len(f"{ref}"):].lstrip(".")
+        field = first.path[len(where):].lstrip(".")
         edited = ".".join(str(k) for k in keys)
         raise EditError(str(first) if not own else first.message if field in ("", edited) else f"{field}: {first.message}")
 

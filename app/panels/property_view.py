@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..document.entities import EntityRef
+from ..document.entities import EntityRef, entity_text
 from .field_edit import EditError, Editor, editor_for, plan
 from .properties import PropertyRow, entity_help, entity_rows
 
@@ -186,7 +186,7 @@ class PropertyView(QWidget):
         if ref is None:
             self.title.setText("<i>Select an entity in the model tree.</i>")
         else:
-            self.title.setText(f"<b>{html.escape(str(ref))}</b><br>{html.escape(entity_help(model, ref))}")
+            self.title.setText(f"<b>{html.escape(entity_text(model, ref))}</b><br>{html.escape(entity_help(model, ref))}")
         self._filling = True
         self.table.setRowCount(len(self._rows))
         italic = QFont(self.table.font())
@@ -278,7 +278,7 @@ class PropertyView(QWidget):
         try:  # the panel shows another entity now: the edit is announced, or refused naming its field
             keys, value = plan(self._model, ref, keys, entry)
         except EditError as exc:
-            self.edit_refused.emit(f"{ref}.{field}: {exc}")
+            self.edit_refused.emit(f"{entity_text(self._model, ref)}.{field}: {exc}")
             return False
         self.edit_planned.emit(ref, keys, value)
         return True

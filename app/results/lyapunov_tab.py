@@ -3,7 +3,8 @@ thread (:class:`TwinRun`), the separation's log growth and its fit
 (:func:`solver.analysis.lyapunov.lyapunov_fit`).
 
 Stopping the twin (the window closes, :meth:`LyapunovTab.stop_twin`) waits for its thread at most
-:data:`STOP_LIMIT_S`, then raises :class:`TwinThreadStuck`, as a run's, a sweep's and a search's waits do.
+:data:`STOP_LIMIT_S`, then raises :class:`TwinThreadStuck`, as a run's, a sweep's and a search's waits do
+(the window closes all the same, saying so).
 """
 from __future__ import annotations
 
@@ -100,12 +101,14 @@ class LyapunovTab(AnalysisTab):
         self._thread.start()
         return None
 
-    def stop_twin(self, limit_s: float = STOP_LIMIT_S) -> None:
+    def stop_twin(self, limit_s: float | None = None) -> None:
         """Stop a twin's run under way and wait for it (the window closes: its thread must not outlive it;
         waiting for the whole twin froze the window for as long as the run it perturbs), at most ``limit_s``
-        seconds; past it raise :class:`TwinThreadStuck` (the thread is kept: the twin ends in its own time)."""
+        seconds (default :data:`STOP_LIMIT_S`); past it raise :class:`TwinThreadStuck` (the thread is kept:
+        the twin ends in its own time)."""
         if self._thread is None:
             return
+        limit_s = STOP_LIMIT_S if limit_s is None else limit_s
         self._thread.stop()
         if not self._thread.wait(QDeadlineTimer(int(limit_s * 1000))):
             raise TwinThreadStuck(f"the Lyapunov twin did not end within {limit_s:g} s of being stopped")

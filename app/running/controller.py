@@ -15,9 +15,9 @@ States: ``idle`` (no run yet), ``running``, ``cancelling``, then ``completed``,
 ``cancelled`` or ``failed``.
 
 No wait is unbounded: :meth:`RunController.wait` gives the worker's thread
-:data:`STOP_LIMIT_S` to end and raises :class:`RunThreadStuck` past it, so closing a
-window whose run does not stop ends in an error report rather than a frozen window
-(and a hung test suite).
+:data:`STOP_LIMIT_S` to end and raises :class:`RunThreadStuck` past it, so a window whose run
+does not stop is not frozen (nor a test suite hung): closing it goes on, saying what did not stop
+(:func:`app.shell.exception_hook.report_unstopped`).
 """
 from __future__ import annotations
 
@@ -183,10 +183,11 @@ class RunController(QObject):
         for folder in self._folders:
             folder.remove()
 
-    def wait(self, limit_s: float = STOP_LIMIT_S) -> None:
+    def wait(self, limit_s: float | None = None) -> None:
         """Block until the worker's thread has finished (closing the window mid-run), at
-        most ``limit_s`` seconds; past it raise :class:`RunThreadStuck` (the thread is kept:
-        the run ends in its own time)."""
+        most ``limit_s`` seconds (default :data:`STOP_LIMIT_S`); past it raise :class:`RunThreadStuck`
+        (the thread is kept: the run ends in its own time)."""
+        limit_s = STOP_LIMIT_S if limit_s is None else limit_s
         if self._thread is None or self._thread.wait(QDeadlineTimer(int(limit_s * 1000))):
             return
         steps = self._worker.steps if self._worker is not None else 0

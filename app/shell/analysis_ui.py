@@ -13,6 +13,7 @@ from PySide6.QtCore import QObject, Qt
 from PySide6.QtWidgets import QMenu
 
 from ..results.analysis_view import AnalysisView
+from ..results.lyapunov_tab import TwinThreadStuck
 from .results_ui import ResultsUi
 from .sweeps_ui import SweepsUi
 from .window_parts import WindowParts, add_dock, make_action, scrolled
@@ -46,10 +47,14 @@ class AnalysisUi(QObject):
         view_menu.addAction(self.dock.toggleViewAction())
         results.results_changed.connect(self._on_results_changed)
 
-    def close_twin(self) -> None:
+    def close_twin(self) -> list[str]:
         """The window closes (the user has answered its question on unsaved changes): stop the
-        Lyapunov twin's run under way and wait for it (a bounded wait)."""
-        self.view.lyapunov.stop_twin()
+        Lyapunov twin's run under way and wait for it (a bounded wait); what did not stop within it."""
+        try:
+            self.view.lyapunov.stop_twin()
+        except TwinThreadStuck as exc:
+            return [str(exc)]
+        return []
 
     def show_tab(self, name: str):
         """Show the dock at tab ``name`` on the window's run; the tab."""

@@ -217,6 +217,7 @@ def _instant(args: argparse.Namespace, load):
     here, or read from a results folder) at ``--time`` or at its ``--impulse``."""
     from solver.analysis.contact_instant import InstantError, instant_at_start, instant_from_event, instant_in_run
     from solver.api import simulate
+    from solver.model.paths import item_label
     from solver.results.files import ResultsFormatError, load_results
 
     if Path(args.file).is_dir():
@@ -244,7 +245,7 @@ def _instant(args: argparse.Namespace, load):
         return instant_in_run(results, contact, args.time)
     impulses = [e for e in results.events if e.get("kind") == "impulse" and e.get("contact") == contact]
     if not 1 <= args.impulse <= len(impulses):
-        raise InstantError(f"--impulse {args.impulse}: the run has {len(impulses)} impulses at {contact}")
+        raise InstantError(f"--impulse {args.impulse}: the run has {len(impulses)} impulses at contacts{item_label(contact)}")
     return instant_from_event(impulses[args.impulse - 1])
 
 

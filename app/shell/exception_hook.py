@@ -7,7 +7,8 @@ for an exception escaping a slot or a Qt override) and of
 sentence, the log file's path, and the traceback behind "Details", with a button
 that copies it.  Errors raised on other threads are shown by the GUI thread.  While
 a dialog is open, further errors go into it (its title counts them) instead of
-opening more dialogs.
+opening more dialogs.  What the window could not stop as it closed is not such an error:
+:func:`report_unstopped` logs it and says so in a message box, and the window closes.
 
 The GUI tests install a hook that records instead of showing
 (``tests/app/conftest.py``) and fail a test that let an error reach it.
@@ -23,8 +24,8 @@ from types import TracebackType
 from PySide6.QtCore import QObject, Qt, Signal, Slot
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
-    QApplication, QDialog, QDialogButtonBox, QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, QStyle,
-    QVBoxLayout, QWidget,
+    QApplication, QDialog, QDialogButtonBox, QHBoxLayout, QLabel, QMessageBox, QPlainTextEdit, QPushButton,
+    QStyle, QVBoxLayout, QWidget,
 )
 
 from .error_log import ErrorLog, one_sentence, traceback_text
@@ -191,3 +192,13 @@ class ExceptionHook(QObject):
 
     def _forget_dialog(self) -> None:
         self.dialog = None
+
+
+def report_unstopped(parent: QWidget, messages: list[str]) -> None:
+    """Log, and tell the user in a message box, what the window asked to stop as it closed and did not
+    stop within its bound (``messages``: a worker that polls no cancel); it is left to end on its own."""
+    log = ErrorLog().write("Closing the window: what it asked to stop did not stop, and was left to end on "
+                           "its own.", "\n".join(messages))
+    where = f" (written to {log})" if log is not None else ""
+    QMessageBox.warning(parent, "Closing Flexmech", "Flexmech closes, but what it asked to stop did not stop:\n\n"
+                        + "\n".join(f"• {m}" for m in messages) + f"\n\nIt is left to end on its own{where}.")

@@ -35,6 +35,7 @@ from ..document.entities import SETTINGS, EntityRef, entity_path, find_entity
 from ..panels.model_tree import ModelTree
 from ..panels.problems_view import ProblemsView
 from ..panels.property_view import PropertyView
+from .exception_hook import report_unstopped
 from .help import HelpUi
 from .start_page import StartPage, fill_examples_menu
 from .layout import Docks, WindowLayout
@@ -486,8 +487,10 @@ class MainWindow(QMainWindow):
             return
         self.autosave_timer.stop()
         self.recovery.close()
-        self.simulation.close_runs()  # the workers stop once the close goes ahead: Cancel above leaves them
-        self.sweeps_ui.close_sweeps()
-        self.analysis_ui.close_twin()
+        # the workers stop once the close goes ahead (Cancel above leaves them); one that does not within
+        # its bound is left to end on its own, the user told why, and the close goes on
+        stuck = self.simulation.close_runs() + self.sweeps_ui.close_sweeps() + self.analysis_ui.close_twin()
+        if stuck:
+            report_unstopped(self, stuck)
         self.window_layout.save()
         super().closeEvent(event)

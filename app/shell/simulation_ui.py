@@ -39,7 +39,7 @@ from ..document.checks import model_problems, nothing_drawn
 from ..playback.controller import PlaybackController
 from ..playback.bar import PlaybackBar
 from ..playback.layer import PlaybackLayer
-from ..running.controller import CANCELLED, COMPLETED, FAILED, RunController
+from ..running.controller import CANCELLED, COMPLETED, FAILED, RunController, RunThreadStuck
 from ..running.scratch import disk_shortfall, remove_stale
 from ..running.status import RunStatus
 from .window_parts import WindowParts, make_action
@@ -355,8 +355,14 @@ class SimulationUi(QObject):
         self.runs.discard()
         self.checked = None  # a check at half the step discarded: no box compares it
 
-    def close_runs(self) -> None:
+    def close_runs(self) -> list[str]:
         """The window closes (the user has answered its question on unsaved changes): stop a run
-        going on, its end not shown (:meth:`stop`), and remove the runs' scratch folders."""
-        self.stop()
+        going on, its end not shown (:meth:`stop`), and remove the runs' scratch folders; what did not
+        stop within its bound (a run's scratch folders are then left, in use, to the next start's
+        :func:`~app.running.scratch.remove_stale`)."""
+        try:
+            self.stop()
+        except RunThreadStuck as exc:
+            return [str(exc)]
         self.runs.remove_folders()
+        return []

@@ -33,9 +33,9 @@ from solver.sweeps.variants import run_id
 
 from ..document.checks import model_problems
 from ..results.map_view import ImpactMapView
-from ..sweeps.controller import SweepController
+from ..sweeps.controller import SweepController, SweepThreadStuck
 from ..sweeps.dialog import SweepDialog
-from ..sweeps.optimum_dialog import OptimumDialog
+from ..sweeps.optimum_dialog import OptimumDialog, OptimumThreadStuck
 from ..sweeps.progress import SweepProgressView
 from ..sweeps.results_view import SweepResultsView
 from .results_ui import ResultsUi
@@ -260,18 +260,29 @@ class SweepsUi(QObject):
         dialog.show()
         return dialog
 
-    def close_sweeps(self) -> None:
+    def close_sweeps(self) -> list[str]:
         """The window closes (the user has answered its question on unsaved changes): cancel a sweep
         going on, wait for it (a bounded wait, :meth:`~app.sweeps.controller.SweepController.wait`) and
         close the kept cluster; stop the search of every optimum dialog (a bounded wait too,
-        :meth:`~app.sweeps.optimum_dialog.OptimumDialog.stop`) and close the dialogs."""
+        :meth:`~app.sweeps.optimum_dialog.OptimumDialog.stop`) and close the dialogs; what did not stop
+        within its bound (its dialog hidden, not closed: closing would wait again, and delete the thread)."""
+        stuck = []
         if self.controller.running:
             self.controller.cancel()
-            self.controller.wait()
+            try:
+                self.controller.wait()
+            except SweepThreadStuck as exc:
+                stuck.append(str(exc))
         self.controller.close_cluster()
         for dialog in self.window.findChildren(OptimumDialog):
-            dialog.stop()
+            try:
+                dialog.stop()
+            except OptimumThreadStuck as exc:
+                stuck.append(str(exc))
+                dialog.hide()
+                continue
             dialog.close()
+        return stuck
 
     # ------------------------------------------------------------------ map
     def show_map(self) -> None:

@@ -67,9 +67,11 @@ class SweepController(QObject):
         if self._worker is not None:
             self._worker.cancel()
 
-    def wait(self, limit_s: float = STOP_LIMIT_S) -> None:
-        """Wait for the sweep's thread to end (after :meth:`cancel`, to close the window), at
-        most ``limit_s`` seconds; past it raise :class:`SweepThreadStuck` (the thread is kept)."""
+    def wait(self, limit_s: float | None = None) -> None:
+        """Wait for the sweep's thread to end (after :meth:`cancel`, to close the window), at most
+        ``limit_s`` seconds (default :data:`STOP_LIMIT_S`); past it raise :class:`SweepThreadStuck` (the
+        thread is kept)."""
+        limit_s = STOP_LIMIT_S if limit_s is None else limit_s
         if self._thread is not None and not self._thread.wait(QDeadlineTimer(int(limit_s * 1000))):
             raise SweepThreadStuck(f"the sweep did not end within {limit_s:g} s of being asked to")
 

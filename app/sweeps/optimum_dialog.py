@@ -21,8 +21,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from solver.model.fields import unit_at, with_defaults
+from solver.model.moving_fields import MOVING
 from solver.model.paths import PathError, get_path, numeric_paths, path_keys
-from solver.model.schema import GROUND_JOINTS
+from solver.model.schema import GROUND_JOINTS, MODEL
+from solver.model.timefn import TimeFunction
 from solver.sweeps import Optimum, find_optimum
 from solver.sweeps.scalars import column_unit
 
@@ -45,9 +48,9 @@ class OptimumThreadStuck(RuntimeError):
 
 def starter_bounds(model: dict, path: str) -> tuple[float, float] | None:
     """Bounds to start from for the field at ``path``: for a moving support's, mass's or force's
-    position, the link it travels, less 1/:data:`HELD_PARTS` of it at an end a joint holds to the
-    ground (a support there holds the link twice, and the run cannot go on); else half to one and a
-    half times the field's value (0 to 1 for a zero); None for a path that names no number.
+    position (m), the stretch of the link it travels between the points held either side of the
+    field's value, 1/:data:`HELD_PARTS` of the link off each (:func:`_held_gap`); else half to one and
+    a half times the field's value (0 to 1 for a zero); None for a path that names no number.
 
     >>> doc = {"nodes": [{"id": "A", "x": 0.0, "y": 0.0}, {"id": "B", "x": 6.0, "y": 0.0}],
     ...        "links": [{"id": "beam", "kind": "flexible", "nodes": ["A", "B"]}],
@@ -58,24 +61,64 @@ def starter_bounds(model: dict, path: str) -> tuple[float, float] | None:
     >>> doc["joints"] = [{"id": "clamp", "kind": "fixed", "node": "A"}]
     >>> starter_bounds(doc, "moving[prop].position.v1")
     (0.3, 6.0)
+    >>> doc["moving"].append({"id": "stop", "kind": "support", "link": "beam", "position": {"value": 4.5}})
+    >>> starter_bounds(doc, "moving[prop].position.v1"), starter_bounds(doc, "moving[prop].position.t1")
+    ((0.3, 4.2), (0.5, 1.5))
     """
     try:
         keys = path_keys(model, path)
         value = get_path(model, path)
     except (PathError, KeyError, IndexError, TypeError, ValueError):
         return None
-    if len(keys) > 3 and keys[0] == "moving" and keys[2] == "position" and isinstance(keys[1], int):
-        link_id = model["moving"][keys[1]].get("link", "")
-        ends = geo.link_ends(model, link_id)
-        if ends is not None:
-            length = math.dist(*ends)
-            first, second = find_entity(model, EntityRef("links", link_id))[1]["nodes"][:2]
-            held = {j["node"] for j in model.get("joints", []) if j.get("kind") in GROUND_JOINTS}
-            margin = length / HELD_PARTS
-            return (margin if first in held else 0.0), (length - margin if second in held else length)
     if not isinstance(value, (int, float)) or isinstance(value, bool):
         return None
+    if len(keys) > 3 and keys[0] == "moving" and keys[2] == "position" and isinstance(keys[1], int) \
+            and unit_at(MODEL, keys, model) == "m":
+        gap = _held_gap(model, model["moving"][keys[1]], value)
+        if gap is not None:
+            return gap
     return (0.0, 1.0) if value == 0 else tuple(sorted((0.5 * value, 1.5 * value)))
+
+
+def _held_gap(model: dict, item: dict, s: float) -> tuple[float, float] | None:
+    """The stretch of ``item``'s link about the arc length ``s`` (m) between the points held there,
+    1/:data:`HELD_PARTS` of the link off each (a quarter of the stretch, when that is less): an end a
+    joint holds to the ground, and for a support, where each other support on the link travels during
+    the run (a support on a held point holds the link twice, and the run cannot go on). The travel
+    of another support across ``s`` is passed over (the model already holds the link twice there)."""
+    link_id = item.get("link", "")
+    ends = geo.link_ends(model, link_id)
+    if ends is None:
+        return None
+    length = math.dist(*ends)
+    first, second = find_entity(model, EntityRef("links", link_id))[1]["nodes"][:2]
+    held_nodes = {j.get("node") for j in model.get("joints", []) if j.get("kind") in GROUND_JOINTS}
+    (low, low_held), (high, high_held) = (0.0, first in held_nodes), (length, second in held_nodes)
+    if item.get("kind") == "support":
+        end_time = model.get("solver", {}).get("end_time", 0.0)
+        for other in model.get("moving", []):
+            if other is item or other.get("kind") != "support" or other.get("link") != link_id:
+                continue
+            start, stop = _travel(other, end_time)
+            if low <= stop < s and stop <= length:
+                low, low_held = stop, True
+            if s < start <= high and start >= 0.0:
+                high, high_held = start, True
+    margin = min(length / HELD_PARTS, (high - low) / 4)
+    return low + margin * low_held, high - margin * high_held
+
+
+def _travel(item: dict, end_time: float) -> tuple[float, float]:
+    """The least and the greatest arc length (m) of a moving item from t = 0 to ``end_time`` (s): its
+    position at the ends, at its function's kinks and at 400 steps between (nan while its function is
+    being edited into shape)."""
+    try:
+        f = TimeFunction(with_defaults(MOVING, item)["position"])
+        times = [*np.linspace(0.0, end_time, 401), *(t for t in f.breakpoints() if 0.0 <= t <= end_time)]
+        s = [f.value(t) for t in times]
+    except (KeyError, TypeError, ValueError):
+        return math.nan, math.nan
+    return min(s), max(s)
 
 
 class OptimumWorker(SweepTask):
@@ -217,11 +260,13 @@ class OptimumDialog(QDialog):
         self.run_button.setEnabled(True)
         self.cancel_button.setEnabled(False)
 
-    def stop(self, limit_s: float = STOP_LIMIT_S) -> None:
-        """Cancel a search going on and wait for its thread to end, at most ``limit_s`` seconds; past it
-        raise :class:`OptimumThreadStuck` (the thread is kept: the search ends in its own time)."""
+    def stop(self, limit_s: float | None = None) -> None:
+        """Cancel a search going on and wait for its thread to end, at most ``limit_s`` seconds (default
+        :data:`STOP_LIMIT_S`); past it raise :class:`OptimumThreadStuck` (the thread is kept: the search
+        ends in its own time)."""
         if not self.running:
             return
+        limit_s = STOP_LIMIT_S if limit_s is None else limit_s
         self.cancel()
         if not self._thread.wait(QDeadlineTimer(int(limit_s * 1000))):
             raise OptimumThreadStuck(f"the optimum search did not end within {limit_s:g} s of being cancelled")

@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from ..contact.jump import contact_inertia
+from ..model.paths import item_label
 from ..results.frames import Frame, Results
 from ..system.assembly import Assembly
 from ..system.compile import compile_model
@@ -125,14 +126,14 @@ def _instant(asm: Assembly, q: np.ndarray, v: np.ndarray, t: float, contact: str
     pairs = {p.id: p for p in asm.sys.contacts}
     if contact not in pairs:
         known = ", ".join(pairs) or "none"
-        raise InstantError(f"contacts[{contact}]: no such contact pair (the model has: {known})")
+        raise InstantError(f"contacts{item_label(contact)}: no such contact pair (the model has: {known})")
     pair = pairs[contact]
     if pair.model_kind == "compliant":
-        raise InstantError(f"contacts[{contact}]: a compliant contact resolves impacts by a force law, "
+        raise InstantError(f"contacts{item_label(contact)}: a compliant contact resolves impacts by a force law, "
                            "not by Routh's impulses: it has no impulse types")
     geometry = pair.geometry(q)
     if not geometry.reachable:
-        raise InstantError(f"contacts[{contact}]: the point is beside its target at t = {t:.6g} s")
+        raise InstantError(f"contacts{item_label(contact)}: the point is beside its target at t = {t:.6g} s")
     _X, D = contact_inertia(asm, q, t, geometry.J)
     v_n0, v_t0 = (float(x) for x in geometry.J @ v)
     return ContactInstant(contact=contact, time=t, a=float(D[0, 0]), b=float(D[1, 1]), c=float(D[0, 1]),

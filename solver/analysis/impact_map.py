@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..contact.routh import KINDS, LAWS, routh_arrays
+from ..model.paths import item_label
 from ..safe_write import replacing
 from .contact_instant import ContactInstant
 from .isolines import zero_isoline
@@ -174,7 +175,7 @@ def impact_map(instant: ContactInstant, x: Axis, y: Axis, law: str | None = None
     if x.name == y.name or names == {"angle", "ratio"}:
         raise MapError(f"x and y axes: {x.name} and {y.name} are not independent")
     if names & {"mu_s", "mu_d", "e"} and not names & {"angle", "ratio"} and instant.v_n0 >= 0.0:
-        raise MapError(f"contacts[{instant.contact}]: not approaching at this instant "
+        raise MapError(f"contacts{item_label(instant.contact)}: not approaching at this instant "
                        f"(v_n = {instant.v_n0:.4g} m/s); choose an instant just before an impulse")
     X, Y = np.meshgrid(x.values, y.values)
     p = _cell_parameters(instant, {x.name: X, y.name: Y}, mu_d_rule)

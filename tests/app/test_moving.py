@@ -172,3 +172,36 @@ def test_a_search_that_does_not_stop_gives_an_error_not_a_hang(qtbot, window, mo
     qtbot.waitUntil(lambda: dialog.status.text() == "Cannot search:\nRuntimeError: released", timeout=60_000)
     assert not dialog.running
     dialog.close()
+
+
+def test_the_offered_bounds_of_a_support_keep_off_another_support_on_the_link(qtbot, window):
+    """A second support on the example's beam, added with the Moving support tool and left standing at
+    1 m: the bounds offered for either support's stop ran over the other (0.2 to 4 m for both: a run
+    putting one on the other holds the beam twice there, and cannot go on). Each support's bounds now
+    end a twentieth of the beam off the other's travel, as off the clamp; its start time keeps the
+    bounds of any field, about its value."""
+    from .canvas_user import CanvasUser
+
+    window.open_example("moving_support_beam")
+    user = CanvasUser(qtbot, window)
+    window.sketch.setFocus()
+    qtbot.keyClick(window.sketch, Qt.Key.Key_G, Qt.KeyboardModifier.ShiftModifier)  # the Moving support tool
+    assert window.tools.tool.name == "moving_support"
+    user.click(1.0, 0.0)
+    model = window.document.model
+    assert [m["kind"] for m in model["moving"]] == ["support", "support"]
+    post = model["moving"][1]
+    user.type_field("position.v1", f"{post['position']['v0']} m")  # it stands where it was put
+    stand = post["position"]["v0"]
+    assert post["position"]["v1"] == stand and 0.5 < stand < 1.5
+    assert validate(model) == []
+    dialog = window.sweeps_ui.find_optimum()
+    qtbot.addWidget(dialog)
+    margin = BEAM_LENGTH / 20
+    assert dialog.field.currentText() == f"moving[{post['id']}].position.v1"
+    assert (dialog.low.value(), dialog.high.value()) == (pytest.approx(margin), pytest.approx(2.4 - margin))
+    dialog.field.setCurrentText("moving[prop].position.v1")   # travels from the tip to 2.4 m
+    assert (dialog.low.value(), dialog.high.value()) == (pytest.approx(stand + margin), pytest.approx(BEAM_LENGTH))
+    dialog.field.setCurrentText("moving[prop].position.t1")   # a time: about its value, 1 s
+    assert (dialog.low.value(), dialog.high.value()) == (0.5, 1.5)
+    dialog.close()

@@ -108,6 +108,14 @@ def load_csv(panel, monkeypatch, path) -> list:
     return [o for o in panel.overlaid() if o.origin == "csv"]
 
 
+def load_refused(dock, panel, monkeypatch, path, text: str) -> str:
+    """Write ``text`` to ``path`` and load it over ``panel``, which draws none of it and shows a note; the note."""
+    path.write_text(text)
+    assert load_csv(panel, monkeypatch, path) == []
+    assert panel.csv.note.isVisibleTo(dock)
+    return panel.csv.note.text()
+
+
 def test_a_csv_in_milliseconds_is_drawn_in_seconds_and_one_of_another_abscissa_is_refused_saying_why(
         dock, bar_mass, tmp_path, monkeypatch):
     """The first column was taken as the plot's x whatever it was: time in ms landed 1000 times too late,
@@ -123,12 +131,8 @@ def test_a_csv_in_milliseconds_is_drawn_in_seconds_and_one_of_another_abscissa_i
     bracketed.write_text("t (us),force_N\n100,0.05\n")
     assert load_csv(panel, monkeypatch, bracketed)[-1].x[0] == pytest.approx(1e-4, rel=1e-15)
     panel.csv.clear_action.trigger()
-    stroke = tmp_path / "stroke.csv"
-    stroke.write_text("x_mm,force_N\n1,0.05\n2,0.15\n")
-    assert load_csv(panel, monkeypatch, stroke) == []
-    assert panel.csv.note.isVisibleTo(dock)
-    assert ("stroke.csv: not drawn, its abscissa 'x_mm' is not the plot's time (s): name the column time_s"
-            in panel.csv.note.text())
+    note = load_refused(dock, panel, monkeypatch, tmp_path / "stroke.csv", "x_mm,force_N\n1,0.05\n2,0.15\n")
+    assert "stroke.csv: not drawn, its abscissa 'x_mm' is not the plot's time (s): name the column time_s" in note
     untimed = tmp_path / "untimed.csv"
     untimed.write_text("time,force_N\n0.1,0.05\n")
     assert [o.source for o in load_csv(panel, monkeypatch, untimed)] == ["untimed.csv"]
@@ -198,3 +202,24 @@ def test_one_series_in_two_plots_exports_under_two_names_each_drawn_against_its_
 
 def test_the_abscissa_names_read_as_their_examples_say():
     assert doctest.testmod(overlay_abscissa).failed == 0
+
+
+def test_a_first_column_named_as_tables_head_it_is_read_in_its_unit_or_refused_saying_which_unit(
+        dock, bar_mass, tmp_path, monkeypatch):
+    """Abscissae named otherwise than time_s: with the unit in brackets (t [s], Time (ms)) they were read;
+    after a '/' as ISO 80000-1 heads a column (Time / ms) they were refused as 'not the plot's time', and
+    so was a unit that does not read (Time (sec), which might as well be msec), naming the wrong reason.
+    The first are read in their unit; the others are refused, the note naming the unit."""
+    dock.set_results(bar_mass)
+    panel = dock.panels[0]
+    for header, factor in (("t [s]", 1.0), ("Time (ms)", 1e-3), ("Time / ms", 1e-3), ("t/us", 1e-6)):
+        table = tmp_path / "measured.csv"
+        table.write_text(f"{header},F / N\n100,0.05\n200,0.15\n")
+        (drawn,) = load_csv(panel, monkeypatch, table)
+        assert drawn.label == "measured: F / N" and drawn.x_column == header
+        np.testing.assert_allclose(drawn.x, [100 * factor, 200 * factor], rtol=1e-15)
+        assert panel.csv.note.isHidden()
+        panel.csv.clear_action.trigger()
+    note = load_refused(dock, panel, monkeypatch, tmp_path / "unread.csv", "Time (sec),F / N\n100,0.05\n")
+    assert ("unread.csv: not drawn, its abscissa 'Time (sec)' gives its unit as 'sec', which does not read: "
+            "name the column time_s" in note)

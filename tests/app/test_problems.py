@@ -13,6 +13,9 @@ from app.document.entities import EntityRef
 from app.panels.field_edit import plan
 from app.document.checks import gruebler_count, model_problems
 from solver.model.io import list_examples, load_model
+from solver.model.paths import get_path
+
+from .test_property_edit import press_f2, value_of
 
 EXAMPLES = {name: path for name, path, _desc in list_examples()}
 
@@ -170,3 +173,39 @@ def test_problems_of_awkward_ids_name_them_as_vary_does_and_clicking_selects_the
     assert window.problems.rows() == [("error", 'links["crank[1]"].mass', "must be > 0")]
     _click_row(qtbot, window.problems, 0)
     assert window.selection.refs == (EntityRef("links", "crank[1]"),)
+
+
+def test_a_problem_of_an_initial_velocity_selects_it_and_the_panel_names_it_as_the_validator_does(qtbot, window):
+    """The validator names an initial velocity, which has no id, by its index (initial_velocities[1].vy,
+    the path --vary reads); the panel named it by the id it goes by (initial_velocities[striker], a path
+    nothing reads), and clicking the problem selected nothing -- or here, where a node is called '1',
+    that node's velocity. Now the click selects the striker's velocity, the panel's title and its edits
+    name it initial_velocities[1], and an edit the validator refuses names the field only."""
+    doc = load_model(EXAMPLES["two_bars_impact"])
+    doc["nodes"][3]["id"] = "1"
+    doc["links"][1]["nodes"] = ["front", "1"]
+    doc["initial_velocities"] = [{"node": "1", "vx": -10.0}, {"link": "striker", "vx": -10.0, "vy": 1e300}]
+    window.document.replace(doc, None)
+    too_large = "1e+300 is too large: the magnitude must be at most 1e+15"
+    assert window.problems.rows() == [("error", "initial_velocities[1].vy", too_large)]
+    window.check_action.trigger()
+    _click_row(qtbot, window.problems, 0)
+    assert window.selection.refs == (EntityRef("initial_velocities", "striker"),)
+    view = window.properties
+    assert view.title.text().startswith("<b>initial_velocities[1]</b>")
+    model = window.document.model
+    editor = press_f2(qtbot, view, "vy")
+    editor.selectAll()
+    qtbot.keyClicks(editor, "0.5")
+    qtbot.keyClick(editor, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: value_of(view, "vy") == "0.5")
+    assert window.problems.rows()[0][0] == "info"
+    assert get_path(model, "initial_velocities[1].vy") == 0.5 and model["initial_velocities"][0] == {"node": "1", "vx": -10.0}
+    assert window.undo_action.text() == "&Undo Set initial_velocities[1].vy"
+    editor = press_f2(qtbot, view, "vy")
+    editor.selectAll()
+    qtbot.keyClicks(editor, "1e300")
+    qtbot.keyClick(editor, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: view.error_at(view.row_of("vy")) is not None)
+    assert view.error_at(view.row_of("vy")) == too_large
+    assert get_path(model, "initial_velocities[1].vy") == 0.5

@@ -13,6 +13,7 @@ from solver.analysis.isolines import zero_isoline
 from solver.api import load_model, simulate
 from solver.contact.routh import KINDS, routh_arrays, routh_impulse
 from solver.model.io import examples_dir
+from solver.model.paths import split_path
 
 ROD_D = [[2.5, -1.5], [-1.5, 2.5]]
 
@@ -224,3 +225,23 @@ def test_the_csv_has_a_row_per_cell_with_units(rod, tmp_path):
 def test_a_compliant_pair_has_no_impulse_types():
     with pytest.raises(InstantError, match=r"contacts\[bore\]: a compliant contact resolves impacts by a force law"):
         instant_at_start(load_model(examples_dir() / "spheres_hertz.json"), "bore")
+
+
+@pytest.mark.parametrize("contact_id", ["a[b]", '"x"', " edge "])
+def test_refusals_name_an_awkward_contact_id_as_a_path_that_reads_back(rod_model, contact_id):
+    """An id bare text in brackets would not read back is quoted as the validator quotes it
+    (``contacts["a[b]"]``), in the instant's refusals and the map's."""
+    def named(exc_info):
+        return split_path(str(exc_info.value).split(": ", 1)[0])
+
+    with pytest.raises(InstantError, match="no such contact pair") as missing:
+        instant_at_start(rod_model, contact_id)
+    model = load_model(examples_dir() / "spheres_hertz.json")
+    model["contacts"][0]["id"] = contact_id
+    with pytest.raises(InstantError, match="a compliant contact resolves impacts") as compliant:
+        instant_at_start(model, contact_id)
+    leaving = ContactInstant(contact_id, 0.0, 2.5, 2.5, -1.5, 0.5, 0.0, 0.7, 0.7, 0.8, "newton", "test")
+    with pytest.raises(MapError, match="not approaching") as receding:
+        impact_map(leaving, Axis("mu_s", 0.7, 1), Axis("e", 0, 1))
+    for refusal in (missing, compliant, receding):
+        assert named(refusal) == ["contacts", (contact_id,)]
