@@ -88,9 +88,9 @@ class ImpactResult:
     Lagrange multiplier held during the impulse, :func:`solver.contact.jump.held_works`;
     not part of ``dT``), ``W_held_rows`` (work of the held rows' impulses on the velocities the rows
     hold, :func:`solver.contact.jump.held_works`; not part of ``dT``), ``W_joints`` (work of the joints' impulse that brought the velocities onto
-    their constraints before a Lagrange onset, :func:`solver.contact.jump.joint_velocities`; not
-    part of ``dT``), ``W_drivers`` (work of the drivers' impulses, :func:`solver.contact.jump.driver_work`;
-    not part of ``dT``) and ``path``: the breakpoints ``(I_n, I_t, v_n, v_t)`` of the
+    their constraints before a Lagrange onset, its drivers' part aside, :func:`solver.contact.jump.joint_velocities`;
+    not part of ``dT``), ``W_drivers`` (work of the drivers' impulses, in that correction and in the impulse,
+    :func:`solver.contact.jump.driver_work`; not part of ``dT``) and ``path``: the breakpoints ``(I_n, I_t, v_n, v_t)`` of the
     piecewise-linear history (start, slip stop, end of compression, end), by ``I_n``.
     """
 

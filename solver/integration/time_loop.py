@@ -26,6 +26,7 @@ from typing import Any, Callable, Iterator
 
 import numpy as np
 
+from ..errors import SolverError
 from ..system.assembly import Assembly
 from ..system.compile import compile_model
 from ..system.redundant_joints import joint_reactions
@@ -243,8 +244,14 @@ class _Loop:
         self.message = f"stopped at t = {self.state.t:.6g} s after a step of {step:.3g} s: {cause}; {ADVICE}"
 
     def steps(self, cancel: Callable[[], bool] | None, blocks: bool) -> Iterator[Frame | FrameBlock]:
-        """The steps to the end time, cancelled or failed: their frames (blocks with ``blocks``)."""
-        yield from self._steps(cancel, blocks)
+        """The steps to the end time, cancelled or failed: their frames (blocks with ``blocks``), those gathered
+        yielded before a :class:`~solver.errors.SolverError` a step raised goes on (the partial results a caller
+        keeps then end at the last step taken, not at the last block filled)."""
+        try:
+            yield from self._steps(cancel, blocks)
+        except SolverError:
+            yield from self._flush(blocks)
+            raise
         yield from self._flush(blocks)
 
     def _steps(self, cancel: Callable[[], bool] | None, blocks: bool) -> Iterator[Frame | FrameBlock]:

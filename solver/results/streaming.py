@@ -369,14 +369,14 @@ class ResultsStream:
     def fail(self, error: BaseException) -> Results | None:
         """Finish the folder of a run that raised ``error`` (a bug, or a solver error after its
         first step) with the frames it appended so far, and return its results: status
-        ``failed``, the message naming the time of its last frame and the error, the
+        ``failed``, the message naming the error and the time of its last frame (:func:`failure_message`), the
         traceback in ``meta["traceback"]`` (in ``summary.json``).  None when the run appended
         no frame (the folder is then left as it was)."""
         results = self._results
         if results is None or not isinstance(results.frames, _StreamedFrames) or not len(results.frames):
             return None
         cause = str(error) if isinstance(error, SolverError) else unexpected_error(error)
-        results.meta.update(status="failed", message=f"stopped at t = {self.last_time:.6g} s (its last frame): {cause}",
+        results.meta.update(status="failed", message=failure_message(self.last_time, cause),
                             traceback="".join(traceback.format_exception(error)))
         self.finish(results)
         return results
@@ -421,6 +421,21 @@ def previous_files(directory: Path) -> list[str]:
 
 class _Unfinished(Exception):
     """The block of :func:`streamed_results` ended before :meth:`ResultsStream.finish`."""
+
+
+def failure_message(last_time: float, cause: str) -> str:
+    """The message of a run that raised ``cause`` with its last frame kept at ``last_time`` (s): a cause that says
+    when the run stopped (a solver error's ``stopped at t = ...``) first, the time of the last frame after it;
+    else that time, as when it stopped.
+
+    >>> failure_message(0.001, "stopped at t = 0.00110557 s: the impulse of contact 'c' cannot be computed")
+    "stopped at t = 0.00110557 s: the impulse of contact 'c' cannot be computed; the frames kept end at t = 0.001 s"
+    >>> failure_message(0.0035, "the contact law has no root")
+    'stopped at t = 0.0035 s (its last frame): the contact law has no root'
+    """
+    if cause.startswith("stopped at t = "):
+        return f"{cause}; the frames kept end at t = {last_time:.6g} s"
+    return f"stopped at t = {last_time:.6g} s (its last frame): {cause}"
 
 
 @contextmanager

@@ -238,16 +238,16 @@ def consistent_acceleration(asm: Assembly, q: np.ndarray, v: np.ndarray, t: floa
 
 
 def velocity_correction(asm: Assembly, q: np.ndarray, v: np.ndarray, t: float,
-                        held: ContactRows | None = None) -> np.ndarray:
-    """The change ``dv`` of least kinetic energy ``1/2 dv^T M dv`` that makes ``G (v + dv) = -g_t``
-    (an impulse of the joints and drivers, ``M dv = -G^T Lambda``, thesis eqs. 3.10-3.21), the
-    contact rows ``held`` keeping their velocities (``R dv = 0``)."""
+                        held: ContactRows | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """``(dv, Lam)``: the change ``dv`` of least kinetic energy ``1/2 dv^T M dv`` that makes ``G (v + dv) =
+    -g_t`` (an impulse of the joints and drivers, ``M dv = -G^T Lam``, thesis eqs. 3.10-3.21), the contact
+    rows ``held`` keeping their velocities (``R dv = 0``), and the impulses ``Lam`` (m,; N s, N m s on a
+    rotation) of the constraints' rows."""
     cons = asm.sys.constraints
     lu, scale = asm.mass_factors(q, t)
     rhs = np.concatenate([np.zeros(asm.n), scale * (cons.velocity_rhs(t) - cons.jacobian(q, asm.n) @ v)])
-    if held is None or not held.count:
-        return lu.solve(rhs)[: asm.n]
-    return bordered_solve(lu, held, rhs, np.zeros(held.count))[0][: asm.n]
+    x = lu.solve(rhs) if held is None or not held.count else bordered_solve(lu, held, rhs, np.zeros(held.count))[0]
+    return x[: asm.n], scale * x[asm.n :]
 
 
 def static_shape(asm: Assembly, t: float = 0.0) -> np.ndarray:
@@ -286,6 +286,6 @@ def restart(asm: Assembly, s: State, rows: ContactRows | None = None, jump: bool
     jump and with the contact ``rows`` in force from here on."""
     v = s.v
     if asm.m and jump:
-        v = v + velocity_correction(asm, s.q, v, s.t)
+        v = v + velocity_correction(asm, s.q, v, s.t)[0]
     a, lam, lam_c = consistent_acceleration(asm, s.q, v, s.t, rows)
     return State(s.t, s.q, v, a, lam, lam_c=lam_c)

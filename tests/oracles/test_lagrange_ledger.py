@@ -1,15 +1,18 @@
 """The Lagrange model's friction in the energy ledger (issue 26): every friction impulse booked."""
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 
 import numpy as np
 import pytest
 
 from solver.api import simulate
+from solver.model.io import examples_dir
 from solver.results.tables import contact_values
 
 from .runs import energy_in_play, term_history
+from .transform import mirrored, rotated
 
 
 def bar_landing(mu_b: float = 0.0) -> dict:
@@ -123,3 +126,66 @@ def test_a_held_pairs_impulse_on_the_normal_velocity_it_holds_is_booked(monkeypa
     jumped = asm.kinetic_energy(s.q, v) - asm.kinetic_energy(s.q, moved.v)
     assert abs(r.W_held_rows) > 1e-3
     assert jumped == pytest.approx(r.W_n + r.W_t + r.W_held + r.W_held_rows + r.W_joints, rel=1e-9)
+
+
+def test_the_drivers_work_in_the_joints_correction_before_an_onset_is_booked_as_theirs(monkeypatch):
+    """A block's Lagrange onset on a rigid link a speed driver turns at -10 rad/s, from the state the run reached
+    but with the link's centre moved by 0.05 m/s along x (its pin's velocity off, as a modal link's steps leave
+    theirs, eqs. 3.10-3.21): the joints' least-energy correction before the onset is met by the driver's impulse,
+    which holds the driven rate and does work.  The correction's work was booked whole as restitution,
+    ``W_joints`` +7.81e-3 J, a gain; now ``W_joints`` is its loss, ``-dv^T M dv / 2`` = -2.50e-4 J, and the
+    driver's +8.06e-3 J is in ``W_drivers`` with its impulse's: the onset's kinetic energy jump is still the
+    works' sum, to 1e-9."""
+    from solver.contact import jump as jumps
+    from solver.system.initial import velocity_correction
+
+    from ..solver.builders import driven_link_struck
+
+    calls = []
+    jump = jumps.velocity_jump
+    monkeypatch.setattr(jumps, "velocity_jump", lambda *args: calls.append(args) or jump(*args))
+    simulate(driven_link_struck(ground=False))
+    asm, s, geom, mu_s, mu_d, e, law, held, pair, joints = next(c for c in calls if c[-1])
+    kick = np.zeros(asm.sys.n)
+    kick[dict(asm.sys.rigid_bodies)["link0"][0]] = 0.05
+    moved = replace(s, v=s.v + kick)
+    v, r, _held = jump(asm, moved, geom, mu_s, mu_d, e, law, held, pair, joints)
+    assert r.W_joints == pytest.approx(-2.4998e-4, rel=1e-4)
+    dv = velocity_correction(asm, s.q, moved.v, s.t, held)[0]
+    assert r.W_joints == pytest.approx(-asm.kinetic_energy(s.q, dv), rel=1e-9)
+    assert r.W_drivers == pytest.approx(-0.048193, rel=1e-4)  # -0.056256 of the impulse, +0.008062 of the correction
+    jumped = asm.kinetic_energy(s.q, v) - asm.kinetic_energy(s.q, moved.v)
+    assert jumped == pytest.approx(r.W_n + r.W_t + r.W_held + r.W_held_rows + r.W_joints + r.W_drivers, rel=1e-9)
+
+
+def driven_modal_landing() -> dict:
+    """The 5-mode modal pendulum (steel rod, 1 m) turned by a speed driver (a ramp to -4 rad/s over 50 ms) onto
+    its surface, the pair Lagrange (mu 1): 18 onsets in 0.2 s (22 turned and mirrored), each after the joints'
+    velocity correction (the nodes on the floating frame meet the joints only to the step's error)."""
+    doc = json.loads((examples_dir() / "pendulum_flexible_modal5_newton.json").read_text(encoding="utf-8"))
+    pair = doc["contacts"][0]
+    pair["model"] = {"kind": "lagrange"}
+    del pair["e"], pair["law"]
+    doc["solver"]["end_time"] = 0.2
+    doc["drivers"] = [{"id": "motor", "kind": "speed", "link": "rod", "pivot": "O",
+                       "function": {"kind": "ramp", "t0": 0.0, "t1": 0.05, "v0": 0.0, "v1": -4.0}}]
+    return doc
+
+
+@pytest.mark.parametrize("moved", ["drawn", "turned and mirrored"])
+def test_the_joints_correction_before_a_driven_onset_books_no_restitution_gain(moved):
+    """The driven 5-mode pendulum landing under the Lagrange model: before, the drivers' work in the joints'
+    corrections (3.1e-5 J over the 18 onsets) was booked as restitution, as gains up to 1.25e-5 J an onset
+    (1.22e-5 turned and mirrored) and a restitution term that fell by 6.9e-8 J.  Now each onset's ``W_joints_J``
+    is a loss (round-off at most, 2.3e-16 J), the restitution term never falls, and the balance, which had the
+    whole correction booked either way, is as it was: within 1e-5 of the 139.5 J in play (7.3e-6 and 7.6e-6)."""
+    doc = driven_modal_landing()
+    if moved != "drawn":
+        doc = mirrored(rotated(doc, 0.6))
+    results = simulate(doc)
+    assert results.completed, results.meta.get("message")
+    onsets = [e for e in results.events if e["kind"] == "impulse"]
+    assert len(onsets) >= 18 and max(e.get("W_joints_J", 0.0) for e in onsets) <= 1e-12
+    assert np.all(np.diff(term_history(results, "dissipated_restitution")) >= 0.0)
+    balance = results.total_energy()
+    assert np.abs(balance - balance[0]).max() <= 1e-5 * energy_in_play(results)

@@ -84,3 +84,34 @@ def struck_pendulum(model: dict, *, end_time=0.3, reach=None):
         "initial_velocities": [{"body": "block", "vy": -2.0}],
         "solver": {"end_time": end_time, "step": 1e-4, "output_interval": 1e-3},
     }
+
+
+def driven_link_struck(step: float = 5e-4, ground: bool = True) -> dict:
+    """A rigid link (0.2 kg, 0.3 m) a speed driver turns at -10 rad/s about its pin, its tip struck against a
+    ground segment at 1.1 ms (momentum balance, e = 0.5, mu 0.5), a block on its side (a Lagrange pair) and a
+    ramped load at the tip: the joints and the driver hold the tip, whatever the impulse.  Without ``ground``,
+    the block's onset at 2.36 ms is the only contact event."""
+    doc = {
+        "format": "flexmech", "version": 1,
+        "nodes": [{"id": "n0", "x": 0.0, "y": 0.0}, {"id": "n1", "x": 0.256699, "y": -0.15526}],
+        "links": [{"id": "link0", "nodes": ["n0", "n1"], "kind": "rigid", "mass": 0.2}],
+        "joints": [{"id": "pivot", "kind": "ground", "node": "n0"}],
+        "bodies": [{"id": "body", "kind": "rigid", "x": 0.114634449, "y": -0.055206115, "mass": 0.05,
+                    "inertia": 2.5e-06, "radius": 0.01}],
+        "contacts": [{"id": "tip-ground", "point": {"node": "n1"},
+                      "target": {"kind": "ground_segment", "x1": 0.056699, "y1": -0.15808844214590514,
+                                 "x2": 0.456699, "y2": -0.15808844214590514},
+                      "mu_s": 0.5, "mu_d": 0.5, "model": {"kind": "impulse"}, "e": 0.5, "law": "newton"},
+                     {"id": "body-link", "point": {"body": "body"}, "target": {"kind": "link", "link": "link0",
+                                                                               "side": "left"},
+                      "mu_s": 0.0, "mu_d": 0.0, "model": {"kind": "lagrange"}}],
+        "initial_velocities": [{"body": "body", "vx": -1.473515, "vy": -1.611988, "omega": 5.0}],
+        "solver": {"end_time": 0.004, "step": step, "tau": 0.51},
+        "drivers": [{"id": "motor", "kind": "speed", "link": "link0", "pivot": "n0",
+                     "function": {"kind": "constant", "value": -10.0}}],
+        "loads": [{"id": "push", "node": "n1", "fx": -20.0, "fy": -10.0,
+                   "function": {"kind": "ramp", "t0": 0.0, "t1": 0.01, "v0": 0.0, "v1": 1.0}}],
+    }
+    if not ground:
+        doc["contacts"] = doc["contacts"][1:]
+    return doc

@@ -2,7 +2,8 @@
 import numpy as np
 import pytest
 
-from solver.contact.jump import MAX_SETTLING, Held, held_jump, velocity_jump
+from solver.contact.jump import (HELD_SHARE, MAX_SETTLING, Held, contact_inertia, held_jump, impulse_reactions,
+                                 moved_share, velocity_jump)
 from solver.model.io import examples_dir, load_model
 from solver.system.assembly import Assembly, dense_matrices, newton_scale
 from solver.system.compile import compile_model
@@ -139,3 +140,29 @@ def test_held_pairs_that_keep_settling_leave_the_impulse_taken_from_the_last_sta
                                                   pair.law)
     np.testing.assert_array_equal(v_new, expected)
     assert res.I_n == expected_res.I_n
+
+
+def test_the_masses_share_of_an_impulse_on_a_pinned_rod_is_its_momentum():
+    """A uniform rigid rod (1 kg, 1 m) pinned at one end, struck across it at ``r`` from the pin: the impulse
+    gives the rod ``dw = r / I_p`` (``I_p = m L^2 / 3``), momentum ``M X = (0, 1.5 r, r / 4)`` on its centre's
+    dofs and its rotation, against ``|J_n| = sqrt(1 + (r - 0.5)^2)`` (``D_nn = 3 r^2``, LAJSS eq. 5).  At the pin
+    the joint holds the point: round-off, below :data:`HELD_SHARE`; so is every point along the rod (the pin
+    holds that motion), while 1 nm from the pin the point still moves (1.4e-9)."""
+    asm = Assembly(compile_model({
+        "format": "flexmech", "version": 1, "nodes": [{"id": "A", "x": 0.0, "y": 0.0}, {"id": "B", "x": 1.0, "y": 0.0}],
+        "links": [{"id": "rod", "nodes": ["A", "B"], "kind": "rigid", "mass": 1.0}],
+        "joints": [{"id": "pin", "kind": "ground", "node": "A"}]}))
+    x, y, phi = dict(asm.sys.rigid_bodies)["rod"]
+    q = asm.sys.q0
+    for r in (1.0, 0.5, 1e-3, 1e-9, 0.0):
+        J = np.zeros((2, asm.n))
+        J[0, [y, phi]] = 1.0, r - 0.5  # across the rod at r from the pin (the centre at 0.5 m)
+        J[1, x] = 1.0  # along it
+        X, L, Lam = impulse_reactions(asm, q, 0.0, J)
+        across, along = (moved_share(asm, q, J[k], Lam[:, k], L[:, k], None) for k in range(2))
+        assert along <= 1e-15
+        if r:
+            assert across == pytest.approx(r * np.hypot(1.5, 0.25) / np.hypot(1.0, r - 0.5), rel=1e-9)
+            assert across > HELD_SHARE and contact_inertia(asm, q, 0.0, J)[1][0, 0] == pytest.approx(3 * r * r, rel=1e-6)
+        else:
+            assert across <= 1e-15

@@ -235,3 +235,16 @@ def test_a_run_that_raised_keeps_its_frames_so_far(tmp_path, monkeypatch):
     assert len(loaded.frames) == 7 and loaded.meta["status"] == "failed"
     assert loaded.meta["message"] == f"stopped at t = {loaded.frames[6].time:.6g} s (its last frame): the contact law has no root"
     assert "SolverError" in loaded.meta["traceback"]
+
+
+def test_a_failure_message_says_when_the_run_stopped_once():
+    """:func:`~solver.results.streaming.failure_message`'s examples: a solver error that says when the run stopped
+    leads, the time of the last frame kept after it (before: 'stopped at t = 0.001 s (its last frame): stopped
+    at t = 0.00110557 s: ...'); an error that does not is dated by the last frame."""
+    import doctest
+
+    from solver.results import streaming
+
+    tests = doctest.DocTestFinder().find(streaming.failure_message, "failure_message")
+    outcome = doctest.DocTestRunner().run(tests[0])
+    assert outcome.attempted == 2 and outcome.failed == 0
