@@ -148,10 +148,7 @@ class _Loop:
             self.state = contacts.after_step(None, self.state, out)
         self.breakpoints = sorted({b for b in system.breakpoints() if 0.0 < b < self.t_end})
         self.watch = DivergenceWatch(out, self.state)
-        # spurious roots of the Newmark equations: after impulses, and where a stiff model's unresolved modes are
-        # shaken (a strip heated in 1 ms: T + U from 2.5e-4 to 0.15 J in one step, then diverged); the compiled
-        # free runs are unguarded, their energy balance warns (docs/solver.md)
-        self.guard = out
+        self.guard = out if contacts.active else None  # contacts (velocity jumps, forces): watch for spurious roots
         # an undamped run with contacts: numerical damping once the trapezoidal rule creates energy, or from the
         # start with a compliant pair and a step of over UNRESOLVED_TRANSITS axial transits of an element
         # (docs/solver.md)
